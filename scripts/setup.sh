@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Everything a fresh Debian 12 machine needs to build and run Kiln: the
+# Debian packages (each named below with why), the build, the kernelspec.
+# Usage: scripts/setup.sh [build-dir]   (KILN_CMAKE_FLAGS adds CMake flags)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+
+packages=(
+  cmake pkg-config gcc          # the build
+  libzmq3-dev                   # ZeroMQ: the kernel's sockets
+  libcjson-dev                  # cJSON: the wire format
+  libssl-dev                    # OpenSSL: HMAC-SHA256 message signing
+  llvm-19-dev                   # LLVM-C: ORC JIT, pass pipeline, X86 and NVPTX
+  python3-dev python3-numpy     # CPython embedding / extension API, NumPy's C API
+  python3-ipython python3-matplotlib-inline python3-matplotlib  # the shell the kernel runs
+  jupyter-core python3-jupyter-client python3-nbclient python3-nbconvert  # clients, notebooks
+  python3-pytest python3-jupyter-kernel-test python3-psutil      # tests
+  python3-ipykernel python3-numba  # the peers the benchmarks compare against
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S "$root" -B "$build" -DPython3_EXECUTABLE=/usr/bin/python3 ${KILN_CMAKE_FLAGS:-} >/dev/null
+cmake --build "$build" -j"$(nproc)"
+if [ -x "$build/kiln-kernel" ]; then
+  "$build/kiln-kernel" install --sys-prefix >/dev/null || true
+fi

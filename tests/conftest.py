@@ -1,0 +1,10 @@
+"""Shared test set-up: the kiln package from python/ and the extension from
+the build folder (KILN_BUILD_DIR, default build/) come first on sys.path."""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("KILN_BUILD_DIR", os.path.join(ROOT, "build"))
+for path in (os.path.join(BUILD, "python"), os.path.join(ROOT, "python")):
+    if path not in sys.path:
+        sys.path.insert(0, path)
