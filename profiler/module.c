@@ -1,18 +1,157 @@
+/* The profiler's Python face, functions of the _kiln module:
+ *   profiler_counters()            -> (calls, call_ns, compiles) totals so far
+ *   profiler_compiles(start=0)     -> [ {function, signature, target, phases}, ... ]
+ *   profiler_record_compile(function, signature, target, phases)
+ *   profiler_record_call(elapsed_ns)
+ *   profiler_time_record_call(n)   -> nanoseconds per kp_record_call (bench/)
+ * kiln.ipython subtracts two snapshots to report one cell. */
+#define PY_SSIZE_T_CLEAN
 #include "profiler/profiler.h"
 
-#include <time.h>
-
-uint64_t kp_now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+static PyObject *counters(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    kp_counters c = kp_snapshot();
+    return Py_BuildValue("(KKn)", (unsigned long long)c.calls, (unsigned long long)c.call_ns,
+                         (Py_ssize_t)c.compiles);
 }
 
-void kp_record_compile(const kp_compile_record *record) { (void)record; }
+/* A new dict {function, signature, target, phases: {name: seconds}}, or NULL. */
+static PyObject *compile_as_dict(const kp_compile_record *r) {
+    PyObject *phases = PyDict_New();  /* owned here until handed to `record` */
+    if (!phases)
+        return NULL;
+    for (int p = 0; p < KP_PHASE_COUNT; p++) {
+        PyObject *seconds = PyFloat_FromDouble((double)r->phase_ns[p] * 1e-9);
+        int failed = !seconds || PyDict_SetItemString(phases, kp_phase_name(p), seconds) < 0;
+        Py_XDECREF(seconds);
+        if (failed) {
+            Py_DECREF(phases);
+            return NULL;
+        }
+    }
+    /* "N" steals phases, also when building fails. */
+    return Py_BuildValue("{s:s,s:s,s:s,s:N}", "function", r->function, "signature", r->signature,
+                         "target", r->target, "phases", phases);
+}
 
-void kp_record_call(uint64_t elapsed_ns) { (void)elapsed_ns; }
+static PyObject *compiles(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_ssize_t start = 0;
+    if (!PyArg_ParseTuple(args, "|n:profiler_compiles", &start))
+        return NULL;
+    if (start < 0) {
+        PyErr_SetString(PyExc_ValueError, "profiler_compiles: start must be >= 0");
+        return NULL;
+    }
+    PyObject *list = PyList_New(0);  /* owned here until returned */
+    if (!list)
+        return NULL;
+    kp_compile_record r;
+    for (size_t i = (size_t)start; kp_compile_at(i, &r) == 0; i++) {
+        PyObject *d = compile_as_dict(&r);
+        if (!d || PyList_Append(list, d) < 0) {
+            Py_XDECREF(d);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(d);
+    }
+    return list;
+}
+
+/* Reads phases[name] as seconds into *ns; a missing phase is 0. */
+static int phase_from_dict(PyObject *phases, kp_phase p, uint64_t *ns) {
+    PyObject *v = PyDict_GetItemString(phases, kp_phase_name(p)); /* borrowed */
+    *ns = 0;
+    if (!v)
+        return 0;
+    double seconds = PyFloat_AsDouble(v);
+    if (seconds == -1.0 && PyErr_Occurred())
+        return -1;
+    if (!(seconds >= 0.0)) {
+        PyErr_Format(PyExc_ValueError, "profiler_record_compile: phase %s must be >= 0 seconds",
+                     kp_phase_name(p));
+        return -1;
+    }
+    *ns = (uint64_t)(seconds * 1e9 + 0.5);
+    return 0;
+}
+
+static PyObject *record_compile(PyObject *self, PyObject *args) {
+    (void)self;
+    kp_compile_record r = {0};
+    PyObject *phases;
+    if (!PyArg_ParseTuple(args, "sssO!:profiler_record_compile", &r.function, &r.signature,
+                          &r.target, &PyDict_Type, &phases))
+        return NULL;
+    for (int p = 0; p < KP_PHASE_COUNT; p++)
+        if (phase_from_dict(phases, p, &r.phase_ns[p]) < 0)
+            return NULL;
+    kp_record_compile(&r);
+    Py_RETURN_NONE;
+}
+
+static PyObject *record_call(PyObject *self, PyObject *arg) {
+    (void)self;
+    unsigned long long ns = PyLong_AsUnsignedLongLong(arg);
+    if (ns == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    kp_record_call(ns);
+    Py_RETURN_NONE;
+}
+
+/* The cost of recording one call, measured where it happens (in C), so that
+ * bench/profiler_overhead.py can set it against a dispatch. The calls add to
+ * the real totals, so the loop records 0 ns each and removes nothing. */
+static PyObject *time_record_call(PyObject *self, PyObject *arg) {
+    (void)self;
+    Py_ssize_t n = PyLong_AsSsize_t(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (n <= 0) {
+        PyErr_SetString(PyExc_ValueError, "profiler_time_record_call: n must be > 0");
+        return NULL;
+    }
+    uint64_t start = kp_now_ns();
+    for (Py_ssize_t i = 0; i < n; i++)
+        kp_record_call(0);
+    uint64_t stop = kp_now_ns();
+    return PyFloat_FromDouble((double)(stop - start) / (double)n);
+}
+
+static PyMethodDef profiler_methods[] = {
+    {"profiler_counters", counters, METH_NOARGS,
+     "profiler_counters() -> (calls, call_ns, compiles): totals since the process started."},
+    {"profiler_compiles", compiles, METH_VARARGS,
+     "profiler_compiles(start=0) -> list of compile records from index start on."},
+    {"profiler_record_compile", record_compile, METH_VARARGS,
+     "profiler_record_compile(function, signature, target, phases): record a compile done "
+     "outside C; phases maps phase names to seconds."},
+    {"profiler_record_call", record_call, METH_O,
+     "profiler_record_call(elapsed_ns): record one call of compiled code."},
+    {"profiler_time_record_call", time_record_call, METH_O,
+     "profiler_time_record_call(n) -> nanoseconds per recorded call, over n calls."},
+    {NULL, NULL, 0, NULL},
+};
 
 int kp_module_init(PyObject *module) {
-    (void)module;
-    return 0;
+    if (PyModule_AddFunctions(module, profiler_methods) < 0)
+        return -1;
+    PyObject *names = PyTuple_New(KP_PHASE_COUNT);  /* stolen by the module on success */
+    if (!names)
+        return -1;
+    for (int p = 0; p < KP_PHASE_COUNT; p++) {
+        PyObject *name = PyUnicode_FromString(kp_phase_name(p));
+        if (!name) {
+            Py_DECREF(names);
+            return -1;
+        }
+        PyTuple_SET_ITEM(names, p, name);
+    }
+    if (PyModule_AddObject(module, "profiler_phases", names) < 0) {
+        Py_DECREF(names);
+        return -1;
+    }
+    return kp_hostinfo_init(module);
 }

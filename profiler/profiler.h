@@ -1,13 +1,15 @@
-/* profiler: timing records of compiles, calls, launches and transfers, kept
- * per process so that the notebook face (kiln.ipython) can show per cell what
- * was compiled and how long compiled code ran. Public names are prefixed kp_.
+/* profiler: timing records of compiles and calls, kept per process so that
+ * the notebook face (kiln.ipython) can show per cell what was compiled and
+ * how long compiled code ran. Public names are prefixed kp_.
  *
  * Thread safety: every kp_record_* may be called from any thread, with or
- * without the GIL held. */
+ * without the GIL held. Calls are two relaxed atomic adds (the dispatch hot
+ * path); compiles take a mutex (rare, and already milliseconds long). */
 #ifndef KILN_PROFILER_H
 #define KILN_PROFILER_H
 
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum {
@@ -18,6 +20,9 @@ typedef enum {
     KP_PHASE_CODEGEN,   /* machine code (ORC) or PTX */
     KP_PHASE_COUNT
 } kp_phase;
+
+/* Short lower-case name of a phase ("parse", "typing", ...), as Python sees it. */
+const char *kp_phase_name(kp_phase phase);
 
 /* Monotonic clock in nanoseconds, cheap enough for the dispatch path. */
 uint64_t kp_now_ns(void);
@@ -30,14 +35,34 @@ typedef struct {
     uint64_t phase_ns[KP_PHASE_COUNT];
 } kp_compile_record;
 
+/* Keeps a copy of the record. When memory runs out the record is dropped:
+ * compiling goes on, only the report misses it. */
 void kp_record_compile(const kp_compile_record *record);
 
 /* Time spent inside compiled code by one call from Python (the dispatcher
  * adds it after each call returns). */
 void kp_record_call(uint64_t elapsed_ns);
 
+/* Totals since the process started; a reader subtracts two snapshots. */
+typedef struct {
+    uint64_t calls;     /* kp_record_call count */
+    uint64_t call_ns;   /* sum of their elapsed_ns */
+    size_t compiles;    /* kp_record_compile count (index of the next record) */
+} kp_counters;
+
+kp_counters kp_snapshot(void);
+
+/* Fills *out with record number `index` (0 = first ever). Its strings stay
+ * owned by the profiler, which never frees a record: they live until the
+ * process exits. Returns 0, or -1 when no such record exists yet. */
+int kp_compile_at(size_t index, kp_compile_record *out);
+
 /* Adds the profiler's Python functions to the _kiln module.
  * Returns 0, or -1 with a Python exception set. */
 int kp_module_init(PyObject *module);
+
+/* Adds _kiln.host_info() (LLVM's view of the host CPU, LLVM's version).
+ * Returns 0, or -1 with a Python exception set. */
+int kp_hostinfo_init(PyObject *module);
 
 #endif
