@@ -1,0 +1,63 @@
+"""%compare's output: one table (label, first call, compile, best, median,
+speedup against the first row, agreement) and the log-scale bar chart, as
+HTML with inline SVG and as a text/plain twin."""
+from . import chart
+from .rich import FONT, Rich, esc, fmt_seconds
+
+COLUMNS = ("label", "first call", "compile", "best", "median", "speedup", "result")
+
+
+def _cells(row):
+    if row.agrees is None:
+        agrees = "not compared"
+    else:
+        agrees = "agrees" if row.agrees else "DIFFERS"
+    return (
+        row.label,
+        fmt_seconds(row.first),
+        fmt_seconds(row.compile) if row.compile else "—",
+        fmt_seconds(row.best),
+        fmt_seconds(row.median),
+        f"{row.speedup:.3g}×",
+        agrees,
+    )
+
+
+def _loops_note(result):
+    return "best and median per call; " + "; ".join(
+        f"{r.label}: {len(r.runs)} runs × {r.loops} loop{'s' if r.loops != 1 else ''}" for r in result)
+
+
+def render(result):
+    """A Rich view of a CompareResult."""
+    table = [COLUMNS] + [_cells(r) for r in result]
+    widths = [max(len(row[c]) for row in table) for c in range(len(COLUMNS))]
+    text_lines = ["  ".join(cell.rjust(w) if c else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths)))
+                  for row in table]
+    text_lines.insert(1, "  ".join("-" * w for w in widths))
+    bars = [(r.label, r.best, r.first) for r in result]
+    text = "\n".join(text_lines) + "\n" + _loops_note(result) + "\n\n" + chart.text(bars, "best per call")
+    differs = [r.label for r in result if r.agrees is False]
+    if differs:
+        text += f"\n\nWARNING: results differ from {result[0].label}'s: {', '.join(differs)}"
+
+    head = "".join(f'<th style="padding:2px 10px; text-align:{"left" if i == 0 else "right"};'
+                   f' border-bottom:1px solid #888">{esc(c)}</th>' for i, c in enumerate(COLUMNS))
+    body = []
+    for r in result:
+        cells = _cells(r)
+        style = ' style="background:#fde2e2"' if r.agrees is False else ""
+        tds = "".join(f'<td style="padding:2px 10px; text-align:{"left" if i == 0 else "right"}">{esc(c)}</td>'
+                      for i, c in enumerate(cells))
+        body.append(f'<tr class="kiln-compare-row" data-label="{esc(r.label)}"{style}>{tds}</tr>')
+    warning = (f'<div class="kiln-differs" style="color:#c53030; font-weight:bold">results differ from '
+               f'{esc(result[0].label)}\'s: {esc(", ".join(differs))}</div>' if differs else "")
+    html = (
+        f'<div class="kiln-compare" style="{FONT}">'
+        f'<table class="kiln-compare-table" style="border-collapse:collapse; margin-bottom:4px">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f'<div style="color:#666; margin-bottom:6px">{esc(_loops_note(result))}</div>{warning}'
+        + chart.svg(bars, "best per call", "first call (with compile)", "Time per call, log scale")
+        + "</div>"
+    )
+    return Rich(text, html)

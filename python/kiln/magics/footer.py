@@ -1,0 +1,61 @@
+"""The one compact line under a cell that called or compiled Kiln code:
+what was compiled and how long each took (phases on hover and in a details
+element), how long compiled code ran, and whether compiling dominated."""
+from .records import PHASES
+from .rich import FONT, Rich, esc, fmt_seconds
+
+# Above this share of the cell's wall time, the line says the cell was mostly
+# compilation: the seed's "COMPILATION TIME IS INCLUDED" warning, made automatic.
+MOSTLY = 0.5
+
+
+def _phases_text(compile_):
+    return ", ".join(f"{p} {fmt_seconds(compile_.phases.get(p, 0.0))}" for p in PHASES)
+
+
+def _compile_html(compile_):
+    rows = "".join(
+        f'<tr><td style="padding:0 8px 0 0">{esc(p)}</td>'
+        f'<td style="text-align:right">{esc(fmt_seconds(compile_.phases.get(p, 0.0)))}</td></tr>'
+        for p in PHASES
+    )
+    return (
+        f'<details class="kiln-compile" style="display:inline-block; vertical-align:top; margin-right:10px"'
+        f' title="{esc(_phases_text(compile_))}">'
+        f'<summary style="cursor:pointer"><b>{esc(compile_.title)}</b> {esc(fmt_seconds(compile_.seconds))}'
+        f"</summary><table>{rows}</table></details>"
+    )
+
+
+def render(delta, cell_seconds):
+    """A Rich line for one cell's Delta; cell_seconds is its wall time."""
+    parts_text = []
+    parts_html = []
+    if delta.compiles:
+        parts_text.append(
+            "compiled " + ", ".join(f"{c.title} in {fmt_seconds(c.seconds)}" for c in delta.compiles)
+        )
+        parts_html.append("compiled " + "".join(_compile_html(c) for c in delta.compiles))
+    calls = f"{delta.calls} call{'s' if delta.calls != 1 else ''}"
+    ran = f"compiled code ran {fmt_seconds(delta.call_seconds)} in {calls}"
+    parts_text.append(ran)
+    parts_html.append(esc(ran))
+    share = delta.compile_seconds / cell_seconds if cell_seconds > 0 else 0.0
+    verdict = f"cell {fmt_seconds(cell_seconds)}"
+    if share > MOSTLY:
+        verdict += f", mostly compilation ({min(share, 1.0):.0%}): run it again to time the compiled code"
+    parts_text.append(verdict)
+    verdict_html = esc(verdict)
+    if share > MOSTLY:
+        verdict_html = f'<b class="kiln-mostly" style="color:#b35900">{verdict_html}</b>'
+    parts_html.append(verdict_html)
+
+    text = "kiln: " + " · ".join(parts_text)
+    body = (
+        f'<div class="kiln-footer" style="{FONT} color:#555; border-top:1px solid #ddd;'
+        f' padding-top:2px; margin-top:2px">'
+        f'<span style="color:#b35900; font-weight:bold">kiln</span> '
+        + ' <span style="color:#aaa">·</span> '.join(parts_html)
+        + "</div>"
+    )
+    return Rich(text, body)
