@@ -11,6 +11,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, cell_magic, magics_class, needs_local_scope
 from IPython.display import display
 
+from kiln import sysinfo
 from kiln.magics import cell_footer, compare_parse, compare_run, compare_view, timeit_note
 
 # The CellWatch of the shell this extension was loaded into (one per process:
@@ -65,6 +66,14 @@ class KilnMagics(Magics):
         compare_run.finish(result)
         display(compare_view.render(result).bundle(), raw=True)
         return result if opts.output else None
+
+    @line_magic
+    def kiln_sysinfo(self, line):
+        """What Kiln sees of this machine (like `numba -s`): CPU and the
+        features LLVM uses, LLVM / Python / NumPy versions, CUDA, cache, threads."""
+        if line.strip():
+            raise UsageError("%kiln_sysinfo takes no arguments")
+        display(sysinfo.render().bundle(), raw=True)
 
     @needs_local_scope
     @line_cell_magic

@@ -2,8 +2,8 @@
 `;`-separated on the magic line or one per line in the cell form.
 
 A label is written `label: statement`. That is Python's annotation syntax,
-so `py: f(A)` parses and gives the label exactly; labels with spaces are
-quoted: `"numba parallel": f(A)`."""
+so `py: f(A)` parses and gives the label exactly; labels with spaces work
+too, `numba parallel: f(A)`, and quoted ones may hold any character."""
 import ast
 import io
 import re
@@ -84,7 +84,8 @@ def split_statements(text):
     return [p.strip() for p in parts if p.strip()]
 
 
-_QUOTED_LABEL = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*:\s*(.+)$""", re.S)
+# A label that is not a Python name: quoted, or plain words (`numba parallel:`).
+_LABEL = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z_][\w .+-]*?))\s*:\s*(.+)$""", re.S)
 
 
 def _default_label(source):
@@ -111,17 +112,17 @@ def parse_entry(text):
             source = ast.get_source_segment(text, body[0].annotation)
             return Entry(body[0].target.id, source)
         return Entry(_default_label(text), text)
-    quoted = _QUOTED_LABEL.match(text)
-    if quoted:
-        label = quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
-        source = quoted.group(3).strip()
+    labelled = _LABEL.match(text)
+    if labelled:
+        label = next(g for g in labelled.group(1, 2, 3) if g is not None)
+        source = labelled.group(4).strip()
         try:
             ast.parse(source)
         except SyntaxError as exc:
             raise CompareUsageError(f"%compare: {label!r}: {source!r} is not Python: {exc.msg}") from None
         return Entry(label, source)
     raise CompareUsageError(
-        f"%compare: {text!r} is not a statement; write `label: stmt`, quoting a label with spaces")
+        f"%compare: {text!r} is not a statement; write `label: stmt`")
 
 
 def parse(line, cell=None):

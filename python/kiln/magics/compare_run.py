@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from . import records
 
 DEFAULT_REPEAT = 7
-SLOW_REPEAT = 3        # runs for statements slower than TARGET_RUN per call
-TARGET_RUN = 0.2       # seconds per run, as %timeit aims for
+TARGET_RUN = 0.2       # seconds per run at least, as %timeit aims for
+SLOW_CALL = 0.5        # seconds per call above which fewer runs are made...
+SLOW_REPEAT = 3        # ...so the seed's 3-second loops take 10 s, not 25
 
 
 @dataclass
@@ -108,11 +109,19 @@ def run_row(entry, opts, namespace):
         value = copy.deepcopy(eval(opts.check, namespace))
 
     timer = timeit.Timer(entry.source, globals=namespace)
-    steady_guess = max(first - compiled, 0.0)
     number = opts.number
     if not number:
-        number = 1 if steady_guess >= TARGET_RUN else timer.autorange()[0]
-    repeat = opts.repeat or (SLOW_REPEAT if steady_guess * number >= TARGET_RUN * 5 else DEFAULT_REPEAT)
+        # The first call, less its compilation, tells a slow statement at once;
+        # faster ones are calibrated like %timeit: runs of at least TARGET_RUN.
+        per_call = max(first - compiled, 0.0)
+        if per_call >= TARGET_RUN:
+            number = 1
+        else:
+            number, taken = timer.autorange()
+            per_call = taken / number
+    else:
+        per_call = max(first - compiled, 0.0)
+    repeat = opts.repeat or (SLOW_REPEAT if per_call >= SLOW_CALL else DEFAULT_REPEAT)
     runs = timer.repeat(repeat=repeat, number=number)
     per_call = [r / number for r in runs]
     return CompareRow(label=entry.label, source=entry.source, first=first, compile=compiled,
@@ -125,7 +134,7 @@ def finish(result):
     reference = result[0]
     for row in result:
         row.speedup = reference.best / row.best if row.best > 0 else math.inf
-        if reference.value is None and row.value is None:
-            row.agrees = None
+        if reference.value is None:
+            row.agrees = None  # nothing to compare against; -c EXPR gives something
         else:
             row.agrees = row is reference or _agree(row.value, reference.value)

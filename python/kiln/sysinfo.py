@@ -1,0 +1,183 @@
+"""What Kiln sees of this machine: the counterpart of `numba -s`, shown by
+%kiln_sysinfo and printed by `kiln-kernel --sysinfo` (which calls main()).
+
+The CPU name and features are LLVM's (what the compiler targets), not
+/proc/cpuinfo's. Each probe that fails says why instead of failing the
+report: a student's machine without CUDA still gets the rest."""
+import ctypes
+import datetime
+import os
+import platform
+import sys
+
+import _kiln
+
+from kiln.magics.rich import FONT, Rich, esc
+
+
+def _cfs_quota():
+    """CPUs' worth of run time a cgroup v2 quota allows, or None."""
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as f:
+            quota, period = f.read().split()
+    except (OSError, ValueError):
+        return None
+    return None if quota == "max" else f"{int(quota) / int(period):g}"
+
+
+def _memory_total():
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return f"{int(line.split()[1]) / 2**20:.1f} GiB"
+    except OSError:
+        pass
+    return "unknown"
+
+
+def _hardware(host):
+    enabled = sorted(f[1:] for f in host["cpu_features"].split(",") if f.startswith("+"))
+    affinity = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    return [
+        ("Machine", platform.machine()),
+        ("CPU name (LLVM)", host["cpu_name"]),
+        ("CPU count", str(os.cpu_count())),
+        ("Accessible CPUs", f"{len(affinity)}: {' '.join(map(str, affinity))}" if affinity else "unknown"),
+        ("CFS restriction (CPUs)", _cfs_quota() or "none"),
+        ("Memory", _memory_total()),
+        ("CPU features (LLVM)", " ".join(enabled)),
+    ]
+
+
+def _software(host):
+    try:
+        import numpy
+        numpy_version = numpy.__version__
+    except ImportError as exc:
+        numpy_version = f"not importable ({exc})"
+    return [
+        ("OS", platform.platform()),
+        ("LLVM", "%d.%d.%d" % tuple(host["llvm_version"])),
+        ("LLVM target triple", host["target_triple"]),
+        ("Python", f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"),
+        ("NumPy", numpy_version),
+    ]
+
+
+def _kiln_rows():
+    import kiln
+
+    rows = [
+        ("Kiln", getattr(kiln, "__version__", "unknown")),
+        ("kiln package", os.path.dirname(kiln.__file__)),
+        ("_kiln extension", getattr(_kiln, "__file__", "built in")),
+    ]
+    # The compiler owns its cache and thread pool; it reports them when it has them.
+    cache = getattr(kiln, "cache_dir", None)
+    rows.append(("Cache location", str(cache() if callable(cache) else cache) if cache else
+                 "none reported by the compiler"))
+    threads = getattr(kiln, "get_num_threads", None)
+    rows.append(("Threads for parallel=True", str(threads()) if callable(threads) else
+                 "none reported by the compiler"))
+    return rows
+
+
+# CUDA Driver API attributes: compute capability major / minor.
+_CU_ATTR_CC_MAJOR, _CU_ATTR_CC_MINOR = 75, 76
+
+
+def _cuda_rows():
+    """The CUDA driver and its devices, through the GPU target when it offers
+    kiln.cuda.detect() (rows of (key, value)), else straight from libcuda."""
+    try:
+        from kiln import cuda  # the GPU engineer's module, when present
+        detect = getattr(cuda, "detect", None)
+    except ImportError:
+        detect = None
+    if callable(detect):
+        try:
+            return list(detect())
+        except Exception as exc:  # a report keeps going; it says what failed
+            return [("CUDA", f"kiln.cuda.detect() failed: {exc}")]
+    try:
+        cu = ctypes.CDLL("libcuda.so.1")
+    except OSError as exc:
+        return [("CUDA driver", f"not found ({exc})")]
+    status = cu.cuInit(0)
+    if status != 0:
+        return [("CUDA driver", f"present, cuInit failed with CUresult {status}")]
+    version, count = ctypes.c_int(), ctypes.c_int()
+    cu.cuDriverGetVersion(ctypes.byref(version))
+    cu.cuDeviceGetCount(ctypes.byref(count))
+    rows = [("CUDA driver", f"{version.value // 1000}.{version.value % 1000 // 10}"),
+            ("CUDA devices", str(count.value))]
+    for i in range(count.value):
+        device, major, minor = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        name = ctypes.create_string_buffer(256)
+        memory = ctypes.c_size_t()
+        cu.cuDeviceGet(ctypes.byref(device), i)
+        cu.cuDeviceGetName(name, len(name), device)
+        cu.cuDeviceGetAttribute(ctypes.byref(major), _CU_ATTR_CC_MAJOR, device)
+        cu.cuDeviceGetAttribute(ctypes.byref(minor), _CU_ATTR_CC_MINOR, device)
+        cu.cuDeviceTotalMem_v2(ctypes.byref(memory), device)
+        rows.append((f"Device {i}", f"{name.value.decode(errors='replace')}, sm_{major.value}{minor.value},"
+                                    f" {memory.value / 2**30:.1f} GiB"))
+    return rows
+
+
+def report():
+    """[(section, [(key, value)])], the whole report as data."""
+    now = datetime.datetime.now()
+    host = _kiln.host_info()
+    return [
+        ("Time stamp", [("Local time", now.isoformat(sep=" ", timespec="seconds")),
+                        ("UTC", datetime.datetime.now(datetime.timezone.utc).isoformat(sep=" ", timespec="seconds"))]),
+        ("Hardware", _hardware(host)),
+        ("Software", _software(host)),
+        ("Kiln", _kiln_rows()),
+        ("CUDA", _cuda_rows()),
+    ]
+
+
+def _wrap(value, width):
+    """Long values (the feature list) wrapped on spaces to `width` columns."""
+    lines, line = [], ""
+    for word in value.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return lines
+
+
+def render(sections=None):
+    sections = report() if sections is None else sections
+    key_w = max(len(k) for _, rows in sections for k, _ in rows)
+    text = ["Kiln system information", "-" * 80]
+    html = [f'<div class="kiln-sysinfo" style="{FONT}"><table style="border-collapse:collapse">']
+    for title, rows in sections:
+        text.append(f"__{title}__")
+        html.append(f'<tr><th colspan="2" style="text-align:left; padding-top:8px; border-bottom:1px solid #888">'
+                    f"{esc(title)}</th></tr>")
+        for key, value in rows:
+            wrapped = _wrap(str(value), 78 - key_w)
+            text.append(f"{key:<{key_w}} : {wrapped[0]}")
+            text.extend(f"{'':<{key_w}}   {more}" for more in wrapped[1:])
+            html.append(f'<tr><td style="padding:1px 12px 1px 0; vertical-align:top; white-space:nowrap">'
+                        f'{esc(key)}</td><td style="text-align:left">{esc(value)}</td></tr>')
+        text.append("")
+    html.append("</table></div>")
+    return Rich("\n".join(text).rstrip() + "\n", "".join(html))
+
+
+def main():
+    """`kiln-kernel --sysinfo`: the report on stdout. Returns an exit status."""
+    sys.stdout.write(render().text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""notebooks/compile_vs_run.ipynb executed through a real kernel: the
+%compare tables and charts, -o numbers, the disagreement flag, and
+%kiln_sysinfo, as the executed notebook holds them."""
+import re
+
+import pytest
+
+import magics_notebook as mn
+
+UNITS = {"ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def seconds(text):
+    value, unit = text.split()
+    return float(value) * UNITS[unit]
+
+
+def table_rows(plain):
+    """{label: {column: cell}} from %compare's text/plain table."""
+    lines = plain.splitlines()
+    header = re.split(r"\s{2,}", lines[0].strip())
+    rows = {}
+    for line in lines[2:]:
+        if not line.strip() or line.startswith("best and median"):
+            break
+        cells = re.split(r"\s{2,}", line.strip())
+        rows[cells[0]] = dict(zip(header, cells))
+    return rows
+
+
+@pytest.fixture(scope="module")
+def nb(tmp_path_factory):
+    return mn.execute("compile_vs_run.ipynb", tmp_path_factory.mktemp("nb"))
+
+
+def test_notebook_runs_without_errors(nb):
+    assert mn.errors(nb) == []
+
+
+@pytest.mark.parametrize("tag, labels", [
+    ("compare", ["loops", "numpy"]),
+    ("compare-cell", ["python loops", "numpy dot", "matmul"]),
+])
+def test_compare_table_rows_are_consistent(nb, tag, labels):
+    (plain,) = mn.outputs(nb, tag, "text/plain")
+    rows = table_rows(plain)
+    assert list(rows) == labels
+    reference = seconds(rows[labels[0]]["best"])
+    for label, row in rows.items():
+        best, median = seconds(row["best"]), seconds(row["median"])
+        assert 0 < best <= median
+        assert seconds(row["first call"]) > 0
+        assert row["compile"] == "—"  # nothing here is compiled by Kiln
+        assert row["result"] == "agrees"
+        speedup = float(row["speedup"].rstrip("×"))
+        assert speedup == pytest.approx(reference / best, rel=0.02)
+
+
+def test_compare_html_has_table_and_log_chart_with_one_bar_per_row(nb):
+    (html,) = mn.outputs(nb, "compare-cell", "text/html")
+    for label in ("python loops", "numpy dot", "matmul"):
+        assert f'<tr class="kiln-compare-row" data-label="{label}"' in html
+    assert "<svg" in html and "log scale" in html
+    bars = re.findall(r'<rect class="kiln-bar" data-label="([^"]+)" data-seconds="([^"]+)"[^>]*width="([\d.]+)"', html)
+    assert [b[0] for b in bars] == ["python loops", "numpy dot", "matmul"]
+    # A longer time is a longer bar, and on a log scale a 500x ratio is
+    # nowhere near 500x the length.
+    by_time = sorted(bars, key=lambda b: float(b[1]))
+    widths = [float(b[2]) for b in by_time]
+    assert widths == sorted(widths) and widths[0] > 0
+    assert widths[-1] / widths[0] < float(by_time[-1][1]) / float(by_time[0][1]) / 10
+    ghosts = re.findall(r'<rect class="kiln-bar-ghost" data-label="([^"]+)"', html)
+    assert ghosts == ["python loops", "numpy dot", "matmul"]  # the first calls
+
+
+def test_compare_o_returns_the_numbers(nb):
+    (plain,) = mn.outputs(nb, "compare-o", "text/plain")[:1]
+    rows = table_rows(plain)
+    printed = mn.outputs(nb, "compare-o", "text/plain")[-1]
+    ratio = float(re.search(r"numpy is (\d+) times faster", printed).group(1))
+    assert ratio == pytest.approx(seconds(rows["loops"]["best"]) / seconds(rows["numpy"]["best"]), rel=0.02, abs=1)
+
+
+def test_compare_flags_a_result_that_differs(nb):
+    (plain,) = mn.outputs(nb, "compare-differs", "text/plain")
+    rows = table_rows(plain)
+    assert rows["loops"]["result"] == "agrees"
+    assert rows["elementwise (wrong)"]["result"] == "DIFFERS"
+    assert "WARNING: results differ from loops's: elementwise (wrong)" in plain
+    (html,) = mn.outputs(nb, "compare-differs", "text/html")
+    assert 'class="kiln-differs"' in html
+
+
+def test_sysinfo_reports_cpu_llvm_python_numpy(nb):
+    (plain,) = mn.outputs(nb, "sysinfo", "text/plain")
+    import numpy
+    import platform
+    import _kiln
+    host = _kiln.host_info()
+    assert f"CPU name (LLVM)           : {host['cpu_name']}" in plain
+    assert "LLVM                      : %d.%d.%d" % tuple(host["llvm_version"]) in plain
+    assert f"CPython {platform.python_version()}" in plain
+    assert f"NumPy                     : {numpy.__version__}" in plain
+    assert re.search(r"CUDA driver\s+: (not found|\d+\.\d+)", plain)
+    (html,) = mn.outputs(nb, "sysinfo", "text/html")
+    assert "<table" in html and host["cpu_name"] in html
