@@ -1,0 +1,267 @@
+/* PTX from LLVM: the NVPTX half of Kiln's CUDA target. A module whose
+ * kernels are marked with kg_ptx_mark_kernel becomes PTX text: libdevice is
+ * linked in when math is called, everything but the kernels is internalized
+ * (so unused libdevice functions are dropped), NVVM reflect answers libdevice's
+ * __nvvm_reflect queries, and the O-level pipeline runs for the chosen SM. */
+#include "gpu/driver.h"
+#include "gpu/gpu.h"
+
+#include <libgen.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#define NVPTX_TRIPLE "nvptx64-nvidia-cuda"
+/* LLVM 19 knows SMs up to sm_90(a); a newer device runs sm_90 PTX through
+ * the driver's JIT. */
+#define NEWEST_SM 90
+
+static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
+
+static void init_nvptx(void) {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+}
+
+void kg_ptx_mark_kernel(LLVMModuleRef module, LLVMValueRef fn) {
+    LLVMContextRef ctx = LLVMGetModuleContext(module);
+    LLVMMetadataRef ops[3] = {
+        LLVMValueAsMetadata(fn),
+        LLVMMDStringInContext2(ctx, "kernel", 6),
+        LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 1, 0)),
+    };
+    LLVMMetadataRef node = LLVMMDNodeInContext2(ctx, ops, 3);
+    LLVMAddNamedMetadataOperand(module, "nvvm.annotations", LLVMMetadataAsValue(ctx, node));
+}
+
+/* Whether fn is named as a kernel in !nvvm.annotations. */
+static int is_kernel(LLVMModuleRef module, LLVMValueRef fn) {
+    unsigned n = LLVMGetNamedMetadataNumOperands(module, "nvvm.annotations");
+    if (n == 0)
+        return 0;
+    LLVMValueRef *nodes = malloc(n * sizeof *nodes);
+    if (!nodes)
+        return 0;
+    LLVMGetNamedMetadataOperands(module, "nvvm.annotations", nodes);
+    int found = 0;
+    for (unsigned i = 0; i < n && !found; i++) {
+        unsigned k = LLVMGetMDNodeNumOperands(nodes[i]);
+        if (k < 2)
+            continue;
+        LLVMValueRef *ops = malloc(k * sizeof *ops);
+        if (!ops)
+            break;
+        LLVMGetMDNodeOperands(nodes[i], ops);
+        unsigned len = 0;
+        const char *tag = ops[1] ? LLVMGetMDString(ops[1], &len) : NULL;
+        found = ops[0] == fn && tag && len == 6 && memcmp(tag, "kernel", 6) == 0;
+        free(ops);
+    }
+    free(nodes);
+    return found;
+}
+
+static int file_exists(const char *path) {
+    return access(path, R_OK) == 0;
+}
+
+static char libdevice[4096];
+
+static int try_root(const char *root) {
+    if (!root || !*root)
+        return 0;
+    snprintf(libdevice, sizeof libdevice, "%s/nvvm/libdevice/libdevice.10.bc", root);
+    return file_exists(libdevice);
+}
+
+/* The CUDA root that holds the nvcc found on PATH (…/bin/nvcc -> …). */
+static int try_nvcc_on_path(void) {
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    char *copy = strdup(path), *save = NULL;
+    int found = 0;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        char nvcc[4096], real[4096];
+        snprintf(nvcc, sizeof nvcc, "%s/nvcc", dir);
+        if (!file_exists(nvcc) || !realpath(nvcc, real))
+            continue;
+        found = try_root(dirname(dirname(real)));
+    }
+    free(copy);
+    return found;
+}
+
+const char *kg_libdevice_path(void) {
+    const char *explicit = getenv("KILN_LIBDEVICE");
+    if (explicit && file_exists(explicit))
+        return explicit;
+    if (try_root(getenv("CUDA_HOME")) || try_root(getenv("CUDA_PATH")) ||
+        try_root("/usr/local/cuda") || try_nvcc_on_path())
+        return libdevice;
+    return NULL;
+}
+
+/* Whether the module declares (without defining) any libdevice function. */
+static int calls_libdevice(LLVMModuleRef module) {
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(fn, &len);
+        if (LLVMIsDeclaration(fn) && len > 5 && strncmp(name, "__nv_", 5) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int link_libdevice(LLVMModuleRef module, kg_error *err) {
+    const char *path = kg_libdevice_path();
+    if (!path)
+        return kg_error_set(err, KG_ERR_LIBDEVICE, 0,
+                            "this GPU kernel calls math functions, which come from CUDA's "
+                            "libdevice.10.bc, and none was found: set CUDA_HOME to a CUDA toolkit "
+                            "(looked in $KILN_LIBDEVICE, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda "
+                            "and next to nvcc on PATH)");
+    LLVMMemoryBufferRef buffer;
+    char *message = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
+        kg_error_set(err, KG_ERR_LIBDEVICE, 0, "cannot read %s: %s", path, message);
+        LLVMDisposeMessage(message);
+        return -1;
+    }
+    LLVMModuleRef lib;
+    int failed = LLVMParseBitcodeInContext2(LLVMGetModuleContext(module), buffer, &lib);
+    LLVMDisposeMemoryBuffer(buffer);
+    if (failed)
+        return kg_error_set(err, KG_ERR_LIBDEVICE, 0, "%s is not valid LLVM bitcode", path);
+    /* libdevice says nvptx64-nvidia-gpulibs; match it to avoid the linker's
+     * mismatch warning on stderr. */
+    LLVMSetTarget(lib, LLVMGetTarget(module));
+    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(module));
+    if (LLVMLinkModules2(module, lib)) /* destroys lib either way */
+        return kg_error_set(err, KG_ERR_LLVM, 0, "linking %s into the kernel module failed", path);
+    return 0;
+}
+
+/* Only kernels stay visible, so that GlobalDCE drops the rest of libdevice
+ * and the inliner may fold device functions into their callers. */
+static void internalize(LLVMModuleRef module) {
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+        if (!LLVMIsDeclaration(fn) && !is_kernel(module, fn))
+            LLVMSetLinkage(fn, LLVMInternalLinkage);
+}
+
+static int pick_sm(const kg_ptx_options *options) {
+    int sm = options->compute_capability;
+    if (sm <= 0) {
+        int major = kg_device_attribute(KG_ATTR_CC_MAJOR);
+        int minor = kg_device_attribute(KG_ATTR_CC_MINOR);
+        sm = major > 0 ? major * 10 + (minor > 0 ? minor : 0) : NEWEST_SM;
+    }
+    return sm > NEWEST_SM ? NEWEST_SM : sm;
+}
+
+static LLVMTargetMachineRef make_target_machine(int sm, int opt_level, kg_error *err) {
+    pthread_once(&nvptx_once, init_nvptx);
+    LLVMTargetRef target;
+    char *message = NULL;
+    if (LLVMGetTargetFromTriple(NVPTX_TRIPLE, &target, &message)) {
+        kg_error_set(err, KG_ERR_LLVM, 0, "this LLVM has no NVPTX target: %s", message);
+        LLVMDisposeMessage(message);
+        return NULL;
+    }
+    char cpu[16];
+    snprintf(cpu, sizeof cpu, "sm_%d", sm);
+    LLVMCodeGenOptLevel level = opt_level <= 0 ? LLVMCodeGenLevelNone
+                              : opt_level == 1 ? LLVMCodeGenLevelLess
+                              : opt_level == 2 ? LLVMCodeGenLevelDefault
+                                               : LLVMCodeGenLevelAggressive;
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, "", level,
+                                                      LLVMRelocDefault, LLVMCodeModelDefault);
+    if (!tm)
+        kg_error_set(err, KG_ERR_LLVM, 0, "cannot make an NVPTX target machine for %s", cpu);
+    return tm;
+}
+
+static int run_pipeline(LLVMModuleRef module, LLVMTargetMachineRef tm, int opt_level, kg_error *err) {
+    char pipeline[64];
+    /* GlobalDCE first: the rest of libdevice is dead once internalized, and
+     * optimizing it would be most of the compile time. NVVMReflect runs at
+     * the start of default<On> (the NVPTX target registers it there). */
+    snprintf(pipeline, sizeof pipeline, "globaldce,default<O%d>", opt_level < 0 ? 0 : opt_level > 3 ? 3 : opt_level);
+    LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(module, pipeline, tm, pbo);
+    LLVMDisposePassBuilderOptions(pbo);
+    if (e) {
+        char *message = LLVMGetErrorMessage(e); /* consumes e */
+        kg_error_set(err, KG_ERR_LLVM, 0, "NVPTX optimization pipeline failed: %s", message);
+        LLVMDisposeErrorMessage(message);
+        return -1;
+    }
+    return 0;
+}
+
+static void set_reflect_ftz(LLVMModuleRef module, int ftz) {
+    LLVMContextRef ctx = LLVMGetModuleContext(module);
+    LLVMValueRef value = LLVMConstInt(LLVMInt32TypeInContext(ctx), ftz ? 1 : 0, 0);
+    LLVMAddModuleFlag(module, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+                      LLVMValueAsMetadata(value));
+}
+
+static int emit(LLVMModuleRef module, LLVMTargetMachineRef tm, char **ptx, kg_error *err) {
+    LLVMMemoryBufferRef buffer;
+    char *message = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, module, LLVMAssemblyFile, &message, &buffer)) {
+        kg_error_set(err, KG_ERR_LLVM, 0, "NVPTX code generation failed: %s", message);
+        LLVMDisposeMessage(message);
+        return -1;
+    }
+    size_t size = LLVMGetBufferSize(buffer);
+    *ptx = malloc(size + 1);
+    if (*ptx) {
+        memcpy(*ptx, LLVMGetBufferStart(buffer), size);
+        (*ptx)[size] = '\0';
+    }
+    LLVMDisposeMemoryBuffer(buffer);
+    return *ptx ? 0 : kg_error_set(err, KG_ERR_LLVM, 0, "out of memory copying PTX");
+}
+
+int kg_ptx_from_module(LLVMModuleRef module, const kg_ptx_options *options, char **ptx, kg_error *err) {
+    *ptx = NULL;
+    int sm = pick_sm(options);
+    LLVMTargetMachineRef tm = make_target_machine(sm, options->opt_level, err);
+    if (!tm)
+        return -1;
+    LLVMSetTarget(module, NVPTX_TRIPLE);
+    LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(module, layout);
+    LLVMDisposeTargetData(layout);
+
+    int status = 0;
+    char *message = NULL;
+    if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message)) {
+        status = kg_error_set(err, KG_ERR_LLVM, 0, "kernel IR does not verify: %s", message);
+    } else if (calls_libdevice(module)) {
+        status = link_libdevice(module, err);
+    }
+    LLVMDisposeMessage(message);
+    if (status == 0) {
+        set_reflect_ftz(module, options->fast_math);
+        internalize(module);
+        status = run_pipeline(module, tm, options->opt_level, err);
+    }
+    if (status == 0)
+        status = emit(module, tm, ptx, err);
+    LLVMDisposeTargetMachine(tm);
+    return status;
+}
