@@ -1,0 +1,159 @@
+/* The kernel layer (kn_): what the files of kernel/ offer one another.
+ *
+ * Threads and who owns what:
+ *   main thread     owns the embedded interpreter (holds the GIL while it runs Python), the shell
+ *                   and stdin sockets; it alone receives SIGINT (every other thread blocks it).
+ *   control thread  owns the control socket: kernel_info, interrupt, shutdown, answered while a
+ *                   cell runs, without Python.
+ *   heartbeat       owns the heartbeat socket and echoes.
+ *   capture reader  owns the read ends of the fd 1 / fd 2 pipes.
+ *   iopub           the PUB socket is shared: every send holds kn_kernel.iopub_lock.
+ */
+#ifndef KILN_KERNEL_H
+#define KILN_KERNEL_H
+
+#include <cjson/cJSON.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define KN_PROTOCOL_VERSION "5.3"
+#define KN_DELIMITER "<IDS|MSG>"
+
+/* ---- log.c: the kernel's own log, on the stderr it was started with ---- */
+void kn_log_init(void);        /* call before fd 2 is redirected */
+int kn_log_fd(void);
+void kn_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- connection.c ---- */
+typedef struct kn_connection {
+    char transport[16];
+    char ip[256];
+    char key[512];
+    char signature_scheme[32];
+    int shell_port, control_port, stdin_port, iopub_port, hb_port;
+} kn_connection;
+
+/* Reads a connection file; on failure writes a reason into err and returns false. */
+bool kn_connection_load(const char *path, kn_connection *out, char *err, size_t errlen);
+
+/* ---- wire.c: message framing, HMAC-SHA256 signing, replay protection ---- */
+typedef struct kn_frame {
+    char *data; /* NUL-terminated copy (JSON frames are text; buffers may hold NULs) */
+    size_t len;
+} kn_frame;
+
+typedef struct kn_msg {
+    kn_frame *ids;   /* ROUTER identities, sent back with the reply */
+    size_t n_ids;
+    kn_frame header, parent, metadata, content; /* raw JSON text as received */
+    kn_frame *buffers;
+    size_t n_buffers;
+    cJSON *header_json; /* parsed header; msg_type/msg_id point into it */
+    const char *msg_type;
+    const char *msg_id;
+} kn_msg;
+
+typedef enum kn_recv_status {
+    KN_RECV_OK,     /* a verified message with a header naming its msg_type */
+    KN_RECV_NONE,   /* nothing waiting (non-blocking receive) */
+    KN_RECV_BAD,    /* a message was read, logged and dropped */
+    KN_RECV_INTR,   /* a signal interrupted a blocking receive */
+    KN_RECV_CLOSED, /* the context is shutting down */
+} kn_recv_status;
+
+typedef struct kn_digest_set kn_digest_set;
+
+typedef struct kn_session {
+    char id[40];               /* this process's session id */
+    unsigned char key[512];
+    size_t key_len;            /* 0: messages are neither signed nor checked */
+    void *mac;                 /* OpenSSL EVP_MAC for HMAC, shared read-only by all threads */
+    atomic_ulong counter;      /* for msg ids */
+    pthread_mutex_t replay_lock;
+    kn_digest_set *replay;     /* recent digests, guarded by replay_lock */
+} kn_session;
+
+bool kn_session_init(kn_session *s, const char *key, char *err, size_t errlen);
+void kn_session_free(kn_session *s);
+
+/* Receives one multipart message. dontwait: return KN_RECV_NONE instead of blocking. */
+kn_recv_status kn_msg_recv(kn_session *s, void *sock, bool dontwait, kn_msg *out);
+void kn_msg_free(kn_msg *m);
+
+/* Sends a message; parent/metadata/content are JSON text (NULL means "{}"). ids are the routing
+ * frames (ROUTER) or the topic (PUB). Returns 0, or -1 with errno from zmq. */
+int kn_msg_send(kn_session *s, void *sock, const kn_frame *ids, size_t n_ids,
+                const char *msg_type, const char *parent, const char *metadata,
+                const char *content, const kn_frame *buffers, size_t n_buffers);
+
+/* ---- channels.c: sockets, heartbeat and control threads, iopub ---- */
+typedef struct kn_kernel {
+    kn_session session;
+    kn_connection conn;
+    void *ctx;
+    void *shell, *control, *stdin_sock, *iopub, *hb;
+    void *wake_tx, *wake_rx;      /* inproc pair: control thread -> main loop, on shutdown;
+                                     wake_tx is used by the control thread only */
+    pthread_mutex_t iopub_lock;
+    pthread_t main_thread, hb_thread, control_thread;
+    bool hb_started, control_started;
+    atomic_bool shutdown_requested;
+    atomic_bool restart_requested;
+    atomic_bool running_request;  /* the main thread is inside a shell request */
+    char *kernel_info;            /* kernel_info_reply content, built once at start */
+} kn_kernel;
+
+/* Starts a thread with every signal blocked, so that SIGINT always reaches the main thread. */
+bool kn_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+bool kn_channels_open(kn_kernel *k, char *err, size_t errlen);
+bool kn_channels_start_threads(kn_kernel *k);
+void kn_channels_close(kn_kernel *k);
+
+/* Publishes on iopub (thread-safe); parent is the request header's raw JSON or NULL. */
+void kn_publish(kn_kernel *k, const char *msg_type, const char *parent, const char *content,
+                const char *metadata, const kn_frame *buffers, size_t n_buffers);
+void kn_publish_status(kn_kernel *k, const char *state, const char *parent);
+
+/* Sends a reply to req on sock (shell or control). */
+void kn_reply(kn_kernel *k, void *sock, const kn_msg *req, const char *msg_type,
+              const char *content, const char *metadata);
+
+/* "foo_request" -> "foo_reply" into out; false when the type is not a request. */
+bool kn_reply_type(const char *request_type, char *out, size_t outlen);
+
+/* Shutdown from either channel: reply, tell iopub, stop the main loop. */
+void kn_handle_shutdown(kn_kernel *k, void *sock, const kn_msg *req);
+void kn_interrupt_main(kn_kernel *k);
+
+/* ---- capture.c: fd 1 and fd 2 captured into coalesced stream messages ---- */
+bool kn_capture_start(kn_kernel *k);
+/* Flushes what is pending under the old parent, then attributes output to this one. */
+void kn_capture_set_parent(const char *parent);
+/* Sends everything written to fd 1 / fd 2 so far (the caller flushed its stdio). */
+void kn_capture_flush(void);
+void kn_capture_stop(void);
+
+/* ---- interp.c: the embedded CPython and IPython shell ---- */
+bool kn_interp_init(kn_kernel *k, const char *argv0, const char *connection_file);
+/* Runs a shell request through the shell glue; returns reply content JSON (malloc'd) or NULL
+ * for messages without a reply; *stop_queue is set when stop_on_error asks to abort. */
+char *kn_interp_handle(kn_kernel *k, const kn_msg *req, bool *stop_queue);
+/* Flushes Python's and C's stdio, then the capture pipes (main thread, GIL held). */
+void kn_interp_flush_output(void);
+/* Clears a SIGINT that arrived while idle so it does not hit the next cell. */
+void kn_interp_discard_pending_interrupt(void);
+/* The main loop lets other Python threads run while it waits for a request. */
+void kn_interp_release_gil(void);
+void kn_interp_acquire_gil(void);
+void kn_interp_finalize(void);
+int kn_interp_run_sysinfo(const char *argv0);
+
+/* ---- shell.c: the main loop over the shell socket ---- */
+void kn_shell_loop(kn_kernel *k);
+
+/* ---- install.c: `kiln-kernel install` ---- */
+int kn_install_main(int argc, char **argv);
+
+#endif

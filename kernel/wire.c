@@ -1,0 +1,383 @@
+/* The wire format of the Jupyter protocol: [ids..., <IDS|MSG>, hmac, header, parent_header,
+ * metadata, content, buffers...]. Signatures are HMAC-SHA256 over the four JSON frames, hex
+ * encoded, compared in constant time; a digest seen before is a replay and is rejected. */
+#include "kernel/kernel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+/* ---- replay protection ----
+ * jupyter_client keeps the last 2**16 digests. Here: two generations of an open-addressed set of
+ * 2**15 digests each; when the young one fills, it becomes the old one and the old is dropped. So
+ * at least the last 2**15 and at most the last 2**16 digests are remembered, in bounded memory. */
+#define GEN_ENTRIES 32768u
+#define GEN_SLOTS (2u * GEN_ENTRIES)
+#define DIGEST_LEN 32
+
+typedef struct generation {
+    unsigned char (*digest)[DIGEST_LEN];
+    unsigned char *used;
+    size_t count;
+} generation;
+
+struct kn_digest_set {
+    generation gen[2]; /* gen[0] young, gen[1] old */
+};
+
+static size_t slot_of(const unsigned char *d) {
+    size_t h;
+    memcpy(&h, d, sizeof h); /* HMAC output is already uniformly random */
+    return h & (GEN_SLOTS - 1);
+}
+
+static bool gen_contains(const generation *g, const unsigned char *d) {
+    for (size_t i = slot_of(d);; i = (i + 1) & (GEN_SLOTS - 1)) {
+        if (!g->used[i]) return false;
+        if (memcmp(g->digest[i], d, DIGEST_LEN) == 0) return true;
+    }
+}
+
+static void gen_insert(generation *g, const unsigned char *d) {
+    size_t i = slot_of(d);
+    while (g->used[i]) i = (i + 1) & (GEN_SLOTS - 1);
+    g->used[i] = 1;
+    memcpy(g->digest[i], d, DIGEST_LEN);
+    g->count++;
+}
+
+static kn_digest_set *digest_set_new(void) {
+    kn_digest_set *set = calloc(1, sizeof *set);
+    if (!set) return NULL;
+    for (int i = 0; i < 2; i++) {
+        set->gen[i].digest = calloc(GEN_SLOTS, DIGEST_LEN);
+        set->gen[i].used = calloc(GEN_SLOTS, 1);
+        if (!set->gen[i].digest || !set->gen[i].used) {
+            for (int j = 0; j <= i; j++) {
+                free(set->gen[j].digest);
+                free(set->gen[j].used);
+            }
+            free(set);
+            return NULL;
+        }
+    }
+    return set;
+}
+
+static void digest_set_free(kn_digest_set *set) {
+    if (!set) return;
+    for (int i = 0; i < 2; i++) {
+        free(set->gen[i].digest);
+        free(set->gen[i].used);
+    }
+    free(set);
+}
+
+/* Returns false if d was seen before; otherwise remembers it. */
+static bool digest_set_add(kn_digest_set *set, const unsigned char *d) {
+    if (gen_contains(&set->gen[0], d) || gen_contains(&set->gen[1], d)) return false;
+    if (set->gen[0].count == GEN_ENTRIES) {
+        generation old = set->gen[1];
+        set->gen[1] = set->gen[0];
+        memset(old.used, 0, GEN_SLOTS);
+        old.count = 0;
+        set->gen[0] = old;
+    }
+    gen_insert(&set->gen[0], d);
+    return true;
+}
+
+/* ---- session ---- */
+
+static void random_hex(char *out, size_t nbytes) {
+    unsigned char raw[32];
+    if (nbytes > sizeof raw) nbytes = sizeof raw;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    ssize_t got = fd >= 0 ? read(fd, raw, nbytes) : -1;
+    if (fd >= 0) close(fd);
+    if (got != (ssize_t)nbytes) { /* no urandom: time and pid still make ids distinct */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        unsigned long long x = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)ts.tv_sec << 20) ^
+                               (unsigned long long)getpid() << 40;
+        for (size_t i = 0; i < nbytes; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            raw[i] = (unsigned char)(x >> 56);
+        }
+    }
+    for (size_t i = 0; i < nbytes; i++) sprintf(out + 2 * i, "%02x", raw[i]);
+}
+
+bool kn_session_init(kn_session *s, const char *key, char *err, size_t errlen) {
+    memset(s, 0, sizeof *s);
+    char hex[33];
+    random_hex(hex, 16);
+    /* uuid4 layout, as jupyter_client's session ids */
+    snprintf(s->id, sizeof s->id, "%.8s-%.4s-4%.3s-a%.3s-%.12s", hex, hex + 8, hex + 13, hex + 17,
+             hex + 20);
+    s->key_len = strlen(key);
+    if (s->key_len > sizeof s->key) {
+        snprintf(err, errlen, "signing key too long");
+        return false;
+    }
+    memcpy(s->key, key, s->key_len);
+    atomic_init(&s->counter, 0);
+    pthread_mutex_init(&s->replay_lock, NULL);
+    if (s->key_len) {
+        s->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+        s->replay = digest_set_new();
+        if (!s->mac || !s->replay) {
+            snprintf(err, errlen, "cannot set up HMAC-SHA256 (OpenSSL)");
+            kn_session_free(s);
+            return false;
+        }
+    }
+    return true;
+}
+
+void kn_session_free(kn_session *s) {
+    EVP_MAC_free(s->mac);
+    s->mac = NULL;
+    digest_set_free(s->replay);
+    s->replay = NULL;
+    pthread_mutex_destroy(&s->replay_lock);
+}
+
+static bool hmac_frames(const kn_session *s, const kn_frame *frames, size_t n,
+                        unsigned char out[DIGEST_LEN]) {
+    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(s->mac);
+    if (!ctx) return false;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0),
+        OSSL_PARAM_construct_end(),
+    };
+    bool ok = EVP_MAC_init(ctx, s->key, s->key_len, params) == 1;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = EVP_MAC_update(ctx, (const unsigned char *)frames[i].data, frames[i].len) == 1;
+    size_t outlen = 0;
+    ok = ok && EVP_MAC_final(ctx, out, &outlen, DIGEST_LEN) == 1 && outlen == DIGEST_LEN;
+    EVP_MAC_CTX_free(ctx);
+    return ok;
+}
+
+static void to_hex(const unsigned char *d, char *out) {
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < DIGEST_LEN; i++) {
+        out[2 * i] = digits[d[i] >> 4];
+        out[2 * i + 1] = digits[d[i] & 15];
+    }
+    out[2 * DIGEST_LEN] = '\0';
+}
+
+/* ---- receive ---- */
+
+void kn_msg_free(kn_msg *m) {
+    for (size_t i = 0; i < m->n_ids; i++) free(m->ids[i].data);
+    free(m->ids);
+    free(m->header.data);
+    free(m->parent.data);
+    free(m->metadata.data);
+    free(m->content.data);
+    for (size_t i = 0; i < m->n_buffers; i++) free(m->buffers[i].data);
+    free(m->buffers);
+    cJSON_Delete(m->header_json);
+    memset(m, 0, sizeof *m);
+}
+
+typedef struct frame_list {
+    kn_frame *v;
+    size_t n, cap;
+} frame_list;
+
+static bool frames_push(frame_list *l, zmq_msg_t *part) {
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        kn_frame *v = realloc(l->v, cap * sizeof *v);
+        if (!v) return false;
+        l->v = v;
+        l->cap = cap;
+    }
+    size_t len = zmq_msg_size(part);
+    char *data = malloc(len + 1);
+    if (!data) return false;
+    memcpy(data, zmq_msg_data(part), len);
+    data[len] = '\0';
+    l->v[l->n++] = (kn_frame){data, len};
+    return true;
+}
+
+static void frames_free(frame_list *l) {
+    for (size_t i = 0; i < l->n; i++) free(l->v[i].data);
+    free(l->v);
+}
+
+/* Moves frame i out of the list (the list no longer frees it). */
+static kn_frame take(frame_list *l, size_t i) {
+    kn_frame f = l->v[i];
+    l->v[i] = (kn_frame){NULL, 0};
+    return f;
+}
+
+static kn_recv_status recv_frames(void *sock, bool dontwait, frame_list *l) {
+    bool more = true, first = true, ok = true;
+    while (more) {
+        zmq_msg_t part;
+        zmq_msg_init(&part);
+        int rc = zmq_msg_recv(&part, sock, first && dontwait ? ZMQ_DONTWAIT : 0);
+        if (rc < 0) {
+            int e = zmq_errno();
+            zmq_msg_close(&part);
+            if (e == EINTR && first) return KN_RECV_INTR;
+            if (e == EINTR) continue; /* the rest of a multipart message is already queued */
+            if (e == EAGAIN) return KN_RECV_NONE;
+            return KN_RECV_CLOSED;
+        }
+        first = false;
+        more = zmq_msg_more(&part);
+        /* keep reading to the last part even when out of memory, so the next message starts
+         * at its own first frame */
+        if (ok && !frames_push(l, &part)) ok = false;
+        zmq_msg_close(&part);
+    }
+    if (!ok) {
+        kn_log("dropped a message: out of memory while reading its frames");
+        return KN_RECV_BAD;
+    }
+    return KN_RECV_OK;
+}
+
+static bool check_signature(kn_session *s, const kn_frame *sig, const kn_frame *signed_frames) {
+    if (!s->key_len) return true;
+    unsigned char digest[DIGEST_LEN];
+    char hex[2 * DIGEST_LEN + 1];
+    if (!hmac_frames(s, signed_frames, 4, digest)) {
+        kn_log("dropped a message: HMAC computation failed");
+        return false;
+    }
+    to_hex(digest, hex);
+    if (sig->len != 2 * DIGEST_LEN || CRYPTO_memcmp(hex, sig->data, 2 * DIGEST_LEN) != 0) {
+        kn_log("dropped a message: %s signature", sig->len ? "bad" : "missing");
+        return false;
+    }
+    pthread_mutex_lock(&s->replay_lock);
+    bool fresh = digest_set_add(s->replay, digest);
+    pthread_mutex_unlock(&s->replay_lock);
+    if (!fresh) kn_log("dropped a message: replayed signature %.16s...", hex);
+    return fresh;
+}
+
+kn_recv_status kn_msg_recv(kn_session *s, void *sock, bool dontwait, kn_msg *out) {
+    memset(out, 0, sizeof *out);
+    frame_list l = {0};
+    kn_recv_status st = recv_frames(sock, dontwait, &l);
+    if (st != KN_RECV_OK) {
+        frames_free(&l);
+        return st;
+    }
+    size_t delim = 0;
+    while (delim < l.n && !(l.v[delim].len == strlen(KN_DELIMITER) &&
+                            memcmp(l.v[delim].data, KN_DELIMITER, l.v[delim].len) == 0))
+        delim++;
+    if (delim == l.n || l.n - delim < 6) {
+        kn_log("dropped a message: %zu frames, %s", l.n,
+               delim == l.n ? "no <IDS|MSG> delimiter" : "fewer than the five after the delimiter");
+        frames_free(&l);
+        return KN_RECV_BAD;
+    }
+    if (!check_signature(s, &l.v[delim + 1], &l.v[delim + 2])) {
+        frames_free(&l);
+        return KN_RECV_BAD;
+    }
+    out->n_ids = delim;
+    out->ids = delim ? calloc(delim, sizeof *out->ids) : NULL;
+    out->n_buffers = l.n - delim - 6;
+    out->buffers = out->n_buffers ? calloc(out->n_buffers, sizeof *out->buffers) : NULL;
+    if ((delim && !out->ids) || (out->n_buffers && !out->buffers)) {
+        kn_log("dropped a message: out of memory");
+        frames_free(&l);
+        kn_msg_free(out);
+        return KN_RECV_BAD;
+    }
+    for (size_t i = 0; i < delim; i++) out->ids[i] = take(&l, i);
+    out->header = take(&l, delim + 2);
+    out->parent = take(&l, delim + 3);
+    out->metadata = take(&l, delim + 4);
+    out->content = take(&l, delim + 5);
+    for (size_t i = 0; i < out->n_buffers; i++) out->buffers[i] = take(&l, delim + 6 + i);
+    frames_free(&l);
+
+    out->header_json = cJSON_ParseWithLength(out->header.data, out->header.len);
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(out->header_json, "msg_type");
+    if (!cJSON_IsObject(out->header_json) || !cJSON_IsString(type) || !type->valuestring[0]) {
+        kn_log("dropped a message: %s", out->header_json ? "header has no msg_type"
+                                                         : "header is not valid JSON");
+        kn_msg_free(out);
+        return KN_RECV_BAD;
+    }
+    out->msg_type = type->valuestring;
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(out->header_json, "msg_id");
+    out->msg_id = cJSON_IsString(id) ? id->valuestring : "";
+    return KN_RECV_OK;
+}
+
+/* ---- send ---- */
+
+static void iso_now(char *out, size_t len) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(out, len, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, len - n, ".%06ldZ", ts.tv_nsec / 1000);
+}
+
+static int send_part(void *sock, const void *data, size_t len, bool more) {
+    for (;;) {
+        if (zmq_send(sock, data, len, more ? ZMQ_SNDMORE : 0) >= 0) return 0;
+        if (zmq_errno() != EINTR) return -1;
+    }
+}
+
+int kn_msg_send(kn_session *s, void *sock, const kn_frame *ids, size_t n_ids,
+                const char *msg_type, const char *parent, const char *metadata,
+                const char *content, const kn_frame *buffers, size_t n_buffers) {
+    char date[48], header[512];
+    iso_now(date, sizeof date);
+    unsigned long n = atomic_fetch_add(&s->counter, 1);
+    int hlen = snprintf(header, sizeof header,
+                        "{\"msg_id\":\"%s_%d_%lu\",\"msg_type\":\"%s\",\"username\":\"kernel\","
+                        "\"session\":\"%s\",\"date\":\"%s\",\"version\":\"" KN_PROTOCOL_VERSION "\"}",
+                        s->id, (int)getpid(), n, msg_type, s->id, date);
+    if (hlen < 0 || (size_t)hlen >= sizeof header) return -1;
+    kn_frame signed_frames[4] = {
+        {header, (size_t)hlen},
+        {(char *)(parent ? parent : "{}"), parent ? strlen(parent) : 2},
+        {(char *)(metadata ? metadata : "{}"), metadata ? strlen(metadata) : 2},
+        {(char *)(content ? content : "{}"), content ? strlen(content) : 2},
+    };
+    char sig[2 * DIGEST_LEN + 1] = "";
+    if (s->key_len) {
+        unsigned char digest[DIGEST_LEN];
+        if (!hmac_frames(s, signed_frames, 4, digest)) return -1;
+        to_hex(digest, sig);
+    }
+    for (size_t i = 0; i < n_ids; i++)
+        if (send_part(sock, ids[i].data, ids[i].len, true) < 0) return -1;
+    if (send_part(sock, KN_DELIMITER, strlen(KN_DELIMITER), true) < 0) return -1;
+    if (send_part(sock, sig, strlen(sig), true) < 0) return -1;
+    for (int i = 0; i < 4; i++)
+        if (send_part(sock, signed_frames[i].data, signed_frames[i].len, i < 3 || n_buffers) < 0)
+            return -1;
+    for (size_t i = 0; i < n_buffers; i++)
+        if (send_part(sock, buffers[i].data, buffers[i].len, i + 1 < n_buffers) < 0) return -1;
+    return 0;
+}
