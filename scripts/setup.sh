@@ -15,8 +15,10 @@ packages=(
   python3-dev python3-numpy     # CPython embedding / extension API, NumPy's C API
   python3-ipython python3-matplotlib-inline python3-matplotlib  # the shell the kernel runs
   jupyter-core python3-jupyter-client python3-nbclient python3-nbconvert  # clients, notebooks
+  jupyter-client python3-comm   # `jupyter kernelspec list`; the comm API widget libraries call
   python3-pytest python3-jupyter-kernel-test python3-psutil      # tests
   python3-ipykernel python3-numba  # the peers the benchmarks compare against
+  chromium nodejs               # browser test: headless Chromium driven by npm's playwright-core
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -27,6 +29,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -q
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+
+# playwright-core for tests/browser (Debian's nodejs may come without npm).
+command -v npm >/dev/null || apt-get install -y -q --no-install-recommends npm
+npm install --prefix "$root/tests/browser" --no-audit --no-fund --loglevel=error >/dev/null
 
 cmake -S "$root" -B "$build" -DPython3_EXECUTABLE=/usr/bin/python3 ${KILN_CMAKE_FLAGS:-} >/dev/null
 cmake --build "$build" -j"$(nproc)"

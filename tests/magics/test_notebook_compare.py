@@ -52,7 +52,7 @@ def test_compare_table_rows_are_consistent(nb, tag, labels):
         assert seconds(row["first call"]) > 0
         assert row["compile"] == "—"  # nothing here is compiled by Kiln
         assert row["result"] == "agrees"
-        speedup = float(row["speedup"].rstrip("×"))
+        speedup = float(row["speedup"].rstrip("×").replace(",", ""))
         assert speedup == pytest.approx(reference / best, rel=0.02)
 
 

@@ -18,7 +18,7 @@ def _cells(row):
         fmt_seconds(row.compile) if row.compile else "—",
         fmt_seconds(row.best),
         fmt_seconds(row.median),
-        f"{row.speedup:.3g}×",
+        f"{row.speedup:,.0f}×" if row.speedup >= 1000 else f"{row.speedup:.3g}×",
         agrees,
     )
 

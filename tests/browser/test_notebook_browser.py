@@ -1,0 +1,56 @@
+"""The executed course notebook, exported to HTML by nbconvert and opened in
+headless Chromium: Kiln's tables, SVG charts and views must be visible and
+laid out (non-zero size, their text present), with no script and no network.
+A screenshot lands in <build>/browser/ for a person to look at."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from nbconvert import HTMLExporter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "magics"))
+import magics_notebook as mn  # noqa: E402  (shared notebook runner)
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory):
+    work = tmp_path_factory.mktemp("browser")
+    nb = mn.execute("compile_vs_run.ipynb", work)
+    body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
+    html_path = work / "compile_vs_run.html"
+    html_path.write_text(body, encoding="utf-8")
+    shots = os.path.join(mn.BUILD, "browser")
+    os.makedirs(shots, exist_ok=True)
+    done = subprocess.run(["node", os.path.join(HERE, "check_notebook.mjs"), str(html_path),
+                           os.path.join(shots, "compile_vs_run.png")],
+                          cwd=HERE, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"headless Chromium failed (run scripts/setup.sh?):\n{done.stderr}"
+    return json.loads(done.stdout)
+
+
+def test_compare_tables_are_laid_out_with_their_rows(seen):
+    tables = seen["tables"]
+    assert len(tables) == 4  # the four %compare cells
+    for table in tables:
+        assert table["visible"] and table["width"] > 200
+        assert all(row["visible"] for row in table["rows"])
+    assert "python loops" in tables[1]["text"] and "numpy dot" in tables[1]["text"]
+    assert "DIFFERS" in tables[3]["text"]
+
+
+def test_svg_charts_show_one_visible_bar_per_row(seen):
+    charts = seen["charts"]
+    assert len(charts) == 4
+    for chart, table in zip(charts, seen["tables"]):
+        assert chart["visible"] and chart["height"] > 40
+        assert len(chart["bars"]) == len(table["rows"]) - 1  # less the header row
+        assert all(bar["visible"] for bar in chart["bars"])
+        assert "log scale" in chart["text"]
+
+
+def test_sysinfo_table_is_visible(seen):
+    (info,) = seen["sysinfo"]
+    assert info["visible"] and "CPU name (LLVM)" in info["text"]
