@@ -213,9 +213,27 @@ static bool start_python(const char *argv0, const char *connection_file) {
     return true;
 }
 
+/* Logs the pending Python exception with its traceback (fd 2 is captured into the notebook,
+ * so PyErr_Print would put kernel failures in a cell) and clears it. */
 static void log_python_error(const char *what) {
-    kn_log("%s:", what);
-    PyErr_Print(); /* to fd 2, which is still the kernel's log during start-up */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb && value) PyException_SetTraceback(value, tb);
+    PyObject *mod = PyImport_ImportModule("traceback");
+    PyObject *lines = mod && value ? PyObject_CallMethod(mod, "format_exception", "O", value) : NULL;
+    PyObject *empty = PyUnicode_FromString("");
+    PyObject *text = lines && empty ? PyUnicode_Join(empty, lines) : NULL;
+    const char *utf8 = text ? PyUnicode_AsUTF8(text) : NULL;
+    kn_log("%s:\n%s", what, utf8 ? utf8 : "(no traceback available)");
+    PyErr_Clear();
+    Py_XDECREF(text);
+    Py_XDECREF(empty);
+    Py_XDECREF(lines);
+    Py_XDECREF(mod);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
 }
 
 bool kn_interp_init(kn_kernel *k, const char *argv0, const char *connection_file) {
@@ -303,6 +321,9 @@ char *kn_interp_handle(kn_kernel *k, const kn_msg *req, bool *stop_queue) {
 
 void kn_interp_finalize(void) {
     if (!Py_IsInitialized()) return;
+    /* jupyter_client interrupts before it asks for shutdown; that SIGINT must not cut the
+     * history write or the atexit handlers short */
+    kn_interp_discard_pending_interrupt();
     if (it.glue) {
         PyObject *r = PyObject_CallMethod(it.glue, "shutdown", NULL);
         if (r) Py_DECREF(r);

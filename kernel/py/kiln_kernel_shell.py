@@ -192,7 +192,9 @@ def _history(content, msg):
                          n=None if n is None else int(n), unique=bool(content.get("unique", False)))
     else:
         return _error("ValueError", f"unknown hist_access_type {kind!r} (tail, range or search)")
-    return {"status": "ok", "history": [list(row) for row in rows]}
+    # IPython numbers the running session 0 in some answers and by its number in others;
+    # clients compare with what an earlier reply said, so always use the number
+    return {"status": "ok", "history": [[row[0] or hm.session_number, *row[1:]] for row in rows]}
 
 
 def _comm_info(content, msg):
@@ -246,6 +248,17 @@ def handle(msg_type, content_json, buffers, header_json):
     return (None if reply is None else dumps(reply)), stop
 
 
+def _register_comm_implementation():
+    """Libraries that open comms through the `comm` package (ipywidgets 8) get Kiln's comms."""
+    try:
+        import comm
+    except ImportError:
+        return
+    import kiln_kernel_comm
+    comm.create_comm = kiln_kernel_comm.create_comm
+    comm.get_comm_manager = kiln_kernel_comm.get_comm_manager
+
+
 def _load_kiln_extension():
     try:
         import kiln.ipython  # noqa: F401  (imported here so a failure is reported as such)
@@ -269,6 +282,7 @@ def start(connection_file):
     shell = KilnShell.instance()
     shell.kernel = types.SimpleNamespace(comm_manager=comm_manager, session=_kiln_kernel.session(),
                                          connection_file=connection_file)
+    _register_comm_implementation()
     _load_kiln_extension()
 
 
