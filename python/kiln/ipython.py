@@ -8,11 +8,12 @@ The work is done in kiln.magics; this module only wires it into a shell."""
 import sys
 
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, line_cell_magic, line_magic, cell_magic, magics_class, needs_local_scope
+from IPython.core.magic import Magics, cell_magic, line_cell_magic, line_magic, magics_class, needs_local_scope
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
 from kiln import sysinfo
-from kiln.magics import cell_footer, compare_parse, compare_run, compare_view, timeit_note
+from kiln.magics import annotate, cell_footer, compare_parse, compare_run, compare_view, introspect, jitcell, timeit_note
 
 # The CellWatch of the shell this extension was loaded into (one per process:
 # a kernel runs one shell); unloading removes its callbacks.
@@ -66,6 +67,63 @@ class KilnMagics(Magics):
         compare_run.finish(result)
         display(compare_view.render(result).bundle(), raw=True)
         return result if opts.output else None
+
+    @magic_arguments()
+    @argument("--parallel", action="store_true", help="parallel=True: prange loops run on threads")
+    @argument("--fastmath", action="store_true", help="fastmath=True: reassociate floating point (vectorizes reductions)")
+    @argument("--nogil", action="store_true", help="nogil=True: release the GIL while compiled code runs")
+    @argument("--cache", action="store_true", help="cache=True: keep machine code on disk between sessions")
+    @argument("--boundscheck", action="store_true", help="boundscheck=True: IndexError on out-of-range indices")
+    @argument("--signature", action="append", metavar="SIG",
+              help='a signature such as "float64(float64[:])"; repeat for several')
+    @argument("--eager", action="store_true", help="compile the --signature(s) now, at definition")
+    @cell_magic
+    def jit(self, line, cell):
+        """Compile every function defined at the top level of this cell with
+        kiln.jit and the options given; decorators in the cell still apply."""
+        args = parse_argstring(self.jit, line)
+        if args.eager and not args.signature:
+            raise UsageError("%%jit --eager compiles the given signatures: add --signature \"float64(float64[:])\"")
+        import kiln
+
+        jitcell.run(self.shell, kiln.jit, args, cell, _watch)
+
+    def _function(self, magic, line, local_ns):
+        """The kiln.jit function a line magic names (`f`, `module.f`)."""
+        expr = line.strip()
+        if not expr:
+            raise UsageError(f"usage: %{magic} FUNCTION   (a kiln.jit function that has been compiled)")
+        try:
+            return eval(expr, _namespace(self.shell, local_ns))
+        except Exception as exc:
+            raise UsageError(f"%{magic}: cannot find {expr!r}: {type(exc).__name__}: {exc}") from None
+
+    def _show(self, magic, make, line, local_ns):
+        try:
+            view = make(self._function(magic, line, local_ns))
+        except ValueError as exc:
+            raise UsageError(f"%{magic}: {exc}") from None
+        display(view.bundle(), raw=True)
+
+    @needs_local_scope
+    @line_magic
+    def kiln_annotate(self, line, local_ns=None):
+        """The function's source with inferred types per line, coloured by
+        cost: Python objects, loops not vectorized (and why), runtime checks,
+        vectorized loops. Same as kiln.annotate(f)."""
+        self._show("kiln_annotate", annotate.render, line, local_ns)
+
+    @needs_local_scope
+    @line_magic
+    def kiln_llvm(self, line, local_ns=None):
+        """The optimized LLVM IR of each compiled signature, highlighted."""
+        self._show("kiln_llvm", lambda f: introspect.render(f, "llvm"), line, local_ns)
+
+    @needs_local_scope
+    @line_magic
+    def kiln_asm(self, line, local_ns=None):
+        """The machine code of each compiled signature, highlighted."""
+        self._show("kiln_asm", lambda f: introspect.render(f, "asm"), line, local_ns)
 
     @line_magic
     def kiln_sysinfo(self, line):

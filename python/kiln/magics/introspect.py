@@ -1,0 +1,42 @@
+"""%kiln_llvm and %kiln_asm: a compiled function's LLVM IR or machine code,
+one section per signature, syntax-highlighted by Pygments with inline
+styles (no stylesheet, no script), in a scrolling box; the text twin is the
+code itself under a header per signature."""
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import GasLexer, LlvmLexer
+
+from . import dispatchers
+from .rich import FONT, Rich, esc
+
+_KINDS = {
+    "llvm": ("inspect_llvm", LlvmLexer, "LLVM IR"),
+    "asm": ("inspect_asm", GasLexer, "assembly"),
+}
+
+
+def _per_signature(dispatcher, method):
+    """{signature: text}: Numba's inspect_llvm()/inspect_asm() shape."""
+    got = getattr(dispatcher, method)()
+    return dict(got) if isinstance(got, dict) else {sig: got for sig in dispatcher.signatures[-1:]}
+
+
+def render(dispatcher, kind):
+    """A Rich view of `dispatcher`'s code of `kind` ("llvm" or "asm").
+    Raises ValueError for what is not a compiled Kiln function."""
+    method, lexer, what = _KINDS[kind]
+    if not dispatchers.is_dispatcher(dispatcher):
+        raise ValueError(f"%kiln_{kind} shows a kiln.jit function; got {type(dispatcher).__name__}")
+    name = dispatchers.name(dispatcher)
+    if not dispatcher.signatures:
+        raise ValueError(f"{name} has not been compiled yet: call it once, then ask for its {what}")
+    formatter = HtmlFormatter(noclasses=True, nowrap=True, style="default")
+    text, html = [], [f'<div class="kiln-{kind}" style="{FONT}">']
+    for sig, code in _per_signature(dispatcher, method).items():
+        title = f"{name}{dispatchers.signature_text(sig)}: {what}"
+        text += [f"--- {title} ---", code.rstrip(), ""]
+        html.append(f'<div style="font-weight:bold; margin-top:6px">{esc(title)}</div>'
+                    f'<pre style="max-height:480px; overflow:auto; background:#f8f8f8; padding:6px;'
+                    f' margin:2px 0; text-align:left">{highlight(code, lexer(), formatter)}</pre>')
+    html.append("</div>")
+    return Rich("\n".join(text).rstrip() + "\n", "".join(html))
