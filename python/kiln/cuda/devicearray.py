@@ -153,10 +153,12 @@ class DeviceNDArray:
         view.copy_to_device(host)
 
     def reshape(self, *shape, order="C"):
-        shape = _normalize_shape(shape[0] if len(shape) == 1 and not np.isscalar(shape[0]) else shape)
-        if -1 in shape:
+        shape = shape[0] if len(shape) == 1 and not np.isscalar(shape[0]) else shape
+        shape = (shape,) if np.isscalar(shape) else tuple(int(n) for n in shape)
+        if shape.count(-1) == 1:  # the one dimension NumPy would infer
             known = int(np.prod([n for n in shape if n != -1]))
-            shape = tuple(self.size // known if n == -1 else n for n in shape)
+            shape = tuple(self.size // known if n == -1 and known else n for n in shape)
+        shape = _normalize_shape(shape)
         if int(np.prod(shape)) != self.size:
             raise ValueError(f"cannot reshape a device array of size {self.size} into shape {shape}")
         if not (self.is_c_contiguous() if order == "C" else self.is_f_contiguous()):
