@@ -1,0 +1,234 @@
+"""Kiln's CUDA layer against numba-cuda (and CUDA C where it says so), side
+by side in one process on one GPU, with ratios. Run on the GPU machine by
+bench/gpu/run.sh. What needs kiln.cuda.jit (Python kernels) is not here
+yet: the Kiln kernels are LLVM IR from tests/gpu/ir_kernels.py, through
+Kiln's PTX pipeline and launch path.
+
+Measures: launch overhead of an empty kernel taking a device array; host to
+device and back bandwidth (pageable and pinned); the grid-stride add over
+2^26 float32 (Kiln IR vs numba-cuda vs nvcc's CUDA C, all timed with CUDA
+events, median of 50); first-use time (compile + load + first launch).
+
+Writes a JSON of the figures to $OUT/bench_gpu.json when OUT is set."""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "gpu"))
+
+import ir_kernels  # noqa: E402
+from kiln import cuda  # noqa: E402
+from kiln.cuda import RawKernel, compile_ptx_from_ir  # noqa: E402
+
+if not hasattr(np, "row_stack"):  # numba-cuda 0.30 still calls it; NumPy 2.5 dropped it
+    np.row_stack = np.vstack
+try:
+    from numba import cuda as ncuda
+except ImportError:  # the table then shows Kiln alone
+    ncuda = None
+
+results = {}
+
+
+def row(what, kiln, peer, unit, peer_name="numba-cuda"):
+    results[what] = {"kiln": kiln, peer_name: peer, "unit": unit}
+    ratio = f"{peer / kiln:6.2f}x" if peer and kiln else "   -  "
+    peer_text = f"{peer:12.3f}" if peer is not None else "           -"
+    print(f"{what:<44} {kiln:12.3f} {peer_text} {unit:<6} {ratio} ({peer_name}/kiln)")
+
+
+def launches_per_us(launch, n=20000):
+    for _ in range(200):
+        launch()
+    cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(n):
+        launch()
+    cuda.synchronize()
+    return (time.perf_counter() - start) / n * 1e6
+
+
+def event_median_ms(launch, repeat=50):
+    for _ in range(3):
+        launch()
+    times = []
+    for _ in range(repeat):
+        start, end = cuda.event(), cuda.event()
+        start.record()
+        launch()
+        end.record()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def bench_launch_overhead():
+    empty = RawKernel(compile_ptx_from_ir(ir_kernels.EMPTY, "empty"), "empty")
+    d = cuda.device_array(1024, dtype=np.float32)
+    launch = empty[1, 1]
+    previous = cuda.set_profiling(False)
+    kiln_plain = launches_per_us(lambda: launch(d))
+    kiln_c = launches_per_us(lambda: empty.function.launch(1, 1, (d,)))
+    cuda.set_profiling(True)
+    kiln_profiled = launches_per_us(lambda: launch(d))
+    cuda.take_records()
+    cuda.set_profiling(previous)
+    peer = None
+    if ncuda:
+        @ncuda.jit
+        def empty_numba(x):
+            pass
+        nd = ncuda.device_array(1024, dtype=np.float32)
+        peer = launches_per_us(lambda: empty_numba[1, 1](nd))
+    row("empty launch, device array (records off)", kiln_plain, peer, "us")
+    row("empty launch, C path only (records off)", kiln_c, peer, "us")
+    row("empty launch, with launch records + events", kiln_profiled, peer, "us")
+
+
+def bench_transfers():
+    n = 64 << 20  # 256 MiB of float32
+    for label, host in (("pageable", np.ones(n, dtype=np.float32)),
+                        ("pinned", cuda.pinned_array(n, dtype=np.float32))):
+        host[:] = 1
+        d = cuda.device_array(n, dtype=np.float32)
+
+        def kiln_htod():
+            d.copy_to_device(host)
+
+        def kiln_dtoh():
+            d.copy_to_host(host)
+        gbs = []
+        for fn in (kiln_htod, kiln_dtoh):
+            fn()
+            start = time.perf_counter()
+            for _ in range(5):
+                fn()
+            gbs.append(5 * host.nbytes / (time.perf_counter() - start) / 1e9)
+        peer = [None, None]
+        if ncuda:
+            nd = ncuda.device_array(n, dtype=np.float32)
+            for k, fn in enumerate((lambda: nd.copy_to_device(host), lambda: nd.copy_to_host(host))):
+                fn()
+                start = time.perf_counter()
+                for _ in range(5):
+                    fn()
+                peer[k] = 5 * host.nbytes / (time.perf_counter() - start) / 1e9
+        row(f"host->device 256 MiB {label}", gbs[0], peer[0], "GB/s")
+        row(f"device->host 256 MiB {label}", gbs[1], peer[1], "GB/s")
+        print("   (GB/s: higher is better, so the ratio below 1 favours Kiln)")
+
+
+CUDA_C_ADD = r"""
+extern "C" __global__ void add_c(const float *x, const float *y, float *out, long long n) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)blockDim.x * gridDim.x)
+        out[i] = x[i] + y[i];
+}
+"""
+
+
+def cuda_c_kernel():
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    if not os.path.exists(nvcc):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "add.cu")
+        with open(src, "w") as f:
+            f.write(CUDA_C_ADD)
+        major, minor = cuda.gpus[0].compute_capability
+        subprocess.run([nvcc, "-ptx", "-O3", f"-arch=sm_{major}{minor}", "-o", os.path.join(tmp, "add.ptx"), src],
+                       check=True)
+        with open(os.path.join(tmp, "add.ptx")) as f:
+            return RawKernel(f.read(), "add_c")
+
+
+def bench_add():
+    n = 1 << 26
+    sms = cuda.gpus[0].MULTIPROCESSOR_COUNT
+    grid, block = sms * 16, 256
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    dx, dy, dout = cuda.to_device(x), cuda.to_device(y), cuda.device_array(n, dtype=np.float32)
+    add = RawKernel(compile_ptx_from_ir(ir_kernels.ADD, "add"), "add")
+    launch = add[grid, block]
+    kiln_ms = event_median_ms(lambda: launch(dx, dy, dout, n))
+    assert np.array_equal(dout.copy_to_host(), x + y)
+    gbs = 3 * 4 * n / (kiln_ms * 1e-3) / 1e9
+    print(f"   Kiln add: {kiln_ms:.4f} ms = {gbs:.0f} GB/s (bytes read + written), grid {grid} x {block}")
+    c = cuda_c_kernel()
+    if c:
+        c_launch = c[grid, block]
+        c_ms = event_median_ms(lambda: c_launch(dx, dy, dout, n))
+        assert np.array_equal(dout.copy_to_host(), x + y)
+        row("add 2^26 float32, kernel time", kiln_ms, c_ms, "ms", "CUDA C (nvcc)")
+    if ncuda:
+        @ncuda.jit
+        def add_numba(x, y, out):
+            start = ncuda.grid(1)
+            stride = ncuda.gridsize(1)
+            for i in range(start, x.shape[0], stride):
+                out[i] = x[i] + y[i]
+        nx, ny, nout = ncuda.to_device(x), ncuda.to_device(y), ncuda.device_array(n, dtype=np.float32)
+        numba_ms = event_median_ms(lambda: add_numba[grid, block](nx, ny, nout))
+        assert np.array_equal(nout.copy_to_host(), x + y)
+        row("add 2^26 float32, kernel time", kiln_ms, numba_ms, "ms")
+
+
+def bench_first_use():
+    x = cuda.device_array(1024, dtype=np.float32)
+    ir = ir_kernels.ADD.replace("@add(", "@add_first(")
+    start = time.perf_counter()
+    ptx = compile_ptx_from_ir(ir, "add_first")
+    compiled = time.perf_counter()
+    k = RawKernel(ptx, "add_first")
+    k[4, 256](x, x, x, 1024)
+    cuda.synchronize()
+    kiln_s = time.perf_counter() - start
+    print(f"   Kiln first use: IR->PTX {1e3 * (compiled - start):.1f} ms, load "
+          f"{1e3 * k.module.load_seconds:.1f} ms")
+    sin_start = time.perf_counter()
+    compile_ptx_from_ir(ir_kernels.SIN, "sin_scale")
+    print(f"   Kiln IR->PTX with libdevice linked: {1e3 * (time.perf_counter() - sin_start):.1f} ms")
+    peer = None
+    if ncuda:
+        @ncuda.jit
+        def add_first(x, y, out):
+            i = ncuda.grid(1)
+            if i < x.shape[0]:
+                out[i] = x[i] + y[i]
+        nx = ncuda.device_array(1024, dtype=np.float32)
+        start = time.perf_counter()
+        add_first[4, 256](nx, nx, nx)
+        ncuda.synchronize()
+        peer = time.perf_counter() - start
+    row("first use of a small kernel (compile+load+run)", kiln_s * 1e3, peer * 1e3 if peer else None, "ms")
+
+
+def main():
+    if not cuda.is_available():
+        print(f"no GPU ({cuda.simulator_reason()}): nothing to measure")
+        return
+    gpu = cuda.gpus[0]
+    print(f"GPU: {gpu.name}, sm_{gpu.compute_capability[0]}{gpu.compute_capability[1]}, "
+          f"{gpu.MULTIPROCESSOR_COUNT} SMs; numba-cuda: {'yes' if ncuda else 'not installed'}")
+    print(f"{'what':<44} {'kiln':>12} {'peer':>12} unit   ratio")
+    bench_first_use()  # first: nothing compiled or loaded yet
+    bench_launch_overhead()
+    bench_add()
+    bench_transfers()
+    out = os.environ.get("OUT")
+    if out:
+        with open(os.path.join(out, "bench_gpu.json"), "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
