@@ -3,8 +3,9 @@
  * how long compiled code ran. Public names are prefixed kp_.
  *
  * Thread safety: every kp_record_* may be called from any thread, with or
- * without the GIL held. Calls are two relaxed atomic adds (the dispatch hot
- * path); compiles take a mutex (rare, and already milliseconds long). */
+ * without the GIL held. A call adds to the calling thread's own totals, no
+ * lock and no shared write (the dispatch hot path); compiles take a mutex
+ * (rare, and already milliseconds long). */
 #ifndef KILN_PROFILER_H
 #define KILN_PROFILER_H
 
@@ -24,8 +25,25 @@ typedef enum {
 /* Short lower-case name of a phase ("parse", "typing", ...), as Python sees it. */
 const char *kp_phase_name(kp_phase phase);
 
-/* Monotonic clock in nanoseconds, cheap enough for the dispatch path. */
+/* Monotonic clock in nanoseconds (CLOCK_MONOTONIC), for compile phases. */
 uint64_t kp_now_ns(void);
+
+/* The cheapest timestamp for timing one call on the dispatch path: the TSC
+ * on x86-64 when it is invariant, else kp_now_ns(). Only a difference of two
+ * means anything, and only to kp_record_call_ticks(). Valid once the clock is
+ * initialized (kp_module_init does it; kp_clock_init may be called earlier). */
+extern int kp_ticks_are_tsc;  /* set once by kp_clock_init, read-only after */
+void kp_clock_init(void);
+static inline uint64_t kp_ticks(void) {
+#if defined(__x86_64__)
+    if (kp_ticks_are_tsc)
+        return __builtin_ia32_rdtsc();
+#endif
+    return kp_now_ns();
+}
+
+/* Nanoseconds in `ticks` of kp_ticks(). */
+double kp_ticks_to_ns(uint64_t ticks);
 
 /* One finished compile of one function for one signature. */
 typedef struct {
@@ -40,10 +58,15 @@ typedef struct {
 void kp_record_compile(const kp_compile_record *record);
 
 /* Time spent inside compiled code by one call from Python (the dispatcher
- * adds it after each call returns). */
+ * adds it after each call returns). The _ticks form takes a difference of
+ * kp_ticks() and is the cheaper pair on the hot path:
+ *     uint64_t t0 = kp_ticks(); ...call...; kp_record_call_ticks(kp_ticks() - t0); */
 void kp_record_call(uint64_t elapsed_ns);
+void kp_record_call_ticks(uint64_t elapsed_ticks);
 
-/* Totals since the process started; a reader subtracts two snapshots. */
+/* Totals since the process started, summed over threads; a reader
+ * subtracts two snapshots. A call still running on another thread shows up
+ * in the snapshot after it returns. */
 typedef struct {
     uint64_t calls;     /* kp_record_call count */
     uint64_t call_ns;   /* sum of their elapsed_ns */

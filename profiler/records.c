@@ -1,16 +1,30 @@
-/* The profiler's store: call totals as two atomics (the dispatch hot path
- * must not lock), compile records in an append-only array under a mutex.
- * Records are never freed, so readers may keep pointers to their strings. */
+/* The profiler's store. Call totals are kept per thread (the dispatch hot
+ * path must neither lock nor bounce a shared cache line between threads):
+ * each thread adds to its own block with plain relaxed loads and stores, and
+ * readers sum every block. Compile records sit in an append-only array under
+ * a mutex. Nothing is ever freed: readers may keep pointers to record
+ * strings, and a finished thread's block keeps its totals (32 bytes per
+ * thread that ever called compiled code). */
 #include "profiler/profiler.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static _Atomic uint64_t call_count;
-static _Atomic uint64_t call_total_ns;
+/* One thread's call totals. Only that thread writes them; atomics make the
+ * readers' loads well-defined, and relaxed order is enough for totals. */
+typedef struct thread_totals {
+    _Atomic uint64_t calls;
+    _Atomic uint64_t ns;     /* from kp_record_call */
+    _Atomic uint64_t ticks;  /* from kp_record_call_ticks */
+    struct thread_totals *next;  /* set before the block is published */
+} thread_totals;
+
+static _Atomic(thread_totals *) all_threads;  /* lock-free push-only list */
+static _Thread_local thread_totals *this_thread;
+/* Where calls go when a thread's block cannot be allocated. */
+static thread_totals shared_fallback;
 
 /* Protects compile_records, compile_count and compile_capacity. */
 static pthread_mutex_t compile_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -28,16 +42,41 @@ const char *kp_phase_name(kp_phase phase) {
     return (unsigned)phase < KP_PHASE_COUNT ? phase_names[phase] : "?";
 }
 
-uint64_t kp_now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+/* The calling thread's block, allocated and published on its first call. */
+static thread_totals *register_thread(void) {
+    thread_totals *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->next = atomic_load_explicit(&all_threads, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(&all_threads, &t->next, t, memory_order_release,
+                                                  memory_order_relaxed))
+        ;
+    this_thread = t;
+    return t;
 }
 
-void kp_record_call(uint64_t elapsed_ns) {
-    atomic_fetch_add_explicit(&call_count, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&call_total_ns, elapsed_ns, memory_order_relaxed);
+static void add_relaxed(_Atomic uint64_t *total, uint64_t amount) {
+    atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + amount,
+                          memory_order_relaxed);
 }
+
+/* Adds one call and `amount` to the ns or ticks total of this thread. */
+static inline void record(int in_ticks, uint64_t amount) {
+    thread_totals *t = this_thread;
+    if (__builtin_expect(t == NULL, 0) && (t = register_thread()) == NULL) {
+        /* Shared by every thread that failed to allocate: needs real atomics. */
+        atomic_fetch_add_explicit(&shared_fallback.calls, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(in_ticks ? &shared_fallback.ticks : &shared_fallback.ns, amount,
+                                  memory_order_relaxed);
+        return;
+    }
+    add_relaxed(&t->calls, 1);
+    add_relaxed(in_ticks ? &t->ticks : &t->ns, amount);
+}
+
+void kp_record_call(uint64_t elapsed_ns) { record(0, elapsed_ns); }
+
+void kp_record_call_ticks(uint64_t elapsed_ticks) { record(1, elapsed_ticks); }
 
 static char *copy_or_empty(const char *s) { return strdup(s ? s : ""); }
 
@@ -74,8 +113,15 @@ dropped:
 
 kp_counters kp_snapshot(void) {
     kp_counters c;
-    c.calls = atomic_load_explicit(&call_count, memory_order_relaxed);
-    c.call_ns = atomic_load_explicit(&call_total_ns, memory_order_relaxed);
+    c.calls = atomic_load_explicit(&shared_fallback.calls, memory_order_relaxed);
+    c.call_ns = atomic_load_explicit(&shared_fallback.ns, memory_order_relaxed);
+    uint64_t ticks = atomic_load_explicit(&shared_fallback.ticks, memory_order_relaxed);
+    for (thread_totals *t = atomic_load_explicit(&all_threads, memory_order_acquire); t; t = t->next) {
+        c.calls += atomic_load_explicit(&t->calls, memory_order_relaxed);
+        c.call_ns += atomic_load_explicit(&t->ns, memory_order_relaxed);
+        ticks += atomic_load_explicit(&t->ticks, memory_order_relaxed);
+    }
+    c.call_ns += (uint64_t)kp_ticks_to_ns(ticks);
     pthread_mutex_lock(&compile_lock);
     c.compiles = compile_count;
     pthread_mutex_unlock(&compile_lock);

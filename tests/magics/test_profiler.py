@@ -1,0 +1,72 @@
+"""The C profiler through its Python face: compile records read back as
+written, call totals summed over threads, and bad input refused with a clear
+error while the records stay intact."""
+import threading
+
+import pytest
+
+import _kiln
+from kiln.magics import records
+
+
+def test_compile_records_read_back_in_order_from_a_snapshot():
+    before = records.snapshot()
+    _kiln.profiler_record_compile("f", "(float64,)", "cpu", {"parse": 0.001, "codegen": 0.25})
+    _kiln.profiler_record_compile("g", "array(float64, 1d, C)", "cuda", {})
+    delta = records.since(before)
+    assert [c.title for c in delta.compiles] == ["f(float64,)", "g(array(float64, 1d, C))"]
+    assert [c.target for c in delta.compiles] == ["cpu", "cuda"]
+    assert list(delta.compiles[0].phases) == list(records.PHASES)
+    assert delta.compiles[0].phases["codegen"] == pytest.approx(0.25)
+    assert delta.compiles[0].seconds == pytest.approx(0.251)
+    assert delta.compiles[1].seconds == 0
+    assert delta.calls == 0 and not records.since(records.snapshot())
+
+
+def test_calls_from_many_threads_all_count():
+    before = records.snapshot()
+
+    def work():
+        for _ in range(20_000):
+            _kiln.profiler_record_call(1_000)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    delta = records.since(before)
+    assert delta.calls == 80_000
+    assert delta.call_seconds == pytest.approx(80_000 * 1e-6)
+
+
+def test_timing_a_call_adds_one_call_per_iteration():
+    before = records.snapshot()
+    assert _kiln.profiler_time_record_call(1000) > 0
+    assert records.since(before).calls == 1000
+
+
+@pytest.mark.parametrize("args, error, message", [
+    (("f", "()", "cpu", {"parse": -1.0}), ValueError, "phase parse must be >= 0"),
+    (("f", "()", "cpu", {"typing": "fast"}), TypeError, "must be real number"),
+    (("f", "()", "cpu", [0.1]), TypeError, "must be dict"),
+])
+def test_bad_compile_records_are_refused_and_nothing_is_recorded(args, error, message):
+    before = records.snapshot()
+    with pytest.raises(error, match=message):
+        _kiln.profiler_record_compile(*args)
+    assert records.since(before).compiles == []
+
+
+def test_bad_call_records_are_refused():
+    with pytest.raises(OverflowError):
+        _kiln.profiler_record_call(-5)
+    with pytest.raises(ValueError, match="n must be > 0"):
+        _kiln.profiler_time_record_call(0)
+
+
+def test_host_info_is_llvms_view_of_this_machine():
+    info = _kiln.host_info()
+    assert info["cpu_name"] and info["target_triple"]
+    assert info["llvm_version"][0] == 19
+    assert all(f[0] in "+-" for f in info["cpu_features"].split(","))

@@ -1,0 +1,106 @@
+"""kiln.ipython inside a real IPython shell (in-process): the per-cell
+footer built from the profiler's records, the %timeit note, and the
+errors a user gets from the magics while the shell keeps working."""
+import re
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
+import kiln.ipython
+
+
+@pytest.fixture(scope="module")
+def shell():
+    ip = InteractiveShell.instance()
+    ip.run_cell("%load_ext kiln.ipython", store_history=False)
+    ip.run_cell("import _kiln", store_history=False)
+    yield ip
+    kiln.ipython.unload_ipython_extension(ip)
+
+
+def run(shell, code):
+    """(stdout, [display bundles], error) of one cell."""
+    with capture_output() as cap:
+        result = shell.run_cell(code, store_history=True)
+    return cap.stdout, [o.data for o in cap.outputs], result.error_in_exec or result.error_before_exec
+
+
+def test_a_cell_without_kiln_code_gets_no_footer(shell):
+    out, displays, error = run(shell, "x = sum(range(10))")
+    assert error is None and displays == []
+
+
+def test_footer_names_each_compile_with_phases_and_the_run_time(shell):
+    code = ("_kiln.profiler_record_compile('mm', '(float64[:, :],)', 'cpu',"
+            " {'parse': 0.002, 'typing': 0.004, 'lowering': 0.003, 'optimize': 0.03, 'codegen': 0.011})\n"
+            "for _ in range(3): _kiln.profiler_record_call(2_000_000)")
+    _, displays, error = run(shell, code)
+    assert error is None
+    (footer,) = displays
+    text = footer["text/plain"]
+    assert text.startswith("kiln: compiled mm(float64[:, :],) in 50 ms")
+    assert "compiled code ran 6 ms in 3 calls" in text
+    # 50 ms of compiling is most of a cell that otherwise did next to nothing.
+    assert re.search(r"mostly compilation \(\d+%\)", text)
+    html = footer["text/html"]
+    assert '<details class="kiln-compile"' in html
+    assert 'title="parse 2 ms, typing 4 ms, lowering 3 ms, optimize 30 ms, codegen 11 ms"' in html
+    assert 'class="kiln-mostly"' in html
+
+
+def test_footer_for_calls_only_does_not_claim_compilation(shell):
+    _, displays, _ = run(shell, "_kiln.profiler_record_call(1500)")
+    (footer,) = displays
+    assert footer["text/plain"].startswith("kiln: compiled code ran 1.5 µs in 1 call · cell ")
+    assert "compil" not in footer["text/plain"].split("·", 1)[1].replace("compiled code", "")
+
+
+def test_timeit_says_the_slowest_run_included_compilation(shell):
+    code = ("compiled = []\n"
+            "def f():\n"
+            "    if not compiled:\n"
+            "        compiled.append(1)\n"
+            "        _kiln.profiler_record_compile('f', '()', 'cpu', {'codegen': 0.0123})\n"
+            "t = %timeit -o -n 1 -r 3 f()")
+    out, _, error = run(shell, code)
+    assert error is None
+    assert "kiln: the slowest run (" in out
+    assert "included compiling f() (12.3 ms): 12.3 ms of it was compilation" in out
+    assert shell.user_ns["t"].loops == 1  # -o still returns IPython's TimeitResult
+
+
+def test_timeit_calibration_absorbs_the_compile(shell):
+    code = ("compiled2 = []\n"
+            "def g():\n"
+            "    if not compiled2:\n"
+            "        compiled2.append(1)\n"
+            "        _kiln.profiler_record_compile('g', '()', 'cpu', {'codegen': 0.004})\n"
+            "%timeit -r 2 g()")
+    out, _, error = run(shell, code)
+    assert error is None
+    assert "kiln: compiling g() (4 ms) took 4 ms, in the calibration loop before the timed runs" in out
+
+
+@pytest.mark.parametrize("code, message", [
+    ("%compare -n 0 f()", "-n takes a positive integer"),
+    ("%kiln_annotate", "usage: %kiln_annotate FUNCTION"),
+    ("%kiln_annotate no_such_function", "cannot find 'no_such_function': NameError"),
+    ("%kiln_llvm len", "shows a kiln.jit function; got builtin_function_or_method"),
+    ("%kiln_sysinfo extra", "takes no arguments"),
+    ("%%jit --eager\ndef f(x):\n    return x\n", "--eager compiles the given signatures"),
+])
+def test_magic_usage_errors_are_clear_and_the_shell_goes_on(shell, code, message):
+    with capture_output() as cap:
+        result = shell.run_cell(code)
+    assert not result.success
+    assert message in cap.stderr + cap.stdout
+    _, _, error = run(shell, "y = 1 + 1")
+    assert error is None and shell.user_ns["y"] == 2
+
+
+def test_compare_names_the_statement_that_raised(shell):
+    with capture_output() as cap:
+        result = shell.run_cell("%compare ok: len('ab'); bad: 1 / 0")
+    assert isinstance(result.error_in_exec, ZeroDivisionError)
+    assert "%compare: statement 'bad' (1 / 0) raised:" in cap.stderr
