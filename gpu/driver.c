@@ -198,13 +198,12 @@ static int is_sticky(CUresult r) {
 
 /* Throws away the faulted primary context: every allocation, module and
  * stream in it is gone, which the generation bump makes visible to their
- * Python owners. The next kg_context_ensure retains a fresh one. */
+ * Python owners. The next kg_context_ensure retains a fresh one. Our
+ * retain is not released: after a reset the driver ignores releases. */
 static void context_reset(void) {
-    if (context) {
-        kg_cu.DevicePrimaryCtxRelease(device);
-        context = NULL;
-    }
+    kg_cu.CtxSetCurrent(NULL);
     kg_cu.DevicePrimaryCtxReset(device);
+    context = NULL;
     generation++;
 }
 
