@@ -1,6 +1,25 @@
+/* module: the jit layer's part of the _kiln module (Dispatcher,
+ * Specialization, compile, typeof_spec, TypingError, UnsupportedError), and
+ * the process-wide set-up done once at import: NumPy's C API and the SIGINT
+ * handler that lets compiled loops be interrupted. */
+#define KJ_NUMPY_DEFINE_API
+#include "jit/numpy_api.h"
+
+#include "jit/compile.h"
+#include "jit/errors.h"
 #include "jit/jit.h"
+#include "jit/runtime.h"
+
+int kj_dispatch_init(PyObject *module);
+
+static int import_numpy(void) {
+    import_array1(-1);
+    return 0;
+}
 
 int kj_module_init(PyObject *module) {
-    (void)module;
+    if (import_numpy() < 0 || kj_errors_init(module) < 0 || kj_compile_init(module) < 0 ||
+        kj_dispatch_init(module) < 0 || kj_install_interrupt_handler() < 0)
+        return -1;
     return 0;
 }

@@ -1,4 +1,32 @@
-"""Kiln: compile numeric Python functions with LLVM, for the CPU and NVIDIA GPUs."""
-import _kiln  # noqa: F401  (the C extension; built into build/python)
+"""Kiln: compile numeric Python functions with LLVM, for the CPU and NVIDIA GPUs.
+
+Numba's shapes, so that course code ports by changing the import:
+    import kiln
+    @kiln.jit
+    def f(x): ...
+kiln.cuda (the GPU) is loaded on first use, so `import kiln` stays quick."""
+import _kiln  # the C extension; built into <build>/python
+
+from . import types
+from .dispatcher import jit, njit, typeof
+from .types import (Array, Optional, Signature, Tuple, UniTuple, b1, bool_, boolean, c8, c16, complex64,
+                    complex128, double, f4, f8, float32, float64, float_, i1, i2, i4, i8, int8, int16,
+                    int32, int64, int_, intp, none, single, u1, u2, u4, u8, uint8, uint16, uint32, uint64,
+                    uintp, void)
 
 __version__ = "0.1.0"
+
+TypingError = _kiln.TypingError
+UnsupportedError = _kiln.UnsupportedError
+Dispatcher = _kiln.Dispatcher
+
+# Without parallel=True, Numba's prange is range; compiled code sees range.
+prange = range
+
+
+def __getattr__(name):
+    """kiln.cuda and the other heavier subpackages, imported on first use."""
+    if name in ("cuda", "magics", "ipython", "sysinfo"):
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'kiln' has no attribute {name!r}")

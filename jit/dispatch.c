@@ -1,0 +1,567 @@
+/* dispatch: the Python callable a kiln.jit function becomes. A call types
+ * its arguments (kj_typeof: a few pointer compares for floats, ints and
+ * arrays), finds the specialization compiled for those types by a linear
+ * scan of a short list, unboxes the arguments into a stack buffer laid out
+ * as LLVM lays out their types, calls the machine code and boxes the
+ * result. A miss calls the Python side (_specialize), which compiles. */
+#define PY_SSIZE_T_CLEAN
+#include "jit/compile.h"
+#include "jit/frontend.h"
+#include "jit/numpy_api.h"
+#include "jit/runtime.h"
+#include "profiler/profiler.h"
+
+#include <string.h>
+#include <structmember.h>
+
+#define MAX_ARGS 32
+#define ARG_BUFFER 4096
+
+typedef struct {
+    int nargs;
+    const kj_type *key[MAX_ARGS];
+    kj_spec *spec;               /* owned */
+} entry;
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *py_func;
+    PyObject *dict;
+    entry *entries;
+    int nentries, cap;
+} dispatcher;
+
+/* ---- layout of values in memory, as LLVM's default data layout ---- */
+
+static size_t align_of(const kj_type *t);
+
+static size_t size_of(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_BOOL:
+    case KJ_T_NONE: return 1;
+    case KJ_T_INT: return (size_t)t->bits / 8;
+    case KJ_T_FLOAT: return (size_t)t->bits / 8;
+    case KJ_T_COMPLEX: return (size_t)t->bits / 8;
+    case KJ_T_ARRAY: return 16 + 16 * (size_t)t->ndim;
+    case KJ_T_TUPLE: {
+        size_t off = 0, al = 1;
+        for (int i = 0; i < t->n; i++) {
+            size_t a = align_of(t->elems[i]);
+            off = (off + a - 1) / a * a + size_of(t->elems[i]);
+            if (a > al)
+                al = a;
+        }
+        return (off + al - 1) / al * al;
+    }
+    case KJ_T_OPTIONAL: {
+        size_t a = align_of(t->elem);
+        return (a + size_of(t->elem) + a - 1) / a * a;
+    }
+    default: return 1;
+    }
+}
+
+static size_t align_of(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_COMPLEX: return (size_t)t->bits / 16;
+    case KJ_T_ARRAY: return 8;
+    case KJ_T_TUPLE: {
+        size_t al = 1;
+        for (int i = 0; i < t->n; i++)
+            if (align_of(t->elems[i]) > al)
+                al = align_of(t->elems[i]);
+        return al;
+    }
+    case KJ_T_OPTIONAL: return align_of(t->elem);
+    default: return size_of(t);
+    }
+}
+
+static size_t field_offset(const kj_type *tuple, int index) {
+    size_t off = 0;
+    for (int i = 0; i <= index; i++) {
+        size_t a = align_of(tuple->elems[i]);
+        off = (off + a - 1) / a * a;
+        if (i < index)
+            off += size_of(tuple->elems[i]);
+    }
+    return off;
+}
+
+/* ---- unboxing ---- */
+
+typedef struct {
+    PyObject *temps[MAX_ARGS];   /* arrays made from buffer objects, owned */
+    int ntemps;
+} call_state;
+
+static int arg_error(PyObject *v, const kj_type *t) {
+    PyErr_Format(PyExc_TypeError, "kiln: cannot pass %s as %s", Py_TYPE(v)->tp_name, t->name);
+    return -1;
+}
+
+static int unbox(PyObject *v, const kj_type *t, char *dst, call_state *cs) {
+    switch (t->kind) {
+    case KJ_T_NONE:
+        return 0;
+    case KJ_T_BOOL: {
+        int b = PyObject_IsTrue(v);
+        if (b < 0)
+            return -1;
+        *(uint8_t *)dst = (uint8_t)b;
+        return 0;
+    }
+    case KJ_T_INT: {
+        uint64_t x;
+        if (PyLong_CheckExact(v) || PyBool_Check(v)) {
+            int overflow;
+            long long s = PyLong_AsLongLongAndOverflow(v, &overflow);
+            if (overflow > 0 && !t->is_signed)
+                x = PyLong_AsUnsignedLongLong(v);
+            else if (overflow)
+                return PyErr_Format(PyExc_OverflowError, "kiln: %R does not fit in %s", v, t->name), -1;
+            else
+                x = (uint64_t)s;
+        } else if (PyFloat_Check(v) || PyComplex_Check(v)) {
+            return arg_error(v, t);
+        } else {
+            PyObject *i = PyNumber_Index(v);
+            if (!i)
+                return -1;
+            x = t->is_signed ? (uint64_t)PyLong_AsLongLong(i) : PyLong_AsUnsignedLongLong(i);
+            Py_DECREF(i);
+        }
+        if (PyErr_Occurred())
+            return -1;
+        memcpy(dst, &x, (size_t)t->bits / 8);   /* little-endian: the low bytes */
+        return 0;
+    }
+    case KJ_T_FLOAT: {
+        double d = PyFloat_AsDouble(v);
+        if (d == -1.0 && PyErr_Occurred())
+            return -1;
+        if (t->bits == 32)
+            *(float *)dst = (float)d;
+        else
+            *(double *)dst = d;
+        return 0;
+    }
+    case KJ_T_COMPLEX: {
+        Py_complex z = PyComplex_AsCComplex(v);
+        if (PyErr_Occurred())
+            return -1;
+        if (t->bits == 64) {
+            ((float *)dst)[0] = (float)z.real;
+            ((float *)dst)[1] = (float)z.imag;
+        } else {
+            ((double *)dst)[0] = z.real;
+            ((double *)dst)[1] = z.imag;
+        }
+        return 0;
+    }
+    case KJ_T_ARRAY: {
+        PyArrayObject *a;
+        if (PyArray_Check(v)) {
+            a = (PyArrayObject *)v;
+        } else {
+            if (cs->ntemps == MAX_ARGS)
+                return arg_error(v, t);
+            PyObject *tmp = PyArray_FromAny(v, NULL, 0, 0, 0, NULL);   /* shares the buffer */
+            if (!tmp)
+                return -1;
+            cs->temps[cs->ntemps++] = tmp;
+            a = (PyArrayObject *)tmp;
+        }
+        int flags = PyArray_FLAGS(a);
+        if (kj_type_from_npy(PyArray_TYPE(a)) != t->elem || PyArray_NDIM(a) != t->ndim ||
+            (t->layout == KJ_LAYOUT_C && !(flags & NPY_ARRAY_C_CONTIGUOUS)) ||
+            (t->layout == KJ_LAYOUT_F && !(flags & NPY_ARRAY_F_CONTIGUOUS)) ||
+            (!t->readonly && !(flags & NPY_ARRAY_WRITEABLE))) {
+            PyErr_Format(PyExc_TypeError, "kiln: cannot pass an array of %S with %d dimensions%s as %s",
+                         (PyObject *)PyArray_DESCR(a), PyArray_NDIM(a),
+                         (flags & NPY_ARRAY_WRITEABLE) ? "" : " (read-only)", t->name);
+            return -1;
+        }
+        void **p = (void **)dst;
+        p[0] = a;
+        p[1] = PyArray_DATA(a);
+        int64_t *dims = (int64_t *)(dst + 16);
+        for (int k = 0; k < t->ndim; k++) {
+            dims[k] = PyArray_DIM(a, k);
+            dims[t->ndim + k] = PyArray_STRIDE(a, k);
+        }
+        return 0;
+    }
+    case KJ_T_TUPLE:
+        if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != t->n)
+            return arg_error(v, t);
+        for (int i = 0; i < t->n; i++)
+            if (unbox(PyTuple_GET_ITEM(v, i), t->elems[i], dst + field_offset(t, i), cs) < 0)
+                return -1;
+        return 0;
+    case KJ_T_OPTIONAL:
+        *(uint8_t *)dst = v != Py_None;
+        return v == Py_None ? 0 : unbox(v, t->elem, dst + align_of(t->elem), cs);
+    default:
+        return arg_error(v, t);
+    }
+}
+
+/* ---- boxing ---- */
+
+static PyObject *box(const char *src, const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_NONE: Py_RETURN_NONE;
+    case KJ_T_BOOL: return PyBool_FromLong(*(const uint8_t *)src & 1);
+    case KJ_T_INT:
+        switch (t->bits) {
+        case 8: return t->is_signed ? PyLong_FromLong(*(const int8_t *)src) : PyLong_FromLong(*(const uint8_t *)src);
+        case 16: return t->is_signed ? PyLong_FromLong(*(const int16_t *)src) : PyLong_FromLong(*(const uint16_t *)src);
+        case 32: return t->is_signed ? PyLong_FromLong(*(const int32_t *)src) : PyLong_FromUnsignedLong(*(const uint32_t *)src);
+        default: return t->is_signed ? PyLong_FromLongLong(*(const int64_t *)src) : PyLong_FromUnsignedLongLong(*(const uint64_t *)src);
+        }
+    case KJ_T_FLOAT: return PyFloat_FromDouble(t->bits == 32 ? *(const float *)src : *(const double *)src);
+    case KJ_T_COMPLEX:
+        if (t->bits == 64)
+            return PyComplex_FromDoubles(((const float *)src)[0], ((const float *)src)[1]);
+        return PyComplex_FromDoubles(((const double *)src)[0], ((const double *)src)[1]);
+    case KJ_T_OPTIONAL:
+        if (!(*(const uint8_t *)src & 1))
+            Py_RETURN_NONE;
+        return box(src + align_of(t->elem), t->elem);
+    case KJ_T_TUPLE: {
+        PyObject *tup = PyTuple_New(t->n);
+        for (int i = 0; tup && i < t->n; i++) {
+            PyObject *x = box(src + field_offset(t, i), t->elems[i]);
+            if (!x) {
+                Py_CLEAR(tup);
+                break;
+            }
+            PyTuple_SET_ITEM(tup, i, x);
+        }
+        return tup;
+    }
+    case KJ_T_ARRAY: {
+        /* a view of an argument: a NumPy array on the same memory, whose
+         * base keeps the argument alive */
+        PyObject *owner = *(PyObject *const *)src;
+        void *data = ((void *const *)src)[1];
+        npy_intp dims[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+        const int64_t *d = (const int64_t *)(src + 16);
+        for (int k = 0; k < t->ndim; k++) {
+            dims[k] = (npy_intp)d[k];
+            strides[k] = (npy_intp)d[t->ndim + k];
+        }
+        PyArray_Descr *descr = PyArray_DescrFromType(kj_type_to_npy(t->elem));
+        if (!descr)
+            return NULL;
+        PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, dims, strides, data,
+                                             t->readonly ? 0 : NPY_ARRAY_WRITEABLE, NULL);
+        if (arr && owner) {
+            Py_INCREF(owner);
+            if (PyArray_SetBaseObject((PyArrayObject *)arr, owner) < 0) {
+                Py_DECREF(arr);
+                return NULL;
+            }
+        }
+        return arr;
+    }
+    default:
+        PyErr_Format(PyExc_TypeError, "kiln: cannot return %s to Python", t->name);
+        return NULL;
+    }
+}
+
+/* ---- calling ---- */
+
+static PyObject *raise_from_compiled(void) {
+    kj_rt_error e = kj_rt_take_error();
+    if (e.cls == PyExc_KeyboardInterrupt || !e.cls) {
+        kj_interrupt_flag = 0;
+        if (PyErr_CheckSignals() < 0)
+            return NULL;
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    }
+    if (e.msg)
+        PyErr_SetString(e.cls, e.msg);
+    else
+        PyErr_SetNone(e.cls);
+    return NULL;
+}
+
+static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
+    _Alignas(16) char buf[ARG_BUFFER];
+    _Alignas(16) char retbuf[512];
+    void *ptrs[MAX_ARGS];
+    call_state cs = {.ntemps = 0};
+    size_t off = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const kj_type *t = s->args[i];
+        size_t a = align_of(t);
+        off = (off + a - 1) / a * a;
+        if (off + size_of(t) > sizeof buf) {
+            PyErr_SetString(PyExc_TypeError, "kiln: arguments too large");
+            goto fail;
+        }
+        if (unbox(args[i], t, buf + off, &cs) < 0)
+            goto fail;
+        ptrs[i] = buf + off;
+        off += size_of(t);
+    }
+    size_t rsize = size_of(s->ret);
+    char *ret = rsize <= sizeof retbuf ? retbuf : PyMem_Malloc(rsize);
+    if (!ret) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    kj_interrupt_flag = 0;
+    uint64_t t0 = kp_now_ns();
+    int status;
+    if (s->nogil) {
+        Py_BEGIN_ALLOW_THREADS
+        status = s->entry(ret, ptrs);
+        Py_END_ALLOW_THREADS
+    } else {
+        status = s->entry(ret, ptrs);
+    }
+    kp_record_call(kp_now_ns() - t0);
+    PyObject *result = status == 0 ? box(ret, s->ret) : raise_from_compiled();
+    if (ret != retbuf)
+        PyMem_Free(ret);
+    for (int i = 0; i < cs.ntemps; i++)
+        Py_DECREF(cs.temps[i]);
+    return result;
+fail:
+    for (int i = 0; i < cs.ntemps; i++)
+        Py_DECREF(cs.temps[i]);
+    return NULL;
+}
+
+static kj_spec *lookup(dispatcher *d, const kj_type *const *key, int n) {
+    for (int i = 0; i < d->nentries; i++) {
+        entry *e = &d->entries[i];
+        if (e->nargs == n && memcmp(e->key, key, sizeof(kj_type *) * (size_t)n) == 0)
+            return e->spec;
+    }
+    return NULL;
+}
+
+static int add_entry(dispatcher *d, const kj_type *const *key, int n, kj_spec *s) {
+    if (d->nentries == d->cap) {
+        int cap = d->cap ? d->cap * 2 : 4;
+        entry *e = PyMem_Realloc(d->entries, sizeof(entry) * (size_t)cap);
+        if (!e)
+            return -1;
+        d->entries = e;
+        d->cap = cap;
+    }
+    entry *e = &d->entries[d->nentries++];
+    e->nargs = n;
+    memcpy(e->key, key, sizeof(kj_type *) * (size_t)n);
+    Py_INCREF(s);
+    e->spec = s;
+    return 0;
+}
+
+static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                       PyObject *kwnames) {
+    dispatcher *d = (dispatcher *)self;
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if ((kwnames && PyTuple_GET_SIZE(kwnames) > 0) || n > MAX_ARGS) {
+        PyErr_SetString(PyExc_TypeError,
+                        "kiln: compiled functions take positional arguments only (at most 32)");
+        return NULL;
+    }
+    const kj_type *key[MAX_ARGS];
+    bool typed = true;
+    for (Py_ssize_t i = 0; i < n; i++)
+        typed = (key[i] = kj_typeof(args[i])) != NULL && typed;
+    kj_spec *s = typed ? lookup(d, key, (int)n) : NULL;
+    if (s)
+        return call_spec(s, args, n);
+    /* a miss: the Python side picks or compiles the specialization */
+    PyObject *tuple = PyTuple_New(n);
+    if (!tuple)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(args[i]);
+        PyTuple_SET_ITEM(tuple, i, args[i]);
+    }
+    static PyObject *name;   /* interned for the process */
+    if (!name && !(name = PyUnicode_InternFromString("_specialize"))) {
+        Py_DECREF(tuple);
+        return NULL;
+    }
+    PyObject *spec = PyObject_CallMethodOneArg(self, name, tuple);
+    Py_DECREF(tuple);
+    if (!spec)
+        return NULL;
+    if (!PyObject_TypeCheck(spec, &kj_spec_type) || ((kj_spec *)spec)->nargs != n) {
+        Py_DECREF(spec);
+        PyErr_SetString(PyExc_TypeError, "kiln: _specialize must return a Specialization");
+        return NULL;
+    }
+    if (typed && add_entry(d, key, (int)n, (kj_spec *)spec) < 0) {
+        Py_DECREF(spec);
+        return PyErr_NoMemory();
+    }
+    PyObject *r = call_spec((kj_spec *)spec, args, n);
+    Py_DECREF(spec);
+    return r;
+}
+
+/* ---- the type ---- */
+
+static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    PyObject *py_func;
+    static char *names[] = {"py_func", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O:Dispatcher", names, &py_func))
+        return NULL;
+    dispatcher *d = (dispatcher *)type->tp_alloc(type, 0);
+    if (!d)
+        return NULL;
+    d->vectorcall = dispatcher_vectorcall;
+    Py_INCREF(py_func);
+    d->py_func = py_func;
+    return (PyObject *)d;
+}
+
+static int dispatcher_traverse(dispatcher *d, visitproc visit, void *arg) {
+    Py_VISIT(d->py_func);
+    Py_VISIT(d->dict);
+    for (int i = 0; i < d->nentries; i++)
+        Py_VISIT(d->entries[i].spec);
+    return 0;
+}
+
+static int dispatcher_clear(dispatcher *d) {
+    Py_CLEAR(d->py_func);
+    Py_CLEAR(d->dict);
+    for (int i = 0; i < d->nentries; i++)
+        Py_CLEAR(d->entries[i].spec);
+    d->nentries = 0;
+    return 0;
+}
+
+static void dispatcher_dealloc(dispatcher *d) {
+    PyObject_GC_UnTrack(d);
+    dispatcher_clear(d);
+    PyMem_Free(d->entries);
+    Py_TYPE(d)->tp_free((PyObject *)d);
+}
+
+/* Calls spec directly (a signature compiled ahead, or a test). */
+static PyObject *dispatcher_call_spec(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    if (n < 1 || !PyObject_TypeCheck(args[0], &kj_spec_type)) {
+        PyErr_SetString(PyExc_TypeError, "_call_spec(spec, *args)");
+        return NULL;
+    }
+    kj_spec *s = (kj_spec *)args[0];
+    if (s->nargs != n - 1) {
+        PyErr_Format(PyExc_TypeError, "kiln: this signature takes %d arguments, %zd given", s->nargs, n - 1);
+        return NULL;
+    }
+    return call_spec(s, args + 1, n - 1);
+}
+
+static PyMethodDef dispatcher_methods[] = {
+    {"_call_spec", (PyCFunction)(void (*)(void))dispatcher_call_spec, METH_FASTCALL,
+     "Call one specialization with these arguments."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef dispatcher_members[] = {
+    {"py_func", T_OBJECT, offsetof(dispatcher, py_func), READONLY, "the Python function"},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(dispatcher, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(dispatcher, dict), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef dispatcher_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject dispatcher_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kiln.Dispatcher",
+    .tp_basicsize = sizeof(dispatcher),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "A function compiled by kiln.jit on its first call with new argument types.",
+    .tp_new = dispatcher_new,
+    .tp_dealloc = (destructor)dispatcher_dealloc,
+    .tp_traverse = (traverseproc)dispatcher_traverse,
+    .tp_clear = (inquiry)dispatcher_clear,
+    .tp_vectorcall_offset = offsetof(dispatcher, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_dictoffset = offsetof(dispatcher, dict),
+    .tp_methods = dispatcher_methods,
+    .tp_members = dispatcher_members,
+    .tp_getset = dispatcher_getset,
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_setattro = PyObject_GenericSetAttr,
+};
+
+/* _kiln.install_dispatcher_methods(dict): the kiln package's Python
+ * methods (_specialize, inspect_types, ...) join the C type, so calls stay
+ * on the vectorcall path with no Python subclass in between. */
+static PyObject *install_methods(PyObject *self, PyObject *methods) {
+    (void)self;
+    if (!PyDict_Check(methods)) {
+        PyErr_SetString(PyExc_TypeError, "install_dispatcher_methods(dict)");
+        return NULL;
+    }
+    if (PyDict_Update(dispatcher_type.tp_dict, methods) < 0)
+        return NULL;
+    PyType_Modified(&dispatcher_type);
+    Py_RETURN_NONE;
+}
+
+static PyObject *typeof_spec(PyObject *self, PyObject *v) {
+    (void)self;
+    const kj_type *t = kj_typeof(v);
+    if (!t)
+        Py_RETURN_NONE;
+    return kj_type_to_spec(t);
+}
+
+static PyObject *type_name(PyObject *self, PyObject *spec) {
+    (void)self;
+    const kj_type *t = kj_type_from_spec(spec);
+    return t ? PyUnicode_FromString(t->name) : NULL;
+}
+
+static PyObject *can_convert(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *a, *b;
+    if (!PyArg_ParseTuple(args, "OO", &a, &b))
+        return NULL;
+    const kj_type *ta = kj_type_from_spec(a), *tb = ta ? kj_type_from_spec(b) : NULL;
+    if (!tb)
+        return NULL;
+    return PyBool_FromLong(kj_can_convert(ta, tb));
+}
+
+static PyMethodDef module_methods[] = {
+    {"can_convert", can_convert, METH_VARARGS, "Whether a value of spec a may be passed as spec b."},
+    {"install_dispatcher_methods", install_methods, METH_O, NULL},
+    {"typeof_spec", typeof_spec, METH_O, "The type spec Kiln gives a value, or None."},
+    {"type_name", type_name, METH_O, "The name of a type spec."},
+    {"compile", kj_compile_py, METH_VARARGS, "compile(dispatcher, argspecs, retspec) -> Specialization"},
+    {NULL, NULL, 0, NULL},
+};
+
+int kj_dispatch_init(PyObject *module) {
+    if (PyType_Ready(&dispatcher_type) < 0)
+        return -1;
+    kj_dispatcher_type = &dispatcher_type;
+    Py_INCREF(&dispatcher_type);
+    if (PyModule_AddObject(module, "Dispatcher", (PyObject *)&dispatcher_type) < 0) {
+        Py_DECREF(&dispatcher_type);
+        return -1;
+    }
+    return PyModule_AddFunctions(module, module_methods);
+}

@@ -1,0 +1,224 @@
+/* engine: optimization and ORC. One LLJIT per process, created on the first
+ * compile; each compile adds one module to its main JITDylib. Compiled code
+ * is never removed (dispatchers keep their specializations for the life of
+ * the process). Guarded by the GIL: compiles run with it held. */
+#include "jit/engine.h"
+#include "jit/runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Support.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "profiler/profiler.h"
+
+static LLVMOrcLLJITRef jit;
+
+void kj_llvm_init(void) {
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    const char *args[] = {"kiln", "-pass-remarks=loop-vectorize",
+                          "-pass-remarks-missed=loop-vectorize",
+                          "-pass-remarks-analysis=loop-vectorize"};
+    LLVMParseCommandLineOptions(4, args, NULL);
+}
+
+/* Fills e from an LLVMErrorRef, consuming it. */
+static int llvm_fail(kj_error *e, LLVMErrorRef err, const char *what) {
+    char *msg = LLVMGetErrorMessage(err);
+    kj_fail(e, KJ_ERR_INTERNAL, 0, 0, NULL, "%s: %s", what, msg);
+    LLVMDisposeErrorMessage(msg);
+    return -1;
+}
+
+static int create_jit(kj_unit *u) {
+    if (jit)
+        return 0;
+    const kj_target *t = kj_target_cpu();
+    if (!t->target_machine(t))
+        return kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "LLVM has no target for this CPU");
+    /* a second target machine for ORC's own use, owned by the builder */
+    LLVMTargetMachineRef base = t->target_machine(t);
+    char *cpu = LLVMGetTargetMachineCPU(base), *features = LLVMGetTargetMachineFeatureString(base);
+    char *triple = LLVMGetTargetMachineTriple(base);
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
+        LLVMGetTargetMachineTarget(base), triple, cpu, features, LLVMCodeGenLevelAggressive,
+        LLVMRelocDefault, LLVMCodeModelJITDefault);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    LLVMDisposeMessage(triple);
+    LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+        builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+    LLVMErrorRef err = LLVMOrcCreateLLJIT(&jit, builder);
+    if (err) {
+        jit = NULL;
+        return llvm_fail(&u->err, err, "cannot start the JIT");
+    }
+    LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(jit);
+    /* the runtime, by address: _kiln.so is loaded RTLD_LOCAL, so dlsym
+     * would not find it */
+    int n = 0;
+    while (kj_runtime_symbols[n].name)
+        n++;
+    LLVMOrcCSymbolMapPair pairs[n];
+    for (int i = 0; i < n; i++) {
+        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, kj_runtime_symbols[i].name);
+        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)kj_runtime_symbols[i].addr;
+        pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
+        pairs[i].Sym.Flags.TargetFlags = 0;
+    }
+    err = LLVMOrcJITDylibDefine(dylib, LLVMOrcAbsoluteSymbols(pairs, (size_t)n));
+    if (err)
+        return llvm_fail(&u->err, err, "cannot define the runtime symbols");
+    /* libm and libc from the process */
+    LLVMOrcDefinitionGeneratorRef gen;
+    err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(jit),
+                                                               NULL, NULL);
+    if (err)
+        return llvm_fail(&u->err, err, "cannot search the process for symbols");
+    LLVMOrcJITDylibAddGenerator(dylib, gen);
+    return 0;
+}
+
+/* ---- remarks ---- */
+
+typedef struct {
+    PyObject *list;
+} remark_sink;
+
+/* "file:line:col: message" -> dict {line, kind, message} */
+static void on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
+    remark_sink *sink = opaque;
+    if (LLVMGetDiagInfoSeverity(info) != LLVMDSRemark || !sink->list)
+        return;
+    char *desc = LLVMGetDiagInfoDescription(info);
+    const char *msg = desc;
+    long line = 0;
+    /* skip "file:" then read "line:col: " (the file name may hold ':' only
+     * in odd cases; take the last "N:N: " before the message) */
+    for (const char *p = desc; *p; p++) {
+        long l, c;
+        int used = 0;
+        if (*p == ':' && sscanf(p, ":%ld:%ld: %n", &l, &c, &used) == 2 && used > 0) {
+            line = l;
+            msg = p + used;
+            break;
+        }
+    }
+    const char *kind = strncmp(msg, "vectorized loop", 15) == 0        ? "vectorized"
+                       : strncmp(msg, "loop not vectorized:", 20) == 0 ? "analysis"
+                                                                       : "missed";
+    PyObject *d = Py_BuildValue("{s:l,s:s,s:s}", "line", line, "kind", kind, "message", msg);
+    if (d) {
+        PyList_Append(sink->list, d);
+        Py_DECREF(d);
+    }
+    PyErr_Clear();
+    LLVMDisposeMessage(desc);
+}
+
+int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *entry_name,
+                     kj_engine_out *out) {
+    memset(out, 0, sizeof *out);
+    LLVMModuleRef mod = u->mod;
+    u->mod = NULL;
+    int rc = -1;
+    remark_sink sink = {.list = PyList_New(0)};
+    char *msg = NULL;
+    if (create_jit(u) < 0 || !sink.list)
+        goto dispose;
+    if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+        kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "internal: Kiln made invalid LLVM IR: %.400s", msg);
+        LLVMDisposeMessage(msg);
+        goto dispose;
+    }
+    LLVMDisposeMessage(msg);
+    uint64_t t0 = kp_now_ns();
+    LLVMContextSetDiagnosticHandler(u->ctx, on_diagnostic, &sink);
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopVectorization(opts, 1);
+    LLVMPassBuilderOptionsSetSLPVectorization(opts, 1);
+    LLVMErrorRef err = LLVMRunPasses(mod, "default<O3>", u->target->target_machine(u->target), opts);
+    LLVMDisposePassBuilderOptions(opts);
+    LLVMContextSetDiagnosticHandler(u->ctx, NULL, NULL);
+    if (err) {
+        llvm_fail(&u->err, err, "optimization failed");
+        goto dispose;
+    }
+    out->optimize_ns = kp_now_ns() - t0;
+    char *ir = LLVMPrintModuleToString(mod);
+    out->ir = strdup(ir);
+    LLVMDisposeMessage(ir);
+    t0 = kp_now_ns();
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
+    mod = NULL;
+    err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
+    if (err) {
+        llvm_fail(&u->err, err, "cannot add the module to the JIT");
+        goto dispose;
+    }
+    LLVMOrcExecutorAddress addr = 0;
+    err = LLVMOrcLLJITLookup(jit, &addr, entry_name);
+    if (err) {
+        llvm_fail(&u->err, err, "machine code generation failed");
+        goto dispose;
+    }
+    out->codegen_ns = kp_now_ns() - t0;
+    out->entry = (void *)(uintptr_t)addr;
+    out->remarks = sink.list;
+    sink.list = NULL;
+    rc = 0;
+dispose:
+    if (mod)
+        LLVMDisposeModule(mod);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    Py_XDECREF(sink.list);
+    if (rc < 0) {
+        free(out->ir);
+        out->ir = NULL;
+    }
+    return rc;
+}
+
+char *kj_engine_asm(const char *ir) {
+    const kj_target *t = kj_target_cpu();
+    LLVMTargetMachineRef tm = t->target_machine(t);
+    if (!tm) {
+        PyErr_SetString(PyExc_RuntimeError, "LLVM has no target for this CPU");
+        return NULL;
+    }
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "kiln");
+    LLVMModuleRef mod = NULL;
+    char *msg = NULL, *result = NULL;
+    if (LLVMParseIRInContext(ctx, buf, &mod, &msg)) {
+        PyErr_Format(PyExc_RuntimeError, "cannot read back the IR: %s", msg);
+        LLVMDisposeMessage(msg);
+        LLVMContextDispose(ctx);
+        return NULL;
+    }
+    LLVMMemoryBufferRef out = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &out)) {
+        PyErr_Format(PyExc_RuntimeError, "cannot emit assembly: %s", msg);
+        LLVMDisposeMessage(msg);
+    } else {
+        size_t n = LLVMGetBufferSize(out);
+        result = malloc(n + 1);
+        if (result) {
+            memcpy(result, LLVMGetBufferStart(out), n);
+            result[n] = 0;
+        }
+        LLVMDisposeMemoryBuffer(out);
+    }
+    LLVMDisposeModule(mod);
+    LLVMContextDispose(ctx);
+    return result;
+}

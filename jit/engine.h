@@ -1,0 +1,34 @@
+/* engine: LLVM set-up, the optimization pipeline (new pass manager, O3,
+ * with loop-vectorize remarks captured per compile) and the ORC LLJIT that
+ * turns modules into machine code for the host. */
+#ifndef KILN_JIT_ENGINE_H
+#define KILN_JIT_ENGINE_H
+
+#include <stdint.h>
+#include <llvm-c/Orc.h>
+
+#include "jit/unit.h"
+
+/* Parses LLVM's command-line options once per process (loop-vectorize
+ * remarks on). Other layers that need LLVM options must go through here:
+ * LLVM's options may only be parsed once. */
+void kj_llvm_init(void);
+
+typedef struct {
+    char *ir;            /* optimized IR (malloc'd) */
+    PyObject *remarks;   /* new list of dicts {line, kind, message} */
+    uint64_t optimize_ns, codegen_ns;
+    void *entry;         /* address of the unit's entry function */
+} kj_engine_out;
+
+/* Verifies, optimizes and JIT-compiles u->mod (created in the context of
+ * tsc), then looks up entry_name. Consumes the module and tsc either way.
+ * Returns 0, or -1 with u->err filled. */
+int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *entry_name,
+                     kj_engine_out *out);
+
+/* The host assembly of an IR module text; malloc'd, NULL with a Python
+ * exception set on failure. */
+char *kj_engine_asm(const char *ir);
+
+#endif

@@ -1,0 +1,1159 @@
+/* frontend: walks CPython's own ast objects (from compile(..., ONLY_AST))
+ * and builds Kiln IR. Names assigned anywhere in the function are locals;
+ * every other name is read from the function's globals now, at compile time,
+ * as Numba does. */
+#define PY_SSIZE_T_CLEAN
+#include "jit/frontend.h"
+#include "jit/numpy_api.h"
+
+#include <string.h>
+
+PyTypeObject *kj_dispatcher_type;
+
+typedef struct {
+    kj_function *f;
+    kj_error *e;
+    int line_offset;      /* added to ast line numbers: file line of the block - 1 */
+    int col_offset;       /* the indent removed from every line */
+    PyObject *globals;    /* borrowed */
+    PyObject *builtins;   /* borrowed */
+} fe;
+
+/* ---- the arena ---- */
+
+struct kj_chunk {
+    struct kj_chunk *next;
+    size_t used, size;
+    _Alignas(16) char data[];
+};
+
+void *kj_alloc(kj_function *f, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    struct kj_chunk *c = f->chunks;
+    if (!c || c->used + size > c->size) {
+        size_t cap = size > 65536 ? size : 65536;
+        c = malloc(sizeof *c + cap);
+        if (!c)
+            return NULL;
+        c->next = f->chunks;
+        c->used = 0;
+        c->size = cap;
+        f->chunks = c;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+kj_node *kj_new_node(kj_function *f, kj_node_kind kind, int line, int col, int nkids) {
+    kj_node *n = kj_alloc(f, sizeof *n);
+    if (!n)
+        return NULL;
+    n->kind = kind;
+    n->line = line;
+    n->col = col;
+    n->nkids = nkids;
+    if (nkids > 0 && !(n->kids = kj_alloc(f, sizeof(kj_node *) * nkids)))
+        return NULL;
+    return n;
+}
+
+int kj_block_push(kj_function *f, kj_block *b, kj_node *n) {
+    if (b->n == b->cap) {
+        int cap = b->cap ? b->cap * 2 : 8;
+        kj_node **items = kj_alloc(f, sizeof(kj_node *) * cap);
+        if (!items)
+            return -1;
+        if (b->n)
+            memcpy(items, b->items, sizeof(kj_node *) * b->n);
+        b->items = items;
+        b->cap = cap;
+    }
+    b->items[b->n++] = n;
+    return 0;
+}
+
+void kj_function_free(kj_function *f) {
+    if (!f)
+        return;
+    while (f->chunks) {
+        struct kj_chunk *c = f->chunks;
+        f->chunks = c->next;
+        free(c);
+    }
+    Py_XDECREF(f->py_func);
+    Py_XDECREF(f->source_lines);
+    Py_XDECREF(f->keep);
+    free(f->locals);
+    free(f->qualname);
+    free(f->filename);
+    free(f);
+}
+
+/* ---- helpers over ast objects ---- */
+
+static const char *kind_of(PyObject *node) { return Py_TYPE(node)->tp_name; }
+static bool is(PyObject *node, const char *kind) { return strcmp(kind_of(node), kind) == 0; }
+
+/* node.name as a new reference, or NULL with e filled. */
+static PyObject *get(fe *c, PyObject *node, const char *name) {
+    PyObject *v = PyObject_GetAttrString(node, name);
+    if (!v)
+        kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "ast");
+    return v;
+}
+
+static int get_int(PyObject *node, const char *name) {
+    PyObject *v = PyObject_GetAttrString(node, name);
+    int r = v && PyLong_Check(v) ? (int)PyLong_AsLong(v) : 0;
+    Py_XDECREF(v);
+    PyErr_Clear();
+    return r;
+}
+
+static int line_of(fe *c, PyObject *node) { return get_int(node, "lineno") + c->line_offset; }
+static int col_of(fe *c, PyObject *node) { return get_int(node, "col_offset") + c->col_offset; }
+
+static char *copy_str(kj_function *f, const char *s) {
+    size_t n = strlen(s) + 1;
+    char *p = kj_alloc(f, n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+static int unsupported(fe *c, PyObject *node, const char *hint, const char *what) {
+    return kj_fail(c->e, KJ_ERR_UNSUPPORTED, line_of(c, node), col_of(c, node), hint, "%s", what);
+}
+
+static int find_local(kj_function *f, const char *name) {
+    for (int i = 0; i < f->nlocals; i++)
+        if (strcmp(f->locals[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int add_local(kj_function *f, const char *name, bool is_arg) {
+    int i = find_local(f, name);
+    if (i >= 0)
+        return i;
+    if (f->nlocals == f->cap_locals) {
+        int cap = f->cap_locals ? f->cap_locals * 2 : 16;
+        kj_local *l = realloc(f->locals, sizeof *l * cap);
+        if (!l)
+            return -1;
+        f->locals = l;
+        f->cap_locals = cap;
+    }
+    char *n = copy_str(f, name);
+    if (!n)
+        return -1;
+    f->locals[f->nlocals] = (kj_local){.name = n, .is_arg = is_arg};
+    return f->nlocals++;
+}
+
+/* Every name stored to anywhere in `node` becomes a local (Python's rule). */
+static int collect_locals(fe *c, PyObject *node) {
+    if (PyList_Check(node)) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(node); i++)
+            if (collect_locals(c, PyList_GET_ITEM(node, i)) < 0)
+                return -1;
+        return 0;
+    }
+    if (is(node, "Name")) {
+        PyObject *ctx = get(c, node, "ctx");
+        int store = ctx && !is(ctx, "Load");
+        Py_XDECREF(ctx);
+        if (store) {
+            PyObject *id = get(c, node, "id");
+            int r = id ? add_local(c->f, PyUnicode_AsUTF8(id), false) : -1;
+            Py_XDECREF(id);
+            return r < 0 ? -1 : 0;
+        }
+        return 0;
+    }
+    if (is(node, "FunctionDef") || is(node, "Lambda") || is(node, "ClassDef"))
+        return 0;   /* reported as unsupported when reached */
+    PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(node), "_fields");
+    if (!fields) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = 0;
+    for (Py_ssize_t i = 0; r == 0 && i < PyTuple_GET_SIZE(fields); i++) {
+        PyObject *v = PyObject_GetAttr(node, PyTuple_GET_ITEM(fields, i));
+        if (!v) {
+            PyErr_Clear();
+            continue;
+        }
+        if (PyList_Check(v) || PyObject_HasAttrString(v, "_fields"))
+            r = collect_locals(c, v);
+        Py_DECREF(v);
+    }
+    Py_DECREF(fields);
+    return r;
+}
+
+/* ---- globals ---- */
+
+static kj_node *expr(fe *c, PyObject *node);
+
+static kj_node *const_node(fe *c, int line, int col, const kj_type *t) {
+    kj_node *n = kj_new_node(c->f, KJ_E_CONST, line, col, 0);
+    if (n)
+        n->type = t;
+    return n;
+}
+
+static kj_node *func_node(fe *c, int line, int col, const char *name, PyObject *obj) {
+    kj_node *n = kj_new_node(c->f, KJ_E_FUNC, line, col, 0);
+    if (!n || !(n->name = copy_str(c->f, name)))
+        return NULL;
+    n->pyobj = obj;
+    if (obj && PyList_Append(c->f->keep, obj) < 0)
+        return NULL;
+    return n;
+}
+
+/* A Python value read at compile time, as IR (a constant, a tuple of
+ * constants, a module or a function). `what` names it in errors. */
+static kj_node *value_node(fe *c, PyObject *v, int line, int col, const char *what) {
+    kj_node *n;
+    if (PyBool_Check(v)) {
+        if ((n = const_node(c, line, col, kj_bool())))
+            n->ival = v == Py_True;
+        return n;
+    }
+    if (PyLong_Check(v)) {
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow > 0) {
+            unsigned long long u = PyLong_AsUnsignedLongLong(v);
+            if (PyErr_Occurred()) {
+                PyErr_Clear();
+                kj_fail(c->e, KJ_ERR_TYPING, line, col, "Integers in compiled code are 64-bit.",
+                        "%s does not fit in 64 bits", what);
+                return NULL;
+            }
+            if ((n = const_node(c, line, col, kj_int(64, false))))
+                n->ival = (int64_t)u;
+            return n;
+        }
+        if (overflow < 0) {
+            kj_fail(c->e, KJ_ERR_TYPING, line, col, "Integers in compiled code are 64-bit.",
+                    "%s does not fit in 64 bits", what);
+            return NULL;
+        }
+        if ((n = const_node(c, line, col, KJ_I64)))
+            n->ival = x;
+        return n;
+    }
+    if (PyFloat_Check(v)) {
+        if ((n = const_node(c, line, col, KJ_F64)))
+            n->fval = PyFloat_AS_DOUBLE(v);
+        return n;
+    }
+    if (PyComplex_Check(v)) {
+        if ((n = const_node(c, line, col, kj_complex(128)))) {
+            n->fval = PyComplex_RealAsDouble(v);
+            n->fval2 = PyComplex_ImagAsDouble(v);
+        }
+        return n;
+    }
+    if (v == Py_None)
+        return const_node(c, line, col, kj_none());
+    if (PyArray_IsScalar(v, Generic)) {
+        const kj_type *t = kj_typeof(v);
+        if (!t)
+            goto unknown;
+        if (!(n = const_node(c, line, col, t)))
+            return NULL;
+        PyObject *py = NULL;
+        if (t->kind == KJ_T_COMPLEX) {
+            Py_complex z = {0, 0};
+            PyObject *cz = PyObject_CallMethod(v, "__complex__", NULL);
+            if (cz) {
+                z = PyComplex_AsCComplex(cz);
+                Py_DECREF(cz);
+            }
+            PyErr_Clear();
+            n->fval = z.real;
+            n->fval2 = z.imag;
+        } else if (t->kind == KJ_T_FLOAT) {
+            n->fval = PyFloat_AsDouble(v);
+        } else if (t->kind == KJ_T_INT && !t->is_signed) {
+            py = PyNumber_Long(v);
+            n->ival = py ? (int64_t)PyLong_AsUnsignedLongLong(py) : 0;
+        } else {
+            py = PyNumber_Long(v);
+            n->ival = py ? PyLong_AsLongLong(py) : 0;
+        }
+        Py_XDECREF(py);
+        if (PyErr_Occurred()) {
+            kj_fail(c->e, KJ_ERR_PYTHON, line, col, NULL, "scalar");
+            return NULL;
+        }
+        return n;
+    }
+    if (PyTuple_Check(v)) {
+        int m = (int)PyTuple_GET_SIZE(v);
+        if (!(n = kj_new_node(c->f, KJ_E_TUPLE, line, col, m)))
+            return NULL;
+        for (int i = 0; i < m; i++)
+            if (!(n->kids[i] = value_node(c, PyTuple_GET_ITEM(v, i), line, col, what)))
+                return NULL;
+        return n;
+    }
+    if (PyModule_Check(v)) {
+        const char *name = PyModule_GetName(v);
+        if (!name)
+            return NULL;
+        char buf[128];
+        snprintf(buf, sizeof buf, "module:%s", strcmp(name, "numpy") == 0 ? "np" : name);
+        return func_node(c, line, col, buf, v);
+    }
+    if (kj_dispatcher_type && PyObject_TypeCheck(v, kj_dispatcher_type))
+        return func_node(c, line, col, "dispatcher", v);
+    if (PyType_Check(v) && PyType_IsSubtype((PyTypeObject *)v, (PyTypeObject *)PyExc_BaseException)) {
+        if (!(n = kj_new_node(c->f, KJ_E_EXC, line, col, 0)))
+            return NULL;
+        n->pyobj = v;
+        return PyList_Append(c->f->keep, v) < 0 ? NULL : n;
+    }
+    if (PyType_Check(v)) {
+        static const struct { PyTypeObject *t; const char *name; } types[] = {
+            {&PyRange_Type, "range"}, {&PyLong_Type, "int"}, {&PyFloat_Type, "float"},
+            {&PyComplex_Type, "complex"}, {&PyBool_Type, "bool"}, {&PyEnum_Type, "enumerate"},
+            {&PyZip_Type, "zip"},
+        };
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+            if ((PyTypeObject *)v == types[i].t)
+                return func_node(c, line, col, types[i].name, NULL);
+        if (PyType_IsSubtype((PyTypeObject *)v, &PyGenericArrType_Type)) {
+            PyArray_Descr *d = PyArray_DescrFromTypeObject(v);
+            const kj_type *t = d ? kj_type_from_npy(d->type_num) : NULL;
+            Py_XDECREF(d);
+            PyErr_Clear();
+            if (t) {
+                char buf[128];
+                snprintf(buf, sizeof buf, "cast:%.100s", t->name);
+                return func_node(c, line, col, buf, NULL);
+            }
+        }
+        goto unknown;
+    }
+    if (strcmp(Py_TYPE(v)->tp_name, "numpy.ufunc") == 0) {
+        PyObject *name = PyObject_GetAttrString(v, "__name__");
+        char buf[128];
+        snprintf(buf, sizeof buf, "np.%s", name ? PyUnicode_AsUTF8(name) : "?");
+        Py_XDECREF(name);
+        PyErr_Clear();
+        return func_node(c, line, col, buf, NULL);
+    }
+    if (PyCFunction_Check(v) || PyMethod_Check(v) || PyCallable_Check(v)) {
+        PyObject *self = PyObject_GetAttrString(v, "__self__");
+        PyErr_Clear();
+        PyObject *mod = PyObject_GetAttrString(v, "__module__");
+        PyErr_Clear();
+        PyObject *name = PyObject_GetAttrString(v, "__name__");
+        PyErr_Clear();
+        const char *ms = mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8(mod) : "";
+        const char *ns = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?";
+        char buf[160] = "";
+        if (self && strcmp(Py_TYPE(self)->tp_name, "Random") == 0)
+            snprintf(buf, sizeof buf, "random.%s", ns);
+        else if (strcmp(ms, "builtins") == 0)
+            snprintf(buf, sizeof buf, "%s", ns);
+        else if (strcmp(ms, "math") == 0 || strcmp(ms, "cmath") == 0)
+            snprintf(buf, sizeof buf, "%s.%s", ms, ns);
+        else if (strncmp(ms, "numpy", 5) == 0)
+            snprintf(buf, sizeof buf, "np.%s", ns);
+        bool python_function = PyFunction_Check(v);
+        Py_XDECREF(self);
+        Py_XDECREF(mod);
+        Py_XDECREF(name);
+        if (buf[0])
+            return func_node(c, line, col, buf, NULL);
+        if (python_function) {
+            kj_fail(c->e, KJ_ERR_TYPING, line, col,
+                    "Decorate it with @kiln.jit so it is compiled too.",
+                    "%s is a plain Python function; compiled code can only call kiln functions",
+                    what);
+            return NULL;
+        }
+    }
+unknown:
+    kj_fail(c->e, KJ_ERR_TYPING, line, col,
+            "Pass it as an argument, or use a number, tuple, NumPy scalar or module.",
+            "%s is a %s, which compiled code cannot use", what, Py_TYPE(v)->tp_name);
+    return NULL;
+}
+
+static kj_node *global_name(fe *c, const char *name, int line, int col) {
+    PyObject *v = PyDict_GetItemString(c->globals, name);
+    if (!v && c->builtins)
+        v = PyDict_GetItemString(c->builtins, name);
+    if (!v) {
+        kj_fail(c->e, KJ_ERR_TYPING, line, col,
+                "Assign it before use in this function, or define it before the first call.",
+                "name '%s' is not defined", name);
+        return NULL;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "global '%s'", name);
+    return value_node(c, v, line, col, what);
+}
+
+/* ---- expressions ---- */
+
+static kj_op binop_of(PyObject *op) {
+    static const struct { const char *name; kj_op op; } ops[] = {
+        {"Add", KJ_OP_ADD}, {"Sub", KJ_OP_SUB}, {"Mult", KJ_OP_MUL}, {"Div", KJ_OP_DIV},
+        {"FloorDiv", KJ_OP_FLOORDIV}, {"Mod", KJ_OP_MOD}, {"Pow", KJ_OP_POW},
+        {"LShift", KJ_OP_LSHIFT}, {"RShift", KJ_OP_RSHIFT}, {"BitAnd", KJ_OP_BITAND},
+        {"BitOr", KJ_OP_BITOR}, {"BitXor", KJ_OP_BITXOR}, {"USub", KJ_OP_NEG},
+        {"UAdd", KJ_OP_POS}, {"Not", KJ_OP_NOT}, {"Invert", KJ_OP_INVERT}, {"Eq", KJ_OP_EQ},
+        {"NotEq", KJ_OP_NE}, {"Lt", KJ_OP_LT}, {"LtE", KJ_OP_LE}, {"Gt", KJ_OP_GT},
+        {"GtE", KJ_OP_GE}, {"Is", KJ_OP_IS}, {"IsNot", KJ_OP_ISNOT}, {"And", KJ_OP_AND},
+        {"Or", KJ_OP_OR},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (is(op, ops[i].name))
+            return ops[i].op;
+    return (kj_op)-1;
+}
+
+/* Fills n->kids[first..] from the ast list `items`. */
+static int expr_list(fe *c, PyObject *items, kj_node *n, int first) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++)
+        if (!(n->kids[first + i] = expr(c, PyList_GET_ITEM(items, i))))
+            return -1;
+    return 0;
+}
+
+static kj_node *opt_expr(fe *c, PyObject *node) {
+    return node == Py_None ? NULL : expr(c, node);
+}
+
+static kj_node *expr_attr(fe *c, PyObject *node, const char *name, kj_node *n) {
+    PyObject *value = get(c, node, "value");
+    if (!value)
+        return NULL;
+    kj_node *obj = expr(c, value);
+    Py_DECREF(value);
+    if (!obj)
+        return NULL;
+    if (obj->kind == KJ_E_FUNC && strncmp(obj->name, "module:", 7) == 0) {
+        /* math.pi, np.float32, math.sqrt: read from the module now */
+        PyObject *v = PyObject_GetAttrString(obj->pyobj, name);
+        if (!v) {
+            PyErr_Clear();
+            kj_fail(c->e, KJ_ERR_TYPING, n->line, n->col, NULL, "module '%s' has no attribute '%s'",
+                    obj->name + 7, name);
+            return NULL;
+        }
+        char what[160];
+        snprintf(what, sizeof what, "%s.%s", obj->name + 7, name);
+        kj_node *r = value_node(c, v, n->line, n->col, what);
+        Py_DECREF(v);
+        return r;
+    }
+    n->kind = KJ_E_ATTR;
+    n->nkids = 1;
+    if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *))) || !(n->name = copy_str(c->f, name)))
+        return NULL;
+    n->kids[0] = obj;
+    return n;
+}
+
+static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
+    PyObject *func = get(c, node, "func"), *args = get(c, node, "args"),
+             *kw = get(c, node, "keywords");
+    kj_node *r = NULL;
+    if (!func || !args || !kw)
+        goto done;
+    if (PyList_GET_SIZE(kw) > 0) {
+        unsupported(c, node, "Pass the arguments by position.",
+                    "keyword arguments in calls are not supported in compiled code");
+        goto done;
+    }
+    int nargs = (int)PyList_GET_SIZE(args);
+    for (int i = 0; i < nargs; i++)
+        if (is(PyList_GET_ITEM(args, i), "Starred")) {
+            unsupported(c, node, "Pass the arguments one by one.", "*args in calls is not supported");
+            goto done;
+        }
+    if (is(func, "Attribute")) {
+        /* obj.method(args), unless obj is a module (then a function) */
+        PyObject *value = get(c, func, "value"), *attr = get(c, func, "attr");
+        kj_node *obj = value ? expr(c, value) : NULL;
+        Py_XDECREF(value);
+        if (!obj || !attr) {
+            Py_XDECREF(attr);
+            goto done;
+        }
+        if (obj->kind == KJ_E_FUNC && strncmp(obj->name, "module:", 7) == 0) {
+            Py_DECREF(attr);
+            n->kind = KJ_E_CALL;
+            n->nkids = nargs + 1;
+            if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))) ||
+                !(n->kids[0] = expr(c, func)) || expr_list(c, args, n, 1) < 0)
+                goto done;
+            r = n;
+            goto done;
+        }
+        n->kind = KJ_E_METHOD;
+        n->name = copy_str(c->f, PyUnicode_AsUTF8(attr));
+        Py_DECREF(attr);
+        n->nkids = nargs + 1;
+        if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))))
+            goto done;
+        n->kids[0] = obj;
+        if (expr_list(c, args, n, 1) < 0)
+            goto done;
+        r = n;
+        goto done;
+    }
+    n->kind = KJ_E_CALL;
+    n->nkids = nargs + 1;
+    if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))) ||
+        !(n->kids[0] = expr(c, func)) || expr_list(c, args, n, 1) < 0)
+        goto done;
+    r = n;
+done:
+    Py_XDECREF(func);
+    Py_XDECREF(args);
+    Py_XDECREF(kw);
+    return r;
+}
+
+static kj_node *expr_subscript(fe *c, PyObject *node, kj_node *n) {
+    PyObject *value = get(c, node, "value"), *slice = get(c, node, "slice");
+    kj_node *r = NULL, *obj;
+    if (!value || !slice || !(obj = expr(c, value)))
+        goto done;
+    bool tuple = is(slice, "Tuple");
+    PyObject *elts = tuple ? get(c, slice, "elts") : NULL;
+    int m = tuple ? (elts ? (int)PyList_GET_SIZE(elts) : -1) : 1;
+    if (m < 0)
+        goto done;
+    n->kind = KJ_E_INDEX;
+    n->nkids = m + 1;
+    if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (m + 1)))) {
+        Py_XDECREF(elts);
+        goto done;
+    }
+    n->kids[0] = obj;
+    for (int i = 0; i < m; i++) {
+        PyObject *it = tuple ? PyList_GET_ITEM(elts, i) : slice;
+        if (!(n->kids[i + 1] = expr(c, it))) {
+            Py_XDECREF(elts);
+            goto done;
+        }
+    }
+    Py_XDECREF(elts);
+    r = n;
+done:
+    Py_XDECREF(value);
+    Py_XDECREF(slice);
+    return r;
+}
+
+static kj_node *expr(fe *c, PyObject *node) {
+    int line = line_of(c, node), col = col_of(c, node);
+    kj_node *n = kj_new_node(c->f, KJ_E_CONST, line, col, 0);
+    if (!n)
+        return NULL;
+    const char *k = kind_of(node);
+    if (strcmp(k, "Constant") == 0) {
+        PyObject *v = get(c, node, "value");
+        if (!v)
+            return NULL;
+        kj_node *r = NULL;
+        if (PyUnicode_Check(v) || PyBytes_Check(v))
+            unsupported(c, node, "Strings are only allowed as the message of raise.",
+                        "string constants are not supported in compiled code");
+        else
+            r = value_node(c, v, line, col, "constant");
+        Py_DECREF(v);
+        return r;
+    }
+    if (strcmp(k, "Name") == 0) {
+        PyObject *id = get(c, node, "id");
+        if (!id)
+            return NULL;
+        const char *name = PyUnicode_AsUTF8(id);
+        int slot = find_local(c->f, name);
+        kj_node *r = n;
+        if (slot >= 0) {
+            n->kind = KJ_E_LOCAL;
+            n->slot = slot;
+        } else {
+            r = global_name(c, name, line, col);
+        }
+        Py_DECREF(id);
+        return r;
+    }
+    if (strcmp(k, "BinOp") == 0 || strcmp(k, "UnaryOp") == 0) {
+        bool bin = k[0] == 'B';
+        PyObject *op = get(c, node, "op");
+        PyObject *a = get(c, node, bin ? "left" : "operand");
+        PyObject *b = bin ? get(c, node, "right") : NULL;
+        kj_node *r = NULL;
+        if (op && a && (!bin || b)) {
+            n->kind = bin ? KJ_E_BINOP : KJ_E_UNARY;
+            n->op = binop_of(op);
+            n->nkids = bin ? 2 : 1;
+            if (is(op, "MatMult"))
+                unsupported(c, node, "Write the loops, or call np.dot outside compiled code.",
+                            "the @ operator is not supported yet");
+            else if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)) &&
+                     (n->kids[0] = expr(c, a)) && (!bin || (n->kids[1] = expr(c, b))))
+                r = n;
+        }
+        Py_XDECREF(op);
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        return r;
+    }
+    if (strcmp(k, "BoolOp") == 0) {
+        PyObject *op = get(c, node, "op"), *values = get(c, node, "values");
+        kj_node *r = NULL;
+        if (op && values) {
+            n->kind = KJ_E_BOOLOP;
+            n->op = binop_of(op);
+            n->nkids = (int)PyList_GET_SIZE(values);
+            if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * n->nkids)) &&
+                expr_list(c, values, n, 0) == 0)
+                r = n;
+        }
+        Py_XDECREF(op);
+        Py_XDECREF(values);
+        return r;
+    }
+    if (strcmp(k, "Compare") == 0) {
+        PyObject *left = get(c, node, "left"), *ops = get(c, node, "ops"),
+                 *comps = get(c, node, "comparators");
+        kj_node *r = NULL;
+        if (left && ops && comps) {
+            int m = (int)PyList_GET_SIZE(comps);
+            n->kind = KJ_E_COMPARE;
+            n->nkids = m + 1;
+            n->ops = kj_alloc(c->f, sizeof(kj_op) * m);
+            bool ok = n->ops && (n->kids = kj_alloc(c->f, sizeof(kj_node *) * (m + 1))) &&
+                      (n->kids[0] = expr(c, left)) && expr_list(c, comps, n, 1) == 0;
+            for (int i = 0; ok && i < m; i++) {
+                n->ops[i] = binop_of(PyList_GET_ITEM(ops, i));
+                if ((int)n->ops[i] < 0) {
+                    unsupported(c, node, "Compare numbers with == != < <= > >=, and None with is.",
+                                "'in' comparisons are not supported in compiled code");
+                    ok = false;
+                }
+            }
+            r = ok ? n : NULL;
+        }
+        Py_XDECREF(left);
+        Py_XDECREF(ops);
+        Py_XDECREF(comps);
+        return r;
+    }
+    if (strcmp(k, "IfExp") == 0) {
+        PyObject *t = get(c, node, "test"), *b = get(c, node, "body"), *o = get(c, node, "orelse");
+        kj_node *r = NULL;
+        n->kind = KJ_E_IFEXP;
+        n->nkids = 3;
+        if (t && b && o && (n->kids = kj_alloc(c->f, sizeof(kj_node *) * 3)) &&
+            (n->kids[0] = expr(c, t)) && (n->kids[1] = expr(c, b)) && (n->kids[2] = expr(c, o)))
+            r = n;
+        Py_XDECREF(t);
+        Py_XDECREF(b);
+        Py_XDECREF(o);
+        return r;
+    }
+    if (strcmp(k, "Call") == 0)
+        return expr_call(c, node, n);
+    if (strcmp(k, "Attribute") == 0) {
+        PyObject *attr = get(c, node, "attr");
+        kj_node *r = attr ? expr_attr(c, node, PyUnicode_AsUTF8(attr), n) : NULL;
+        Py_XDECREF(attr);
+        return r;
+    }
+    if (strcmp(k, "Subscript") == 0)
+        return expr_subscript(c, node, n);
+    if (strcmp(k, "Slice") == 0) {
+        PyObject *lo = get(c, node, "lower"), *hi = get(c, node, "upper"), *st = get(c, node, "step");
+        kj_node *r = NULL;
+        n->kind = KJ_E_SLICE;
+        n->nkids = 3;
+        if (lo && hi && st && (n->kids = kj_alloc(c->f, sizeof(kj_node *) * 3))) {
+            n->kids[0] = opt_expr(c, lo);
+            n->kids[1] = opt_expr(c, hi);
+            n->kids[2] = opt_expr(c, st);
+            if (c->e->kind == KJ_ERR_NONE)
+                r = n;
+        }
+        Py_XDECREF(lo);
+        Py_XDECREF(hi);
+        Py_XDECREF(st);
+        return r;
+    }
+    if (strcmp(k, "Tuple") == 0) {
+        PyObject *elts = get(c, node, "elts");
+        kj_node *r = NULL;
+        if (elts) {
+            n->kind = KJ_E_TUPLE;
+            n->nkids = (int)PyList_GET_SIZE(elts);
+            if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * (n->nkids + 1))) &&
+                expr_list(c, elts, n, 0) == 0)
+                r = n;
+            Py_DECREF(elts);
+        }
+        return r;
+    }
+    if (strcmp(k, "List") == 0 || strcmp(k, "ListComp") == 0) {
+        unsupported(c, node, "Preallocate a NumPy array outside and pass it in, or use a tuple.",
+                    "lists are not supported in compiled code yet");
+        return NULL;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "a %s expression is not supported in compiled code", k);
+    unsupported(c, node, NULL, what);
+    return NULL;
+}
+
+/* ---- statements ---- */
+
+static int stmts(fe *c, PyObject *list, kj_block *out);
+
+/* An assignment target: a local, an element, or a tuple of those. */
+static kj_node *target(fe *c, PyObject *node) {
+    if (is(node, "Name") || is(node, "Subscript") || is(node, "Tuple")) {
+        kj_node *t = expr(c, node);
+        if (t && t->kind == KJ_E_TUPLE)
+            for (int i = 0; i < t->nkids; i++)
+                if (t->kids[i]->kind == KJ_E_TUPLE) {
+                    unsupported(c, node, "Unpack in two steps.", "nested unpacking is not supported");
+                    return NULL;
+                }
+        return t;
+    }
+    unsupported(c, node, "Assign to a local name, an array element or a tuple of names.",
+                "assignment to an attribute is not supported in compiled code");
+    return NULL;
+}
+
+static int raise_stmt(fe *c, PyObject *node, kj_node *n) {
+    PyObject *exc = get(c, node, "exc");
+    if (!exc)
+        return -1;
+    n->kind = KJ_S_RAISE;
+    n->nkids = 1;
+    int r = -1;
+    PyObject *callee = NULL, *args = NULL;
+    if (exc == Py_None) {
+        unsupported(c, node, "Raise an exception class or instance.", "bare raise is not supported");
+        goto done;
+    }
+    if (is(exc, "Call")) {
+        callee = get(c, exc, "func");
+        args = get(c, exc, "args");
+        if (!callee || !args)
+            goto done;
+        if (PyList_GET_SIZE(args) > 1 ||
+            (PyList_GET_SIZE(args) == 1 &&
+             !(is(PyList_GET_ITEM(args, 0), "Constant")))) {
+            unsupported(c, exc, "Use a constant message: raise ValueError(\"...\").",
+                        "exception arguments must be one constant string");
+            goto done;
+        }
+        if (PyList_GET_SIZE(args) == 1) {
+            PyObject *v = get(c, PyList_GET_ITEM(args, 0), "value");
+            if (!v)
+                goto done;
+            PyObject *s = PyObject_Str(v);
+            Py_DECREF(v);
+            if (!s || !(n->str = copy_str(c->f, PyUnicode_AsUTF8(s)))) {
+                Py_XDECREF(s);
+                goto done;
+            }
+            Py_DECREF(s);
+        }
+    }
+    if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *))) || !(n->kids[0] = expr(c, callee ? callee : exc)))
+        goto done;
+    if (n->kids[0]->kind != KJ_E_EXC) {
+        unsupported(c, node, "Raise a built-in exception class such as ValueError.",
+                    "only exception classes can be raised in compiled code");
+        goto done;
+    }
+    r = 0;
+done:
+    Py_DECREF(exc);
+    Py_XDECREF(callee);
+    Py_XDECREF(args);
+    return r;
+}
+
+/* assert test, msg -> if not test: raise AssertionError(msg) */
+static int assert_stmt(fe *c, PyObject *node, kj_node *n) {
+    PyObject *test = get(c, node, "test"), *msg = get(c, node, "msg");
+    int r = -1;
+    if (!test || !msg)
+        goto done;
+    n->kind = KJ_S_IF;
+    n->nkids = 1;
+    kj_node *not = kj_new_node(c->f, KJ_E_UNARY, n->line, n->col, 1);
+    kj_node *raise = kj_new_node(c->f, KJ_S_RAISE, n->line, n->col, 1);
+    kj_node *cls = kj_new_node(c->f, KJ_E_EXC, n->line, n->col, 0);
+    if (!not || !raise || !cls || !(n->kids = kj_alloc(c->f, sizeof(kj_node *))) ||
+        !(not->kids[0] = expr(c, test)))
+        goto done;
+    not->op = KJ_OP_NOT;
+    n->kids[0] = not;
+    cls->pyobj = PyExc_AssertionError;
+    raise->kids[0] = cls;
+    if (msg != Py_None) {
+        PyObject *v = is(msg, "Constant") ? PyObject_GetAttrString(msg, "value") : NULL;
+        PyObject *s = v ? PyObject_Str(v) : NULL;
+        Py_XDECREF(v);
+        if (!s) {
+            PyErr_Clear();
+            unsupported(c, node, NULL, "the message of assert must be a constant");
+            goto done;
+        }
+        raise->str = copy_str(c->f, PyUnicode_AsUTF8(s));
+        Py_DECREF(s);
+    }
+    r = kj_block_push(c->f, &n->body, raise);
+done:
+    Py_XDECREF(test);
+    Py_XDECREF(msg);
+    return r;
+}
+
+static int stmt(fe *c, PyObject *node, kj_block *out) {
+    int line = line_of(c, node), col = col_of(c, node);
+    kj_node *n = kj_new_node(c->f, KJ_S_PASS, line, col, 0);
+    if (!n)
+        return -1;
+    const char *k = kind_of(node);
+    int r = -1;
+    PyObject *a = NULL, *b = NULL, *d = NULL, *o = NULL;
+    if (strcmp(k, "Assign") == 0) {
+        /* a = b = v  ->  a = v; b = a (v is evaluated once) */
+        if (!(a = get(c, node, "targets")) || !(b = get(c, node, "value")))
+            goto done;
+        kj_node *value = expr(c, b);
+        if (!value)
+            goto done;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(a); i++) {
+            kj_node *s = i == 0 ? n : kj_new_node(c->f, KJ_S_ASSIGN, line, col, 0);
+            if (!s || !(s->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)) ||
+                !(s->kids[0] = target(c, PyList_GET_ITEM(a, i))))
+                goto done;
+            s->kind = KJ_S_ASSIGN;
+            s->nkids = 2;
+            s->kids[1] = i == 0 ? value : n->kids[0];
+            if (i > 0 && n->kids[0]->kind != KJ_E_LOCAL) {
+                unsupported(c, node, "Write one assignment per line.",
+                            "chained assignment to an element or tuple is not supported");
+                goto done;
+            }
+            if (kj_block_push(c->f, out, s) < 0)
+                goto done;
+        }
+        r = 0;
+        goto done;
+    }
+    if (strcmp(k, "AugAssign") == 0 || strcmp(k, "AnnAssign") == 0) {
+        bool aug = k[0] == 'A' && k[1] == 'u';
+        if (!(a = get(c, node, "target")) || !(b = get(c, node, "value")))
+            goto done;
+        if (b == Py_None) {   /* x: int  (no value) */
+            r = 0;
+            goto done;
+        }
+        n->kind = aug ? KJ_S_AUGASSIGN : KJ_S_ASSIGN;
+        n->nkids = 2;
+        if (aug) {
+            if (!(o = get(c, node, "op")))
+                goto done;
+            n->op = binop_of(o);
+        }
+        if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)) || !(n->kids[0] = target(c, a)) ||
+            !(n->kids[1] = expr(c, b)))
+            goto done;
+        if (aug && n->kids[0]->kind == KJ_E_TUPLE) {
+            unsupported(c, node, NULL, "augmented assignment to a tuple is not valid");
+            goto done;
+        }
+        r = kj_block_push(c->f, out, n);
+        goto done;
+    }
+    if (strcmp(k, "Expr") == 0) {
+        if (!(a = get(c, node, "value")))
+            goto done;
+        if (is(a, "Constant")) {   /* a docstring or a bare constant does nothing */
+            r = 0;
+            goto done;
+        }
+        n->kind = KJ_S_EXPR;
+        n->nkids = 1;
+        if ((n->kids = kj_alloc(c->f, sizeof(kj_node *))) && (n->kids[0] = expr(c, a)))
+            r = kj_block_push(c->f, out, n);
+        goto done;
+    }
+    if (strcmp(k, "If") == 0 || strcmp(k, "While") == 0 || strcmp(k, "For") == 0) {
+        bool is_for = k[0] == 'F';
+        n->kind = k[0] == 'I' ? KJ_S_IF : k[0] == 'W' ? KJ_S_WHILE : KJ_S_FOR;
+        n->nkids = is_for ? 2 : 1;
+        if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)))
+            goto done;
+        if (is_for) {
+            if (!(a = get(c, node, "target")) || !(d = get(c, node, "iter")) ||
+                !(n->kids[0] = target(c, a)) || !(n->kids[1] = expr(c, d)))
+                goto done;
+            if (n->kids[0]->kind == KJ_E_INDEX) {
+                unsupported(c, node, "Loop over a local name.", "loop target must be a name or tuple");
+                goto done;
+            }
+        } else if (!(a = get(c, node, "test")) || !(n->kids[0] = expr(c, a))) {
+            goto done;
+        }
+        if (!(b = get(c, node, "body")) || !(o = get(c, node, "orelse")) ||
+            stmts(c, b, &n->body) < 0 || stmts(c, o, &n->orelse) < 0)
+            goto done;
+        r = kj_block_push(c->f, out, n);
+        goto done;
+    }
+    if (strcmp(k, "Break") == 0 || strcmp(k, "Continue") == 0 || strcmp(k, "Pass") == 0) {
+        n->kind = k[0] == 'B' ? KJ_S_BREAK : k[0] == 'C' ? KJ_S_CONTINUE : KJ_S_PASS;
+        r = kj_block_push(c->f, out, n);
+        goto done;
+    }
+    if (strcmp(k, "Return") == 0) {
+        if (!(a = get(c, node, "value")))
+            goto done;
+        n->kind = KJ_S_RETURN;
+        n->nkids = 1;
+        if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *))))
+            goto done;
+        if (a != Py_None && !(n->kids[0] = expr(c, a)))
+            goto done;
+        r = kj_block_push(c->f, out, n);
+        goto done;
+    }
+    if (strcmp(k, "Raise") == 0) {
+        if (raise_stmt(c, node, n) == 0)
+            r = kj_block_push(c->f, out, n);
+        goto done;
+    }
+    if (strcmp(k, "Assert") == 0) {
+        if (assert_stmt(c, node, n) == 0)
+            r = kj_block_push(c->f, out, n);
+        goto done;
+    }
+    {
+        static const struct { const char *kind, *hint; } hints[] = {
+            {"FunctionDef", "Define the inner function at module level and decorate it with @kiln.jit."},
+            {"With", "Move the with block outside the compiled function."},
+            {"Try", "Check the condition with if instead, or catch the exception in Python around the call."},
+            {"Global", "Pass the value as an argument, or return it."},
+            {"Nonlocal", "Pass the value as an argument, or return it."},
+            {"Import", "Import at module level; compiled code reads modules as globals."},
+            {"ImportFrom", "Import at module level; compiled code reads modules as globals."},
+            {"Delete", "Assign a new value instead."},
+        };
+        const char *hint = NULL;
+        for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+            if (strcmp(k, hints[i].kind) == 0)
+                hint = hints[i].hint;
+        char what[160];
+        snprintf(what, sizeof what, "a %s statement is not supported in compiled code", k);
+        unsupported(c, node, hint, what);
+    }
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(d);
+    Py_XDECREF(o);
+    return r;
+}
+
+static int stmts(fe *c, PyObject *list, kj_block *out) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++)
+        if (stmt(c, PyList_GET_ITEM(list, i), out) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---- source ---- */
+
+static int indent_of(const char *s) {
+    int n = 0;
+    while (s[n] == ' ' || s[n] == '\t')
+        n++;
+    return n;
+}
+
+/* The function's block of lines (from its first decorator to its last
+ * indented line), dedented, as one string; sets the offsets. */
+static PyObject *function_block(fe *c, kj_function *f) {
+    Py_ssize_t total = PyList_GET_SIZE(f->source_lines);
+    if (f->first_line < 1 || f->first_line > total)
+        return NULL;
+    const char *first = PyUnicode_AsUTF8(PyList_GET_ITEM(f->source_lines, f->first_line - 1));
+    if (!first)
+        return NULL;
+    int base = indent_of(first);
+    PyObject *parts = PyList_New(0);
+    if (!parts)
+        return NULL;
+    bool in_body = false;
+    for (Py_ssize_t i = f->first_line - 1; i < total; i++) {
+        const char *s = PyUnicode_AsUTF8(PyList_GET_ITEM(f->source_lines, i));
+        if (!s)
+            break;
+        int ind = indent_of(s);
+        bool blank = s[ind] == 0 || s[ind] == '\n' || s[ind] == '\r' || s[ind] == '#';
+        if (!blank && ind <= base) {
+            if (in_body)
+                break;
+            if (strncmp(s + ind, "def ", 4) == 0)
+                in_body = true;
+        }
+        PyObject *line = PyUnicode_FromString(blank ? "\n" : s + (ind < base ? ind : base));
+        if (!line || PyList_Append(parts, line) < 0) {
+            Py_XDECREF(line);
+            Py_DECREF(parts);
+            return NULL;
+        }
+        Py_DECREF(line);
+    }
+    c->line_offset = f->first_line - 1;
+    c->col_offset = base;
+    PyObject *empty = PyUnicode_FromString("");
+    PyObject *joined = empty ? PyUnicode_Join(empty, parts) : NULL;
+    Py_XDECREF(empty);
+    Py_DECREF(parts);
+    return joined;
+}
+
+static int load_source(kj_function *f, PyObject *code) {
+    static PyObject *getlines;   /* linecache.getlines, owned for the process */
+    if (!getlines) {
+        PyObject *lc = PyImport_ImportModule("linecache");
+        getlines = lc ? PyObject_GetAttrString(lc, "getlines") : NULL;
+        Py_XDECREF(lc);
+        if (!getlines)
+            return -1;
+    }
+    PyObject *fn = PyObject_GetAttrString(code, "co_filename");
+    PyObject *first = PyObject_GetAttrString(code, "co_firstlineno");
+    PyObject *globals = PyFunction_GetGlobals(f->py_func);
+    int r = -1;
+    if (fn && first) {
+        f->filename = strdup(PyUnicode_AsUTF8(fn));
+        f->first_line = (int)PyLong_AsLong(first);
+        f->source_lines = PyObject_CallFunctionObjArgs(getlines, fn, globals, NULL);
+        r = f->source_lines && PyList_Check(f->source_lines) && f->filename ? 0 : -1;
+    }
+    Py_XDECREF(fn);
+    Py_XDECREF(first);
+    return r;
+}
+
+kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) {
+    *partial = NULL;
+    if (!PyFunction_Check(py_func)) {
+        kj_fail(e, KJ_ERR_TYPING, 0, 0, "Decorate a function defined with def.",
+                "kiln.jit needs a Python function, got %s", Py_TYPE(py_func)->tp_name);
+        return NULL;
+    }
+    kj_function *f = calloc(1, sizeof *f);
+    if (!f || !(f->keep = PyList_New(0))) {
+        free(f);
+        kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+        return NULL;
+    }
+    Py_INCREF(py_func);
+    f->py_func = py_func;
+    PyObject *qn = PyObject_GetAttrString(py_func, "__qualname__");
+    f->qualname = strdup(qn ? PyUnicode_AsUTF8(qn) : "?");
+    Py_XDECREF(qn);
+    PyErr_Clear();
+    PyObject *code = PyFunction_GetCode(py_func);
+    fe c = {.f = f, .e = e, .globals = PyFunction_GetGlobals(py_func)};
+    c.builtins = PyEval_GetBuiltins();
+    PyObject *src = NULL, *mod = NULL, *body = NULL, *fdef = NULL, *args = NULL;
+    if (load_source(f, code) < 0 || !(src = function_block(&c, f))) {
+        PyErr_Clear();
+        kj_fail(e, KJ_ERR_TYPING, 0, 0,
+                "Define the function in a file or notebook cell, not with exec().",
+                "cannot find the source of %s", f->qualname);
+        goto fail;
+    }
+    *partial = f;
+    mod = Py_CompileStringExFlags(PyUnicode_AsUTF8(src), f->filename, Py_file_input,
+                                  &(PyCompilerFlags){.cf_flags = PyCF_ONLY_AST}, -1);
+    if (!mod || !(body = PyObject_GetAttrString(mod, "body")) || PyList_GET_SIZE(body) < 1 ||
+        !(fdef = PyList_GetItem(body, 0)) || !is(fdef, "FunctionDef")) {
+        PyErr_Clear();
+        kj_fail(e, KJ_ERR_TYPING, f->first_line, 0, NULL, "cannot parse the source of %s",
+                f->qualname);
+        goto fail;
+    }
+    PyObject *arguments = get(&c, fdef, "args");
+    if (!arguments)
+        goto fail;
+    PyObject *va = PyObject_GetAttrString(arguments, "vararg"),
+             *kwa = PyObject_GetAttrString(arguments, "kwarg"),
+             *kwo = PyObject_GetAttrString(arguments, "kwonlyargs"),
+             *dfl = PyObject_GetAttrString(arguments, "defaults");
+    args = PyObject_GetAttrString(arguments, "args");
+    bool plain = va == Py_None && kwa == Py_None && kwo && PyList_GET_SIZE(kwo) == 0 && dfl &&
+                 PyList_GET_SIZE(dfl) == 0;
+    Py_XDECREF(va);
+    Py_XDECREF(kwa);
+    Py_XDECREF(kwo);
+    Py_XDECREF(dfl);
+    if (!plain || !args) {
+        kj_fail(e, KJ_ERR_UNSUPPORTED, line_of(&c, fdef), col_of(&c, fdef),
+                "Use plain positional parameters.",
+                "*args, **kwargs, keyword-only parameters and defaults are not supported yet");
+        Py_DECREF(arguments);
+        goto fail;
+    }
+    Py_DECREF(arguments);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args); i++) {
+        PyObject *name = PyObject_GetAttrString(PyList_GET_ITEM(args, i), "arg");
+        int slot = name ? add_local(f, PyUnicode_AsUTF8(name), true) : -1;
+        Py_XDECREF(name);
+        if (slot < 0)
+            goto fail_py;
+    }
+    f->nargs = (int)PyList_GET_SIZE(args);
+    PyObject *stmts_list = get(&c, fdef, "body");
+    if (!stmts_list || collect_locals(&c, stmts_list) < 0 || stmts(&c, stmts_list, &f->body) < 0) {
+        Py_XDECREF(stmts_list);
+        goto fail;
+    }
+    Py_DECREF(stmts_list);
+    Py_XDECREF(args);
+    Py_DECREF(body);
+    Py_DECREF(mod);
+    Py_DECREF(src);
+    *partial = NULL;
+    return f;
+fail_py:
+    kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "frontend");
+fail:
+    Py_XDECREF(args);
+    Py_XDECREF(body);
+    Py_XDECREF(mod);
+    Py_XDECREF(src);
+    if (!*partial)
+        kj_function_free(f);
+    return NULL;
+}

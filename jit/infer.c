@@ -1,0 +1,606 @@
+/* infer: type inference over Kiln IR. A local's type is the unification of
+ * everything assigned to it; the pass over the body repeats until no local
+ * and no return type changes (loops carry types backwards), then runs once
+ * more in strict mode, where anything still untyped is an error with the
+ * line that caused it. */
+#include "jit/unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    kj_unit *u;
+    kj_instance *inst;
+    kj_function *f;
+    bool strict;
+    bool changed;
+    bool failed;            /* a hard error (conflicting assignment) */
+} ti;
+
+static const kj_type *infer_expr(ti *c, kj_node *n);
+
+/* A typing problem at n: an error in strict mode, an unknown type before. */
+static const kj_type *problem(ti *c, kj_node *n, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static const kj_type *problem(ti *c, kj_node *n, const char *hint, const char *fmt, ...) {
+    if (c->strict && c->u->err.kind == KJ_ERR_NONE) {
+        char what[600];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        kj_fail(&c->u->err, KJ_ERR_TYPING, n->line, n->col, hint, "%s", what);
+        c->u->err_function = c->f;
+    }
+    return NULL;
+}
+
+static int conflict(ti *c, kj_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int conflict(ti *c, kj_node *at, const char *fmt, ...) {
+    if (c->u->err.kind == KJ_ERR_NONE) {
+        char what[600];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        kj_fail(&c->u->err, KJ_ERR_TYPING, at->line, at->col,
+                "Use a different name for each kind of value.", "%s", what);
+        c->u->err_function = c->f;
+    }
+    c->failed = true;
+    return -1;
+}
+
+static int assign_local(ti *c, int slot, const kj_type *t, kj_node *at) {
+    kj_local *l = &c->f->locals[slot];
+    if (!t)
+        return 0;
+    if (l->is_arg && l->type && l->type != t && !kj_unify(l->type, t))
+        return conflict(c, at, "%s is the argument type %s, and line %d assigns it %s", l->name,
+                        l->type->name, at->line, t->name);
+    const kj_type *u = kj_unify(l->type, t);
+    if (!u)
+        return conflict(c, at, "%s is %s on line %d and %s on line %d", l->name, l->type->name,
+                        l->line, t->name, at->line);
+    if (u != l->type) {
+        if (!l->type)
+            l->line = at->line;
+        l->type = u;
+        c->changed = true;
+    }
+    return 0;
+}
+
+static int assign_ret(ti *c, const kj_type *t, kj_node *at) {
+    kj_instance *in = c->inst;
+    if (!t)
+        return 0;
+    if (in->ret_declared) {
+        if (!kj_can_convert(t, in->ret))
+            return conflict(c, at, "this returns %s but the signature declares %s", t->name,
+                            in->ret->name);
+        return 0;
+    }
+    const kj_type *u = kj_unify(in->ret, t);
+    if (!u)
+        return conflict(c, at, "this returns %s, another return gives %s", t->name, in->ret->name);
+    if (u != in->ret) {
+        in->ret = u;
+        c->changed = true;
+    }
+    return 0;
+}
+
+const kj_type *kj_iter_elem(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_RANGE: return KJ_I64;
+    case KJ_T_ARRAY:
+        if (t->ndim == 1)
+            return t->elem;
+        return kj_array(t->elem, t->ndim - 1, t->layout == KJ_LAYOUT_C ? KJ_LAYOUT_C : KJ_LAYOUT_A,
+                        t->readonly);
+    case KJ_T_TUPLE: {
+        const kj_type *u = NULL;
+        for (int i = 0; i < t->n; i++)
+            if (!(u = kj_unify(u, t->elems[i])))
+                return NULL;
+        return u;
+    }
+    case KJ_T_ENUMERATE: {
+        const kj_type *e[2] = {KJ_I64, kj_iter_elem(t->elem)};
+        return e[1] ? kj_tuple(2, e) : NULL;
+    }
+    case KJ_T_ZIP: {
+        const kj_type *e[t->n > 0 ? t->n : 1];
+        for (int i = 0; i < t->n; i++)
+            if (!(e[i] = kj_iter_elem(t->elems[i])))
+                return NULL;
+        return kj_tuple(t->n, e);
+    }
+    default: return NULL;
+    }
+}
+
+static bool truthy_ok(const kj_type *t) {
+    return kj_is_number(t) || t->kind == KJ_T_OPTIONAL || t->kind == KJ_T_NONE ||
+           t->kind == KJ_T_TUPLE;
+}
+
+static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
+    if (a->kind == KJ_T_ARRAY || b->kind == KJ_T_ARRAY)
+        return problem(c, n, "Write the loop over the elements (array expressions come later).",
+                       "arithmetic on whole arrays (%s and %s) is not supported yet", a->name,
+                       b->name);
+    if (!kj_is_number(a) || !kj_is_number(b))
+        return problem(c, n, NULL, "unsupported operand types for this operator: %s and %s",
+                       a->name, b->name);
+    switch (op) {
+    case KJ_OP_DIV:
+        if (kj_is_intlike(a) && kj_is_intlike(b))
+            return KJ_F64;
+        return kj_promote(a, b);
+    case KJ_OP_LSHIFT: case KJ_OP_RSHIFT: case KJ_OP_BITAND: case KJ_OP_BITOR: case KJ_OP_BITXOR:
+        if (!kj_is_intlike(a) || !kj_is_intlike(b))
+            return problem(c, n, "Convert with int() first.",
+                           "bitwise operators need integers, got %s and %s", a->name, b->name);
+        if (a->kind == KJ_T_BOOL && b->kind == KJ_T_BOOL && op != KJ_OP_LSHIFT &&
+            op != KJ_OP_RSHIFT)
+            return kj_bool();
+        return kj_promote(a, b);
+    case KJ_OP_FLOORDIV: case KJ_OP_MOD:
+        if (a->kind == KJ_T_COMPLEX || b->kind == KJ_T_COMPLEX)
+            return problem(c, n, NULL, "// and %% are not defined for complex numbers");
+        return kj_promote(a, b);
+    case KJ_OP_POW:
+        if (kj_is_intlike(a) && kj_is_intlike(b))
+            return kj_promote(a, b);
+        return kj_promote(a, b);
+    default:
+        return kj_promote(a, b);
+    }
+}
+
+/* Types of index expressions: an element, or a view. */
+static const kj_type *index_type(ti *c, kj_node *n) {
+    const kj_type *t = infer_expr(c, n->kids[0]);
+    if (!t)
+        return NULL;
+    int nidx = n->nkids - 1;
+    if (t->kind == KJ_T_TUPLE) {
+        kj_node *i = n->kids[1];
+        const kj_type *it = nidx == 1 ? infer_expr(c, i) : NULL;
+        if (nidx == 1 && i->kind == KJ_E_CONST && kj_is_intlike(i->type)) {
+            int64_t k = i->ival < 0 ? i->ival + t->n : i->ival;
+            if (k < 0 || k >= t->n)
+                return problem(c, n, NULL, "tuple index %lld out of range for %s", (long long)i->ival,
+                               t->name);
+            return t->elems[k];
+        }
+        if (nidx == 1 && it && kj_is_intlike(it) && kj_is_uniform_tuple(t))
+            return t->elems[0];
+        return problem(c, n, "Index tuples of mixed types with a constant.",
+                       "cannot index %s with this index", t->name);
+    }
+    if (t->kind != KJ_T_ARRAY)
+        return problem(c, n, NULL, "%s cannot be indexed", t->name);
+    if (nidx > t->ndim)
+        return problem(c, n, NULL, "too many indices (%d) for %s", nidx, t->name);
+    int ints = 0;
+    bool leading_ints = true, sliced = false;
+    for (int k = 1; k <= nidx; k++) {
+        kj_node *i = n->kids[k];
+        if (i->kind == KJ_E_SLICE) {
+            for (int s = 0; s < 3; s++) {
+                const kj_type *st = i->kids[s] ? infer_expr(c, i->kids[s]) : kj_none();
+                if (!st)
+                    return NULL;
+                if (st->kind != KJ_T_NONE && !kj_is_intlike(st))
+                    return problem(c, i, NULL, "slice bounds must be integers, got %s", st->name);
+            }
+            if (i->kids[2] || i->kids[0] || i->kids[1])
+                sliced = true;
+            leading_ints = leading_ints && false;
+            i->type = kj_none();
+            continue;
+        }
+        const kj_type *it = infer_expr(c, i);
+        if (!it)
+            return NULL;
+        if (!kj_is_intlike(it))
+            return problem(c, i, "Convert the index with int().",
+                           "array index must be an integer, got %s", it->name);
+        if (!leading_ints)
+            leading_ints = false;
+        ints++;
+    }
+    int nd = t->ndim - ints;
+    if (nd == 0)
+        return t->elem;
+    char layout = KJ_LAYOUT_A;
+    /* A[i], A[i, :], A[i, j:k] keep C order only when ints lead and the
+     * rest are full slices (or one slice on the first remaining axis). */
+    bool ints_first = true;
+    for (int k = 1; k <= nidx; k++) {
+        kj_node *i = n->kids[k];
+        if (i->kind != KJ_E_SLICE && k > ints)
+            ints_first = false;
+    }
+    if (t->layout == KJ_LAYOUT_C && ints_first && !sliced)
+        layout = KJ_LAYOUT_C;
+    return kj_array(t->elem, nd, layout, t->readonly);
+}
+
+static const kj_type *attr_type(ti *c, kj_node *n) {
+    const kj_type *t = infer_expr(c, n->kids[0]);
+    if (!t)
+        return NULL;
+    const char *a = n->name;
+    if (t->kind == KJ_T_ARRAY) {
+        if (strcmp(a, "shape") == 0 || strcmp(a, "strides") == 0) {
+            const kj_type *e[t->ndim > 0 ? t->ndim : 1];
+            for (int i = 0; i < t->ndim; i++)
+                e[i] = KJ_I64;
+            return kj_tuple(t->ndim, e);
+        }
+        if (strcmp(a, "ndim") == 0 || strcmp(a, "size") == 0 || strcmp(a, "itemsize") == 0)
+            return KJ_I64;
+        if (strcmp(a, "T") == 0)
+            return kj_array(t->elem, t->ndim,
+                            t->layout == KJ_LAYOUT_C   ? KJ_LAYOUT_F
+                            : t->layout == KJ_LAYOUT_F ? KJ_LAYOUT_C
+                                                       : KJ_LAYOUT_A,
+                            t->readonly);
+    }
+    if (kj_is_number(t) && (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0))
+        return t->kind == KJ_T_COMPLEX ? kj_float(t->bits / 2) : t;
+    return problem(c, n, NULL, "%s has no attribute '%s' in compiled code", t->name, a);
+}
+
+/* The instance a call to a kiln dispatcher goes to, with the arguments'
+ * types; records it in n->aux. */
+static const kj_type *dispatcher_call(ti *c, kj_node *n, const kj_type **args, int nargs) {
+    kj_instance *callee = kj_unit_instance(c->u, n->kids[0]->pyobj, nargs, args);
+    if (!callee) {
+        c->failed = true;
+        return NULL;
+    }
+    n->aux = callee;
+    if (!callee->typed && !callee->typing && kj_infer(c->u, callee) < 0) {
+        c->failed = true;
+        return NULL;
+    }
+    if (!callee->ret)
+        return problem(c, n, "Put the base case's return before the recursive call.",
+                       "cannot infer the return type of the recursive call to %s",
+                       callee->f->qualname);
+    return callee->ret;
+}
+
+static const kj_type *call_type(ti *c, kj_node *n) {
+    kj_node *fn = n->kids[0];
+    int nargs = n->nkids - 1;
+    const kj_type *args[nargs > 0 ? nargs : 1];
+    for (int i = 0; i < nargs; i++)
+        if (!(args[i] = infer_expr(c, n->kids[i + 1])))
+            return NULL;
+    if (fn->kind != KJ_E_FUNC)
+        return problem(c, n, NULL, "only functions can be called in compiled code");
+    if (strcmp(fn->name, "dispatcher") == 0)
+        return dispatcher_call(c, n, args, nargs);
+    char why[300] = "";
+    const kj_type *t = kj_builtin_type(fn->name, nargs, args, why, sizeof why);
+    if (!t) {
+        char sig[300] = "";
+        size_t used = 0;
+        for (int i = 0; i < nargs && used < sizeof sig; i++)
+            used += snprintf(sig + used, sizeof sig - used, "%s%s", i ? ", " : "", args[i]->name);
+        const char *shown = strncmp(fn->name, "module:", 7) == 0 ? fn->name + 7 : fn->name;
+        return problem(c, n, why[0] ? why : NULL, "%s(%s) is not supported in compiled code",
+                       shown, sig);
+    }
+    return t;
+}
+
+static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
+    switch (n->kind) {
+    case KJ_E_CONST:
+        return n->type;
+    case KJ_E_LOCAL: {
+        kj_local *l = &c->f->locals[n->slot];
+        if (!l->type)
+            return problem(c, n, "Assign it on every path before this line.",
+                           "%s is used before it is assigned", l->name);
+        return l->type;
+    }
+    case KJ_E_FUNC:
+    case KJ_E_EXC:
+        return problem(c, n, "Call it, or pass a value instead.",
+                       "functions and modules are not values in compiled code");
+    case KJ_E_BINOP: {
+        const kj_type *a = infer_expr(c, n->kids[0]), *b = infer_expr(c, n->kids[1]);
+        return a && b ? binop_type(c, n, n->op, a, b) : NULL;
+    }
+    case KJ_E_UNARY: {
+        const kj_type *a = infer_expr(c, n->kids[0]);
+        if (!a)
+            return NULL;
+        if (n->op == KJ_OP_NOT)
+            return truthy_ok(a) ? kj_bool()
+                                : problem(c, n, NULL, "the truth of %s is ambiguous", a->name);
+        if (!kj_is_number(a))
+            return problem(c, n, NULL, "bad operand type for unary operator: %s", a->name);
+        if (n->op == KJ_OP_INVERT && !kj_is_intlike(a))
+            return problem(c, n, NULL, "~ needs an integer, got %s", a->name);
+        if (a->kind == KJ_T_BOOL)
+            return n->op == KJ_OP_INVERT || n->op == KJ_OP_NEG || n->op == KJ_OP_POS ? KJ_I64 : a;
+        if (a->kind == KJ_T_INT)
+            return kj_int(64, a->is_signed);
+        return a;
+    }
+    case KJ_E_COMPARE: {
+        const kj_type *prev = infer_expr(c, n->kids[0]);
+        for (int i = 1; i < n->nkids; i++) {
+            const kj_type *t = infer_expr(c, n->kids[i]);
+            if (!prev || !t)
+                return NULL;
+            kj_op op = n->ops[i - 1];
+            bool none_cmp = prev->kind == KJ_T_NONE || t->kind == KJ_T_NONE;
+            if (op == KJ_OP_IS || op == KJ_OP_ISNOT || none_cmp) {
+                if (!none_cmp && !(kj_is_number(prev) && kj_is_number(t)))
+                    return problem(c, n, "Use is only to compare with None.",
+                                   "'is' between %s and %s", prev->name, t->name);
+            } else if (!kj_is_number(prev) || !kj_is_number(t)) {
+                return problem(c, n, NULL, "cannot compare %s with %s", prev->name, t->name);
+            } else if ((prev->kind == KJ_T_COMPLEX || t->kind == KJ_T_COMPLEX) && op != KJ_OP_EQ &&
+                       op != KJ_OP_NE) {
+                return problem(c, n, NULL, "complex numbers cannot be ordered");
+            }
+            prev = t;
+        }
+        return kj_bool();
+    }
+    case KJ_E_BOOLOP:
+    case KJ_E_IFEXP: {
+        const kj_type *u = NULL;
+        int first = n->kind == KJ_E_IFEXP ? 1 : 0;
+        if (first) {
+            const kj_type *t = infer_expr(c, n->kids[0]);
+            if (!t)
+                return NULL;
+            if (!truthy_ok(t))
+                return problem(c, n->kids[0], NULL, "the truth of %s is ambiguous", t->name);
+        }
+        for (int i = first; i < n->nkids; i++) {
+            const kj_type *t = infer_expr(c, n->kids[i]);
+            if (!t)
+                return NULL;
+            if (n->kind == KJ_E_BOOLOP && !truthy_ok(t))
+                return problem(c, n->kids[i], NULL, "the truth of %s is ambiguous", t->name);
+            const kj_type *v = kj_unify(u, t);
+            if (!v)
+                return problem(c, n, "Make both sides the same kind of value.",
+                               "the two sides are %s and %s, which do not unify", u->name, t->name);
+            u = v;
+        }
+        return u;
+    }
+    case KJ_E_CALL:
+        return call_type(c, n);
+    case KJ_E_METHOD: {
+        const kj_type *t = infer_expr(c, n->kids[0]);
+        if (!t)
+            return NULL;
+        if (strcmp(n->name, "conjugate") == 0 && n->nkids == 1 && kj_is_number(t))
+            return t->kind == KJ_T_BOOL ? KJ_I64 : t;
+        return problem(c, n, NULL, "%s has no method '%s' in compiled code", t->name, n->name);
+    }
+    case KJ_E_ATTR:
+        return attr_type(c, n);
+    case KJ_E_INDEX:
+        return index_type(c, n);
+    case KJ_E_SLICE:
+        return problem(c, n, NULL, "a slice is only allowed inside []");
+    case KJ_E_TUPLE: {
+        const kj_type *e[n->nkids > 0 ? n->nkids : 1];
+        for (int i = 0; i < n->nkids; i++)
+            if (!(e[i] = infer_expr(c, n->kids[i])))
+                return NULL;
+        for (int i = 0; i < n->nkids; i++)
+            if (e[i]->kind >= KJ_T_RANGE)
+                return problem(c, n->kids[i], NULL, "%s cannot be put in a tuple", e[i]->name);
+        return kj_tuple(n->nkids, e);
+    }
+    default:
+        return problem(c, n, NULL, "internal: not an expression");
+    }
+}
+
+static const kj_type *infer_expr(ti *c, kj_node *n) {
+    if (c->failed)
+        return NULL;
+    const kj_type *t = infer_expr_inner(c, n);
+    if (n->kind != KJ_E_CONST)
+        n->type = t;
+    return t;
+}
+
+/* Assigns a value of type t to target (a local, an element, a tuple). */
+static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
+    if (!t)
+        return 0;
+    if (target->kind == KJ_E_LOCAL) {
+        target->type = NULL;
+        if (assign_local(c, target->slot, t, at) < 0)
+            return -1;
+        target->type = c->f->locals[target->slot].type;
+        return 0;
+    }
+    if (target->kind == KJ_E_TUPLE) {
+        if (t->kind != KJ_T_TUPLE || t->n != target->nkids) {
+            if (t->kind == KJ_T_ARRAY && t->ndim == 1) {
+                for (int i = 0; i < target->nkids; i++)
+                    if (assign_to(c, target->kids[i], t->elem, at) < 0)
+                        return -1;
+                target->type = t;
+                return 0;
+            }
+            problem(c, at, NULL, "cannot unpack %s into %d names", t->name, target->nkids);
+            return 0;
+        }
+        for (int i = 0; i < target->nkids; i++)
+            if (assign_to(c, target->kids[i], t->elems[i], at) < 0)
+                return -1;
+        target->type = t;
+        return 0;
+    }
+    if (target->kind == KJ_E_INDEX) {
+        const kj_type *arr = infer_expr(c, target->kids[0]);
+        if (!arr)
+            return 0;
+        if (arr->kind != KJ_T_ARRAY) {
+            problem(c, target, "Tuples cannot be changed; build a new one.",
+                    "%s does not support item assignment", arr->name);
+            return 0;
+        }
+        if (arr->readonly) {
+            if (c->strict)
+                kj_fail(&c->u->err, KJ_ERR_TYPING, target->line, target->col,
+                        "Pass a writeable array (np.array(a) makes a copy) or set a.flags.writeable = True.",
+                        "cannot write to a read-only array (%s)", arr->name);
+            c->u->err_function = c->f;
+            c->failed = true;
+            return -1;
+        }
+        const kj_type *et = infer_expr(c, target);
+        if (!et)
+            return 0;
+        if (et->kind == KJ_T_ARRAY) {
+            if (!kj_is_number(t))
+                problem(c, at, "Copy element by element in a loop.",
+                        "assigning %s to the view %s is not supported yet", t->name, et->name);
+            return 0;
+        }
+        if (!kj_is_number(t) || (t->kind == KJ_T_COMPLEX && et->kind != KJ_T_COMPLEX))
+            problem(c, at, NULL, "cannot store %s into an array of %s", t->name, et->name);
+        return 0;
+    }
+    problem(c, target, NULL, "cannot assign to this");
+    return 0;
+}
+
+static bool terminates(const kj_block *b);
+
+static bool stmt_terminates(const kj_node *s) {
+    if (s->kind == KJ_S_RETURN || s->kind == KJ_S_RAISE)
+        return true;
+    if (s->kind == KJ_S_IF)
+        return terminates(&s->body) && terminates(&s->orelse);
+    return false;
+}
+
+static bool terminates(const kj_block *b) {
+    for (int i = 0; i < b->n; i++)
+        if (stmt_terminates(b->items[i]))
+            return true;
+    return false;
+}
+
+static int infer_block(ti *c, kj_block *b);
+
+static int infer_stmt(ti *c, kj_node *s) {
+    switch (s->kind) {
+    case KJ_S_ASSIGN:
+        return assign_to(c, s->kids[0], infer_expr(c, s->kids[1]), s);
+    case KJ_S_AUGASSIGN: {
+        const kj_type *cur = infer_expr(c, s->kids[0]), *v = infer_expr(c, s->kids[1]);
+        if (!cur || !v)
+            return 0;
+        const kj_type *r = binop_type(c, s, s->op, cur, v);
+        if (r)
+            s->type = r;
+        return assign_to(c, s->kids[0], r, s);
+    }
+    case KJ_S_EXPR:
+        infer_expr(c, s->kids[0]);
+        return 0;
+    case KJ_S_IF:
+    case KJ_S_WHILE: {
+        const kj_type *t = infer_expr(c, s->kids[0]);
+        if (t && !truthy_ok(t))
+            problem(c, s->kids[0], "Compare explicitly, e.g. len(a) > 0.",
+                    "the truth of %s is ambiguous", t->name);
+        if (infer_block(c, &s->body) < 0 || infer_block(c, &s->orelse) < 0)
+            return -1;
+        return 0;
+    }
+    case KJ_S_FOR: {
+        const kj_type *it = infer_expr(c, s->kids[1]);
+        if (it) {
+            const kj_type *e = kj_iter_elem(it);
+            if (!e)
+                problem(c, s->kids[1], "Loop over range(), an array, a tuple, enumerate() or zip().",
+                        "cannot loop over %s", it->name);
+            else if (assign_to(c, s->kids[0], e, s) < 0)
+                return -1;
+        }
+        if (infer_block(c, &s->body) < 0 || infer_block(c, &s->orelse) < 0)
+            return -1;
+        return 0;
+    }
+    case KJ_S_RETURN: {
+        const kj_type *t = s->kids[0] ? infer_expr(c, s->kids[0]) : kj_none();
+        if (t && t->kind >= KJ_T_RANGE)
+            problem(c, s, NULL, "%s cannot be returned", t->name);
+        return assign_ret(c, t, s);
+    }
+    case KJ_S_RAISE:
+    case KJ_S_BREAK:
+    case KJ_S_CONTINUE:
+    case KJ_S_PASS:
+        return 0;
+    default:
+        problem(c, s, NULL, "internal: not a statement");
+        return 0;
+    }
+}
+
+static int infer_block(ti *c, kj_block *b) {
+    for (int i = 0; i < b->n && !c->failed; i++)
+        if (infer_stmt(c, b->items[i]) < 0)
+            return -1;
+    return c->failed ? -1 : 0;
+}
+
+int kj_infer(kj_unit *u, kj_instance *inst) {
+    kj_function *f = inst->f;
+    ti c = {.u = u, .inst = inst, .f = f};
+    inst->typing = true;
+    for (int i = 0; i < f->nargs; i++) {
+        f->locals[i].type = inst->args[i];
+        f->locals[i].line = f->first_line;
+    }
+    bool falls_off = !terminates(&f->body);
+    for (int round = 0; round < 50; round++) {
+        c.changed = false;
+        if (infer_block(&c, &f->body) < 0)
+            break;
+        if (falls_off && assign_ret(&c, kj_none(), &(kj_node){.line = f->first_line}) < 0)
+            break;
+        if (!c.changed)
+            break;
+    }
+    if (!c.failed) {
+        c.strict = true;
+        infer_block(&c, &f->body);
+    }
+    inst->typing = false;
+    if (u->err.kind != KJ_ERR_NONE) {
+        if (!u->err_function)
+            u->err_function = f;
+        return -1;
+    }
+    if (!inst->ret)
+        inst->ret = kj_none();
+    inst->typed = true;
+    return 0;
+}

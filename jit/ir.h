@@ -1,0 +1,109 @@
+/* ir: Kiln IR, a typed tree close to Python's statements and expressions.
+ *
+ * The front end (frontend.c) builds it from CPython's ast objects, resolving
+ * every name to a local slot, a constant or a known function; inference
+ * (infer.c) fills each node's type; lowering (lower*.c) turns it into LLVM IR
+ * for a target. Nodes live in the function's arena and die with it. Nothing
+ * here knows the target. */
+#ifndef KILN_JIT_IR_H
+#define KILN_JIT_IR_H
+
+#include <Python.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jit/types.h"
+
+typedef enum {
+    /* expressions */
+    KJ_E_CONST,      /* a number, bool or None: type + ival/fval/fval2 */
+    KJ_E_LOCAL,      /* local variable `slot` */
+    KJ_E_FUNC,       /* a known function (builtin, math.*, a dispatcher): fn */
+    KJ_E_EXC,        /* an exception class (pyobj), only in `raise` */
+    KJ_E_BINOP,      /* op, kids[0], kids[1] */
+    KJ_E_UNARY,      /* op, kids[0] */
+    KJ_E_COMPARE,    /* chain: kids[0] ops[0] kids[1] ops[1] kids[2] ... */
+    KJ_E_BOOLOP,     /* op KJ_OP_AND / KJ_OP_OR over kids */
+    KJ_E_IFEXP,      /* kids: test, body, orelse */
+    KJ_E_CALL,       /* kids[0]: callee, kids[1..]: arguments */
+    KJ_E_METHOD,     /* name(kids[0]=object, kids[1..]=arguments) */
+    KJ_E_ATTR,       /* kids[0].name */
+    KJ_E_INDEX,      /* kids[0][kids[1..]]: one kid per index position */
+    KJ_E_SLICE,      /* kids: start, stop, step (NULL where omitted) */
+    KJ_E_TUPLE,      /* kids */
+    /* statements */
+    KJ_S_ASSIGN,     /* kids[0]: target (LOCAL, INDEX or TUPLE of those), kids[1]: value */
+    KJ_S_AUGASSIGN,  /* op, kids[0]: target, kids[1]: value */
+    KJ_S_EXPR,       /* kids[0] */
+    KJ_S_IF,         /* kids[0]: test, body, orelse */
+    KJ_S_WHILE,      /* kids[0]: test, body, orelse */
+    KJ_S_FOR,        /* kids[0]: target, kids[1]: iterable, body, orelse */
+    KJ_S_BREAK,
+    KJ_S_CONTINUE,
+    KJ_S_RETURN,     /* kids[0] or NULL */
+    KJ_S_RAISE,      /* kids[0]: exception class (EXC), str: message or NULL */
+    KJ_S_PASS,
+} kj_node_kind;
+
+typedef enum {
+    KJ_OP_ADD, KJ_OP_SUB, KJ_OP_MUL, KJ_OP_DIV, KJ_OP_FLOORDIV, KJ_OP_MOD, KJ_OP_POW,
+    KJ_OP_LSHIFT, KJ_OP_RSHIFT, KJ_OP_BITAND, KJ_OP_BITOR, KJ_OP_BITXOR,
+    KJ_OP_NEG, KJ_OP_POS, KJ_OP_NOT, KJ_OP_INVERT,
+    KJ_OP_EQ, KJ_OP_NE, KJ_OP_LT, KJ_OP_LE, KJ_OP_GT, KJ_OP_GE, KJ_OP_IS, KJ_OP_ISNOT,
+    KJ_OP_AND, KJ_OP_OR,
+} kj_op;
+
+typedef struct kj_node kj_node;
+
+typedef struct {
+    kj_node **items;
+    int n, cap;
+} kj_block;
+
+struct kj_node {
+    kj_node_kind kind;
+    int line, col;               /* file line (1-based), column (0-based) */
+    kj_op op;
+    int slot;                    /* KJ_E_LOCAL */
+    const char *name;            /* KJ_E_FUNC ("math.sqrt"), ATTR, METHOD */
+    const char *str;             /* KJ_S_RAISE message */
+    PyObject *pyobj;             /* borrowed, kept alive by the function: dispatcher, exception */
+    int64_t ival;                /* KJ_E_CONST ints and bools */
+    double fval, fval2;          /* KJ_E_CONST floats and complex */
+    kj_node **kids;
+    int nkids;
+    kj_op *ops;                  /* KJ_E_COMPARE: nkids - 1 operators */
+    kj_block body, orelse;
+    const kj_type *type;         /* set by inference */
+    void *aux;                   /* inference's note for lowering (a callee) */
+};
+
+typedef struct {
+    const char *name;
+    const kj_type *type;         /* unification of everything assigned */
+    int line;                    /* where it got its first type */
+    bool is_arg;
+} kj_local;
+
+/* One function being compiled: its source, its IR, its locals. */
+typedef struct kj_function {
+    PyObject *py_func;           /* owned */
+    char *qualname;
+    char *filename;              /* file or cell name */
+    int first_line;              /* line of `def` in the file */
+    PyObject *source_lines;      /* owned list of str (the whole file or cell) */
+    int nargs;
+    kj_local *locals;
+    int nlocals, cap_locals;
+    kj_block body;
+    PyObject *keep;              /* owned list: objects the IR points at */
+    /* the arena */
+    struct kj_chunk *chunks;
+} kj_function;
+
+void *kj_alloc(kj_function *f, size_t size);
+kj_node *kj_new_node(kj_function *f, kj_node_kind kind, int line, int col, int nkids);
+int kj_block_push(kj_function *f, kj_block *b, kj_node *n);
+void kj_function_free(kj_function *f);
+
+#endif

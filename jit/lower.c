@@ -1,0 +1,587 @@
+/* lower: functions, statements and loops. Loops over counted iterables are
+ * strip-mined into chunks so that the interrupt flag is polled once per
+ * chunk, outside the inner loop the vectorizer sees; while loops poll at
+ * every back-edge. */
+#include "jit/lower.h"
+#include "jit/runtime.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Iterations between two polls of the interrupt flag in counted loops:
+ * long enough to cost nothing, short enough to stop within a millisecond. */
+#define POLL_CHUNK 65536
+
+LLVMTypeRef kj_lltype(kj_lw *w, const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_NONE: return w->i8;
+    case KJ_T_BOOL: return w->i1;
+    case KJ_T_INT: return LLVMIntTypeInContext(w->ctx, t->bits);
+    case KJ_T_FLOAT: return t->bits == 32 ? w->f32 : w->f64;
+    case KJ_T_COMPLEX: {
+        LLVMTypeRef f = t->bits == 64 ? w->f32 : w->f64;
+        return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){f, f}, 2, 0);
+    }
+    case KJ_T_ARRAY: {
+        LLVMTypeRef dims = LLVMArrayType2(w->i64, t->ndim);
+        return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->ptr, w->ptr, dims, dims}, 4, 0);
+    }
+    case KJ_T_TUPLE: {
+        LLVMTypeRef e[t->n > 0 ? t->n : 1];
+        for (int i = 0; i < t->n; i++)
+            e[i] = kj_lltype(w, t->elems[i]);
+        return LLVMStructTypeInContext(w->ctx, e, t->n, 0);
+    }
+    case KJ_T_OPTIONAL:
+        return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->i1, kj_lltype(w, t->elem)}, 2, 0);
+    default:
+        return w->i8;
+    }
+}
+
+LLVMTypeRef kj_llmemtype(kj_lw *w, const kj_type *t) {
+    return t->kind == KJ_T_BOOL ? w->i8 : kj_lltype(w, t);
+}
+
+void kj_at(kj_lw *w, const kj_node *n) {
+    if (!w->scope || !n)
+        return;
+    LLVMMetadataRef loc = LLVMDIBuilderCreateDebugLocation(w->ctx, (unsigned)n->line,
+                                                           (unsigned)n->col + 1, w->scope, NULL);
+    LLVMSetCurrentDebugLocation2(w->b, loc);
+}
+
+LLVMBasicBlockRef kj_new_bb(kj_lw *w, const char *name) {
+    return LLVMAppendBasicBlockInContext(w->ctx, w->fn, name);
+}
+
+bool kj_terminated(kj_lw *w) {
+    return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(w->b)) != NULL;
+}
+
+LLVMValueRef kj_fm(kj_lw *w, LLVMValueRef v) {
+    if (w->inst->opts.fastmath && LLVMCanValueUseFastMathFlags(v))
+        LLVMSetFastMathFlags(v, w->inst->opts.fastmath);
+    return v;
+}
+
+LLVMValueRef kj_call(kj_lw *w, const char *name, LLVMTypeRef ret, int n, LLVMTypeRef *tys,
+                     LLVMValueRef *args) {
+    LLVMTypeRef ft = LLVMFunctionType(ret, tys, (unsigned)n, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(w->mod, name);
+    if (!f)
+        f = LLVMAddFunction(w->mod, name, ft);
+    return LLVMBuildCall2(w->b, ft, f, args, (unsigned)n, "");
+}
+
+LLVMValueRef kj_call_intrinsic(kj_lw *w, const char *name, LLVMTypeRef overload, int n,
+                               LLVMValueRef *args) {
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(w->mod, id, &overload, overload ? 1 : 0);
+    LLVMTypeRef ft = LLVMIntrinsicGetType(w->ctx, id, &overload, overload ? 1 : 0);
+    return LLVMBuildCall2(w->b, ft, f, args, (unsigned)n, "");
+}
+
+/* ---- exceptions ---- */
+
+void kj_raise(kj_lw *w, PyObject *cls, const char *msg) {
+    LLVMValueRef args[2] = {
+        LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr),
+        msg ? LLVMBuildGlobalStringPtr(w->b, msg, "msg") : LLVMConstNull(w->ptr),
+    };
+    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, args);
+    LLVMBuildRet(w->b, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
+}
+
+void kj_raise_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *msg) {
+    LLVMBasicBlockRef bad = kj_new_bb(w, "raise"), ok = kj_new_bb(w, "ok");
+    LLVMValueRef expect = kj_call_intrinsic(w, "llvm.expect", w->i1, 2,
+                                            (LLVMValueRef[]){cond, LLVMConstInt(w->i1, 0, 0)});
+    LLVMBuildCondBr(w->b, expect, bad, ok);
+    LLVMPositionBuilderAtEnd(w->b, bad);
+    kj_raise(w, cls, msg);
+    LLVMBuildUnreachable(w->b);
+    LLVMPositionBuilderAtEnd(w->b, ok);
+}
+
+void kj_check_status(kj_lw *w, LLVMValueRef status) {
+    LLVMBasicBlockRef bad = kj_new_bb(w, "propagate"), ok = kj_new_bb(w, "ok");
+    LLVMValueRef failed = LLVMBuildICmp(w->b, LLVMIntNE, status, LLVMConstInt(w->i32, 0, 0), "");
+    LLVMBuildCondBr(w->b, failed, bad, ok);
+    LLVMPositionBuilderAtEnd(w->b, bad);
+    LLVMBuildRet(w->b, status);
+    LLVMPositionBuilderAtEnd(w->b, ok);
+}
+
+/* Polls the interrupt flag (set by the SIGINT handler) and raises
+ * KeyboardInterrupt when it is set. */
+static void poll_interrupt(kj_lw *w) {
+    if (!w->u->target->poll_interrupts)
+        return;
+    LLVMValueRef flag = LLVMGetNamedGlobal(w->mod, "kj_interrupt_flag");
+    if (!flag) {
+        flag = LLVMAddGlobal(w->mod, w->i32, "kj_interrupt_flag");
+        LLVMSetLinkage(flag, LLVMExternalLinkage);
+    }
+    LLVMValueRef v = LLVMBuildLoad2(w->b, w->i32, flag, "interrupt");
+    LLVMSetVolatile(v, 1);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i32, 0, 0), ""),
+                PyExc_KeyboardInterrupt, NULL);
+}
+
+/* ---- assignment ---- */
+
+static void store_local(kj_lw *w, int slot, LLVMValueRef v, const kj_type *vt) {
+    const kj_type *lt = w->f->locals[slot].type;
+    LLVMBuildStore(w->b, kj_cast(w, v, vt, lt), w->slots[slot]);
+}
+
+static void assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
+    if (target->kind == KJ_E_LOCAL) {
+        store_local(w, target->slot, v, vt);
+    } else if (target->kind == KJ_E_INDEX) {
+        kj_store_index(w, target, v, vt);
+    } else if (target->kind == KJ_E_TUPLE) {
+        for (int i = 0; i < target->nkids; i++) {
+            if (vt->kind == KJ_T_ARRAY) {   /* a, b = arr: unpack the first axis */
+                LLVMValueRef n = kj_array_len(w, v);
+                kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, n,
+                                             LLVMConstInt(w->i64, (unsigned)target->nkids, 0), ""),
+                            PyExc_ValueError, "cannot unpack the array: wrong number of values");
+                assign(w, target->kids[i], kj_array_item(w, v, vt, LLVMConstInt(w->i64, i, 0)),
+                       vt->elem);
+            } else {
+                assign(w, target->kids[i], LLVMBuildExtractValue(w->b, v, (unsigned)i, ""),
+                       vt->elems[i]);
+            }
+        }
+    }
+}
+
+/* ---- loops ---- */
+
+static void lower_block(kj_lw *w, kj_block *b);
+
+/* The number of elements of range(start, stop, step), raising on step 0. */
+static LLVMValueRef range_len(kj_lw *w, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, step, LLVMConstInt(w->i64, 0, 0), ""),
+                PyExc_ValueError, "range() arg 3 must not be zero");
+    LLVMValueRef zero = LLVMConstInt(w->i64, 0, 0), one = LLVMConstInt(w->i64, 1, 0);
+    LLVMValueRef pos = LLVMBuildICmp(w->b, LLVMIntSGT, step, zero, "");
+    LLVMValueRef lo = LLVMBuildSelect(w->b, pos, start, stop, "");
+    LLVMValueRef hi = LLVMBuildSelect(w->b, pos, stop, start, "");
+    LLVMValueRef mag = LLVMBuildSelect(w->b, pos, step, LLVMBuildNeg(w->b, step, ""), "");
+    LLVMValueRef nonempty = LLVMBuildICmp(w->b, LLVMIntSLT, lo, hi, "");
+    LLVMValueRef span = LLVMBuildSub(w->b, LLVMBuildSub(w->b, hi, lo, ""), one, "");
+    LLVMValueRef n = LLVMBuildAdd(w->b, LLVMBuildUDiv(w->b, span, mag, ""), one, "");
+    return LLVMBuildSelect(w->b, nonempty, n, zero, "len");
+}
+
+/* A counted iterable being looped over: how to get its element t. */
+typedef struct it_state {
+    kj_node *node;
+    const kj_type *type;
+    LLVMValueRef value, start, step, enum_start;
+    struct it_state *subs;
+    int nsubs;
+} it_state;
+
+static LLVMValueRef it_setup(kj_lw *w, kj_node *n, it_state *s) {
+    s->node = n;
+    s->type = n->type;
+    LLVMValueRef zero = LLVMConstInt(w->i64, 0, 0), one = LLVMConstInt(w->i64, 1, 0);
+    switch (n->type->kind) {
+    case KJ_T_RANGE: {
+        int na = n->nkids - 1;
+        LLVMValueRef a[3] = {zero, zero, one};
+        for (int i = 0; i < na && i < 3; i++)
+            a[i] = kj_cast(w, kj_lower_expr(w, n->kids[i + 1]), n->kids[i + 1]->type, KJ_I64);
+        s->start = na == 1 ? zero : a[0];
+        LLVMValueRef stop = na == 1 ? a[0] : a[1];
+        s->step = na == 3 ? a[2] : one;
+        if (na < 3)
+            return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, s->start, stop, ""),
+                                   LLVMBuildSub(w->b, stop, s->start, ""), zero, "len");
+        return range_len(w, s->start, stop, s->step);
+    }
+    case KJ_T_ARRAY:
+        s->value = kj_lower_expr(w, n);
+        return kj_array_len(w, s->value);
+    case KJ_T_ENUMERATE: {
+        s->subs = calloc(1, sizeof *s->subs);
+        s->nsubs = 1;
+        s->enum_start = n->nkids > 2 ? kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, KJ_I64)
+                                     : zero;
+        return it_setup(w, n->kids[1], &s->subs[0]);
+    }
+    case KJ_T_ZIP: {
+        s->nsubs = n->nkids - 1;
+        s->subs = calloc((size_t)s->nsubs, sizeof *s->subs);
+        LLVMValueRef len = NULL;
+        for (int i = 0; i < s->nsubs; i++) {
+            LLVMValueRef l = it_setup(w, n->kids[i + 1], &s->subs[i]);
+            len = len ? LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, l, len, ""), l, len, "")
+                      : l;
+        }
+        return len ? len : zero;
+    }
+    default:
+        return zero;
+    }
+}
+
+static LLVMValueRef it_item(kj_lw *w, it_state *s, LLVMValueRef t) {
+    switch (s->type->kind) {
+    case KJ_T_RANGE:
+        return LLVMBuildAdd(w->b, s->start, LLVMBuildMul(w->b, t, s->step, ""), "i");
+    case KJ_T_ARRAY:
+        return kj_array_item(w, s->value, s->type, t);
+    case KJ_T_ENUMERATE: {
+        LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, kj_iter_elem(s->type)));
+        tup = LLVMBuildInsertValue(w->b, tup, LLVMBuildAdd(w->b, t, s->enum_start, ""), 0, "");
+        return LLVMBuildInsertValue(w->b, tup, it_item(w, &s->subs[0], t), 1, "");
+    }
+    case KJ_T_ZIP: {
+        LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, kj_iter_elem(s->type)));
+        for (int i = 0; i < s->nsubs; i++)
+            tup = LLVMBuildInsertValue(w->b, tup, it_item(w, &s->subs[i], t), (unsigned)i, "");
+        return tup;
+    }
+    default:
+        return NULL;
+    }
+}
+
+static void it_free(it_state *s) {
+    for (int i = 0; i < s->nsubs; i++)
+        it_free(&s->subs[i]);
+    free(s->subs);
+}
+
+LLVMValueRef kj_entry_alloca(kj_lw *w, LLVMTypeRef t, const char *name) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(w->ctx);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(w->fn);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(b, first);
+    else
+        LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef a = LLVMBuildAlloca(b, t, name);
+    LLVMDisposeBuilder(b);
+    return a;
+}
+
+/* for target in <tuple>: the body once per element. */
+static void lower_for_tuple(kj_lw *w, kj_node *s) {
+    kj_node *itn = s->kids[1];
+    const kj_type *tt = itn->type, *et = kj_iter_elem(tt);
+    LLVMValueRef tup = kj_lower_expr(w, itn);
+    LLVMBasicBlockRef orelse = kj_new_bb(w, "for.else"), exit = kj_new_bb(w, "for.exit");
+    LLVMBasicBlockRef saved_b = w->break_bb, saved_c = w->continue_bb;
+    for (int i = 0; i < tt->n; i++) {
+        LLVMBasicBlockRef next = i + 1 < tt->n ? kj_new_bb(w, "for.next") : orelse;
+        assign(w, s->kids[0], kj_cast(w, LLVMBuildExtractValue(w->b, tup, (unsigned)i, ""),
+                                      tt->elems[i], et), et);
+        w->break_bb = exit;
+        w->continue_bb = next;
+        lower_block(w, &s->body);
+        if (!kj_terminated(w))
+            LLVMBuildBr(w->b, next);
+        LLVMPositionBuilderAtEnd(w->b, next);
+    }
+    if (tt->n == 0)
+        LLVMBuildBr(w->b, orelse);
+    w->break_bb = saved_b;
+    w->continue_bb = saved_c;
+    LLVMPositionBuilderAtEnd(w->b, orelse);
+    lower_block(w, &s->orelse);
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, exit);
+}
+
+static void lower_for(kj_lw *w, kj_node *s) {
+    if (s->kids[1]->type->kind == KJ_T_TUPLE) {
+        lower_for_tuple(w, s);
+        return;
+    }
+    it_state st = {0};
+    LLVMValueRef n = it_setup(w, s->kids[1], &st);
+    LLVMValueRef base_p = kj_entry_alloca(w, w->i64, "chunk"), t_p = kj_entry_alloca(w, w->i64, "t");
+    LLVMValueRef end_p = kj_entry_alloca(w, w->i64, "chunk.end");
+    LLVMBuildStore(w->b, LLVMConstInt(w->i64, 0, 0), base_p);
+    LLVMBasicBlockRef ocond = kj_new_bb(w, "for.chunk"), obody = kj_new_bb(w, "for.chunk.body"),
+                      icond = kj_new_bb(w, "for.cond"), ibody = kj_new_bb(w, "for.body"),
+                      ilatch = kj_new_bb(w, "for.latch"), olatch = kj_new_bb(w, "for.chunk.latch"),
+                      orelse = kj_new_bb(w, "for.else"), exit = kj_new_bb(w, "for.exit");
+    LLVMBuildBr(w->b, ocond);
+    LLVMPositionBuilderAtEnd(w->b, ocond);
+    LLVMValueRef base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, base, n, ""), obody, orelse);
+    LLVMPositionBuilderAtEnd(w->b, obody);
+    poll_interrupt(w);
+    base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
+    LLVMValueRef lim = LLVMBuildAdd(w->b, base, LLVMConstInt(w->i64, POLL_CHUNK, 0), "");
+    LLVMValueRef end = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, lim, n, ""), lim, n, "");
+    LLVMBuildStore(w->b, end, end_p);
+    LLVMBuildStore(w->b, base, t_p);
+    LLVMBuildBr(w->b, icond);
+    LLVMPositionBuilderAtEnd(w->b, icond);
+    LLVMValueRef t = LLVMBuildLoad2(w->b, w->i64, t_p, "");
+    LLVMBuildCondBr(w->b,
+                    LLVMBuildICmp(w->b, LLVMIntSLT, t, LLVMBuildLoad2(w->b, w->i64, end_p, ""), ""),
+                    ibody, olatch);
+    LLVMPositionBuilderAtEnd(w->b, ibody);
+    assign(w, s->kids[0], it_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, "")),
+           kj_iter_elem(st.type));
+    LLVMBasicBlockRef saved_b = w->break_bb, saved_c = w->continue_bb;
+    w->break_bb = exit;
+    w->continue_bb = ilatch;
+    lower_block(w, &s->body);
+    w->break_bb = saved_b;
+    w->continue_bb = saved_c;
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, ilatch);
+    LLVMPositionBuilderAtEnd(w->b, ilatch);
+    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, t_p, ""),
+                                      LLVMConstInt(w->i64, 1, 0), ""), t_p);
+    LLVMBuildBr(w->b, icond);
+    LLVMPositionBuilderAtEnd(w->b, olatch);
+    LLVMBuildStore(w->b, LLVMBuildLoad2(w->b, w->i64, end_p, ""), base_p);
+    LLVMBuildBr(w->b, ocond);
+    LLVMPositionBuilderAtEnd(w->b, orelse);
+    lower_block(w, &s->orelse);
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, exit);
+    it_free(&st);
+}
+
+static void lower_while(kj_lw *w, kj_node *s) {
+    LLVMBasicBlockRef cond = kj_new_bb(w, "while.cond"), body = kj_new_bb(w, "while.body"),
+                      orelse = kj_new_bb(w, "while.else"), exit = kj_new_bb(w, "while.exit");
+    LLVMBuildBr(w->b, cond);
+    LLVMPositionBuilderAtEnd(w->b, cond);
+    poll_interrupt(w);
+    kj_at(w, s);
+    LLVMValueRef test = kj_truth(w, kj_lower_expr(w, s->kids[0]), s->kids[0]->type);
+    LLVMBuildCondBr(w->b, test, body, orelse);
+    LLVMPositionBuilderAtEnd(w->b, body);
+    LLVMBasicBlockRef saved_b = w->break_bb, saved_c = w->continue_bb;
+    w->break_bb = exit;
+    w->continue_bb = cond;
+    lower_block(w, &s->body);
+    w->break_bb = saved_b;
+    w->continue_bb = saved_c;
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, cond);
+    LLVMPositionBuilderAtEnd(w->b, orelse);
+    lower_block(w, &s->orelse);
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, exit);
+}
+
+static void lower_return(kj_lw *w, kj_node *s) {
+    const kj_type *rt = w->inst->ret;
+    LLVMValueRef v = s->kids[0] ? kj_lower_expr(w, s->kids[0]) : LLVMConstInt(w->i8, 0, 0);
+    const kj_type *vt = s->kids[0] ? s->kids[0]->type : kj_none();
+    if (vt->kind == KJ_T_OPTIONAL && rt->kind != KJ_T_OPTIONAL && rt->kind != KJ_T_NONE) {
+        kj_raise_if(w, LLVMBuildNot(w->b, LLVMBuildExtractValue(w->b, v, 0, ""), ""),
+                    PyExc_TypeError, "the function returned None where its signature declares a value");
+    }
+    LLVMBuildStore(w->b, kj_cast(w, v, vt, rt), w->ret_ptr);
+    LLVMBuildRet(w->b, LLVMConstInt(w->i32, 0, 0));
+    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "after.return"));
+}
+
+static void lower_stmt(kj_lw *w, kj_node *s) {
+    kj_at(w, s);
+    switch (s->kind) {
+    case KJ_S_ASSIGN: {
+        LLVMValueRef v = kj_lower_expr(w, s->kids[1]);
+        assign(w, s->kids[0], v, s->kids[1]->type);
+        break;
+    }
+    case KJ_S_AUGASSIGN: {
+        const kj_type *rt = s->type;
+        LLVMValueRef cur = kj_lower_expr(w, s->kids[0]);
+        LLVMValueRef v = kj_lower_expr(w, s->kids[1]);
+        LLVMValueRef r;
+        if (s->op == KJ_OP_DIV && kj_is_intlike(s->kids[0]->type) && kj_is_intlike(s->kids[1]->type))
+            r = kj_arith(w, s, s->op, kj_cast(w, cur, s->kids[0]->type, rt),
+                         kj_cast(w, v, s->kids[1]->type, rt), rt);
+        else if (s->op == KJ_OP_LSHIFT || s->op == KJ_OP_RSHIFT || s->op == KJ_OP_POW)
+            r = kj_arith(w, s, s->op, kj_cast(w, cur, s->kids[0]->type, rt),
+                         kj_cast(w, v, s->kids[1]->type,
+                                 s->op == KJ_OP_POW && kj_is_intlike(s->kids[1]->type) ? KJ_I64 : rt),
+                         rt);
+        else
+            r = kj_arith(w, s, s->op, kj_cast(w, cur, s->kids[0]->type, rt),
+                         kj_cast(w, v, s->kids[1]->type, rt), rt);
+        assign(w, s->kids[0], r, rt);
+        break;
+    }
+    case KJ_S_EXPR:
+        kj_lower_expr(w, s->kids[0]);
+        break;
+    case KJ_S_IF: {
+        LLVMValueRef test = kj_truth(w, kj_lower_expr(w, s->kids[0]), s->kids[0]->type);
+        LLVMBasicBlockRef then = kj_new_bb(w, "if.then"), other = kj_new_bb(w, "if.else"),
+                          exit = kj_new_bb(w, "if.exit");
+        LLVMBuildCondBr(w->b, test, then, other);
+        LLVMPositionBuilderAtEnd(w->b, then);
+        lower_block(w, &s->body);
+        if (!kj_terminated(w))
+            LLVMBuildBr(w->b, exit);
+        LLVMPositionBuilderAtEnd(w->b, other);
+        lower_block(w, &s->orelse);
+        if (!kj_terminated(w))
+            LLVMBuildBr(w->b, exit);
+        LLVMPositionBuilderAtEnd(w->b, exit);
+        break;
+    }
+    case KJ_S_WHILE:
+        lower_while(w, s);
+        break;
+    case KJ_S_FOR:
+        lower_for(w, s);
+        break;
+    case KJ_S_BREAK:
+    case KJ_S_CONTINUE:
+        LLVMBuildBr(w->b, s->kind == KJ_S_BREAK ? w->break_bb : w->continue_bb);
+        LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "after.jump"));
+        break;
+    case KJ_S_RETURN:
+        lower_return(w, s);
+        break;
+    case KJ_S_RAISE:
+        kj_raise(w, s->kids[0]->pyobj, s->str);
+        break;
+    default:
+        break;
+    }
+}
+
+static void lower_block(kj_lw *w, kj_block *b) {
+    for (int i = 0; i < b->n && w->u->err.kind == KJ_ERR_NONE; i++)
+        lower_stmt(w, b->items[i]);
+}
+
+/* ---- functions ---- */
+
+static void declare(kj_unit *u, kj_instance *in, kj_lw *w) {
+    LLVMTypeRef params[in->f->nargs + 1];
+    params[0] = w->ptr;
+    for (int i = 0; i < in->f->nargs; i++)
+        params[i + 1] = kj_lltype(w, in->args[i]);
+    LLVMTypeRef ft = LLVMFunctionType(w->i32, params, (unsigned)in->f->nargs + 1, 0);
+    in->llfn = LLVMAddFunction(u->mod, in->symbol, ft);
+    LLVMSetLinkage(in->llfn, LLVMInternalLinkage);
+}
+
+static void set_cpu_attributes(kj_unit *u, LLVMValueRef fn) {
+    LLVMTargetMachineRef tm = u->target->target_machine ? u->target->target_machine(u->target) : NULL;
+    if (!tm)
+        return;
+    char *cpu = LLVMGetTargetMachineCPU(tm), *features = LLVMGetTargetMachineFeatureString(tm);
+    LLVMAddTargetDependentFunctionAttr(fn, "target-cpu", cpu);
+    LLVMAddTargetDependentFunctionAttr(fn, "target-features", features);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+}
+
+static void define(kj_unit *u, kj_instance *in, kj_lw *w) {
+    kj_function *f = in->f;
+    w->inst = in;
+    w->f = f;
+    w->fn = in->llfn;
+    set_cpu_attributes(u, w->fn);
+    LLVMMetadataRef ftype = LLVMDIBuilderCreateSubroutineType(u->di, u->di_file, NULL, 0, 0);
+    w->scope = LLVMDIBuilderCreateFunction(u->di, u->di_file, f->qualname, strlen(f->qualname),
+                                           in->symbol, strlen(in->symbol), u->di_file,
+                                           (unsigned)f->first_line, ftype, 1, 1,
+                                           (unsigned)f->first_line, LLVMDIFlagZero, 1);
+    LLVMSetSubprogram(w->fn, w->scope);
+    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "entry"));
+    kj_at(w, &(kj_node){.line = f->first_line});
+    w->ret_ptr = LLVMGetParam(w->fn, 0);
+    w->slots = calloc((size_t)f->nlocals + 1, sizeof *w->slots);
+    for (int i = 0; i < f->nlocals; i++) {
+        const kj_type *t = f->locals[i].type ? f->locals[i].type : kj_none();
+        w->slots[i] = LLVMBuildAlloca(w->b, kj_lltype(w, t), f->locals[i].name);
+    }
+    for (int i = 0; i < f->nargs; i++)
+        LLVMBuildStore(w->b, kj_cast(w, LLVMGetParam(w->fn, (unsigned)i + 1), in->args[i],
+                                     f->locals[i].type), w->slots[i]);
+    lower_block(w, &f->body);
+    if (!kj_terminated(w)) {
+        if (in->ret->kind == KJ_T_NONE || in->ret->kind == KJ_T_OPTIONAL)
+            LLVMBuildStore(w->b, kj_cast(w, LLVMConstInt(w->i8, 0, 0), kj_none(), in->ret), w->ret_ptr);
+        LLVMBuildRet(w->b, LLVMConstInt(w->i32, 0, 0));
+    }
+    /* blocks left open after a return or raise are unreachable */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        if (!LLVMGetBasicBlockTerminator(bb)) {
+            LLVMPositionBuilderAtEnd(w->b, bb);
+            LLVMBuildUnreachable(w->b);
+        }
+    free(w->slots);
+    w->slots = NULL;
+    if (u->target->finish_function)
+        u->target->finish_function(u->target, u->mod, w->fn, KJ_FN_INTERNAL);
+}
+
+/* The entry the dispatcher calls: i32 entry(ptr ret, ptr args), where
+ * args[i] points at argument i laid out as its LLVM type. */
+static void define_entry(kj_unit *u, kj_instance *in, kj_lw *w) {
+    char name[160];
+    snprintf(name, sizeof name, "%s_entry", in->symbol);
+    LLVMTypeRef ft = LLVMFunctionType(w->i32, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0);
+    LLVMValueRef fn = LLVMAddFunction(u->mod, name, ft);
+    set_cpu_attributes(u, fn);
+    LLVMBuilderRef b = w->b;
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
+    LLVMSetCurrentDebugLocation2(b, NULL);
+    int n = in->f->nargs;
+    LLVMValueRef args[n + 1];
+    LLVMTypeRef tys[n + 1];
+    args[0] = LLVMGetParam(fn, 0);
+    tys[0] = w->ptr;
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef slot = LLVMBuildGEP2(b, w->ptr, LLVMGetParam(fn, 1),
+                                          (LLVMValueRef[]){LLVMConstInt(w->i64, (unsigned)i, 0)}, 1, "");
+        LLVMValueRef p = LLVMBuildLoad2(b, w->ptr, slot, "");
+        tys[i + 1] = kj_lltype(w, in->args[i]);
+        args[i + 1] = LLVMBuildLoad2(b, tys[i + 1], p, "");
+    }
+    LLVMValueRef st = LLVMBuildCall2(b, LLVMGlobalGetValueType(in->llfn), in->llfn, args,
+                                     (unsigned)n + 1, "");
+    LLVMBuildRet(b, st);
+    if (u->target->finish_function)
+        u->target->finish_function(u->target, u->mod, fn, KJ_FN_ENTRY);
+}
+
+int kj_lower_unit(kj_unit *u) {
+    kj_lw w = {.u = u, .ctx = u->ctx, .mod = u->mod};
+    w.b = LLVMCreateBuilderInContext(u->ctx);
+    w.i1 = LLVMInt1TypeInContext(u->ctx);
+    w.i8 = LLVMInt8TypeInContext(u->ctx);
+    w.i32 = LLVMInt32TypeInContext(u->ctx);
+    w.i64 = LLVMInt64TypeInContext(u->ctx);
+    w.f32 = LLVMFloatTypeInContext(u->ctx);
+    w.f64 = LLVMDoubleTypeInContext(u->ctx);
+    w.ptr = LLVMPointerTypeInContext(u->ctx, 0);
+    w.vd = LLVMVoidTypeInContext(u->ctx);
+    for (kj_instance *in = u->instances; in; in = in->next)
+        declare(u, in, &w);
+    for (kj_instance *in = u->instances; in && u->err.kind == KJ_ERR_NONE; in = in->next) {
+        u->err_function = in->f;
+        define(u, in, &w);
+    }
+    if (u->err.kind == KJ_ERR_NONE)
+        define_entry(u, u->instances, &w);
+    LLVMDisposeBuilder(w.b);
+    return u->err.kind == KJ_ERR_NONE ? 0 : -1;
+}

@@ -1,0 +1,83 @@
+/* lower: typed Kiln IR -> LLVM IR, for any kj_target. Shared between the
+ * statement (lower.c), expression (lower_expr.c), array (lower_array.c) and
+ * builtin (builtins.c) lowerings.
+ *
+ * Every lowered function is `i32 sym(ptr ret, T0 a0, ...)`: it stores its
+ * result through ret and returns 0, or returns 1 after recording an
+ * exception with kj_rt_raise. Arrays are passed by value as the struct
+ * { ptr owner, ptr data, [nd x i64] shape, [nd x i64] strides } (strides in
+ * bytes); tuples as LLVM structs; optionals as { i1 present, T value }. */
+#ifndef KILN_JIT_LOWER_H
+#define KILN_JIT_LOWER_H
+
+#include "jit/unit.h"
+
+typedef struct {
+    kj_unit *u;
+    kj_instance *inst;
+    kj_function *f;
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    LLVMBuilderRef b;
+    LLVMValueRef fn;
+    LLVMValueRef ret_ptr;
+    LLVMValueRef *slots;             /* alloca per local */
+    LLVMBasicBlockRef break_bb, continue_bb;
+    LLVMMetadataRef scope;           /* the function's DISubprogram */
+    LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr, vd;
+} kj_lw;
+
+/* The LLVM type holding values of t. */
+LLVMTypeRef kj_lltype(kj_lw *w, const kj_type *t);
+/* The LLVM type of an array's element in memory (bool is a byte). */
+LLVMTypeRef kj_llmemtype(kj_lw *w, const kj_type *t);
+
+/* Sets the current debug location (line of n) for what follows. */
+void kj_at(kj_lw *w, const kj_node *n);
+
+LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n);
+/* v of type from, converted to type to (numbers, optionals, tuples). */
+LLVMValueRef kj_cast(kj_lw *w, LLVMValueRef v, const kj_type *from, const kj_type *to);
+/* The truth of v (an i1). */
+LLVMValueRef kj_truth(kj_lw *w, LLVMValueRef v, const kj_type *t);
+/* Arithmetic on numbers already of type t (both operands), Python's rules. */
+LLVMValueRef kj_arith(kj_lw *w, kj_node *at, kj_op op, LLVMValueRef a, LLVMValueRef b,
+                      const kj_type *t);
+
+/* Branches to a new block that raises `cls` (a Python exception class)
+ * with msg when cond is true; continues in the other block. */
+void kj_raise_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *msg);
+/* Raises now (records the exception, returns 1 from the function) and
+ * continues in a fresh unreachable block. */
+void kj_raise(kj_lw *w, PyObject *cls, const char *msg);
+/* Calls an internal function returning a status; propagates a failure. */
+void kj_check_status(kj_lw *w, LLVMValueRef status);
+
+/* Applies the function's fast-math flags to a floating-point instruction. */
+LLVMValueRef kj_fm(kj_lw *w, LLVMValueRef v);
+/* A call to an LLVM intrinsic or external function by name. */
+LLVMValueRef kj_call(kj_lw *w, const char *name, LLVMTypeRef ret, int n, LLVMTypeRef *tys,
+                     LLVMValueRef *args);
+LLVMValueRef kj_call_intrinsic(kj_lw *w, const char *name, LLVMTypeRef overload, int n,
+                               LLVMValueRef *args);
+/* An alloca in the entry block (so mem2reg/SROA promote it). */
+LLVMValueRef kj_entry_alloca(kj_lw *w, LLVMTypeRef t, const char *name);
+/* A new block in the current function. */
+LLVMBasicBlockRef kj_new_bb(kj_lw *w, const char *name);
+bool kj_terminated(kj_lw *w);
+
+/* Arrays (lower_array.c). */
+LLVMValueRef kj_array_field(kj_lw *w, LLVMValueRef arr, int field, int dim);  /* 0 owner 1 data 2 shape 3 strides */
+LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n);               /* load an element, or make a view */
+void kj_store_index(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
+LLVMValueRef kj_array_len(kj_lw *w, LLVMValueRef arr);
+/* Element t (0-based, already in range) of the first axis: a scalar or a view. */
+LLVMValueRef kj_array_item(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMValueRef t);
+
+/* Builtins (builtins.c): the call n to the known function n->kids[0]. */
+LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args);
+
+/* Lowers every instance of the unit into u->mod (lower.c). */
+int kj_lower_unit(kj_unit *u);
+
+#endif

@@ -1,0 +1,163 @@
+/* runtime: host support for compiled code. Everything here may run without
+ * the GIL (nogil functions): it touches only thread-local state, or the
+ * interrupt flag, which is a sig_atomic_t written by the signal handler. */
+#include "jit/runtime.h"
+
+#include <string.h>
+#include <time.h>
+
+volatile sig_atomic_t kj_interrupt_flag;
+
+static _Thread_local kj_rt_error pending;
+
+void kj_rt_raise(PyObject *cls, const char *msg) {
+    pending.cls = cls;
+    pending.msg = msg;
+}
+
+kj_rt_error kj_rt_take_error(void) {
+    kj_rt_error e = pending;
+    pending.cls = NULL;
+    pending.msg = NULL;
+    return e;
+}
+
+/* ---- random: xoshiro256** per thread, seeded from the clock unless
+ * random.seed() is called in compiled code ---- */
+
+static _Thread_local uint64_t rng[4];
+static _Thread_local int rng_ready;
+
+static uint64_t splitmix(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void kj_rt_seed(int64_t seed) {
+    uint64_t x = (uint64_t)seed;
+    for (int i = 0; i < 4; i++)
+        rng[i] = splitmix(&x);
+    rng_ready = 1;
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t next_u64(void) {
+    if (!rng_ready) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        kj_rt_seed((int64_t)(ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ (uintptr_t)&rng));
+    }
+    uint64_t r = rotl(rng[1] * 5, 7) * 9, t = rng[1] << 17;
+    rng[2] ^= rng[0];
+    rng[3] ^= rng[1];
+    rng[1] ^= rng[2];
+    rng[0] ^= rng[3];
+    rng[2] ^= t;
+    rng[3] = rotl(rng[3], 45);
+    return r;
+}
+
+double kj_rt_random(void) { return (double)(next_u64() >> 11) * 0x1.0p-53; }
+
+int64_t kj_rt_randint(int64_t lo, int64_t hi) {
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+    if (span == 0)   /* the whole 64-bit range */
+        return (int64_t)next_u64();
+    uint64_t limit = UINT64_MAX - UINT64_MAX % span, r;
+    do
+        r = next_u64();
+    while (r >= limit);
+    return (int64_t)((uint64_t)lo + r % span);
+}
+
+/* ---- integers: wrap at 64 bits like the rest of compiled arithmetic ---- */
+
+int64_t kj_rt_ipow(int64_t base, int64_t exp) {
+    uint64_t r = 1, b = (uint64_t)base;
+    while (exp > 0) {
+        if (exp & 1)
+            r *= b;
+        b *= b;
+        exp >>= 1;
+    }
+    return (int64_t)r;
+}
+
+int64_t kj_rt_powmod(int64_t base, int64_t exp, int64_t mod) {
+    __int128 r = 1, b = base % mod;
+    if (b < 0)
+        b += mod < 0 ? -mod : mod;
+    while (exp > 0) {
+        if (exp & 1)
+            r = (r * b) % mod;
+        b = (b * b) % mod;
+        exp >>= 1;
+    }
+    int64_t x = (int64_t)r;
+    if (x != 0 && ((x < 0) != (mod < 0)))
+        x += mod;
+    return x;
+}
+
+int64_t kj_rt_gcd(int64_t a, int64_t b) {
+    uint64_t x = a < 0 ? -(uint64_t)a : (uint64_t)a, y = b < 0 ? -(uint64_t)b : (uint64_t)b;
+    while (y) {
+        uint64_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return (int64_t)x;
+}
+
+/* ---- interrupt ---- */
+
+static struct sigaction previous;
+
+/* Sets the flag compiled loops poll, then lets the previous handler
+ * (CPython's) record the signal so KeyboardInterrupt is raised in Python. */
+static void on_sigint(int sig, siginfo_t *info, void *uctx) {
+    kj_interrupt_flag = 1;
+    if (previous.sa_flags & SA_SIGINFO) {
+        if (previous.sa_sigaction)
+            previous.sa_sigaction(sig, info, uctx);
+    } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN &&
+               previous.sa_handler) {
+        previous.sa_handler(sig);
+    } else if (previous.sa_handler == SIG_DFL) {
+        /* nobody else wants it: the default action (terminate) as before */
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+int kj_install_interrupt_handler(void) {
+    static int installed;
+    if (installed)
+        return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigint;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, &previous) != 0) {
+        PyErr_SetFromErrno(PyExc_OSError);
+        return -1;
+    }
+    installed = 1;
+    return 0;
+}
+
+const kj_symbol kj_runtime_symbols[] = {
+    {"kj_rt_raise", (void *)kj_rt_raise},
+    {"kj_rt_random", (void *)kj_rt_random},
+    {"kj_rt_seed", (void *)kj_rt_seed},
+    {"kj_rt_randint", (void *)kj_rt_randint},
+    {"kj_rt_ipow", (void *)kj_rt_ipow},
+    {"kj_rt_powmod", (void *)kj_rt_powmod},
+    {"kj_rt_gcd", (void *)kj_rt_gcd},
+    {"kj_interrupt_flag", (void *)&kj_interrupt_flag},
+    {NULL, NULL},
+};

@@ -1,0 +1,45 @@
+/* runtime: what compiled code calls into on the host: exceptions, the
+ * interrupt flag, random numbers, integer helpers. The engine makes these
+ * symbols visible to JIT-compiled code (kj_runtime_symbols). */
+#ifndef KILN_JIT_RUNTIME_H
+#define KILN_JIT_RUNTIME_H
+
+#include <Python.h>
+#include <signal.h>
+#include <stdint.h>
+
+/* Set by the SIGINT handler, polled by compiled loops; cleared by the
+ * dispatcher when a call starts and when it reports the interrupt. */
+extern volatile sig_atomic_t kj_interrupt_flag;
+
+/* The exception compiled code raised on this thread (class borrowed: a
+ * builtin or kept alive by the compiled function's unit; msg a constant of
+ * the compiled code or NULL). */
+typedef struct {
+    PyObject *cls;
+    const char *msg;
+} kj_rt_error;
+
+void kj_rt_raise(PyObject *cls, const char *msg);
+/* Takes the pending error of this thread (cls NULL if none). */
+kj_rt_error kj_rt_take_error(void);
+
+double kj_rt_random(void);
+void kj_rt_seed(int64_t seed);
+int64_t kj_rt_randint(int64_t lo, int64_t hi);
+int64_t kj_rt_ipow(int64_t base, int64_t exp);
+int64_t kj_rt_powmod(int64_t base, int64_t exp, int64_t mod);
+int64_t kj_rt_gcd(int64_t a, int64_t b);
+
+/* Installs the SIGINT handler (once; chains to the handler it replaces).
+ * Returns 0 or -1 with a Python exception set. */
+int kj_install_interrupt_handler(void);
+
+/* Name/address pairs of everything above that compiled code may reference. */
+typedef struct {
+    const char *name;
+    void *addr;
+} kj_symbol;
+extern const kj_symbol kj_runtime_symbols[];
+
+#endif

@@ -1,0 +1,469 @@
+/* types: interning, names, unification and the typing of Python values. */
+#define PY_SSIZE_T_CLEAN
+#include "jit/types.h"
+#include "jit/numpy_api.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Formats a type name; false if it does not fit (the type is then too
+ * deeply nested to name, and is refused rather than confused with another). */
+static bool name_fmt(char *dst, size_t size, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(dst, size, fmt, ap);
+    va_end(ap);
+    return n >= 0 && (size_t)n < size;
+}
+
+/* Interned types, found by name (a name says everything about a type).
+ * Protected by the GIL. */
+#define TABLE_SIZE 1024
+static kj_type *table[TABLE_SIZE];
+
+static unsigned hash_name(const char *s) {
+    unsigned h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* Returns the interned copy of `proto` (whose name is set). A full table
+ * (thousands of distinct types) falls back to leaking a fresh copy, which
+ * only costs identity: never hit in practice. */
+static const kj_type *intern(const kj_type *proto) {
+    unsigned h = hash_name(proto->name) % TABLE_SIZE;
+    for (unsigned i = 0; i < TABLE_SIZE; i++) {
+        kj_type *t = table[(h + i) % TABLE_SIZE];
+        if (!t)
+            break;
+        if (strcmp(t->name, proto->name) == 0)
+            return t;
+    }
+    kj_type *t = malloc(sizeof *t);
+    if (!t)
+        return NULL;
+    *t = *proto;
+    if (proto->n > 0) {
+        t->elems = malloc(sizeof(kj_type *) * proto->n);
+        if (!t->elems) {
+            free(t);
+            return NULL;
+        }
+        memcpy(t->elems, proto->elems, sizeof(kj_type *) * proto->n);
+    }
+    for (unsigned i = 0; i < TABLE_SIZE; i++) {
+        if (!table[(h + i) % TABLE_SIZE]) {
+            table[(h + i) % TABLE_SIZE] = t;
+            break;
+        }
+    }
+    return t;
+}
+
+static const kj_type *simple(kj_kind kind, int bits, bool is_signed, const char *name) {
+    kj_type p = {.kind = kind, .bits = bits, .is_signed = is_signed};
+    name_fmt(p.name, sizeof p.name, "%s", name);
+    return intern(&p);
+}
+
+const kj_type *kj_none(void) {
+    static const kj_type *t;
+    return t ? t : (t = simple(KJ_T_NONE, 0, false, "none"));
+}
+const kj_type *kj_bool(void) {
+    static const kj_type *t;
+    return t ? t : (t = simple(KJ_T_BOOL, 1, false, "bool"));
+}
+const kj_type *kj_int(int bits, bool is_signed) {
+    static const kj_type *cache[2][4];
+    int i = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
+    if (!cache[is_signed][i]) {
+        char name[16];
+        snprintf(name, sizeof name, "%sint%d", is_signed ? "" : "u", bits);
+        cache[is_signed][i] = simple(KJ_T_INT, bits, is_signed, name);
+    }
+    return cache[is_signed][i];
+}
+const kj_type *kj_float(int bits) {
+    static const kj_type *f32, *f64;
+    if (bits == 32)
+        return f32 ? f32 : (f32 = simple(KJ_T_FLOAT, 32, true, "float32"));
+    return f64 ? f64 : (f64 = simple(KJ_T_FLOAT, 64, true, "float64"));
+}
+const kj_type *kj_complex(int bits) {
+    static const kj_type *c64, *c128;
+    if (bits == 64)
+        return c64 ? c64 : (c64 = simple(KJ_T_COMPLEX, 64, true, "complex64"));
+    return c128 ? c128 : (c128 = simple(KJ_T_COMPLEX, 128, true, "complex128"));
+}
+const kj_type *kj_range(void) {
+    static const kj_type *t;
+    return t ? t : (t = simple(KJ_T_RANGE, 0, false, "range"));
+}
+
+const kj_type *kj_array(const kj_type *dtype, int ndim, char layout, bool readonly) {
+    if (ndim <= 1 && layout == KJ_LAYOUT_F)
+        layout = KJ_LAYOUT_C;   /* a 1-d F-contiguous array is C-contiguous */
+    kj_type p = {.kind = KJ_T_ARRAY, .elem = dtype, .ndim = ndim, .layout = layout,
+                 .readonly = readonly};
+    if (!name_fmt(p.name, sizeof p.name, "%sarray(%s, %dd, %c)", readonly ? "readonly " : "",
+                  dtype->name, ndim, layout))
+        return NULL;
+    return intern(&p);
+}
+
+/* Writes "a, b, c" of the types' names into buf. */
+static bool join_names(char *buf, size_t size, int n, const kj_type *const *elems) {
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && used < size; i++)
+        used += snprintf(buf + used, size - used, "%s%s", i ? ", " : "", elems[i]->name);
+    return used < size;
+}
+
+const kj_type *kj_tuple(int n, const kj_type *const *elems) {
+    kj_type p = {.kind = KJ_T_TUPLE, .n = n, .elems = (const kj_type **)elems};
+    bool uniform = n > 0;
+    for (int i = 1; i < n; i++)
+        uniform = uniform && elems[i] == elems[0];
+    for (int i = 0; i < n; i++)
+        if (!elems[i])
+            return NULL;
+    char inner[sizeof p.name];
+    if (uniform ? !name_fmt(p.name, sizeof p.name, "UniTuple(%s x %d)", elems[0]->name, n)
+                : !join_names(inner, sizeof inner, n, elems) ||
+                      !name_fmt(p.name, sizeof p.name, "Tuple(%s)", inner))
+        return NULL;
+    return intern(&p);
+}
+
+bool kj_is_uniform_tuple(const kj_type *t) {
+    if (t->kind != KJ_T_TUPLE || t->n == 0)
+        return false;
+    for (int i = 1; i < t->n; i++)
+        if (t->elems[i] != t->elems[0])
+            return false;
+    return true;
+}
+
+const kj_type *kj_optional(const kj_type *elem) {
+    if (elem->kind == KJ_T_OPTIONAL || elem->kind == KJ_T_NONE)
+        return elem;
+    kj_type p = {.kind = KJ_T_OPTIONAL, .elem = elem};
+    if (!name_fmt(p.name, sizeof p.name, "optional(%s)", elem->name))
+        return NULL;
+    return intern(&p);
+}
+
+const kj_type *kj_enumerate(const kj_type *iterable) {
+    kj_type p = {.kind = KJ_T_ENUMERATE, .elem = iterable};
+    if (!name_fmt(p.name, sizeof p.name, "enumerate(%s)", iterable->name))
+        return NULL;
+    return intern(&p);
+}
+
+const kj_type *kj_zip(int n, const kj_type *const *iterables) {
+    kj_type p = {.kind = KJ_T_ZIP, .n = n, .elems = (const kj_type **)iterables};
+    char inner[sizeof p.name];
+    if (!join_names(inner, sizeof inner, n, iterables) ||
+        !name_fmt(p.name, sizeof p.name, "zip(%s)", inner))
+        return NULL;
+    return intern(&p);
+}
+
+/* ---- unification and promotion ---- */
+
+static int rank(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_BOOL: return 0;
+    case KJ_T_INT: return 1;
+    case KJ_T_FLOAT: return 2;
+    case KJ_T_COMPLEX: return 3;
+    default: return -1;
+    }
+}
+
+/* The number type holding both a and b. */
+static const kj_type *unify_numbers(const kj_type *a, const kj_type *b) {
+    if (rank(a) > rank(b)) {
+        const kj_type *t = a;
+        a = b;
+        b = t;
+    }
+    switch (b->kind) {
+    case KJ_T_BOOL:
+        return b;
+    case KJ_T_INT:
+        if (a->kind == KJ_T_BOOL)
+            return b;
+        if (a->is_signed == b->is_signed)
+            return kj_int(a->bits > b->bits ? a->bits : b->bits, a->is_signed);
+        {
+            const kj_type *s = a->is_signed ? a : b, *u = a->is_signed ? b : a;
+            if (u->bits == 64)
+                return kj_float(64);
+            int bits = u->bits * 2 > s->bits ? u->bits * 2 : s->bits;
+            return kj_int(bits, true);
+        }
+    case KJ_T_FLOAT:
+        if (a->kind == KJ_T_FLOAT)
+            return kj_float(a->bits > b->bits ? a->bits : b->bits);
+        if (b->bits == 32 && (a->kind == KJ_T_BOOL || a->bits <= 16))
+            return b;
+        return kj_float(64);
+    case KJ_T_COMPLEX:
+        if (b->bits == 64 && (a->kind == KJ_T_BOOL || (a->kind == KJ_T_INT && a->bits <= 16) ||
+                              (a->kind == KJ_T_FLOAT && a->bits == 32) ||
+                              (a->kind == KJ_T_COMPLEX)))
+            return a->kind == KJ_T_COMPLEX && a->bits == 128 ? a : b;
+        return kj_complex(128);
+    default:
+        return NULL;
+    }
+}
+
+const kj_type *kj_unify(const kj_type *a, const kj_type *b) {
+    if (!a)
+        return b;
+    if (!b || a == b)
+        return a;
+    if (kj_is_number(a) && kj_is_number(b))
+        return unify_numbers(a, b);
+    if (a->kind == KJ_T_NONE)
+        return kj_optional(b);
+    if (b->kind == KJ_T_NONE)
+        return kj_optional(a);
+    if (a->kind == KJ_T_OPTIONAL || b->kind == KJ_T_OPTIONAL) {
+        const kj_type *ia = a->kind == KJ_T_OPTIONAL ? a->elem : a;
+        const kj_type *ib = b->kind == KJ_T_OPTIONAL ? b->elem : b;
+        const kj_type *u = kj_unify(ia, ib);
+        return u ? kj_optional(u) : NULL;
+    }
+    if (a->kind == KJ_T_ARRAY && b->kind == KJ_T_ARRAY && a->elem == b->elem &&
+        a->ndim == b->ndim)
+        return kj_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : KJ_LAYOUT_A,
+                        a->readonly || b->readonly);
+    if (a->kind == KJ_T_TUPLE && b->kind == KJ_T_TUPLE && a->n == b->n) {
+        const kj_type *elems[a->n > 0 ? a->n : 1];
+        for (int i = 0; i < a->n; i++)
+            if (!(elems[i] = kj_unify(a->elems[i], b->elems[i])))
+                return NULL;
+        return kj_tuple(a->n, elems);
+    }
+    return NULL;
+}
+
+const kj_type *kj_promote(const kj_type *a, const kj_type *b) {
+    if (kj_is_intlike(a) && kj_is_intlike(b)) {
+        bool au = a->kind == KJ_T_INT && !a->is_signed, bu = b->kind == KJ_T_INT && !b->is_signed;
+        if (au && bu)
+            return kj_int(64, false);
+        if ((au && a->bits == 64) || (bu && b->bits == 64))
+            return kj_float(64);
+        return KJ_I64;
+    }
+    return unify_numbers(a, b);
+}
+
+bool kj_can_convert(const kj_type *from, const kj_type *to) {
+    if (from == to)
+        return true;
+    if (kj_is_number(from) && kj_is_number(to))
+        return !(from->kind == KJ_T_COMPLEX && to->kind != KJ_T_COMPLEX);
+    if (from->kind == KJ_T_ARRAY && to->kind == KJ_T_ARRAY)
+        return from->elem == to->elem && from->ndim == to->ndim &&
+               (to->layout == KJ_LAYOUT_A || to->layout == from->layout) &&
+               (to->readonly || !from->readonly);
+    if (from->kind == KJ_T_TUPLE && to->kind == KJ_T_TUPLE && from->n == to->n) {
+        for (int i = 0; i < from->n; i++)
+            if (!kj_can_convert(from->elems[i], to->elems[i]))
+                return false;
+        return true;
+    }
+    if (to->kind == KJ_T_OPTIONAL)
+        return from->kind == KJ_T_NONE || kj_can_convert(from, to->elem) ||
+               (from->kind == KJ_T_OPTIONAL && kj_can_convert(from->elem, to->elem));
+    if (from->kind == KJ_T_OPTIONAL)
+        return kj_can_convert(from->elem, to);
+    return false;
+}
+
+/* ---- specs: types as Python data ---- */
+
+const kj_type *kj_type_from_spec(PyObject *spec) {
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) < 1 ||
+        !PyUnicode_Check(PyTuple_GET_ITEM(spec, 0))) {
+        PyErr_Format(PyExc_TypeError, "not a kiln type spec: %R", spec);
+        return NULL;
+    }
+    const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 0));
+    Py_ssize_t n = PyTuple_GET_SIZE(spec);
+    if (!k)
+        return NULL;
+    if (strcmp(k, "none") == 0)
+        return kj_none();
+    if (strcmp(k, "bool") == 0)
+        return kj_bool();
+    if (strcmp(k, "int") == 0 && n == 3)
+        return kj_int((int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 1)),
+                      PyObject_IsTrue(PyTuple_GET_ITEM(spec, 2)));
+    if (strcmp(k, "float") == 0 && n == 2)
+        return kj_float((int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 1)));
+    if (strcmp(k, "complex") == 0 && n == 2)
+        return kj_complex((int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 1)));
+    if (strcmp(k, "optional") == 0 && n == 2) {
+        const kj_type *e = kj_type_from_spec(PyTuple_GET_ITEM(spec, 1));
+        return e ? kj_optional(e) : NULL;
+    }
+    if (strcmp(k, "array") == 0 && n == 5) {
+        const kj_type *d = kj_type_from_spec(PyTuple_GET_ITEM(spec, 1));
+        const char *layout = PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 3));
+        if (!d || !layout)
+            return NULL;
+        return kj_array(d, (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 2)), layout[0],
+                        PyObject_IsTrue(PyTuple_GET_ITEM(spec, 4)));
+    }
+    if (strcmp(k, "tuple") == 0 && n == 2 && PyTuple_Check(PyTuple_GET_ITEM(spec, 1))) {
+        PyObject *items = PyTuple_GET_ITEM(spec, 1);
+        int m = (int)PyTuple_GET_SIZE(items);
+        const kj_type *elems[m > 0 ? m : 1];
+        for (int i = 0; i < m; i++)
+            if (!(elems[i] = kj_type_from_spec(PyTuple_GET_ITEM(items, i))))
+                return NULL;
+        return kj_tuple(m, elems);
+    }
+    PyErr_Format(PyExc_TypeError, "not a kiln type spec: %R", spec);
+    return NULL;
+}
+
+PyObject *kj_type_to_spec(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_NONE: return Py_BuildValue("(s)", "none");
+    case KJ_T_BOOL: return Py_BuildValue("(s)", "bool");
+    case KJ_T_INT: return Py_BuildValue("(siO)", "int", t->bits, t->is_signed ? Py_True : Py_False);
+    case KJ_T_FLOAT: return Py_BuildValue("(si)", "float", t->bits);
+    case KJ_T_COMPLEX: return Py_BuildValue("(si)", "complex", t->bits);
+    case KJ_T_OPTIONAL: return Py_BuildValue("(sN)", "optional", kj_type_to_spec(t->elem));
+    case KJ_T_ARRAY:
+        return Py_BuildValue("(sNiCO)", "array", kj_type_to_spec(t->elem), t->ndim, t->layout,
+                             t->readonly ? Py_True : Py_False);
+    case KJ_T_TUPLE: {
+        PyObject *items = PyTuple_New(t->n);
+        for (int i = 0; items && i < t->n; i++) {
+            PyObject *s = kj_type_to_spec(t->elems[i]);
+            if (!s) {
+                Py_CLEAR(items);
+                break;
+            }
+            PyTuple_SET_ITEM(items, i, s);
+        }
+        return items ? Py_BuildValue("(sN)", "tuple", items) : NULL;
+    }
+    default:
+        return Py_BuildValue("(ss)", "opaque", t->name);
+    }
+}
+
+/* ---- NumPy ---- */
+
+const kj_type *kj_type_from_npy(int type_num) {
+    switch (type_num) {
+    case NPY_BOOL: return kj_bool();
+    case NPY_INT8: return kj_int(8, true);
+    case NPY_INT16: return kj_int(16, true);
+    case NPY_INT32: return kj_int(32, true);
+    case NPY_INT64: return kj_int(64, true);
+    case NPY_UINT8: return kj_int(8, false);
+    case NPY_UINT16: return kj_int(16, false);
+    case NPY_UINT32: return kj_int(32, false);
+    case NPY_UINT64: return kj_int(64, false);
+    case NPY_FLOAT32: return kj_float(32);
+    case NPY_FLOAT64: return kj_float(64);
+    case NPY_COMPLEX64: return kj_complex(64);
+    case NPY_COMPLEX128: return kj_complex(128);
+    /* long long / unsigned long long share int64's width but not its number */
+    case NPY_LONGLONG: return kj_int(64, true);
+    case NPY_ULONGLONG: return kj_int(64, false);
+    default: return NULL;
+    }
+}
+
+int kj_type_to_npy(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_BOOL: return NPY_BOOL;
+    case KJ_T_INT:
+        switch (t->bits) {
+        case 8: return t->is_signed ? NPY_INT8 : NPY_UINT8;
+        case 16: return t->is_signed ? NPY_INT16 : NPY_UINT16;
+        case 32: return t->is_signed ? NPY_INT32 : NPY_UINT32;
+        default: return t->is_signed ? NPY_INT64 : NPY_UINT64;
+        }
+    case KJ_T_FLOAT: return t->bits == 32 ? NPY_FLOAT32 : NPY_FLOAT64;
+    case KJ_T_COMPLEX: return t->bits == 64 ? NPY_COMPLEX64 : NPY_COMPLEX128;
+    default: return -1;
+    }
+}
+
+/* Array types by (dtype, ndim, layout, readonly) so that typing an array
+ * argument on each call costs no string formatting. */
+#define MAX_CACHED_NDIM 8
+static const kj_type *array_cache[NPY_NTYPES][MAX_CACHED_NDIM + 1][3][2];
+
+static const kj_type *typeof_array(PyArrayObject *a) {
+    int num = PyArray_TYPE(a), nd = PyArray_NDIM(a);
+    int flags = PyArray_FLAGS(a);
+    int li = (flags & NPY_ARRAY_C_CONTIGUOUS) ? 0 : (flags & NPY_ARRAY_F_CONTIGUOUS) ? 1 : 2;
+    int ro = !(flags & NPY_ARRAY_WRITEABLE);
+    if (num < 0 || num >= NPY_NTYPES || nd > MAX_CACHED_NDIM)
+        return NULL;
+    const kj_type **slot = &array_cache[num][nd][li][ro];
+    if (!*slot) {
+        const kj_type *d = kj_type_from_npy(num);
+        if (!d)
+            return NULL;
+        *slot = kj_array(d, nd, "CFA"[li], ro);
+    }
+    return *slot;
+}
+
+const kj_type *kj_typeof(PyObject *v) {
+    if (PyFloat_CheckExact(v))
+        return kj_float(64);
+    if (PyBool_Check(v))
+        return kj_bool();
+    if (PyLong_Check(v))
+        return KJ_I64;
+    if (PyArray_Check(v))
+        return typeof_array((PyArrayObject *)v);
+    if (PyFloat_Check(v))
+        return kj_float(64);
+    if (PyComplex_Check(v))
+        return kj_complex(128);
+    if (v == Py_None)
+        return kj_none();
+    if (PyArray_IsScalar(v, Generic)) {
+        PyArray_Descr *d = PyArray_DescrFromScalar(v);
+        const kj_type *t = d ? kj_type_from_npy(d->type_num) : NULL;
+        Py_XDECREF(d);
+        PyErr_Clear();
+        return t;
+    }
+    if (PyTuple_Check(v)) {
+        int n = (int)PyTuple_GET_SIZE(v);
+        const kj_type *elems[n > 0 ? n : 1];
+        for (int i = 0; i < n; i++)
+            if (!(elems[i] = kj_typeof(PyTuple_GET_ITEM(v, i))))
+                return NULL;
+        return kj_tuple(n, elems);
+    }
+    if (PyObject_CheckBuffer(v)) {
+        PyObject *a = PyArray_FromAny(v, NULL, 0, 0, 0, NULL);
+        const kj_type *t = a ? typeof_array((PyArrayObject *)a) : NULL;
+        Py_XDECREF(a);
+        PyErr_Clear();
+        return t;
+    }
+    return NULL;
+}

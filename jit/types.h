@@ -1,0 +1,92 @@
+/* types: Kiln's types. Every type is interned (one kj_type per distinct
+ * type, kept for the life of the process), so types compare with ==.
+ * Interning is guarded by the GIL: types are only made while it is held. */
+#ifndef KILN_JIT_TYPES_H
+#define KILN_JIT_TYPES_H
+
+#include <Python.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum {
+    KJ_T_NONE,
+    KJ_T_BOOL,
+    KJ_T_INT,        /* bits 8..64, is_signed */
+    KJ_T_FLOAT,      /* bits 32, 64 */
+    KJ_T_COMPLEX,    /* bits 64, 128 (the whole number) */
+    KJ_T_ARRAY,      /* dtype, ndim, layout, readonly */
+    KJ_T_TUPLE,      /* n, elems */
+    KJ_T_OPTIONAL,   /* elem: a value of elem or None */
+    KJ_T_RANGE,      /* iterables only usable in `for` */
+    KJ_T_ENUMERATE,  /* elem: the iterable enumerated */
+    KJ_T_ZIP,        /* n, elems: the iterables zipped */
+} kj_kind;
+
+typedef enum { KJ_LAYOUT_C = 'C', KJ_LAYOUT_F = 'F', KJ_LAYOUT_A = 'A' } kj_layout;
+
+typedef struct kj_type kj_type;
+struct kj_type {
+    kj_kind kind;
+    int bits;
+    bool is_signed;
+    int ndim;
+    char layout;
+    bool readonly;
+    const kj_type *elem;          /* array dtype, optional/enumerate inner */
+    int n;                        /* tuple / zip arity */
+    const kj_type **elems;
+    char name[160];               /* "float64", "array(float64, 2d, C)" */
+};
+
+const kj_type *kj_none(void);
+const kj_type *kj_bool(void);
+const kj_type *kj_int(int bits, bool is_signed);
+const kj_type *kj_float(int bits);
+const kj_type *kj_complex(int bits);
+/* Constructors return NULL only for types too nested to name. */
+const kj_type *kj_array(const kj_type *dtype, int ndim, char layout, bool readonly);
+const kj_type *kj_tuple(int n, const kj_type *const *elems);
+const kj_type *kj_optional(const kj_type *elem);
+const kj_type *kj_range(void);
+const kj_type *kj_enumerate(const kj_type *iterable);
+const kj_type *kj_zip(int n, const kj_type *const *iterables);
+
+#define KJ_I64 kj_int(64, true)
+#define KJ_F64 kj_float(64)
+
+static inline bool kj_is_number(const kj_type *t) {
+    return t->kind == KJ_T_BOOL || t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT ||
+           t->kind == KJ_T_COMPLEX;
+}
+static inline bool kj_is_intlike(const kj_type *t) {
+    return t->kind == KJ_T_BOOL || t->kind == KJ_T_INT;
+}
+bool kj_is_uniform_tuple(const kj_type *t);
+
+/* The type two values share when a variable holds both (int and float give
+ * float; a value and None give an optional); NULL when there is none. */
+const kj_type *kj_unify(const kj_type *a, const kj_type *b);
+/* The type arithmetic on a and b is done in (Numba's rules: integers widen to
+ * 64 bits, int64 with uint64 is float64, float32 stays float32 with small
+ * ints). Both must be numbers. */
+const kj_type *kj_promote(const kj_type *a, const kj_type *b);
+/* Whether a value of type `from` may be converted to `to` for an argument or
+ * a declared return (numbers to numbers, arrays to a laxer layout). */
+bool kj_can_convert(const kj_type *from, const kj_type *to);
+
+/* Types as Python data (the spec the kiln package and C exchange):
+ * ("int", bits, signed), ("float", bits), ("complex", bits), ("bool",),
+ * ("none",), ("array", dtype_spec, ndim, layout, readonly),
+ * ("tuple", (spec, ...)), ("optional", spec).
+ * kj_type_from_spec returns NULL with a TypeError set on a bad spec. */
+const kj_type *kj_type_from_spec(PyObject *spec);
+PyObject *kj_type_to_spec(const kj_type *t);
+
+/* The type Kiln gives a Python value passed as an argument, or NULL
+ * (no exception set) if it has none. Cheap: used on every call. */
+const kj_type *kj_typeof(PyObject *value);
+/* The scalar type of a NumPy type number, or NULL. */
+const kj_type *kj_type_from_npy(int type_num);
+int kj_type_to_npy(const kj_type *t);
+
+#endif

@@ -1,0 +1,227 @@
+"""kiln.jit and the Python side of the dispatcher.
+
+The dispatcher is the C type _kiln.Dispatcher: a call types its arguments
+and runs the machine code compiled for them. Only a miss comes here
+(_specialize), to pick a declared signature or compile a new one. The
+methods below are installed into the C type, so a call never goes through a
+Python subclass."""
+import functools
+import sys
+
+import _kiln
+
+from . import types as kt
+
+# LLVM's fast-math flags (llvm-c/Core.h LLVMFastMath*), by Numba's names.
+_FASTMATH = {"reassoc": 1, "nnan": 2, "ninf": 4, "nsz": 8, "arcp": 16, "contract": 32, "afn": 64}
+_FASTMATH_ALL = 127
+
+_LATER = {
+    "parallel": "parallel=True comes with prange in a later version of Kiln; remove it to compile serially",
+    "cache": "cache=True (compiled code on disk) comes in a later version of Kiln; remove it",
+}
+_ACCEPTED = {"nopython", "nogil", "fastmath", "boundscheck", "parallel", "cache", "forceobj",
+             "looplift", "error_model", "inline", "locals", "target", "_nrt", "no_cpython_wrapper"}
+
+
+def _options(kwargs):
+    unknown = set(kwargs) - _ACCEPTED
+    if unknown:
+        raise TypeError(f"kiln.jit: unknown option(s) {', '.join(sorted(unknown))}")
+    for name, why in _LATER.items():
+        if kwargs.get(name):
+            raise NotImplementedError(f"kiln.jit: {why}")
+    if kwargs.get("forceobj"):
+        raise NotImplementedError("kiln.jit: Kiln has no object mode; every function is compiled nopython")
+    target = kwargs.get("target", "cpu")
+    if target not in ("cpu", None):
+        raise NotImplementedError(f"kiln.jit: target={target!r}: use kiln.cuda.jit for the GPU")
+    fastmath = kwargs.get("fastmath", False)
+    if fastmath is True:
+        flags = _FASTMATH_ALL
+    elif not fastmath:
+        flags = 0
+    else:
+        names = set(fastmath)
+        bad = names - set(_FASTMATH)
+        if bad:
+            raise ValueError(f"kiln.jit: unknown fastmath flag(s) {sorted(bad)}; known: {sorted(_FASTMATH)}")
+        flags = sum(_FASTMATH[n] for n in names)
+    return {"nogil": bool(kwargs.get("nogil", False)), "boundscheck": bool(kwargs.get("boundscheck") or False),
+            "fastmath_flags": flags}
+
+
+def _signature_key(argspecs):
+    return tuple(kt.from_spec(s) for s in argspecs)
+
+
+def _arg_names(py_func):
+    code = py_func.__code__
+    return code.co_varnames[:code.co_argcount]
+
+
+def _compile(self, argspecs, retspec):
+    spec = _kiln.compile(self, tuple(argspecs), retspec)
+    key = _signature_key(spec.argtypes)
+    self._kiln_specs[key] = spec
+    return spec
+
+
+def _specialize(self, args):
+    """The specialization for these arguments, compiling one if needed."""
+    specs = []
+    names = _arg_names(self.py_func)
+    if len(args) != len(names):
+        raise TypeError(f"{self.py_func.__qualname__}() takes {len(names)} positional argument(s) "
+                        f"but {len(args)} were given")
+    for name, value in zip(names, args):
+        spec = _kiln.typeof_spec(value)
+        if spec is None:
+            raise TypeError(f"{self.py_func.__qualname__}(): argument '{name}' is a {type(value).__name__}, "
+                            f"which Kiln cannot pass to compiled code (numbers, NumPy arrays and scalars, "
+                            f"tuples and None can be passed)")
+        specs.append(spec)
+    locked = self._kiln_locked_sigs
+    if locked:
+        for argspecs, _ret in locked:
+            if all(_kiln.can_convert(a, b) for a, b in zip(specs, argspecs)):
+                return self._kiln_specs[_signature_key(argspecs)]
+        got = ", ".join(_kiln.type_name(s) for s in specs)
+        have = "; ".join("(" + ", ".join(_kiln.type_name(s) for s in a) + ")" for a, _ in locked)
+        raise TypeError(f"{self.py_func.__qualname__}: no matching definition for argument type(s) "
+                        f"({got}); compiled for {have}")
+    return _compile(self, specs, None)
+
+
+def compile(self, sig):
+    """Compiles one signature ahead of the first call (Numba's .compile)."""
+    args, ret = kt.normalize_signature(sig)
+    return _compile(self, [t.spec for t in args], ret.spec if ret is not None else None)
+
+
+def _pick(self, signature):
+    if signature is None:
+        return dict(self._kiln_specs)
+    if not isinstance(signature, tuple):
+        signature = tuple(signature)
+    return {signature: self._kiln_specs[signature]}
+
+
+def inspect_llvm(self, signature=None):
+    """{signature: optimized LLVM IR}, or the text for one signature."""
+    got = {sig: s.llvm for sig, s in _pick(self, signature).items()}
+    return got if signature is None else got[tuple(signature)]
+
+
+def inspect_asm(self, signature=None):
+    """{signature: host assembly}, or the text for one signature."""
+    got = {sig: s.asm for sig, s in _pick(self, signature).items()}
+    return got if signature is None else got[tuple(signature)]
+
+
+def inspect_remarks(self, signature=None):
+    """LLVM's loop-vectorize remarks for one signature (the latest if None):
+    a list of {line, kind: 'vectorized' | 'missed' | 'analysis', message}."""
+    if not self._kiln_specs:
+        return []
+    sig = tuple(signature) if signature is not None else list(self._kiln_specs)[-1]
+    return [dict(r) for r in self._kiln_specs[sig].remarks]
+
+
+def inspect_types(self, signature=None, pretty=True, file=None):
+    """The source with every variable's inferred type per line. pretty=False
+    returns {signature: [(line, source, {var: type}), ...]} instead."""
+    data = {sig: list(s.annotations) for sig, s in _pick(self, signature).items()}
+    if not pretty:
+        return data
+    out = file or sys.stdout
+    for sig, lines in data.items():
+        print(f"{self.py_func.__qualname__} {sig}", file=out)
+        print("-" * 60, file=out)
+        for line, src, types in lines:
+            print(f"{line:5d}  {src}", file=out)
+            if types:
+                shown = ", ".join(f"{k}: {v}" for k, v in sorted(types.items()))
+                print(f"       # {shown}", file=out)
+        print("=" * 60, file=out)
+    return None
+
+
+@property
+def signatures(self):
+    """The argument types of every compiled specialization."""
+    return list(self._kiln_specs)
+
+
+@property
+def stats(self):
+    """{signature: {phase: seconds}} for parse, typing, lowering, optimize, codegen."""
+    return {sig: dict(s.stats) for sig, s in self._kiln_specs.items()}
+
+
+@property
+def nopython_signatures(self):
+    return [kt.Signature(kt.from_spec(s.restype), sig) for sig, s in self._kiln_specs.items()]
+
+
+def _repr(self):
+    return f"<kiln.jit {self.py_func.__qualname__}>"
+
+
+_kiln.install_dispatcher_methods({
+    "_specialize": _specialize, "compile": compile, "inspect_llvm": inspect_llvm,
+    "inspect_asm": inspect_asm, "inspect_remarks": inspect_remarks, "inspect_types": inspect_types,
+    "signatures": signatures, "stats": stats, "nopython_signatures": nopython_signatures,
+    "__repr__": _repr,
+})
+
+
+def _make(py_func, sigs, options):
+    if not callable(py_func) or not hasattr(py_func, "__code__"):
+        raise TypeError(f"kiln.jit decorates a Python function, got {type(py_func).__name__}")
+    d = _kiln.Dispatcher(py_func)
+    functools.update_wrapper(d, py_func)
+    d._kiln_options = options
+    d._kiln_specs = {}
+    d._kiln_locked_sigs = None
+    if sigs:
+        locked = []
+        for sig in sigs:
+            spec = compile(d, sig)
+            locked.append((tuple(spec.argtypes), spec.restype))
+        d._kiln_locked_sigs = locked
+    return d
+
+
+def jit(signature_or_function=None, **kwargs):
+    """Compile a function for the host CPU on its first call with new argument
+    types (or now, for each signature given). Forms: @jit, @jit(...options),
+    jit(f), @jit(float64(int32, int32)), @jit([sig, ...]), @jit('float64(int32, int32)'),
+    jit((f8[:, :], f8[:, :]))(f)."""
+    options = _options(kwargs)
+    if signature_or_function is None:
+        return lambda f: _make(f, None, options)
+    if callable(signature_or_function) and hasattr(signature_or_function, "__code__"):
+        return _make(signature_or_function, None, options)
+    sigs = signature_or_function
+    if isinstance(sigs, list):
+        sigs = list(sigs)
+    else:
+        sigs = [sigs]
+    for s in sigs:
+        kt.normalize_signature(s)   # a bad signature fails here, before the function
+    return lambda f: _make(f, sigs, options)
+
+
+def njit(*args, **kwargs):
+    """The same as jit: Kiln always compiles in nopython mode."""
+    kwargs.setdefault("nopython", True)
+    return jit(*args, **kwargs)
+
+
+def typeof(value):
+    """The Kiln type of a Python value (as an argument of a compiled function)."""
+    spec = _kiln.typeof_spec(value)
+    if spec is None:
+        raise ValueError(f"Kiln cannot type a {type(value).__name__}")
+    return kt.from_spec(spec)
