@@ -4,7 +4,6 @@
 The CPU name and features are LLVM's (what the compiler targets), not
 /proc/cpuinfo's. Each probe that fails says why instead of failing the
 report: a student's machine without CUDA still gets the rest."""
-import ctypes
 import datetime
 import os
 import platform
@@ -83,46 +82,22 @@ def _kiln_rows():
     return rows
 
 
-# CUDA Driver API attributes: compute capability major / minor.
-_CU_ATTR_CC_MAJOR, _CU_ATTR_CC_MINOR = 75, 76
-
-
 def _cuda_rows():
-    """The CUDA driver and its devices, through the GPU target when it offers
-    kiln.cuda.detect() (rows of (key, value)), else straight from libcuda."""
+    """The CUDA driver and devices as Kiln's GPU target (kiln.cuda) finds
+    them through libcuda.so.1, or why it runs kernels on its simulator."""
     try:
-        from kiln import cuda  # the GPU engineer's module, when present
-        detect = getattr(cuda, "detect", None)
-    except ImportError:
-        detect = None
-    if callable(detect):
-        try:
-            return list(detect())
-        except Exception as exc:  # a report keeps going; it says what failed
-            return [("CUDA", f"kiln.cuda.detect() failed: {exc}")]
-    try:
-        cu = ctypes.CDLL("libcuda.so.1")
-    except OSError as exc:
-        return [("CUDA driver", f"not found ({exc})")]
-    status = cu.cuInit(0)
-    if status != 0:
-        return [("CUDA driver", f"present, cuInit failed with CUresult {status}")]
-    version, count = ctypes.c_int(), ctypes.c_int()
-    cu.cuDriverGetVersion(ctypes.byref(version))
-    cu.cuDeviceGetCount(ctypes.byref(count))
-    rows = [("CUDA driver", f"{version.value // 1000}.{version.value % 1000 // 10}"),
-            ("CUDA devices", str(count.value))]
-    for i in range(count.value):
-        device, major, minor = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
-        name = ctypes.create_string_buffer(256)
-        memory = ctypes.c_size_t()
-        cu.cuDeviceGet(ctypes.byref(device), i)
-        cu.cuDeviceGetName(name, len(name), device)
-        cu.cuDeviceGetAttribute(ctypes.byref(major), _CU_ATTR_CC_MAJOR, device)
-        cu.cuDeviceGetAttribute(ctypes.byref(minor), _CU_ATTR_CC_MINOR, device)
-        cu.cuDeviceTotalMem_v2(ctypes.byref(memory), device)
-        rows.append((f"Device {i}", f"{name.value.decode(errors='replace')}, sm_{major.value}{minor.value},"
-                                    f" {memory.value / 2**30:.1f} GiB"))
+        from kiln import cuda
+    except Exception as exc:  # a report keeps going; it says what failed
+        return [("CUDA", f"kiln.cuda failed to import: {type(exc).__name__}: {exc}")]
+    if not cuda.is_available():
+        return [("CUDA", f"no usable GPU ({cuda.simulator_reason()}); kernels run on Kiln's simulator")]
+    devices = list(cuda.gpus)
+    version = devices[0].driver_version if devices else 0
+    rows = [("CUDA driver", f"{version // 1000}.{version % 1000 // 10}"), ("CUDA devices", str(len(devices)))]
+    for d in devices:
+        major, minor = d.compute_capability
+        rows.append((f"Device {d.id}", f"{d.name}, sm_{major}{minor}, {d.multiprocessors} SMs,"
+                                       f" {d.total_memory / 2**30:.1f} GiB"))
     return rows
 
 

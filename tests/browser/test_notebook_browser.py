@@ -18,7 +18,7 @@ import magics_notebook as mn  # noqa: E402  (shared notebook runner)
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory):
     work = tmp_path_factory.mktemp("browser")
-    nb = mn.execute("compile_vs_run.ipynb", work)
+    nb = mn.execute("compile_vs_run.ipynb")
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     html_path = work / "compile_vs_run.html"
     html_path.write_text(body, encoding="utf-8")

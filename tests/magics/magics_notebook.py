@@ -1,12 +1,14 @@
 """Executing Kiln's notebooks for the notebook and browser tests, and
 finding outputs in them by cell tag.
 
-The notebooks run through a real kernel with nbclient. Debian's ipykernel
-runs them, with kiln on its path: every notebook starts with
-`%load_ext kiln.ipython`, which the Kiln kernel (that loads the extension
-at start-up) treats as a no-op, so the same notebooks also run there."""
+The notebooks run with nbclient through the real Kiln kernel,
+$KILN_BUILD_DIR/kiln-kernel, which loads kiln.ipython at start-up. Its
+kernelspec is installed into a temporary JUPYTER_PATH, once per process."""
+import functools
 import os
+import subprocess
 import sys
+import tempfile
 
 import nbformat
 from nbclient import NotebookClient
@@ -16,22 +18,30 @@ BUILD = os.environ.get("KILN_BUILD_DIR", os.path.join(ROOT, "build"))
 NOTEBOOKS = os.path.join(ROOT, "notebooks")
 
 
-def execute(name, workdir):
-    """The executed copy of notebooks/<name>; raises CellExecutionError,
-    with the failing cell's traceback, when a cell fails."""
+@functools.lru_cache(maxsize=None)
+def install_kernelspec():
+    """Installs the "kiln" kernelspec of this build where only this process
+    (and the kernels it starts) will look; IPython's history goes there too."""
+    exe = os.path.join(BUILD, "kiln-kernel")
+    if not os.access(exe, os.X_OK):
+        raise RuntimeError(f"{exe} is missing: build it first (scripts/setup.sh)")
+    prefix = tempfile.mkdtemp(prefix="kiln-notebook-tests-")
+    subprocess.run([exe, "install", "--prefix", prefix], check=True, capture_output=True)
+    os.environ["JUPYTER_PATH"] = os.path.join(prefix, "share", "jupyter")
+    os.environ["IPYTHONDIR"] = os.path.join(prefix, "ipython")
+    return prefix
+
+
+@functools.lru_cache(maxsize=None)
+def execute(name):
+    """The executed copy of notebooks/<name>, run once per test process
+    (the notebook and browser tests read the same run; do not modify it).
+    Raises CellExecutionError, with the failing cell's traceback."""
+    install_kernelspec()
     nb = nbformat.read(os.path.join(NOTEBOOKS, name), as_version=4)
-    paths = [os.path.join(BUILD, "python"), os.path.join(ROOT, "python")]
-    old = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join(paths + ([old] if old else []))
-    try:
-        client = NotebookClient(nb, kernel_name="python3", timeout=300,
-                                resources={"metadata": {"path": str(workdir)}})
-        client.execute()
-    finally:
-        if old is None:
-            del os.environ["PYTHONPATH"]
-        else:
-            os.environ["PYTHONPATH"] = old
+    client = NotebookClient(nb, kernel_name="kiln", timeout=300,
+                            resources={"metadata": {"path": tempfile.mkdtemp(prefix="kiln-notebook-run-")}})
+    client.execute()
     return nb
 
 
@@ -65,4 +75,4 @@ def errors(nb):
 
 
 if __name__ == "__main__":  # run one notebook by hand: python magics_notebook.py NAME OUT.ipynb
-    nbformat.write(execute(sys.argv[1], os.getcwd()), sys.argv[2])
+    nbformat.write(execute(sys.argv[1]), sys.argv[2])

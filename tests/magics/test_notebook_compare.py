@@ -29,8 +29,8 @@ def table_rows(plain):
 
 
 @pytest.fixture(scope="module")
-def nb(tmp_path_factory):
-    return mn.execute("compile_vs_run.ipynb", tmp_path_factory.mktemp("nb"))
+def nb():
+    return mn.execute("compile_vs_run.ipynb")
 
 
 def test_notebook_runs_without_errors(nb):
@@ -101,6 +101,7 @@ def test_sysinfo_reports_cpu_llvm_python_numpy(nb):
     assert "LLVM                      : %d.%d.%d" % tuple(host["llvm_version"]) in plain
     assert f"CPython {platform.python_version()}" in plain
     assert f"NumPy                     : {numpy.__version__}" in plain
-    assert re.search(r"CUDA driver\s+: (not found|\d+\.\d+)", plain)
+    flat = " ".join(plain.split())  # long values wrap in the text view
+    assert re.search(r"CUDA : no usable GPU \(.+\); kernels run on Kiln's simulator|CUDA driver : \d+\.\d+", flat)
     (html,) = mn.outputs(nb, "sysinfo", "text/html")
     assert "<table" in html and host["cpu_name"] in html
