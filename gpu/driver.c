@@ -17,6 +17,9 @@ static CUdevice device;
 static CUcontext context;          /* retained primary context, NULL before first use */
 static uint64_t generation = 1;    /* bumped by every reset */
 static char last_kernel[128];
+/* Set when a kernel fault lost the context: what happened, for every later
+ * call that finds the GPU still unusable. Cleared if a new context works. */
+static char lost_reason[512];
 
 int kg_error_set(kg_error *err, kg_error_kind kind, int code, const char *fmt, ...) {
     va_list ap;
@@ -144,6 +147,7 @@ int kg_context_ensure(kg_error *err) {
             context = NULL;
             return kg_driver_fail(r, "cuDevicePrimaryCtxRetain", err);
         }
+        lost_reason[0] = '\0';
     }
     /* Cheap, and another library in the process may have made its own
      * context current since the last call. */
@@ -198,8 +202,11 @@ static int is_sticky(CUresult r) {
 
 /* Throws away the faulted primary context: every allocation, module and
  * stream in it is gone, which the generation bump makes visible to their
- * Python owners. The next kg_context_ensure retains a fresh one. Our
- * retain is not released: after a reset the driver ignores releases. */
+ * Python owners. The next kg_context_ensure tries to retain a fresh one.
+ * Seen on an H100 with driver 580: that retain fails with the same sticky
+ * error whatever the order of release/reset/set-current, so in practice
+ * the process keeps running and every GPU call says to restart. Our retain
+ * is not released: after a reset the driver ignores releases. */
 static void context_reset(void) {
     kg_cu.CtxSetCurrent(NULL);
     kg_cu.DevicePrimaryCtxReset(device);
@@ -217,11 +224,17 @@ int kg_driver_fail(CUresult r, const char *what, kg_error *err) {
         kg_error_kind kind = r == CUDA_ERROR_OUT_OF_MEMORY ? KG_ERR_OUT_OF_MEMORY : KG_ERR_DRIVER;
         return kg_error_set(err, kind, r, "%s: %s: %s", what, name, text);
     }
+    if (lost_reason[0])
+        return kg_error_set(err, KG_ERR_FAULT, r,
+                            "the GPU cannot be used in this process any more: %s. The CUDA driver "
+                            "does not let a process recover from such a fault; restart the kernel "
+                            "(or the Python process) to use the GPU again. Code on the CPU keeps "
+                            "working.", lost_reason);
+    snprintf(lost_reason, sizeof lost_reason, "kernel '%s' faulted with %s (%s)",
+             last_kernel[0] ? last_kernel : "(none launched)", name, text);
     kg_error_set(err, KG_ERR_FAULT, r,
-                 "kernel '%s' faulted: %s: %s (reported by %s). Kiln reset the GPU context: "
-                 "the next launch works, but device arrays and streams made before this are "
-                 "no longer valid.",
-                 last_kernel[0] ? last_kernel : "(none launched)", name, text, what);
+                 "%s, reported by %s. Kiln reset the GPU context: device arrays, streams and "
+                 "events made before this are no longer valid.", lost_reason, what);
     context_reset();
     return -1;
 }

@@ -146,9 +146,10 @@ uint64_t kg_context_generation(void);
 void kg_context_note_launch(const char *name);
 
 /* Turns a failed driver call into an error record: "<what>: CUDA_ERROR_X:
- * text". If r is a sticky error (the context is lost), the message names
- * the kernel launched last and the context is reset so that the next call
- * works; err->kind is then KG_ERR_FAULT. Always returns -1. */
+ * text". If r is a sticky error (the context is lost), err->kind is
+ * KG_ERR_FAULT, the message names the kernel launched last, and the context
+ * is reset; if the driver will not give a new one, later calls fail with a
+ * message that says to restart the process. Always returns -1. */
 int kg_driver_fail(CUresult r, const char *what, kg_error *err);
 
 /* Integer attribute of the current device; -1 if it cannot be read. */

@@ -1,6 +1,6 @@
 """On a real GPU: kernels from Kiln's PTX launched through Kiln's driver
 layer, checked against NumPy; launch records; device properties; out of
-memory; a kernel fault, its error and the recovery. Skips without a GPU."""
+memory; a kernel fault, its error, and a process that keeps running. Skips without a GPU."""
 import os
 import subprocess
 import sys
@@ -161,12 +161,16 @@ except cuda.CudaError as e:
     print("OLD", e)
 x = np.arange(1000, dtype=np.float32)
 out = np.zeros_like(x)
-add[4, 128](x, x, out, x.size)     # the module reloads into the new context
-print("after", bool((out == 2 * x).all()))
+try:
+    add[4, 128](x, x, out, x.size)  # reloads the module if the driver gave a new context
+    print("NEXT ran", bool((out == 2 * x).all()))
+except cuda.CudaFaultError as e:
+    print("NEXT refused", e)
+print("cpu still works", float(np.dot(x, x)) == float((x.astype(np.float64) ** 2).sum()))
 """
 
 
-def test_fault_raises_with_kernel_name_and_context_recovers():
+def test_fault_names_the_kernel_and_the_process_survives():
     here = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([here] + sys.path))
     done = subprocess.run([sys.executable, "-c", FAULT_SCRIPT], capture_output=True, text=True, env=env,
@@ -174,8 +178,12 @@ def test_fault_raises_with_kernel_name_and_context_recovers():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     fault = next(line for line in lines if line.startswith("FAULT"))
-    assert "'wild_store'" in fault and "CUDA_ERROR_ILLEGAL_ADDRESS" in fault and "reset" in fault
+    assert "kernel 'wild_store' faulted" in fault and "CUDA_ERROR_ILLEGAL_ADDRESS" in fault
     assert "generation bumped True" in lines
     assert "old valid False" in lines
     assert any(line.startswith("OLD") and "no longer valid" in line for line in lines)
-    assert lines[-1] == "after True"
+    # Either the driver gave Kiln a fresh context and the next launch is
+    # right, or (CUDA drivers so far) the GPU is refused with what to do.
+    (after,) = [line for line in lines if line.startswith("NEXT")]
+    assert after == "NEXT ran True" or ("restart the kernel" in after and "'wild_store'" in after)
+    assert lines[-1] == "cpu still works True"
