@@ -9,8 +9,9 @@ fast it is, in the spirit of Cython's `%%cython -a`:
   vectorized  green    a loop LLVM vectorized (vector width and interleave)
 
 Types come from Dispatcher.inspect_types(pretty=False), loop facts from
-Dispatcher.inspect_remarks() (LLVM's loop-vectorize remarks); checks and the
-boundary are read from the source, since Python semantics fix where they are."""
+Dispatcher.inspect_remarks(signature) (LLVM's loop-vectorize remarks); checks
+and the boundary are read from the source, since Python semantics fix where
+they are."""
 import ast
 import inspect
 import re
@@ -33,12 +34,6 @@ _COLOUR = {kind: colour for kind, colour, _ in KINDS}
 _MARK = {"python": "P", "missed": "M", "check": "C", "boundary": "B", "vectorized": "V", "plain": " "}
 _PYOBJECT = re.compile(r"\b(pyobject|object|reflected)\b")
 _WIDTH = re.compile(r"vectorization width: (\d+), interleaved count: (\d+)")
-
-
-def _per_signature(value, dispatcher):
-    """Numba-shaped inspect_* results are {signature: x}; a bare x is the
-    latest signature's."""
-    return dict(value) if isinstance(value, dict) else {dispatcher.signatures[-1]: value}
 
 
 def _checks_by_line(source, first_line, boundscheck):
@@ -69,42 +64,71 @@ def _boundary_lines(source, first_line):
     return lines
 
 
+def _reason(message):
+    """LLVM's analysis text without the "loop not vectorized: " it repeats."""
+    return message.split(": ", 1)[1] if message.startswith("loop not vectorized: ") else message
+
+
 def _remark_notes(remarks):
-    """{line: (kind or None, [note, ...])} from LLVM's loop remarks."""
+    """{line: (kind, [note, ...])} from LLVM's loop-vectorize remarks.
+
+    LLVM puts "loop not vectorized" (missed) on the loop's line and the
+    reason (analysis) on the line that blocks it, such as the reduction
+    `acc += ...` without fastmath. Both lines are marked: the loop with its
+    reasons, the blocking line with what it blocks. An analysis remark
+    belongs to the nearest missed loop that starts at or above it."""
     notes = {}
+
+    def add(line, kind, text):
+        old_kind, texts = notes.get(line, (None, []))
+        notes[line] = (kind if old_kind in (None, "vectorized") else old_kind, texts + [text])
+
+    missed_lines = sorted(r["line"] for r in remarks if r["kind"] == "missed")
+    reasons = {line: [] for line in missed_lines}
     for r in remarks:
-        line, kind, message = r["line"], r["kind"], r["message"]
-        best, texts = notes.get(line, (None, []))
-        if kind == "vectorized":
-            width = _WIDTH.search(message)
-            texts.append(f"loop vectorized: width {width.group(1)}, interleave {width.group(2)}" if width
-                         else f"loop vectorized: {message}")
-            best = best or "vectorized"
-        elif kind == "missed":
-            texts.append(f"loop not vectorized: {message}")
-            best = "missed"
-        else:
-            texts.append(f"LLVM: {message}")
-        notes[line] = (best, texts)
+        if r["kind"] == "analysis":
+            owner = max((m for m in missed_lines if m <= r["line"]), default=None)
+            if owner is not None:
+                reasons[owner].append(_reason(r["message"]))
+            if owner != r["line"]:
+                add(r["line"], "missed", f"blocks vectorization: {_reason(r['message'])}")
+    for r in remarks:
+        if r["kind"] == "vectorized":
+            width = _WIDTH.search(r["message"])
+            add(r["line"], "vectorized", f"loop vectorized: width {width.group(1)}, interleave {width.group(2)}"
+                if width else f"loop vectorized: {r['message']}")
+        elif r["kind"] == "missed":
+            why = "; ".join(dict.fromkeys(reasons[r["line"]])) or "LLVM gave no reason"
+            add(r["line"], "missed", f"loop not vectorized: {why}")
     return notes
 
 
-def _options(dispatcher):
-    return dict(getattr(dispatcher, "targetoptions", None) or getattr(dispatcher, "options", None) or {})
+def _note_kind(note):
+    """The CSS class suffix of a note: vectorized, missed or info."""
+    if note.startswith("loop vectorized"):
+        return "vectorized"
+    if note.startswith(("loop not vectorized", "blocks vectorization")):
+        return "missed"
+    return "info"
 
 
-def _lines(dispatcher, sig, typed, remarks):
+def _boundscheck(dispatcher):
+    # kiln.jit keeps its options in _kiln_options (python/kiln/dispatcher.py).
+    return bool(getattr(dispatcher, "_kiln_options", {}).get("boundscheck"))
+
+
+def _lines(dispatcher, typed, remarks):
     """[(line number, source text, kind, types text, notes)] for one signature."""
     src_lines, first = inspect.getsourcelines(dispatcher.py_func)
     source = textwrap.dedent("".join(src_lines))
-    checks = _checks_by_line(source, first, _options(dispatcher).get("boundscheck", False))
+    checks = _checks_by_line(source, first, _boundscheck(dispatcher))
     boundary = _boundary_lines(source, first)
     loop_notes = _remark_notes(remarks)
     types_at = {lineno: var_types for lineno, _, var_types in typed}
     rows = []
     for offset, text in enumerate(src_lines):
         lineno = first + offset
-        var_types = types_at.get(lineno, {})
+        var_types = types_at.get(lineno) or {}
         types = ", ".join(f"{v}: {t}" for v, t in var_types.items())
         kinds, notes = ["plain"], []
         if any(_PYOBJECT.search(str(t)) for t in var_types.values()):
@@ -138,22 +162,20 @@ def render(dispatcher):
     if not dispatcher.signatures:
         raise ValueError(f"{name} has not been compiled yet: call it once (or give it a signature), "
                          f"then annotate it")
-    all_types = _per_signature(dispatcher.inspect_types(pretty=False), dispatcher)
-    all_remarks = _per_signature(dispatcher.inspect_remarks(), dispatcher)
+    all_types = dispatcher.inspect_types(pretty=False)
     text = ["Marks: " + ", ".join(f"{_MARK[k]} = {legend}" for k, _, legend in KINDS if k != "plain")]
     html = [f'<div class="kiln-annotate" style="{FONT}"><div style="margin-bottom:4px">{_legend_html()}</div>']
     for sig in dispatcher.signatures:
         title = f"{name}{dispatchers.signature_text(sig)}"
-        rows = _lines(dispatcher, sig, all_types.get(sig, []), all_remarks.get(sig, []))
+        rows = _lines(dispatcher, all_types.get(sig, []), dispatcher.inspect_remarks(sig))
         text.append(f"--- {title} ---")
         width = max(len(r[1]) for r in rows)
         body = []
         for lineno, src, kind, types, notes in rows:
             text.append(f"{_MARK[kind]} {lineno:4d}  {src:<{width}}" + (f"  # {types}" if types else ""))
             text.extend(f"{'':7}  {'':<{width}}  ^ {note}" for note in notes if kind != "plain")
-            note_html = "".join(
-                f'<div class="kiln-note kiln-{"vectorized" if note.startswith("loop vectorized") else "missed" if note.startswith("loop not") else "info"}">'
-                f"{esc(note)}</div>" for note in notes)
+            note_html = "".join(f'<div class="kiln-note kiln-note-{_note_kind(note)}">{esc(note)}</div>'
+                                for note in notes)
             body.append(
                 f'<tr class="kiln-line kiln-{kind}" data-line="{lineno}" style="background:{_COLOUR[kind]}">'
                 f'<td style="color:#888; text-align:right; padding:0 6px; vertical-align:top">{lineno}</td>'

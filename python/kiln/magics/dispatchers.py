@@ -13,6 +13,9 @@ def name(dispatcher):
 
 
 def signature_text(sig):
+    """(float64, array(float64, 1d, C)): a signature tuple as users write it."""
+    if isinstance(sig, tuple):
+        return "(" + ", ".join(map(str, sig)) + ")"
     text = str(sig)
     return text if text.startswith("(") else f"({text})"
 

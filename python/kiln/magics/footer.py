@@ -36,7 +36,7 @@ def render(delta, cell_seconds):
             "compiled " + ", ".join(f"{c.title} in {fmt_seconds(c.seconds)}" for c in delta.compiles)
         )
         parts_html.append("compiled " + "".join(_compile_html(c) for c in delta.compiles))
-    calls = f"{delta.calls} call{'s' if delta.calls != 1 else ''}"
+    calls = f"{delta.calls:,} call{'s' if delta.calls != 1 else ''}"
     ran = f"compiled code ran {fmt_seconds(delta.call_seconds)} in {calls}"
     parts_text.append(ran)
     parts_html.append(esc(ran))

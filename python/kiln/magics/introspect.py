@@ -15,12 +15,6 @@ _KINDS = {
 }
 
 
-def _per_signature(dispatcher, method):
-    """{signature: text}: Numba's inspect_llvm()/inspect_asm() shape."""
-    got = getattr(dispatcher, method)()
-    return dict(got) if isinstance(got, dict) else {sig: got for sig in dispatcher.signatures[-1:]}
-
-
 def render(dispatcher, kind):
     """A Rich view of `dispatcher`'s code of `kind` ("llvm" or "asm").
     Raises ValueError for what is not a compiled Kiln function."""
@@ -32,7 +26,7 @@ def render(dispatcher, kind):
         raise ValueError(f"{name} has not been compiled yet: call it once, then ask for its {what}")
     formatter = HtmlFormatter(noclasses=True, nowrap=True, style="default")
     text, html = [], [f'<div class="kiln-{kind}" style="{FONT}">']
-    for sig, code in _per_signature(dispatcher, method).items():
+    for sig, code in getattr(dispatcher, method)().items():  # {signature: text}, as Numba's
         title = f"{name}{dispatchers.signature_text(sig)}: {what}"
         text += [f"--- {title} ---", code.rstrip(), ""]
         html.append(f'<div style="font-weight:bold; margin-top:6px">{esc(title)}</div>'
