@@ -24,6 +24,15 @@ Dispatcher = _kiln.Dispatcher
 prange = range
 
 
+def annotate(function):
+    """The compiled function's source with inferred types per line, coloured by
+    cost (Python objects, loops LLVM did not vectorize and why, runtime checks,
+    vectorized loops), like Cython's `%%cython -a`. Shows as HTML in Jupyter,
+    as marked text when printed. Same as %kiln_annotate."""
+    from .magics.annotate import render
+    return render(function)
+
+
 def __getattr__(name):
     """kiln.cuda and the other heavier subpackages, imported on first use."""
     if name in ("cuda", "magics", "ipython", "sysinfo"):
