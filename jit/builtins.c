@@ -508,6 +508,13 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args) {
     if (!strcmp(name, "divmod")) {
         const kj_type *e = t->elems[0];
         LLVMValueRef x = kj_cast(w, args[0], at[0], e), y = kj_cast(w, args[1], at[1], e);
+        /* divmod has its own messages for a zero divisor */
+        LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(y));
+        if (e->kind == KJ_T_FLOAT)
+            kj_raise_if(w, LLVMBuildFCmp(b, LLVMRealOEQ, y, zero, ""), PyExc_ZeroDivisionError, "float divmod()");
+        else
+            kj_raise_if(w, LLVMBuildICmp(b, LLVMIntEQ, y, zero, ""), PyExc_ZeroDivisionError,
+                        "integer division or modulo by zero");
         LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, t));
         tup = LLVMBuildInsertValue(b, tup, kj_arith(w, n, KJ_OP_FLOORDIV, x, y, e), 0, "");
         return LLVMBuildInsertValue(b, tup, kj_arith(w, n, KJ_OP_MOD, x, y, e), 1, "");

@@ -615,6 +615,17 @@ static kj_node *expr(fe *c, PyObject *node) {
         Py_XDECREF(op);
         Py_XDECREF(a);
         Py_XDECREF(b);
+        /* -1 is a constant (tuple indices and slices need to see it) */
+        if (r && !bin && r->op == KJ_OP_NEG && r->kids[0]->kind == KJ_E_CONST &&
+            (r->kids[0]->type->kind == KJ_T_INT || r->kids[0]->type->kind == KJ_T_FLOAT) &&
+            !(r->kids[0]->type->kind == KJ_T_INT && !r->kids[0]->type->is_signed)) {
+            kj_node *k0 = r->kids[0];
+            k0->ival = (int64_t)(0 - (uint64_t)k0->ival);
+            k0->fval = -k0->fval;
+            k0->line = r->line;
+            k0->col = r->col;
+            return k0;
+        }
         return r;
     }
     if (strcmp(k, "BoolOp") == 0) {

@@ -409,10 +409,12 @@ static void lower_stmt(kj_lw *w, kj_node *s) {
         LLVMValueRef cur = kj_lower_expr(w, s->kids[0]);
         LLVMValueRef v = kj_lower_expr(w, s->kids[1]);
         LLVMValueRef r;
-        if (s->op == KJ_OP_DIV && kj_is_intlike(s->kids[0]->type) && kj_is_intlike(s->kids[1]->type))
+        if (s->op == KJ_OP_DIV && kj_is_intlike(s->kids[0]->type) && kj_is_intlike(s->kids[1]->type)) {
+            kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, v, LLVMConstNull(LLVMTypeOf(v)), ""),
+                        PyExc_ZeroDivisionError, "division by zero");
             r = kj_arith(w, s, s->op, kj_cast(w, cur, s->kids[0]->type, rt),
                          kj_cast(w, v, s->kids[1]->type, rt), rt);
-        else if (s->op == KJ_OP_LSHIFT || s->op == KJ_OP_RSHIFT || s->op == KJ_OP_POW)
+        } else if (s->op == KJ_OP_LSHIFT || s->op == KJ_OP_RSHIFT || s->op == KJ_OP_POW)
             r = kj_arith(w, s, s->op, kj_cast(w, cur, s->kids[0]->type, rt),
                          kj_cast(w, v, s->kids[1]->type,
                                  s->op == KJ_OP_POW && kj_is_intlike(s->kids[1]->type) ? KJ_I64 : rt),

@@ -263,8 +263,11 @@ static LLVMValueRef lower_binop(kj_lw *w, kj_node *n) {
         return e->ival == 2 ? sq : kj_arith(w, n, KJ_OP_MUL, sq, x, t);
     }
     LLVMValueRef b = kj_lower_expr(w, n->kids[1]);
-    if (n->op == KJ_OP_DIV && kj_is_intlike(ta) && kj_is_intlike(tb))
+    if (n->op == KJ_OP_DIV && kj_is_intlike(ta) && kj_is_intlike(tb)) {
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, b, LLVMConstNull(LLVMTypeOf(b)), ""),
+                    PyExc_ZeroDivisionError, "division by zero");
         return kj_arith(w, n, n->op, kj_cast(w, a, ta, t), kj_cast(w, b, tb, t), t);
+    }
     if (n->op == KJ_OP_POW && kj_is_intlike(tb) && t->kind != KJ_T_COMPLEX)
         return kj_arith(w, n, n->op, kj_cast(w, a, ta, t),
                         kj_cast(w, b, tb, t->kind == KJ_T_FLOAT ? t : KJ_I64), t);

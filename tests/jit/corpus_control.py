@@ -1,0 +1,288 @@
+"""Corpus, part 2: control flow, loops, tuples, calls between kiln
+functions, recursion, returns of several types, exceptions."""
+import math
+
+import kiln
+from jit_diff import case
+
+N = [(n,) for n in [0, 1, 2, 5, 10, 37, -3]]
+
+
+@case(*N)
+def if_elif_else(n):
+    if n < 0:
+        return -1
+    elif n == 0:
+        return 0
+    elif n < 5:
+        return 1
+    else:
+        return 2
+@case(*N)
+def while_sum(n):
+    s = 0
+    i = 0
+    while i < n:
+        s += i * i
+        i += 1
+    return s
+@case(*N)
+def while_break_else(n):
+    i = 0
+    while i < 100:
+        if i * i > n:
+            break
+        i += 1
+    else:
+        return -1
+    return i
+@case(*N)
+def for_range1(n):
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+@case(*[(a, b) for a in [-5, 0, 3] for b in [-2, 4, 10]])
+def for_range2(a, b):
+    s = 0
+    for i in range(a, b):
+        s = s * 3 + i
+    return s
+@case(*[(a, b, c) for a in [-5, 0, 10] for b in [-7, 4, 12] for c in [1, 2, -1, -3, 5]])
+def for_range3(a, b, c):
+    s = 0
+    for i in range(a, b, c):
+        s = s * 7 + i
+    return s
+@case((3, 5, 0))
+def for_range_zero_step(a, b, c):
+    s = 0
+    for i in range(a, b, c):
+        s += i
+    return s
+@case(*N)
+def for_continue(n):
+    s = 0
+    for i in range(n):
+        if i % 3 == 0:
+            continue
+        s += i
+    return s
+@case(*N)
+def for_else(n):
+    for i in range(n):
+        if i == 7:
+            break
+    else:
+        return -1
+    return i
+@case(*N)
+def loop_var_after(n):
+    i = -1
+    for i in range(n):
+        pass
+    return i
+@case(*N)
+def nested_loops(n):
+    s = 0
+    for i in range(n):
+        for j in range(i):
+            if (i + j) % 2:
+                s += i * j
+    return s
+@case(*N)
+def nested_break(n):
+    count = 0
+    for i in range(n):
+        for j in range(n):
+            if j > i:
+                break
+            count += 1
+    return count
+@case(*N)
+def primes_count(n):
+    count = 0
+    for num in range(2, n * 10):
+        prime = True
+        for i in range(2, (num // 2) + 1):
+            if (num % i) == 0:
+                prime = False
+                break
+        if prime:
+            count += 1
+    return count
+@case(*N)
+def collatz_steps(n):
+    x = abs(n) + 1
+    steps = 0
+    while x != 1:
+        x = x // 2 if x % 2 == 0 else 3 * x + 1
+        steps += 1
+    return steps
+@case(*N)
+def multiple_returns_unify(n):
+    if n > 3:
+        return n
+    return n / 2
+@case(*N)
+def return_optional(n):
+    if n > 3:
+        return n
+    return None
+@case(*N)
+def returns_nothing(n):
+    x = n + 1
+    x += 1
+@case(*N)
+def var_widens_to_float(n):
+    x = 0
+    for i in range(n):
+        x = x + 0.5
+    return x
+@case(*N)
+def tuple_build_index(n):
+    t = (n, n * 2.5, -n)
+    return t[0] + t[1] + t[-1]
+@case(*N)
+def tuple_unpack(n):
+    a, b = n, n + 1
+    a, b = b, a
+    return a * 10 + b
+@case(*N)
+def tuple_return_mixed(n):
+    return n, float(n) / 4, n > 2
+@case(*N)
+def tuple_loop(n):
+    s = 0
+    for x in (1, 2, 3, n):
+        s = s * 10 + x
+    return s
+@case(*N)
+def tuple_loop_mixed(n):
+    s = 0.0
+    for x in (1, 2.5, n):
+        s += x
+    return s
+@case(*[(n, k) for n in [1, 5] for k in [0, 1, 2, -1]])
+def tuple_var_index(n, k):
+    t = (n, n + 1, n + 2)
+    return t[k]
+@case(*[((1, 2.5), 3), ((4, -1.0), 0)])
+def tuple_argument(t, k):
+    a, b = t
+    return a * k + b
+@case(*[((1, 2, 3),), ((5, -5, 0),)])
+def uniform_tuple_len_loop(t):
+    s = 0
+    for i in range(len(t)):
+        s += t[i] * i
+    return s
+@case(*N)
+def enumerate_range(n):
+    s = 0
+    for i, v in enumerate(range(n)):
+        s += i * v
+    return s
+@case(*N)
+def enumerate_start(n):
+    s = 0
+    for i, v in enumerate(range(3, n + 3), 10):
+        s += i - v
+    return s
+@case(*N)
+def zip_ranges(n):
+    s = 0
+    for a, b in zip(range(n), range(n, 0, -1)):
+        s += a * b
+    return s
+@case(*N)
+def divide_by_zero_inside(n):
+    return 10 // (n - n)
+@case(*N)
+def float_divide_by_zero(n):
+    return 1.0 / (n * 0.0)
+@case(*N)
+def raise_value_error(n):
+    if n > 4:
+        raise ValueError("n must be at most 4")
+    return n
+@case(*N)
+def raise_class_only(n):
+    if n < 0:
+        raise IndexError
+    return n
+@case(*N)
+def assert_positive(n):
+    assert n >= 0, "n is negative"
+    return n
+
+
+@kiln.jit
+def _square(x):
+    return x * x
+
+
+@kiln.jit
+def _norm(x, y):
+    return math.sqrt(_square(x) + _square(y))
+
+
+@kiln.jit
+def _fib(n):
+    if n < 2:
+        return n
+    return _fib(n - 1) + _fib(n - 2)
+
+
+@kiln.jit
+def _gcd(a, b):
+    if b == 0:
+        return a
+    return _gcd(b, a % b)
+
+
+@case(*N)
+def calls_kiln_function(n):
+    return _norm(n, n + 1.0)
+@case(*[(n,) for n in [0, 1, 2, 10, 20]])
+def calls_recursive(n):
+    return _fib(n)
+@case(*[(a, b) for a in [12, 35, 7] for b in [8, 14, 0]])
+def calls_recursive_two_args(a, b):
+    return _gcd(a, b)
+@case(*N)
+def short_circuit_avoids_division(n):
+    return n != 0 and 10 // n > 1
+@case(*N)
+def int_overflow_wraps(n):
+    x = 2**62
+    for i in range(abs(n)):
+        x = x * 3 + 1
+    return x
+@case(*N)
+def shadow_builtin_name(n):
+    total = 0
+    for max_ in range(n):
+        total += max_
+    return total
+@case(*N)
+def while_true_break(n):
+    i = 0
+    while True:
+        i += 1
+        if i > n:
+            break
+    return i
+@case(*N)
+def conditional_loop_accumulate(n):
+    evens = 0
+    odds = 0
+    for i in range(-n, n):
+        if i % 2 == 0:
+            evens += i
+        else:
+            odds -= i
+    return evens, odds
+@case(*N)
+def nested_ifexp_boolop(n):
+    return (n > 2 and n < 8) or (n == -3 if n < 0 else False)
