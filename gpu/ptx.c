@@ -5,6 +5,7 @@
  * __nvvm_reflect queries, and the O-level pipeline runs for the chosen SM. */
 #include "gpu/driver.h"
 #include "gpu/gpu.h"
+#include "gpu/targets.h"
 
 #include <libgen.h>
 #include <pthread.h>
@@ -161,17 +162,19 @@ static void internalize(LLVMModuleRef module) {
             LLVMSetLinkage(fn, LLVMInternalLinkage);
 }
 
-static int pick_sm(const kg_ptx_options *options) {
-    int sm = options->compute_capability;
-    if (sm <= 0) {
-        int major = kg_device_attribute(KG_ATTR_CC_MAJOR);
-        int minor = kg_device_attribute(KG_ATTR_CC_MINOR);
-        sm = major > 0 ? major * 10 + (minor > 0 ? minor : 0) : NEWEST_SM;
-    }
+int kg_ptx_default_sm(void) {
+    int major = kg_device_attribute(KG_ATTR_CC_MAJOR);
+    int minor = kg_device_attribute(KG_ATTR_CC_MINOR);
+    int sm = major > 0 ? major * 10 + (minor > 0 ? minor : 0) : NEWEST_SM;
     return sm > NEWEST_SM ? NEWEST_SM : sm;
 }
 
-static LLVMTargetMachineRef make_target_machine(int sm, int opt_level, kg_error *err) {
+static int pick_sm(const kg_ptx_options *options) {
+    int sm = options->compute_capability > 0 ? options->compute_capability : kg_ptx_default_sm();
+    return sm > NEWEST_SM ? NEWEST_SM : sm;
+}
+
+LLVMTargetMachineRef kg_nvptx_target_machine(int sm, int opt_level, kg_error *err) {
     pthread_once(&nvptx_once, init_nvptx);
     LLVMTargetRef target;
     char *message = NULL;
@@ -239,7 +242,7 @@ static int emit(LLVMModuleRef module, LLVMTargetMachineRef tm, char **ptx, kg_er
 int kg_ptx_from_module(LLVMModuleRef module, const kg_ptx_options *options, char **ptx, kg_error *err) {
     *ptx = NULL;
     int sm = pick_sm(options);
-    LLVMTargetMachineRef tm = make_target_machine(sm, options->opt_level, err);
+    LLVMTargetMachineRef tm = kg_nvptx_target_machine(sm, options->opt_level, err);
     if (!tm)
         return -1;
     LLVMSetTarget(module, NVPTX_TRIPLE);

@@ -4,6 +4,7 @@
  * in, the named functions are marked as kernels, and kg_ptx_from_module
  * does the rest. */
 #include "gpu/objects.h"
+#include "gpu/targets.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -106,20 +107,16 @@ static PyObject *py_ptx_from_ir(PyObject *self, PyObject *args, PyObject *kwargs
                                      &job.options.fast_math))
         return NULL;
     job.ir_len = (size_t)ir_len;
-    if (job.options.compute_capability <= 0)
-        job.options.compute_capability = 0; /* device's, read here with the GIL */
+    if (job.options.compute_capability < 0)
+        job.options.compute_capability = 0;
     size_t *kernel_len = NULL;
     PyObject *kernel_list = utf8_list(kernels_obj, "kernels", &job.kernels, &kernel_len, &job.n_kernels);
     PyObject *link_list = kernel_list && link_obj
                               ? utf8_list(link_obj, "link", &job.link, &job.link_len, &job.n_link) : NULL;
     PyObject *result = NULL;
     if (kernel_list && (!link_obj || link_list)) {
-        if (job.options.compute_capability == 0 && kg_driver_mode() == KG_MODE_GPU) {
-            int major = kg_device_attribute(KG_ATTR_CC_MAJOR), minor = kg_device_attribute(KG_ATTR_CC_MINOR);
-            job.options.compute_capability = major > 0 ? major * 10 + minor : 0;
-        }
-        if (job.options.compute_capability == 0)
-            job.options.compute_capability = 90;
+        if (job.options.compute_capability == 0) /* asks the driver: needs the GIL */
+            job.options.compute_capability = kg_ptx_default_sm();
         int status;
         Py_BEGIN_ALLOW_THREADS
         status = run_job(&job);

@@ -1,0 +1,218 @@
+/* The CUDA simulator's runtime (gpu/sim.h): blocks one after another,
+ * threads of a block as ucontext fibers switched at cuda.syncthreads().
+ *
+ * Why fibers: a barrier must stop a thread in the middle of its code until
+ * every other thread of the block has reached it, and compiled code keeps
+ * its state on its stack. Kernels without a barrier need no switching, so
+ * their threads are plain calls in order. */
+#include "gpu/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include <llvm-c/Core.h>
+
+#include "jit/target.h"
+
+/* Per-thread stack of a fiber: compiled code with cuda.local.array lives
+ * here. Reserved lazily (MAP_NORESERVE), so 1024 of them cost little. */
+#define FIBER_STACK (256 * 1024)
+
+typedef struct {
+    ucontext_t context;
+    unsigned tid[3];
+    int finished;
+    int waiting;        /* at a barrier */
+    int32_t status;     /* the entry's return */
+} fiber;
+
+/* The launch this OS thread is running; compiled code reads it through
+ * kiln_sim_sreg and friends. */
+typedef struct {
+    const kg_sim_config *config;
+    kg_sim_entry entry;
+    void *ret, *args;
+    unsigned ctaid[3];
+    unsigned tid[3];            /* the running thread's */
+    void *dynamic_shared;
+    /* fibers (kernels with barriers) */
+    fiber *fibers;
+    char *stacks;
+    size_t n_fibers;
+    fiber *running;
+    ucontext_t scheduler;
+} launch_state;
+
+static _Thread_local launch_state *current;
+
+int32_t kiln_sim_sreg(int32_t which) {
+    const launch_state *s = current;
+    if (!s)
+        return 0;
+    switch (which) {
+    case KJ_SREG_TID_X: return (int32_t)s->tid[0];
+    case KJ_SREG_TID_Y: return (int32_t)s->tid[1];
+    case KJ_SREG_TID_Z: return (int32_t)s->tid[2];
+    case KJ_SREG_NTID_X: return (int32_t)s->config->block[0];
+    case KJ_SREG_NTID_Y: return (int32_t)s->config->block[1];
+    case KJ_SREG_NTID_Z: return (int32_t)s->config->block[2];
+    case KJ_SREG_CTAID_X: return (int32_t)s->ctaid[0];
+    case KJ_SREG_CTAID_Y: return (int32_t)s->ctaid[1];
+    case KJ_SREG_CTAID_Z: return (int32_t)s->ctaid[2];
+    case KJ_SREG_NCTAID_X: return (int32_t)s->config->grid[0];
+    case KJ_SREG_NCTAID_Y: return (int32_t)s->config->grid[1];
+    case KJ_SREG_NCTAID_Z: return (int32_t)s->config->grid[2];
+    case KJ_SREG_WARPSIZE: return 32;
+    default: return 0;
+    }
+}
+
+void *kiln_sim_dynamic_shared(void) {
+    return current ? current->dynamic_shared : NULL;
+}
+
+void kiln_sim_syncthreads(void) {
+    launch_state *s = current;
+    /* Without fibers (a kernel not known to use barriers) every other
+     * thread of the block has either finished or not started: nothing to
+     * wait for that could be waited for. */
+    if (!s || !s->running)
+        return;
+    fiber *f = s->running;
+    f->waiting = 1;
+    swapcontext(&f->context, &s->scheduler);
+}
+
+/* makecontext passes ints: the fiber's index arrives as one. */
+static void fiber_main(int index) {
+    launch_state *s = current;
+    fiber *f = &s->fibers[index];
+    f->status = s->entry(s->ret, s->args);
+    f->finished = 1;
+    /* returning resumes uc_link, the scheduler */
+}
+
+static int run_block_with_fibers(launch_state *s, const unsigned ctaid[3]) {
+    const unsigned *b = s->config->block;
+    size_t n = s->n_fibers;
+    for (size_t i = 0; i < n; i++) {
+        fiber *f = &s->fibers[i];
+        f->tid[0] = (unsigned)(i % b[0]);
+        f->tid[1] = (unsigned)(i / b[0] % b[1]);
+        f->tid[2] = (unsigned)(i / ((size_t)b[0] * b[1]));
+        f->finished = f->waiting = 0;
+        f->status = 0;
+        getcontext(&f->context);
+        f->context.uc_stack.ss_sp = s->stacks + i * FIBER_STACK;
+        f->context.uc_stack.ss_size = FIBER_STACK;
+        f->context.uc_link = &s->scheduler;
+        makecontext(&f->context, (void (*)(void))fiber_main, 1, (int)i);
+    }
+    memcpy(s->ctaid, ctaid, sizeof s->ctaid);
+    size_t live = n;
+    while (live) {
+        for (size_t i = 0; i < n; i++) {
+            fiber *f = &s->fibers[i];
+            if (f->finished || f->waiting)
+                continue;
+            s->running = f;
+            memcpy(s->tid, f->tid, sizeof s->tid);
+            swapcontext(&s->scheduler, &f->context);
+            s->running = NULL;
+            if (f->finished) {
+                live--;
+                if (f->status != 0)
+                    return (int)i + 1; /* stop the block at the first error */
+            }
+        }
+        /* Everyone still running has reached the barrier (threads that
+         * returned count as arrived): let them all through. */
+        for (size_t i = 0; i < n; i++)
+            s->fibers[i].waiting = 0;
+    }
+    return 0;
+}
+
+/* Returns 0, or 1 + the linear index of the thread that raised. */
+static int run_block_directly(launch_state *s, const unsigned ctaid[3]) {
+    const unsigned *b = s->config->block;
+    memcpy(s->ctaid, ctaid, sizeof s->ctaid);
+    size_t index = 0;
+    for (unsigned z = 0; z < b[2]; z++)
+        for (unsigned y = 0; y < b[1]; y++)
+            for (unsigned x = 0; x < b[0]; x++, index++) {
+                s->tid[0] = x, s->tid[1] = y, s->tid[2] = z;
+                if (s->entry(s->ret, s->args) != 0)
+                    return (int)index + 1;
+            }
+    return 0;
+}
+
+static int check_config(const kg_sim_config *c, kg_error *err) {
+    for (int i = 0; i < 3; i++)
+        if (c->grid[i] == 0 || c->block[i] == 0)
+            return kg_error_set(err, KG_ERR_INVALID, 0, "grid and block dimensions must be >= 1, not "
+                                "grid (%u, %u, %u) block (%u, %u, %u)", c->grid[0], c->grid[1], c->grid[2],
+                                c->block[0], c->block[1], c->block[2]);
+    size_t threads = (size_t)c->block[0] * c->block[1] * c->block[2];
+    if (threads > 1024)
+        return kg_error_set(err, KG_ERR_INVALID, 0, "block (%u, %u, %u) has %zu threads; CUDA allows at "
+                            "most 1024 per block", c->block[0], c->block[1], c->block[2], threads);
+    return 0;
+}
+
+int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config *config, kg_error *err) {
+    if (check_config(config, err) < 0)
+        return -1;
+    launch_state s = {.config = config, .entry = entry, .ret = ret, .args = args};
+    int status = 0;
+    if (config->dynamic_shared && !(s.dynamic_shared = calloc(1, config->dynamic_shared)))
+        return kg_error_set(err, KG_ERR_OUT_OF_MEMORY, 0, "no host memory for %zu bytes of simulated "
+                            "dynamic shared memory", config->dynamic_shared);
+    if (config->uses_barrier) {
+        s.n_fibers = (size_t)config->block[0] * config->block[1] * config->block[2];
+        s.fibers = calloc(s.n_fibers, sizeof *s.fibers);
+        s.stacks = mmap(NULL, s.n_fibers * FIBER_STACK, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (!s.fibers || s.stacks == MAP_FAILED) {
+            s.stacks = NULL;
+            status = kg_error_set(err, KG_ERR_OUT_OF_MEMORY, 0, "no host memory for %zu simulated threads",
+                                  s.n_fibers);
+        }
+    }
+    launch_state *outer = current; /* a kernel launched from a simulated kernel's host code: keep it */
+    current = &s;
+    for (unsigned z = 0; status == 0 && z < config->grid[2]; z++)
+        for (unsigned y = 0; status == 0 && y < config->grid[1]; y++)
+            for (unsigned x = 0; status == 0 && x < config->grid[0]; x++) {
+                unsigned ctaid[3] = {x, y, z};
+                int failed = config->uses_barrier ? run_block_with_fibers(&s, ctaid)
+                                                  : run_block_directly(&s, ctaid);
+                if (failed) {
+                    unsigned t = (unsigned)failed - 1, bx = config->block[0], by = config->block[1];
+                    kg_error_set(err, KG_ERR_INVALID, 0, "raised in block (%u, %u, %u), thread (%u, %u, %u)",
+                                 x, y, z, t % bx, t / bx % by, t / (bx * by));
+                    status = 1;
+                }
+            }
+    current = outer;
+    if (s.stacks)
+        munmap(s.stacks, s.n_fibers * FIBER_STACK);
+    free(s.fibers);
+    free(s.dynamic_shared);
+    return status;
+}
+
+int kg_sim_module_uses_barrier(struct LLVMOpaqueModule *module) {
+    LLVMValueRef fn = LLVMGetNamedFunction(module, "kiln_sim_syncthreads");
+    return fn && LLVMGetFirstUse(fn) != NULL;
+}
+
+const kj_symbol kg_sim_symbols[] = {
+    {"kiln_sim_sreg", (void *)kiln_sim_sreg},
+    {"kiln_sim_syncthreads", (void *)kiln_sim_syncthreads},
+    {"kiln_sim_dynamic_shared", (void *)kiln_sim_dynamic_shared},
+    {NULL, NULL},
+};

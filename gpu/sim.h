@@ -1,0 +1,46 @@
+/* gpu/sim: the CUDA simulator's runtime. A kernel compiled for the host by
+ * the same compiler (target "cuda-simulator", gpu/targets.h) runs here: one
+ * block at a time, its threads as cooperative fibers, so that
+ * cuda.syncthreads() really waits for the whole block, shared memory (a
+ * module global) is the block's, and atomics are real host atomics.
+ *
+ * Compiled kernels reach the runtime through kg_sim_symbols (the engine
+ * defines them for ORC, as it does kj_runtime_symbols). */
+#ifndef KILN_GPU_SIM_H
+#define KILN_GPU_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu/gpu.h"
+#include "jit/runtime.h"
+
+/* The kernel as the simulator calls it, once per thread: the dispatcher's
+ * entry convention (i32 entry(ptr ret, ptr args)); nonzero means the thread
+ * raised (kj_rt_raise) and the launch stops. */
+typedef int32_t (*kg_sim_entry)(void *ret, void *args);
+
+typedef struct {
+    unsigned grid[3], block[3];
+    size_t dynamic_shared;   /* bytes of cuda.shared.array(0, ...) memory */
+    int uses_barrier;        /* the kernel calls kiln_sim_syncthreads (see below) */
+} kg_sim_config;
+
+/* Runs the kernel over the whole grid. Returns 0; or 1 if a thread raised
+ * (its error is pending on this thread, kj_rt_take_error), err naming the
+ * block and thread; or -1 with err filled (bad configuration, no memory).
+ * Thread-safe: every launch keeps its state in thread-local storage. */
+int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config *config, kg_error *err);
+
+/* Whether a module's code calls kiln_sim_syncthreads: kernels that do not
+ * run their threads one after another, without fibers (much faster). */
+int kg_sim_module_uses_barrier(struct LLVMOpaqueModule *module);
+
+/* What simulated kernels call. which is a kj_sreg (jit/target.h). */
+int32_t kiln_sim_sreg(int32_t which);
+void kiln_sim_syncthreads(void);
+void *kiln_sim_dynamic_shared(void);
+
+extern const kj_symbol kg_sim_symbols[];
+
+#endif
