@@ -1,0 +1,192 @@
+/* The CUDA and simulator kj_targets as lowering will use them: one kernel
+ * body, built only through the target's hooks (thread indices, barrier,
+ * shared memory address space, atomics, math symbol), becomes PTX for the
+ * GPU and, for the simulator, host code that ORC compiles and
+ * kg_sim_launch runs, with the right results.
+ *
+ * The kernel, per block of N threads:
+ *   shared[tid] = sin(x[gid]); syncthreads();
+ *   out[gid] = shared[N - 1 - tid];  atomic_add(count, 1)          */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+
+#include "gpu/sim.h"
+#include "gpu/targets.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+
+enum { N = 64 };
+
+/* Emits the body. x, out, count are pointers in the target's global
+ * address space. */
+static void emit_body(const kj_target *t, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef out,
+                      LLVMValueRef count) {
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMTypeRef f64 = LLVMDoubleTypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+    LLVMTypeRef shared_type = LLVMArrayType2(f64, N);
+    LLVMValueRef shared = LLVMAddGlobalInAddressSpace(m, shared_type, "shared", t->shared_as);
+    LLVMSetInitializer(shared, LLVMGetUndef(shared_type));
+    LLVMSetLinkage(shared, LLVMInternalLinkage);
+
+    LLVMValueRef tid = t->special_reg(t, m, b, KJ_SREG_TID_X);
+    LLVMValueRef ntid = t->special_reg(t, m, b, KJ_SREG_NTID_X);
+    LLVMValueRef ctaid = t->special_reg(t, m, b, KJ_SREG_CTAID_X);
+    LLVMValueRef gid = LLVMBuildAdd(b, LLVMBuildMul(b, ctaid, ntid, ""), tid, "gid");
+
+    const char *sin_name = t->math_symbol(t, "sin", 64);
+    LLVMTypeRef sin_type = LLVMFunctionType(f64, &f64, 1, 0);
+    LLVMValueRef sin_fn = LLVMGetNamedFunction(m, sin_name);
+    if (!sin_fn)
+        sin_fn = LLVMAddFunction(m, sin_name, sin_type);
+    LLVMValueRef xv = LLVMBuildLoad2(b, f64, LLVMBuildGEP2(b, f64, x, &gid, 1, ""), "");
+    LLVMValueRef s = LLVMBuildCall2(b, sin_type, sin_fn, &xv, 1, "");
+    LLVMValueRef idx[2] = {LLVMConstInt(i32, 0, 0), tid};
+    LLVMBuildStore(b, s, LLVMBuildGEP2(b, shared_type, shared, idx, 2, ""));
+
+    t->barrier(t, m, b);
+
+    idx[1] = LLVMBuildSub(b, LLVMConstInt(i32, N - 1, 0), tid, "");
+    LLVMValueRef other = LLVMBuildLoad2(b, f64, LLVMBuildGEP2(b, shared_type, shared, idx, 2, ""), "");
+    LLVMBuildStore(b, other, LLVMBuildGEP2(b, f64, out, &gid, 1, ""));
+    t->atomic_rmw(t, b, LLVMAtomicRMWBinOpAdd, count, LLVMConstInt(i64, 1, 0));
+}
+
+static void test_cuda_target_makes_ptx(void) {
+    const kj_target *t = kg_target_cuda();
+    CHECK(strcmp(t->triple(t), "nvptx64-nvidia-cuda") == 0 && t->data_layout(t) && t->target_machine(t));
+    CHECK(strcmp(t->math_symbol(t, "atan2", 32), "__nv_atan2f") == 0);
+    CHECK(t->math_symbol(t, "no_such_function", 64) == NULL);
+
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = LLVMModuleCreateWithNameInContext("k", ctx);
+    LLVMTypeRef gptr = LLVMPointerTypeInContext(ctx, t->global_as);
+    LLVMTypeRef params[3] = {gptr, gptr, gptr};
+    LLVMValueRef fn = LLVMAddFunction(m, "mirror_sin", LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 3, 0));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
+    emit_body(t, m, b, LLVMGetParam(fn, 0), LLVMGetParam(fn, 1), LLVMGetParam(fn, 2));
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    t->finish_function(t, m, fn, KJ_FN_KERNEL);
+
+    kg_ptx_options options = {.compute_capability = 90, .opt_level = 3};
+    char *ptx = NULL;
+    kg_error err = {0};
+    int status = kg_ptx_from_module(m, &options, &ptx, &err);
+    CHECK(status == 0);
+    if (status != 0)
+        fprintf(stderr, "%s\n", err.message);
+    CHECK(ptx && strstr(ptx, ".entry mirror_sin("));
+    CHECK(ptx && strstr(ptx, "bar.sync"));
+    CHECK(ptx && strstr(ptx, ".shared"));
+    CHECK(ptx && strstr(ptx, "atom.global.add"));
+    CHECK(ptx && strstr(ptx, "%tid.x"));
+    CHECK(ptx && !strstr(ptx, ".extern .func")); /* __nv_sin came from libdevice */
+    free(ptx);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
+/* i32 mirror_sin(ptr ret, ptr args), args = {ptr x, ptr out, ptr count}. */
+static LLVMModuleRef simulator_module(LLVMContextRef ctx, const kj_target *t) {
+    LLVMModuleRef m = LLVMModuleCreateWithNameInContext("k", ctx);
+    LLVMSetTarget(m, t->triple(t));
+    LLVMSetDataLayout(m, t->data_layout(t));
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0), i32 = LLVMInt32TypeInContext(ctx);
+    LLVMTypeRef params[2] = {ptr, ptr};
+    LLVMValueRef fn = LLVMAddFunction(m, "mirror_sin", LLVMFunctionType(i32, params, 2, 0));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
+    LLVMValueRef args = LLVMGetParam(fn, 1), slots[3];
+    for (unsigned i = 0; i < 3; i++) {
+        LLVMValueRef k = LLVMConstInt(LLVMInt64TypeInContext(ctx), i, 0);
+        slots[i] = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, ptr, args, &k, 1, ""), "");
+    }
+    emit_body(t, m, b, slots[0], slots[1], slots[2]);
+    LLVMBuildRet(b, LLVMConstInt(i32, 0, 0));
+    LLVMDisposeBuilder(b);
+    t->finish_function(t, m, fn, KJ_FN_ENTRY);
+    return m;
+}
+
+static int consume(LLVMErrorRef e, const char *what) {
+    if (!e)
+        return 0;
+    char *message = LLVMGetErrorMessage(e);
+    fprintf(stderr, "%s: %s\n", what, message);
+    LLVMDisposeErrorMessage(message);
+    failures++;
+    return -1;
+}
+
+static void test_simulator_target_runs_on_the_host(void) {
+    const kj_target *t = kg_target_simulator();
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+    LLVMModuleRef m = simulator_module(ctx, t);
+    CHECK(kg_sim_module_uses_barrier(m));
+
+    LLVMOrcLLJITRef jit;
+    if (consume(LLVMOrcCreateLLJIT(&jit, NULL), "LLJIT"))
+        return;
+    LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(jit);
+    LLVMOrcCSymbolMapPair pairs[8];
+    int n = 0;
+    for (; kg_sim_symbols[n].name; n++) {
+        pairs[n].Name = LLVMOrcLLJITMangleAndIntern(jit, kg_sim_symbols[n].name);
+        pairs[n].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)kg_sim_symbols[n].addr;
+        pairs[n].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
+        pairs[n].Sym.Flags.TargetFlags = 0;
+    }
+    LLVMOrcDefinitionGeneratorRef libm;
+    consume(LLVMOrcJITDylibDefine(dylib, LLVMOrcAbsoluteSymbols(pairs, (size_t)n)), "define");
+    consume(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&libm, LLVMOrcLLJITGetGlobalPrefix(jit), NULL,
+                                                                 NULL), "process symbols");
+    LLVMOrcJITDylibAddGenerator(dylib, libm);
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    LLVMOrcExecutorAddress address = 0;
+    if (!consume(LLVMOrcLLJITAddLLVMIRModule(jit, dylib, tsm), "add module") &&
+        !consume(LLVMOrcLLJITLookup(jit, &address, "mirror_sin"), "lookup")) {
+        enum { BLOCKS = 3 };
+        double x[BLOCKS * N], out[BLOCKS * N];
+        long long count = 0;
+        for (int i = 0; i < BLOCKS * N; i++)
+            x[i] = (i - 90) * 0.37, out[i] = NAN;
+        void *args[3] = {x, out, &count};
+        kg_sim_config config = {{BLOCKS, 1, 1}, {N, 1, 1}, 0, 1};
+        kg_error err = {0};
+        CHECK(kg_sim_launch((kg_sim_entry)(uintptr_t)address, NULL, args, &config, &err) == 0);
+        for (int blk = 0; blk < BLOCKS; blk++)
+            for (int tid = 0; tid < N; tid++)
+                CHECK(out[blk * N + tid] == sin(x[blk * N + (N - 1 - tid)]));
+        CHECK(count == BLOCKS * N);
+    }
+    consume(LLVMOrcDisposeLLJIT(jit), "dispose");
+}
+
+int main(void) {
+    test_cuda_target_makes_ptx();
+    test_simulator_target_runs_on_the_host();
+    if (failures)
+        fprintf(stderr, "%d check(s) failed\n", failures);
+    return failures ? 1 : 0;
+}
