@@ -187,3 +187,21 @@ def test_fault_names_the_kernel_and_the_process_survives():
     (after,) = [line for line in lines if line.startswith("NEXT")]
     assert after == "NEXT ran True" or ("restart the kernel" in after and "'wild_store'" in after)
     assert lines[-1] == "cpu still works True"
+
+
+def test_real_launch_summary_warns_like_a_teacher(add):
+    from kiln.cuda.report import format_text, summarize
+    n = 1 << 20
+    x = np.ones(n, dtype=np.float32)
+    out = np.empty_like(x)
+    cuda.take_records()
+    add[4, 100](x, x, out, n)  # host arrays, a tiny grid, a partial warp
+    assert (out == 2).all()
+    summary = summarize(cuda.take_records(), multiprocessors=cuda.gpus[0].MULTIPROCESSOR_COUNT,
+                        ptx_by_kernel={"add": add.inspect_ptx()})
+    text = format_text(summary)
+    assert text.startswith("add[(4, 1, 1), (100, 1, 1)]: ") and "12.0 MiB to the GPU, 12.0 MiB back" in text
+    kinds = [w.split(":")[1].split()[0:3] for w in summary["warnings"]]
+    assert len(summary["warnings"]) == 2 + (summary["transfer_ms"] > summary["kernel_ms"]), summary["warnings"]
+    assert any("multiprocessors" in w for w in summary["warnings"]), kinds
+    assert any("warps" in w for w in summary["warnings"]) and not any("float64" in w for w in summary["warnings"])

@@ -6,7 +6,7 @@ in host memory, where Kiln's CUDA simulator runs kernels.
 """
 import _kiln
 
-from . import random  # noqa: F401  (kiln.cuda.random, as numba.cuda.random)
+from . import random, report  # noqa: F401  (kiln.cuda.random as numba.cuda.random; footer summaries)
 from .devicearray import (DeviceNDArray, device_array, device_array_like, is_cuda_array,  # noqa: F401
                           pinned_array, pinned_array_like, to_device)
 from .driver import RawKernel, compile_ptx_from_ir  # noqa: F401

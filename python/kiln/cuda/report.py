@@ -1,0 +1,106 @@
+"""What a cell's GPU work cost, and what a teacher would point out about it.
+
+summarize(records) takes kiln.cuda.take_records() (launches with grid,
+block, registers, occupancy and kernel time from CUDA events; transfers with
+bytes and time) and returns totals plus warnings:
+  - a grid too small to fill the GPU,
+  - a block that is not a whole number of warps,
+  - launches dominated by host<->device copies,
+  - float64 arithmetic in a kernel (from its PTX) where float32 was
+    probably meant.
+format_text(summary) renders it for a cell footer (text/plain); the
+notebook face may render the same data as HTML.
+"""
+import re
+
+# Arithmetic that runs at a fraction of the float32 rate on consumer GPUs
+# (and half of it even on an H100).
+_F64_OP = re.compile(r"^\s*(?:@%p\d+\s+)?(add|sub|mul|fma|div|sqrt|rcp|min|max|neg|abs)(?:\.\w+)*\.f64\b",
+                     re.MULTILINE)
+_F32_OP = re.compile(r"^\s*(?:@%p\d+\s+)?(add|sub|mul|fma|div|sqrt|rcp|min|max|neg|abs)(?:\.\w+)*\.f32\b",
+                     re.MULTILINE)
+
+
+def ptx_float_ops(ptx):
+    """(float64, float32) arithmetic instruction counts in PTX text."""
+    return len(_F64_OP.findall(ptx)), len(_F32_OP.findall(ptx))
+
+
+def _blocks(launch):
+    g = launch["grid"]
+    return g[0] * g[1] * g[2]
+
+
+def _threads_per_block(launch):
+    b = launch["block"]
+    return b[0] * b[1] * b[2]
+
+
+def summarize(records, multiprocessors=None, ptx_by_kernel=None):
+    """Totals and warnings for one batch of records. multiprocessors: the
+    GPU's SM count (for the grid-size warning); ptx_by_kernel: {name: PTX}
+    for the float64 warning."""
+    launches = records.get("launches", [])
+    transfers = records.get("transfers", [])
+    kernel_ms = sum(launch["kernel_ms"] or 0.0 for launch in launches)
+    transfer_ms = 1e3 * sum(t["seconds"] for t in transfers)
+    htod = sum(t["bytes"] for t in transfers if t["direction"] == "htod")
+    dtoh = sum(t["bytes"] for t in transfers if t["direction"] == "dtoh")
+    warnings = []
+    seen = set()
+    for launch in launches:
+        name = launch["kernel"]
+        blocks, threads = _blocks(launch), _threads_per_block(launch)
+        if multiprocessors and blocks < multiprocessors and ("grid", name) not in seen:
+            seen.add(("grid", name))
+            warnings.append(f"{name}: a grid of {blocks} block{'s' if blocks > 1 else ''} keeps at most "
+                            f"{blocks} of the GPU's {multiprocessors} multiprocessors busy; launch at least "
+                            f"{2 * multiprocessors} blocks (a grid-stride loop handles any size)")
+        if threads % 32 and ("warp", name) not in seen:
+            seen.add(("warp", name))
+            warnings.append(f"{name}: blocks of {threads} threads are not a whole number of 32-thread warps; "
+                            f"the last warp of every block runs partly empty")
+    if launches and transfers and transfer_ms > kernel_ms:
+        warnings.append(f"copies between host and GPU took {transfer_ms:.3g} ms against {kernel_ms:.3g} ms "
+                        f"in kernels: keep arrays on the GPU (cuda.to_device, cuda.device_array) and copy "
+                        f"back only the result")
+    for name, ptx in sorted((ptx_by_kernel or {}).items()):
+        if not any(launch["kernel"] == name for launch in launches):
+            continue
+        f64, f32 = ptx_float_ops(ptx)
+        if f64:
+            warnings.append(f"{name}: {f64} float64 operation{'s' if f64 > 1 else ''} in the kernel "
+                            f"(and {f32} float32): GPUs run float64 far slower; if the data is float32, "
+                            f"write constants as np.float32(...) and use float32 math")
+    return {
+        "launches": launches,
+        "kernel_ms": kernel_ms,
+        "transfer_ms": transfer_ms,
+        "htod_bytes": htod,
+        "dtoh_bytes": dtoh,
+        "warnings": warnings,
+    }
+
+
+def _size(n):
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
+def format_text(summary):
+    """A few lines for a cell footer."""
+    lines = []
+    for launch in summary["launches"]:
+        occupancy = launch["occupancy"]
+        ms = launch["kernel_ms"]
+        lines.append(f"{launch['kernel']}[{launch['grid']}, {launch['block']}]: "
+                     f"{'%.3f ms' % ms if ms is not None else 'time unknown'}, "
+                     f"{launch['registers']} registers/thread, "
+                     f"occupancy {'%.0f%%' % (100 * occupancy) if occupancy is not None else 'unknown'}")
+    if summary["htod_bytes"] or summary["dtoh_bytes"]:
+        lines.append(f"copies: {_size(summary['htod_bytes'])} to the GPU, {_size(summary['dtoh_bytes'])} back, "
+                     f"{summary['transfer_ms']:.3f} ms")
+    lines.extend(f"warning: {w}" for w in summary["warnings"])
+    return "\n".join(lines)
