@@ -201,7 +201,6 @@ def test_real_launch_summary_warns_like_a_teacher(add):
                         ptx_by_kernel={"add": add.inspect_ptx()})
     text = format_text(summary)
     assert text.startswith("add[(4, 1, 1), (100, 1, 1)]: ") and "12.0 MiB to the GPU, 12.0 MiB back" in text
-    kinds = [w.split(":")[1].split()[0:3] for w in summary["warnings"]]
     assert len(summary["warnings"]) == 2 + (summary["transfer_ms"] > summary["kernel_ms"]), summary["warnings"]
-    assert any("multiprocessors" in w for w in summary["warnings"]), kinds
+    assert any("multiprocessors" in w for w in summary["warnings"])
     assert any("warps" in w for w in summary["warnings"]) and not any("float64" in w for w in summary["warnings"])
