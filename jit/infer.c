@@ -463,11 +463,12 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
             return 0;
         }
         if (arr->readonly) {
-            if (c->strict)
+            if (c->u->err.kind == KJ_ERR_NONE) {
                 kj_fail(&c->u->err, KJ_ERR_TYPING, target->line, target->col,
                         "Pass a writeable array (np.array(a) makes a copy) or set a.flags.writeable = True.",
                         "cannot write to a read-only array (%s)", arr->name);
-            c->u->err_function = c->f;
+                c->u->err_function = c->f;
+            }
             c->failed = true;
             return -1;
         }
@@ -594,6 +595,8 @@ int kj_infer(kj_unit *u, kj_instance *inst) {
         infer_block(&c, &f->body);
     }
     inst->typing = false;
+    if (c.failed && u->err.kind == KJ_ERR_NONE)
+        kj_fail(&u->err, KJ_ERR_INTERNAL, f->first_line, 0, NULL, "internal: type inference stopped without a reason");
     if (u->err.kind != KJ_ERR_NONE) {
         if (!u->err_function)
             u->err_function = f;
