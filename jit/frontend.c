@@ -5,6 +5,7 @@
 #define PY_SSIZE_T_CLEAN
 #include "jit/frontend.h"
 #include "jit/numpy_api.h"
+#include "jit/source.h"
 
 #include <string.h>
 
@@ -17,79 +18,9 @@ typedef struct {
     int col_offset;       /* the indent removed from every line */
     PyObject *globals;    /* borrowed */
     PyObject *builtins;   /* borrowed */
+    PyObject *closure;    /* owned dict: free variables' values, or NULL */
+    bool is_lambda;
 } fe;
-
-/* ---- the arena ---- */
-
-struct kj_chunk {
-    struct kj_chunk *next;
-    size_t used, size;
-    _Alignas(16) char data[];
-};
-
-void *kj_alloc(kj_function *f, size_t size) {
-    size = (size + 15) & ~(size_t)15;
-    struct kj_chunk *c = f->chunks;
-    if (!c || c->used + size > c->size) {
-        size_t cap = size > 65536 ? size : 65536;
-        c = malloc(sizeof *c + cap);
-        if (!c)
-            return NULL;
-        c->next = f->chunks;
-        c->used = 0;
-        c->size = cap;
-        f->chunks = c;
-    }
-    void *p = c->data + c->used;
-    c->used += size;
-    memset(p, 0, size);
-    return p;
-}
-
-kj_node *kj_new_node(kj_function *f, kj_node_kind kind, int line, int col, int nkids) {
-    kj_node *n = kj_alloc(f, sizeof *n);
-    if (!n)
-        return NULL;
-    n->kind = kind;
-    n->line = line;
-    n->col = col;
-    n->nkids = nkids;
-    if (nkids > 0 && !(n->kids = kj_alloc(f, sizeof(kj_node *) * nkids)))
-        return NULL;
-    return n;
-}
-
-int kj_block_push(kj_function *f, kj_block *b, kj_node *n) {
-    if (b->n == b->cap) {
-        int cap = b->cap ? b->cap * 2 : 8;
-        kj_node **items = kj_alloc(f, sizeof(kj_node *) * cap);
-        if (!items)
-            return -1;
-        if (b->n)
-            memcpy(items, b->items, sizeof(kj_node *) * b->n);
-        b->items = items;
-        b->cap = cap;
-    }
-    b->items[b->n++] = n;
-    return 0;
-}
-
-void kj_function_free(kj_function *f) {
-    if (!f)
-        return;
-    while (f->chunks) {
-        struct kj_chunk *c = f->chunks;
-        f->chunks = c->next;
-        free(c);
-    }
-    Py_XDECREF(f->py_func);
-    Py_XDECREF(f->source_lines);
-    Py_XDECREF(f->keep);
-    free(f->locals);
-    free(f->qualname);
-    free(f->filename);
-    free(f);
-}
 
 /* ---- helpers over ast objects ---- */
 
@@ -115,14 +46,6 @@ static int get_int(PyObject *node, const char *name) {
 static int line_of(fe *c, PyObject *node) { return get_int(node, "lineno") + c->line_offset; }
 static int col_of(fe *c, PyObject *node) { return get_int(node, "col_offset") + c->col_offset; }
 
-static char *copy_str(kj_function *f, const char *s) {
-    size_t n = strlen(s) + 1;
-    char *p = kj_alloc(f, n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 static int unsupported(fe *c, PyObject *node, const char *hint, const char *what) {
     return kj_fail(c->e, KJ_ERR_UNSUPPORTED, line_of(c, node), col_of(c, node), hint, "%s", what);
 }
@@ -146,7 +69,7 @@ static int add_local(kj_function *f, const char *name, bool is_arg) {
         f->locals = l;
         f->cap_locals = cap;
     }
-    char *n = copy_str(f, name);
+    char *n = kj_strdup(f, name);
     if (!n)
         return -1;
     f->locals[f->nlocals] = (kj_local){.name = n, .is_arg = is_arg};
@@ -199,199 +122,10 @@ static int collect_locals(fe *c, PyObject *node) {
 
 static kj_node *expr(fe *c, PyObject *node);
 
-static kj_node *const_node(fe *c, int line, int col, const kj_type *t) {
-    kj_node *n = kj_new_node(c->f, KJ_E_CONST, line, col, 0);
-    if (n)
-        n->type = t;
-    return n;
-}
-
-static kj_node *func_node(fe *c, int line, int col, const char *name, PyObject *obj) {
-    kj_node *n = kj_new_node(c->f, KJ_E_FUNC, line, col, 0);
-    if (!n || !(n->name = copy_str(c->f, name)))
-        return NULL;
-    n->pyobj = obj;
-    if (obj && PyList_Append(c->f->keep, obj) < 0)
-        return NULL;
-    return n;
-}
-
-/* A Python value read at compile time, as IR (a constant, a tuple of
- * constants, a module or a function). `what` names it in errors. */
-static kj_node *value_node(fe *c, PyObject *v, int line, int col, const char *what) {
-    kj_node *n;
-    if (PyBool_Check(v)) {
-        if ((n = const_node(c, line, col, kj_bool())))
-            n->ival = v == Py_True;
-        return n;
-    }
-    if (PyLong_Check(v)) {
-        int overflow;
-        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-        if (overflow > 0) {
-            unsigned long long u = PyLong_AsUnsignedLongLong(v);
-            if (PyErr_Occurred()) {
-                PyErr_Clear();
-                kj_fail(c->e, KJ_ERR_TYPING, line, col, "Integers in compiled code are 64-bit.",
-                        "%s does not fit in 64 bits", what);
-                return NULL;
-            }
-            if ((n = const_node(c, line, col, kj_int(64, false))))
-                n->ival = (int64_t)u;
-            return n;
-        }
-        if (overflow < 0) {
-            kj_fail(c->e, KJ_ERR_TYPING, line, col, "Integers in compiled code are 64-bit.",
-                    "%s does not fit in 64 bits", what);
-            return NULL;
-        }
-        if ((n = const_node(c, line, col, KJ_I64)))
-            n->ival = x;
-        return n;
-    }
-    if (PyFloat_Check(v)) {
-        if ((n = const_node(c, line, col, KJ_F64)))
-            n->fval = PyFloat_AS_DOUBLE(v);
-        return n;
-    }
-    if (PyComplex_Check(v)) {
-        if ((n = const_node(c, line, col, kj_complex(128)))) {
-            n->fval = PyComplex_RealAsDouble(v);
-            n->fval2 = PyComplex_ImagAsDouble(v);
-        }
-        return n;
-    }
-    if (v == Py_None)
-        return const_node(c, line, col, kj_none());
-    if (PyArray_IsScalar(v, Generic)) {
-        const kj_type *t = kj_typeof(v);
-        if (!t)
-            goto unknown;
-        if (!(n = const_node(c, line, col, t)))
-            return NULL;
-        PyObject *py = NULL;
-        if (t->kind == KJ_T_COMPLEX) {
-            Py_complex z = {0, 0};
-            PyObject *cz = PyObject_CallMethod(v, "__complex__", NULL);
-            if (cz) {
-                z = PyComplex_AsCComplex(cz);
-                Py_DECREF(cz);
-            }
-            PyErr_Clear();
-            n->fval = z.real;
-            n->fval2 = z.imag;
-        } else if (t->kind == KJ_T_FLOAT) {
-            n->fval = PyFloat_AsDouble(v);
-        } else if (t->kind == KJ_T_INT && !t->is_signed) {
-            py = PyNumber_Long(v);
-            n->ival = py ? (int64_t)PyLong_AsUnsignedLongLong(py) : 0;
-        } else {
-            py = PyNumber_Long(v);
-            n->ival = py ? PyLong_AsLongLong(py) : 0;
-        }
-        Py_XDECREF(py);
-        if (PyErr_Occurred()) {
-            kj_fail(c->e, KJ_ERR_PYTHON, line, col, NULL, "scalar");
-            return NULL;
-        }
-        return n;
-    }
-    if (PyTuple_Check(v)) {
-        int m = (int)PyTuple_GET_SIZE(v);
-        if (!(n = kj_new_node(c->f, KJ_E_TUPLE, line, col, m)))
-            return NULL;
-        for (int i = 0; i < m; i++)
-            if (!(n->kids[i] = value_node(c, PyTuple_GET_ITEM(v, i), line, col, what)))
-                return NULL;
-        return n;
-    }
-    if (PyModule_Check(v)) {
-        const char *name = PyModule_GetName(v);
-        if (!name)
-            return NULL;
-        char buf[128];
-        snprintf(buf, sizeof buf, "module:%s", strcmp(name, "numpy") == 0 ? "np" : name);
-        return func_node(c, line, col, buf, v);
-    }
-    if (kj_dispatcher_type && PyObject_TypeCheck(v, kj_dispatcher_type))
-        return func_node(c, line, col, "dispatcher", v);
-    if (PyType_Check(v) && PyType_IsSubtype((PyTypeObject *)v, (PyTypeObject *)PyExc_BaseException)) {
-        if (!(n = kj_new_node(c->f, KJ_E_EXC, line, col, 0)))
-            return NULL;
-        n->pyobj = v;
-        return PyList_Append(c->f->keep, v) < 0 ? NULL : n;
-    }
-    if (PyType_Check(v)) {
-        static const struct { PyTypeObject *t; const char *name; } types[] = {
-            {&PyRange_Type, "range"}, {&PyLong_Type, "int"}, {&PyFloat_Type, "float"},
-            {&PyComplex_Type, "complex"}, {&PyBool_Type, "bool"}, {&PyEnum_Type, "enumerate"},
-            {&PyZip_Type, "zip"},
-        };
-        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-            if ((PyTypeObject *)v == types[i].t)
-                return func_node(c, line, col, types[i].name, NULL);
-        if (PyType_IsSubtype((PyTypeObject *)v, &PyGenericArrType_Type)) {
-            PyArray_Descr *d = PyArray_DescrFromTypeObject(v);
-            const kj_type *t = d ? kj_type_from_npy(d->type_num) : NULL;
-            Py_XDECREF(d);
-            PyErr_Clear();
-            if (t) {
-                char buf[128];
-                snprintf(buf, sizeof buf, "cast:%.100s", t->name);
-                return func_node(c, line, col, buf, NULL);
-            }
-        }
-        goto unknown;
-    }
-    if (strcmp(Py_TYPE(v)->tp_name, "numpy.ufunc") == 0) {
-        PyObject *name = PyObject_GetAttrString(v, "__name__");
-        char buf[128];
-        snprintf(buf, sizeof buf, "np.%s", name ? PyUnicode_AsUTF8(name) : "?");
-        Py_XDECREF(name);
-        PyErr_Clear();
-        return func_node(c, line, col, buf, NULL);
-    }
-    if (PyCFunction_Check(v) || PyMethod_Check(v) || PyCallable_Check(v)) {
-        PyObject *self = PyObject_GetAttrString(v, "__self__");
-        PyErr_Clear();
-        PyObject *mod = PyObject_GetAttrString(v, "__module__");
-        PyErr_Clear();
-        PyObject *name = PyObject_GetAttrString(v, "__name__");
-        PyErr_Clear();
-        const char *ms = mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8(mod) : "";
-        const char *ns = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?";
-        char buf[160] = "";
-        if (self && strcmp(Py_TYPE(self)->tp_name, "Random") == 0)
-            snprintf(buf, sizeof buf, "random.%s", ns);
-        else if (strcmp(ms, "builtins") == 0)
-            snprintf(buf, sizeof buf, "%s", ns);
-        else if (strcmp(ms, "math") == 0 || strcmp(ms, "cmath") == 0)
-            snprintf(buf, sizeof buf, "%s.%s", ms, ns);
-        else if (strncmp(ms, "numpy", 5) == 0)
-            snprintf(buf, sizeof buf, "np.%s", ns);
-        bool python_function = PyFunction_Check(v);
-        Py_XDECREF(self);
-        Py_XDECREF(mod);
-        Py_XDECREF(name);
-        if (buf[0])
-            return func_node(c, line, col, buf, NULL);
-        if (python_function) {
-            kj_fail(c->e, KJ_ERR_TYPING, line, col,
-                    "Decorate it with @kiln.jit so it is compiled too.",
-                    "%s is a plain Python function; compiled code can only call kiln functions",
-                    what);
-            return NULL;
-        }
-    }
-unknown:
-    kj_fail(c->e, KJ_ERR_TYPING, line, col,
-            "Pass it as an argument, or use a number, tuple, NumPy scalar or module.",
-            "%s is a %s, which compiled code cannot use", what, Py_TYPE(v)->tp_name);
-    return NULL;
-}
-
 static kj_node *global_name(fe *c, const char *name, int line, int col) {
-    PyObject *v = PyDict_GetItemString(c->globals, name);
+    PyObject *v = c->closure ? PyDict_GetItemString(c->closure, name) : NULL;
+    if (!v)
+        v = PyDict_GetItemString(c->globals, name);
     if (!v && c->builtins)
         v = PyDict_GetItemString(c->builtins, name);
     if (!v) {
@@ -402,7 +136,7 @@ static kj_node *global_name(fe *c, const char *name, int line, int col) {
     }
     char what[160];
     snprintf(what, sizeof what, "global '%s'", name);
-    return value_node(c, v, line, col, what);
+    return kj_value_node(c->f, c->e, v, line, col, what);
 }
 
 /* ---- expressions ---- */
@@ -455,13 +189,13 @@ static kj_node *expr_attr(fe *c, PyObject *node, const char *name, kj_node *n) {
         }
         char what[160];
         snprintf(what, sizeof what, "%s.%s", obj->name + 7, name);
-        kj_node *r = value_node(c, v, n->line, n->col, what);
+        kj_node *r = kj_value_node(c->f, c->e, v, n->line, n->col, what);
         Py_DECREF(v);
         return r;
     }
     n->kind = KJ_E_ATTR;
     n->nkids = 1;
-    if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *))) || !(n->name = copy_str(c->f, name)))
+    if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *))) || !(n->name = kj_strdup(c->f, name)))
         return NULL;
     n->kids[0] = obj;
     return n;
@@ -504,7 +238,7 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
             goto done;
         }
         n->kind = KJ_E_METHOD;
-        n->name = copy_str(c->f, PyUnicode_AsUTF8(attr));
+        n->name = kj_strdup(c->f, PyUnicode_AsUTF8(attr));
         Py_DECREF(attr);
         n->nkids = nargs + 1;
         if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))))
@@ -575,7 +309,7 @@ static kj_node *expr(fe *c, PyObject *node) {
             unsupported(c, node, "Strings are only allowed as the message of raise.",
                         "string constants are not supported in compiled code");
         else
-            r = value_node(c, v, line, col, "constant");
+            r = kj_value_node(c->f, c->e, v, line, col, "constant");
         Py_DECREF(v);
         return r;
     }
@@ -784,7 +518,7 @@ static int raise_stmt(fe *c, PyObject *node, kj_node *n) {
                 goto done;
             PyObject *s = PyObject_Str(v);
             Py_DECREF(v);
-            if (!s || !(n->str = copy_str(c->f, PyUnicode_AsUTF8(s)))) {
+            if (!s || !(n->str = kj_strdup(c->f, PyUnicode_AsUTF8(s)))) {
                 Py_XDECREF(s);
                 goto done;
             }
@@ -833,7 +567,7 @@ static int assert_stmt(fe *c, PyObject *node, kj_node *n) {
             unsupported(c, node, NULL, "the message of assert must be a constant");
             goto done;
         }
-        raise->str = copy_str(c->f, PyUnicode_AsUTF8(s));
+        raise->str = kj_strdup(c->f, PyUnicode_AsUTF8(s));
         Py_DECREF(s);
     }
     r = kj_block_push(c->f, &n->body, raise);
@@ -999,82 +733,6 @@ static int stmts(fe *c, PyObject *list, kj_block *out) {
     return 0;
 }
 
-/* ---- source ---- */
-
-static int indent_of(const char *s) {
-    int n = 0;
-    while (s[n] == ' ' || s[n] == '\t')
-        n++;
-    return n;
-}
-
-/* The function's block of lines (from its first decorator to its last
- * indented line), dedented, as one string; sets the offsets. */
-static PyObject *function_block(fe *c, kj_function *f) {
-    Py_ssize_t total = PyList_GET_SIZE(f->source_lines);
-    if (f->first_line < 1 || f->first_line > total)
-        return NULL;
-    const char *first = PyUnicode_AsUTF8(PyList_GET_ITEM(f->source_lines, f->first_line - 1));
-    if (!first)
-        return NULL;
-    int base = indent_of(first);
-    PyObject *parts = PyList_New(0);
-    if (!parts)
-        return NULL;
-    bool in_body = false;
-    for (Py_ssize_t i = f->first_line - 1; i < total; i++) {
-        const char *s = PyUnicode_AsUTF8(PyList_GET_ITEM(f->source_lines, i));
-        if (!s)
-            break;
-        int ind = indent_of(s);
-        bool blank = s[ind] == 0 || s[ind] == '\n' || s[ind] == '\r' || s[ind] == '#';
-        if (!blank && ind <= base) {
-            if (in_body)
-                break;
-            if (strncmp(s + ind, "def ", 4) == 0)
-                in_body = true;
-        }
-        PyObject *line = PyUnicode_FromString(blank ? "\n" : s + (ind < base ? ind : base));
-        if (!line || PyList_Append(parts, line) < 0) {
-            Py_XDECREF(line);
-            Py_DECREF(parts);
-            return NULL;
-        }
-        Py_DECREF(line);
-    }
-    c->line_offset = f->first_line - 1;
-    c->col_offset = base;
-    PyObject *empty = PyUnicode_FromString("");
-    PyObject *joined = empty ? PyUnicode_Join(empty, parts) : NULL;
-    Py_XDECREF(empty);
-    Py_DECREF(parts);
-    return joined;
-}
-
-static int load_source(kj_function *f, PyObject *code) {
-    static PyObject *getlines;   /* linecache.getlines, owned for the process */
-    if (!getlines) {
-        PyObject *lc = PyImport_ImportModule("linecache");
-        getlines = lc ? PyObject_GetAttrString(lc, "getlines") : NULL;
-        Py_XDECREF(lc);
-        if (!getlines)
-            return -1;
-    }
-    PyObject *fn = PyObject_GetAttrString(code, "co_filename");
-    PyObject *first = PyObject_GetAttrString(code, "co_firstlineno");
-    PyObject *globals = PyFunction_GetGlobals(f->py_func);
-    int r = -1;
-    if (fn && first) {
-        f->filename = strdup(PyUnicode_AsUTF8(fn));
-        f->first_line = (int)PyLong_AsLong(first);
-        f->source_lines = PyObject_CallFunctionObjArgs(getlines, fn, globals, NULL);
-        r = f->source_lines && PyList_Check(f->source_lines) && f->filename ? 0 : -1;
-    }
-    Py_XDECREF(fn);
-    Py_XDECREF(first);
-    return r;
-}
-
 kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) {
     *partial = NULL;
     if (!PyFunction_Check(py_func)) {
@@ -1097,8 +755,15 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
     PyObject *code = PyFunction_GetCode(py_func);
     fe c = {.f = f, .e = e, .globals = PyFunction_GetGlobals(py_func)};
     c.builtins = PyEval_GetBuiltins();
+    c.is_lambda = strcmp(f->qualname + (strlen(f->qualname) >= 8 ? strlen(f->qualname) - 8 : 0), "<lambda>") == 0;
+    if (kj_closure_values(py_func, code, &c.closure) < 0) {
+        kj_function_free(f);
+        kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "closure");
+        return NULL;
+    }
     PyObject *src = NULL, *mod = NULL, *body = NULL, *fdef = NULL, *args = NULL;
-    if (load_source(f, code) < 0 || !(src = function_block(&c, f))) {
+    if (kj_load_source(f, code) < 0 ||
+        !(src = kj_source_block(f, c.is_lambda, &c.line_offset, &c.col_offset))) {
         PyErr_Clear();
         kj_fail(e, KJ_ERR_TYPING, 0, 0,
                 "Define the function in a file or notebook cell, not with exec().",
@@ -1108,8 +773,11 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
     *partial = f;
     mod = Py_CompileStringExFlags(PyUnicode_AsUTF8(src), f->filename, Py_file_input,
                                   &(PyCompilerFlags){.cf_flags = PyCF_ONLY_AST}, -1);
-    if (!mod || !(body = PyObject_GetAttrString(mod, "body")) || PyList_GET_SIZE(body) < 1 ||
-        !(fdef = PyList_GetItem(body, 0)) || !is(fdef, "FunctionDef")) {
+    if (mod && c.is_lambda)
+        fdef = kj_find_lambda(mod);
+    else if (mod && (body = PyObject_GetAttrString(mod, "body")) && PyList_GET_SIZE(body) > 0)
+        fdef = PyList_GetItem(body, 0);
+    if (!fdef || !(is(fdef, "FunctionDef") || is(fdef, "Lambda"))) {
         PyErr_Clear();
         kj_fail(e, KJ_ERR_TYPING, f->first_line, 0, NULL, "cannot parse the source of %s",
                 f->qualname);
@@ -1146,20 +814,32 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
     }
     f->nargs = (int)PyList_GET_SIZE(args);
     PyObject *stmts_list = get(&c, fdef, "body");
-    if (!stmts_list || collect_locals(&c, stmts_list) < 0 || stmts(&c, stmts_list, &f->body) < 0) {
-        Py_XDECREF(stmts_list);
-        goto fail;
+    if (stmts_list && is(fdef, "Lambda")) {
+        /* lambda args: expr  ->  return expr */
+        kj_node *ret = kj_new_node(f, KJ_S_RETURN, line_of(&c, stmts_list), col_of(&c, stmts_list), 1);
+        int ok = ret && collect_locals(&c, stmts_list) == 0 && (ret->kids[0] = expr(&c, stmts_list)) &&
+                 kj_block_push(f, &f->body, ret) == 0;
+        Py_DECREF(stmts_list);
+        if (!ok)
+            goto fail;
+    } else {
+        if (!stmts_list || collect_locals(&c, stmts_list) < 0 || stmts(&c, stmts_list, &f->body) < 0) {
+            Py_XDECREF(stmts_list);
+            goto fail;
+        }
+        Py_DECREF(stmts_list);
     }
-    Py_DECREF(stmts_list);
     Py_XDECREF(args);
-    Py_DECREF(body);
+    Py_XDECREF(body);
     Py_DECREF(mod);
     Py_DECREF(src);
+    Py_XDECREF(c.closure);
     *partial = NULL;
     return f;
 fail_py:
     kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "frontend");
 fail:
+    Py_XDECREF(c.closure);
     Py_XDECREF(args);
     Py_XDECREF(body);
     Py_XDECREF(mod);

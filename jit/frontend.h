@@ -12,6 +12,11 @@
  * *partial when its source was found, so the error can show the line). */
 kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial);
 
+/* A Python value read at compile time, as IR (a constant, a tuple of
+ * constants, a module, function, exception class or dispatcher); `what`
+ * names it in errors. NULL with e filled (globals.c). */
+kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int col, const char *what);
+
 /* The dispatcher type: globals holding one are compiled together with the
  * caller (set by dispatch.c). */
 extern PyTypeObject *kj_dispatcher_type;

@@ -104,6 +104,7 @@ typedef struct kj_function {
 void *kj_alloc(kj_function *f, size_t size);
 kj_node *kj_new_node(kj_function *f, kj_node_kind kind, int line, int col, int nkids);
 int kj_block_push(kj_function *f, kj_block *b, kj_node *n);
+char *kj_strdup(kj_function *f, const char *s);   /* in the arena */
 void kj_function_free(kj_function *f);
 
 #endif

@@ -1,0 +1,202 @@
+/* globals: Python values read at compile time (globals, closure cells,
+ * module attributes) turned into IR: numbers and tuples become constants;
+ * modules, builtins, math/cmath/random/NumPy functions, NumPy scalar types,
+ * exception classes and kiln dispatchers become references the later
+ * phases know by name. */
+#define PY_SSIZE_T_CLEAN
+#include "jit/frontend.h"
+#include "jit/numpy_api.h"
+
+#include <string.h>
+
+static kj_node *const_node(kj_function *f, int line, int col, const kj_type *t) {
+    kj_node *n = kj_new_node(f, KJ_E_CONST, line, col, 0);
+    if (n)
+        n->type = t;
+    return n;
+}
+
+static kj_node *func_node(kj_function *f, int line, int col, const char *name, PyObject *obj) {
+    kj_node *n = kj_new_node(f, KJ_E_FUNC, line, col, 0);
+    if (!n || !(n->name = kj_strdup(f, name)))
+        return NULL;
+    n->pyobj = obj;
+    if (obj && PyList_Append(f->keep, obj) < 0)
+        return NULL;
+    return n;
+}
+
+/* A Python value read at compile time, as IR (a constant, a tuple of
+ * constants, a module or a function). `what` names it in errors. */
+kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int col, const char *what) {
+    kj_node *n;
+    if (PyBool_Check(v)) {
+        if ((n = const_node(f, line, col, kj_bool())))
+            n->ival = v == Py_True;
+        return n;
+    }
+    if (PyLong_Check(v)) {
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow > 0) {
+            unsigned long long u = PyLong_AsUnsignedLongLong(v);
+            if (PyErr_Occurred()) {
+                PyErr_Clear();
+                kj_fail(e, KJ_ERR_TYPING, line, col, "Integers in compiled code are 64-bit.",
+                        "%s does not fit in 64 bits", what);
+                return NULL;
+            }
+            if ((n = const_node(f, line, col, kj_int(64, false))))
+                n->ival = (int64_t)u;
+            return n;
+        }
+        if (overflow < 0) {
+            kj_fail(e, KJ_ERR_TYPING, line, col, "Integers in compiled code are 64-bit.",
+                    "%s does not fit in 64 bits", what);
+            return NULL;
+        }
+        if ((n = const_node(f, line, col, KJ_I64)))
+            n->ival = x;
+        return n;
+    }
+    if (PyFloat_Check(v)) {
+        if ((n = const_node(f, line, col, KJ_F64)))
+            n->fval = PyFloat_AS_DOUBLE(v);
+        return n;
+    }
+    if (PyComplex_Check(v)) {
+        if ((n = const_node(f, line, col, kj_complex(128)))) {
+            n->fval = PyComplex_RealAsDouble(v);
+            n->fval2 = PyComplex_ImagAsDouble(v);
+        }
+        return n;
+    }
+    if (v == Py_None)
+        return const_node(f, line, col, kj_none());
+    if (PyArray_IsScalar(v, Generic)) {
+        const kj_type *t = kj_typeof(v);
+        if (!t)
+            goto unknown;
+        if (!(n = const_node(f, line, col, t)))
+            return NULL;
+        PyObject *py = NULL;
+        if (t->kind == KJ_T_COMPLEX) {
+            Py_complex z = {0, 0};
+            PyObject *cz = PyObject_CallMethod(v, "__complex__", NULL);
+            if (cz) {
+                z = PyComplex_AsCComplex(cz);
+                Py_DECREF(cz);
+            }
+            PyErr_Clear();
+            n->fval = z.real;
+            n->fval2 = z.imag;
+        } else if (t->kind == KJ_T_FLOAT) {
+            n->fval = PyFloat_AsDouble(v);
+        } else if (t->kind == KJ_T_INT && !t->is_signed) {
+            py = PyNumber_Long(v);
+            n->ival = py ? (int64_t)PyLong_AsUnsignedLongLong(py) : 0;
+        } else {
+            py = PyNumber_Long(v);
+            n->ival = py ? PyLong_AsLongLong(py) : 0;
+        }
+        Py_XDECREF(py);
+        if (PyErr_Occurred()) {
+            kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "scalar");
+            return NULL;
+        }
+        return n;
+    }
+    if (PyTuple_Check(v)) {
+        int m = (int)PyTuple_GET_SIZE(v);
+        if (!(n = kj_new_node(f, KJ_E_TUPLE, line, col, m)))
+            return NULL;
+        for (int i = 0; i < m; i++)
+            if (!(n->kids[i] = kj_value_node(f, e, PyTuple_GET_ITEM(v, i), line, col, what)))
+                return NULL;
+        return n;
+    }
+    if (PyModule_Check(v)) {
+        const char *name = PyModule_GetName(v);
+        if (!name)
+            return NULL;
+        char buf[128];
+        snprintf(buf, sizeof buf, "module:%s", strcmp(name, "numpy") == 0 ? "np" : name);
+        return func_node(f, line, col, buf, v);
+    }
+    if (kj_dispatcher_type && PyObject_TypeCheck(v, kj_dispatcher_type))
+        return func_node(f, line, col, "dispatcher", v);
+    if (PyType_Check(v) && PyType_IsSubtype((PyTypeObject *)v, (PyTypeObject *)PyExc_BaseException)) {
+        if (!(n = kj_new_node(f, KJ_E_EXC, line, col, 0)))
+            return NULL;
+        n->pyobj = v;
+        return PyList_Append(f->keep, v) < 0 ? NULL : n;
+    }
+    if (PyType_Check(v)) {
+        static const struct { PyTypeObject *t; const char *name; } types[] = {
+            {&PyRange_Type, "range"}, {&PyLong_Type, "int"}, {&PyFloat_Type, "float"},
+            {&PyComplex_Type, "complex"}, {&PyBool_Type, "bool"}, {&PyEnum_Type, "enumerate"},
+            {&PyZip_Type, "zip"},
+        };
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+            if ((PyTypeObject *)v == types[i].t)
+                return func_node(f, line, col, types[i].name, NULL);
+        if (PyType_IsSubtype((PyTypeObject *)v, &PyGenericArrType_Type)) {
+            PyArray_Descr *d = PyArray_DescrFromTypeObject(v);
+            const kj_type *t = d ? kj_type_from_npy(d->type_num) : NULL;
+            Py_XDECREF(d);
+            PyErr_Clear();
+            if (t) {
+                char buf[128];
+                snprintf(buf, sizeof buf, "cast:%.100s", t->name);
+                return func_node(f, line, col, buf, NULL);
+            }
+        }
+        goto unknown;
+    }
+    if (strcmp(Py_TYPE(v)->tp_name, "numpy.ufunc") == 0) {
+        PyObject *name = PyObject_GetAttrString(v, "__name__");
+        char buf[128];
+        snprintf(buf, sizeof buf, "np.%s", name ? PyUnicode_AsUTF8(name) : "?");
+        Py_XDECREF(name);
+        PyErr_Clear();
+        return func_node(f, line, col, buf, NULL);
+    }
+    if (PyCFunction_Check(v) || PyMethod_Check(v) || PyCallable_Check(v)) {
+        PyObject *self = PyObject_GetAttrString(v, "__self__");
+        PyErr_Clear();
+        PyObject *mod = PyObject_GetAttrString(v, "__module__");
+        PyErr_Clear();
+        PyObject *name = PyObject_GetAttrString(v, "__name__");
+        PyErr_Clear();
+        const char *ms = mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8(mod) : "";
+        const char *ns = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?";
+        char buf[160] = "";
+        if (self && strcmp(Py_TYPE(self)->tp_name, "Random") == 0)
+            snprintf(buf, sizeof buf, "random.%s", ns);
+        else if (strcmp(ms, "builtins") == 0)
+            snprintf(buf, sizeof buf, "%s", ns);
+        else if (strcmp(ms, "math") == 0 || strcmp(ms, "cmath") == 0)
+            snprintf(buf, sizeof buf, "%s.%s", ms, ns);
+        else if (strncmp(ms, "numpy", 5) == 0)
+            snprintf(buf, sizeof buf, "np.%s", ns);
+        bool python_function = PyFunction_Check(v);
+        Py_XDECREF(self);
+        Py_XDECREF(mod);
+        Py_XDECREF(name);
+        if (buf[0])
+            return func_node(f, line, col, buf, NULL);
+        if (python_function) {
+            kj_fail(e, KJ_ERR_TYPING, line, col,
+                    "Decorate it with @kiln.jit so it is compiled too.",
+                    "%s is a plain Python function; compiled code can only call kiln functions",
+                    what);
+            return NULL;
+        }
+    }
+unknown:
+    kj_fail(e, KJ_ERR_TYPING, line, col,
+            "Pass it as an argument, or use a number, tuple, NumPy scalar or module.",
+            "%s is a %s, which compiled code cannot use", what, Py_TYPE(v)->tp_name);
+    return NULL;
+}
+

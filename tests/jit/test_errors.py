@@ -1,0 +1,159 @@
+"""Errors a user can act on: short TypingErrors that point at the line with a
+caret and suggest a fix; TypeErrors naming a bad argument; exceptions raised
+in compiled code reaching Python as themselves; and the process going on."""
+import math
+
+import numpy as np
+import pytest
+
+import kiln
+
+
+def _typing_error(fn, *args):
+    with pytest.raises(kiln.TypingError) as info:
+        fn(*args)
+    return str(info.value)
+
+
+def test_conflicting_assignments_name_both_lines():
+    @kiln.jit
+    def f(a, n):
+        x = n
+        if n > 0:
+            x = a
+        return x
+    msg = _typing_error(f, np.zeros(3), 1)
+    first = f.py_func.__code__.co_firstlineno
+    assert f"x is int64 on line {first + 2} and array(float64, 1d, C) on line {first + 4}" in msg
+    assert "in function 'test_conflicting_assignments_name_both_lines.<locals>.f'" in msg
+    assert "test_errors.py" in msg
+    assert "                x = a\n                ^" in msg
+    assert "Hint:" in msg
+    assert len(msg.splitlines()) <= 6
+
+
+def test_unsupported_construct_is_unsupported_error_with_hint():
+    @kiln.jit
+    def f(n):
+        a = [n, n]
+        return a
+    with pytest.raises(kiln.UnsupportedError) as info:
+        f(1)
+    msg = str(info.value)
+    assert "lists are not supported" in msg and "Hint:" in msg
+    assert isinstance(info.value, kiln.TypingError)
+
+
+def test_undefined_name():
+    @kiln.jit
+    def f(n):
+        return n + not_defined_anywhere  # noqa: F821
+    msg = _typing_error(f, 1)
+    assert "name 'not_defined_anywhere' is not defined" in msg
+    assert "^" in msg
+
+
+def test_plain_python_function_call_suggests_jit():
+    def helper(x):
+        return x
+
+    @kiln.jit
+    def f(n):
+        return helper(n)
+    msg = _typing_error(f, 1)
+    assert "plain Python function" in msg and "@kiln.jit" in msg
+
+
+def test_unknown_math_function():
+    @kiln.jit
+    def f(x):
+        return math.no_such_thing(x)
+    assert "module 'math' has no attribute 'no_such_thing'" in _typing_error(f, 1.0)
+
+
+def test_whole_array_arithmetic_says_write_the_loop():
+    @kiln.jit
+    def f(a):
+        return a * 2
+    msg = _typing_error(f, np.ones(3))
+    assert "arithmetic on whole arrays" in msg and "loop" in msg
+
+
+def test_write_to_readonly_array():
+    @kiln.jit
+    def f(a):
+        a[0] = 1.0
+    a = np.zeros(3)
+    a.flags.writeable = False
+    msg = _typing_error(f, a)
+    assert "read-only array" in msg
+    assert a[0] == 0.0
+
+
+def test_bad_argument_type_names_the_argument():
+    @kiln.jit
+    def f(count, label):
+        return count
+    with pytest.raises(TypeError, match="argument 'label' is a str"):
+        f(1, "x")
+
+
+def test_wrong_argument_count():
+    @kiln.jit
+    def f(a, b):
+        return a + b
+    with pytest.raises(TypeError, match="takes 2 positional"):
+        f(1)
+
+
+def test_signature_mismatch_is_type_error():
+    f = kiln.jit(kiln.float64(kiln.float64[:]))(lambda a: a[0])
+    with pytest.raises(TypeError, match="no matching definition"):
+        f(np.zeros(3, dtype=np.int32))
+
+
+def test_exceptions_from_compiled_code_and_the_process_goes_on():
+    @kiln.jit
+    def f(n):
+        if n > 2:
+            raise ValueError("n is too large")
+        if n < 0:
+            raise KeyError
+        return 10 // n
+    with pytest.raises(ValueError, match="^n is too large$"):
+        f(3)
+    with pytest.raises(KeyError):
+        f(-1)
+    with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero"):
+        f(0)
+    assert f(2) == 5
+
+
+def test_boundscheck_raises_index_error():
+    @kiln.jit(boundscheck=True)
+    def f(a, i):
+        return a[i]
+    a = np.arange(3.0)
+    assert f(a, -1) == 2.0
+    with pytest.raises(IndexError):
+        f(a, 3)
+    with pytest.raises(IndexError):
+        f(a, -4)
+
+
+def test_error_does_not_poison_the_dispatcher():
+    @kiln.jit
+    def f(x):
+        return x + 1
+    with pytest.raises(TypeError):
+        f("a")
+    assert f(1) == 2
+
+
+def test_later_options_say_what_and_when():
+    with pytest.raises(NotImplementedError, match="parallel=True"):
+        kiln.jit(parallel=True)
+    with pytest.raises(NotImplementedError, match="cache=True"):
+        kiln.njit(cache=True)
+    with pytest.raises(TypeError, match="unknown option"):
+        kiln.jit(speed=11)
