@@ -45,8 +45,8 @@ def row(what, kiln, peer, unit, peer_name="numba-cuda"):
     print(f"{what:<44} {kiln:12.3f} {peer_text} {unit:<6} {ratio} ({peer_name}/kiln)")
 
 
-def launches_per_us(launch, n=20000):
-    for _ in range(200):
+def launches_per_us(launch, n=20000, warmup=200):
+    for _ in range(warmup if n > warmup else 0):
         launch()
     cuda.synchronize()
     start = time.perf_counter()
@@ -77,7 +77,9 @@ def bench_launch_overhead():
     kiln_plain = launches_per_us(lambda: launch(d))
     kiln_c = launches_per_us(lambda: empty.function.launch(1, 1, (d,)))
     cuda.set_profiling(True)
-    kiln_profiled = launches_per_us(lambda: launch(d))
+    cuda.take_records()
+    kiln_timed = launches_per_us(lambda: launch(d), n=50)  # within the first 256: events around each
+    kiln_recorded = launches_per_us(lambda: launch(d))  # past them: recorded, not timed
     cuda.take_records()
     cuda.set_profiling(previous)
     peer = None
@@ -89,7 +91,8 @@ def bench_launch_overhead():
         peer = launches_per_us(lambda: empty_numba[1, 1](nd))
     row("empty launch, device array (records off)", kiln_plain, peer, "us")
     row("empty launch, C path only (records off)", kiln_c, peer, "us")
-    row("empty launch, with launch records + events", kiln_profiled, peer, "us")
+    row("empty launch, records on (default), long loop", kiln_recorded, peer, "us")
+    row("empty launch, recorded and timed by events", kiln_timed, peer, "us")
 
 
 def bench_transfers():

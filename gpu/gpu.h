@@ -63,9 +63,15 @@ void kg_ptx_mark_kernel(struct LLVMOpaqueModule *module, struct LLVMOpaqueValue 
 int kg_ptx_from_module(struct LLVMOpaqueModule *module, const kg_ptx_options *options, char **ptx,
                        kg_error *err);
 
-/* The libdevice.10.bc that will be linked: $CUDA_HOME/nvvm/libdevice,
- * /usr/local/cuda/nvvm/libdevice, or next to the nvcc on PATH. NULL if none. */
+/* The libdevice.10.bc that will be linked: $KILN_LIBDEVICE, then
+ * $CUDA_HOME, $CUDA_PATH or /usr/local/cuda + nvvm/libdevice, or next to the
+ * nvcc on PATH. NULL if none. */
 const char *kg_libdevice_path(void);
+
+/* Links into module the libdevice functions it declares (__nv_sin, ...)
+ * and what they call, nothing more. Returns 0, or -1 with err filled
+ * (KG_ERR_LIBDEVICE: none found, or a function libdevice lacks). */
+int kg_libdevice_link(struct LLVMOpaqueModule *module, kg_error *err);
 
 /* ---- Random numbers (gpu/xoroshiro.c) ---------------------------------- */
 

@@ -1,22 +1,18 @@
 /* PTX from LLVM: the NVPTX half of Kiln's CUDA target. A module whose
  * kernels are marked with kg_ptx_mark_kernel becomes PTX text: libdevice is
- * linked in when math is called, everything but the kernels is internalized
- * (so unused libdevice functions are dropped), NVVM reflect answers libdevice's
- * __nvvm_reflect queries, and the O-level pipeline runs for the chosen SM. */
+ * linked in when math is called (gpu/libdevice.c), everything but the
+ * kernels is internalized, NVVM reflect answers libdevice's __nvvm_reflect
+ * queries, and the O-level pipeline runs for the chosen SM. */
 #include "gpu/driver.h"
 #include "gpu/gpu.h"
 #include "gpu/targets.h"
 
-#include <libgen.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
-#include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -73,47 +69,6 @@ static int is_kernel(LLVMModuleRef module, LLVMValueRef fn) {
     return found;
 }
 
-static int file_exists(const char *path) {
-    return access(path, R_OK) == 0;
-}
-
-static char libdevice[4096];
-
-static int try_root(const char *root) {
-    if (!root || !*root)
-        return 0;
-    snprintf(libdevice, sizeof libdevice, "%s/nvvm/libdevice/libdevice.10.bc", root);
-    return file_exists(libdevice);
-}
-
-/* The CUDA root that holds the nvcc found on PATH (…/bin/nvcc -> …). */
-static int try_nvcc_on_path(void) {
-    const char *path = getenv("PATH");
-    if (!path)
-        return 0;
-    char *copy = strdup(path), *save = NULL;
-    int found = 0;
-    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        char nvcc[4096], real[4096];
-        snprintf(nvcc, sizeof nvcc, "%s/nvcc", dir);
-        if (!file_exists(nvcc) || !realpath(nvcc, real))
-            continue;
-        found = try_root(dirname(dirname(real)));
-    }
-    free(copy);
-    return found;
-}
-
-const char *kg_libdevice_path(void) {
-    const char *explicit = getenv("KILN_LIBDEVICE");
-    if (explicit && file_exists(explicit))
-        return explicit;
-    if (try_root(getenv("CUDA_HOME")) || try_root(getenv("CUDA_PATH")) ||
-        try_root("/usr/local/cuda") || try_nvcc_on_path())
-        return libdevice;
-    return NULL;
-}
-
 /* Whether the module declares (without defining) any libdevice function. */
 static int calls_libdevice(LLVMModuleRef module) {
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
@@ -122,35 +77,6 @@ static int calls_libdevice(LLVMModuleRef module) {
         if (LLVMIsDeclaration(fn) && len > 5 && strncmp(name, "__nv_", 5) == 0)
             return 1;
     }
-    return 0;
-}
-
-static int link_libdevice(LLVMModuleRef module, kg_error *err) {
-    const char *path = kg_libdevice_path();
-    if (!path)
-        return kg_error_set(err, KG_ERR_LIBDEVICE, 0,
-                            "this GPU kernel calls math functions, which come from CUDA's "
-                            "libdevice.10.bc, and none was found: set CUDA_HOME to a CUDA toolkit "
-                            "(looked in $KILN_LIBDEVICE, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda "
-                            "and next to nvcc on PATH)");
-    LLVMMemoryBufferRef buffer;
-    char *message = NULL;
-    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
-        kg_error_set(err, KG_ERR_LIBDEVICE, 0, "cannot read %s: %s", path, message);
-        LLVMDisposeMessage(message);
-        return -1;
-    }
-    LLVMModuleRef lib;
-    int failed = LLVMParseBitcodeInContext2(LLVMGetModuleContext(module), buffer, &lib);
-    LLVMDisposeMemoryBuffer(buffer);
-    if (failed)
-        return kg_error_set(err, KG_ERR_LIBDEVICE, 0, "%s is not valid LLVM bitcode", path);
-    /* libdevice says nvptx64-nvidia-gpulibs; match it to avoid the linker's
-     * mismatch warning on stderr. */
-    LLVMSetTarget(lib, LLVMGetTarget(module));
-    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(module));
-    if (LLVMLinkModules2(module, lib)) /* destroys lib either way */
-        return kg_error_set(err, KG_ERR_LLVM, 0, "linking %s into the kernel module failed", path);
     return 0;
 }
 
@@ -255,7 +181,7 @@ int kg_ptx_from_module(LLVMModuleRef module, const kg_ptx_options *options, char
     if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message)) {
         status = kg_error_set(err, KG_ERR_LLVM, 0, "kernel IR does not verify: %s", message);
     } else if (calls_libdevice(module)) {
-        status = link_libdevice(module, err);
+        status = kg_libdevice_link(module, err);
     }
     LLVMDisposeMessage(message);
     if (status == 0) {

@@ -4,14 +4,18 @@
  * layer keeps its own here; they can move there unchanged.
  *
  * Kernel time comes from a pair of CUDA events around the launch, read only
- * when the records are taken, so a launch never waits for the GPU. Both
- * rings keep the newest entries; older ones are counted as dropped.
- * The GIL protects everything here. */
+ * when the records are taken, so a launch never waits for the GPU. Two
+ * event records cost a few microseconds, so only the first MAX_TIMED
+ * launches between two takes are timed: a %timeit loop of launches runs at
+ * the untimed speed after that. Launch records beyond MAX_LAUNCHES are
+ * counted, not kept (the first ones hold the timings); transfers keep the
+ * newest. The GIL protects everything here. */
 #include "gpu/objects.h"
 
 #include <string.h>
 
 #define MAX_LAUNCHES 1024
+#define MAX_TIMED 256
 #define MAX_TRANSFERS 4096
 
 typedef struct {
@@ -31,7 +35,7 @@ typedef struct {
 } transfer_slot;
 
 static launch_slot launches[MAX_LAUNCHES];
-static size_t launch_first, launch_count, launches_dropped;
+static size_t launch_count, launches_dropped;
 static transfer_slot transfers[MAX_TRANSFERS];
 static size_t transfer_first, transfer_count, transfers_dropped;
 static int profiling = 1;
@@ -68,17 +72,16 @@ int kg_record_launch_begin(const kg_launch_info *info, CUstream stream) {
     if (!profiling)
         return -1;
     if (launch_count == MAX_LAUNCHES) {
-        launch_first = (launch_first + 1) % MAX_LAUNCHES;
-        launch_count--;
         launches_dropped++;
+        return -1;
     }
-    int index = (int)((launch_first + launch_count++) % MAX_LAUNCHES);
+    int index = (int)launch_count++;
     launch_slot *slot = &launches[index];
     slot->info = *info;
     snprintf(slot->kernel, sizeof slot->kernel, "%s", info->kernel);
     slot->info.kernel = slot->kernel;
     slot->generation = kg_context_generation();
-    slot->timed = kg_driver_mode() == KG_MODE_GPU && slot_events(slot) == 0 &&
+    slot->timed = index < MAX_TIMED && kg_driver_mode() == KG_MODE_GPU && slot_events(slot) == 0 &&
                   kg_cu.EventRecord(slot->start, stream) == CUDA_SUCCESS;
     return index;
 }
@@ -139,9 +142,10 @@ static PyObject *py_take_records(PyObject *self, PyObject *unused) {
     PyObject *launch_list = PyList_New(0), *transfer_list = PyList_New(0);
     if (!launch_list || !transfer_list)
         goto fail;
-    for (; launch_count; launch_count--, launch_first = (launch_first + 1) % MAX_LAUNCHES)
-        if (append_new(launch_list, launch_dict(&launches[launch_first])) < 0)
+    for (size_t i = 0; i < launch_count; i++)
+        if (append_new(launch_list, launch_dict(&launches[i])) < 0)
             goto fail;
+    launch_count = 0;
     for (; transfer_count; transfer_count--, transfer_first = (transfer_first + 1) % MAX_TRANSFERS) {
         transfer_slot *t = &transfers[transfer_first];
         if (append_new(transfer_list, Py_BuildValue("{s:s,s:n,s:d,s:O}", "direction",

@@ -204,3 +204,16 @@ def test_real_launch_summary_warns_like_a_teacher(add):
     assert len(summary["warnings"]) == 2 + (summary["transfer_ms"] > summary["kernel_ms"]), summary["warnings"]
     assert any("multiprocessors" in w for w in summary["warnings"])
     assert any("warps" in w for w in summary["warnings"]) and not any("float64" in w for w in summary["warnings"])
+
+
+def test_launch_records_time_the_first_256_and_count_the_rest(add):
+    x = cuda.device_array(256, dtype=np.float32)
+    x.copy_to_device(np.zeros(256, dtype=np.float32))
+    cuda.take_records()
+    for _ in range(1100):
+        add[1, 32](x, x, x, 256)
+    records = cuda.take_records()
+    launches = records["launches"]
+    assert len(launches) == 1024 and records["launches_dropped"] == 1100 - 1024
+    assert all(r["kernel_ms"] is not None and r["kernel_ms"] > 0 for r in launches[:256])
+    assert all(r["kernel_ms"] is None for r in launches[256:])

@@ -120,3 +120,24 @@ def test_xoroshiro_ir_for_the_cpu_parses_and_uses_no_libdevice():
     cpu_ir = _kiln.cuda_xoroshiro_ir(False)
     assert "__nv_" not in cpu_ir and "@llvm.log.f32" in cpu_ir
     assert "@__nv_logf" in _kiln.cuda_xoroshiro_ir(True)
+
+
+@needs_libdevice
+def test_math_function_libdevice_lacks_is_a_compile_error():
+    ir = ir_kernels.SIN.replace("__nv_sin", "__nv_no_such_function")
+    with pytest.raises(CudaCompileError, match="libdevice has no function __nv_no_such_function"):
+        compile_ptx_from_ir(ir, "sin_scale")
+    assert ".entry sin_scale(" in compile_ptx_from_ir(ir_kernels.SIN, "sin_scale")  # nothing stuck
+
+
+@needs_libdevice
+@needs_ptxas
+@pytest.mark.parametrize("fn", ["__nv_exp", "__nv_atan", "__nv_pow", "__nv_fabs"])
+def test_each_kernel_links_only_the_math_it_calls(fn, tmp_path):
+    ir = ir_kernels.SIN.replace("declare double @__nv_sin(double)", f"declare double @{fn}(double, double)"
+                                if fn == "__nv_pow" else f"declare double @{fn}(double)")
+    ir = ir.replace("call double @__nv_sin(double %vx)", f"call double @{fn}(double %vx, double %vx)"
+                    if fn == "__nv_pow" else f"call double @{fn}(double %vx)")
+    ptx = compile_ptx_from_ir(ir, "sin_scale")
+    check_ptx("sin_scale", ptx)
+    assemble(ptx, tmp_path)

@@ -59,3 +59,10 @@ def test_text_lines_per_launch():
     text = format_text(summarize({"launches": [launch("add", (264, 1, 1), (256, 1, 1), 0.299, 1.0)],
                                   "transfers": []}))
     assert text == "add[(264, 1, 1), (256, 1, 1)]: 0.299 ms, 16 registers/thread, occupancy 100%"
+
+
+def test_untimed_and_dropped_launches_are_said():
+    records = {"launches": [launch("add", (264, 1, 1), (256, 1, 1), kernel_ms=None)], "transfers": [],
+               "launches_dropped": 5000}
+    text = format_text(summarize(records))
+    assert "add[(264, 1, 1), (256, 1, 1)]: not timed" in text and "5000 more launches" in text
