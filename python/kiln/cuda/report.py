@@ -1,8 +1,8 @@
 """What a cell's GPU work cost, and what a teacher would point out about it.
 
 summarize(records) takes kiln.cuda.take_records() (launches with grid,
-block, registers, occupancy and kernel time from CUDA events; transfers with
-bytes and time) and returns totals plus warnings:
+block, registers, occupancy and kernel time from CUDA events, the first 256
+launches timed and the first 1024 kept; transfers with bytes and time) and returns totals plus warnings:
   - a grid too small to fill the GPU,
   - a block that is not a whole number of warps,
   - launches dominated by host<->device copies,
@@ -78,6 +78,7 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
         "transfer_ms": transfer_ms,
         "htod_bytes": htod,
         "dtoh_bytes": dtoh,
+        "launches_dropped": records.get("launches_dropped", 0),
         "warnings": warnings,
     }
 
@@ -96,9 +97,11 @@ def format_text(summary):
         occupancy = launch["occupancy"]
         ms = launch["kernel_ms"]
         lines.append(f"{launch['kernel']}[{launch['grid']}, {launch['block']}]: "
-                     f"{'%.3f ms' % ms if ms is not None else 'time unknown'}, "
+                     f"{'%.3f ms' % ms if ms is not None else 'not timed'}, "
                      f"{launch['registers']} registers/thread, "
                      f"occupancy {'%.0f%%' % (100 * occupancy) if occupancy is not None else 'unknown'}")
+    if summary["launches_dropped"]:
+        lines.append(f"... and {summary['launches_dropped']} more launches (not recorded)")
     if summary["htod_bytes"] or summary["dtoh_bytes"]:
         lines.append(f"copies: {_size(summary['htod_bytes'])} to the GPU, {_size(summary['dtoh_bytes'])} back, "
                      f"{summary['transfer_ms']:.3f} ms")
