@@ -8,10 +8,39 @@
 #include <string.h>
 #include <zmq.h>
 
-/* Returns true when this request asks to abort the queue behind it. */
-static bool handle_shell(kn_kernel *k, kn_msg *m, bool aborting) {
+typedef struct msg_queue {
+    kn_msg *v;
+    size_t n, cap;
+} msg_queue;
+
+/* Takes every message already waiting on shell, without handling it. */
+static void take_waiting(kn_kernel *k, msg_queue *q) {
+    for (;;) {
+        kn_msg m;
+        kn_recv_status st = kn_msg_recv(&k->session, k->shell, true, &m);
+        if (st == KN_RECV_NONE || st == KN_RECV_CLOSED) return;
+        if (st != KN_RECV_OK) continue;
+        if (q->n == q->cap) {
+            size_t cap = q->cap ? 2 * q->cap : 16;
+            kn_msg *v = realloc(q->v, cap * sizeof *v);
+            if (!v) { /* cannot keep it for its aborted reply: drop it, loudly */
+                kn_log("dropped queued %s while aborting: out of memory", m.msg_type);
+                kn_msg_free(&m);
+                continue;
+            }
+            q->v = v;
+            q->cap = cap;
+        }
+        q->v[q->n++] = m;
+    }
+}
+
+/* One request. `aborting`: an execute is answered "aborted" instead of run. When an execute
+ * fails with stop_on_error, the requests already waiting are moved into `aborted` before the
+ * reply goes out, so that only those, and not the ones the client sends after seeing the
+ * reply, are aborted. */
+static void handle_shell(kn_kernel *k, kn_msg *m, bool aborting, msg_queue *aborted) {
     kn_interp_discard_pending_interrupt();
-    bool stop = false;
     atomic_store(&k->running_request, true);
     kn_publish_status(k, "busy", m->header.data);
     char reply_type[128];
@@ -24,7 +53,9 @@ static bool handle_shell(kn_kernel *k, kn_msg *m, bool aborting) {
         kn_log("aborted execute_request %s after an error (stop_on_error)", m->msg_id);
         kn_reply(k, k->shell, m, "execute_reply", "{\"status\":\"aborted\"}", "{\"status\":\"aborted\"}");
     } else {
+        bool stop = false;
         char *reply = kn_interp_handle(k, m, &stop);
+        if (stop && aborted) take_waiting(k, aborted);
         if (reply && is_request)
             kn_reply(k, k->shell, m, reply_type, reply, NULL);
         else if (reply)
@@ -33,20 +64,24 @@ static bool handle_shell(kn_kernel *k, kn_msg *m, bool aborting) {
     }
     atomic_store(&k->running_request, false);
     kn_publish_status(k, "idle", m->header.data);
-    return stop;
 }
 
 /* Handles every message waiting on shell; false once the context is closing. */
 static bool serve_pending(kn_kernel *k) {
-    bool aborting = false;
     for (;;) {
         kn_msg m;
         kn_recv_status st = kn_msg_recv(&k->session, k->shell, true, &m);
         if (st == KN_RECV_NONE) return true;
         if (st == KN_RECV_CLOSED) return false;
         if (st != KN_RECV_OK) continue;
-        if (handle_shell(k, &m, aborting)) aborting = true;
+        msg_queue aborted = {0};
+        handle_shell(k, &m, false, &aborted);
         kn_msg_free(&m);
+        for (size_t i = 0; i < aborted.n; i++) {
+            handle_shell(k, &aborted.v[i], true, NULL);
+            kn_msg_free(&aborted.v[i]);
+        }
+        free(aborted.v);
         if (atomic_load(&k->shutdown_requested)) return true;
     }
 }

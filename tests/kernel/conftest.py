@@ -3,6 +3,7 @@ jupyter_client, through a kernelspec that `kiln-kernel install --prefix` writes 
 JUPYTER_PATH. IPython's history and profile go to a temporary IPYTHONDIR."""
 import os
 import queue
+import re
 import subprocess
 import time
 
@@ -71,10 +72,11 @@ def of_type(msgs, msg_type):
     return [m for m in msgs if m["msg_type"] == msg_type]
 
 
-def drain(channel):
+def drain(get_msg):
+    """Discards what a channel holds (kc.get_iopub_msg, kc.get_shell_msg...)."""
     while True:
         try:
-            channel.get_msg(timeout=0.2)
+            get_msg(timeout=0.2)
         except queue.Empty:
             return
 
@@ -91,6 +93,11 @@ def kernel():
 @pytest.fixture
 def kc(kernel):
     km, client = kernel
-    drain(client.iopub_channel)
-    drain(client.shell_channel)
+    drain(client.get_iopub_msg)
+    drain(client.get_shell_msg)
     return client
+
+
+def plain(text):
+    """Text without ANSI colour codes (tracebacks are coloured)."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)

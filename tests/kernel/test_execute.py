@@ -1,0 +1,184 @@
+"""execute_request and the requests around it: counts, silent, history, user_expressions,
+stop_on_error, errors, kernel_info, busy/idle framing, IPython's conveniences."""
+import time
+
+from conftest import collect, of_type, plain, run, shell_reply, stream_text
+
+
+def test_kernel_info_describes_kiln_and_the_real_python(kc):
+    msg_id = kc.kernel_info()
+    reply = shell_reply(kc, msg_id)
+    c = reply["content"]
+    assert reply["header"]["version"] == "5.3"
+    assert c["protocol_version"] == "5.3"
+    assert c["implementation"] == "kiln"
+    li = c["language_info"]
+    assert li["name"] == "python" and li["file_extension"] == ".py"
+    assert li["pygments_lexer"] == "ipython3"
+    assert li["codemirror_mode"] == {"name": "ipython", "version": 3}
+    assert any(link["url"].startswith("https://docs.python.org") for link in c["help_links"])
+    content, msgs = run(kc, "import platform; platform.python_version()")
+    assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == repr(li["version"])
+
+
+def test_busy_idle_frame_every_request_on_shell_and_control(kc):
+    for send in (kc.kernel_info, lambda: kc.complete("pri"), lambda: kc.is_complete("x = ")):
+        msg_id = send()
+        msgs = collect(kc, msg_id)
+        states = [m["content"]["execution_state"] for m in msgs if m["msg_type"] == "status"]
+        assert states == ["busy", "idle"]
+    msg = kc.session.msg("kernel_info_request", {})
+    kc.control_channel.send(msg)
+    reply = kc.get_control_msg(timeout=10)
+    assert reply["msg_type"] == "kernel_info_reply"
+    states = [m["content"]["execution_state"] for m in collect(kc, msg["header"]["msg_id"])]
+    assert states == ["busy", "idle"]
+
+
+def test_one_session_id_per_kernel(kc):
+    _, first = run(kc, "1")
+    _, second = run(kc, "2")
+    sessions = {m["header"]["session"] for m in first + second}
+    assert len(sessions) == 1
+    assert all(m["header"]["version"] == "5.3" for m in first + second)
+
+
+def test_execution_count_rules(kc):
+    a, msgs_a = run(kc, "x = 1")
+    b, msgs_b = run(kc, "x + 1")
+    assert b["execution_count"] == a["execution_count"] + 1
+    assert of_type(msgs_b, "execute_input")[0]["content"]["execution_count"] == b["execution_count"]
+    assert of_type(msgs_b, "execute_result")[0]["content"]["execution_count"] == b["execution_count"]
+    # silent: no execute_input, no result, count unchanged
+    s, msgs_s = run(kc, "x + 2", silent=True)
+    assert s["status"] == "ok"
+    assert not of_type(msgs_s, "execute_input") and not of_type(msgs_s, "execute_result")
+    # not stored: output shown, count unchanged
+    n, msgs_n = run(kc, "print('shown'); x + 3", store_history=False)
+    assert stream_text(msgs_n) == "shown\n"
+    assert of_type(msgs_n, "execute_result")[0]["content"]["data"]["text/plain"] == "4"
+    c, _ = run(kc, "x")
+    assert c["execution_count"] == b["execution_count"] + 1
+
+
+def test_user_expressions_are_evaluated_after_the_cell(kc):
+    reply, _ = run(kc, "y = 21", user_expressions={"double": "y * 2", "bad": "1/0"})
+    ue = reply["user_expressions"]
+    assert ue["double"]["status"] == "ok"
+    assert ue["double"]["data"]["text/plain"] == "42"
+    assert ue["bad"]["status"] == "error" and ue["bad"]["ename"] == "ZeroDivisionError"
+
+
+def test_error_reply_and_error_message(kc):
+    reply, msgs = run(kc, "def f():\n    raise KeyError('kiln')\nf()")
+    assert reply["status"] == "error"
+    assert reply["ename"] == "KeyError" and reply["evalue"] == "'kiln'"
+    errors = of_type(msgs, "error")
+    assert len(errors) == 1
+    assert errors[0]["content"]["ename"] == "KeyError"
+    assert any("raise KeyError" in plain(line) for line in errors[0]["content"]["traceback"])
+    syntax, msgs = run(kc, "1 +* 2")
+    assert syntax["status"] == "error" and syntax["ename"] == "SyntaxError"
+    assert of_type(msgs, "error")
+
+
+def test_stop_on_error_aborts_the_queued_executes(kc):
+    first = kc.execute("import time; time.sleep(0.5); raise RuntimeError('stop here')")
+    queued = [kc.execute("after_error_%d = True" % i) for i in range(2)]
+    assert shell_reply(kc, first)["content"]["status"] == "error"
+    for msg_id in queued:
+        assert shell_reply(kc, msg_id)["content"]["status"] == "aborted"
+    reply, msgs = run(kc, "'after_error_0' in dir(), 'after_error_1' in dir()")
+    assert reply["status"] == "ok"
+    assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "(False, False)"
+
+
+def test_without_stop_on_error_the_queue_runs(kc):
+    first = kc.execute("import time; time.sleep(0.3); raise RuntimeError('go on')", stop_on_error=False)
+    queued = kc.execute("went_on = True")
+    assert shell_reply(kc, first)["content"]["status"] == "error"
+    assert shell_reply(kc, queued)["content"]["status"] == "ok"
+
+
+def test_underscore_and_out(kc):
+    first, _ = run(kc, "40 + 2")
+    reply, msgs = run(kc, "_ + 1, Out[%d]" % first["execution_count"])
+    assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "(43, 42)"
+
+
+def test_complete_and_inspect_through_ipython(kc):
+    run(kc, "def kiln_area(radius: float) -> float:\n    '''Area of a disc.'''\n    return 3.14159 * radius ** 2")
+    msg_id = kc.complete("kiln_ar")
+    c = shell_reply(kc, msg_id)["content"]
+    assert c["status"] == "ok" and "kiln_area" in c["matches"]
+    assert c["cursor_start"] == 0 and c["cursor_end"] == 7
+    msg_id = kc.complete("import os; os.pa", cursor_pos=16)
+    c = shell_reply(kc, msg_id)["content"]
+    assert "path" in c["matches"] and c["cursor_start"] == 14
+    msg_id = kc.inspect("kiln_area(", cursor_pos=9)
+    c = shell_reply(kc, msg_id)["content"]
+    assert c["found"] is True
+    text = plain(c["data"]["text/plain"])
+    assert "Area of a disc." in text and "radius: float" in text
+    msg_id = kc.inspect("no_such_name_anywhere")
+    c = shell_reply(kc, msg_id)["content"]
+    assert c["status"] == "ok" and c["found"] is False
+
+
+def test_is_complete_statuses(kc):
+    def status(code):
+        return shell_reply(kc, kc.is_complete(code))["content"]
+    assert status("x = 1")["status"] == "complete"
+    inc = status("for i in range(3):")
+    assert inc["status"] == "incomplete" and inc["indent"] == "    "
+    assert status("x = = 1")["status"] == "invalid"
+
+
+def test_history_tail_range_search(kc):
+    run(kc, "kiln_history_marker = 7")
+    tail = shell_reply(kc, kc.history(hist_access_type="tail", n=1, output=False, raw=True))
+    ((session, line, source),) = tail["content"]["history"]
+    assert source == "kiln_history_marker = 7"
+    rng = shell_reply(kc, kc.history(hist_access_type="range", session=session, start=line,
+                                     stop=line + 1, raw=True, output=False))
+    assert rng["content"]["history"] == [[session, line, source]]
+    found = shell_reply(kc, kc.history(hist_access_type="search", pattern="kiln_history_m*",
+                                       raw=True, output=False))
+    assert [h[2] for h in found["content"]["history"]] == [source]
+
+
+def test_magics_the_courses_use(kc):
+    reply, msgs = run(kc, "t = %timeit -o -n 3 -r 2 sum(range(100))\nt.loops, len(t.all_runs)")
+    assert reply["status"] == "ok"
+    assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "(3, 2)"
+    assert "per loop" in stream_text(msgs)
+    _, msgs = run(kc, "%time z = sum(range(1000))")
+    assert "Wall time" in stream_text(msgs)
+    _, msgs = run(kc, "%%time\nw = 2 ** 10\nprint(w)")
+    out = stream_text(msgs)
+    assert "1024" in out and "Wall time" in out
+    _, msgs = run(kc, "!echo kiln-from-the-shell")
+    assert "kiln-from-the-shell" in stream_text(msgs)
+    _, msgs = run(kc, "files = !echo one two\nfiles")
+    assert "one two" in of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"]
+    reply, _ = run(kc, "len?")
+    assert reply["payload"][0]["source"] == "page"
+    assert "Return the number of items" in reply["payload"][0]["data"]["text/plain"]
+
+
+def test_execute_input_comes_before_outputs(kc):
+    _, msgs = run(kc, "print('a'); 5")
+    kinds = [m["msg_type"] for m in msgs]
+    assert kinds == ["status", "execute_input", "stream", "execute_result", "status"]
+
+
+def test_kernel_answers_control_while_a_cell_runs(kc):
+    msg_id = kc.execute("import time; time.sleep(1.5)")
+    time.sleep(0.3)
+    msg = kc.session.msg("kernel_info_request", {})
+    t0 = time.monotonic()
+    kc.control_channel.send(msg)
+    reply = kc.get_control_msg(timeout=5)
+    assert reply["msg_type"] == "kernel_info_reply"
+    assert time.monotonic() - t0 < 1.0  # answered before the cell ended, not after
+    assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
