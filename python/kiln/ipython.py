@@ -76,7 +76,8 @@ class KilnMagics(Magics):
     @argument("--boundscheck", action="store_true", help="boundscheck=True: IndexError on out-of-range indices")
     @argument("--signature", action="append", metavar="SIG",
               help='a signature such as "float64(float64[:])"; repeat for several')
-    @argument("--eager", action="store_true", help="compile the --signature(s) now, at definition")
+    @argument("--eager", action="store_true",
+              help="compile the --signature(s) when the cell runs, so errors show here (needs --signature)")
     @cell_magic
     def jit(self, line, cell):
         """Compile every function defined at the top level of this cell with

@@ -32,7 +32,8 @@ try {
       ...box(el),
       text: el.innerText ?? el.textContent,
       bars: [...el.querySelectorAll('rect.kiln-bar')].map((bar) => ({ label: bar.dataset.label, ...box(bar) })),
-      rows: [...el.querySelectorAll('tr')].map((tr) => ({ ...box(tr), text: tr.innerText })),
+      rows: [...el.querySelectorAll('tr')].map((tr) => ({ ...box(tr), text: tr.innerText,
+                                                           kind: tr.className })),
     }));
     return {
       tables: views('table.kiln-compare-table'),
@@ -41,6 +42,7 @@ try {
       annotations: views('div.kiln-annotate'),
       jitcells: views('div.kiln-jit-cell'),
       sysinfo: views('div.kiln-sysinfo'),
+      code: views('div.kiln-llvm, div.kiln-asm'),
     };
   });
   await page.screenshot({ path: screenshotPath, fullPage: true });

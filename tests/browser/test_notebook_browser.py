@@ -31,9 +31,12 @@ def seen(tmp_path_factory):
     return json.loads(done.stdout)
 
 
+COMPARE_CELLS = 5  # %compare outputs in compile_vs_run.ipynb
+
+
 def test_compare_tables_are_laid_out_with_their_rows(seen):
     tables = seen["tables"]
-    assert len(tables) == 4  # the four %compare cells
+    assert len(tables) == COMPARE_CELLS
     for table in tables:
         assert table["visible"] and table["width"] > 200
         assert all(row["visible"] for row in table["rows"])
@@ -43,7 +46,7 @@ def test_compare_tables_are_laid_out_with_their_rows(seen):
 
 def test_svg_charts_show_one_visible_bar_per_row(seen):
     charts = seen["charts"]
-    assert len(charts) == 4
+    assert len(charts) == COMPARE_CELLS
     for chart, table in zip(charts, seen["tables"]):
         assert chart["visible"] and chart["height"] > 40
         assert len(chart["bars"]) == len(table["rows"]) - 1  # less the header row
@@ -54,3 +57,29 @@ def test_svg_charts_show_one_visible_bar_per_row(seen):
 def test_sysinfo_table_is_visible(seen):
     (info,) = seen["sysinfo"]
     assert info["visible"] and "CPU name (LLVM)" in info["text"]
+
+
+def test_annotated_source_shows_types_and_vectorization_marks(seen):
+    slow, fast = seen["annotations"]
+    for view in (slow, fast):
+        assert view["visible"] and view["width"] > 300
+        assert all(row["visible"] for row in view["rows"])
+        assert "A: array(float64, 1d, C)" in view["text"] and "acc: float64" in view["text"]
+    loop = [r for r in slow["rows"] if "for x in A:" in r["text"]][0]
+    assert "kiln-missed" in loop["kind"] and "cannot prove it is safe to reorder" in loop["text"]
+    loop = [r for r in fast["rows"] if "for x in A:" in r["text"]][0]
+    assert "kiln-vectorized" in loop["kind"] and "loop vectorized: width" in loop["text"]
+
+
+def test_footers_and_jit_listings_are_visible(seen):
+    assert len(seen["footers"]) >= 6
+    assert all(f["visible"] and f["text"].startswith("kiln") for f in seen["footers"])
+    assert any("mostly compiling" in f["text"] for f in seen["footers"])
+    assert len(seen["jitcells"]) == 2
+    assert all(j["visible"] and "compiled in" in j["text"] for j in seen["jitcells"])
+
+
+def test_generated_code_views_are_visible(seen):
+    llvm, asm = seen["code"]
+    assert llvm["visible"] and "define" in llvm["text"]
+    assert asm["visible"] and "sqrtpd" in asm["text"]

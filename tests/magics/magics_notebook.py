@@ -6,6 +6,7 @@ $KILN_BUILD_DIR/kiln-kernel, which loads kiln.ipython at start-up. Its
 kernelspec is installed into a temporary JUPYTER_PATH, once per process."""
 import functools
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -62,6 +63,28 @@ def outputs(nb, tag, mime):
         elif o.output_type in ("display_data", "execute_result") and mime in o.data:
             out.append(o.data[mime])
     return out
+
+
+UNITS = {"ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def seconds(text):
+    """Seconds from a duration as Kiln prints it: "9.58 ms"."""
+    value, unit = text.split()
+    return float(value) * UNITS[unit]
+
+
+def table_rows(plain):
+    """{label: {column: cell}} from %compare's text/plain table."""
+    lines = plain.splitlines()
+    header = re.split(r"\s{2,}", lines[0].strip())
+    rows = {}
+    for line in lines[2:]:
+        if not line.strip() or line.startswith("best and median"):
+            break
+        cells = re.split(r"\s{2,}", line.strip())
+        rows[cells[0]] = dict(zip(header, cells))
+    return rows
 
 
 def errors(nb):

@@ -7,6 +7,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
+import kiln
 import kiln.ipython
 
 
@@ -40,9 +41,9 @@ def test_footer_names_each_compile_with_phases_and_the_run_time(shell):
     (footer,) = displays
     text = footer["text/plain"]
     assert text.startswith("kiln: compiled mm(float64[:, :],) in 50 ms")
-    assert "compiled code ran 6 ms in 3 calls" in text
+    assert "ran compiled code for 6 ms in 3 calls" in text
     # 50 ms of compiling is most of a cell that otherwise did next to nothing.
-    assert re.search(r"mostly compilation \(\d+%\)", text)
+    assert re.search(r"mostly compiling \(\d+%\)", text)
     html = footer["text/html"]
     assert '<details class="kiln-compile"' in html
     assert 'title="parse 2 ms, typing 4 ms, lowering 3 ms, optimize 30 ms, codegen 11 ms"' in html
@@ -52,8 +53,8 @@ def test_footer_names_each_compile_with_phases_and_the_run_time(shell):
 def test_footer_for_calls_only_does_not_claim_compilation(shell):
     _, displays, _ = run(shell, "_kiln.profiler_record_call(1500)")
     (footer,) = displays
-    assert footer["text/plain"].startswith("kiln: compiled code ran 1.5 µs in 1 call · cell ")
-    assert "compil" not in footer["text/plain"].split("·", 1)[1].replace("compiled code", "")
+    assert footer["text/plain"].startswith("kiln: ran compiled code for 1.5 µs in 1 call · cell took ")
+    assert "compil" not in footer["text/plain"].split("·", 1)[1]
 
 
 def test_timeit_says_the_slowest_run_included_compilation(shell):
@@ -104,3 +105,51 @@ def test_compare_names_the_statement_that_raised(shell):
         result = shell.run_cell("%compare ok: len('ab'); bad: 1 / 0")
     assert isinstance(result.error_in_exec, ZeroDivisionError)
     assert "%compare: statement 'bad' (1 / 0) raised:" in cap.stderr
+
+
+def test_jit_cell_compiles_plain_defs_and_keeps_the_cells_own_decorators(shell):
+    code = ("%%jit --boundscheck\n"
+            "import functools\n"
+            "import kiln\n"
+            "def plain(x):\n"
+            "    return x * 2\n"
+            "@kiln.njit(fastmath=True)\n"
+            "def decorated(x):\n"
+            "    return x + 1.0\n"
+            "@functools.lru_cache\n"
+            "def cached(x):\n"
+            "    return x - 1\n"
+            "answer = plain(21)\n")
+    _, displays, error = run(shell, code)
+    assert error is None
+    ns = shell.user_ns
+    assert isinstance(ns["plain"], kiln.Dispatcher) and ns["plain"]._kiln_options["boundscheck"]
+    # Its own options (kiln.jit keeps them in _kiln_options), not the magic's.
+    assert ns["decorated"]._kiln_options["fastmath_flags"] == 127
+    assert not ns["decorated"]._kiln_options["boundscheck"]
+    assert not isinstance(ns["cached"], kiln.Dispatcher) and ns["cached"](3) == 2
+    assert ns["answer"] == 42  # a call in the cell itself already runs compiled code
+    listing = displays[0]["text/plain"].splitlines()
+    assert listing[0] == "%%jit (boundscheck=True): 2 functions"
+    assert listing[1] == "  plain(int64): compiled in " + listing[1].rsplit("in ", 1)[1]
+    assert listing[2] == "  decorated: compiles on its first call"
+    assert "__kiln_jit_cell_decorate__" not in ns
+
+
+def test_jit_cell_syntax_errors_point_at_the_cell(shell):
+    with capture_output() as cap:
+        result = shell.run_cell("%%jit\ndef broken(x):\n    return x +\n")
+    assert isinstance(result.error_in_exec, SyntaxError)
+    assert "broken" not in shell.user_ns
+    assert run(shell, "z = 3")[2] is None
+
+
+def test_annotate_and_llvm_of_a_function_not_yet_compiled_say_to_call_it(shell):
+    run(shell, "%%jit\ndef later(x):\n    return x\n")
+    for magic in ("kiln_annotate", "kiln_llvm", "kiln_asm"):
+        with capture_output() as cap:
+            result = shell.run_cell(f"%{magic} later")
+        assert not result.success
+        assert "later has not been compiled yet: call it once" in cap.stderr
+    with pytest.raises(ValueError, match="shows a kiln.jit function; got function"):
+        kiln.annotate(lambda: 0)

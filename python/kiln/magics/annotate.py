@@ -179,7 +179,8 @@ def render(dispatcher):
             body.append(
                 f'<tr class="kiln-line kiln-{kind}" data-line="{lineno}" style="background:{_COLOUR[kind]}">'
                 f'<td style="color:#888; text-align:right; padding:0 6px; vertical-align:top">{lineno}</td>'
-                f'<td style="text-align:left; vertical-align:top"><pre style="margin:0; background:transparent">'
+                f'<td style="text-align:left; vertical-align:top; white-space:pre">'
+                f'<pre style="margin:0; padding:0; background:transparent; white-space:pre">'
                 f'{esc(src) or " "}</pre></td>'
                 f'<td class="kiln-types" style="text-align:left; color:#2c5282; padding:0 8px; vertical-align:top">'
                 f"{esc(types)}</td>"

@@ -36,14 +36,15 @@ def render(delta, cell_seconds):
             "compiled " + ", ".join(f"{c.title} in {fmt_seconds(c.seconds)}" for c in delta.compiles)
         )
         parts_html.append("compiled " + "".join(_compile_html(c) for c in delta.compiles))
-    calls = f"{delta.calls:,} call{'s' if delta.calls != 1 else ''}"
-    ran = f"compiled code ran {fmt_seconds(delta.call_seconds)} in {calls}"
-    parts_text.append(ran)
-    parts_html.append(esc(ran))
+    if delta.calls:
+        calls = f"{delta.calls:,} call{'s' if delta.calls != 1 else ''}"
+        ran = f"ran compiled code for {fmt_seconds(delta.call_seconds)} in {calls}"
+        parts_text.append(ran)
+        parts_html.append(esc(ran))
     share = delta.compile_seconds / cell_seconds if cell_seconds > 0 else 0.0
-    verdict = f"cell {fmt_seconds(cell_seconds)}"
+    verdict = f"cell took {fmt_seconds(cell_seconds)}"
     if share > MOSTLY:
-        verdict += f", mostly compilation ({min(share, 1.0):.0%}): run it again to time the compiled code"
+        verdict += f", mostly compiling ({min(share, 1.0):.0%}): run it again to time the compiled code"
     parts_text.append(verdict)
     verdict_html = esc(verdict)
     if share > MOSTLY:

@@ -5,6 +5,8 @@ code itself under a header per signature."""
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import GasLexer, LlvmLexer
+from pygments.styles.default import DefaultStyle
+from pygments.token import Error
 
 from . import dispatchers
 from .rich import FONT, Rich, esc
@@ -13,6 +15,13 @@ _KINDS = {
     "llvm": ("inspect_llvm", LlvmLexer, "LLVM IR"),
     "asm": ("inspect_asm", GasLexer, "assembly"),
 }
+
+
+class _Style(DefaultStyle):
+    """Pygments' default colours, without the red box it draws around what
+    its lexer does not know: newer LLVM syntax (range(i32 0, 2)) is not an error."""
+
+    styles = {**DefaultStyle.styles, Error: ""}
 
 
 def render(dispatcher, kind):
@@ -24,7 +33,7 @@ def render(dispatcher, kind):
     name = dispatchers.name(dispatcher)
     if not dispatcher.signatures:
         raise ValueError(f"{name} has not been compiled yet: call it once, then ask for its {what}")
-    formatter = HtmlFormatter(noclasses=True, nowrap=True, style="default")
+    formatter = HtmlFormatter(noclasses=True, nowrap=True, style=_Style)
     text, html = [], [f'<div class="kiln-{kind}" style="{FONT}">']
     for sig, code in getattr(dispatcher, method)().items():  # {signature: text}, as Numba's
         title = f"{name}{dispatchers.signature_text(sig)}: {what}"

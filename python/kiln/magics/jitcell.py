@@ -54,7 +54,9 @@ class JitCell:
         if inspect.isfunction(obj):
             jit = self._jit(self._signatures, **self._opts) if self._signatures else self._jit(**self._opts)
             obj = jit(obj)
-            if self._eager:
+            if self._eager and len(obj.signatures) < len(self._signatures):
+                # kiln.jit(signatures) compiles them at definition already;
+                # --eager guarantees it, without compiling any a second time.
                 for sig in self._signatures:
                     obj.compile(sig)
         if dispatchers.is_dispatcher(obj):
@@ -100,10 +102,17 @@ class JitCell:
             self.handle.update(self.render().bundle(), raw=True)
 
 
+def _unquote(text):
+    """IPython's magic_arguments keeps the quotes of "float64(float64[:])"."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
 def run(shell, jit, args, cell, watch):
     """Executes the cell with Kiln's decorator added and shows what it defined.
     `jit` is kiln.jit; `watch` is the CellWatch whose listeners refresh it."""
-    signatures = list(args.signature or [])
+    signatures = [_unquote(s) for s in args.signature or []]
     jitcell = JitCell(jit, signatures, options(args), args.eager)
     filename = shell.compile.cache(cell, shell.execution_count)
     code = add_decorator(cell, filename)

@@ -1,0 +1,124 @@
+"""notebooks/compile_vs_run.ipynb executed through the Kiln kernel: %%jit
+listings, the compile-against-run line under each cell, the %timeit note,
+the annotated source of the seed's do_sum with fastmath off and on, and the
+generated code views."""
+import re
+
+import pytest
+
+import magics_notebook as mn
+
+TIME = r"[\d.]+ (?:ns|µs|ms|s)"
+FOOTER = re.compile(rf"^kiln: (?:compiled (?P<compiled>.+?) · )?(?:ran compiled code for (?P<ran>{TIME}) in "
+                    rf"(?P<calls>[\d,]+) calls? · )?cell took (?P<cell>{TIME})(?P<mostly>, mostly compiling)?")
+MATMUL_SIG = "(array(float64, 2d, C), array(float64, 2d, C), array(float64, 2d, C))"
+
+
+@pytest.fixture(scope="module")
+def nb():
+    return mn.execute("compile_vs_run.ipynb")
+
+
+def footer(nb, tag):
+    """The parsed footer line of a cell (its last display)."""
+    text = mn.outputs(nb, tag, "text/plain")[-1]
+    match = FOOTER.match(text)
+    assert match, f"no footer under {tag!r}: {text!r}"
+    return match, text
+
+
+def compiled(match):
+    """[(function and signature, seconds)] from a footer's compiled part."""
+    return [(name, mn.seconds(t)) for name, t in re.findall(rf"(\S+\(.*?\)) in ({TIME})", match["compiled"] or "")]
+
+
+def test_first_call_footer_shows_the_compile_and_that_it_dominated(nb):
+    match, _ = footer(nb, "first-call")
+    ((name, compile_s),) = compiled(match)
+    assert name == "matrix_multiplication_jit" + MATMUL_SIG
+    cell_s, ran_s = mn.seconds(match["cell"]), mn.seconds(match["ran"])
+    assert match["calls"] == "1"
+    assert 0 < ran_s < cell_s and 0 < compile_s < cell_s
+    assert match["mostly"]  # a 40x40 multiply takes microseconds; compiling takes milliseconds
+    html = mn.outputs(nb, "first-call", "text/html")[-1]
+    assert re.search(rf'<details class="kiln-compile"[^>]* title="parse {TIME}, typing {TIME}, '
+                     rf'lowering {TIME}, optimize {TIME}, codegen {TIME}"', html)
+
+
+def test_second_call_footer_shows_only_the_run(nb):
+    match, text = footer(nb, "second-call")
+    assert match["compiled"] is None and not match["mostly"]
+    assert match["calls"] == "1" and 0 < mn.seconds(match["ran"]) < mn.seconds(match["cell"])
+
+
+def test_jit_cell_listing_was_updated_with_the_compile_of_the_first_call(nb):
+    (listing,) = [t for t in mn.outputs(nb, "jit-cell", "text/plain")]
+    first_compile = compiled(footer(nb, "first-call")[0])[0][1]
+    assert listing.splitlines()[0] == "%%jit (default options): 1 function"
+    line = listing.splitlines()[1]
+    assert line.startswith(f"  matrix_multiplication_jit{MATMUL_SIG}: compiled in ")
+    assert mn.seconds(line.rsplit("compiled in ", 1)[1]) == pytest.approx(first_compile, rel=0.01)
+    assert '<div class="kiln-jit-cell"' in mn.outputs(nb, "jit-cell", "text/html")[0]
+
+
+def test_eager_jit_cell_compiles_its_signature_once_when_the_cell_runs(nb):
+    listing = mn.outputs(nb, "jit-eager", "text/plain")[0]
+    assert listing.startswith("%%jit (fastmath=True): 1 function\n  sum_of_roots(array(float64, 1d, A)): compiled in ")
+    match, _ = footer(nb, "jit-eager")
+    assert [name for name, _ in compiled(match)] == ["sum_of_roots(array(float64, 1d, A))"]
+    assert match["ran"] is None  # defined, compiled, never called
+
+
+def test_timeit_says_its_slowest_run_included_the_compilation(nb):
+    out = "".join(mn.outputs(nb, "timeit", "text/plain")[:-1])
+    note = re.search(rf"kiln: the slowest run \(({TIME})\) included compiling matrix_multiplication"
+                     + re.escape(MATMUL_SIG) + rf" \(({TIME})\)", out)
+    assert note, out
+    slowest, compile_s = mn.seconds(note.group(1)), mn.seconds(note.group(2))
+    assert 0 < compile_s <= slowest
+    ((_, footer_compile),) = compiled(footer(nb, "timeit")[0])
+    assert footer_compile == pytest.approx(compile_s, rel=0.01)
+
+
+def annotated(nb, tag):
+    text = mn.outputs(nb, tag, "text/plain")[0]
+    html = mn.outputs(nb, tag, "text/html")[0]
+    lines = {m.group(2).strip(): (m.group(1), m.group(3)) for m in
+             re.finditer(r"^(.)\s+\d+  (.+?)(?:  # (.*))?$", text, re.M)}
+    return text, html, lines
+
+
+def test_annotate_do_sum_without_fastmath_says_why_the_loop_is_not_vectorized(nb):
+    text, html, lines = annotated(nb, "annotate-slow")
+    assert lines["def do_sum(A):"] == ("B", "A: array(float64, 1d, C)")
+    assert lines["acc = 0."] == (" ", "acc: float64")
+    mark, types = lines["for x in A:"]
+    assert mark == "M" and "x: float64" in types
+    assert lines["acc += np.sqrt(x)"][0] == "M"
+    assert "loop not vectorized: cannot prove it is safe to reorder floating-point operations" in text
+    assert re.search(r'<tr class="kiln-line kiln-missed" data-line="\d+"[^>]*>.*?for x in A:', html)
+    assert 'class="kiln-note kiln-note-missed">loop not vectorized: cannot prove' in html
+    assert "kiln-vectorized" not in html.replace('class="kiln-legend"', "")
+
+
+def test_annotate_do_sum_with_fastmath_shows_the_vectorized_loop(nb):
+    text, html, lines = annotated(nb, "annotate-fast")
+    assert lines["def do_sum_fast(A):"] == ("B", "A: array(float64, 1d, C)")
+    assert lines["for x in A:"][0] == "V"
+    assert lines["acc += np.sqrt(x)"] == (" ", "acc: float64, x: float64")
+    width = re.search(r"loop vectorized: width (\d+), interleave (\d+)", text)
+    assert width and int(width.group(1)) >= 2
+    assert re.search(r'<tr class="kiln-line kiln-vectorized" data-line="\d+"[^>]*>.*?for x in A:', html)
+    assert "M" not in [mark for mark, _ in lines.values()]
+    assert "loop not vectorized:" not in text and "blocks vectorization" not in text
+
+
+def test_llvm_and_asm_views_are_highlighted_code_of_the_compiled_signature(nb):
+    llvm_text = mn.outputs(nb, "llvm", "text/plain")[0]
+    assert llvm_text.startswith("--- do_sum_fast(array(float64, 1d, C)): LLVM IR ---")
+    assert "define " in llvm_text and "@llvm.sqrt" in llvm_text
+    llvm_html = mn.outputs(nb, "llvm", "text/html")[0]
+    assert '<pre style="max-height:480px' in llvm_html and '<span style="color:' in llvm_html
+    asm_text = mn.outputs(nb, "asm", "text/plain")[0]
+    assert "sqrtpd" in asm_text  # packed (vector) square roots: the vectorized loop
+    assert '<span style="color:' in mn.outputs(nb, "asm", "text/html")[0]
