@@ -27,6 +27,8 @@ int kj_read_options(PyObject *dispatcher, kj_options *o) {
             o->nogil = PyObject_IsTrue(v) == 1;
         if ((v = PyDict_GetItemString(d, "boundscheck")))
             o->boundscheck = PyObject_IsTrue(v) == 1;
+        if ((v = PyDict_GetItemString(d, "no_interrupt_poll")))
+            o->no_interrupt_poll = PyObject_IsTrue(v) == 1;
         if ((v = PyDict_GetItemString(d, "fastmath_flags")))
             o->fastmath = (unsigned)PyLong_AsUnsignedLong(v);
         if (PyErr_Occurred())

@@ -65,13 +65,17 @@ static int create_jit(kj_unit *u) {
     LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(jit);
     /* the runtime, by address: _kiln.so is loaded RTLD_LOCAL, so dlsym
      * would not find it */
-    int n = 0;
-    while (kj_runtime_symbols[n].name)
+    int n = 0, n_core = 0;
+    while (kj_runtime_symbols[n_core].name)
+        n_core++;
+    while (kj_nrt_symbols[n].name)
         n++;
+    n += n_core;
     LLVMOrcCSymbolMapPair pairs[n];
     for (int i = 0; i < n; i++) {
-        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, kj_runtime_symbols[i].name);
-        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)kj_runtime_symbols[i].addr;
+        const kj_symbol *sym = i < n_core ? &kj_runtime_symbols[i] : &kj_nrt_symbols[i - n_core];
+        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, sym->name);
+        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)sym->addr;
         pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
         pairs[i].Sym.Flags.TargetFlags = 0;
     }

@@ -3,6 +3,7 @@
  * chunk, outside the inner loop the vectorizer sees; while loops poll at
  * every back-edge. */
 #include "jit/lower.h"
+#include "jit/lower_nrt.h"
 #include "jit/runtime.h"
 
 #include <stdio.h>
@@ -90,7 +91,7 @@ void kj_raise(kj_lw *w, PyObject *cls, const char *msg) {
         msg ? LLVMBuildGlobalStringPtr(w->b, msg, "msg") : LLVMConstNull(w->ptr),
     };
     kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, args);
-    LLVMBuildRet(w->b, LLVMConstInt(w->i32, 1, 0));
+    kj_nrt_ret(w, LLVMConstInt(w->i32, 1, 0));
     LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
 }
 
@@ -110,14 +111,14 @@ void kj_check_status(kj_lw *w, LLVMValueRef status) {
     LLVMValueRef failed = LLVMBuildICmp(w->b, LLVMIntNE, status, LLVMConstInt(w->i32, 0, 0), "");
     LLVMBuildCondBr(w->b, failed, bad, ok);
     LLVMPositionBuilderAtEnd(w->b, bad);
-    LLVMBuildRet(w->b, status);
+    kj_nrt_ret(w, status);
     LLVMPositionBuilderAtEnd(w->b, ok);
 }
 
 /* Polls the interrupt flag (set by the SIGINT handler) and raises
  * KeyboardInterrupt when it is set. */
 static void poll_interrupt(kj_lw *w) {
-    if (!w->u->target->poll_interrupts)
+    if (!w->u->target->poll_interrupts || w->inst->opts.no_interrupt_poll)
         return;
     LLVMValueRef flag = LLVMGetNamedGlobal(w->mod, "kj_interrupt_flag");
     if (!flag) {
@@ -134,7 +135,9 @@ static void poll_interrupt(kj_lw *w) {
 
 static void store_local(kj_lw *w, int slot, LLVMValueRef v, const kj_type *vt) {
     const kj_type *lt = w->f->locals[slot].type;
-    LLVMBuildStore(w->b, kj_cast(w, v, vt, lt), w->slots[slot]);
+    v = kj_cast(w, v, vt, lt);
+    kj_nrt_replace(w, w->slots[slot], v, lt);
+    LLVMBuildStore(w->b, v, w->slots[slot]);
 }
 
 static void assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
@@ -391,12 +394,22 @@ static void lower_return(kj_lw *w, kj_node *s) {
         kj_raise_if(w, LLVMBuildNot(w->b, LLVMBuildExtractValue(w->b, v, 0, ""), ""),
                     PyExc_TypeError, "the function returned None where its signature declares a value");
     }
+    kj_nrt_incref_value(w, v, vt);   /* the caller's reference */
     LLVMBuildStore(w->b, kj_cast(w, v, vt, rt), w->ret_ptr);
-    LLVMBuildRet(w->b, LLVMConstInt(w->i32, 0, 0));
+    kj_nrt_ret(w, LLVMConstInt(w->i32, 0, 0));
     LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "after.return"));
 }
 
+static void lower_stmt_inner(kj_lw *w, kj_node *s);
+
+/* A statement gives back the temporaries its expressions made. */
 static void lower_stmt(kj_lw *w, kj_node *s) {
+    int mark = kj_nrt_mark(w);
+    lower_stmt_inner(w, s);
+    kj_nrt_release(w, mark);
+}
+
+static void lower_stmt_inner(kj_lw *w, kj_node *s) {
     kj_at(w, s);
     switch (s->kind) {
     case KJ_S_ASSIGN: {
@@ -517,12 +530,14 @@ static void define(kj_unit *u, kj_instance *in, kj_lw *w) {
     for (int i = 0; i < f->nargs; i++)
         LLVMBuildStore(w->b, kj_cast(w, LLVMGetParam(w->fn, (unsigned)i + 1), in->args[i],
                                      f->locals[i].type), w->slots[i]);
+    kj_nrt_function_begin(w);
     lower_block(w, &f->body);
     if (!kj_terminated(w)) {
         if (in->ret->kind == KJ_T_NONE || in->ret->kind == KJ_T_OPTIONAL)
             LLVMBuildStore(w->b, kj_cast(w, LLVMConstInt(w->i8, 0, 0), kj_none(), in->ret), w->ret_ptr);
-        LLVMBuildRet(w->b, LLVMConstInt(w->i32, 0, 0));
+        kj_nrt_ret(w, LLVMConstInt(w->i32, 0, 0));
     }
+    kj_nrt_function_end(w);
     /* blocks left open after a return or raise are unreachable */
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->fn); bb; bb = LLVMGetNextBasicBlock(bb))
         if (!LLVMGetBasicBlockTerminator(bb)) {

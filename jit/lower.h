@@ -25,6 +25,7 @@ typedef struct {
     LLVMBasicBlockRef break_bb, continue_bb;
     LLVMMetadataRef scope;           /* the function's DISubprogram */
     LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr, vd;
+    struct kj_nrt_fn *nrt;           /* reference counting state (lower_nrt.c), NULL if none */
 } kj_lw;
 
 /* The LLVM type holding values of t. */

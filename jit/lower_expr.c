@@ -1,6 +1,7 @@
 /* lower_expr: expressions, conversions and Python's arithmetic on numbers
  * (wrapping 64-bit ints, floor division and modulo, ZeroDivisionError). */
 #include "jit/lower.h"
+#include "jit/lower_nrt.h"
 
 #include <string.h>
 
@@ -412,7 +413,7 @@ static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
         LLVMValueRef st = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(callee->llfn), callee->llfn,
                                          cargs, (unsigned)nargs + 1, "");
         kj_check_status(w, st);
-        return LLVMBuildLoad2(w->b, kj_lltype(w, callee->ret), ret, "");
+        return kj_nrt_temp(w, LLVMBuildLoad2(w->b, kj_lltype(w, callee->ret), ret, ""), callee->ret);
     }
     return kj_lower_builtin(w, n, args);
 }

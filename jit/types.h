@@ -17,6 +17,7 @@ typedef enum {
     KJ_T_ARRAY,      /* dtype, ndim, layout, readonly */
     KJ_T_TUPLE,      /* n, elems */
     KJ_T_OPTIONAL,   /* elem: a value of elem or None */
+    KJ_T_LIST,       /* elem: a reference-counted list of numbers (lists.c) */
     KJ_T_RANGE,      /* iterables only usable in `for` */
     KJ_T_ENUMERATE,  /* elem: the iterable enumerated */
     KJ_T_ZIP,        /* n, elems: the iterables zipped */

@@ -18,6 +18,7 @@ typedef struct {
     bool nogil;
     bool boundscheck;
     unsigned fastmath;          /* LLVMFastMathFlags; 0 = strict IEEE */
+    bool no_interrupt_poll;     /* only for measuring what polling costs (bench/) */
 } kj_options;
 
 typedef struct kj_instance kj_instance;

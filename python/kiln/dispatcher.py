@@ -21,7 +21,8 @@ _LATER = {
     "cache": "cache=True (compiled code on disk) comes in a later version of Kiln; remove it",
 }
 _ACCEPTED = {"nopython", "nogil", "fastmath", "boundscheck", "parallel", "cache", "forceobj",
-             "looplift", "error_model", "inline", "locals", "target", "_nrt", "no_cpython_wrapper"}
+             "looplift", "error_model", "inline", "locals", "target", "_nrt", "no_cpython_wrapper",
+             "_no_interrupt_poll"}
 
 
 def _options(kwargs):
@@ -48,7 +49,9 @@ def _options(kwargs):
             raise ValueError(f"kiln.jit: unknown fastmath flag(s) {sorted(bad)}; known: {sorted(_FASTMATH)}")
         flags = sum(_FASTMATH[n] for n in names)
     return {"nogil": bool(kwargs.get("nogil", False)), "boundscheck": bool(kwargs.get("boundscheck") or False),
-            "fastmath_flags": flags}
+            "fastmath_flags": flags,
+            # bench/jit_vs_numba.py only: what polling for Ctrl-C costs
+            "no_interrupt_poll": bool(kwargs.get("_no_interrupt_poll", False))}
 
 
 def _signature_key(argspecs):

@@ -1,0 +1,130 @@
+/* nrt: reference-counted blocks for memory owned by compiled code, the
+ * counters that prove it is all given back, and the Python object that
+ * keeps a block alive under a NumPy array returned to Python. */
+#include "jit/nrt.h"
+#include "jit/rt_np.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Process-wide counters, atomic so nogil functions may allocate. */
+static _Atomic int64_t n_allocs, n_frees, n_live_bytes;
+
+kj_block_t *kj_nrt_alloc(int64_t nbytes) {
+    if (nbytes < 0)
+        return NULL;
+    size_t total = ((size_t)KJ_NRT_HEADER + (size_t)nbytes + 63) / 64 * 64;
+    kj_block_t *b = aligned_alloc(64, total ? total : 64);
+    if (!b)
+        return NULL;
+    atomic_init((_Atomic int64_t *)&b->refcnt, 1);
+    b->nbytes = nbytes;
+    b->dtor = NULL;
+    atomic_fetch_add_explicit(&n_allocs, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&n_live_bytes, nbytes, memory_order_relaxed);
+    return b;
+}
+
+kj_block_t *kj_nrt_alloc_zeroed(int64_t nbytes) {
+    kj_block_t *b = kj_nrt_alloc(nbytes);
+    if (b)
+        memset(kj_nrt_data(b), 0, (size_t)nbytes);
+    return b;
+}
+
+void kj_nrt_incref(void *owner) {
+    if (kj_nrt_is_block(owner))
+        atomic_fetch_add_explicit((_Atomic int64_t *)&kj_nrt_block(owner)->refcnt, 1,
+                                  memory_order_relaxed);
+}
+
+void kj_nrt_decref(void *owner) {
+    if (!kj_nrt_is_block(owner))
+        return;
+    kj_block_t *b = kj_nrt_block(owner);
+    /* release/acquire: every write through other references happens
+     * before the free */
+    if (atomic_fetch_sub_explicit((_Atomic int64_t *)&b->refcnt, 1, memory_order_release) != 1)
+        return;
+    atomic_thread_fence(memory_order_acquire);
+    if (b->dtor)
+        b->dtor(b);
+    atomic_fetch_add_explicit(&n_frees, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&n_live_bytes, b->nbytes, memory_order_relaxed);
+    free(b);
+}
+
+kj_nrt_stats_t kj_nrt_stats(void) {
+    kj_nrt_stats_t s = {atomic_load(&n_allocs), atomic_load(&n_frees), atomic_load(&n_live_bytes)};
+    return s;
+}
+
+/* ---- the base object of arrays returned to Python ---- */
+
+typedef struct {
+    PyObject_HEAD
+    void *owner;    /* one reference on the block */
+} owned_memory;
+
+static void owned_memory_dealloc(PyObject *self) {
+    kj_nrt_decref(((owned_memory *)self)->owner);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyTypeObject owned_memory_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "_kiln.OwnedMemory",
+    .tp_doc = "Memory allocated by compiled code, kept alive by the NumPy arrays on it.",
+    .tp_basicsize = sizeof(owned_memory),
+    .tp_dealloc = owned_memory_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+};
+
+PyObject *kj_nrt_base_object(void *owner) {
+    if (!kj_nrt_is_block(owner)) {
+        PyObject *o = owner ? (PyObject *)owner : Py_None;
+        Py_INCREF(o);
+        return o;
+    }
+    owned_memory *m = PyObject_New(owned_memory, &owned_memory_type);
+    if (!m)
+        return NULL;
+    m->owner = owner;
+    return (PyObject *)m;
+}
+
+static PyObject *nrt_stats_py(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    kj_nrt_stats_t s = kj_nrt_stats();
+    return Py_BuildValue("{s:L,s:L,s:L}", "alloc", (long long)s.allocs, "free", (long long)s.frees,
+                         "live_bytes", (long long)s.live_bytes);
+}
+
+static PyMethodDef nrt_methods[] = {
+    {"nrt_stats", nrt_stats_py, METH_NOARGS,
+     "nrt_stats() -> {'alloc', 'free', 'live_bytes'}: blocks allocated and freed by compiled "
+     "code since the process started, and the bytes still held."},
+    {NULL, NULL, 0, NULL},
+};
+
+int kj_nrt_module_init(PyObject *module) {
+    if (PyType_Ready(&owned_memory_type) < 0 || PyModule_AddFunctions(module, nrt_methods) < 0)
+        return -1;
+    Py_INCREF(&owned_memory_type);
+    if (PyModule_AddObject(module, "OwnedMemory", (PyObject *)&owned_memory_type) < 0) {
+        Py_DECREF(&owned_memory_type);
+        return -1;
+    }
+    return 0;
+}
+
+const kj_symbol kj_nrt_symbols[] = {
+    {"kj_nrt_alloc", (void *)kj_nrt_alloc},
+    {"kj_nrt_alloc_zeroed", (void *)kj_nrt_alloc_zeroed},
+    {"kj_nrt_incref", (void *)kj_nrt_incref},
+    {"kj_nrt_decref", (void *)kj_nrt_decref},
+    KJ_RT_NP_SYMBOLS
+    {NULL, NULL},
+};
