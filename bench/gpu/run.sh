@@ -11,6 +11,7 @@
 # In a shared checkout others' half-written files travel too: then also
 #   git archive HEAD | gzip > .device/src.tar.gz
 # and this script builds and tests that committed snapshot instead.
+# KILN_CMAKE_FLAGS adds CMake flags (as scripts/setup.sh does).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 src=$root
@@ -35,7 +36,8 @@ python=${KILN_PYTHON:-$(command -v python3)}
   "$python" -c 'import sys, numpy; print("python", sys.version.split()[0], "numpy", numpy.__version__)'
   cmake -S "$src" -B "$build" -DKILN_EXTENSION_ONLY=ON -DKILN_LLVM_ROOT="$llvm" \
     -DPython3_EXECUTABLE="$python" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_SHARED_LINKER_FLAGS="-Wl,-rpath-link,$libs" -DCMAKE_MODULE_LINKER_FLAGS="-Wl,-rpath-link,$libs" &&
+    -DCMAKE_SHARED_LINKER_FLAGS="-Wl,-rpath-link,$libs" -DCMAKE_MODULE_LINKER_FLAGS="-Wl,-rpath-link,$libs" \
+    ${KILN_CMAKE_FLAGS:-} &&
   cmake --build "$build" -j"$(nproc)" --target _kiln
 } > "$logs/build.log" 2>&1
 status=$?

@@ -166,7 +166,7 @@ try:
     print("NEXT ran", bool((out == 2 * x).all()))
 except cuda.CudaFaultError as e:
     print("NEXT refused", e)
-print("cpu still works", float(np.dot(x, x)) == float((x.astype(np.float64) ** 2).sum()))
+print("cpu still works", int(np.arange(1000).sum()) == 499500)
 """
 
 
