@@ -409,6 +409,9 @@ int kj_type_to_npy(const kj_type *t) {
 /* Array types by (dtype, ndim, layout, readonly) so that typing an array
  * argument on each call costs no string formatting. */
 #define MAX_CACHED_NDIM 8
+#if NPY_ABI_VERSION >= 0x02000000 && !defined(NPY_NTYPES)
+#define NPY_NTYPES NPY_NTYPES_LEGACY /* NumPy 2 (the GPU machine's) renamed it */
+#endif
 static const kj_type *array_cache[NPY_NTYPES][MAX_CACHED_NDIM + 1][3][2];
 
 static const kj_type *typeof_array(PyArrayObject *a) {
