@@ -96,6 +96,23 @@ done:
 }
 """
 
+# out[tid] = xoroshiro128p_normal_float64(states, tid): one Box-Muller draw.
+NORMAL = SREGS + """
+declare double @kiln_xoroshiro128p_normal_float64(ptr, i64)
+define void @normal(ptr %states, ptr addrspace(1) %out, i64 %n) {
+entry:""" + GRID_STRIDE_HEAD + """
+  %inside = icmp slt i64 %start, %n
+  br i1 %inside, label %draw, label %done
+draw:
+  %v = call double @kiln_xoroshiro128p_normal_float64(ptr %states, i64 %start)
+  %po = getelementptr inbounds double, ptr addrspace(1) %out, i64 %start
+  store double %v, ptr addrspace(1) %po, align 8
+  br label %done
+done:
+  ret void
+}
+"""
+
 # Seed 004's histogram, with a block-shared histogram of 16 int32 bins:
 # zero it, barrier, shared atomics per element (values are bin numbers,
 # outside 0..15 skipped), barrier, global atomics to out.

@@ -76,6 +76,20 @@ def test_xoroshiro_on_the_gpu_draws_numbas_numbers():
     np.testing.assert_array_equal(states.copy_to_host(), host_states)  # states advanced alike
 
 
+def test_xoroshiro_normal_on_the_gpu():
+    normal = kernel(ir_kernels.NORMAL, "normal", link=(_kiln.cuda_xoroshiro_ir(True),))
+    n = 4096
+    states = cuda.random.create_xoroshiro128p_states(n, seed=2024)
+    host_states = states.copy_to_host()
+    out = cuda.device_array(n, dtype=np.float64)
+    normal[16, 256](states, out, n)
+    expected = [cuda.random.xoroshiro128p_normal_float64(host_states, i) for i in range(n)]
+    # libdevice's log/cos/sqrt against the C library's: a few ulps apart
+    np.testing.assert_allclose(out.copy_to_host(), expected, rtol=1e-13, atol=1e-13)
+    got = out.copy_to_host()
+    assert abs(got.mean()) < 0.1 and 0.95 < got.std() < 1.05
+
+
 def test_shared_memory_histogram_with_atomics():
     histogram = kernel(ir_kernels.HISTOGRAM, "histogram")
     values = rng.integers(-3, 19, 100_000).astype(np.int32)  # some outside the 16 bins

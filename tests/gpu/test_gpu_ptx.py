@@ -33,6 +33,7 @@ KERNELS = {
 MATH_KERNELS = {
     "sin_scale": (ir_kernels.SIN, ()),
     "uniform": (ir_kernels.UNIFORM, (_kiln.cuda_xoroshiro_ir(True),)),
+    "normal": (ir_kernels.NORMAL, (_kiln.cuda_xoroshiro_ir(True),)),
 }
 
 
