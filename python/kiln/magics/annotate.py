@@ -150,7 +150,8 @@ def _lines(dispatcher, typed, remarks):
 
 def _legend_html():
     return "".join(f'<span class="kiln-legend" style="background:{colour}; border:1px solid #ccc; padding:0 6px;'
-                   f' margin-right:6px">{esc(legend)}</span>' for _, colour, legend in KINDS)
+                   f' margin-right:6px; white-space:nowrap; display:inline-block">{esc(legend)}</span>'
+                   for _, colour, legend in KINDS)
 
 
 def render(dispatcher):
@@ -182,7 +183,8 @@ def render(dispatcher):
                 f'<td style="text-align:left; vertical-align:top; white-space:pre">'
                 f'<pre style="margin:0; padding:0; background:transparent; white-space:pre">'
                 f'{esc(src) or " "}</pre></td>'
-                f'<td class="kiln-types" style="text-align:left; color:#2c5282; padding:0 8px; vertical-align:top">'
+                f'<td class="kiln-types" style="text-align:left; color:#2c5282; padding:0 8px; vertical-align:top;'
+                f' white-space:nowrap">'
                 f"{esc(types)}</td>"
                 f'<td style="text-align:left; color:#555; padding:0 4px; vertical-align:top">{note_html}</td></tr>')
         html.append(f'<div style="font-weight:bold; margin-top:6px">{esc(title)}</div>'
