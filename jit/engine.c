@@ -168,6 +168,8 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     char *ir = LLVMPrintModuleToString(mod);
     out->ir = strdup(ir);
     LLVMDisposeMessage(ir);
+    /* line tables served the remarks; machine code does not need them */
+    LLVMStripModuleDebugInfo(mod);
     t0 = kp_now_ns();
     LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
     mod = NULL;

@@ -236,8 +236,18 @@ static LLVMValueRef it_setup(kj_lw *w, kj_node *n, it_state *s) {
 
 static LLVMValueRef it_item(kj_lw *w, it_state *s, LLVMValueRef t) {
     switch (s->type->kind) {
-    case KJ_T_RANGE:
-        return LLVMBuildAdd(w->b, s->start, LLVMBuildMul(w->b, t, s->step, ""), "i");
+    case KJ_T_RANGE: {
+        LLVMValueRef i = LLVMBuildAdd(w->b, s->start, LLVMBuildMul(w->b, t, s->step, ""), "i");
+        /* range(n), range(0, n, 2): the index is never negative; saying so
+         * lets LLVM drop the negative-index wraparound of a[i] and keep
+         * unit-stride loads the vectorizer can widen */
+        if (LLVMIsAConstantInt(s->start) && LLVMConstIntGetSExtValue(s->start) >= 0 &&
+            LLVMIsAConstantInt(s->step) && LLVMConstIntGetSExtValue(s->step) > 0) {
+            LLVMValueRef nonneg = LLVMBuildICmp(w->b, LLVMIntSGE, i, LLVMConstInt(w->i64, 0, 0), "");
+            kj_call_intrinsic(w, "llvm.assume", NULL, 1, &nonneg);
+        }
+        return i;
+    }
     case KJ_T_ARRAY:
         return kj_array_item(w, s->value, s->type, t);
     case KJ_T_ENUMERATE: {
