@@ -4,7 +4,8 @@ bench/gpu/run.sh. What needs kiln.cuda.jit (Python kernels) is not here
 yet: the Kiln kernels are LLVM IR from tests/gpu/ir_kernels.py, through
 Kiln's PTX pipeline and launch path.
 
-Measures: launch overhead of an empty kernel taking a device array; host to
+Measures: launch overhead of an empty kernel taking a device array (also
+against CuPy's RawKernel where CuPy is installed); host to
 device and back bandwidth (pageable and pinned); the grid-stride add over
 2^26 float32 (Kiln IR vs numba-cuda vs nvcc's CUDA C, all timed with CUDA
 events, median of 50); first-use time (compile + load + first launch).
@@ -90,9 +91,23 @@ def bench_launch_overhead():
         nd = ncuda.device_array(1024, dtype=np.float32)
         peer = launches_per_us(lambda: empty_numba[1, 1](nd))
     row("empty launch, device array (records off)", kiln_plain, peer, "us")
+    cupy_us = cupy_launch_us()
+    if cupy_us is not None:
+        row("empty launch, device array (records off)", kiln_plain, cupy_us, "us", "CuPy RawKernel")
     row("empty launch, C path only (records off)", kiln_c, peer, "us")
     row("empty launch, records on (default), long loop", kiln_recorded, peer, "us")
     row("empty launch, recorded and timed by events", kiln_timed, peer, "us")
+
+
+def cupy_launch_us():
+    """The same empty launch through CuPy's RawKernel (CUDA C by NVRTC)."""
+    try:
+        import cupy
+    except ImportError:
+        return None
+    empty = cupy.RawKernel('extern "C" __global__ void empty(float *x) {}', "empty")
+    x = cupy.zeros(1024, dtype=cupy.float32)
+    return launches_per_us(lambda: empty((1,), (1,), (x,)))
 
 
 def bench_transfers():

@@ -6,12 +6,20 @@ in host memory, where Kiln's CUDA simulator runs kernels.
 """
 import _kiln
 
-from . import random, report  # noqa: F401  (kiln.cuda.random as numba.cuda.random; footer summaries)
-from .devicearray import (DeviceNDArray, device_array, device_array_like, is_cuda_array,  # noqa: F401
-                          pinned_array, pinned_array_like, to_device)
-from .driver import RawKernel, compile_ptx_from_ir  # noqa: F401
-from .streams import (Event, Stream, auto_synchronize, default_stream, event,  # noqa: F401
-                      event_elapsed_time, stream)
+from . import random, report  # kiln.cuda.random as numba.cuda.random; footer summaries
+from .devicearray import (DeviceNDArray, device_array, device_array_like, is_cuda_array, pinned_array,
+                          pinned_array_like, to_device)
+from .driver import RawKernel, compile_ptx_from_ir
+from .streams import Event, Stream, auto_synchronize, default_stream, event, event_elapsed_time, stream
+
+__all__ = [
+    "random", "report", "DeviceNDArray", "device_array", "device_array_like", "is_cuda_array", "pinned_array",
+    "pinned_array_like", "to_device", "RawKernel", "compile_ptx_from_ir", "Event", "Stream",
+    "auto_synchronize", "default_stream", "event", "event_elapsed_time", "stream", "CudaError",
+    "CudaMemoryError", "CudaFaultError", "CudaSupportError", "CudaCompileError", "is_available",
+    "is_simulator", "simulator_reason", "synchronize", "Device", "gpus", "get_current_device",
+    "memory_info", "detect", "take_records", "set_profiling",
+]
 
 CudaError = _kiln.CudaError
 CudaMemoryError = _kiln.CudaMemoryError
