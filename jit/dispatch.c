@@ -8,6 +8,7 @@
 #include "jit/compile.h"
 #include "jit/frontend.h"
 #include "jit/numpy_api.h"
+#include "jit/nrt.h"
 #include "jit/runtime.h"
 #include "profiler/profiler.h"
 
@@ -243,8 +244,9 @@ static PyObject *box(const char *src, const kj_type *t) {
         return tup;
     }
     case KJ_T_ARRAY: {
-        /* a view of an argument: a NumPy array on the same memory, whose
-         * base keeps the argument alive */
+        /* a NumPy array on the same memory, whose base keeps the memory
+         * alive: the argument it views, or the block compiled code made
+         * (the returned reference passes to the base object) */
         PyObject *owner = *(PyObject *const *)src;
         void *data = ((void *const *)src)[1];
         npy_intp dims[NPY_MAXDIMS], strides[NPY_MAXDIMS];
@@ -258,13 +260,13 @@ static PyObject *box(const char *src, const kj_type *t) {
             return NULL;
         PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, dims, strides, data,
                                              t->readonly ? 0 : NPY_ARRAY_WRITEABLE, NULL);
-        if (arr && owner) {
-            Py_INCREF(owner);
-            if (PyArray_SetBaseObject((PyArrayObject *)arr, owner) < 0) {
-                Py_DECREF(arr);
-                return NULL;
-            }
+        PyObject *base = arr && owner ? kj_nrt_base_object(owner) : NULL;
+        if (base && PyArray_SetBaseObject((PyArrayObject *)arr, base) < 0) {
+            Py_DECREF(arr);
+            return NULL;
         }
+        if (owner && !base)
+            Py_CLEAR(arr);
         return arr;
     }
     default:

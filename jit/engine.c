@@ -3,6 +3,7 @@
  * is never removed (dispatchers keep their specializations for the life of
  * the process). Guarded by the GIL: compiles run with it held. */
 #include "jit/engine.h"
+#include "jit/nrt.h"
 #include "jit/runtime.h"
 
 #include <stdio.h>
