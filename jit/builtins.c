@@ -396,8 +396,13 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args) {
     const char *name = canonical(n->kids[0]->name, buf, sizeof buf, &np_round);
     int na = n->nkids - 1;
     const kj_type *at[na > 0 ? na : 1];
-    for (int i = 0; i < na; i++)
+    for (int i = 0; i < na; i++) {
         at[i] = n->kids[i + 1]->type;
+        if (at[i]->kind == KJ_T_OPTIONAL) {   /* typed as its value (infer.c) */
+            args[i] = kj_cast(w, args[i], at[i], at[i]->elem);
+            at[i] = at[i]->elem;
+        }
+    }
     const kj_type *t = n->type;
     LLVMBuilderRef b = w->b;
     if (!strncmp(name, "cast:", 5) || !strcmp(name, "float") || !strcmp(name, "bool") ||

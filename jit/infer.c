@@ -126,7 +126,15 @@ static bool truthy_ok(const kj_type *t) {
            t->kind == KJ_T_TUPLE;
 }
 
+/* An optional used as a value is its value (as in Numba: None there is the
+ * user's bug, not a type error). */
+static const kj_type *value_of(const kj_type *t) {
+    return t && t->kind == KJ_T_OPTIONAL ? t->elem : t;
+}
+
 static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
+    a = value_of(a);
+    b = value_of(b);
     if (a->kind == KJ_T_ARRAY || b->kind == KJ_T_ARRAY)
         return problem(c, n, "Write the loop over the elements (array expressions come later).",
                        "arithmetic on whole arrays (%s and %s) is not supported yet", a->name,
@@ -281,7 +289,7 @@ static const kj_type *call_type(ti *c, kj_node *n) {
     int nargs = n->nkids - 1;
     const kj_type *args[nargs > 0 ? nargs : 1];
     for (int i = 0; i < nargs; i++)
-        if (!(args[i] = infer_expr(c, n->kids[i + 1])))
+        if (!(args[i] = value_of(infer_expr(c, n->kids[i + 1]))))
             return NULL;
     if (fn->kind != KJ_E_FUNC)
         return problem(c, n, NULL, "only functions can be called in compiled code");
@@ -324,6 +332,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         const kj_type *a = infer_expr(c, n->kids[0]);
         if (!a)
             return NULL;
+        if (n->op != KJ_OP_NOT)
+            a = value_of(a);
         if (n->op == KJ_OP_NOT)
             return truthy_ok(a) ? kj_bool()
                                 : problem(c, n, NULL, "the truth of %s is ambiguous", a->name);
@@ -349,7 +359,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 if (!none_cmp && !(kj_is_number(prev) && kj_is_number(t)))
                     return problem(c, n, "Use is only to compare with None.",
                                    "'is' between %s and %s", prev->name, t->name);
-            } else if (!kj_is_number(prev) || !kj_is_number(t)) {
+            } else if (!kj_is_number(value_of(prev)) || !kj_is_number(value_of(t))) {
                 return problem(c, n, NULL, "cannot compare %s with %s", prev->name, t->name);
             } else if ((prev->kind == KJ_T_COMPLEX || t->kind == KJ_T_COMPLEX) && op != KJ_OP_EQ &&
                        op != KJ_OP_NE) {

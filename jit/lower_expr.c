@@ -314,6 +314,10 @@ static LLVMValueRef compare_one(kj_lw *w, kj_op op, LLVMValueRef a, const kj_typ
             is_none = LLVMConstInt(w->i1, 0, 0);
         return want_none ? is_none : LLVMBuildNot(w->b, is_none, "");
     }
+    if (ta->kind == KJ_T_OPTIONAL || tb->kind == KJ_T_OPTIONAL) {
+        const kj_type *va = ta->kind == KJ_T_OPTIONAL ? ta->elem : ta, *vb = tb->kind == KJ_T_OPTIONAL ? tb->elem : tb;
+        return compare_one(w, op, kj_cast(w, a, ta, va), va, kj_cast(w, b, tb, vb), vb);
+    }
     const kj_type *t = kj_promote(ta, tb);
     if (kj_is_intlike(ta) && kj_is_intlike(tb) && t->kind != KJ_T_FLOAT)
         t = t->kind == KJ_T_INT && !t->is_signed ? t : KJ_I64;

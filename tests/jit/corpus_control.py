@@ -286,3 +286,11 @@ def conditional_loop_accumulate(n):
 @case(*N)
 def nested_ifexp_boolop(n):
     return (n > 2 and n < 8) or (n == -3 if n < 0 else False)
+@case(*N)
+def optional_used_as_value(n):
+    x = None
+    if n > 2:
+        x = n
+    if x is not None:
+        return x * 2 + abs(x) + (x > 3)
+    return -1
