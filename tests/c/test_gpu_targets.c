@@ -2,7 +2,8 @@
  * body, built only through the target's hooks (thread indices, barrier,
  * shared memory address space, atomics, math symbol), becomes PTX for the
  * GPU and, for the simulator, host code that ORC compiles and
- * kg_sim_launch runs, with the right results.
+ * kg_sim_launch runs, with the right results. And the host variant of the
+ * device-side random number IR draws xoroshiro128+'s numbers.
  *
  * The kernel, per block of N threads:
  *   shared[tid] = sin(x[gid]); syncthreads();
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
@@ -135,18 +137,12 @@ static int consume(LLVMErrorRef e, const char *what) {
     return -1;
 }
 
-static void test_simulator_target_runs_on_the_host(void) {
-    const kj_target *t = kg_target_simulator();
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-    LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-    LLVMModuleRef m = simulator_module(ctx, t);
-    CHECK(kg_sim_module_uses_barrier(m));
-
+/* An LLJIT holding m (which it takes), with the simulator's runtime and the
+ * process's libm visible; NULL after reporting a failure. */
+static LLVMOrcLLJITRef jit_module(LLVMModuleRef m, LLVMOrcThreadSafeContextRef tsc) {
     LLVMOrcLLJITRef jit;
     if (consume(LLVMOrcCreateLLJIT(&jit, NULL), "LLJIT"))
-        return;
+        return NULL;
     LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(jit);
     LLVMOrcCSymbolMapPair pairs[8];
     int n = 0;
@@ -161,11 +157,27 @@ static void test_simulator_target_runs_on_the_host(void) {
     consume(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&libm, LLVMOrcLLJITGetGlobalPrefix(jit), NULL,
                                                                  NULL), "process symbols");
     LLVMOrcJITDylibAddGenerator(dylib, libm);
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
-    LLVMOrcDisposeThreadSafeContext(tsc);
+    if (consume(LLVMOrcLLJITAddLLVMIRModule(jit, dylib, LLVMOrcCreateNewThreadSafeModule(m, tsc)), "add")) {
+        consume(LLVMOrcDisposeLLJIT(jit), "dispose");
+        return NULL;
+    }
+    return jit;
+}
+
+static void *lookup(LLVMOrcLLJITRef jit, const char *name) {
     LLVMOrcExecutorAddress address = 0;
-    if (!consume(LLVMOrcLLJITAddLLVMIRModule(jit, dylib, tsm), "add module") &&
-        !consume(LLVMOrcLLJITLookup(jit, &address, "mirror_sin"), "lookup")) {
+    return consume(LLVMOrcLLJITLookup(jit, &address, name), name) ? NULL : (void *)(uintptr_t)address;
+}
+
+static void test_simulator_target_runs_on_the_host(void) {
+    const kj_target *t = kg_target_simulator();
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    LLVMModuleRef m = simulator_module(LLVMOrcThreadSafeContextGetContext(tsc), t);
+    CHECK(kg_sim_module_uses_barrier(m));
+    LLVMOrcLLJITRef jit = jit_module(m, tsc);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    kg_sim_entry entry = jit ? (kg_sim_entry)lookup(jit, "mirror_sin") : NULL;
+    if (entry) {
         enum { BLOCKS = 3 };
         double x[BLOCKS * N], out[BLOCKS * N];
         long long count = 0;
@@ -174,18 +186,64 @@ static void test_simulator_target_runs_on_the_host(void) {
         void *args[3] = {x, out, &count};
         kg_sim_config config = {{BLOCKS, 1, 1}, {N, 1, 1}, 0, 1};
         kg_error err = {0};
-        CHECK(kg_sim_launch((kg_sim_entry)(uintptr_t)address, NULL, args, &config, &err) == 0);
+        CHECK(kg_sim_launch(entry, NULL, args, &config, &err) == 0);
         for (int blk = 0; blk < BLOCKS; blk++)
             for (int tid = 0; tid < N; tid++)
                 CHECK(out[blk * N + tid] == sin(x[blk * N + (N - 1 - tid)]));
         CHECK(count == BLOCKS * N);
     }
+    if (jit)
+        consume(LLVMOrcDisposeLLJIT(jit), "dispose");
+}
+
+/* The xoroshiro128+ step, written out here independently of the IR. */
+static uint64_t next_state(uint64_t *s) {
+    uint64_t s0 = s[0], s1 = s[1], result = s0 + s1;
+    s1 ^= s0;
+    s[0] = ((s0 << 55) | (s0 >> 9)) ^ s1 ^ (s1 << 14);
+    s[1] = (s1 << 36) | (s1 >> 28);
+    return result;
+}
+
+static void test_host_random_ir_matches_the_algorithm(void) {
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+    const char *ir = kg_xoroshiro_ir(0);
+    LLVMModuleRef m = NULL;
+    char *message = NULL;
+    LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "xoroshiro");
+    CHECK(LLVMParseIRInContext(ctx, buffer, &m, &message) == 0);
+    LLVMDisposeMessage(message);
+    LLVMOrcLLJITRef jit = m ? jit_module(m, tsc) : NULL;
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    if (!jit)
+        return;
+    typedef double (*draw64)(uint64_t *, int64_t);
+    typedef float (*draw32)(uint64_t *, int64_t);
+    draw64 uniform64 = (draw64)lookup(jit, "kiln_xoroshiro128p_uniform_float64");
+    draw32 uniform32 = (draw32)lookup(jit, "kiln_xoroshiro128p_uniform_float32");
+    draw64 normal64 = (draw64)lookup(jit, "kiln_xoroshiro128p_normal_float64");
+    if (uniform64 && uniform32 && normal64) {
+        uint64_t states[2 * 4], mine[2];
+        kg_xoroshiro_init_states(states, 4, 99, 0);
+        memcpy(mine, &states[2 * 3], sizeof mine);
+        for (int k = 0; k < 100; k++) {
+            CHECK(uniform64(states, 3) == (double)(next_state(mine) >> 11) * 0x1p-53);
+            CHECK(uniform32(states, 3) == (float)((double)(next_state(mine) >> 11) * 0x1p-53));
+            double u1 = (double)(next_state(mine) >> 11) * 0x1p-53, u2 = (double)(next_state(mine) >> 11) * 0x1p-53;
+            CHECK(normal64(states, 3) == sqrt(-2.0 * log(u1)) * cos(0x1.921fb54442d18p+2 * u2));
+        }
+        CHECK(memcmp(mine, &states[2 * 3], sizeof mine) == 0);
+    }
     consume(LLVMOrcDisposeLLJIT(jit), "dispose");
 }
 
 int main(void) {
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
     test_cuda_target_makes_ptx();
     test_simulator_target_runs_on_the_host();
+    test_host_random_ir_matches_the_algorithm();
     if (failures)
         fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
