@@ -153,3 +153,19 @@ def test_annotate_and_llvm_of_a_function_not_yet_compiled_say_to_call_it(shell):
         assert "later has not been compiled yet: call it once" in cap.stderr
     with pytest.raises(ValueError, match="shows a kiln.jit function; got function"):
         kiln.annotate(lambda: 0)
+
+
+def test_footer_reports_a_cells_gpu_copies_in_kiln_cuda_reports_words(shell):
+    code = ("import numpy as np\n"
+            "from kiln import cuda\n"
+            "on_gpu = cuda.to_device(np.ones(1000))\n"
+            "back = on_gpu.copy_to_host()\n")
+    _, displays, error = run(shell, code)
+    assert error is None
+    (footer,) = displays
+    lines = footer["text/plain"].splitlines()
+    assert lines[0].startswith("kiln: cell took ")
+    assert re.fullmatch(r"  gpu: copies: 7\.8 KiB to the GPU, 7\.8 KiB back, [\d.]+ ms", lines[1])
+    assert '<div class="kiln-gpu" style="padding-left:2em; color:#555">copies: 7.8 KiB' in footer["text/html"]
+    # The records were taken: the next cell has none to report.
+    assert run(shell, "w = 1")[1] == []

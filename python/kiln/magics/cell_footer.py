@@ -1,11 +1,12 @@
 """The per-cell bookkeeping behind the footer: a snapshot when a cell
 starts, the Delta and the footer line when it ends. Registered as IPython's
 pre_run_cell / post_run_cell callbacks by kiln.ipython."""
+import sys
 import time
 
 from IPython.display import display
 
-from . import footer, records
+from . import footer, gpu_records, records
 
 
 class CellWatch:
@@ -26,9 +27,14 @@ class CellWatch:
         elapsed = time.perf_counter() - self._start
         delta = records.since(self._before)
         self._before = None
-        if not delta:
+        try:
+            gpu = gpu_records.take()
+        except Exception as exc:  # the cell's own result stands; only the report is short
+            print(f"kiln: GPU records unavailable ({type(exc).__name__}: {exc})", file=sys.stderr)
+            gpu = None
+        if not delta and gpu is None:
             return
         if delta.compiles:
             for listener in self.listeners:
                 listener(delta)
-        display(footer.render(delta, elapsed).bundle(), raw=True)
+        display(footer.render(delta, elapsed, gpu).bundle(), raw=True)

@@ -1,6 +1,7 @@
 """The one compact line under a cell that called or compiled Kiln code:
 what was compiled and how long each took (phases on hover and in a details
 element), how long compiled code ran, and whether compiling dominated."""
+from . import gpu_records
 from .records import PHASES
 from .rich import FONT, Rich, esc, fmt_seconds
 
@@ -27,8 +28,21 @@ def _compile_html(compile_):
     )
 
 
-def render(delta, cell_seconds):
-    """A Rich line for one cell's Delta; cell_seconds is its wall time."""
+def _gpu(summary):
+    """(text, HTML) of the GPU lines under the footer line, or ("", "")."""
+    if summary is None:
+        return "", ""
+    rows = gpu_records.lines(summary)
+    text = "".join(f"\n  gpu: {line}" for _, line in rows)
+    html = "".join(
+        f'<div class="kiln-gpu{" kiln-gpu-warning" if warning else ""}" style="padding-left:2em;'
+        f' color:{"#b35900" if warning else "#555"}">{esc(line)}</div>' for warning, line in rows)
+    return text, html
+
+
+def render(delta, cell_seconds, gpu_summary=None):
+    """A Rich view of one cell's Delta (cell_seconds is its wall time), with
+    kiln.cuda.report's lines when the cell used the GPU."""
     parts_text = []
     parts_html = []
     if delta.compiles:
@@ -51,12 +65,14 @@ def render(delta, cell_seconds):
         verdict_html = f'<b class="kiln-mostly" style="color:#b35900">{verdict_html}</b>'
     parts_html.append(verdict_html)
 
-    text = "kiln: " + " · ".join(parts_text)
+    gpu_text, gpu_html = _gpu(gpu_summary)
+    text = "kiln: " + " · ".join(parts_text) + gpu_text
     body = (
         f'<div class="kiln-footer" style="{FONT} color:#555; border-top:1px solid #ddd;'
         f' padding-top:2px; margin-top:2px">'
         f'<span style="color:#b35900; font-weight:bold">kiln</span> '
         + ' <span style="color:#aaa">·</span> '.join(parts_html)
+        + gpu_html
         + "</div>"
     )
     return Rich(text, body)
