@@ -5,6 +5,7 @@
 #include "jit/engine.h"
 #include "jit/frontend.h"
 #include "jit/lower.h"
+#include "jit/ufunc.h"
 #include "profiler/profiler.h"
 
 #include <stdio.h>
@@ -428,6 +429,12 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     phase[KP_PHASE_LOWERING] = kp_now_ns() - t0;
     char entry_name[160];
     snprintf(entry_name, sizeof entry_name, "%s_entry", top->symbol);
+    /* a vectorize / guvectorize kernel's entry is its ufunc loop (ufunc.c) */
+    if (kj_ufunc_compile_hook(&u, top, entry_name, sizeof entry_name) < 0) {
+        LLVMDisposeModule(u.mod);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        return fail_unit(&u);
+    }
     kj_engine_out out;
     u.err_function = top->f;
     if (kj_engine_finish(&u, tsc, entry_name, &out) < 0)

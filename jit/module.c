@@ -8,9 +8,11 @@
 #include "jit/compile.h"
 #include "jit/errors.h"
 #include "jit/jit.h"
+#include "jit/nrt.h"
 #include "jit/runtime.h"
 
 int kj_dispatch_init(PyObject *module);
+int kj_parallel_module_init(PyObject *module);   /* parallel_module.c */
 
 static int import_numpy(void) {
     import_array1(-1);
@@ -19,7 +21,9 @@ static int import_numpy(void) {
 
 int kj_module_init(PyObject *module) {
     if (import_numpy() < 0 || kj_errors_init(module) < 0 || kj_compile_init(module) < 0 ||
-        kj_dispatch_init(module) < 0 || kj_install_interrupt_handler() < 0)
+        kj_dispatch_init(module) < 0 || kj_nrt_module_init(module) < 0 ||
+        kj_parallel_module_init(module) < 0 ||
+        kj_install_interrupt_handler() < 0)
         return -1;
     return 0;
 }

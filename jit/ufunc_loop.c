@@ -45,30 +45,142 @@ static void store_scalar(gen *g, LLVMValueRef p, LLVMValueRef v, const kj_type *
     LLVMBuildStore(g->w.b, v, p);
 }
 
-/* An array operand of a gufunc kernel: the core dimensions of operand k
- * (their sizes in dims[1 + core[j]], their strides in steps[*stride_at + j]),
- * or, for a scalar core `()` declared as a 1-d array, one element. */
+static long long elem_size(const kj_type *t) { return t->kind == KJ_T_BOOL ? 1 : t->bits / 8; }
+
+/* An array operand of a gufunc kernel over the core dimensions `core`
+ * (sizes in dims[1 + core[j]], strides in steps[*stride_at + j]); a scalar
+ * core `()` declared as a 1-d array (Numba's way to write a scalar output)
+ * is one element. */
 static LLVMValueRef core_array(gen *g, LLVMValueRef data, const kj_type *at, const int *core, int ncore,
                                int *stride_at) {
+    LLVMBuilderRef b = g->w.b;
     LLVMValueRef v = LLVMGetUndef(kj_lltype(&g->w, at));
-    v = LLVMBuildInsertValue(g->w.b, v, LLVMConstNull(g->w.ptr), 0, "");
-    v = LLVMBuildInsertValue(g->w.b, v, data, 1, "");
+    v = LLVMBuildInsertValue(b, v, LLVMConstNull(g->w.ptr), 0, "");
+    v = LLVMBuildInsertValue(b, v, data, 1, "");
+    LLVMValueRef shape = LLVMGetUndef(LLVMArrayType2(g->w.i64, at->ndim)), strides = shape;
     for (int j = 0; j < at->ndim; j++) {
-        LLVMValueRef size, stride;
-        if (ncore == 0) {
-            size = const64(g, 1);
-            stride = const64(g, (long long)LLVMABISizeOfType(
-                                    LLVMCreateTargetDataLayout(g->in ? NULL : NULL) ? NULL : NULL, NULL));
-        } else {
-            size = at_index(g, g->w.i64, g->dims, const64(g, 1 + core[j]));
-            stride = at_index(g, g->w.i64, g->steps, const64(g, *stride_at + j));
-        }
-        LLVMValueRef shape = LLVMBuildExtractValue(g->w.b, v, 2, "");
-        v = LLVMBuildInsertValue(g->w.b, v, LLVMBuildInsertValue(g->w.b, shape, size, (unsigned)j, ""), 2, "");
-        LLVMValueRef strides = LLVMBuildExtractValue(g->w.b, v, 3, "");
-        v = LLVMBuildInsertValue(g->w.b, v, LLVMBuildInsertValue(g->w.b, strides, stride, (unsigned)j, ""), 3,
-                                 "");
+        LLVMValueRef size = ncore ? at_index(g, g->w.i64, g->dims, const64(g, 1 + core[j])) : const64(g, 1);
+        LLVMValueRef stride = ncore ? at_index(g, g->w.i64, g->steps, const64(g, *stride_at + j))
+                                    : const64(g, elem_size(at->elem));
+        shape = LLVMBuildInsertValue(b, shape, size, (unsigned)j, "");
+        strides = LLVMBuildInsertValue(b, strides, stride, (unsigned)j, "");
     }
+    v = LLVMBuildInsertValue(b, v, shape, 2, "");
+    v = LLVMBuildInsertValue(b, v, strides, 3, "");
     *stride_at += ncore;
     return v;
+}
+
+/* One pass over the n outer elements; on the contiguous path every step
+ * is the element size, known to LLVM, so the loop can vectorize. */
+static void emit_loop(gen *g, const kj_ufunc_layout *lay, bool contiguous, LLVMValueRef i_p,
+                      LLVMValueRef ret_slot) {
+    LLVMBuilderRef b = g->w.b;
+    kj_instance *in = g->in;
+    int nparams = in->f->nargs;
+    LLVMValueRef n = at_index(g, g->w.i64, g->dims, const64(g, 0));
+    LLVMValueRef base[KJ_UFUNC_MAX_OPS], step[KJ_UFUNC_MAX_OPS];
+    for (int k = 0; k < g->nops; k++) {
+        base[k] = at_index(g, g->w.ptr, g->args, const64(g, k));
+        const kj_type *t = k < nparams ? in->args[k] : in->ret;
+        step[k] = contiguous ? const64(g, elem_size(t)) : at_index(g, g->w.i64, g->steps, const64(g, k));
+    }
+    LLVMBasicBlockRef cond = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "cond"),
+                      body = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "body"),
+                      fail = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "fail"),
+                      next = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "next"),
+                      done = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "done");
+    LLVMBuildStore(b, const64(g, 0), i_p);
+    LLVMBuildBr(b, cond);
+    LLVMPositionBuilderAtEnd(b, cond);
+    LLVMValueRef i = LLVMBuildLoad2(b, g->w.i64, i_p, "i");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, i, n, ""), body, done);
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMValueRef call_args[KJ_UFUNC_MAX_OPS + 1];
+    call_args[0] = ret_slot;
+    int stride_at = g->nops;
+    for (int k = 0; k < nparams; k++) {
+        LLVMValueRef p = operand_ptr(g, base[k], step[k], i);
+        const kj_type *t = in->args[k];
+        call_args[k + 1] = t->kind == KJ_T_ARRAY
+                               ? core_array(g, p, t, lay->core[k], lay->ncore[k], &stride_at)
+                               : load_scalar(g, p, t);
+    }
+    LLVMValueRef st = LLVMBuildCall2(b, LLVMGlobalGetValueType(in->llfn), in->llfn, call_args,
+                                     (unsigned)nparams + 1, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, st, LLVMConstInt(g->w.i32, 0, 0), ""), fail, next);
+    LLVMPositionBuilderAtEnd(b, fail);
+    LLVMBuildRet(b, st);
+    LLVMPositionBuilderAtEnd(b, next);
+    if (!lay->generalized)
+        store_scalar(g, operand_ptr(g, base[nparams], step[nparams], i),
+                     LLVMBuildLoad2(b, kj_lltype(&g->w, in->ret), ret_slot, ""), in->ret);
+    LLVMBuildStore(b, LLVMBuildAdd(b, i, const64(g, 1), ""), i_p);
+    LLVMBuildBr(b, cond);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildRet(b, LLVMConstInt(g->w.i32, 0, 0));
+}
+
+/* The kernel's CPU and features, so that it may be inlined into the loop
+ * (LLVM inlines only into functions with at least the callee's features). */
+static void copy_cpu_attributes(LLVMValueRef from, LLVMValueRef to) {
+    static const char *const keys[] = {"target-cpu", "target-features"};
+    for (int i = 0; i < 2; i++) {
+        LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(from, LLVMAttributeFunctionIndex, keys[i],
+                                                           (unsigned)strlen(keys[i]));
+        if (a)
+            LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, a);
+    }
+}
+
+int kj_ufunc_define_loop(kj_unit *u, kj_instance *in, const kj_ufunc_layout *lay, char *name,
+                         size_t name_size) {
+    gen g = {.in = in};
+    g.w.ctx = u->ctx;
+    g.w.mod = u->mod;
+    g.w.i1 = LLVMInt1TypeInContext(u->ctx);
+    g.w.i8 = LLVMInt8TypeInContext(u->ctx);
+    g.w.i32 = LLVMInt32TypeInContext(u->ctx);
+    g.w.i64 = LLVMInt64TypeInContext(u->ctx);
+    g.w.f32 = LLVMFloatTypeInContext(u->ctx);
+    g.w.f64 = LLVMDoubleTypeInContext(u->ctx);
+    g.w.ptr = LLVMPointerTypeInContext(u->ctx, 0);
+    g.w.vd = LLVMVoidTypeInContext(u->ctx);
+    g.nops = in->f->nargs + (lay->generalized ? 0 : 1);
+    if (g.nops > KJ_UFUNC_MAX_OPS)
+        return kj_fail(&u->err, KJ_ERR_TYPING, in->f->first_line, 0, NULL,
+                       "a ufunc kernel takes at most %d arguments", KJ_UFUNC_MAX_OPS - 1);
+    snprintf(name, name_size, "%s_ufunc", in->symbol);
+    LLVMTypeRef ptr = g.w.ptr;
+    LLVMTypeRef ft = LLVMFunctionType(g.w.i32, (LLVMTypeRef[]){ptr, ptr, ptr, ptr}, 4, 0);
+    g.fn = LLVMAddFunction(u->mod, name, ft);
+    copy_cpu_attributes(in->llfn, g.fn);
+    g.args = LLVMGetParam(g.fn, 0);
+    g.dims = LLVMGetParam(g.fn, 1);
+    g.steps = LLVMGetParam(g.fn, 2);
+    g.w.b = LLVMCreateBuilderInContext(u->ctx);
+    LLVMBuilderRef b = g.w.b;
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(u->ctx, g.fn, "entry"));
+    LLVMValueRef i_p = LLVMBuildAlloca(b, g.w.i64, "i");
+    LLVMValueRef ret_slot = LLVMBuildAlloca(b, kj_lltype(&g.w, in->ret), "ret");
+    if (lay->generalized) {
+        emit_loop(&g, lay, false, i_p, ret_slot);
+    } else {
+        /* contiguous when every step is its element size */
+        LLVMValueRef all = LLVMConstInt(g.w.i1, 1, 0);
+        for (int k = 0; k < g.nops; k++) {
+            const kj_type *t = k < in->f->nargs ? in->args[k] : in->ret;
+            LLVMValueRef s = at_index(&g, g.w.i64, g.steps, const64(&g, k));
+            all = LLVMBuildAnd(b, all, LLVMBuildICmp(b, LLVMIntEQ, s, const64(&g, elem_size(t)), ""), "");
+        }
+        LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(u->ctx, g.fn, "contiguous"),
+                          slow = LLVMAppendBasicBlockInContext(u->ctx, g.fn, "strided");
+        LLVMBuildCondBr(b, all, fast, slow);
+        LLVMPositionBuilderAtEnd(b, fast);
+        emit_loop(&g, lay, true, i_p, ret_slot);
+        LLVMPositionBuilderAtEnd(b, slow);
+        emit_loop(&g, lay, false, i_p, ret_slot);
+    }
+    LLVMDisposeBuilder(b);
+    return 0;
 }

@@ -9,6 +9,7 @@ import _kiln  # the C extension; built into <build>/python
 
 from . import types
 from .dispatcher import jit, njit, typeof
+from .ufunc import DUFunc, guvectorize, vectorize
 from .types import (Array, Optional, Signature, Tuple, UniTuple, b1, bool_, boolean, c8, c16, complex64,
                     complex128, double, f4, f8, float32, float64, float_, i1, i2, i4, i8, int8, int16,
                     int32, int64, int_, intp, none, single, u1, u2, u4, u8, uint8, uint16, uint32, uint64,
@@ -19,6 +20,9 @@ __version__ = "0.1.0"
 TypingError = _kiln.TypingError
 UnsupportedError = _kiln.UnsupportedError
 Dispatcher = _kiln.Dispatcher
+
+set_num_threads = _kiln.set_num_threads
+get_num_threads = _kiln.get_num_threads
 
 # Without parallel=True, Numba's prange is range; compiled code sees range.
 prange = range

@@ -1,0 +1,37 @@
+/* parallel_module: the issue-7 part of the _kiln module: the thread pool's
+ * settings, ufunc construction (ufunc.c). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "jit/pool.h"
+#include "jit/ufunc.h"
+
+static PyObject *set_num_threads(PyObject *self, PyObject *arg) {
+    (void)self;
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (kj_pool_set_threads(n < 0 || n > KJ_POOL_MAX_THREADS ? 0 : (int)n) < 0)
+        return PyErr_Format(PyExc_ValueError, "the number of threads must be between 1 and %d, got %ld",
+                            KJ_POOL_MAX_THREADS, n);
+    Py_RETURN_NONE;
+}
+
+static PyObject *get_num_threads(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    return PyLong_FromLong(kj_pool_threads());
+}
+
+static PyMethodDef methods[] = {
+    {"set_num_threads", set_num_threads, METH_O, "Threads used by parallel loops and ufuncs from now on."},
+    {"get_num_threads", get_num_threads, METH_NOARGS, "Threads used by parallel loops and ufuncs."},
+    {NULL, NULL, 0, NULL},
+};
+
+int kj_parallel_module_init(PyObject *module) {
+    if (PyModule_AddFunctions(module, methods) < 0 || kj_ufunc_init(module) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_THREADS", KJ_POOL_MAX_THREADS) < 0)
+        return -1;
+    return 0;
+}

@@ -1,0 +1,249 @@
+/* ufunc: compiled loops handed to NumPy. _kiln.make_ufunc builds a real
+ * numpy.ufunc (broadcasting, out=, reduce, accumulate, type resolution are
+ * NumPy's own) whose loops call the kernels' LLVM loops, split across the
+ * thread pool for target='parallel', and turn a kernel's exception into the
+ * same Python exception. */
+#define PY_SSIZE_T_CLEAN
+#include "jit/ufunc.h"
+#include "jit/compile.h"
+#include "jit/numpy_api.h"
+#include "jit/pool.h"
+#include "jit/runtime.h"
+
+#include <numpy/ufuncobject.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the compile hook: the kernel's layout from its dispatcher ---- */
+
+static int read_layout(PyObject *desc, kj_ufunc_layout *lay) {
+    memset(lay, 0, sizeof *lay);
+    if (!PyTuple_Check(desc) || PyTuple_GET_SIZE(desc) < 1 || !PyUnicode_Check(PyTuple_GET_ITEM(desc, 0)))
+        goto bad;
+    const char *kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0));
+    if (strcmp(kind, "vectorize") == 0)
+        return 0;
+    if (strcmp(kind, "guvectorize") != 0 || PyTuple_GET_SIZE(desc) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(desc, 1)))
+        goto bad;
+    lay->generalized = true;
+    PyObject *ops = PyTuple_GET_ITEM(desc, 1);
+    if (PyTuple_GET_SIZE(ops) > KJ_UFUNC_MAX_OPS)
+        goto bad;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(ops); k++) {
+        PyObject *dims = PyTuple_GET_ITEM(ops, k);
+        if (!PyTuple_Check(dims) || PyTuple_GET_SIZE(dims) > KJ_UFUNC_MAX_CORE)
+            goto bad;
+        lay->ncore[k] = (int)PyTuple_GET_SIZE(dims);
+        for (int j = 0; j < lay->ncore[k]; j++)
+            lay->core[k][j] = (int)PyLong_AsLong(PyTuple_GET_ITEM(dims, j));
+    }
+    return PyErr_Occurred() ? -1 : 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "kiln: malformed ufunc kernel description");
+    return -1;
+}
+
+int kj_ufunc_compile_hook(kj_unit *u, kj_instance *top, char *entry_name, size_t size) {
+    PyObject *desc = PyObject_GetAttrString(top->dispatcher, "_kiln_ufunc");
+    if (!desc) {
+        PyErr_Clear();
+        return 0;
+    }
+    kj_ufunc_layout lay;
+    int r = read_layout(desc, &lay);
+    Py_DECREF(desc);
+    if (r < 0)
+        return kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "ufunc layout");
+    if (lay.generalized && top->ret->kind != KJ_T_NONE)
+        return kj_fail(&u->err, KJ_ERR_TYPING, top->f->first_line, 0,
+                       "Write the results into the output arrays and return nothing.",
+                       "a guvectorize kernel returns %s; it must return None", top->ret->name);
+    if (!lay.generalized && !kj_is_number(top->ret))
+        return kj_fail(&u->err, KJ_ERR_TYPING, top->f->first_line, 0,
+                       "Return one number per element.", "a vectorize kernel returns %s", top->ret->name);
+    return kj_ufunc_define_loop(u, top, &lay, entry_name, size);
+}
+
+/* ---- loops as NumPy sees them ---- */
+
+typedef int (*llvm_loop)(char **args, const npy_intp *dims, const npy_intp *steps, void *unused);
+
+typedef struct {
+    llvm_loop loop;
+    int nin, nops;     /* inputs; inputs + outputs */
+    int ndims;         /* entries of dims after the outer length (core dimensions) */
+    bool parallel;
+} loop_data;
+
+typedef struct {
+    const loop_data *d;
+    char **args;
+    const npy_intp *dims, *steps;
+} split;
+
+/* Outer elements below which a parallel loop stays on the calling thread:
+ * waking workers costs more than a few thousand simple elements. */
+#define PARALLEL_MIN 4096
+
+static int run_part(void *ctx, int64_t lo, int64_t hi, int64_t slot) {
+    (void)slot;
+    split *s = ctx;
+    char *args[KJ_UFUNC_MAX_OPS];
+    npy_intp dims[1 + KJ_UFUNC_MAX_OPS * KJ_UFUNC_MAX_CORE];
+    for (int k = 0; k < s->d->nops; k++)
+        args[k] = s->args[k] + lo * s->steps[k];
+    memcpy(dims + 1, s->dims + 1, sizeof(npy_intp) * (size_t)s->d->ndims);
+    dims[0] = hi - lo;
+    return s->d->loop(args, dims, s->steps, NULL);
+}
+
+/* Whether elements of one part of the loop may read what another part
+ * writes: NumPy's reduce passes the accumulator as input and output with
+ * step 0, accumulate reads the output one element behind. Only an output
+ * that is exactly an input (out=x) or touches no input may be split. */
+static bool outputs_overlap_inputs(const loop_data *d, char **args, npy_intp n, const npy_intp *steps) {
+    const npy_intp slack = 64;   /* covers the last element's bytes (and a gufunc core's start) */
+    for (int o = d->nin; o < d->nops; o++) {
+        if (steps[o] == 0)
+            return true;
+        char *olo = args[o] + (steps[o] < 0 ? (n - 1) * steps[o] : 0);
+        char *ohi = args[o] + (steps[o] > 0 ? (n - 1) * steps[o] : 0) + slack;
+        for (int k = 0; k < d->nops; k++) {
+            if (k == o || (args[k] == args[o] && steps[k] == steps[o] && k < d->nin))
+                continue;
+            char *lo = args[k] + (steps[k] < 0 ? (n - 1) * steps[k] : 0);
+            char *hi = args[k] + (steps[k] > 0 ? (n - 1) * steps[k] : 0) + slack;
+            if (lo < ohi && olo < hi)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* NumPy may call this without the GIL: the exception is set after taking it. */
+static void ufunc_entry(char **args, const npy_intp *dims, const npy_intp *steps, void *data) {
+    const loop_data *d = data;
+    int st;
+    if (d->parallel && (dims[0] >= PARALLEL_MIN || d->ndims > 0) && !kj_pool_in_body() &&
+        !outputs_overlap_inputs(d, args, dims[0], steps)) {
+        split s = {d, args, dims, steps};
+        st = kj_pool_run(dims[0], run_part, &s);
+    } else {
+        st = d->loop(args, dims, steps, NULL);
+    }
+    if (st == 0)
+        return;
+    kj_rt_error e = kj_rt_take_error();
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (!PyErr_Occurred())
+        PyErr_SetString(e.cls ? e.cls : PyExc_RuntimeError, e.msg ? e.msg : "kiln ufunc kernel failed");
+    PyGILState_Release(g);
+}
+
+/* ---- the ufunc object and what it keeps alive ---- */
+
+typedef struct {
+    PyUFuncGenericFunction *funcs;
+    void **data;
+    loop_data *loops;
+    char *types;
+    char *name, *doc, *signature;
+    PyObject *specs;   /* owned: the Specializations whose machine code the loops are */
+} keep;
+
+static void keep_free(PyObject *capsule) {
+    keep *k = PyCapsule_GetPointer(capsule, "kiln.ufunc");
+    if (!k)
+        return;
+    free(k->funcs);
+    free(k->data);
+    free(k->loops);
+    free(k->types);
+    free(k->name);
+    free(k->doc);
+    free(k->signature);
+    Py_XDECREF(k->specs);
+    free(k);
+}
+
+/* _kiln.make_ufunc(name, doc, nin, nout, loops, identity, signature, parallel):
+ * loops is a list of (Specialization, (type number per operand)); identity
+ * one of NumPy's PyUFunc_Zero / One / None / ReorderableNone codes;
+ * signature a gufunc layout string or None; ndims the number of distinct
+ * core dimensions in it. */
+static PyObject *make_ufunc(PyObject *self, PyObject *a) {
+    (void)self;
+    const char *name, *doc, *signature = NULL;
+    int nin, nout, identity, parallel, ndims;
+    PyObject *loops;
+    if (!PyArg_ParseTuple(a, "ssiiO!izpi", &name, &doc, &nin, &nout, &PyList_Type, &loops, &identity,
+                          &signature, &parallel, &ndims))
+        return NULL;
+    int nops = nin + nout;
+    Py_ssize_t n = PyList_GET_SIZE(loops);
+    if (n < 1 || nin < 1 || nout < 1 || nops > KJ_UFUNC_MAX_OPS || ndims < 0 ||
+        ndims > KJ_UFUNC_MAX_OPS * KJ_UFUNC_MAX_CORE) {
+        PyErr_SetString(PyExc_ValueError, "kiln: a ufunc needs at least one loop, input and output");
+        return NULL;
+    }
+    keep *k = calloc(1, sizeof *k);
+    if (!k)
+        return PyErr_NoMemory();
+    k->funcs = calloc((size_t)n, sizeof *k->funcs);
+    k->data = calloc((size_t)n, sizeof *k->data);
+    k->loops = calloc((size_t)n, sizeof *k->loops);
+    k->types = calloc((size_t)(n * nops), 1);
+    k->name = strdup(name);
+    k->doc = strdup(doc);
+    k->signature = signature ? strdup(signature) : NULL;
+    k->specs = PyList_New(0);
+    PyObject *capsule = PyCapsule_New(k, "kiln.ufunc", keep_free);
+    if (!capsule) {
+        free(k);
+        return NULL;
+    }
+    if (!k->funcs || !k->data || !k->loops || !k->types || !k->name || !k->doc || !k->specs ||
+        (signature && !k->signature)) {
+        Py_DECREF(capsule);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(loops, i), *spec, *typenums;
+        if (!PyArg_ParseTuple(item, "O!O!", &kj_spec_type, &spec, &PyTuple_Type, &typenums) ||
+            PyTuple_GET_SIZE(typenums) != nops || PyList_Append(k->specs, spec) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "kiln: a loop gives one type per operand");
+            Py_DECREF(capsule);
+            return NULL;
+        }
+        for (int j = 0; j < nops; j++)
+            k->types[i * nops + j] = (char)PyLong_AsLong(PyTuple_GET_ITEM(typenums, j));
+        k->loops[i] = (loop_data){.loop = (llvm_loop)(void *)((kj_spec *)spec)->entry, .nin = nin, .nops = nops,
+                                  .ndims = ndims, .parallel = parallel};
+        k->funcs[i] = (PyUFuncGenericFunction)ufunc_entry;
+        k->data[i] = &k->loops[i];
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    PyObject *uf = PyUFunc_FromFuncAndDataAndSignature(k->funcs, k->data, k->types, (int)n, nin, nout,
+                                                       identity, k->name, k->doc, 0, k->signature);
+    if (!uf) {
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    ((PyUFuncObject *)uf)->obj = capsule;   /* the ufunc owns it now: NumPy decrefs obj on dealloc */
+    return uf;
+}
+
+static PyMethodDef methods[] = {
+    {"make_ufunc", make_ufunc, METH_VARARGS,
+     "make_ufunc(name, doc, nin, nout, [(spec, typenums)], identity, signature, parallel, ndims)"},
+    {NULL, NULL, 0, NULL},
+};
+
+int kj_ufunc_init(PyObject *module) {
+    import_umath1(-1);
+    return PyModule_AddFunctions(module, methods);
+}
