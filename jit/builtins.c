@@ -374,6 +374,44 @@ static LLVMValueRef lower_cmath(kj_lw *w, const char *m, LLVMValueRef *args, con
     return cplx(w, LLVMBuildSelect(b, xpos, t, abs_other, ""), LLVMBuildSelect(b, xpos, other, signed_t, ""));
 }
 
+/* One step of xoshiro256** on this thread's state, inline (the same
+ * generator as kj_rt_random, so random.seed() in compiled code governs both):
+ * a uniform double in [0, 1). */
+static LLVMValueRef random_double(kj_lw *w) {
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef st = kj_call(w, "kj_rt_rng_state", w->ptr, 0, NULL, NULL);
+    LLVMValueRef decl = LLVMGetNamedFunction(w->mod, "kj_rt_rng_state");
+    static const char *attrs[] = {"nounwind", "willreturn", "nofree", "nosync"};
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+        LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(w->ctx, LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i])), 0));
+    /* memory(none): the pointer is the same for every call on a thread */
+    LLVMAddAttributeAtIndex(decl, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(w->ctx, LLVMGetEnumAttributeKindForName("memory", 6), 0));
+    LLVMValueRef p[4], s[4];
+    for (int i = 0; i < 4; i++) {
+        LLVMValueRef idx = LLVMConstInt(w->i64, (unsigned)i, 0);
+        p[i] = LLVMBuildGEP2(b, w->i64, st, &idx, 1, "");
+        s[i] = LLVMBuildLoad2(b, w->i64, p[i], "");
+    }
+#define ROTL(x, k) LLVMBuildOr(b, LLVMBuildShl(b, x, LLVMConstInt(w->i64, k, 0), ""), \
+                               LLVMBuildLShr(b, x, LLVMConstInt(w->i64, 64 - (k), 0), ""), "")
+    LLVMValueRef r = LLVMBuildMul(b, ROTL(LLVMBuildMul(b, s[1], LLVMConstInt(w->i64, 5, 0), ""), 7),
+                                  LLVMConstInt(w->i64, 9, 0), "");
+    LLVMValueRef t = LLVMBuildShl(b, s[1], LLVMConstInt(w->i64, 17, 0), "");
+    s[2] = LLVMBuildXor(b, s[2], s[0], "");
+    s[3] = LLVMBuildXor(b, s[3], s[1], "");
+    s[1] = LLVMBuildXor(b, s[1], s[2], "");
+    s[0] = LLVMBuildXor(b, s[0], s[3], "");
+    s[2] = LLVMBuildXor(b, s[2], t, "");
+    s[3] = ROTL(s[3], 45);
+#undef ROTL
+    for (int i = 0; i < 4; i++)
+        LLVMBuildStore(b, s[i], p[i]);
+    LLVMValueRef top = LLVMBuildUIToFP(b, LLVMBuildLShr(b, r, LLVMConstInt(w->i64, 11, 0), ""), w->f64, "");
+    return LLVMBuildFMul(b, top, LLVMConstReal(w->f64, 0x1.0p-53), "random");
+}
+
 static LLVMValueRef minmax(kj_lw *w, bool is_max, int n, LLVMValueRef *args, const kj_type *const *at,
                           const kj_type *t) {
     LLVMValueRef r = kj_cast(w, args[0], at[0], t);
@@ -458,10 +496,10 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args) {
     if (!strncmp(name, "random.", 7)) {
         const char *m = name + 7;
         if (!strcmp(m, "random"))
-            return kj_call(w, "kj_rt_random", w->f64, 0, NULL, NULL);
+            return random_double(w);
         if (!strcmp(m, "uniform")) {
             LLVMValueRef lo = kj_cast(w, args[0], at[0], KJ_F64), hi = kj_cast(w, args[1], at[1], KJ_F64);
-            LLVMValueRef u = kj_call(w, "kj_rt_random", w->f64, 0, NULL, NULL);
+            LLVMValueRef u = random_double(w);
             return LLVMBuildFAdd(b, lo, LLVMBuildFMul(b, LLVMBuildFSub(b, hi, lo, ""), u, ""), "");
         }
         if (!strcmp(m, "randint")) {

@@ -62,6 +62,12 @@ static uint64_t next_u64(void) {
 
 double kj_rt_random(void) { return (double)(next_u64() >> 11) * 0x1.0p-53; }
 
+uint64_t *kj_rt_rng_state(void) {
+    if (!rng_ready)
+        next_u64();   /* seeds */
+    return rng;
+}
+
 int64_t kj_rt_randint(int64_t lo, int64_t hi) {
     uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
     if (span == 0)   /* the whole 64-bit range */
@@ -153,6 +159,7 @@ int kj_install_interrupt_handler(void) {
 const kj_symbol kj_runtime_symbols[] = {
     {"kj_rt_raise", (void *)kj_rt_raise},
     {"kj_rt_random", (void *)kj_rt_random},
+    {"kj_rt_rng_state", (void *)kj_rt_rng_state},
     {"kj_rt_seed", (void *)kj_rt_seed},
     {"kj_rt_randint", (void *)kj_rt_randint},
     {"kj_rt_ipow", (void *)kj_rt_ipow},

@@ -25,6 +25,10 @@ void kj_rt_raise(PyObject *cls, const char *msg);
 kj_rt_error kj_rt_take_error(void);
 
 double kj_rt_random(void);
+/* This thread's xoshiro256** state (4 words), seeded on first use. Compiled
+ * code inlines the generator on it; the pointer is fixed per thread, so the
+ * call is declared free of memory effects and hoisted out of loops. */
+uint64_t *kj_rt_rng_state(void);
 void kj_rt_seed(int64_t seed);
 int64_t kj_rt_randint(int64_t lo, int64_t hi);
 int64_t kj_rt_ipow(int64_t base, int64_t exp);
