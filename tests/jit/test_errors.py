@@ -71,12 +71,17 @@ def test_unknown_math_function():
     assert "module 'math' has no attribute 'no_such_thing'" in _typing_error(f, 1.0)
 
 
-def test_whole_array_arithmetic_says_write_the_loop():
+def test_try_statement_suggests_checking_instead():
     @kiln.jit
     def f(a):
-        return a * 2
-    msg = _typing_error(f, np.ones(3))
-    assert "arithmetic on whole arrays" in msg and "loop" in msg
+        try:
+            return a[0]
+        except IndexError:
+            return 0.0
+    with pytest.raises(kiln.UnsupportedError) as info:
+        f(np.ones(3))
+    msg = str(info.value)
+    assert "a Try statement is not supported" in msg and "Hint:" in msg
 
 
 def test_write_to_readonly_array():
