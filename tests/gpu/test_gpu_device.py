@@ -231,3 +231,14 @@ def test_launch_records_time_the_first_256_and_count_the_rest(add):
     assert len(launches) == 1024 and records["launches_dropped"] == 1100 - 1024
     assert all(r["kernel_ms"] is not None and r["kernel_ms"] > 0 for r in launches[:256])
     assert all(r["kernel_ms"] is None for r in launches[256:])
+
+
+def test_cell_summary_finds_the_kernels_ptx(add):
+    from kiln.cuda.report import cell_summary
+    sin_scale = kernel(ir_kernels.SIN, "sin_scale")
+    x = cuda.to_device(np.linspace(0, 1, 1 << 16))
+    cuda.take_records()
+    sin_scale[264, 256](x, x, x.size, 2.0)
+    summary = cell_summary()
+    assert [launch["kernel"] for launch in summary["launches"]] == ["sin_scale"]
+    assert any(w.startswith("sin_scale:") and "float64" in w for w in summary["warnings"])

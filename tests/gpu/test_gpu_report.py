@@ -66,3 +66,13 @@ def test_untimed_and_dropped_launches_are_said():
                "launches_dropped": 5000}
     text = format_text(summarize(records))
     assert "add[(264, 1, 1), (256, 1, 1)]: not timed" in text and "5000 more launches" in text
+
+
+def test_cell_summary_takes_the_records():
+    from kiln.cuda.report import cell_summary
+    cuda.take_records()
+    assert cell_summary() is None  # nothing happened
+    cuda.to_device(np.arange(1000, dtype=np.int64))
+    summary = cell_summary()
+    assert summary["htod_bytes"] == 8000 and summary["launches"] == []
+    assert cell_summary() is None  # taken

@@ -6,6 +6,8 @@ kiln.cuda.jit lowers) into PTX; RawKernel loads it and launches it. Host
 NumPy arrays passed to a launch are copied in and back around it, as Numba
 does (and the transfer records say so); device arrays pass as they are.
 """
+import weakref
+
 import numpy as np
 
 import _kiln
@@ -28,6 +30,11 @@ def compile_ptx_from_ir(ir, kernels, link=(), cc=None, opt=3, fastmath=False):
 
 def libdevice_path():
     return _kiln.cuda_libdevice_path()
+
+
+# The kernels loaded in this process by name, for reports that want a
+# launched kernel's PTX (kiln.cuda.report.cell_summary).
+loaded_kernels = weakref.WeakValueDictionary()
 
 
 def _dim(value, what):
@@ -84,6 +91,7 @@ class RawKernel:
         self.function = self.module.get_function(name)
         self.name = name
         self.ptx = ptx
+        loaded_kernels[name] = self
 
     def __getitem__(self, config):
         return LaunchConfig(self, config)

@@ -9,9 +9,12 @@ launches timed and the first 1024 kept; transfers with bytes and time) and retur
   - float64 arithmetic in a kernel (from its PTX) where float32 was
     probably meant.
 format_text(summary) renders it for a cell footer (text/plain); the
-notebook face may render the same data as HTML.
+notebook face may render the same data as HTML. cell_summary() does it all
+for the work since the last call.
 """
 import re
+
+import _kiln
 
 # Arithmetic that runs at a fraction of the float32 rate on consumer GPUs
 # (and half of it even on an H100).
@@ -107,3 +110,17 @@ def format_text(summary):
                      f"{summary['transfer_ms']:.3f} ms")
     lines.extend(f"warning: {w}" for w in summary["warnings"])
     return "\n".join(lines)
+
+
+def cell_summary():
+    """summarize() of the GPU work since the last call (it takes the
+    records), with this GPU's multiprocessor count and the PTX of the
+    kernels that ran. None when nothing ran or was copied."""
+    from .driver import loaded_kernels
+    records = _kiln.cuda_take_records()
+    if not records["launches"] and not records["transfers"]:
+        return None
+    devices = _kiln.cuda_devices()
+    ptx = {launch["kernel"]: loaded_kernels[launch["kernel"]].ptx
+           for launch in records["launches"] if launch["kernel"] in loaded_kernels}
+    return summarize(records, devices[0]["multiprocessors"] if devices else None, ptx)
