@@ -87,7 +87,7 @@ class KilnMagics(Magics):
             raise UsageError("%%jit --eager compiles the given signatures: add --signature \"float64(float64[:])\"")
         import kiln
 
-        jitcell.run(self.shell, kiln.jit, args, cell, _watch)
+        jitcell.run(self.shell, kiln.jit, args, cell)
 
     def _function(self, magic, line, local_ns):
         """The kiln.jit function a line magic names (`f`, `module.f`)."""
@@ -150,6 +150,7 @@ def load_ipython_extension(ip):
     timeit_original = getattr(timeit_original.__self__, "_timeit_original", timeit_original)
     ip.register_magics(KilnMagics(ip, timeit_original))
     _watch = cell_footer.CellWatch()
+    _watch.listeners.append(jitcell.refresh_all)
     ip.events.register("pre_run_cell", _watch.pre_run_cell)
     ip.events.register("post_run_cell", _watch.post_run_cell)
 

@@ -6,6 +6,7 @@ to what is still a plain Python function.
 The cell's output lists each function with its signatures and compile time;
 it is a display that later cells update once a lazy compile happens."""
 import ast
+import collections
 import inspect
 
 from IPython.display import display
@@ -94,7 +95,7 @@ class JitCell:
         self._shown = self.state()
         self.handle = display(self.render().bundle(), raw=True, display_id=True)
 
-    def refresh(self, delta=None):
+    def refresh(self):
         """Updates the display when a function gained a signature since."""
         state = self.state()
         if self.handle is not None and state != self._shown:
@@ -109,9 +110,22 @@ def _unquote(text):
     return text
 
 
-def run(shell, jit, args, cell, watch):
-    """Executes the cell with Kiln's decorator added and shows what it defined.
-    `jit` is kiln.jit; `watch` is the CellWatch whose listeners refresh it."""
+# The listings that later cells may still update: the most recent %%jit
+# cells. A bound, because each holds its dispatchers (and their machine code)
+# alive; a teacher scrolls back a few cells, not a hundred.
+_LIVE = collections.deque(maxlen=20)
+
+
+def refresh_all(delta=None):
+    """CellWatch listener: updates every live listing whose functions compiled."""
+    for jitcell in _LIVE:
+        jitcell.refresh()
+
+
+def run(shell, jit, args, cell):
+    """Executes the cell with Kiln's decorator added and shows what it
+    defined; `jit` is kiln.jit. Later compiles update the listing through
+    refresh_all."""
     signatures = [_unquote(s) for s in args.signature or []]
     jitcell = JitCell(jit, signatures, options(args), args.eager)
     filename = shell.compile.cache(cell, shell.execution_count)
@@ -123,5 +137,5 @@ def run(shell, jit, args, cell, watch):
     finally:
         ns.pop(_DECORATOR, None)
     jitcell.show()
-    watch.listeners.append(jitcell.refresh)
+    _LIVE.append(jitcell)
     return jitcell
