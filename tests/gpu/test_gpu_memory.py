@@ -315,3 +315,20 @@ def test_detect_and_gpus_agree_with_is_available():
         assert cuda.simulator_reason()
         with pytest.raises(cuda.CudaSupportError):
             cuda.get_current_device()
+
+
+def test_to_host_writes_back_into_the_array_it_came_from():
+    image = np.zeros((6, 8), dtype=np.uint8)
+    d_image = cuda.to_device(image)  # seed 000's Mandelbrot: to_device, kernel, d_image.to_host()
+    d_image[2:4] = 7
+    d_image.to_host()
+    expected = np.zeros((6, 8), dtype=np.uint8)
+    expected[2:4] = 7
+    np.testing.assert_array_equal(image, expected)
+    strided = np.zeros((4, 10))[:, ::3]
+    d = cuda.to_device(strided)
+    d[:, 1] = -1.5
+    d.to_host()
+    assert (strided[:, 1] == -1.5).all() and (strided[:, 0] == 0).all()
+    with pytest.raises(ValueError, match="copy_to_host"):
+        cuda.device_array(3).to_host()

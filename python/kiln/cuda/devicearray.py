@@ -45,15 +45,16 @@ class DeviceNDArray:
     """An array in GPU memory. Pass it to kernels to avoid copies; bring it
     back with copy_to_host()."""
 
-    __slots__ = ("_memory", "_offset", "shape", "strides", "dtype", "stream")
+    __slots__ = ("_memory", "_offset", "shape", "strides", "dtype", "stream", "_writeback")
 
-    def __init__(self, shape, strides, dtype, memory, offset=0, stream=0):
+    def __init__(self, shape, strides, dtype, memory, offset=0, stream=0, writeback=None):
         self._memory = memory
         self._offset = offset
         self.shape = tuple(shape)
         self.strides = tuple(strides)
         self.dtype = np.dtype(dtype)
         self.stream = stream
+        self._writeback = writeback  # the host array to_device() copied, for to_host()
 
     # -- what NumPy users expect ------------------------------------------
     @property
@@ -235,6 +236,14 @@ class DeviceNDArray:
         target[...] = host
         _kiln.cuda_copy("htod", self._memory, start, raw, stream_handle(stream))
 
+    def to_host(self, stream=0):
+        """Copies back into the host array this one was made from with
+        to_device() (older Numba code, e.g. `d_image.to_host()`)."""
+        if self._writeback is None:
+            raise ValueError("to_host() needs the host array this device array was copied from; it was made "
+                             "without one, so use copy_to_host()")
+        self.copy_to_host(self._writeback, stream=stream)
+
     def copy_to_host_async(self, stream):
         return self.copy_to_host(stream=stream)
 
@@ -280,12 +289,14 @@ def to_device(obj, stream=0, copy=True, to=None):
         return to
     if isinstance(obj, DeviceNDArray):
         return obj
-    host = np.asarray(obj)
+    host = original = np.asarray(obj)
     if not (host.flags.c_contiguous or host.flags.f_contiguous):
         host = np.ascontiguousarray(host)
     device = _allocate(host.shape, host.dtype, None, _host_order(host), stream)
     if copy:
         device.copy_to_device(host, stream=stream)
+    if isinstance(obj, np.ndarray) and obj.flags.writeable:
+        device._writeback = original
     return device
 
 
