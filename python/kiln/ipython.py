@@ -138,7 +138,7 @@ class KilnMagics(Magics):
     @line_cell_magic
     def timeit(self, line, cell=None, local_ns=None):
         """IPython's %timeit, plus a line when Kiln compiled during it."""
-        return timeit_note.run(self.shell, self._timeit_original, line, cell, local_ns)
+        return timeit_note.run(self._timeit_original, line, cell, local_ns)
 
 
 def load_ipython_extension(ip):

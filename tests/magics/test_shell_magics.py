@@ -140,6 +140,7 @@ def test_jit_cell_syntax_errors_point_at_the_cell(shell):
     with capture_output() as cap:
         result = shell.run_cell("%%jit\ndef broken(x):\n    return x +\n")
     assert isinstance(result.error_in_exec, SyntaxError)
+    assert "return x +" in cap.stdout + cap.stderr  # the offending line, as Python reports it
     assert "broken" not in shell.user_ns
     assert run(shell, "z = 3")[2] is None
 

@@ -20,7 +20,7 @@ def note(delta, number_given, result):
             f"the timings above are compiled code only.")
 
 
-def run(shell, original, line, cell, local_ns):
+def run(original, line, cell, local_ns):
     """Runs IPython's own %timeit and prints the note; returns what it returns."""
     opts, _ = original.__self__.parse_options(line, "n:r:tcp:qo", posix=False, strict=False,
                                               preserve_non_opts=True)
