@@ -75,7 +75,7 @@ def _kiln_rows():
     # The compiler owns its cache and thread pool; it reports them when it has them.
     cache = getattr(kiln, "cache_dir", None)
     rows.append(("Cache location", str(cache() if callable(cache) else cache) if cache else
-                 "none reported by the compiler"))
+                 "none: compiled code is kept in memory only"))
     threads = getattr(kiln, "get_num_threads", None)
     rows.append(("Threads for parallel=True", str(threads()) if callable(threads) else
                  "none reported by the compiler"))
