@@ -568,6 +568,10 @@ static void define_entry(kj_unit *u, kj_instance *in, kj_lw *w) {
     LLVMTypeRef ft = LLVMFunctionType(w->i32, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0);
     LLVMValueRef fn = LLVMAddFunction(u->mod, name, ft);
     set_cpu_attributes(u, fn);
+    /* inlined before the optimizer's function passes, so the body is
+     * optimized once (inside the entry) rather than twice */
+    unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    LLVMAddAttributeAtIndex(in->llfn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(w->ctx, kind, 0));
     LLVMBuilderRef b = w->b;
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
     LLVMSetCurrentDebugLocation2(b, NULL);
