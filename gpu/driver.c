@@ -216,9 +216,10 @@ static void context_reset(void) {
 
 int kg_driver_fail(CUresult r, const char *what, kg_error *err) {
     const char *name = NULL, *text = NULL;
-    if (kg_cu.GetErrorName(r, &name) != CUDA_SUCCESS || !name)
+    /* The table is only complete in GPU mode. */
+    if (!kg_cu.GetErrorName || kg_cu.GetErrorName(r, &name) != CUDA_SUCCESS || !name)
         name = "CUDA_ERROR_UNKNOWN";
-    if (kg_cu.GetErrorString(r, &text) != CUDA_SUCCESS || !text)
+    if (!kg_cu.GetErrorString || kg_cu.GetErrorString(r, &text) != CUDA_SUCCESS || !text)
         text = "unknown error";
     if (!is_sticky(r)) {
         kg_error_kind kind = r == CUDA_ERROR_OUT_OF_MEMORY ? KG_ERR_OUT_OF_MEMORY : KG_ERR_DRIVER;

@@ -242,3 +242,11 @@ def test_cell_summary_finds_the_kernels_ptx(add):
     summary = cell_summary()
     assert [launch["kernel"] for launch in summary["launches"]] == ["sin_scale"]
     assert any(w.startswith("sin_scale:") and "float64" in w for w in summary["warnings"])
+
+
+def test_numba_context_and_device_queries():
+    info = cuda.current_context().get_memory_info()
+    assert 0 < info.free <= info.total and info == cuda.memory_info()
+    assert cuda.select_device(0).name == cuda.gpus[0].name
+    with pytest.raises(cuda.CudaSupportError, match="GPU 0 only"):
+        cuda.select_device(1)

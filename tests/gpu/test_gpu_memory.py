@@ -313,8 +313,9 @@ def test_detect_and_gpus_agree_with_is_available():
     assert cuda.is_available() == (len(cuda.gpus) > 0)
     if not cuda.is_available():
         assert cuda.simulator_reason()
-        with pytest.raises(cuda.CudaSupportError):
-            cuda.get_current_device()
+        for needs_a_gpu in (cuda.get_current_device, cuda.current_context, lambda: cuda.select_device(0)):
+            with pytest.raises(cuda.CudaSupportError, match="no GPU"):
+                needs_a_gpu()
 
 
 def test_to_host_writes_back_into_the_array_it_came_from():

@@ -4,6 +4,8 @@ Importing never fails for want of a GPU: without libcuda.so.1 or a device,
 or with KILN_CUDA_SIMULATOR=1, is_available() is False and device arrays live
 in host memory, where Kiln's CUDA simulator runs kernels.
 """
+import collections
+
 import _kiln
 
 from . import random, report  # kiln.cuda.random as numba.cuda.random; footer summaries
@@ -18,7 +20,8 @@ __all__ = [
     "auto_synchronize", "default_stream", "event", "event_elapsed_time", "stream", "CudaError",
     "CudaMemoryError", "CudaFaultError", "CudaSupportError", "CudaCompileError", "is_available",
     "is_simulator", "simulator_reason", "synchronize", "Device", "gpus", "get_current_device",
-    "memory_info", "detect", "take_records", "set_profiling",
+    "memory_info", "MemoryInfo", "Context", "current_context", "select_device", "detect", "take_records",
+    "set_profiling",
 ]
 
 CudaError = _kiln.CudaError
@@ -110,7 +113,39 @@ def get_current_device():
 
 def memory_info():
     """(free, total) bytes of GPU memory."""
-    return _kiln.cuda_mem_info()
+    return MemoryInfo(*_kiln.cuda_mem_info())
+
+
+MemoryInfo = collections.namedtuple("MemoryInfo", "free total")
+
+
+class Context:
+    """cuda.current_context(): the process's GPU context, as far as Numba
+    code asks about it."""
+
+    def get_memory_info(self):
+        return memory_info()
+
+    def synchronize(self):
+        synchronize()
+
+    @property
+    def device(self):
+        return get_current_device()
+
+
+def current_context():
+    if not is_available():
+        raise CudaSupportError(f"no GPU: {simulator_reason()}")
+    return Context()
+
+
+def select_device(device_id):
+    """Kiln uses the first GPU; selecting it is accepted, others are not."""
+    if device_id != 0 or not is_available():
+        raise CudaSupportError(f"Kiln runs on GPU 0 only; there is no GPU {device_id} to select"
+                               + ("" if is_available() else f" ({simulator_reason()})"))
+    return get_current_device()
 
 
 def detect():
