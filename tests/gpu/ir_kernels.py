@@ -158,6 +158,27 @@ done:
 }
 """
 
+# Reverses each block's slice of x through dynamic shared memory (the
+# launch's sharedmem bytes; the extern array kg_target_dynamic_shared makes).
+REVERSE_DYNAMIC = SREGS + """
+@kiln_dynamic_shared = external addrspace(3) global [0 x i8], align 16
+define void @reverse_blocks(ptr addrspace(1) %x, ptr addrspace(1) %out) {
+entry:""" + GRID_STRIDE_HEAD + """
+  %px = getelementptr inbounds float, ptr addrspace(1) %x, i64 %start
+  %v = load float, ptr addrspace(1) %px, align 4
+  %slot = getelementptr inbounds float, ptr addrspace(3) @kiln_dynamic_shared, i32 %t
+  store float %v, ptr addrspace(3) %slot, align 4
+  call void @llvm.nvvm.barrier0()
+  %last = sub i32 %nt, 1
+  %mirror = sub i32 %last, %t
+  %pm = getelementptr inbounds float, ptr addrspace(3) @kiln_dynamic_shared, i32 %mirror
+  %w = load float, ptr addrspace(3) %pm, align 4
+  %po = getelementptr inbounds float, ptr addrspace(1) %out, i64 %start
+  store float %w, ptr addrspace(1) %po, align 4
+  ret void
+}
+"""
+
 # A launch that does nothing with one device-array argument: launch overhead.
 EMPTY = """
 define void @empty(ptr addrspace(1) %x) {

@@ -100,6 +100,16 @@ def test_shared_memory_histogram_with_atomics():
     assert histogram.shared_bytes == 64
 
 
+def test_dynamic_shared_memory_from_the_launch():
+    reverse = kernel(ir_kernels.REVERSE_DYNAMIC, "reverse_blocks")
+    block, blocks = 128, 6
+    x = rng.standard_normal(block * blocks).astype(np.float32)
+    out = cuda.device_array_like(x)
+    reverse[blocks, block, 0, block * 4](cuda.to_device(x), out)
+    np.testing.assert_array_equal(out.copy_to_host(), x.reshape(blocks, block)[:, ::-1].ravel())
+    assert reverse.occupancy(block, block * 4)["occupancy"] > 0
+
+
 def test_kernel_attributes_and_occupancy(add):
     assert 0 < add.registers <= 255 and add.local_bytes == 0
     occ = add.occupancy(256)

@@ -27,6 +27,7 @@ needs_libdevice = pytest.mark.skipif(_kiln.cuda_libdevice_path() is None,
 KERNELS = {
     "add": (ir_kernels.ADD, ()),
     "histogram": (ir_kernels.HISTOGRAM, ()),
+    "reverse_blocks": (ir_kernels.REVERSE_DYNAMIC, ()),
     "empty": (ir_kernels.EMPTY, ()),
     "wild_store": (ir_kernels.FAULT, ()),
 }
