@@ -19,6 +19,7 @@
 /* Per-thread stack of a fiber: compiled code with cuda.local.array lives
  * here. Reserved lazily (MAP_NORESERVE), so 1024 of them cost little. */
 #define FIBER_STACK (256 * 1024)
+#define GUARD 4096
 
 typedef struct {
     ucontext_t context;
@@ -105,8 +106,8 @@ static int run_block_with_fibers(launch_state *s, const unsigned ctaid[3]) {
         f->finished = f->waiting = 0;
         f->status = 0;
         getcontext(&f->context);
-        f->context.uc_stack.ss_sp = s->stacks + i * FIBER_STACK;
-        f->context.uc_stack.ss_size = FIBER_STACK;
+        f->context.uc_stack.ss_sp = s->stacks + i * FIBER_STACK + GUARD;
+        f->context.uc_stack.ss_size = FIBER_STACK - GUARD;
         f->context.uc_link = &s->scheduler;
         makecontext(&f->context, (void (*)(void))fiber_main, 1, (int)i);
     }
@@ -181,6 +182,10 @@ int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config
             status = kg_error_set(err, KG_ERR_OUT_OF_MEMORY, 0, "no host memory for %zu simulated threads",
                                   s.n_fibers);
         }
+        /* A guard page under each stack: a thread that overflows its stack
+         * faults instead of overwriting its neighbour's. */
+        for (size_t i = 0; s.stacks && i < s.n_fibers; i++)
+            mprotect(s.stacks + i * FIBER_STACK, GUARD, PROT_NONE);
     }
     launch_state *outer = current; /* a kernel launched from a simulated kernel's host code: keep it */
     current = &s;
