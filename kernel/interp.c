@@ -13,6 +13,8 @@
 #include <string.h>
 #include <zmq.h>
 
+#define STDIN_POLL_MS 50
+
 static struct {
     kn_kernel *k;
     PyObject *glue;         /* owned: the kiln_kernel_shell module */
@@ -109,17 +111,17 @@ static PyObject *py_input_request(PyObject *self, PyObject *args) {
     }
     for (;;) {
         zmq_pollitem_t item = {it.k->stdin_sock, 0, ZMQ_POLLIN, 0};
+        /* a bounded wait: a SIGINT that lands just before zmq_poll blocks interrupts no system
+         * call, so the handler's flag is checked at least every STDIN_POLL_MS as well */
         Py_BEGIN_ALLOW_THREADS
-        rc = zmq_poll(&item, 1, -1);
+        rc = zmq_poll(&item, 1, STDIN_POLL_MS);
         Py_END_ALLOW_THREADS
-        if (rc < 0) {
-            if (zmq_errno() != EINTR) {
-                PyErr_Format(PyExc_OSError, "stdin channel closed: %s", zmq_strerror(zmq_errno()));
-                return NULL;
-            }
-            if (PyErr_CheckSignals() < 0) return NULL; /* KeyboardInterrupt */
-            continue;
+        if (rc < 0 && zmq_errno() != EINTR) {
+            PyErr_Format(PyExc_OSError, "stdin channel closed: %s", zmq_strerror(zmq_errno()));
+            return NULL;
         }
+        if (PyErr_CheckSignals() < 0) return NULL; /* KeyboardInterrupt */
+        if (rc <= 0) continue;
         kn_msg m;
         kn_recv_status st = kn_msg_recv(s, it.k->stdin_sock, true, &m);
         if (st == KN_RECV_CLOSED) {

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The kernel's protocol tests against a kiln-kernel built with AddressSanitizer.
+# Usage: bash tests/kernel/asan.sh [pytest args]   (build dir: $KILN_ASAN_BUILD_DIR or build-asan)
+# Fails when any kernel process reported an ASan or LSan error. Reports go to files (log_path),
+# not stderr: the kernel captures its own fd 2 into the notebook while cells run.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${KILN_ASAN_BUILD_DIR:-$root/build-asan}
+cmake -S "$root" -B "$build" -DPython3_EXECUTABLE=/usr/bin/python3 -DKILN_ASAN=ON >/dev/null
+cmake --build "$build" -j2 --target kiln-kernel
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+export ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=1"
+export LSAN_OPTIONS="suppressions=$root/tests/kernel/lsan.supp:print_suppressions=0"
+cd "$root"
+KILN_BUILD_DIR=$build /usr/bin/python3 -m pytest tests/kernel "$@"
+# child processes of the kernel (!cmd, sys.executable) inherit ASAN_OPTIONS but are not
+# instrumented; only reports from kiln-kernel itself count
+reports=$(grep -l "Sanitizer" "$logs"/asan.* 2>/dev/null || true)
+if [ -n "$reports" ]; then
+  cat $reports
+  echo "AddressSanitizer reported errors in $(echo "$reports" | wc -l) kernel process(es)" >&2
+  exit 1
+fi
+echo "AddressSanitizer: no errors reported by any kernel process"
