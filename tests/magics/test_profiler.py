@@ -70,3 +70,29 @@ def test_host_info_is_llvms_view_of_this_machine():
     assert info["cpu_name"] and info["target_triple"]
     assert info["llvm_version"][0] == 19
     assert all(f[0] in "+-" for f in info["cpu_features"].split(","))
+
+
+def test_concurrent_records_without_the_gil_are_all_counted():
+    # ctypes releases the GIL around each foreign call, so these threads
+    # really call kp_record_call at the same time, as nogil code would.
+    import ctypes
+    lib = ctypes.CDLL(_kiln.__file__)
+    lib.kp_record_call.argtypes = [ctypes.c_uint64]
+    lib.kp_record_call_ticks.argtypes = [ctypes.c_uint64]
+    before = records.snapshot()
+
+    def work(record):
+        for _ in range(50_000):
+            record(1_000)
+
+    threads = [threading.Thread(target=work, args=(f,)) for f in (lib.kp_record_call, lib.kp_record_call_ticks) * 3]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    delta = records.since(before)
+    assert delta.calls == 300_000
+    # 150,000 calls of 1,000 ns, plus 150,000 of 1,000 ticks: more than nothing,
+    # less than 1,000 ns each (the TSC ticks at GHz rates; kp_now_ns at 1 per ns).
+    ns_part = 150_000 * 1e-6
+    assert ns_part < delta.call_seconds <= 2 * ns_part + 1e-9
