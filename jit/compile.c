@@ -449,6 +449,7 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
         free_unit(&u);
         return NULL;
     }
+    s->laid_out = false;
     s->entry = (kj_entry_fn)out.entry;
     s->nargs = nargs;
     s->args = calloc((size_t)nargs + 1, sizeof(kj_type *));

@@ -11,6 +11,9 @@
 
 #include "jit/types.h"
 
+/* The most arguments a compiled function takes from Python. */
+#define KJ_SPEC_MAX_ARGS 32
+
 /* i32 entry(ptr ret, ptr args): args[i] points at argument i. */
 typedef int (*kj_entry_fn)(void *ret, void **args);
 
@@ -28,6 +31,11 @@ typedef struct {
     PyObject *annotations;   /* list of (line, source, {var: type}) */
     PyObject *signature;     /* str */
     PyObject *keep;          /* objects the machine code points at */
+    /* where each argument goes in the dispatcher's argument buffer, worked
+     * out on the first call (dispatch.c) so later calls skip the layout */
+    bool laid_out;
+    unsigned arg_offset[KJ_SPEC_MAX_ARGS];
+    unsigned args_size, ret_size;
 } kj_spec;
 
 extern PyTypeObject kj_spec_type;

@@ -15,8 +15,10 @@
 #include <string.h>
 #include <structmember.h>
 
-#define MAX_ARGS 32
-#define ARG_BUFFER 4096
+#define MAX_ARGS KJ_SPEC_MAX_ARGS
+/* Arguments of most calls fit on the stack; larger sets use the heap. */
+#define ARG_BUFFER 1024
+#define RET_BUFFER 256
 
 typedef struct {
     int nargs;
@@ -118,12 +120,15 @@ static int unbox(PyObject *v, const kj_type *t, char *dst, call_state *cs) {
         if (PyLong_CheckExact(v) || PyBool_Check(v)) {
             int overflow;
             long long s = PyLong_AsLongLongAndOverflow(v, &overflow);
+            if (!overflow) {   /* the common case: no error is possible */
+                x = (uint64_t)s;
+                memcpy(dst, &x, (size_t)t->bits / 8);
+                return 0;
+            }
             if (overflow > 0 && !t->is_signed)
                 x = PyLong_AsUnsignedLongLong(v);
-            else if (overflow)
-                return PyErr_Format(PyExc_OverflowError, "kiln: %R does not fit in %s", v, t->name), -1;
             else
-                x = (uint64_t)s;
+                return PyErr_Format(PyExc_OverflowError, "kiln: %R does not fit in %s", v, t->name), -1;
         } else if (PyFloat_Check(v) || PyComplex_Check(v)) {
             return arg_error(v, t);
         } else {
@@ -293,26 +298,44 @@ static PyObject *raise_from_compiled(void) {
     return NULL;
 }
 
-static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
-    _Alignas(16) char buf[ARG_BUFFER];
-    _Alignas(16) char retbuf[512];
-    void *ptrs[MAX_ARGS];
-    call_state cs = {.ntemps = 0};
+/* Works out where each argument of s goes in the argument buffer.
+ * Returns 0, or -1 with a TypeError when they do not fit. */
+static int lay_out(kj_spec *s) {
     size_t off = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const kj_type *t = s->args[i];
-        size_t a = align_of(t);
+    for (int i = 0; i < s->nargs; i++) {
+        size_t a = align_of(s->args[i]);
         off = (off + a - 1) / a * a;
-        if (off + size_of(t) > sizeof buf) {
-            PyErr_SetString(PyExc_TypeError, "kiln: arguments too large");
-            goto fail;
-        }
-        if (unbox(args[i], t, buf + off, &cs) < 0)
-            goto fail;
-        ptrs[i] = buf + off;
-        off += size_of(t);
+        s->arg_offset[i] = (unsigned)off;
+        off += size_of(s->args[i]);
     }
-    size_t rsize = size_of(s->ret);
+    if (s->nargs > MAX_ARGS) {
+        PyErr_SetString(PyExc_TypeError, "kiln: arguments too large");
+        return -1;
+    }
+    s->args_size = (unsigned)off;
+    s->ret_size = (unsigned)size_of(s->ret);
+    s->laid_out = true;
+    return 0;
+}
+
+static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
+    _Alignas(16) char stack_args[ARG_BUFFER];
+    _Alignas(16) char retbuf[RET_BUFFER];
+    void *ptrs[MAX_ARGS];
+    call_state cs;
+    cs.ntemps = 0;   /* (not = {0}: that would clear the whole array per call) */
+    if (!s->laid_out && lay_out(s) < 0)
+        return NULL;
+    char *buf = s->args_size <= sizeof stack_args ? stack_args : PyMem_Malloc(s->args_size);
+    if (!buf)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char *dst = buf + s->arg_offset[i];
+        if (unbox(args[i], s->args[i], dst, &cs) < 0)
+            goto fail;
+        ptrs[i] = dst;
+    }
+    size_t rsize = s->ret_size;
     char *ret = rsize <= sizeof retbuf ? retbuf : PyMem_Malloc(rsize);
     if (!ret) {
         PyErr_NoMemory();
@@ -332,10 +355,14 @@ static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
     PyObject *result = status == 0 ? box(ret, s->ret) : raise_from_compiled();
     if (ret != retbuf)
         PyMem_Free(ret);
+    if (buf != stack_args)
+        PyMem_Free(buf);
     for (int i = 0; i < cs.ntemps; i++)
         Py_DECREF(cs.temps[i]);
     return result;
 fail:
+    if (buf != stack_args)
+        PyMem_Free(buf);
     for (int i = 0; i < cs.ntemps; i++)
         Py_DECREF(cs.temps[i]);
     return NULL;
@@ -344,7 +371,12 @@ fail:
 static kj_spec *lookup(dispatcher *d, const kj_type *const *key, int n) {
     for (int i = 0; i < d->nentries; i++) {
         entry *e = &d->entries[i];
-        if (e->nargs == n && memcmp(e->key, key, sizeof(kj_type *) * (size_t)n) == 0)
+        if (e->nargs != n)
+            continue;
+        int k = 0;
+        while (k < n && e->key[k] == key[k])
+            k++;
+        if (k == n)
             return e->spec;
     }
     return NULL;

@@ -436,8 +436,10 @@ const kj_type *kj_typeof(PyObject *v) {
         return kj_float(64);
     if (PyBool_Check(v))
         return kj_bool();
-    if (PyLong_Check(v))
-        return KJ_I64;
+    if (PyLong_Check(v)) {
+        static const kj_type *i64;
+        return i64 ? i64 : (i64 = KJ_I64);
+    }
     if (PyArray_Check(v))
         return typeof_array((PyArrayObject *)v);
     if (PyFloat_Check(v))
