@@ -93,7 +93,11 @@ def _specialize(self, args):
         have = "; ".join("(" + ", ".join(_kiln.type_name(s) for s in a) + ")" for a, _ in locked)
         raise TypeError(f"{self.py_func.__qualname__}: no matching definition for argument type(s) "
                         f"({got}); compiled for {have}")
-    return _compile(self, specs, None)
+    try:
+        return _compile(self, specs, None)
+    except _kiln.TypingError as exc:
+        # the message says everything: no frames of Kiln's own in the traceback
+        raise exc.with_traceback(None) from None
 
 
 def compile(self, sig):
