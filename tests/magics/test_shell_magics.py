@@ -170,3 +170,21 @@ def test_footer_reports_a_cells_gpu_copies_in_kiln_cuda_reports_words(shell):
     assert '<div class="kiln-gpu" style="padding-left:2em; color:#555">copies: 7.8 KiB' in footer["text/html"]
     # The records were taken: the next cell has none to report.
     assert run(shell, "w = 1")[1] == []
+
+
+def test_annotate_marks_lines_with_runtime_checks(shell):
+    code = ("%%jit {flags}\n"
+            "def pick{n}(A, k, d):\n"
+            "    x = A[k]\n"
+            "    return x // d\n")
+    for n, flags, check in ((1, "", "negative index wraparound"), (2, "--boundscheck", "index bounds check")):
+        assert run(shell, code.format(n=n, flags=flags))[2] is None
+        _, _, error = run(shell, f"import numpy as np\npicked{n} = pick{n}(np.arange(10), -3, 2)")
+        assert error is None and shell.user_ns[f"picked{n}"] == 3
+        text = kiln.annotate(shell.user_ns[f"pick{n}"]).text
+        marks = {m.group(2).strip(): m.group(1) for m in re.finditer(r"^(.)\s+\d+  (.+?)(?:  #.*)?$", text, re.M)}
+        assert marks["x = A[k]"] == "C" and f"^ {check}" in text
+        # A division check costs more than boxing the result: the line is a
+        # check line, and both notes are shown.
+        assert marks["return x // d"] == "C"
+        assert "^ division by zero check" in text and "^ result boxed into a Python object" in text

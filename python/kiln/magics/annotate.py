@@ -173,7 +173,7 @@ def render(dispatcher):
         width = max(len(r[1]) for r in rows)
         body = []
         for lineno, src, kind, types, notes in rows:
-            text.append(f"{_MARK[kind]} {lineno:4d}  {src:<{width}}" + (f"  # {types}" if types else ""))
+            text.append((f"{_MARK[kind]} {lineno:4d}  {src:<{width}}" + (f"  # {types}" if types else "")).rstrip())
             text.extend(f"{'':7}  {'':<{width}}  ^ {note}" for note in notes if kind != "plain")
             note_html = "".join(f'<div class="kiln-note kiln-note-{_note_kind(note)}">{esc(note)}</div>'
                                 for note in notes)
