@@ -2,10 +2,10 @@
 types the compiler inferred on each line and one colour per line saying how
 fast it is, in the spirit of Cython's `%%cython -a`:
 
-  python      red      calls back into Python or works on Python objects
   missed      orange   a loop LLVM did not vectorize, with LLVM's reason
   check       yellow   runtime checks: division by zero, index wraparound/bounds
-  boundary    cream    arguments unboxed on entry, the result boxed on return
+  boundary    cream    Python objects unboxed on entry, the result boxed on return
+                       (Kiln compiles nopython only: no line calls back into Python)
   vectorized  green    a loop LLVM vectorized (vector width and interleave)
 
 Types come from Dispatcher.inspect_types(pretty=False), loop facts from
@@ -22,7 +22,6 @@ from .rich import FONT, Rich, esc
 
 # (kind, background, legend) from the most to the least costly.
 KINDS = (
-    ("python", "#ffc4c4", "calls into Python / Python objects"),
     ("missed", "#ffd8a8", "loop not vectorized"),
     ("check", "#fff3b0", "runtime checks"),
     ("boundary", "#fdf6e3", "boxing at the Python boundary"),
@@ -31,8 +30,7 @@ KINDS = (
 )
 _RANK = {kind: i for i, (kind, _, _) in enumerate(KINDS)}
 _COLOUR = {kind: colour for kind, colour, _ in KINDS}
-_MARK = {"python": "P", "missed": "M", "check": "C", "boundary": "B", "vectorized": "V", "plain": " "}
-_PYOBJECT = re.compile(r"\b(pyobject|object|reflected)\b")
+_MARK = {"missed": "M", "check": "C", "boundary": "B", "vectorized": "V", "plain": " "}
 _WIDTH = re.compile(r"vectorization width: (\d+), interleaved count: (\d+)")
 
 
@@ -131,9 +129,6 @@ def _lines(dispatcher, typed, remarks):
         var_types = types_at.get(lineno) or {}
         types = ", ".join(f"{v}: {t}" for v, t in var_types.items())
         kinds, notes = ["plain"], []
-        if any(_PYOBJECT.search(str(t)) for t in var_types.values()):
-            kinds.append("python")
-            notes.append("works on Python objects")
         remark_kind, remark_texts = loop_notes.get(lineno, (None, []))
         if remark_kind:
             kinds.append(remark_kind)
