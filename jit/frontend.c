@@ -201,17 +201,40 @@ static kj_node *expr_attr(fe *c, PyObject *node, const char *name, kj_node *n) {
     return n;
 }
 
+/* Appends name=value arguments to the call or method n as KJ_E_KEYWORD
+ * kids (inference says which callees accept them). */
+static int add_keywords(fe *c, PyObject *kw, kj_node *n) {
+    int nkw = (int)PyList_GET_SIZE(kw);
+    if (nkw == 0)
+        return 0;
+    kj_node **kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(n->nkids + nkw));
+    if (!kids)
+        return -1;
+    memcpy(kids, n->kids, sizeof(kj_node *) * (size_t)n->nkids);
+    for (int i = 0; i < nkw; i++) {
+        PyObject *k = PyList_GET_ITEM(kw, i), *name = get(c, k, "arg"), *value = get(c, k, "value");
+        kj_node *kn = name && value ? kj_new_node(c->f, KJ_E_KEYWORD, n->line, n->col, 1) : NULL;
+        if (kn && name == Py_None)
+            unsupported(c, k, "Pass the arguments one by one.", "**kwargs in calls is not supported");
+        else if (kn && (kn->name = kj_strdup(c->f, PyUnicode_AsUTF8(name))))
+            kn->kids[0] = expr(c, value);
+        Py_XDECREF(name);
+        Py_XDECREF(value);
+        if (!kn || !kn->name || !kn->kids[0])
+            return -1;
+        kids[n->nkids + i] = kn;
+    }
+    n->kids = kids;
+    n->nkids += nkw;
+    return 0;
+}
+
 static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     PyObject *func = get(c, node, "func"), *args = get(c, node, "args"),
              *kw = get(c, node, "keywords");
     kj_node *r = NULL;
     if (!func || !args || !kw)
         goto done;
-    if (PyList_GET_SIZE(kw) > 0) {
-        unsupported(c, node, "Pass the arguments by position.",
-                    "keyword arguments in calls are not supported in compiled code");
-        goto done;
-    }
     int nargs = (int)PyList_GET_SIZE(args);
     for (int i = 0; i < nargs; i++)
         if (is(PyList_GET_ITEM(args, i), "Starred")) {
@@ -232,7 +255,8 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
             n->kind = KJ_E_CALL;
             n->nkids = nargs + 1;
             if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))) ||
-                !(n->kids[0] = expr(c, func)) || expr_list(c, args, n, 1) < 0)
+                !(n->kids[0] = expr(c, func)) || expr_list(c, args, n, 1) < 0 ||
+                add_keywords(c, kw, n) < 0)
                 goto done;
             r = n;
             goto done;
@@ -244,7 +268,7 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
         if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))))
             goto done;
         n->kids[0] = obj;
-        if (expr_list(c, args, n, 1) < 0)
+        if (expr_list(c, args, n, 1) < 0 || add_keywords(c, kw, n) < 0)
             goto done;
         r = n;
         goto done;
@@ -252,7 +276,8 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     n->kind = KJ_E_CALL;
     n->nkids = nargs + 1;
     if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))) ||
-        !(n->kids[0] = expr(c, func)) || expr_list(c, args, n, 1) < 0)
+        !(n->kids[0] = expr(c, func)) || expr_list(c, args, n, 1) < 0 ||
+        add_keywords(c, kw, n) < 0)
         goto done;
     r = n;
 done:

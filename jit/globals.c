@@ -173,8 +173,13 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
         char buf[160] = "";
         if (self && strcmp(Py_TYPE(self)->tp_name, "Random") == 0)
             snprintf(buf, sizeof buf, "random.%s", ns);
+        else if ((self && strcmp(Py_TYPE(self)->tp_name, "RandomState") == 0) ||
+                 strncmp(ms, "numpy.random", 12) == 0)
+            snprintf(buf, sizeof buf, "np.random.%s", ns);
         else if (strcmp(ms, "builtins") == 0)
             snprintf(buf, sizeof buf, "%s", ns);
+        else if (strcmp(ms, "_kiln") == 0 && strcmp(ns, "prange") == 0)   /* kiln.prange: parallel.h */
+            snprintf(buf, sizeof buf, "prange");
         else if (strcmp(ms, "math") == 0 || strcmp(ms, "cmath") == 0)
             snprintf(buf, sizeof buf, "%s.%s", ms, ns);
         else if (strncmp(ms, "numpy", 5) == 0)

@@ -3,12 +3,13 @@
  * and no return type changes (loops carry types backwards), then runs once
  * more in strict mode, where anything still untyped is an error with the
  * line that caused it. */
+#include "jit/infer_np.h"
 #include "jit/unit.h"
 
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
+typedef struct kj_infer_ctx {
     kj_unit *u;
     kj_instance *inst;
     kj_function *f;
@@ -136,9 +137,7 @@ static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, 
     a = value_of(a);
     b = value_of(b);
     if (a->kind == KJ_T_ARRAY || b->kind == KJ_T_ARRAY)
-        return problem(c, n, "Write the loop over the elements (array expressions come later).",
-                       "arithmetic on whole arrays (%s and %s) is not supported yet", a->name,
-                       b->name);
+        return kj_np_binop_type(c, n, op, a, b);
     if (!kj_is_number(a) || !kj_is_number(b))
         return problem(c, n, NULL, "unsupported operand types for this operator: %s and %s",
                        a->name, b->name);
@@ -191,6 +190,10 @@ static const kj_type *index_type(ti *c, kj_node *n) {
     }
     if (t->kind != KJ_T_ARRAY)
         return problem(c, n, NULL, "%s cannot be indexed", t->name);
+    bool np_index;
+    const kj_type *np_t = kj_np_index_type(c, n, t, &np_index);
+    if (np_index)
+        return np_t;
     if (nidx > t->ndim)
         return problem(c, n, NULL, "too many indices (%d) for %s", nidx, t->name);
     int ints = 0;
@@ -244,6 +247,10 @@ static const kj_type *attr_type(ti *c, kj_node *n) {
         return NULL;
     const char *a = n->name;
     if (t->kind == KJ_T_ARRAY) {
+        bool np_attr;
+        const kj_type *np_t = kj_np_attr_type(c, n, t, &np_attr);
+        if (np_attr)
+            return np_t;
         if (strcmp(a, "shape") == 0 || strcmp(a, "strides") == 0) {
             const kj_type *e[t->ndim > 0 ? t->ndim : 1];
             for (int i = 0; i < t->ndim; i++)
@@ -286,6 +293,8 @@ static const kj_type *dispatcher_call(ti *c, kj_node *n, const kj_type **args, i
 
 static const kj_type *call_type(ti *c, kj_node *n) {
     kj_node *fn = n->kids[0];
+    if (fn->kind == KJ_E_FUNC && strncmp(fn->name, "np.", 3) == 0)
+        return kj_np_call_type(c, n);
     int nargs = n->nkids - 1;
     const kj_type *args[nargs > 0 ? nargs : 1];
     for (int i = 0; i < nargs; i++)
@@ -334,6 +343,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
             return NULL;
         if (n->op != KJ_OP_NOT)
             a = value_of(a);
+        if (a->kind == KJ_T_ARRAY)
+            return kj_np_unary_type(c, n, a);
         if (n->op == KJ_OP_NOT)
             return truthy_ok(a) ? kj_bool()
                                 : problem(c, n, NULL, "the truth of %s is ambiguous", a->name);
@@ -359,6 +370,10 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 if (!none_cmp && !(kj_is_number(prev) && kj_is_number(t)))
                     return problem(c, n, "Use is only to compare with None.",
                                    "'is' between %s and %s", prev->name, t->name);
+            } else if (prev->kind == KJ_T_ARRAY || t->kind == KJ_T_ARRAY) {
+                return n->nkids == 2 ? kj_np_binop_type(c, n, op, prev, t)
+                                     : problem(c, n, "Combine comparisons of arrays with &.",
+                                               "chained comparisons of arrays are ambiguous");
             } else if (!kj_is_number(value_of(prev)) || !kj_is_number(value_of(t))) {
                 return problem(c, n, NULL, "cannot compare %s with %s", prev->name, t->name);
             } else if ((prev->kind == KJ_T_COMPLEX || t->kind == KJ_T_COMPLEX) && op != KJ_OP_EQ &&
@@ -400,6 +415,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         const kj_type *t = infer_expr(c, n->kids[0]);
         if (!t)
             return NULL;
+        if (t->kind == KJ_T_ARRAY)
+            return kj_np_method_type(c, n, t);
         if (strcmp(n->name, "conjugate") == 0 && n->nkids == 1 && kj_is_number(t))
             return t->kind == KJ_T_BOOL ? KJ_I64 : t;
         return problem(c, n, NULL, "%s has no method '%s' in compiled code", t->name, n->name);
@@ -410,6 +427,9 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         return index_type(c, n);
     case KJ_E_SLICE:
         return problem(c, n, NULL, "a slice is only allowed inside []");
+    case KJ_E_KEYWORD:
+        return problem(c, n, "Pass the arguments by position.",
+                       "keyword arguments are supported only in calls to NumPy functions and array methods");
     case KJ_E_TUPLE: {
         const kj_type *e[n->nkids > 0 ? n->nkids : 1];
         for (int i = 0; i < n->nkids; i++)
@@ -486,7 +506,7 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
         if (!et)
             return 0;
         if (et->kind == KJ_T_ARRAY) {
-            if (!kj_is_number(t))
+            if (!kj_is_number(t) && t->kind != KJ_T_ARRAY)
                 problem(c, at, "Copy element by element in a loop.",
                         "assigning %s to the view %s is not supported yet", t->name, et->name);
             return 0;
@@ -616,4 +636,12 @@ int kj_infer(kj_unit *u, kj_instance *inst) {
         inst->ret = kj_none();
     inst->typed = true;
     return 0;
+}
+
+/* ---- for infer_np.c ---- */
+
+const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n) { return infer_expr(c, n); }
+
+const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what) {
+    return problem(c, n, hint, "%s", what);
 }

@@ -31,6 +31,7 @@ typedef enum {
     KJ_E_INDEX,      /* kids[0][kids[1..]]: one kid per index position */
     KJ_E_SLICE,      /* kids: start, stop, step (NULL where omitted) */
     KJ_E_TUPLE,      /* kids */
+    KJ_E_KEYWORD,    /* name=kids[0]: only among the arguments of a call or method */
     /* statements */
     KJ_S_ASSIGN,     /* kids[0]: target (LOCAL, INDEX or TUPLE of those), kids[1]: value */
     KJ_S_AUGASSIGN,  /* op, kids[0]: target, kids[1]: value */

@@ -1,6 +1,7 @@
 /* lower_expr: expressions, conversions and Python's arithmetic on numbers
  * (wrapping 64-bit ints, floor division and modulo, ZeroDivisionError). */
 #include "jit/lower.h"
+#include "jit/infer_np.h"
 #include "jit/lower_nrt.h"
 
 #include <string.h>
@@ -507,5 +508,7 @@ static LLVMValueRef lower_expr_inner(kj_lw *w, kj_node *n) {
 
 LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
     kj_at(w, n);
+    if (kj_np_lowers(n))
+        return kj_np_lower(w, n);
     return lower_expr_inner(w, n);
 }

@@ -1,0 +1,562 @@
+/* infer_np: the types of NumPy inside compiled code: np.* calls (array
+ * creation, elementwise functions, reductions, linear algebra, sorting,
+ * np.random), operators and comparisons with arrays, array methods, and
+ * indexing with boolean masks and integer arrays. Element types come from
+ * NumPy itself (np_dtype.c). */
+#include "jit/infer_np.h"
+#include "jit/np_dtype.h"
+#include "jit/np_funcs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FAIL(c, n, hint, ...)                                           \
+    do {                                                                \
+        char what_[400];                                                \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                     \
+        return kj_infer_problem(c, n, hint, what_);                     \
+    } while (0)
+
+
+/* The type of an argument that is a value (not a dtype). */
+static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
+    if (!k)
+        return NULL;
+    const kj_type *t = kj_infer_sub(c, k);
+    if (t && t->kind == KJ_T_OPTIONAL)
+        t = t->elem;
+    return t;
+}
+
+/* A dtype= argument: NULL when absent (*bad false) or not a dtype (*bad). */
+static const kj_type *dtype_arg(kj_infer_ctx *c, kj_node *k, bool *bad) {
+    *bad = false;
+    if (!k)
+        return NULL;
+    const kj_type *t = kj_np_dtype_node(k);
+    if (!t) {
+        *bad = true;
+        kj_infer_problem(c, k, "Write the type as np.float64, np.int32, float, int or bool.",
+                         "this is not a dtype compiled code knows");
+    }
+    return t;
+}
+
+/* The number of dimensions a shape argument gives (an int or a tuple of
+ * ints), or -1. */
+static int shape_ndim(const kj_type *t) {
+    if (!t)
+        return -1;
+    if (kj_is_intlike(t))
+        return 1;
+    if (t->kind == KJ_T_TUPLE) {
+        for (int i = 0; i < t->n; i++)
+            if (!kj_is_intlike(t->elems[i]))
+                return -1;
+        return t->n;
+    }
+    return -1;
+}
+
+static bool only_known_keywords(const kj_np_args *a, const char *const *names) {
+    for (int i = 0; i < a->nkw; i++) {
+        bool ok = false;
+        for (int j = 0; names && names[j]; j++)
+            ok = ok || !strcmp(names[j], a->kw[i]->name);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* ---- elementwise ---- */
+
+static const kj_type *ewise_type(kj_infer_ctx *c, kj_node *n, const char *ufunc, int nops,
+                                 const kj_type *const *ops) {
+    char why[300];
+    int nd = 0;
+    for (int i = 0; i < nops; i++) {
+        if (!ops[i])
+            return NULL;
+        if (ops[i]->kind == KJ_T_ARRAY && ops[i]->ndim > nd)
+            nd = ops[i]->ndim;
+        else if (ops[i]->kind != KJ_T_ARRAY && !kj_is_number(ops[i]))
+            FAIL(c, n, NULL, "np.%s cannot take %s", ufunc, ops[i]->name);
+    }
+    const kj_type *e = kj_np_result_dtype(ufunc, nops, ops, why, sizeof why);
+    if (!e)
+        FAIL(c, n, NULL, "np.%s: %s", ufunc, why);
+    return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
+}
+
+const kj_type *kj_np_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
+    const char *u = kj_np_op_ufunc(op, false);
+    if (!u)
+        FAIL(c, n, NULL, "this operator is not defined between %s and %s", a->name, b->name);
+    const kj_type *ops[2] = {a, b};
+    return ewise_type(c, n, u, 2, ops);
+}
+
+const kj_type *kj_np_unary_type(kj_infer_ctx *c, kj_node *n, const kj_type *a) {
+    const char *u = kj_np_op_ufunc(n->op, true);
+    if (!u)
+        FAIL(c, n, "Use a.any() or a.all().", "the truth value of an array is ambiguous");
+    return ewise_type(c, n, u, 1, &a);
+}
+
+/* ---- reductions ---- */
+
+static const char *const reductions[] = {"sum", "prod", "min", "max", "amin", "amax", "mean",
+                                         "var", "std", "argmin", "argmax", "all", "any",
+                                         "cumsum", "cumprod", NULL};
+
+static bool is_reduction(const char *m) {
+    for (int i = 0; reductions[i]; i++)
+        if (!strcmp(reductions[i], m))
+            return true;
+    return false;
+}
+
+/* np.<m>(a, axis) / a.<m>(axis): a scalar, or an array with one axis less
+ * (cumsum keeps the shape, or flattens without an axis). */
+static const kj_type *reduction_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *a,
+                                     kj_node *axis) {
+    if (a->kind != KJ_T_ARRAY)
+        FAIL(c, n, NULL, "np.%s needs an array here, got %s", m, a->name);
+    if (axis) {
+        const kj_type *at = value(c, axis);
+        if (!at)
+            return NULL;
+        if (!kj_is_intlike(at) && at->kind != KJ_T_NONE)
+            FAIL(c, axis, "Reduce along one axis at a time.", "axis must be an integer, got %s", at->name);
+        if (at->kind == KJ_T_NONE)
+            axis = NULL;
+    }
+    const char *probe = !strcmp(m, "amin") ? "min" : !strcmp(m, "amax") ? "max" : m;
+    char why[300];
+    const kj_type *e = kj_np_result_dtype(probe, 1, &a, why, sizeof why);
+    if (!e)
+        FAIL(c, n, NULL, "np.%s: %s", m, why);
+    bool cumulative = !strncmp(m, "cum", 3);
+    if (cumulative)
+        return kj_array(e, axis ? a->ndim : 1, KJ_LAYOUT_C, false);
+    if (!axis || a->ndim == 1)
+        return e;
+    return kj_array(e, a->ndim - 1, KJ_LAYOUT_C, false);
+}
+
+/* ---- np.random ---- */
+
+static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    int nd = 0;
+    const kj_type *t[KJ_NP_MAX_ARGS];
+    for (int i = 0; i < a->npos; i++)
+        if (!(t[i] = value(c, a->pos[i])))
+            return NULL;
+    kj_node *size = kj_np_arg(a, -1, "size");
+    if (size) {
+        if ((nd = shape_ndim(value(c, size))) < 0)
+            FAIL(c, size, NULL, "size must be an int or a tuple of ints");
+    }
+    if (!strcmp(m, "seed")) {
+        if (a->npos != 1 || !kj_is_intlike(t[0]))
+            FAIL(c, n, NULL, "np.random.seed takes one integer");
+        return kj_none();
+    }
+    if (!strcmp(m, "rand") || !strcmp(m, "randn")) {
+        for (int i = 0; i < a->npos; i++)
+            if (!kj_is_intlike(t[i]))
+                FAIL(c, n, NULL, "np.random.%s takes integer dimensions", m);
+        return a->npos ? kj_array(KJ_F64, a->npos, KJ_LAYOUT_C, false) : KJ_F64;
+    }
+    if (!strcmp(m, "random") || !strcmp(m, "random_sample") || !strcmp(m, "standard_normal")) {
+        if (a->npos == 1 && (nd = shape_ndim(t[0])) < 0)
+            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
+        return nd ? kj_array(KJ_F64, nd, KJ_LAYOUT_C, false) : KJ_F64;
+    }
+    if (!strcmp(m, "uniform") || !strcmp(m, "normal")) {
+        for (int i = 0; i < a->npos && i < 2; i++)
+            if (!kj_is_number(t[i]) || t[i]->kind == KJ_T_COMPLEX)
+                FAIL(c, n, NULL, "np.random.%s takes real numbers", m);
+        if (a->npos == 3 && (nd = shape_ndim(t[2])) < 0)
+            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
+        return nd ? kj_array(KJ_F64, nd, KJ_LAYOUT_C, false) : KJ_F64;
+    }
+    if (!strcmp(m, "randint")) {
+        if (a->npos < 1 || a->npos > 3)
+            FAIL(c, n, NULL, "np.random.randint(low, high=None, size=None)");
+        for (int i = 0; i < a->npos && i < 2; i++)
+            if (!kj_is_intlike(t[i]))
+                FAIL(c, n, NULL, "np.random.randint takes integers");
+        if (a->npos == 3 && (nd = shape_ndim(t[2])) < 0)
+            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
+        return nd ? kj_array(KJ_I64, nd, KJ_LAYOUT_C, false) : KJ_I64;
+    }
+    if (!strcmp(m, "choice")) {
+        if (a->npos < 1 || (t[0]->kind != KJ_T_ARRAY && !kj_is_intlike(t[0])) ||
+            (t[0]->kind == KJ_T_ARRAY && t[0]->ndim != 1))
+            FAIL(c, n, NULL, "np.random.choice takes a 1-d array or an int");
+        const kj_type *e = t[0]->kind == KJ_T_ARRAY ? t[0]->elem : KJ_I64;
+        if (a->npos == 2 && (nd = shape_ndim(t[1])) < 0)
+            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
+        return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
+    }
+    if (!strcmp(m, "shuffle")) {
+        if (a->npos != 1 || t[0]->kind != KJ_T_ARRAY || t[0]->readonly)
+            FAIL(c, n, NULL, "np.random.shuffle takes one writeable array");
+        return kj_none();
+    }
+    FAIL(c, n, "Compiled code has seed, random, rand, randn, uniform, normal, randint, choice and shuffle.",
+         "np.random.%s is not supported in compiled code", m);
+}
+
+/* ---- np.* ---- */
+
+static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a,
+                                    bool *handled) {
+    *handled = true;
+    bool bad;
+    if (!strcmp(m, "empty") || !strcmp(m, "zeros") || !strcmp(m, "ones") || !strcmp(m, "full")) {
+        bool full = m[0] == 'f';
+        kj_node *shape = kj_np_arg(a, 0, "shape");
+        int nd = shape_ndim(value(c, shape));
+        if (nd < 0)
+            FAIL(c, n, NULL, "np.%s needs a shape: an int or a tuple of ints", m);
+        const kj_type *dt = dtype_arg(c, kj_np_arg(a, full ? 2 : 1, "dtype"), &bad);
+        if (bad)
+            return NULL;
+        if (full) {
+            const kj_type *fv = value(c, kj_np_arg(a, 1, "fill_value"));
+            if (!fv || !kj_is_number(fv))
+                FAIL(c, n, NULL, "np.full needs a number to fill with");
+            if (!dt) {
+                char why[300];
+                dt = kj_np_result_dtype("array", 1, &fv, why, sizeof why);
+                if (!dt)
+                    return NULL;
+            }
+        }
+        return kj_array(dt ? dt : KJ_F64, nd, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "empty_like") || !strcmp(m, "zeros_like") || !strcmp(m, "ones_like") ||
+        !strcmp(m, "full_like")) {
+        const kj_type *src = value(c, kj_np_arg(a, 0, "a"));
+        if (!src || src->kind != KJ_T_ARRAY)
+            FAIL(c, n, NULL, "np.%s needs an array", m);
+        if (m[0] == 'f' && !value(c, kj_np_arg(a, 1, "fill_value")))
+            return NULL;
+        const kj_type *dt = dtype_arg(c, kj_np_arg(a, m[0] == 'f' ? 2 : 1, "dtype"), &bad);
+        if (bad)
+            return NULL;
+        return kj_array(dt ? dt : src->elem, src->ndim, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "arange")) {
+        const kj_type *e = KJ_I64;
+        for (int i = 0; i < a->npos; i++) {
+            const kj_type *t = value(c, a->pos[i]);
+            if (!t)
+                return NULL;
+            if (!kj_is_number(t) || t->kind == KJ_T_COMPLEX)
+                FAIL(c, n, NULL, "np.arange takes real numbers, got %s", t->name);
+            if (!kj_is_intlike(t))
+                e = KJ_F64;
+        }
+        if (a->npos < 1 || a->npos > 3)
+            FAIL(c, n, NULL, "np.arange([start,] stop[, step])");
+        const kj_type *dt = dtype_arg(c, kj_np_arg(a, -1, "dtype"), &bad);
+        return bad ? NULL : kj_array(dt ? dt : e, 1, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "linspace")) {
+        for (int i = 0; i < a->npos; i++) {
+            const kj_type *t = value(c, a->pos[i]);
+            if (!t)
+                return NULL;
+            if (!kj_is_number(t) || t->kind == KJ_T_COMPLEX || (i == 2 && !kj_is_intlike(t)))
+                FAIL(c, n, NULL, "np.linspace(start, stop, num=50) takes real numbers and an int");
+        }
+        kj_node *ep = kj_np_arg(a, -1, "endpoint");
+        if (ep && !value(c, ep))
+            return NULL;
+        if (a->npos < 2 || a->npos > 3)
+            FAIL(c, n, NULL, "np.linspace(start, stop, num=50)");
+        return kj_array(KJ_F64, 1, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "eye") || !strcmp(m, "identity")) {
+        for (int i = 0; i < a->npos && i < (m[0] == 'e' ? 2 : 1); i++) {
+            const kj_type *t = value(c, a->pos[i]);
+            if (!t)
+                return NULL;
+            if (!kj_is_intlike(t))
+                FAIL(c, n, NULL, "np.%s takes integer sizes", m);
+        }
+        const kj_type *dt = dtype_arg(c, kj_np_arg(a, m[0] == 'e' ? -1 : 1, "dtype"), &bad);
+        return bad ? NULL : kj_array(dt ? dt : KJ_F64, 2, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "copy") || !strcmp(m, "array") || !strcmp(m, "asarray") ||
+        !strcmp(m, "ascontiguousarray")) {
+        const kj_type *src = value(c, kj_np_arg(a, 0, "a"));
+        if (!src)
+            return NULL;
+        const kj_type *dt = dtype_arg(c, kj_np_arg(a, 1, "dtype"), &bad);
+        if (bad)
+            return NULL;
+        if (src->kind != KJ_T_ARRAY)
+            FAIL(c, n, "Build the array with np.empty and fill it.", "np.%s needs an array here, got %s", m,
+                 src->name);
+        if (!strcmp(m, "asarray") && (!dt || dt == src->elem))
+            return src;
+        return kj_array(dt ? dt : src->elem, src->ndim, KJ_LAYOUT_C, false);
+    }
+    *handled = false;
+    return NULL;
+}
+
+static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    if (is_reduction(m)) {
+        const kj_type *t = value(c, kj_np_arg(a, 0, "a"));
+        return t ? reduction_type(c, n, m, t, kj_np_arg(a, 1, "axis")) : NULL;
+    }
+    if (!strcmp(m, "dot") || !strcmp(m, "matmul")) {
+        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *y = value(c, kj_np_arg(a, 1, "b"));
+        if (!x || !y)
+            return NULL;
+        if (x->kind != KJ_T_ARRAY || y->kind != KJ_T_ARRAY || x->ndim > 2 || y->ndim > 2)
+            FAIL(c, n, NULL, "np.%s takes 1-d or 2-d arrays, got %s and %s", m, x->name, y->name);
+        const kj_type *ops[2] = {x, y};
+        char why[300];
+        const kj_type *e = kj_np_result_dtype("dot", 2, ops, why, sizeof why);
+        if (!e)
+            FAIL(c, n, NULL, "np.%s: %s", m, why);
+        int nd = x->ndim + y->ndim - 2;
+        return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
+    }
+    if (!strcmp(m, "sort") || !strcmp(m, "argsort") || !strcmp(m, "unique")) {
+        const kj_type *x = value(c, kj_np_arg(a, 0, "a"));
+        if (!x)
+            return NULL;
+        if (x->kind != KJ_T_ARRAY || (x->ndim != 1 && m[0] != 'u'))
+            FAIL(c, n, "Sort each row in a loop.", "np.%s takes a 1-d array here, got %s", m, x->name);
+        return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, 1, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "searchsorted")) {
+        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *v = value(c, kj_np_arg(a, 1, "v"));
+        kj_node *side = kj_np_arg(a, 2, "side");
+        if (!x || !v)
+            return NULL;
+        if (side)
+            FAIL(c, side, "Leave side at 'left'.", "side= is not supported in compiled code");
+        if (x->kind != KJ_T_ARRAY || x->ndim != 1 || x->elem->kind == KJ_T_COMPLEX)
+            FAIL(c, n, NULL, "np.searchsorted takes a sorted 1-d real array");
+        if (v->kind == KJ_T_ARRAY)
+            return kj_array(KJ_I64, v->ndim, KJ_LAYOUT_C, false);
+        return kj_is_number(v) ? KJ_I64 : NULL;
+    }
+    if (!strcmp(m, "histogram")) {
+        const kj_type *x = value(c, kj_np_arg(a, 0, "a"));
+        kj_node *bins = kj_np_arg(a, 1, "bins"), *range = kj_np_arg(a, 2, "range");
+        if (!x)
+            return NULL;
+        const kj_type *bt = bins ? value(c, bins) : KJ_I64, *rt = range ? value(c, range) : NULL;
+        if (!bt || (range && !rt))
+            return NULL;
+        if (x->kind != KJ_T_ARRAY || !kj_is_intlike(bt) || x->elem->kind == KJ_T_COMPLEX ||
+            (rt && (rt->kind != KJ_T_TUPLE || rt->n != 2 || !kj_is_number(rt->elems[0]) ||
+                    !kj_is_number(rt->elems[1]))))
+            FAIL(c, n, "Pass the number of bins as an int.",
+                 "np.histogram(a, bins=10, range=None) takes an array, an int and a (lo, hi) tuple");
+        const kj_type *e[2] = {kj_array(KJ_I64, 1, KJ_LAYOUT_C, false), kj_array(KJ_F64, 1, KJ_LAYOUT_C, false)};
+        return kj_tuple(2, e);
+    }
+    FAIL(c, n, "See the Kiln documentation for the NumPy functions compiled code supports.",
+         "np.%s is not supported in compiled code", m);
+}
+
+const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
+    const char *m = n->kids[0]->name + 3;
+    kj_np_args a;
+    kj_np_split(n, 1, &a);
+    if (a.too_many)
+        FAIL(c, n, NULL, "too many arguments for np.%s", m);
+    if (!strncmp(m, "random.", 7))
+        return random_type(c, n, m + 7, &a);
+    const kj_np_ufunc *uf = kj_np_find_ufunc(m);
+    if (uf) {
+        static const char *const out_kw[] = {"out", NULL};
+        if (a.npos != uf->nin || !only_known_keywords(&a, out_kw))
+            FAIL(c, n, NULL, "np.%s takes %d operand%s (and out=)", m, uf->nin, uf->nin > 1 ? "s" : "");
+        const kj_type *ops[3];
+        bool any_array = false;
+        for (int i = 0; i < uf->nin; i++) {
+            if (!(ops[i] = value(c, a.pos[i])))
+                return NULL;
+            any_array = any_array || ops[i]->kind == KJ_T_ARRAY;
+        }
+        kj_node *out = kj_np_arg(&a, -1, "out");
+        if (!any_array && !out) {
+            /* scalars: math's functions where the builtins have them */
+            char why[300] = "";
+            const kj_type *t = kj_builtin_type(n->kids[0]->name, uf->nin, ops, why, sizeof why);
+            if (t && strcmp(m, "where") != 0 && strcmp(m, "clip") != 0)
+                return t;
+        }
+        const kj_type *r = ewise_type(c, n, m, uf->nin, ops);
+        if (!r || !out)
+            return r;
+        const kj_type *ot = value(c, out);
+        if (!ot)
+            return NULL;
+        if (ot->kind != KJ_T_ARRAY || ot->readonly || r->kind != KJ_T_ARRAY || ot->ndim < r->ndim)
+            FAIL(c, out, NULL, "out= must be a writeable array of the result's shape (%s), got %s", r->name,
+                 ot->name);
+        return ot;
+    }
+    bool handled;
+    const kj_type *t = creation_type(c, n, m, &a, &handled);
+    return handled ? t : other_type(c, n, m, &a);
+}
+
+/* ---- methods and attributes ---- */
+
+const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
+    const char *m = n->name;
+    kj_np_args a;
+    kj_np_split(n, 1, &a);
+    bool bad;
+    if (is_reduction(m))
+        return reduction_type(c, n, m, self, kj_np_arg(&a, 0, "axis"));
+    if (!strcmp(m, "copy") && a.npos == 0 && a.nkw == 0)
+        return kj_array(self->elem, self->ndim, KJ_LAYOUT_C, false);
+    if (!strcmp(m, "astype")) {
+        const kj_type *dt = dtype_arg(c, kj_np_arg(&a, 0, "dtype"), &bad);
+        if (bad)
+            return NULL;
+        if (!dt)
+            FAIL(c, n, NULL, "astype needs a dtype");
+        return kj_array(dt, self->ndim, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "reshape")) {
+        int nd = 0;
+        for (int i = 0; i < a.npos; i++) {
+            const kj_type *t = value(c, a.pos[i]);
+            int k = shape_ndim(t);
+            if (k < 0 || (a.npos > 1 && !kj_is_intlike(t)))
+                FAIL(c, n, NULL, "reshape takes ints or one tuple of ints");
+            nd += k;
+        }
+        if (nd == 0)
+            FAIL(c, n, NULL, "reshape needs the new shape");
+        if (self->layout != KJ_LAYOUT_C)
+            FAIL(c, n, "Call .copy() first: it makes a C-contiguous array.",
+                 "reshape needs a C-contiguous array, and %s may not be", self->name);
+        return kj_array(self->elem, nd, KJ_LAYOUT_C, self->readonly);
+    }
+    if ((!strcmp(m, "ravel") || !strcmp(m, "flatten")) && a.npos == 0)
+        return kj_array(self->elem, 1, KJ_LAYOUT_C, m[0] == 'r' && self->layout == KJ_LAYOUT_C && self->readonly);
+    if (!strcmp(m, "transpose") && a.npos == 0)
+        return kj_array(self->elem, self->ndim,
+                        self->layout == KJ_LAYOUT_C ? KJ_LAYOUT_F : self->layout == KJ_LAYOUT_F ? KJ_LAYOUT_C : KJ_LAYOUT_A,
+                        self->readonly);
+    if (!strcmp(m, "fill") && a.npos == 1) {
+        const kj_type *t = value(c, a.pos[0]);
+        if (!t)
+            return NULL;
+        if (!kj_is_number(t) || self->readonly)
+            FAIL(c, n, NULL, "fill takes a number, on a writeable array");
+        return kj_none();
+    }
+    if (!strcmp(m, "dot") && a.npos == 1) {
+        const kj_type *y = value(c, a.pos[0]);
+        if (!y)
+            return NULL;
+        if (y->kind != KJ_T_ARRAY || self->ndim > 2 || y->ndim > 2)
+            FAIL(c, n, NULL, "dot takes 1-d or 2-d arrays");
+        const kj_type *ops[2] = {self, y};
+        char why[300];
+        const kj_type *e = kj_np_result_dtype("dot", 2, ops, why, sizeof why);
+        if (!e)
+            FAIL(c, n, NULL, "dot: %s", why);
+        int nd = self->ndim + y->ndim - 2;
+        return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
+    }
+    if ((!strcmp(m, "sort") || !strcmp(m, "argsort")) && a.npos == 0) {
+        if (self->ndim != 1)
+            FAIL(c, n, "Sort each row in a loop.", "%s takes a 1-d array here", m);
+        if (m[0] == 's' && self->readonly)
+            FAIL(c, n, NULL, "cannot sort a read-only array in place");
+        return m[0] == 's' ? kj_none() : kj_array(KJ_I64, 1, KJ_LAYOUT_C, false);
+    }
+    FAIL(c, n, NULL, "arrays have no method '%s' in compiled code (or not with these arguments)", m);
+}
+
+const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled) {
+    (void)c;
+    *handled = false;
+    if (!strcmp(n->name, "real") && self->elem->kind != KJ_T_COMPLEX) {
+        *handled = true;
+        return self;
+    }
+    return NULL;
+}
+
+/* ---- indexing with arrays ---- */
+
+const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, bool *handled) {
+    *handled = false;
+    int nidx = n->nkids - 1;
+    for (int k = 1; k <= nidx; k++) {
+        kj_node *i = n->kids[k];
+        if (i->kind == KJ_E_SLICE)
+            continue;
+        const kj_type *it = kj_infer_sub(c, i);
+        if (!it || it->kind != KJ_T_ARRAY)
+            continue;
+        *handled = true;
+        if (nidx != 1)
+            FAIL(c, n, "Index with one array at a time, e.g. a[mask] or a[idx].",
+                 "an array index mixed with other indices is not supported");
+        if (it->elem->kind == KJ_T_BOOL) {
+            if (it->ndim != a->ndim)
+                FAIL(c, n, NULL, "a boolean mask must have the array's %d dimensions, got %d", a->ndim, it->ndim);
+            return kj_array(a->elem, 1, KJ_LAYOUT_C, false);
+        }
+        if (!kj_is_intlike(it->elem) || it->ndim != 1)
+            FAIL(c, n, NULL, "arrays index with a boolean mask or a 1-d integer array, got %s", it->name);
+        return kj_array(a->elem, a->ndim, KJ_LAYOUT_C, false);
+    }
+    return NULL;
+}
+
+bool kj_np_lowers(const kj_node *n) {
+    if (!n->type)
+        return false;
+    switch (n->kind) {
+    case KJ_E_BINOP:
+    case KJ_E_UNARY:
+    case KJ_E_COMPARE: return n->type->kind == KJ_T_ARRAY;
+    case KJ_E_CALL: {
+        const kj_node *fn = n->kids[0];
+        if (fn->kind != KJ_E_FUNC || strncmp(fn->name, "np.", 3) != 0)
+            return false;
+        /* scalar calls the builtins type are theirs to lower */
+        const kj_np_ufunc *uf = kj_np_find_ufunc(fn->name + 3);
+        if (!uf || n->nkids - 1 != uf->nin || n->type->kind == KJ_T_ARRAY)
+            return true;
+        const kj_type *ops[3];
+        for (int i = 0; i < uf->nin; i++)
+            if (!(ops[i] = n->kids[i + 1]->type) || ops[i]->kind == KJ_T_ARRAY ||
+                n->kids[i + 1]->kind == KJ_E_KEYWORD)
+                return true;
+        char why[300];
+        return strcmp(fn->name, "np.where") == 0 || strcmp(fn->name, "np.clip") == 0 ||
+               kj_builtin_type(fn->name, uf->nin, ops, why, sizeof why) == NULL;
+    }
+    case KJ_E_METHOD: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY;
+    case KJ_E_ATTR: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY && !strcmp(n->name, "real");
+    case KJ_E_INDEX:
+        for (int i = 1; i < n->nkids; i++)
+            if (n->kids[i]->kind != KJ_E_SLICE && n->kids[i]->type && n->kids[i]->type->kind == KJ_T_ARRAY)
+                return true;
+        return false;
+    default: return false;
+    }
+}

@@ -1,0 +1,43 @@
+/* infer_np / lower_np*: NumPy inside compiled code. Inference (infer.c)
+ * hands calls of np.* functions, arithmetic and comparisons with arrays,
+ * array methods and attributes, and indexing with arrays to infer_np.c;
+ * lowering (lower*.c) hands the same nodes to lower_np*.c. Element types of
+ * array expressions are NumPy's own: the compiler asks NumPy which dtype a
+ * ufunc gives for the operand types (np_dtype.c). */
+#ifndef KILN_JIT_INFER_NP_H
+#define KILN_JIT_INFER_NP_H
+
+#include "jit/lower.h"
+
+/* ---- inference (infer.c gives these to infer_np.c) ---- */
+
+typedef struct kj_infer_ctx kj_infer_ctx;
+/* The type of n (inferring it), or NULL. */
+const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n);
+/* A typing problem at n: an error when inference is strict, NULL always. */
+const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what);
+
+/* np.* calls (any: scalar ufunc calls are passed on to the builtins). */
+const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n);
+/* a OP b, -a, a < b, with an array operand. */
+const kj_type *kj_np_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b);
+const kj_type *kj_np_unary_type(kj_infer_ctx *c, kj_node *n, const kj_type *a);
+/* Methods and attributes of arrays (NULL with handled false when not an array). */
+const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
+const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled);
+/* a[mask], a[int_array]: the type, or NULL with handled false for other indices. */
+const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, bool *handled);
+
+/* ---- lowering ---- */
+
+/* Whether lower_np handles this node (decided from the inferred types). */
+bool kj_np_lowers(const kj_node *n);
+LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n);
+/* target[...] = v where target is a view (slice assignment) or a masked /
+ * integer-array index. */
+bool kj_np_lowers_store(const kj_node *target);
+void kj_np_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
+/* target OP= value where target is an array: in place, as NumPy. */
+void kj_np_augassign(kj_lw *w, kj_node *s);
+
+#endif

@@ -1,0 +1,85 @@
+/* lower_np: the entry of NumPy lowering: routes a node inference gave to
+ * infer_np.c to the part that lowers it, and lowers stores into views
+ * (a[1:-1] = b), masks and index arrays, and in-place operators (a += b). */
+#include "jit/lower_np.h"
+
+#include <string.h>
+
+static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
+    const char *m = n->kids[0]->name + 3;
+    kj_np_args a;
+    kj_np_split(n, 1, &a);
+    if (!strncmp(m, "random.", 7))
+        return kj_np_lower_random(w, n, m + 7, &a);
+    const kj_np_ufunc *uf = kj_np_find_ufunc(m);
+    if (uf) {
+        kj_node *out = kj_np_arg(&a, -1, "out");
+        if (out)
+            return kj_np_ewise(w, n, kj_lower_expr(w, out), out->type);
+        if (n->type->kind != KJ_T_ARRAY)
+            return kj_np_ewise_scalar(w, n);
+        return kj_np_ewise(w, n, NULL, NULL);
+    }
+    bool handled;
+    LLVMValueRef v = kj_np_lower_create(w, n, m, &a, &handled);
+    return handled ? v : kj_np_lower_other(w, n, m, &a);
+}
+
+LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n) {
+    kj_at(w, n);
+    switch (n->kind) {
+    case KJ_E_BINOP:
+    case KJ_E_UNARY:
+    case KJ_E_COMPARE: return kj_np_ewise(w, n, NULL, NULL);
+    case KJ_E_CALL: return lower_call(w, n);
+    case KJ_E_METHOD: return kj_np_lower_method(w, n);
+    case KJ_E_ATTR: return kj_lower_expr(w, n->kids[0]);   /* .real of a real array */
+    case KJ_E_INDEX: return kj_np_lower_fancy_index(w, n);
+    default:
+        kj_fail(&w->u->err, KJ_ERR_INTERNAL, n->line, n->col, NULL, "internal: not a NumPy node");
+        return LLVMGetUndef(w->i8);
+    }
+}
+
+bool kj_np_lowers_store(const kj_node *target) {
+    return target->kind == KJ_E_INDEX && target->type && target->type->kind == KJ_T_ARRAY;
+}
+
+/* Whether src and dst may share memory (the same owner): then src is
+ * copied first, as NumPy does for overlapping assignments. */
+static LLVMValueRef unaliased(kj_lw *w, LLVMValueRef dst, LLVMValueRef src, const kj_type *st) {
+    LLVMValueRef same = LLVMBuildICmp(w->b, LLVMIntEQ, kj_array_field(w, dst, 0, 0), kj_array_field(w, src, 0, 0), "");
+    LLVMBasicBlockRef copy = kj_new_bb(w, "assign.copy"), join = kj_new_bb(w, "assign.join");
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
+    LLVMBuildCondBr(w->b, same, copy, join);
+    LLVMPositionBuilderAtEnd(w->b, copy);
+    LLVMValueRef c = kj_np_copy(w, src, st, st->elem);
+    LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+    LLVMValueRef phi = LLVMBuildPhi(w->b, kj_lltype(w, st), "src");
+    LLVMAddIncoming(phi, (LLVMValueRef[]){src, c}, (LLVMBasicBlockRef[]){from, copy_end}, 2);
+    return phi;
+}
+
+void kj_np_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
+    if (kj_np_lowers(target)) {   /* a[mask] = v, a[idx] = v */
+        kj_np_store_fancy(w, target, v, vt);
+        return;
+    }
+    LLVMValueRef view = kj_lower_index(w, target);
+    if (vt->kind == KJ_T_ARRAY) {
+        const kj_type *st = kj_array(vt->elem, vt->ndim, KJ_LAYOUT_A, vt->readonly);
+        v = unaliased(w, view, v, st);
+        vt = st;
+    }
+    kj_np_assign(w, view, target->type, v, vt);
+}
+
+void kj_np_augassign(kj_lw *w, kj_node *s) {
+    kj_node *target = s->kids[0];
+    LLVMValueRef out = kj_lower_expr(w, target);
+    kj_node root = {.kind = KJ_E_BINOP, .line = s->line, .col = s->col, .op = s->op,
+                    .kids = (kj_node *[]){target, s->kids[1]}, .nkids = 2, .type = target->type};
+    kj_np_ewise(w, &root, out, target->type);
+}

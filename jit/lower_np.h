@@ -1,0 +1,85 @@
+/* lower_np: what the lowerings of NumPy code (lower_np_*.c) share: making
+ * arrays on owned memory, element pointers, counted loops, and the
+ * elementwise operations with NumPy's semantics. */
+#ifndef KILN_JIT_LOWER_NP_H
+#define KILN_JIT_LOWER_NP_H
+
+#include "jit/infer_np.h"
+#include "jit/np_funcs.h"
+
+#define KJ_NP_MAXDIM 32
+
+/* A new C-contiguous array of type t and the given shape (nd values, i64),
+ * uninitialized or zero-filled, registered as a temporary of the statement.
+ * Raises ValueError for a negative dimension, MemoryError when out of memory. */
+LLVMValueRef kj_np_alloc(kj_lw *w, const kj_type *t, LLVMValueRef *shape, bool zeroed);
+/* An array value from its parts (strides NULL: C-contiguous from the shape). */
+LLVMValueRef kj_np_make(kj_lw *w, const kj_type *t, LLVMValueRef owner, LLVMValueRef data,
+                        LLVMValueRef *shape, LLVMValueRef *strides);
+/* The shape / strides of arr (nd values). */
+void kj_np_shape(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *shape);
+void kj_np_strides(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *strides);
+LLVMValueRef kj_np_size(kj_lw *w, LLVMValueRef arr, int nd);
+LLVMValueRef kj_np_itemsize(kj_lw *w, const kj_type *elem);
+/* Pointer to element idx (nd indices, in range) through the byte strides. */
+LLVMValueRef kj_np_ptr(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *idx);
+LLVMValueRef kj_np_load(kj_lw *w, LLVMValueRef p, const kj_type *et);
+void kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et);
+/* Whether arr is C-contiguous (an i1 computed from its strides). */
+LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
+
+/* for i in range(n): kj_np_loop_begin returns i; the body follows; end
+ * closes it. Loops nest. */
+typedef struct {
+    LLVMBasicBlockRef cond, body, exit;
+    LLVMValueRef slot, n;
+} kj_np_loop;
+LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n);
+void kj_np_loop_end(kj_lw *w, kj_np_loop *l);
+
+/* Nested loops over a shape in C order: begin fills idx[0..nd-1]. */
+typedef struct {
+    kj_np_loop loops[KJ_NP_MAXDIM];
+    int nd;
+} kj_np_nest;
+void kj_np_nest_begin(kj_lw *w, kj_np_nest *s, int nd, LLVMValueRef *shape, LLVMValueRef *idx);
+void kj_np_nest_end(kj_lw *w, kj_np_nest *s);
+
+/* Copies src (type st) into dst (type dt, same shape), converting elements. */
+void kj_np_copy_into(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef src, const kj_type *st);
+/* A new C-contiguous copy of src with element type et. */
+LLVMValueRef kj_np_copy(kj_lw *w, LLVMValueRef src, const kj_type *st, const kj_type *et);
+/* Fills arr with the scalar v. */
+void kj_np_fill(kj_lw *w, LLVMValueRef arr, const kj_type *t, LLVMValueRef v, const kj_type *vt);
+
+/* The elementwise operation `ufunc` (NumPy's name) on scalars x (types xt)
+ * giving a value of type rt, with NumPy's rules (no exception for division
+ * by zero; NaN propagates through maximum and minimum). */
+LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *ufunc, int n, LLVMValueRef *x,
+                           const kj_type *const *xt, const kj_type *rt);
+
+/* Evaluates the array expression n into a new array, or into `out` (an
+ * array of type ot) when out is not NULL. */
+LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot);
+
+/* A scalar-only elementwise call (np.where on numbers, np.sign(x)). */
+LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n);
+/* dst[...] = src with src broadcast to dst's shape (src may be a scalar). */
+void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef src, const kj_type *st);
+
+/* The parts (lower_np_create.c, lower_np_reduce.c, lower_np_misc.c). */
+LLVMValueRef kj_np_lower_create(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
+LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n);
+LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arr, kj_node *axis);
+LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n);
+void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
+LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+
+/* A shape argument (int or tuple of ints) as nd i64 values. */
+void kj_np_shape_arg(kj_lw *w, kj_node *k, LLVMValueRef *shape);
+/* A value node lowered and converted to t. */
+LLVMValueRef kj_np_value(kj_lw *w, kj_node *k, const kj_type *t);
+
+#endif

@@ -1,0 +1,235 @@
+/* lower_np_create: arrays made in compiled code (np.empty, zeros, ones,
+ * full, the *_like family, arange, linspace, eye, identity, copy, array,
+ * asarray) and the array methods that make or view arrays (copy, astype,
+ * reshape, ravel, flatten, transpose, fill). */
+#include "jit/lower_np.h"
+#include "jit/lower_nrt.h"
+
+#include <string.h>
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+static LLVMValueRef fill_value(kj_lw *w, const kj_np_args *a, int pos, const kj_type *et) {
+    kj_node *k = kj_np_arg(a, pos, "fill_value");
+    return kj_np_value(w, k, et);
+}
+
+/* np.arange: the length NumPy gives, ceil((stop - start) / step) >= 0,
+ * and element i = start + i * step. */
+static LLVMValueRef arange(kj_lw *w, kj_node *n, const kj_np_args *a) {
+    const kj_type *t = n->type;
+    bool ints = true;
+    for (int i = 0; i < a->npos; i++)
+        ints = ints && kj_is_intlike(a->pos[i]->type);
+    const kj_type *ct = ints ? KJ_I64 : KJ_F64;
+    LLVMValueRef start = a->npos > 1 ? kj_np_value(w, a->pos[0], ct) : kj_cast(w, c64(w, 0), KJ_I64, ct);
+    LLVMValueRef stop = kj_np_value(w, a->pos[a->npos > 1 ? 1 : 0], ct);
+    LLVMValueRef step = a->npos > 2 ? kj_np_value(w, a->pos[2], ct) : kj_cast(w, c64(w, 1), KJ_I64, ct);
+    LLVMValueRef len;
+    if (ints) {
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, step, c64(w, 0), ""), PyExc_ZeroDivisionError,
+                    "division by zero");
+        /* ceil division toward the step's sign */
+        LLVMValueRef span = LLVMBuildSub(w->b, stop, start, "");
+        LLVMValueRef pos = LLVMBuildICmp(w->b, LLVMIntSGT, step, c64(w, 0), "");
+        LLVMValueRef adj = LLVMBuildSelect(w->b, pos, LLVMBuildSub(w->b, step, c64(w, 1), ""),
+                                           LLVMBuildAdd(w->b, step, c64(w, 1), ""), "");
+        len = LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, span, adj, ""), step, "");
+    } else {
+        kj_raise_if(w, LLVMBuildFCmp(w->b, LLVMRealOEQ, step, LLVMConstReal(w->f64, 0), ""),
+                    PyExc_ZeroDivisionError, "division by zero");
+        LLVMValueRef q = LLVMBuildFDiv(w->b, LLVMBuildFSub(w->b, stop, start, ""), step, "");
+        q = kj_call_intrinsic(w, "llvm.ceil", w->f64, 1, &q);
+        kj_raise_if(w, LLVMBuildFCmp(w->b, LLVMRealUNO, q, q, ""), PyExc_ValueError, "arange: cannot compute length");
+        len = LLVMBuildFPToSI(w->b, LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOGT, q, LLVMConstReal(w->f64, 0), ""),
+                                                    q, LLVMConstReal(w->f64, 0), ""), w->i64, "");
+    }
+    len = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, len, c64(w, 0), ""), len, c64(w, 0), "len");
+    LLVMValueRef arr = kj_np_alloc(w, t, &len, false);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, len);
+    LLVMValueRef v = ints ? LLVMBuildAdd(w->b, start, LLVMBuildMul(w->b, i, step, ""), "")
+                          : LLVMBuildFAdd(w->b, start, LLVMBuildFMul(w->b, LLVMBuildSIToFP(w->b, i, w->f64, ""), step, ""), "");
+    kj_np_store_elem(w, kj_np_ptr(w, arr, 1, &i), v, ct, t->elem);
+    kj_np_loop_end(w, &l);
+    return arr;
+}
+
+/* np.linspace(start, stop, num=50, endpoint=True), NumPy's arithmetic:
+ * i * step + start, the last element exactly stop. */
+static LLVMValueRef linspace(kj_lw *w, kj_node *n, const kj_np_args *a) {
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef start = kj_np_value(w, a->pos[0], KJ_F64), stop = kj_np_value(w, a->pos[1], KJ_F64);
+    kj_node *numk = kj_np_arg(a, 2, "num"), *epk = kj_np_arg(a, -1, "endpoint");
+    LLVMValueRef num = numk ? kj_np_value(w, numk, KJ_I64) : c64(w, 50);
+    LLVMValueRef endpoint = epk ? kj_truth(w, kj_lower_expr(w, epk), epk->type) : LLVMConstInt(w->i1, 1, 0);
+    kj_raise_if(w, LLVMBuildICmp(b, LLVMIntSLT, num, c64(w, 0), ""), PyExc_ValueError,
+                "Number of samples must be non-negative.");
+    LLVMValueRef div = LLVMBuildSelect(b, endpoint, LLVMBuildSub(b, num, c64(w, 1), ""), num, "");
+    LLVMValueRef delta = LLVMBuildFSub(b, stop, start, "");
+    LLVMValueRef divf = LLVMBuildSIToFP(b, div, w->f64, "");
+    LLVMValueRef step = LLVMBuildFDiv(b, delta, divf, "");
+    LLVMValueRef has_div = LLVMBuildICmp(b, LLVMIntSGT, div, c64(w, 0), "");
+    LLVMValueRef step_zero = LLVMBuildFCmp(b, LLVMRealOEQ, step, LLVMConstReal(w->f64, 0), "");
+    LLVMValueRef arr = kj_np_alloc(w, n->type, &num, false);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, num);
+    LLVMValueRef fi = LLVMBuildSIToFP(b, i, w->f64, "");
+    LLVMValueRef by_step = LLVMBuildFMul(b, fi, step, "");
+    LLVMValueRef by_delta = LLVMBuildFMul(b, LLVMBuildFDiv(b, fi, divf, ""), delta, "");
+    LLVMValueRef y = LLVMBuildSelect(b, has_div, LLVMBuildSelect(b, step_zero, by_delta, by_step, ""),
+                                     LLVMBuildFMul(b, fi, delta, ""), "");
+    y = LLVMBuildFAdd(b, y, start, "");
+    LLVMValueRef last = LLVMBuildAnd(b, LLVMBuildAnd(b, endpoint, LLVMBuildICmp(b, LLVMIntSGT, num, c64(w, 1), ""), ""),
+                                     LLVMBuildICmp(b, LLVMIntEQ, i, LLVMBuildSub(b, num, c64(w, 1), ""), ""), "");
+    y = LLVMBuildSelect(b, last, stop, y, "");
+    kj_np_store_elem(w, kj_np_ptr(w, arr, 1, &i), y, KJ_F64, KJ_F64);
+    kj_np_loop_end(w, &l);
+    return arr;
+}
+
+/* np.eye(N, M=None, k=0) and np.identity(n). */
+static LLVMValueRef eye(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    const kj_type *t = n->type;
+    LLVMValueRef shape[2];
+    shape[0] = kj_np_value(w, a->pos[0], KJ_I64);
+    kj_node *mk = m[0] == 'e' ? kj_np_arg(a, 1, "M") : NULL, *kk = m[0] == 'e' ? kj_np_arg(a, 2, "k") : NULL;
+    shape[1] = mk && mk->type->kind != KJ_T_NONE ? kj_np_value(w, mk, KJ_I64) : shape[0];
+    LLVMValueRef k = kk ? kj_np_value(w, kk, KJ_I64) : c64(w, 0);
+    LLVMValueRef arr = kj_np_alloc(w, t, shape, true);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, shape[0]);
+    LLVMValueRef j = LLVMBuildAdd(w->b, i, k, "");
+    LLVMValueRef in = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntSGE, j, c64(w, 0), ""),
+                                   LLVMBuildICmp(w->b, LLVMIntSLT, j, shape[1], ""), "");
+    LLVMBasicBlockRef set = kj_new_bb(w, "eye.set"), next = kj_new_bb(w, "eye.next");
+    LLVMBuildCondBr(w->b, in, set, next);
+    LLVMPositionBuilderAtEnd(w->b, set);
+    kj_np_store_elem(w, kj_np_ptr(w, arr, 2, (LLVMValueRef[]){i, j}), c64(w, 1), KJ_I64, t->elem);
+    LLVMBuildBr(w->b, next);
+    LLVMPositionBuilderAtEnd(w->b, next);
+    kj_np_loop_end(w, &l);
+    return arr;
+}
+
+LLVMValueRef kj_np_lower_create(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a, bool *handled) {
+    const kj_type *t = n->type;
+    *handled = true;
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    if (!strcmp(m, "empty") || !strcmp(m, "zeros") || !strcmp(m, "ones") || !strcmp(m, "full")) {
+        kj_np_shape_arg(w, kj_np_arg(a, 0, "shape"), shape);
+        LLVMValueRef arr = kj_np_alloc(w, t, shape, m[0] == 'z');
+        if (m[0] == 'o')
+            kj_np_fill(w, arr, t, c64(w, 1), KJ_I64);
+        else if (m[0] == 'f')
+            kj_np_fill(w, arr, t, fill_value(w, a, 1, t->elem), t->elem);
+        return arr;
+    }
+    if (strlen(m) > 5 && !strcmp(m + strlen(m) - 5, "_like")) {
+        kj_node *src = kj_np_arg(a, 0, "a");
+        LLVMValueRef s = kj_lower_expr(w, src);
+        kj_np_shape(w, s, t->ndim, shape);
+        LLVMValueRef arr = kj_np_alloc(w, t, shape, m[0] == 'z');
+        if (m[0] == 'o')
+            kj_np_fill(w, arr, t, c64(w, 1), KJ_I64);
+        else if (m[0] == 'f')
+            kj_np_fill(w, arr, t, fill_value(w, a, 1, t->elem), t->elem);
+        return arr;
+    }
+    if (!strcmp(m, "arange"))
+        return arange(w, n, a);
+    if (!strcmp(m, "linspace"))
+        return linspace(w, n, a);
+    if (!strcmp(m, "eye") || !strcmp(m, "identity"))
+        return eye(w, n, m, a);
+    if (!strcmp(m, "copy") || !strcmp(m, "array") || !strcmp(m, "asarray") || !strcmp(m, "ascontiguousarray")) {
+        kj_node *src = kj_np_arg(a, 0, "a");
+        LLVMValueRef s = kj_lower_expr(w, src);
+        if (t == src->type)   /* asarray of an array of this type: the same array */
+            return s;
+        return kj_np_copy(w, s, src->type, t->elem);
+    }
+    *handled = false;
+    return NULL;
+}
+
+/* a.reshape(...): a view with the new shape (one -1 is inferred). */
+static LLVMValueRef reshape(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMValueRef self, const kj_type *st) {
+    const kj_type *t = n->type;
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    int k = 0;
+    for (int i = 0; i < a->npos; i++) {
+        kj_np_shape_arg(w, a->pos[i], shape + k);
+        k += a->pos[i]->type->kind == KJ_T_TUPLE ? a->pos[i]->type->n : 1;
+    }
+    LLVMValueRef size = kj_np_size(w, self, st->ndim), known = c64(w, 1), unknown = c64(w, -1);
+    LLVMValueRef nneg = c64(w, 0);
+    for (int i = 0; i < t->ndim; i++) {
+        LLVMValueRef is_neg = LLVMBuildICmp(w->b, LLVMIntEQ, shape[i], c64(w, -1), "");
+        nneg = LLVMBuildAdd(w->b, nneg, LLVMBuildZExt(w->b, is_neg, w->i64, ""), "");
+        unknown = LLVMBuildSelect(w->b, is_neg, c64(w, i), unknown, "");
+        known = LLVMBuildSelect(w->b, is_neg, known, LLVMBuildMul(w->b, known, shape[i], ""), "");
+    }
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSGT, nneg, c64(w, 1), ""), PyExc_ValueError,
+                "can only specify one unknown dimension");
+    LLVMValueRef safe = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, known, c64(w, 0), ""), c64(w, 1), known, "");
+    LLVMValueRef inferred = LLVMBuildSDiv(w->b, size, safe, "");
+    LLVMValueRef total = c64(w, 1);
+    for (int i = 0; i < t->ndim; i++) {
+        shape[i] = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, unknown, c64(w, i), ""), inferred, shape[i], "");
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, shape[i], c64(w, 0), ""), PyExc_ValueError,
+                    "negative dimensions are not allowed");
+        total = LLVMBuildMul(w->b, total, shape[i], "");
+    }
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, total, size, ""), PyExc_ValueError,
+                "cannot reshape array: the new shape has a different number of elements");
+    return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), shape, NULL);
+}
+
+LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
+    const char *m = n->name;
+    const kj_type *st = n->kids[0]->type, *t = n->type;
+    kj_np_args a;
+    kj_np_split(n, 1, &a);
+    if (!strcmp(m, "sum") || !strcmp(m, "prod") || !strcmp(m, "min") || !strcmp(m, "max") ||
+        !strcmp(m, "mean") || !strcmp(m, "var") || !strcmp(m, "std") || !strcmp(m, "argmin") ||
+        !strcmp(m, "argmax") || !strcmp(m, "all") || !strcmp(m, "any") || !strcmp(m, "cumsum") ||
+        !strcmp(m, "cumprod") || !strcmp(m, "amin") || !strcmp(m, "amax"))
+        return kj_np_lower_reduce(w, n, m, n->kids[0], kj_np_arg(&a, 0, "axis"));
+    if (!strcmp(m, "sort") || !strcmp(m, "argsort") || !strcmp(m, "dot")) {
+        kj_np_args b = a;   /* as np.<m>(self, ...) */
+        for (int i = b.npos; i > 0; i--)
+            b.pos[i] = b.pos[i - 1];
+        b.pos[0] = n->kids[0];
+        b.npos++;
+        return kj_np_lower_other(w, n, !strcmp(m, "sort") ? "sort!" : m, &b);
+    }
+    LLVMValueRef self = kj_lower_expr(w, n->kids[0]);
+    if (!strcmp(m, "copy") || !strcmp(m, "astype") || !strcmp(m, "flatten"))
+        return kj_np_copy(w, self, st, t->elem);
+    if (!strcmp(m, "ravel")) {
+        if (st->layout == KJ_LAYOUT_C) {
+            LLVMValueRef size = kj_np_size(w, self, st->ndim);
+            return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), &size, NULL);
+        }
+        return kj_np_copy(w, self, st, t->elem);
+    }
+    if (!strcmp(m, "reshape"))
+        return reshape(w, n, &a, self, st);
+    if (!strcmp(m, "transpose")) {
+        LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM], rs[KJ_NP_MAXDIM], rst[KJ_NP_MAXDIM];
+        kj_np_shape(w, self, st->ndim, shape);
+        kj_np_strides(w, self, st->ndim, strides);
+        for (int k = 0; k < st->ndim; k++) {
+            rs[k] = shape[st->ndim - 1 - k];
+            rst[k] = strides[st->ndim - 1 - k];
+        }
+        return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), rs, rst);
+    }
+    if (!strcmp(m, "fill")) {
+        kj_np_fill(w, self, st, kj_lower_expr(w, a.pos[0]), a.pos[0]->type);
+        return LLVMConstInt(w->i8, 0, 0);
+    }
+    kj_fail(&w->u->err, KJ_ERR_INTERNAL, n->line, n->col, NULL, "internal: array method %s", m);
+    return LLVMGetUndef(kj_lltype(w, t));
+}

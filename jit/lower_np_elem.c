@@ -1,0 +1,281 @@
+/* lower_np_elem: one element of a NumPy ufunc, with NumPy's semantics
+ * rather than Python's: division by zero gives inf/nan (and 0 for
+ * integers) instead of raising, maximum/minimum propagate NaN, fmax/fmin
+ * ignore it, integer arithmetic wraps at the dtype's width. */
+#include "jit/lower_np.h"
+#include "jit/np_dtype.h"
+
+#include <string.h>
+
+static LLVMValueRef fc(LLVMTypeRef t, double v) { return LLVMConstReal(t, v); }
+
+static LLVMValueRef intrin(kj_lw *w, const char *name, LLVMTypeRef t, int n, LLVMValueRef *x) {
+    return kj_fm(w, kj_call_intrinsic(w, name, t, n, x));
+}
+
+/* A libm function through the target (sinf for float32 on the CPU). */
+static LLVMValueRef libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x) {
+    const kj_target *tg = w->u->target;
+    const char *sym = tg->math_symbol ? tg->math_symbol(tg, fn, t->bits) : NULL;
+    LLVMTypeRef ft = kj_lltype(w, t);
+    if (!sym) {
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL, "%s is not available on the %s target",
+                fn, tg->name);
+        return LLVMGetUndef(ft);
+    }
+    LLVMTypeRef tys[2] = {ft, ft};
+    return kj_fm(w, kj_call(w, sym, ft, n, tys, x));
+}
+
+static bool is_float(const kj_type *t) { return t->kind == KJ_T_FLOAT; }
+static bool is_signed(const kj_type *t) { return t->kind == KJ_T_INT && t->is_signed; }
+
+/* Python-style floor division and modulo for one float pair, NaN for a
+ * zero divisor (npy_divmod). */
+static LLVMValueRef float_divmod(kj_lw *w, bool want_mod, LLVMValueRef a, LLVMValueRef b) {
+    LLVMBuilderRef bd = w->b;
+    LLVMTypeRef ft = LLVMTypeOf(a);
+    LLVMValueRef zero = LLVMConstNull(ft);
+    LLVMValueRef mod = kj_fm(w, LLVMBuildFRem(bd, a, b, ""));
+    LLVMValueRef bneg = LLVMBuildFCmp(bd, LLVMRealOLT, b, zero, "");
+    LLVMValueRef fix = LLVMBuildAnd(bd, LLVMBuildFCmp(bd, LLVMRealUNE, mod, zero, ""),
+                                    LLVMBuildXor(bd, bneg, LLVMBuildFCmp(bd, LLVMRealOLT, mod, zero, ""), ""), "");
+    if (want_mod) {
+        LLVMValueRef m = LLVMBuildSelect(bd, fix, kj_fm(w, LLVMBuildFAdd(bd, mod, b, "")), mod, "");
+        LLVMValueRef sz = kj_call_intrinsic(w, "llvm.copysign", ft, 2, (LLVMValueRef[]){zero, b});
+        return LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, m, zero, ""), sz, m, "");
+    }
+    /* b == 0: a / b (inf or nan), as NumPy */
+    LLVMValueRef div = kj_fm(w, LLVMBuildFDiv(bd, kj_fm(w, LLVMBuildFSub(bd, a, mod, "")), b, ""));
+    div = LLVMBuildSelect(bd, fix, kj_fm(w, LLVMBuildFSub(bd, div, fc(ft, 1.0), "")), div, "");
+    LLVMValueRef fl = kj_call_intrinsic(w, "llvm.floor", ft, 1, &div);
+    LLVMValueRef up = LLVMBuildFCmp(bd, LLVMRealOGT, kj_fm(w, LLVMBuildFSub(bd, div, fl, "")), fc(ft, 0.5), "");
+    fl = LLVMBuildSelect(bd, up, kj_fm(w, LLVMBuildFAdd(bd, fl, fc(ft, 1.0), "")), fl, "");
+    LLVMValueRef q0 = kj_call_intrinsic(w, "llvm.copysign", ft, 2,
+                                        (LLVMValueRef[]){zero, kj_fm(w, LLVMBuildFDiv(bd, a, b, ""))});
+    LLVMValueRef q = LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealUNE, div, zero, ""), fl, q0, "");
+    return LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, b, zero, ""),
+                           kj_fm(w, LLVMBuildFDiv(bd, a, b, "")), q, "");
+}
+
+/* Integer floor division / modulo; 0 for a zero divisor (NumPy's answer). */
+static LLVMValueRef int_divmod(kj_lw *w, bool want_mod, LLVMValueRef a, LLVMValueRef b, const kj_type *t) {
+    LLVMBuilderRef bd = w->b;
+    LLVMTypeRef it = LLVMTypeOf(a);
+    LLVMValueRef zero = LLVMConstNull(it), one = LLVMConstInt(it, 1, 0);
+    LLVMValueRef bz = LLVMBuildICmp(bd, LLVMIntEQ, b, zero, "");
+    LLVMValueRef sb = LLVMBuildSelect(bd, bz, one, b, "");
+    LLVMValueRef r;
+    if (!is_signed(t)) {
+        r = want_mod ? LLVMBuildURem(bd, a, sb, "") : LLVMBuildUDiv(bd, a, sb, "");
+        return LLVMBuildSelect(bd, bz, zero, r, "");
+    }
+    LLVMValueRef m1 = LLVMBuildICmp(bd, LLVMIntEQ, sb, LLVMConstAllOnes(it), "");
+    sb = LLVMBuildSelect(bd, m1, one, sb, "");
+    LLVMValueRef q = LLVMBuildSDiv(bd, a, sb, ""), rem = LLVMBuildSRem(bd, a, sb, "");
+    LLVMValueRef adj = LLVMBuildAnd(bd, LLVMBuildICmp(bd, LLVMIntNE, rem, zero, ""),
+                                    LLVMBuildICmp(bd, LLVMIntSLT, LLVMBuildXor(bd, rem, b, ""), zero, ""), "");
+    if (want_mod)
+        r = LLVMBuildSelect(bd, m1, zero, LLVMBuildSelect(bd, adj, LLVMBuildAdd(bd, rem, b, ""), rem, ""), "");
+    else
+        r = LLVMBuildSelect(bd, m1, LLVMBuildNeg(bd, a, ""), LLVMBuildSelect(bd, adj, LLVMBuildSub(bd, q, one, ""), q, ""), "");
+    return LLVMBuildSelect(bd, bz, zero, r, "");
+}
+
+/* a ** b for integers of type t: wraps; a negative exponent is NumPy's
+ * ValueError. */
+static LLVMValueRef int_power(kj_lw *w, LLVMValueRef a, LLVMValueRef b, const kj_type *t) {
+    LLVMTypeRef it = LLVMTypeOf(a);
+    if (is_signed(t))
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, b, LLVMConstNull(it), ""), PyExc_ValueError,
+                    "Integers to negative integer powers are not allowed.");
+    LLVMValueRef a64 = LLVMBuildIntCast2(w->b, a, w->i64, is_signed(t), "");
+    LLVMValueRef b64 = LLVMBuildIntCast2(w->b, b, w->i64, is_signed(t), "");
+    LLVMValueRef r = kj_call(w, "kj_rt_ipow", w->i64, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){a64, b64});
+    return LLVMBuildIntCast2(w->b, r, it, is_signed(t), "");
+}
+
+static LLVMValueRef compare(kj_lw *w, const char *u, LLVMValueRef a, LLVMValueRef b, const kj_type *t) {
+    static const char *names[] = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
+    static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+    static const LLVMIntPredicate sp[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate up[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+    int k = 0;
+    while (k < 5 && strcmp(names[k], u) != 0)
+        k++;
+    if (is_float(t))
+        return LLVMBuildFCmp(w->b, fp[k], a, b, "");
+    return LLVMBuildICmp(w->b, (is_signed(t) ? sp : up)[k], a, b, "");
+}
+
+/* The type both operands of a comparison are converted to. */
+static const kj_type *common(const kj_type *a, const kj_type *b) {
+    char why[200];
+    const kj_type *ops[2] = {a, b};
+    const kj_type *t = kj_np_result_dtype("add", 2, ops, why, sizeof why);
+    return t ? t : kj_promote(a, b);
+}
+
+static LLVMValueRef minmax(kj_lw *w, bool is_max, bool ignore_nan, LLVMValueRef a, LLVMValueRef b, const kj_type *t) {
+    if (is_float(t)) {
+        if (ignore_nan)
+            return intrin(w, is_max ? "llvm.maxnum" : "llvm.minnum", LLVMTypeOf(a), 2, (LLVMValueRef[]){a, b});
+        return intrin(w, is_max ? "llvm.maximum" : "llvm.minimum", LLVMTypeOf(a), 2, (LLVMValueRef[]){a, b});
+    }
+    LLVMIntPredicate p = is_signed(t) ? (is_max ? LLVMIntSGT : LLVMIntSLT) : (is_max ? LLVMIntUGT : LLVMIntULT);
+    if (t->kind == KJ_T_BOOL)
+        p = is_max ? LLVMIntUGT : LLVMIntULT;
+    return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, p, a, b, ""), a, b, "");
+}
+
+static LLVMValueRef unary_float(kj_lw *w, kj_node *at, const char *u, LLVMValueRef x, const kj_type *t) {
+    LLVMTypeRef ft = kj_lltype(w, t);
+    static const struct { const char *np, *impl; } table[] = {
+        {"sqrt", "llvm.sqrt"}, {"fabs", "llvm.fabs"}, {"absolute", "llvm.fabs"}, {"floor", "llvm.floor"},
+        {"ceil", "llvm.ceil"}, {"trunc", "llvm.trunc"}, {"rint", "llvm.rint"}, {"sin", "sin"},
+        {"cos", "cos"}, {"tan", "tan"}, {"arcsin", "asin"}, {"arccos", "acos"}, {"arctan", "atan"},
+        {"sinh", "sinh"}, {"cosh", "cosh"}, {"tanh", "tanh"}, {"arcsinh", "asinh"},
+        {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"exp", "exp"}, {"exp2", "exp2"},
+        {"expm1", "expm1"}, {"log", "log"}, {"log1p", "log1p"}, {"log10", "log10"},
+        {"log2", "log2"}, {"cbrt", "cbrt"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(table[i].np, u))
+            return !strncmp(table[i].impl, "llvm.", 5) ? intrin(w, table[i].impl, ft, 1, &x)
+                                                      : libm(w, at, table[i].impl, t, 1, &x);
+    if (!strcmp(u, "deg2rad") || !strcmp(u, "radians"))
+        return kj_fm(w, LLVMBuildFMul(w->b, x, fc(ft, 0.017453292519943295), ""));
+    if (!strcmp(u, "rad2deg") || !strcmp(u, "degrees"))
+        return kj_fm(w, LLVMBuildFMul(w->b, x, fc(ft, 57.29577951308232), ""));
+    return NULL;
+}
+
+LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValueRef *x,
+                           const kj_type *const *xt, const kj_type *rt) {
+    LLVMBuilderRef b = w->b;
+    for (int i = 0; i < n; i++)
+        if (xt[i]->kind == KJ_T_COMPLEX || rt->kind == KJ_T_COMPLEX) {
+            kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, "Loop over the elements.",
+                    "complex arrays in array expressions are not supported yet");
+            return LLVMGetUndef(kj_lltype(w, rt));
+        }
+    /* predicates look at the operand as it is */
+    if (!strcmp(u, "isnan") || !strcmp(u, "isinf") || !strcmp(u, "isfinite")) {
+        if (!is_float(xt[0]))
+            return LLVMConstInt(w->i1, u[2] == 'f', 0);
+        LLVMValueRef a = kj_call_intrinsic(w, "llvm.fabs", LLVMTypeOf(x[0]), 1, x);
+        LLVMValueRef inf = fc(LLVMTypeOf(x[0]), 1.0 / 0.0);
+        if (u[2] == 'n')
+            return LLVMBuildFCmp(b, LLVMRealUNO, x[0], x[0], "");
+        return LLVMBuildFCmp(b, u[2] == 'i' ? LLVMRealOEQ : LLVMRealOLT, a, inf, "");
+    }
+    if (!strncmp(u, "logical_", 8)) {
+        LLVMValueRef p = kj_truth(w, x[0], xt[0]);
+        if (!strcmp(u, "logical_not"))
+            return LLVMBuildNot(b, p, "");
+        LLVMValueRef q = kj_truth(w, x[1], xt[1]);
+        return u[8] == 'a' ? LLVMBuildAnd(b, p, q, "") : u[8] == 'o' ? LLVMBuildOr(b, p, q, "") : LLVMBuildXor(b, p, q, "");
+    }
+    if (n == 2 && (!strcmp(u, "equal") || !strcmp(u, "not_equal") || !strncmp(u, "less", 4) ||
+                   !strncmp(u, "greater", 7))) {
+        const kj_type *ct = common(xt[0], xt[1]);
+        return compare(w, u, kj_cast(w, x[0], xt[0], ct), kj_cast(w, x[1], xt[1], ct), ct);
+    }
+    if (!strcmp(u, "where"))
+        return LLVMBuildSelect(b, kj_truth(w, x[0], xt[0]), kj_cast(w, x[1], xt[1], rt), kj_cast(w, x[2], xt[2], rt), "");
+    LLVMValueRef v[3];
+    for (int i = 0; i < n; i++)
+        v[i] = kj_cast(w, x[i], xt[i], rt);
+    if (!strcmp(u, "clip"))   /* minimum(maximum(a, lo), hi), NaN kept */
+        return minmax(w, false, false, minmax(w, true, false, v[0], v[1], rt), v[2], rt);
+    bool fl = is_float(rt);
+    LLVMTypeRef lt = kj_lltype(w, rt);
+    if (n == 1) {
+        if (!strcmp(u, "negative"))
+            return fl ? kj_fm(w, LLVMBuildFNeg(b, v[0], "")) : LLVMBuildNeg(b, v[0], "");
+        if (!strcmp(u, "positive"))
+            return v[0];
+        if (!strcmp(u, "invert"))
+            return LLVMBuildNot(b, v[0], "");   /* ~ of a bool is `not` */
+        if (!strcmp(u, "square"))
+            return fl ? kj_fm(w, LLVMBuildFMul(b, v[0], v[0], "")) : LLVMBuildMul(b, v[0], v[0], "");
+        if (!strcmp(u, "sign")) {
+            if (fl) {
+                LLVMValueRef zero = LLVMConstNull(lt);
+                LLVMValueRef s = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v[0], zero, ""), fc(lt, 1.0),
+                                                 LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, v[0], zero, ""),
+                                                                 fc(lt, -1.0), zero, ""), "");
+                return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, v[0], v[0], ""), v[0], s, "");
+            }
+            LLVMValueRef zero = LLVMConstNull(lt);
+            LLVMValueRef pos = LLVMBuildZExt(b, LLVMBuildICmp(b, is_signed(rt) ? LLVMIntSGT : LLVMIntUGT, v[0], zero, ""), lt, "");
+            if (!is_signed(rt))
+                return pos;
+            LLVMValueRef neg = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntSLT, v[0], zero, ""), lt, "");
+            return LLVMBuildSub(b, pos, neg, "");
+        }
+        if (!fl && (!strcmp(u, "absolute") || !strcmp(u, "fabs"))) {
+            if (!is_signed(rt))
+                return v[0];
+            LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, v[0], LLVMConstNull(lt), "");
+            return LLVMBuildSelect(b, neg, LLVMBuildNeg(b, v[0], ""), v[0], "");
+        }
+        if (fl) {
+            LLVMValueRef r = unary_float(w, at, u, v[0], rt);
+            if (r)
+                return r;
+        } else if (!strcmp(u, "floor") || !strcmp(u, "ceil") || !strcmp(u, "trunc") || !strcmp(u, "rint")) {
+            return v[0];
+        }
+    } else if (n == 2) {
+        if (!strcmp(u, "add"))
+            return fl ? kj_fm(w, LLVMBuildFAdd(b, v[0], v[1], "")) : rt->kind == KJ_T_BOOL ? LLVMBuildOr(b, v[0], v[1], "") : LLVMBuildAdd(b, v[0], v[1], "");
+        if (!strcmp(u, "subtract"))
+            return fl ? kj_fm(w, LLVMBuildFSub(b, v[0], v[1], "")) : LLVMBuildSub(b, v[0], v[1], "");
+        if (!strcmp(u, "multiply"))
+            return fl ? kj_fm(w, LLVMBuildFMul(b, v[0], v[1], "")) : rt->kind == KJ_T_BOOL ? LLVMBuildAnd(b, v[0], v[1], "") : LLVMBuildMul(b, v[0], v[1], "");
+        if ((!strcmp(u, "true_divide") || !strcmp(u, "divide")) && fl)
+            return kj_fm(w, LLVMBuildFDiv(b, v[0], v[1], ""));
+        if (!strcmp(u, "floor_divide") || !strcmp(u, "remainder") || !strcmp(u, "mod"))
+            return fl ? float_divmod(w, u[0] != 'f', v[0], v[1]) : int_divmod(w, u[0] != 'f', v[0], v[1], rt);
+        if (!strcmp(u, "fmod")) {
+            if (fl)
+                return kj_fm(w, LLVMBuildFRem(b, v[0], v[1], ""));
+            LLVMValueRef bz = LLVMBuildICmp(b, LLVMIntEQ, v[1], LLVMConstNull(lt), "");
+            LLVMValueRef sb = LLVMBuildSelect(b, bz, LLVMConstInt(lt, 1, 0), v[1], "");
+            LLVMValueRef r = is_signed(rt) ? LLVMBuildSRem(b, v[0], sb, "") : LLVMBuildURem(b, v[0], sb, "");
+            return LLVMBuildSelect(b, bz, LLVMConstNull(lt), r, "");
+        }
+        if (!strcmp(u, "power"))
+            return fl ? intrin(w, "llvm.pow", lt, 2, v) : int_power(w, v[0], v[1], rt);
+        if (!strcmp(u, "maximum") || !strcmp(u, "minimum") || !strcmp(u, "fmax") || !strcmp(u, "fmin"))
+            return minmax(w, strstr(u, "max") != NULL, u[0] == 'f', v[0], v[1], rt);
+        if (fl && !strcmp(u, "arctan2"))
+            return libm(w, at, "atan2", rt, 2, v);
+        if (fl && !strcmp(u, "hypot"))
+            return libm(w, at, "hypot", rt, 2, v);
+        if (fl && !strcmp(u, "copysign"))
+            return intrin(w, "llvm.copysign", lt, 2, v);
+        if (!fl) {
+            if (!strcmp(u, "bitwise_and"))
+                return LLVMBuildAnd(b, v[0], v[1], "");
+            if (!strcmp(u, "bitwise_or"))
+                return LLVMBuildOr(b, v[0], v[1], "");
+            if (!strcmp(u, "bitwise_xor"))
+                return LLVMBuildXor(b, v[0], v[1], "");
+            if (!strcmp(u, "left_shift") || !strcmp(u, "right_shift")) {
+                unsigned bits = LLVMGetIntTypeWidth(lt);
+                LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, v[1], LLVMConstInt(lt, bits, 0), "");
+                LLVMValueRef sb = LLVMBuildSelect(b, big, LLVMConstInt(lt, bits - 1, 0), v[1], "");
+                if (u[0] == 'l')
+                    return LLVMBuildSelect(b, big, LLVMConstNull(lt), LLVMBuildShl(b, v[0], sb, ""), "");
+                if (is_signed(rt))
+                    return LLVMBuildAShr(b, v[0], sb, "");
+                return LLVMBuildSelect(b, big, LLVMConstNull(lt), LLVMBuildLShr(b, v[0], sb, ""), "");
+            }
+        }
+    }
+    kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL, "np.%s is not supported for %s here", u,
+            rt->name);
+    return LLVMGetUndef(lt);
+}

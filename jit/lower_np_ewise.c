@@ -1,0 +1,246 @@
+/* lower_np_ewise: an array expression (operators, comparisons and ufuncs
+ * on arrays and scalars) evaluated in one fused loop with NumPy's
+ * broadcasting: every operand that is not itself elementwise (a variable,
+ * a call, a scalar) is evaluated once before the loop; the loop computes
+ * each element of the result from the operands' elements, with no
+ * temporary arrays. When every operand has the result's shape and is
+ * contiguous (checked at run time), the loop is flat with unit-stride
+ * accesses, which LLVM vectorizes. */
+#include "jit/lower_np.h"
+
+#include <string.h>
+
+#define MAX_LEAVES 64
+
+typedef struct {
+    const kj_type *t;
+    LLVMValueRef v;                        /* the array, or the scalar */
+    LLVMValueRef bstride[KJ_NP_MAXDIM];    /* per result axis; 0 where broadcast */
+    LLVMValueRef elem;                     /* inside the loop */
+} leaf;
+
+typedef struct {
+    leaf leaves[MAX_LEAVES];
+    int n;
+    bool overflow;
+} ew;
+
+/* The operand kids of an elementwise node. */
+static int operands(kj_node *n, kj_node **ops) {
+    switch (n->kind) {
+    case KJ_E_BINOP:
+    case KJ_E_COMPARE: ops[0] = n->kids[0]; ops[1] = n->kids[1]; return 2;
+    case KJ_E_UNARY: ops[0] = n->kids[0]; return 1;
+    default: {   /* a call: its positional arguments (out= is not an operand) */
+        int k = 0;
+        for (int i = 1; i < n->nkids && k < 3; i++)
+            if (n->kids[i]->kind != KJ_E_KEYWORD)
+                ops[k++] = n->kids[i];
+        return k;
+    }
+    }
+}
+
+static const char *ufunc_of(kj_node *n) {
+    switch (n->kind) {
+    case KJ_E_BINOP: return kj_np_op_ufunc(n->op, false);
+    case KJ_E_UNARY: return kj_np_op_ufunc(n->op, true);
+    case KJ_E_COMPARE: return kj_np_op_ufunc(n->ops[0], false);
+    default: return n->kids[0]->name + 3;
+    }
+}
+
+/* The root is elementwise even when it is not fused into an outer
+ * expression (a ufunc call with out=, an augmented assignment). */
+static void collect(kj_lw *w, ew *e, kj_node *n, bool root) {
+    if (root || kj_np_is_ewise(n)) {
+        kj_node *ops[3];
+        int k = operands(n, ops);
+        for (int i = 0; i < k; i++)
+            collect(w, e, ops[i], false);
+        return;
+    }
+    if (e->n == MAX_LEAVES) {
+        e->overflow = true;
+        return;
+    }
+    leaf *l = &e->leaves[e->n++];
+    l->t = n->type->kind == KJ_T_OPTIONAL ? n->type->elem : n->type;
+    l->v = kj_cast(w, kj_lower_expr(w, n), n->type, l->t);
+}
+
+/* The element of n, from the leaves' current elements (same order as collect). */
+static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, int *next, const kj_type **type) {
+    if (!root && !kj_np_is_ewise(n)) {
+        leaf *l = &e->leaves[(*next)++];
+        *type = l->t->kind == KJ_T_ARRAY ? l->t->elem : l->t;
+        return l->elem;
+    }
+    kj_node *ops[3];
+    int k = operands(n, ops);
+    LLVMValueRef x[3];
+    const kj_type *xt[3];
+    for (int i = 0; i < k; i++)
+        x[i] = element(w, e, ops[i], false, next, &xt[i]);
+    const kj_type *rt = n->type->kind == KJ_T_ARRAY ? n->type->elem : n->type;
+    *type = rt;
+    return kj_np_elem_op(w, n, ufunc_of(n), k, x, xt, rt);
+}
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+/* The result's shape from the operands' (NumPy's broadcasting), or checks
+ * the operands against a given shape (out=). Fills each leaf's strides. */
+static void broadcast(kj_lw *w, ew *e, int nd, LLVMValueRef *shape, bool given) {
+    if (!given)
+        for (int d = 0; d < nd; d++) {
+            LLVMValueRef s = c64(w, 1);
+            for (int i = 0; i < e->n; i++) {
+                leaf *l = &e->leaves[i];
+                int off = nd - (l->t->kind == KJ_T_ARRAY ? l->t->ndim : 0);
+                if (l->t->kind != KJ_T_ARRAY || d < off)
+                    continue;
+                LLVMValueRef ld = kj_array_field(w, l->v, 2, d - off);
+                s = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, s, c64(w, 1), ""), ld, s, "");
+            }
+            shape[d] = s;
+        }
+    LLVMValueRef bad = LLVMConstInt(w->i1, 0, 0);
+    for (int i = 0; i < e->n; i++) {
+        leaf *l = &e->leaves[i];
+        if (l->t->kind != KJ_T_ARRAY)
+            continue;
+        int off = nd - l->t->ndim;
+        for (int d = 0; d < nd; d++) {
+            if (d < off) {
+                l->bstride[d] = c64(w, 0);
+                continue;
+            }
+            LLVMValueRef ld = kj_array_field(w, l->v, 2, d - off);
+            LLVMValueRef one = LLVMBuildICmp(w->b, LLVMIntEQ, ld, c64(w, 1), "");
+            bad = LLVMBuildOr(w->b, bad, LLVMBuildAnd(w->b, LLVMBuildNot(w->b, one, ""),
+                                                       LLVMBuildICmp(w->b, LLVMIntNE, ld, shape[d], ""), ""), "");
+            l->bstride[d] = LLVMBuildSelect(w->b, one, c64(w, 0), kj_array_field(w, l->v, 3, d - off), "");
+        }
+    }
+    kj_raise_if(w, bad, PyExc_ValueError,
+                given ? "non-broadcastable output operand: the operands do not fit out's shape"
+                      : "operands could not be broadcast together");
+}
+
+/* Whether every operand has the result's shape and is contiguous. */
+static LLVMValueRef flat_ok(kj_lw *w, ew *e, int nd, LLVMValueRef *shape, LLVMValueRef res, const kj_type *rt) {
+    LLVMValueRef ok = kj_np_is_contiguous(w, res, rt);
+    for (int i = 0; i < e->n; i++) {
+        leaf *l = &e->leaves[i];
+        if (l->t->kind != KJ_T_ARRAY)
+            continue;
+        if (l->t->ndim != nd)
+            return LLVMConstInt(w->i1, 0, 0);
+        ok = LLVMBuildAnd(w->b, ok, kj_np_is_contiguous(w, l->v, l->t), "");
+        for (int d = 0; d < nd; d++)
+            ok = LLVMBuildAnd(w->b, ok, LLVMBuildICmp(w->b, LLVMIntEQ, kj_array_field(w, l->v, 2, d), shape[d], ""), "");
+    }
+    return ok;
+}
+
+LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot) {
+    ew e = {.n = 0};
+    collect(w, &e, n, true);
+    if (e.overflow) {
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, n->line, n->col, "Split the expression over two lines.",
+                "this array expression has more than %d operands", MAX_LEAVES);
+        return LLVMGetUndef(kj_lltype(w, out ? ot : n->type));
+    }
+    const kj_type *rt = out ? ot : n->type;
+    int nd = rt->ndim;
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    if (out)
+        kj_np_shape(w, out, nd, shape);
+    broadcast(w, &e, nd, shape, out != NULL);
+    LLVMValueRef res = out ? out : kj_np_alloc(w, rt, shape, false);
+    LLVMBasicBlockRef flat = kj_new_bb(w, "ew.flat"), strided = kj_new_bb(w, "ew.strided"),
+                      done = kj_new_bb(w, "ew.done");
+    LLVMBuildCondBr(w->b, flat_ok(w, &e, nd, shape, res, rt), flat, strided);
+
+    /* contiguous: one loop, element i of everything */
+    LLVMPositionBuilderAtEnd(w->b, flat);
+    kj_np_loop loop;
+    LLVMValueRef i = kj_np_loop_begin(w, &loop, kj_np_size(w, res, nd));
+    for (int k = 0; k < e.n; k++) {
+        leaf *l = &e.leaves[k];
+        if (l->t->kind == KJ_T_ARRAY)
+            l->elem = kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, l->t->elem), kj_array_field(w, l->v, 1, 0), &i, 1, ""),
+                                 l->t->elem);
+        else
+            l->elem = l->v;
+    }
+    int next = 0;
+    const kj_type *vt;
+    LLVMValueRef v = element(w, &e, n, true, &next, &vt);
+    kj_np_store_elem(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, rt->elem), kj_array_field(w, res, 1, 0), &i, 1, ""), v, vt,
+                     rt->elem);
+    kj_np_loop_end(w, &loop);
+    LLVMBuildBr(w->b, done);
+
+    /* any layout, broadcasting: nested loops through the strides */
+    LLVMPositionBuilderAtEnd(w->b, strided);
+    LLVMValueRef idx[KJ_NP_MAXDIM];
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, nd, shape, idx);
+    for (int k = 0; k < e.n; k++) {
+        leaf *l = &e.leaves[k];
+        if (l->t->kind != KJ_T_ARRAY) {
+            l->elem = l->v;
+            continue;
+        }
+        LLVMValueRef off = c64(w, 0);
+        for (int d = 0; d < nd; d++)
+            off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[d], l->bstride[d], ""), "");
+        l->elem = kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, l->v, 1, 0), &off, 1, ""), l->t->elem);
+    }
+    next = 0;
+    v = element(w, &e, n, true, &next, &vt);
+    kj_np_store_elem(w, kj_np_ptr(w, res, nd, idx), v, vt, rt->elem);
+    kj_np_nest_end(w, &nest);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+    return res;
+}
+
+LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n) {
+    ew e = {.n = 0};
+    collect(w, &e, n, true);
+    for (int k = 0; k < e.n; k++)
+        e.leaves[k].elem = e.leaves[k].v;
+    int next = 0;
+    const kj_type *vt;
+    LLVMValueRef v = element(w, &e, n, true, &next, &vt);
+    return kj_cast(w, v, vt, n->type);
+}
+
+void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef src, const kj_type *st) {
+    int nd = dt->ndim;
+    if (st->kind != KJ_T_ARRAY) {
+        kj_np_fill(w, dst, dt, src, st);
+        return;
+    }
+    ew e = {.n = 1};
+    e.leaves[0].t = st;
+    e.leaves[0].v = src;
+    LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+    kj_np_shape(w, dst, nd, shape);
+    if (st->ndim > nd) {
+        kj_raise(w, PyExc_ValueError, "could not broadcast the value into the target's shape");
+        return;
+    }
+    broadcast(w, &e, nd, shape, true);
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, nd, shape, idx);
+    LLVMValueRef off = c64(w, 0);
+    for (int d = 0; d < nd; d++)
+        off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[d], e.leaves[0].bstride[d], ""), "");
+    LLVMValueRef v = kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, src, 1, 0), &off, 1, ""), st->elem);
+    kj_np_store_elem(w, kj_np_ptr(w, dst, nd, idx), v, st->elem, dt->elem);
+    kj_np_nest_end(w, &nest);
+}

@@ -1,0 +1,74 @@
+/* lower_np_misc: np.dot (and a.dot, 1-d and 2-d), np.sort, argsort,
+ * unique, searchsorted and histogram. Sorting and histograms call the
+ * runtime (rt_np.c); dot is loops here, so LLVM sees through them. */
+#include "jit/lower_np.h"
+
+#include <string.h>
+
+
+/* sum over k of x[k] * y[k] for two lines. */
+static LLVMValueRef dot_line(kj_lw *w, LLVMValueRef xd, LLVMValueRef xs, const kj_type *xt,
+                             LLVMValueRef yd, LLVMValueRef ys, const kj_type *yt, LLVMValueRef n,
+                             const kj_type *rt) {
+    LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, rt), "dot");
+    LLVMBuildStore(w->b, LLVMConstNull(kj_lltype(w, rt)), acc);
+    kj_np_loop l;
+    LLVMValueRef k = kj_np_loop_begin(w, &l, n);
+    LLVMValueRef xo = LLVMBuildMul(w->b, k, xs, ""), yo = LLVMBuildMul(w->b, k, ys, "");
+    LLVMValueRef x = kj_cast(w, kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, xd, &xo, 1, ""), xt), xt, rt);
+    LLVMValueRef y = kj_cast(w, kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, yd, &yo, 1, ""), yt), yt, rt);
+    LLVMValueRef cur = LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
+    LLVMValueRef r = rt->kind == KJ_T_FLOAT ? kj_fm(w, LLVMBuildFAdd(w->b, cur, kj_fm(w, LLVMBuildFMul(w->b, x, y, "")), ""))
+                                            : LLVMBuildAdd(w->b, cur, LLVMBuildMul(w->b, x, y, ""), "");
+    LLVMBuildStore(w->b, r, acc);
+    kj_np_loop_end(w, &l);
+    return LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
+}
+
+static LLVMValueRef at_row(kj_lw *w, LLVMValueRef arr, int dim, LLVMValueRef i) {
+    LLVMValueRef off = LLVMBuildMul(w->b, i, kj_array_field(w, arr, 3, dim), "");
+    return LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, "");
+}
+
+static LLVMValueRef dot(kj_lw *w, kj_node *n, kj_node *xn, kj_node *yn) {
+    const kj_type *xt = xn->type, *yt = yn->type, *t = n->type;
+    const kj_type *rt = t->kind == KJ_T_ARRAY ? t->elem : t;
+    if (rt->kind == KJ_T_COMPLEX || rt->kind == KJ_T_BOOL) {
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, n->line, n->col, NULL, "np.dot of %s arrays is not supported yet", rt->name);
+        return LLVMGetUndef(kj_lltype(w, t));
+    }
+    LLVMValueRef x = kj_lower_expr(w, xn), y = kj_lower_expr(w, yn);
+    /* the contracted axis: x's last, y's first (1-d) or second to last */
+    LLVMValueRef kx = kj_array_field(w, x, 2, xt->ndim - 1), ky = kj_array_field(w, y, 2, 0);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, kx, ky, ""), PyExc_ValueError, "shapes not aligned for dot");
+    LLVMValueRef xs = kj_array_field(w, x, 3, xt->ndim - 1), ys = kj_array_field(w, y, 3, 0);
+    if (xt->ndim == 1 && yt->ndim == 1)
+        return dot_line(w, kj_array_field(w, x, 1, 0), xs, xt->elem, kj_array_field(w, y, 1, 0), ys, yt->elem, kx, rt);
+    LLVMValueRef shape[2];
+    int nd = 0;
+    if (xt->ndim == 2)
+        shape[nd++] = kj_array_field(w, x, 2, 0);
+    if (yt->ndim == 2)
+        shape[nd++] = kj_array_field(w, y, 2, 1);
+    LLVMValueRef out = kj_np_alloc(w, t, shape, false);
+    LLVMValueRef idx[2];
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, nd, shape, idx);
+    LLVMValueRef xd = xt->ndim == 2 ? at_row(w, x, 0, idx[0]) : kj_array_field(w, x, 1, 0);
+    LLVMValueRef yd = yt->ndim == 2 ? at_row(w, y, 1, idx[nd - 1]) : kj_array_field(w, y, 1, 0);
+    LLVMValueRef r = dot_line(w, xd, xs, xt->elem, yd, ys, yt->elem, kx, rt);
+    kj_np_store_elem(w, kj_np_ptr(w, out, nd, idx), r, rt, rt);
+    kj_np_nest_end(w, &nest);
+    return out;
+}
+
+LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    if (!strcmp(m, "dot") || !strcmp(m, "matmul"))
+        return dot(w, n, a->pos[0], a->pos[1]);
+    if (!strcmp(m, "sum") || !strcmp(m, "prod") || !strcmp(m, "min") || !strcmp(m, "max") ||
+        !strcmp(m, "amin") || !strcmp(m, "amax") || !strcmp(m, "mean") || !strcmp(m, "var") ||
+        !strcmp(m, "std") || !strcmp(m, "argmin") || !strcmp(m, "argmax") || !strcmp(m, "all") ||
+        !strcmp(m, "any") || !strcmp(m, "cumsum") || !strcmp(m, "cumprod"))
+        return kj_np_lower_reduce(w, n, m, kj_np_arg(a, 0, "a"), kj_np_arg(a, 1, "axis"));
+    return kj_np_lower_sorting(w, n, m, a);
+}

@@ -1,0 +1,214 @@
+/* lower_np_reduce: sum, prod, min, max, mean, var, std, argmin, argmax,
+ * all, any over a whole array or along one axis, and cumsum / cumprod.
+ * A reduction runs over "lines": the whole array when it is contiguous (a
+ * non-contiguous one is copied first), or each line along the axis. */
+#include "jit/lower_np.h"
+
+#include <string.h>
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+typedef struct {
+    LLVMValueRef data, stride, count;   /* a line: count elements, stride bytes apart */
+} line;
+
+static LLVMValueRef line_elem(kj_lw *w, const line *ln, LLVMValueRef i, const kj_type *et) {
+    LLVMValueRef off = LLVMBuildMul(w->b, i, ln->stride, "");
+    return kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, ln->data, &off, 1, ""), et);
+}
+
+static bool is_float(const kj_type *t) { return t->kind == KJ_T_FLOAT; }
+
+/* Sum (or product) of a line in type at. */
+static LLVMValueRef fold(kj_lw *w, const line *ln, const kj_type *et, const kj_type *at, bool prod) {
+    LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, at), "acc");
+    LLVMBuildStore(w->b, kj_cast(w, c64(w, prod ? 1 : 0), KJ_I64, at), acc);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
+    LLVMValueRef x = kj_cast(w, line_elem(w, ln, i, et), et, at), cur = LLVMBuildLoad2(w->b, kj_lltype(w, at), acc, "");
+    LLVMValueRef r = is_float(at) ? kj_fm(w, prod ? LLVMBuildFMul(w->b, cur, x, "") : LLVMBuildFAdd(w->b, cur, x, ""))
+                                  : prod ? LLVMBuildMul(w->b, cur, x, "") : LLVMBuildAdd(w->b, cur, x, "");
+    LLVMBuildStore(w->b, r, acc);
+    kj_np_loop_end(w, &l);
+    return LLVMBuildLoad2(w->b, kj_lltype(w, at), acc, "");
+}
+
+/* Index of the first minimum (maximum) of a line; a NaN wins, as in NumPy. */
+static LLVMValueRef arg_extreme(kj_lw *w, const line *ln, const kj_type *et, bool is_max, const char *what) {
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, ln->count, c64(w, 0), ""), PyExc_ValueError, what);
+    LLVMValueRef best = kj_entry_alloca(w, kj_lltype(w, et), "best");
+    LLVMValueRef besti = kj_entry_alloca(w, w->i64, "besti");
+    LLVMBuildStore(w->b, line_elem(w, ln, c64(w, 0), et), best);
+    LLVMBuildStore(w->b, c64(w, 0), besti);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
+    LLVMValueRef x = line_elem(w, ln, i, et), b = LLVMBuildLoad2(w->b, kj_lltype(w, et), best, "");
+    LLVMValueRef better;
+    if (is_float(et)) {
+        LLVMValueRef b_nan = LLVMBuildFCmp(w->b, LLVMRealUNO, b, b, ""), x_nan = LLVMBuildFCmp(w->b, LLVMRealUNO, x, x, "");
+        better = LLVMBuildFCmp(w->b, is_max ? LLVMRealOGT : LLVMRealOLT, x, b, "");
+        better = LLVMBuildAnd(w->b, LLVMBuildNot(w->b, b_nan, ""), LLVMBuildOr(w->b, better, x_nan, ""), "");
+    } else {
+        bool s = et->kind == KJ_T_INT && et->is_signed;
+        better = LLVMBuildICmp(w->b, is_max ? (s ? LLVMIntSGT : LLVMIntUGT) : (s ? LLVMIntSLT : LLVMIntULT), x, b, "");
+    }
+    LLVMBuildStore(w->b, LLVMBuildSelect(w->b, better, x, b, ""), best);
+    LLVMBuildStore(w->b, LLVMBuildSelect(w->b, better, i, LLVMBuildLoad2(w->b, w->i64, besti, ""), ""), besti);
+    kj_np_loop_end(w, &l);
+    return LLVMBuildLoad2(w->b, w->i64, besti, "");
+}
+
+/* all / any of a line. */
+static LLVMValueRef truth_fold(kj_lw *w, const line *ln, const kj_type *et, bool is_all) {
+    LLVMValueRef acc = kj_entry_alloca(w, w->i1, "acc");
+    LLVMBuildStore(w->b, LLVMConstInt(w->i1, is_all, 0), acc);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
+    LLVMValueRef x = kj_truth(w, line_elem(w, ln, i, et), et), cur = LLVMBuildLoad2(w->b, w->i1, acc, "");
+    LLVMBuildStore(w->b, is_all ? LLVMBuildAnd(w->b, cur, x, "") : LLVMBuildOr(w->b, cur, x, ""), acc);
+    kj_np_loop_end(w, &l);
+    return LLVMBuildLoad2(w->b, w->i1, acc, "");
+}
+
+/* The reduction m of one line, a value of type rt. */
+static LLVMValueRef reduce_line(kj_lw *w, kj_node *n, const char *m, const line *ln, const kj_type *et, const kj_type *rt) {
+    if (!strcmp(m, "sum") || !strcmp(m, "prod"))
+        return fold(w, ln, et, rt, m[0] == 'p');
+    if (!strcmp(m, "all") || !strcmp(m, "any"))
+        return truth_fold(w, ln, et, m[1] == 'l');
+    if (!strcmp(m, "argmin") || !strcmp(m, "argmax"))
+        return arg_extreme(w, ln, et, m[4] == 'a', m[4] == 'a' ? "attempt to get argmax of an empty sequence"
+                                                               : "attempt to get argmin of an empty sequence");
+    if (!strcmp(m, "min") || !strcmp(m, "max") || !strcmp(m, "amin") || !strcmp(m, "amax")) {
+        bool is_max = strstr(m, "max") != NULL;
+        LLVMValueRef i = arg_extreme(w, ln, et, is_max, is_max ? "zero-size array to reduction operation maximum which has no identity"
+                                                               : "zero-size array to reduction operation minimum which has no identity");
+        return kj_cast(w, line_elem(w, ln, i, et), et, rt);
+    }
+    /* mean, var, std: NumPy's two passes */
+    LLVMValueRef nf = LLVMBuildSIToFP(w->b, ln->count, kj_lltype(w, rt), "");
+    LLVMValueRef mean = kj_fm(w, LLVMBuildFDiv(w->b, fold(w, ln, et, rt, false), nf, ""));
+    if (!strcmp(m, "mean"))
+        return mean;
+    LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, rt), "acc");
+    LLVMBuildStore(w->b, LLVMConstNull(kj_lltype(w, rt)), acc);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
+    LLVMValueRef d = kj_fm(w, LLVMBuildFSub(w->b, kj_cast(w, line_elem(w, ln, i, et), et, rt), mean, ""));
+    LLVMValueRef cur = LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
+    LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, cur, kj_fm(w, LLVMBuildFMul(w->b, d, d, "")), "")), acc);
+    kj_np_loop_end(w, &l);
+    LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, ""), nf, ""));
+    if (!strcmp(m, "var"))
+        return var;
+    (void)n;
+    return kj_call_intrinsic(w, "llvm.sqrt", kj_lltype(w, rt), 1, &var);
+}
+
+/* Running sums (products) of a line into out (stride ostride). */
+static void cumulate(kj_lw *w, const line *ln, const kj_type *et, LLVMValueRef out, LLVMValueRef ostride,
+                     const kj_type *rt, bool prod) {
+    LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, rt), "acc");
+    LLVMBuildStore(w->b, kj_cast(w, c64(w, prod ? 1 : 0), KJ_I64, rt), acc);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
+    LLVMValueRef x = kj_cast(w, line_elem(w, ln, i, et), et, rt), cur = LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
+    LLVMValueRef r = is_float(rt) ? kj_fm(w, prod ? LLVMBuildFMul(w->b, cur, x, "") : LLVMBuildFAdd(w->b, cur, x, ""))
+                                  : prod ? LLVMBuildMul(w->b, cur, x, "") : LLVMBuildAdd(w->b, cur, x, "");
+    LLVMBuildStore(w->b, r, acc);
+    LLVMValueRef off = LLVMBuildMul(w->b, i, ostride, "");
+    kj_np_store_elem(w, LLVMBuildGEP2(w->b, w->i8, out, &off, 1, ""), r, rt, rt);
+    kj_np_loop_end(w, &l);
+}
+
+LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arrn, kj_node *axisn) {
+    const kj_type *at = arrn->type, *t = n->type;
+    LLVMValueRef arr = kj_lower_expr(w, arrn);
+    const kj_type *et = at->elem;
+    bool cumulative = !strncmp(m, "cum", 3);
+    const kj_type *rt = t->kind == KJ_T_ARRAY ? t->elem : t;
+    if (axisn && axisn->type->kind == KJ_T_NONE)
+        axisn = NULL;
+    if (!axisn) {
+        /* the whole array, as one contiguous line */
+        LLVMValueRef contiguous = kj_np_is_contiguous(w, arr, at);
+        LLVMBasicBlockRef copy = kj_new_bb(w, "red.copy"), join = kj_new_bb(w, "red.join");
+        LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
+        LLVMValueRef d0 = kj_array_field(w, arr, 1, 0);
+        LLVMBuildCondBr(w->b, contiguous, join, copy);
+        LLVMPositionBuilderAtEnd(w->b, copy);
+        LLVMValueRef dc = kj_array_field(w, kj_np_copy(w, arr, at, et), 1, 0);
+        LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(w->b);
+        LLVMBuildBr(w->b, join);
+        LLVMPositionBuilderAtEnd(w->b, join);
+        LLVMValueRef data = LLVMBuildPhi(w->b, w->ptr, "data");
+        LLVMAddIncoming(data, (LLVMValueRef[]){d0, dc},
+                        (LLVMBasicBlockRef[]){from, copy_end}, 2);
+        line ln = {data, kj_np_itemsize(w, et), kj_np_size(w, arr, at->ndim)};
+        if (!cumulative)
+            return reduce_line(w, n, m, &ln, et, rt);
+        LLVMValueRef out = kj_np_alloc(w, t, &ln.count, false);
+        cumulate(w, &ln, et, kj_array_field(w, out, 1, 0), kj_np_itemsize(w, rt), rt, m[3] == 'p');
+        return out;
+    }
+    /* along an axis: one line per element of the result */
+    int nd = at->ndim;
+    LLVMValueRef axis = kj_np_value(w, axisn, KJ_I64);
+    axis = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, axis, c64(w, 0), ""),
+                           LLVMBuildAdd(w->b, axis, c64(w, nd), ""), axis, "axis");
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntUGE, axis, c64(w, nd), ""), PyExc_ValueError,
+                "axis is out of bounds for the array");
+    LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM], oshape[KJ_NP_MAXDIM], ostrides[KJ_NP_MAXDIM];
+    kj_np_shape(w, arr, nd, shape);
+    kj_np_strides(w, arr, nd, strides);
+    /* the array's axes without `axis`, as shapes and strides (selects: the
+     * axis is a run-time value) */
+    LLVMValueRef len = c64(w, 0), lstride = c64(w, 0);
+    for (int k = 0; k < nd; k++) {
+        LLVMValueRef is = LLVMBuildICmp(w->b, LLVMIntEQ, axis, c64(w, k), "");
+        len = LLVMBuildSelect(w->b, is, shape[k], len, "");
+        lstride = LLVMBuildSelect(w->b, is, strides[k], lstride, "");
+    }
+    for (int k = 0; k < nd - 1; k++) {
+        LLVMValueRef past = LLVMBuildICmp(w->b, LLVMIntSLE, axis, c64(w, k), "");
+        oshape[k] = LLVMBuildSelect(w->b, past, shape[k + 1], shape[k], "");
+        ostrides[k] = LLVMBuildSelect(w->b, past, strides[k + 1], strides[k], "");
+    }
+    if (cumulative) {
+        LLVMValueRef out = kj_np_alloc(w, t, shape, false);
+        LLVMValueRef outst[KJ_NP_MAXDIM], olst = c64(w, 0), oost[KJ_NP_MAXDIM];
+        kj_np_strides(w, out, nd, outst);
+        for (int k = 0; k < nd; k++)
+            olst = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, axis, c64(w, k), ""), outst[k], olst, "");
+        for (int k = 0; k < nd - 1; k++)
+            oost[k] = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLE, axis, c64(w, k), ""), outst[k + 1], outst[k], "");
+        LLVMValueRef idx[KJ_NP_MAXDIM];
+        kj_np_nest nest;
+        kj_np_nest_begin(w, &nest, nd - 1, oshape, idx);
+        LLVMValueRef off = c64(w, 0), ooff = c64(w, 0);
+        for (int k = 0; k < nd - 1; k++) {
+            off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[k], ostrides[k], ""), "");
+            ooff = LLVMBuildAdd(w->b, ooff, LLVMBuildMul(w->b, idx[k], oost[k], ""), "");
+        }
+        line ln = {LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, ""), lstride, len};
+        cumulate(w, &ln, et, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, out, 1, 0), &ooff, 1, ""), olst, rt, m[3] == 'p');
+        kj_np_nest_end(w, &nest);
+        return out;
+    }
+    LLVMValueRef out = t->kind == KJ_T_ARRAY ? kj_np_alloc(w, t, oshape, false) : NULL;
+    LLVMValueRef idx[KJ_NP_MAXDIM];
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, nd - 1, oshape, idx);
+    LLVMValueRef off = c64(w, 0);
+    for (int k = 0; k < nd - 1; k++)
+        off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[k], ostrides[k], ""), "");
+    line ln = {LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, ""), lstride, len};
+    LLVMValueRef r = reduce_line(w, n, m, &ln, et, rt);
+    if (!out) {   /* a 1-d array along axis 0: a scalar */
+        kj_np_nest_end(w, &nest);
+        return r;
+    }
+    kj_np_store_elem(w, kj_np_ptr(w, out, nd - 1, idx), r, rt, rt);
+    kj_np_nest_end(w, &nest);
+    return out;
+}

@@ -1,0 +1,182 @@
+/* lower_np_util: arrays on owned memory, element access through strides,
+ * and the counted loops the NumPy lowerings are built from. */
+#include "jit/lower_np.h"
+#include "jit/lower_nrt.h"
+#include "jit/nrt.h"
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+LLVMValueRef kj_np_itemsize(kj_lw *w, const kj_type *elem) {
+    return c64(w, (long long)LLVMABISizeOfType(LLVMGetModuleDataLayout(w->mod), kj_llmemtype(w, elem)));
+}
+
+void kj_np_shape(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *shape) {
+    for (int k = 0; k < nd; k++)
+        shape[k] = kj_array_field(w, arr, 2, k);
+}
+
+void kj_np_strides(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *strides) {
+    for (int k = 0; k < nd; k++)
+        strides[k] = kj_array_field(w, arr, 3, k);
+}
+
+LLVMValueRef kj_np_size(kj_lw *w, LLVMValueRef arr, int nd) {
+    LLVMValueRef s = c64(w, 1);
+    for (int k = 0; k < nd; k++)
+        s = LLVMBuildMul(w->b, s, kj_array_field(w, arr, 2, k), "");
+    return s;
+}
+
+LLVMValueRef kj_np_make(kj_lw *w, const kj_type *t, LLVMValueRef owner, LLVMValueRef data,
+                        LLVMValueRef *shape, LLVMValueRef *strides) {
+    int nd = t->ndim;
+    LLVMValueRef st[KJ_NP_MAXDIM];
+    if (!strides) {
+        LLVMValueRef s = kj_np_itemsize(w, t->elem);
+        for (int k = nd - 1; k >= 0; k--) {
+            st[k] = s;
+            s = LLVMBuildMul(w->b, s, shape[k], "");
+        }
+        strides = st;
+    }
+    LLVMValueRef v = LLVMGetUndef(kj_lltype(w, t));
+    v = LLVMBuildInsertValue(w->b, v, owner, 0, "");
+    v = LLVMBuildInsertValue(w->b, v, data, 1, "");
+    LLVMValueRef sh = LLVMGetUndef(LLVMArrayType2(w->i64, (unsigned)nd)), sr = sh;
+    for (int k = 0; k < nd; k++) {
+        sh = LLVMBuildInsertValue(w->b, sh, shape[k], (unsigned)k, "");
+        sr = LLVMBuildInsertValue(w->b, sr, strides[k], (unsigned)k, "");
+    }
+    v = LLVMBuildInsertValue(w->b, v, sh, 2, "");
+    return LLVMBuildInsertValue(w->b, v, sr, 3, "");
+}
+
+LLVMValueRef kj_np_alloc(kj_lw *w, const kj_type *t, LLVMValueRef *shape, bool zeroed) {
+    LLVMValueRef n = kj_np_itemsize(w, t->elem), zero = c64(w, 0);
+    LLVMValueRef neg = LLVMConstInt(w->i1, 0, 0);
+    for (int k = 0; k < t->ndim; k++) {
+        neg = LLVMBuildOr(w->b, neg, LLVMBuildICmp(w->b, LLVMIntSLT, shape[k], zero, ""), "");
+        n = LLVMBuildMul(w->b, n, shape[k], "");
+    }
+    kj_raise_if(w, neg, PyExc_ValueError, "negative dimensions are not allowed");
+    LLVMValueRef block = kj_call(w, zeroed ? "kj_nrt_alloc_zeroed" : "kj_nrt_alloc", w->ptr, 1,
+                                 (LLVMTypeRef[]){w->i64}, &n);
+    kj_raise_if(w, LLVMBuildIsNull(w->b, block, ""), PyExc_MemoryError, "cannot allocate the array");
+    LLVMValueRef one = c64(w, 1), hdr = c64(w, KJ_NRT_HEADER);
+    LLVMValueRef owner = LLVMBuildGEP2(w->b, w->i8, block, &one, 1, "owner");
+    LLVMValueRef data = LLVMBuildGEP2(w->b, w->i8, block, &hdr, 1, "data");
+    return kj_nrt_temp(w, kj_np_make(w, t, owner, data, shape, NULL), t);
+}
+
+LLVMValueRef kj_np_ptr(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *idx) {
+    LLVMValueRef off = c64(w, 0);
+    for (int k = 0; k < nd; k++)
+        off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[k], kj_array_field(w, arr, 3, k), ""), "");
+    return LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, "");
+}
+
+LLVMValueRef kj_np_load(kj_lw *w, LLVMValueRef p, const kj_type *et) {
+    LLVMValueRef v = LLVMBuildLoad2(w->b, kj_llmemtype(w, et), p, "");
+    if (et->kind == KJ_T_BOOL)
+        v = LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i8, 0, 0), "");
+    return v;
+}
+
+void kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et) {
+    v = kj_cast(w, v, vt, et);
+    if (et->kind == KJ_T_BOOL)
+        v = LLVMBuildZExt(w->b, v, w->i8, "");
+    LLVMBuildStore(w->b, v, p);
+}
+
+LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) {
+    if (t->layout == KJ_LAYOUT_C || t->ndim == 0)
+        return LLVMConstInt(w->i1, 1, 0);
+    LLVMValueRef ok = LLVMConstInt(w->i1, 1, 0), expect = kj_np_itemsize(w, t->elem);
+    for (int k = t->ndim - 1; k >= 0; k--) {
+        LLVMValueRef len = kj_array_field(w, arr, 2, k), st = kj_array_field(w, arr, 3, k);
+        LLVMValueRef good = LLVMBuildOr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, st, expect, ""),
+                                        LLVMBuildICmp(w->b, LLVMIntSLE, len, c64(w, 1), ""), "");
+        ok = LLVMBuildAnd(w->b, ok, good, "");
+        expect = LLVMBuildMul(w->b, expect, len, "");
+    }
+    return ok;
+}
+
+LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
+    l->slot = kj_entry_alloca(w, w->i64, "np.i");
+    l->n = n;
+    LLVMBuildStore(w->b, c64(w, 0), l->slot);
+    l->cond = kj_new_bb(w, "np.cond");
+    l->body = kj_new_bb(w, "np.body");
+    l->exit = kj_new_bb(w, "np.exit");
+    LLVMBuildBr(w->b, l->cond);
+    LLVMPositionBuilderAtEnd(w->b, l->cond);
+    LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, i, n, ""), l->body, l->exit);
+    LLVMPositionBuilderAtEnd(w->b, l->body);
+    return LLVMBuildLoad2(w->b, w->i64, l->slot, "i");
+}
+
+void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
+    LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
+    LLVMBuildStore(w->b, LLVMBuildNSWAdd(w->b, i, c64(w, 1), ""), l->slot);
+    LLVMBuildBr(w->b, l->cond);
+    LLVMPositionBuilderAtEnd(w->b, l->exit);
+}
+
+void kj_np_nest_begin(kj_lw *w, kj_np_nest *s, int nd, LLVMValueRef *shape, LLVMValueRef *idx) {
+    s->nd = nd;
+    for (int k = 0; k < nd; k++)
+        idx[k] = kj_np_loop_begin(w, &s->loops[k], shape[k]);
+}
+
+void kj_np_nest_end(kj_lw *w, kj_np_nest *s) {
+    for (int k = s->nd - 1; k >= 0; k--)
+        kj_np_loop_end(w, &s->loops[k]);
+}
+
+void kj_np_copy_into(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef src, const kj_type *st) {
+    int nd = st->ndim;
+    LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+    kj_np_shape(w, src, nd, shape);
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, nd, shape, idx);
+    LLVMValueRef v = kj_np_load(w, kj_np_ptr(w, src, nd, idx), st->elem);
+    kj_np_store_elem(w, kj_np_ptr(w, dst, nd, idx), v, st->elem, dt->elem);
+    kj_np_nest_end(w, &nest);
+}
+
+LLVMValueRef kj_np_copy(kj_lw *w, LLVMValueRef src, const kj_type *st, const kj_type *et) {
+    const kj_type *t = kj_array(et, st->ndim, KJ_LAYOUT_C, false);
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    kj_np_shape(w, src, st->ndim, shape);
+    LLVMValueRef dst = kj_np_alloc(w, t, shape, false);
+    kj_np_copy_into(w, dst, t, src, st);
+    return dst;
+}
+
+void kj_np_fill(kj_lw *w, LLVMValueRef arr, const kj_type *t, LLVMValueRef v, const kj_type *vt) {
+    LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+    kj_np_shape(w, arr, t->ndim, shape);
+    v = kj_cast(w, v, vt, t->elem);
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, t->ndim, shape, idx);
+    kj_np_store_elem(w, kj_np_ptr(w, arr, t->ndim, idx), v, t->elem, t->elem);
+    kj_np_nest_end(w, &nest);
+}
+
+void kj_np_shape_arg(kj_lw *w, kj_node *k, LLVMValueRef *shape) {
+    LLVMValueRef v = kj_lower_expr(w, k);
+    const kj_type *t = k->type;
+    if (t->kind != KJ_T_TUPLE) {
+        shape[0] = kj_cast(w, v, t, KJ_I64);
+        return;
+    }
+    for (int i = 0; i < t->n; i++)
+        shape[i] = kj_cast(w, LLVMBuildExtractValue(w->b, v, (unsigned)i, ""), t->elems[i], KJ_I64);
+}
+
+LLVMValueRef kj_np_value(kj_lw *w, kj_node *k, const kj_type *t) {
+    return kj_cast(w, kj_lower_expr(w, k), k->type, t);
+}

@@ -1,0 +1,15 @@
+/* np_dtype: the element type NumPy gives an operation (np_dtype.c). */
+#ifndef KILN_JIT_NP_DTYPE_H
+#define KILN_JIT_NP_DTYPE_H
+
+#include <stddef.h>
+
+#include "jit/types.h"
+
+/* The dtype of numpy.<func>(operands) where each operand is an array
+ * (KJ_T_ARRAY: its dtype) or a scalar of that type; NULL with NumPy's
+ * reason in why when NumPy refuses. */
+const kj_type *kj_np_result_dtype(const char *func, int n, const kj_type *const *ops, char *why,
+                                  size_t why_size);
+
+#endif

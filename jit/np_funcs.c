@@ -1,0 +1,136 @@
+/* np_funcs: the argument and name tables shared by inference (infer_np.c)
+ * and lowering (lower_np*.c) of NumPy calls. */
+#include "jit/np_funcs.h"
+
+#include <string.h>
+
+void kj_np_split(kj_node *n, int first, kj_np_args *a) {
+    memset(a, 0, sizeof *a);
+    for (int i = first; i < n->nkids; i++) {
+        kj_node *k = n->kids[i];
+        if (k->kind == KJ_E_KEYWORD) {
+            if (a->nkw < KJ_NP_MAX_ARGS)
+                a->kw[a->nkw++] = k;
+            else
+                a->too_many = true;
+        } else if (a->npos < KJ_NP_MAX_ARGS) {
+            a->pos[a->npos++] = k;
+        } else {
+            a->too_many = true;
+        }
+    }
+}
+
+kj_node *kj_np_arg(const kj_np_args *a, int pos, const char *name) {
+    if (pos >= 0 && pos < a->npos)
+        return a->pos[pos];
+    for (int i = 0; name && i < a->nkw; i++)
+        if (strcmp(a->kw[i]->name, name) == 0)
+            return a->kw[i]->kids[0];
+    return NULL;
+}
+
+const kj_type *kj_np_dtype_node(const kj_node *k) {
+    if (!k || k->kind != KJ_E_FUNC)
+        return NULL;
+    const char *s = k->name;
+    if (!strcmp(s, "float"))
+        return KJ_F64;
+    if (!strcmp(s, "int"))
+        return KJ_I64;
+    if (!strcmp(s, "bool"))
+        return kj_bool();
+    if (!strcmp(s, "complex"))
+        return kj_complex(128);
+    if (strncmp(s, "cast:", 5) != 0)
+        return NULL;
+    s += 5;
+    static const char *names[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                  "uint32", "uint64", "float32", "float64", "complex64", "complex128"};
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (!strcmp(names[i], s)) {
+            if (i == 0)
+                return kj_bool();
+            if (i <= 8)
+                return kj_int(8 << ((i - 1) % 4), i <= 4);
+            if (i <= 10)
+                return kj_float(i == 9 ? 32 : 64);
+            return kj_complex(i == 11 ? 64 : 128);
+        }
+    return NULL;
+}
+
+static const kj_np_ufunc ufuncs[] = {
+    {"negative", 1}, {"positive", 1}, {"absolute", 1}, {"fabs", 1}, {"sin", 1}, {"cos", 1},
+    {"tan", 1}, {"arcsin", 1}, {"arccos", 1}, {"arctan", 1}, {"sinh", 1}, {"cosh", 1},
+    {"tanh", 1}, {"arcsinh", 1}, {"arccosh", 1}, {"arctanh", 1}, {"exp", 1}, {"exp2", 1},
+    {"expm1", 1}, {"log", 1}, {"log1p", 1}, {"log10", 1}, {"log2", 1}, {"sqrt", 1},
+    {"cbrt", 1}, {"square", 1}, {"floor", 1}, {"ceil", 1}, {"trunc", 1}, {"rint", 1},
+    {"sign", 1}, {"isnan", 1}, {"isinf", 1}, {"isfinite", 1}, {"logical_not", 1},
+    {"invert", 1}, {"deg2rad", 1}, {"rad2deg", 1}, {"degrees", 1}, {"radians", 1},
+    {"add", 2}, {"subtract", 2}, {"multiply", 2}, {"divide", 2}, {"true_divide", 2},
+    {"floor_divide", 2}, {"remainder", 2}, {"mod", 2}, {"fmod", 2}, {"power", 2},
+    {"arctan2", 2}, {"hypot", 2}, {"maximum", 2}, {"minimum", 2}, {"fmax", 2}, {"fmin", 2},
+    {"logical_and", 2}, {"logical_or", 2}, {"logical_xor", 2}, {"bitwise_and", 2},
+    {"bitwise_or", 2}, {"bitwise_xor", 2}, {"left_shift", 2}, {"right_shift", 2},
+    {"equal", 2}, {"not_equal", 2}, {"less", 2}, {"less_equal", 2}, {"greater", 2},
+    {"greater_equal", 2}, {"copysign", 2}, {"where", 3}, {"clip", 3},
+};
+
+const kj_np_ufunc *kj_np_find_ufunc(const char *name) {
+    for (size_t i = 0; i < sizeof ufuncs / sizeof ufuncs[0]; i++)
+        if (!strcmp(ufuncs[i].name, name))
+            return &ufuncs[i];
+    return NULL;
+}
+
+const char *kj_np_op_ufunc(kj_op op, bool unary) {
+    if (unary)
+        switch (op) {
+        case KJ_OP_NEG: return "negative";
+        case KJ_OP_POS: return "positive";
+        case KJ_OP_INVERT: return "invert";
+        default: return NULL;
+        }
+    switch (op) {
+    case KJ_OP_ADD: return "add";
+    case KJ_OP_SUB: return "subtract";
+    case KJ_OP_MUL: return "multiply";
+    case KJ_OP_DIV: return "true_divide";
+    case KJ_OP_FLOORDIV: return "floor_divide";
+    case KJ_OP_MOD: return "remainder";
+    case KJ_OP_POW: return "power";
+    case KJ_OP_LSHIFT: return "left_shift";
+    case KJ_OP_RSHIFT: return "right_shift";
+    case KJ_OP_BITAND: return "bitwise_and";
+    case KJ_OP_BITOR: return "bitwise_or";
+    case KJ_OP_BITXOR: return "bitwise_xor";
+    case KJ_OP_EQ: return "equal";
+    case KJ_OP_NE: return "not_equal";
+    case KJ_OP_LT: return "less";
+    case KJ_OP_LE: return "less_equal";
+    case KJ_OP_GT: return "greater";
+    case KJ_OP_GE: return "greater_equal";
+    default: return NULL;
+    }
+}
+
+bool kj_np_is_ewise(const kj_node *n) {
+    if (!n->type || n->type->kind != KJ_T_ARRAY)
+        return false;
+    switch (n->kind) {
+    case KJ_E_BINOP: return kj_np_op_ufunc(n->op, false) != NULL;
+    case KJ_E_UNARY: return kj_np_op_ufunc(n->op, true) != NULL;
+    case KJ_E_COMPARE: return n->nkids == 2;
+    case KJ_E_CALL: {
+        if (n->kids[0]->kind != KJ_E_FUNC || strncmp(n->kids[0]->name, "np.", 3) != 0 ||
+            !kj_np_find_ufunc(n->kids[0]->name + 3))
+            return false;
+        for (int i = 1; i < n->nkids; i++)
+            if (n->kids[i]->kind == KJ_E_KEYWORD)
+                return false;   /* out=: evaluated into its target, not fused as a value */
+        return true;
+    }
+    default: return false;
+    }
+}

@@ -1,0 +1,41 @@
+/* np_funcs: what inference and lowering of NumPy calls share: the
+ * arguments of a call split into positional and keyword ones, dtype
+ * arguments, and the names of the elementwise functions. */
+#ifndef KILN_JIT_NP_FUNCS_H
+#define KILN_JIT_NP_FUNCS_H
+
+#include "jit/ir.h"
+
+#define KJ_NP_MAX_ARGS 8
+
+typedef struct {
+    kj_node *pos[KJ_NP_MAX_ARGS];
+    int npos;
+    kj_node *kw[KJ_NP_MAX_ARGS];   /* KJ_E_KEYWORD nodes */
+    int nkw;
+    bool too_many;
+} kj_np_args;
+
+/* Splits the kids of n from `first` on (1 for calls and methods). */
+void kj_np_split(kj_node *n, int first, kj_np_args *a);
+/* The argument at position pos or named name (its value node), or NULL. */
+kj_node *kj_np_arg(const kj_np_args *a, int pos, const char *name);
+
+/* The dtype a node names (np.float32, float, int, bool, complex), or NULL. */
+const kj_type *kj_np_dtype_node(const kj_node *k);
+
+/* Elementwise functions: NumPy's ufunc name for a node's operation, and the
+ * number of operands. "where" and "clip" count as elementwise. */
+typedef struct {
+    const char *name;      /* NumPy's name: "add", "sin", "where" */
+    int nin;
+} kj_np_ufunc;
+const kj_np_ufunc *kj_np_find_ufunc(const char *name);
+/* The ufunc of a Python operator (a + b is "add"), NULL if none. */
+const char *kj_np_op_ufunc(kj_op op, bool unary);
+
+/* Whether n is an elementwise node of an array expression (its type is an
+ * array and it is an operator or elementwise call with no out=). */
+bool kj_np_is_ewise(const kj_node *n);
+
+#endif
