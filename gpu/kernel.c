@@ -254,10 +254,35 @@ typedef struct {
     int n_views;
 } arg_pack;
 
+/* Attribute names of kiln.cuda's DeviceNDArray, interned once; owned here. */
+static PyObject *memory_attr, *offset_attr;
+
+/* A DeviceNDArray's address without running Python: its _memory and
+ * _offset slots. 1 if arg is one (address set or err filled), 0 if not. */
+static int device_array_address(PyObject *arg, uint64_t *address, int *failed, kg_error *err) {
+    PyObject *mem = PyObject_GetAttr(arg, memory_attr);
+    if (!mem) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *offset = PyObject_TypeCheck(mem, &kg_memory_type) ? PyObject_GetAttr(arg, offset_attr) : NULL;
+    int found = offset && PyLong_Check(offset);
+    if (found) {
+        uintptr_t base;
+        *failed = kg_memory_address((kg_memory *)mem, &base, err) < 0;
+        *address = (uint64_t)base + (uint64_t)PyLong_AsSsize_t(offset);
+    }
+    PyErr_Clear();
+    Py_DECREF(mem);
+    Py_XDECREF(offset);
+    return found;
+}
+
 /* One argument: a Python int (int64), float (float64), a 0-d buffer such as
- * a NumPy scalar (its bytes), DeviceMemory or an object with an int
- * `device_pointer` (a device address). */
+ * a NumPy scalar (its bytes), DeviceMemory, a kiln.cuda device array, or an
+ * object with an int `device_pointer` (a device address). */
 static int pack_arg(arg_pack *pack, int i, PyObject *arg, kg_error *err) {
+    int failed = 0;
     if (PyObject_TypeCheck(arg, &kg_memory_type)) {
         uintptr_t address;
         if (kg_memory_address((kg_memory *)arg, &address, err) < 0)
@@ -284,6 +309,9 @@ static int pack_arg(arg_pack *pack, int i, PyObject *arg, kg_error *err) {
                                 "(kiln.cuda.to_device) and pass the device array", i);
         pack->params[i] = view->buf;
         return 0;
+    } else if (device_array_address(arg, &pack->scalars[i].u, &failed, err)) {
+        if (failed)
+            return -1;
     } else {
         PyObject *pointer = PyObject_GetAttrString(arg, "device_pointer");
         if (!pointer) {
@@ -431,6 +459,10 @@ static PyTypeObject function_type = {
 };
 
 int kg_kernel_init(PyObject *module) {
+    if (!memory_attr && !(memory_attr = PyUnicode_InternFromString("_memory")))
+        return -1;
+    if (!offset_attr && !(offset_attr = PyUnicode_InternFromString("_offset")))
+        return -1;
     if (PyType_Ready(&module_type) < 0 || PyType_Ready(&function_type) < 0)
         return -1;
     if (PyModule_AddObjectRef(module, "CudaModule", (PyObject *)&module_type) < 0 ||

@@ -183,6 +183,11 @@ try:
     old.copy_to_host()
 except cuda.CudaError as e:
     print("OLD", e)
+try:
+    add[1, 32](old, old, old, 8)
+    print("STALE launched")
+except cuda.CudaError as e:
+    print("STALE", e)
 x = np.arange(1000, dtype=np.float32)
 out = np.zeros_like(x)
 try:
@@ -206,6 +211,8 @@ def test_fault_names_the_kernel_and_the_process_survives():
     assert "generation bumped True" in lines
     assert "old valid False" in lines
     assert any(line.startswith("OLD") and "no longer valid" in line for line in lines)
+    (stale,) = [line for line in lines if line.startswith("STALE")]
+    assert "no longer valid" in stale or "restart the kernel" in stale
     # Either the driver gave Kiln a fresh context and the next launch is
     # right, or (CUDA drivers so far) the GPU is refused with what to do.
     (after,) = [line for line in lines if line.startswith("NEXT")]

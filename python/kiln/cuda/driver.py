@@ -97,6 +97,11 @@ class RawKernel:
         return LaunchConfig(self, config)
 
     def launch(self, grid, block, args, stream=None, sharedmem=0):
+        for arg in args:
+            if isinstance(arg, np.ndarray):
+                break
+        else:  # device arrays and scalars only: nothing to copy
+            return self.function.launch(grid, block, args, sharedmem, stream)
         prepared, copy_back = prepare_args(args, stream)
         self.function.launch(grid, block, prepared, sharedmem, stream)
         for host, device in copy_back:
