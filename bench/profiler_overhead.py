@@ -4,7 +4,8 @@ Every call of compiled code reads kp_ticks() twice (the TSC where it is
 invariant) and adds to its thread's own totals (profiler/records.c), so that
 the notebook can say how long compiled code ran. This prints that cost next
 to whole dispatches of trivial functions, Kiln's and Numba's, in one run,
-with a float argument and with a small array (the courses' usual call).
+with a float argument and with a small array (the courses' usual call),
+and the footer's per-cell bookkeeping.
 
     KILN_BUILD_DIR=build /usr/bin/python3 bench/profiler_overhead.py
 """
@@ -61,6 +62,10 @@ def main():
         print(f"numba not importable ({exc})")
     for label, ns in rows:
         print(f"{label:52s} {ns:7.1f} ns per call; recording = {record / ns:6.1%} of it")
+    from kiln.magics import records
+    per_cell = min(timeit.repeat("records.since(records.snapshot())", globals={"records": records},
+                                 repeat=5, number=10_000)) / 10_000 * 1e6
+    print(f"per-cell bookkeeping of the footer (snapshot + delta): {per_cell:.2f} µs per cell")
 
 
 if __name__ == "__main__":
