@@ -208,7 +208,7 @@ const kj_type *kj_builtin_type(const char *name0, int n, const kj_type *const *a
             return KJ_I64;
         return NULL;
     }
-    if (!strcmp(name, "range")) {
+    if (!strcmp(name, "range") || !strcmp(name, "prange")) {   /* prange: parallel.h */
         if (n >= 1 && n <= 3) {
             for (int i = 0; i < n; i++)
                 if (!kj_is_intlike(a[i])) {

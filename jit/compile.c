@@ -30,6 +30,8 @@ int kj_read_options(PyObject *dispatcher, kj_options *o) {
             o->boundscheck = PyObject_IsTrue(v) == 1;
         if ((v = PyDict_GetItemString(d, "no_interrupt_poll")))
             o->no_interrupt_poll = PyObject_IsTrue(v) == 1;
+        if ((v = PyDict_GetItemString(d, "parallel")))
+            o->parallel = PyObject_IsTrue(v) == 1;
         if ((v = PyDict_GetItemString(d, "fastmath_flags")))
             o->fastmath = (unsigned)PyLong_AsUnsignedLong(v);
         if (PyErr_Occurred())
@@ -271,6 +273,7 @@ static void spec_dealloc(kj_spec *s) {
     Py_XDECREF(s->annotations);
     Py_XDECREF(s->signature);
     Py_XDECREF(s->keep);
+    Py_XDECREF(s->parallel);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -318,6 +321,7 @@ static PyMemberDef spec_members[] = {
     {"stats", T_OBJECT, offsetof(kj_spec, stats), READONLY, "seconds per compile phase"},
     {"annotations", T_OBJECT, offsetof(kj_spec, annotations), READONLY, "types per line"},
     {"signature", T_OBJECT, offsetof(kj_spec, signature), READONLY, "the signature as text"},
+    {"parallel", T_OBJECT, offsetof(kj_spec, parallel), READONLY, "prange loop records (parallel_lower.c)"},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -344,6 +348,7 @@ static void free_unit(kj_unit *u) {
         in = next;
     }
     u->instances = NULL;
+    Py_CLEAR(u->parallel_report);
     kj_function_free(u->orphan);
     u->orphan = NULL;
 }
@@ -462,6 +467,8 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     s->annotations = annotations(top->f);
     s->signature = signature_text(nargs, top->args);
     s->keep = PyList_New(0);
+    s->parallel = u.parallel_report ? u.parallel_report : PyList_New(0);   /* takes the unit's reference */
+    u.parallel_report = NULL;
     for (kj_instance *in = u.instances; in && s->keep; in = in->next)
         if (in->f && in->f->keep && PyList_Append(s->keep, in->f->keep) < 0)
             break;
@@ -475,7 +482,7 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
         }
         Py_XDECREF(v);
     }
-    if (!s->annotations || !s->signature || !s->keep || !s->stats || !s->args) {
+    if (!s->annotations || !s->signature || !s->keep || !s->parallel || !s->stats || !s->args) {
         Py_DECREF(s);
         free_unit(&u);
         return NULL;

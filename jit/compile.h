@@ -31,6 +31,7 @@ typedef struct {
     PyObject *annotations;   /* list of (line, source, {var: type}) */
     PyObject *signature;     /* str */
     PyObject *keep;          /* objects the machine code points at */
+    PyObject *parallel;      /* list of prange loop records (parallel_lower.c) */
     /* where each argument goes in the dispatcher's argument buffer, worked
      * out on the first call (dispatch.c) so later calls skip the layout */
     bool laid_out;

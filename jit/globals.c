@@ -180,6 +180,8 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
             snprintf(buf, sizeof buf, "%s", ns);
         else if (strcmp(ms, "_kiln") == 0 && strcmp(ns, "prange") == 0)   /* kiln.prange: parallel.h */
             snprintf(buf, sizeof buf, "prange");
+        else if (strcmp(ms, "_kiln") == 0 && strcmp(ns, "prange") == 0)   /* kiln.prange: parallel.h */
+            snprintf(buf, sizeof buf, "prange");
         else if (strcmp(ms, "math") == 0 || strcmp(ms, "cmath") == 0)
             snprintf(buf, sizeof buf, "%s.%s", ms, ns);
         else if (strncmp(ms, "numpy", 5) == 0)

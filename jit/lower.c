@@ -4,6 +4,7 @@
  * every back-edge. */
 #include "jit/lower.h"
 #include "jit/lower_nrt.h"
+#include "jit/parallel.h"
 #include "jit/runtime.h"
 
 #include <stdio.h>
@@ -315,6 +316,8 @@ static void lower_for_tuple(kj_lw *w, kj_node *s) {
 }
 
 static void lower_for(kj_lw *w, kj_node *s) {
+    if (kj_parallel_lower_for(w, s))   /* a prange loop of a parallel=True function */
+        return;
     if (s->kids[1]->type->kind == KJ_T_TUPLE) {
         lower_for_tuple(w, s);
         return;
@@ -492,6 +495,12 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
 static void lower_block(kj_lw *w, kj_block *b) {
     for (int i = 0; i < b->n && w->u->err.kind == KJ_ERR_NONE; i++)
         lower_stmt(w, b->items[i]);
+}
+
+void kj_lower_block(kj_lw *w, kj_block *b) { lower_block(w, b); }
+void kj_poll_interrupt(kj_lw *w) { poll_interrupt(w); }
+LLVMValueRef kj_range_len(kj_lw *w, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step) {
+    return range_len(w, start, stop, step);
 }
 
 /* ---- functions ---- */

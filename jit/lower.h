@@ -78,6 +78,12 @@ LLVMValueRef kj_array_item(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMVa
 /* Builtins (builtins.c): the call n to the known function n->kids[0]. */
 LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args);
 
+/* For parallel_lower.c: a block of statements, the interrupt poll of
+ * counted loops, and range()'s length (raising on step 0). */
+void kj_lower_block(kj_lw *w, kj_block *b);
+void kj_poll_interrupt(kj_lw *w);
+LLVMValueRef kj_range_len(kj_lw *w, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
+
 /* Lowers every instance of the unit into u->mod (lower.c). */
 int kj_lower_unit(kj_unit *u);
 

@@ -2,6 +2,7 @@
  * the GIL (nogil functions): it touches only thread-local state, or the
  * interrupt flag, which is a sig_atomic_t written by the signal handler. */
 #include "jit/runtime.h"
+#include "jit/pool.h"
 
 #include <string.h>
 #include <time.h>
@@ -165,6 +166,7 @@ const kj_symbol kj_runtime_symbols[] = {
     {"kj_rt_ipow", (void *)kj_rt_ipow},
     {"kj_rt_powmod", (void *)kj_rt_powmod},
     {"kj_rt_gcd", (void *)kj_rt_gcd},
+    {"kj_pool_run", (void *)kj_pool_run},   /* prange loops (parallel_lower.c) */
     {"kj_interrupt_flag", (void *)&kj_interrupt_flag},
     {NULL, NULL},
 };

@@ -5,7 +5,7 @@
  * The loop is `i32 loop(ptr args, ptr dims, ptr steps, ptr unused)`:
  * NumPy's PyUFuncGenericFunction plus a status, 0 or the kernel's failure
  * (its exception pending on this thread). ufunc.c wraps it for NumPy. */
-#include "jit/lower.h"
+#include "jit/parallel.h"
 #include "jit/ufunc.h"
 
 #include <stdio.h>
@@ -121,18 +121,6 @@ static void emit_loop(gen *g, const kj_ufunc_layout *lay, bool contiguous, LLVMV
     LLVMBuildRet(b, LLVMConstInt(g->w.i32, 0, 0));
 }
 
-/* The kernel's CPU and features, so that it may be inlined into the loop
- * (LLVM inlines only into functions with at least the callee's features). */
-static void copy_cpu_attributes(LLVMValueRef from, LLVMValueRef to) {
-    static const char *const keys[] = {"target-cpu", "target-features"};
-    for (int i = 0; i < 2; i++) {
-        LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(from, LLVMAttributeFunctionIndex, keys[i],
-                                                           (unsigned)strlen(keys[i]));
-        if (a)
-            LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, a);
-    }
-}
-
 int kj_ufunc_define_loop(kj_unit *u, kj_instance *in, const kj_ufunc_layout *lay, char *name,
                          size_t name_size) {
     gen g = {.in = in};
@@ -154,7 +142,7 @@ int kj_ufunc_define_loop(kj_unit *u, kj_instance *in, const kj_ufunc_layout *lay
     LLVMTypeRef ptr = g.w.ptr;
     LLVMTypeRef ft = LLVMFunctionType(g.w.i32, (LLVMTypeRef[]){ptr, ptr, ptr, ptr}, 4, 0);
     g.fn = LLVMAddFunction(u->mod, name, ft);
-    copy_cpu_attributes(in->llfn, g.fn);
+    kj_copy_cpu_attributes(in->llfn, g.fn);
     g.args = LLVMGetParam(g.fn, 0);
     g.dims = LLVMGetParam(g.fn, 1);
     g.steps = LLVMGetParam(g.fn, 2);

@@ -19,6 +19,7 @@ typedef struct {
     bool boundscheck;
     unsigned fastmath;          /* LLVMFastMathFlags; 0 = strict IEEE */
     bool no_interrupt_poll;     /* only for measuring what polling costs (bench/) */
+    bool parallel;              /* prange loops run on the thread pool (parallel.h) */
 } kj_options;
 
 typedef struct kj_instance kj_instance;
@@ -42,6 +43,7 @@ typedef struct {
     kj_error err;
     kj_function *err_function;  /* where err happened (borrowed) */
     kj_function *orphan;        /* a function whose front end failed (owned) */
+    PyObject *parallel_report;  /* list of prange loop records (parallel_lower.c), or NULL */
     /* lowering */
     LLVMContextRef ctx;
     LLVMModuleRef mod;

@@ -24,8 +24,9 @@ Dispatcher = _kiln.Dispatcher
 set_num_threads = _kiln.set_num_threads
 get_num_threads = _kiln.get_num_threads
 
-# Without parallel=True, Numba's prange is range; compiled code sees range.
-prange = range
+# range whose iterations may run in parallel in a parallel=True function; range everywhere else
+prange = _kiln.prange
+ParallelSafetyWarning = _kiln.ParallelSafetyWarning
 
 
 def annotate(function):

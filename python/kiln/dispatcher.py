@@ -17,7 +17,6 @@ _FASTMATH = {"reassoc": 1, "nnan": 2, "ninf": 4, "nsz": 8, "arcp": 16, "contract
 _FASTMATH_ALL = 127
 
 _LATER = {
-    "parallel": "parallel=True comes with prange in a later version of Kiln; remove it to compile serially",
     "cache": "cache=True (compiled code on disk) comes in a later version of Kiln; remove it",
 }
 _ACCEPTED = {"nopython", "nogil", "fastmath", "boundscheck", "parallel", "cache", "forceobj",
@@ -50,6 +49,8 @@ def _options(kwargs):
         flags = sum(_FASTMATH[n] for n in names)
     return {"nogil": bool(kwargs.get("nogil", False)), "boundscheck": bool(kwargs.get("boundscheck") or False),
             "fastmath_flags": flags,
+            # prange loops on the thread pool (jit/parallel.h); Numba's option dicts count as True
+            "parallel": bool(kwargs.get("parallel", False)),
             # bench/jit_vs_numba.py only: what polling for Ctrl-C costs
             "no_interrupt_poll": bool(kwargs.get("_no_interrupt_poll", False))}
 

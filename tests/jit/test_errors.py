@@ -156,8 +156,6 @@ def test_error_does_not_poison_the_dispatcher():
 
 
 def test_later_options_say_what_and_when():
-    with pytest.raises(NotImplementedError, match="parallel=True"):
-        kiln.jit(parallel=True)
     with pytest.raises(NotImplementedError, match="cache=True"):
         kiln.njit(cache=True)
     with pytest.raises(TypeError, match="unknown option"):

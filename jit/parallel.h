@@ -1,0 +1,71 @@
+/* parallel: prange loops of parallel=True functions.
+ *
+ * parallel_check.c decides, from the typed IR alone, whether a prange loop
+ * may run its iterations on several threads: which locals each iteration
+ * keeps private, which are only read, which are reductions (+=, -=, *=,
+ * x = min(x, e), x = max(x, e)), and which dependence between iterations
+ * it can prove (a local or an array element written in one iteration and
+ * read in another, a write every iteration makes to the same element).
+ * A loop it cannot clear runs serially, and the report says why.
+ *
+ * parallel_lower.c outlines a cleared loop's body into a function the
+ * thread pool (pool.h) calls on chunks of the iteration space, and records
+ * the report of every prange loop on the unit (u->parallel_report). */
+#ifndef KILN_JIT_PARALLEL_H
+#define KILN_JIT_PARALLEL_H
+
+#include <stdbool.h>
+
+#include "jit/lower.h"
+
+#define KJ_PAR_MAX_REDUCTIONS 16
+
+typedef enum { KJ_RED_ADD, KJ_RED_SUB, KJ_RED_MUL, KJ_RED_MIN, KJ_RED_MAX } kj_red_op;
+
+/* What one iteration does with a local. */
+typedef enum {
+    KJ_VAR_UNUSED,
+    KJ_VAR_SHARED,      /* only read: each thread reads the value from before the loop */
+    KJ_VAR_PRIVATE,     /* assigned before any read in every iteration */
+    KJ_VAR_REDUCTION,
+} kj_var_use;
+
+typedef struct {
+    int slot;
+    kj_red_op op;
+    int line;
+} kj_reduction;
+
+typedef struct {
+    kj_node *loop;                 /* the `for ... in prange(...)` statement */
+    int index_slot;
+    bool parallel;                 /* the verdict */
+    char why[320];                 /* why it stays serial */
+    int why_line;
+    kj_var_use *use;               /* per local (malloc'd, nlocals entries) */
+    kj_reduction red[KJ_PAR_MAX_REDUCTIONS];
+    int nred;
+    int nested[16];                /* lines of prange loops inside, run serially */
+    int nnested;
+} kj_ploop;
+
+/* Whether s is `for <local> in prange(...)` with no else clause. */
+bool kj_is_prange_loop(const kj_node *s);
+
+/* Analyses the prange loop s of f (typed). Fills *out (free with
+ * kj_ploop_free); never fails: a loop it cannot clear gets parallel =
+ * false and a reason. */
+void kj_parallel_analyze(kj_function *f, kj_node *s, kj_ploop *out);
+void kj_ploop_free(kj_ploop *p);
+
+/* Called by lower_for for every `for` statement: lowers s as a parallel
+ * loop and returns true when s is a prange loop of a parallel=True
+ * function that the analysis clears; otherwise records why (for prange
+ * loops) and returns false, and the caller lowers s serially. */
+bool kj_parallel_lower_for(kj_lw *w, kj_node *s);
+
+/* The kernel's CPU and features on another function, so that LLVM may
+ * inline between them (it only inlines into at least the callee's features). */
+void kj_copy_cpu_attributes(LLVMValueRef from, LLVMValueRef to);
+
+#endif
