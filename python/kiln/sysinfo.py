@@ -142,7 +142,7 @@ def render(sections=None):
             text.append(f"{key:<{key_w}} : {wrapped[0]}")
             text.extend(f"{'':<{key_w}}   {more}" for more in wrapped[1:])
             html.append(f'<tr><td style="padding:1px 12px 1px 0; vertical-align:top; white-space:nowrap; text-align:left">'
-                        f'{esc(key)}</td><td style="text-align:left">{esc(value)}</td></tr>')
+                        f'{esc(key)}</td><td style="text-align:left; vertical-align:top; padding:1px 0">{esc(value)}</td></tr>')
         text.append("")
     html.append("</table></div>")
     return Rich("\n".join(text).rstrip() + "\n", "".join(html))
