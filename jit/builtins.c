@@ -135,6 +135,18 @@ const kj_type *kj_builtin_type(const char *name0, int n, const kj_type *const *a
         }
         if (strcmp(m, "isclose") == 0 && n == 2 && all_numbers(2, a, true))
             return kj_bool();
+        if ((!strcmp(m, "factorial") || !strcmp(m, "isqrt")) && n == 1 && kj_is_intlike(a[0]))
+            return KJ_I64;
+        if ((!strcmp(m, "comb") || !strcmp(m, "perm")) && n == 2 && kj_is_intlike(a[0]) && kj_is_intlike(a[1]))
+            return KJ_I64;
+        if (!strcmp(m, "frexp") && n == 1 && all_numbers(1, a, true)) {
+            const kj_type *e[2] = {KJ_F64, KJ_I64};
+            return kj_tuple(2, e);
+        }
+        if (!strcmp(m, "nextafter") && n == 2 && all_numbers(2, a, true))
+            return KJ_F64;
+        if (!strcmp(m, "ulp") && n == 1 && all_numbers(1, a, true))
+            return KJ_F64;
         const bfunc *f = find_math(m);
         if (!f) {
             snprintf(why, why_size, "This function is not compiled yet; compute it outside and pass the result in.");
@@ -471,6 +483,47 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args) {
             LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, t));
             tup = LLVMBuildInsertValue(b, tup, fp, 0, "");
             return LLVMBuildInsertValue(b, tup, ip, 1, "");
+        }
+        if (!strcmp(m, "factorial") || !strcmp(m, "isqrt") || !strcmp(m, "comb") || !strcmp(m, "perm")) {
+            /* exact in 64 bits (wrapping beyond, like all compiled integer arithmetic) */
+            LLVMValueRef x[2];
+            for (int i = 0; i < na; i++) {
+                x[i] = kj_cast(w, args[i], at[i], KJ_I64);
+                const char *what = !strcmp(m, "factorial") ? "factorial() not defined for negative values"
+                                   : !strcmp(m, "isqrt")   ? "isqrt() argument must be nonnegative"
+                                   : i == 0                ? "n must be a non-negative integer"
+                                                           : "k must be a non-negative integer";
+                kj_raise_if(w, LLVMBuildICmp(b, LLVMIntSLT, x[i], LLVMConstInt(w->i64, 0, 0), ""), PyExc_ValueError, what);
+            }
+            char sym[32];
+            snprintf(sym, sizeof sym, "kj_rt_%s", m);
+            return kj_call(w, sym, w->i64, na, (LLVMTypeRef[]){w->i64, w->i64}, x);
+        }
+        if (!strcmp(m, "frexp")) {
+            LLVMValueRef x = kj_cast(w, args[0], at[0], KJ_F64);
+            LLVMValueRef e = kj_entry_alloca(w, w->i32, "exp");
+            LLVMValueRef mant = kj_call(w, "frexp", w->f64, 2, (LLVMTypeRef[]){w->f64, w->ptr}, (LLVMValueRef[]){x, e});
+            LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, t));
+            tup = LLVMBuildInsertValue(b, tup, mant, 0, "");
+            return LLVMBuildInsertValue(b, tup, LLVMBuildSExt(b, LLVMBuildLoad2(b, w->i32, e, ""), w->i64, ""), 1, "");
+        }
+        if (!strcmp(m, "nextafter")) {
+            LLVMValueRef x[2] = {kj_cast(w, args[0], at[0], KJ_F64), kj_cast(w, args[1], at[1], KJ_F64)};
+            return libm(w, "nextafter", KJ_F64, 2, x);
+        }
+        if (!strcmp(m, "ulp")) {   /* the gap from |x| to the next float up */
+            LLVMValueRef x = kj_cast(w, args[0], at[0], KJ_F64);
+            LLVMValueRef ax = intrinsic(w, "llvm.fabs", KJ_F64, 1, &x);
+            LLVMValueRef up[2] = {ax, fconst(w, KJ_F64, 1.0 / 0.0)};
+            LLVMValueRef next = libm(w, "nextafter", KJ_F64, 2, up);
+            LLVMValueRef gap = LLVMBuildFSub(b, next, ax, "");
+            LLVMValueRef inf = LLVMBuildFCmp(b, LLVMRealOEQ, ax, up[1], "");
+            LLVMValueRef max_finite = LLVMBuildFCmp(b, LLVMRealOEQ, next, up[1], "");
+            /* ulp(max float) is the gap below it; ulp(inf) is inf; nan stays nan */
+            LLVMValueRef down[2] = {ax, fconst(w, KJ_F64, 0.0)};
+            LLVMValueRef below = LLVMBuildFSub(b, ax, libm(w, "nextafter", KJ_F64, 2, down), "");
+            gap = LLVMBuildSelect(b, max_finite, below, gap, "");
+            return LLVMBuildSelect(b, inf, ax, gap, "");
         }
         if (!strcmp(m, "isclose")) {   /* rel_tol=1e-9, abs_tol=0 */
             LLVMValueRef x = kj_cast(w, args[0], at[0], KJ_F64), y = kj_cast(w, args[1], at[1], KJ_F64);

@@ -4,6 +4,7 @@
 #include "jit/runtime.h"
 #include "jit/pool.h"
 
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -119,6 +120,43 @@ int64_t kj_rt_gcd(int64_t a, int64_t b) {
     return (int64_t)x;
 }
 
+int64_t kj_rt_factorial(int64_t n) {
+    uint64_t r = 1;
+    for (int64_t i = 2; i <= n && r != 0; i++)   /* 0 once a factor of 2^64 is in */
+        r *= (uint64_t)i;
+    return (int64_t)r;
+}
+
+int64_t kj_rt_isqrt(int64_t n) {
+    uint64_t x = (uint64_t)sqrt((double)n);
+    while (x * x > (uint64_t)n)   /* the double may be one off either way */
+        x--;
+    while ((x + 1) * (x + 1) <= (uint64_t)n)
+        x++;
+    return (int64_t)x;
+}
+
+int64_t kj_rt_perm(int64_t n, int64_t k) {
+    if (k > n)
+        return 0;
+    uint64_t r = 1;
+    for (int64_t i = 0; i < k; i++)
+        r *= (uint64_t)(n - i);
+    return (int64_t)r;
+}
+
+int64_t kj_rt_comb(int64_t n, int64_t k) {
+    if (k > n)
+        return 0;
+    if (k > n - k)
+        k = n - k;
+    /* exact while the running value fits in 128 bits */
+    unsigned __int128 r = 1;
+    for (int64_t i = 1; i <= k; i++)
+        r = r * (unsigned __int128)(n - k + i) / (unsigned __int128)i;
+    return (int64_t)(uint64_t)r;
+}
+
 /* ---- interrupt ---- */
 
 static struct sigaction previous;
@@ -166,6 +204,10 @@ const kj_symbol kj_runtime_symbols[] = {
     {"kj_rt_ipow", (void *)kj_rt_ipow},
     {"kj_rt_powmod", (void *)kj_rt_powmod},
     {"kj_rt_gcd", (void *)kj_rt_gcd},
+    {"kj_rt_factorial", (void *)kj_rt_factorial},
+    {"kj_rt_isqrt", (void *)kj_rt_isqrt},
+    {"kj_rt_comb", (void *)kj_rt_comb},
+    {"kj_rt_perm", (void *)kj_rt_perm},
     {"kj_pool_run", (void *)kj_pool_run},   /* prange loops (parallel_lower.c) */
     {"kj_interrupt_flag", (void *)&kj_interrupt_flag},
     {NULL, NULL},

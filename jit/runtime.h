@@ -34,6 +34,12 @@ int64_t kj_rt_randint(int64_t lo, int64_t hi);
 int64_t kj_rt_ipow(int64_t base, int64_t exp);
 int64_t kj_rt_powmod(int64_t base, int64_t exp, int64_t mod);
 int64_t kj_rt_gcd(int64_t a, int64_t b);
+/* math.factorial, isqrt, comb, perm on non-negative arguments (compiled
+ * code checks the sign first), wrapping at 64 bits. */
+int64_t kj_rt_factorial(int64_t n);
+int64_t kj_rt_isqrt(int64_t n);
+int64_t kj_rt_comb(int64_t n, int64_t k);
+int64_t kj_rt_perm(int64_t n, int64_t k);
 
 /* Installs the SIGINT handler (once; chains to the handler it replaces).
  * Returns 0 or -1 with a Python exception set. */

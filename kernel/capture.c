@@ -51,47 +51,11 @@ static double now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Length of the longest prefix of s that does not end inside a UTF-8 sequence. */
-static size_t complete_prefix(const unsigned char *s, size_t n) {
-    size_t i = n, back = 0;
-    while (i > 0 && back < 4 && (s[i - 1] & 0xC0) == 0x80) i--, back++;
-    if (i == 0) return n;
-    unsigned char lead = s[i - 1];
-    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-    return (lead >= 0xC0 && back + 1 < need) ? i - 1 : n;
-}
-
-/* JSON needs valid UTF-8 without NULs: invalid bytes and NUL become U+FFFD. */
-static char *sanitize_utf8(const unsigned char *s, size_t n) {
-    char *out = malloc(3 * n + 1), *o = out;
-    if (!out) return NULL;
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-        bool ok = len > 0 && c != 0 && i + len <= n && !(len == 2 && c < 0xC2);
-        for (size_t j = 1; ok && j < len; j++) ok = (s[i + j] & 0xC0) == 0x80;
-        if (ok && len == 3) ok = !(c == 0xE0 && s[i + 1] < 0xA0) && !(c == 0xED && s[i + 1] >= 0xA0);
-        if (ok && len == 4) ok = !(c == 0xF0 && s[i + 1] < 0x90) && !(c == 0xF4 && s[i + 1] >= 0x90) && c <= 0xF4;
-        if (ok) {
-            memcpy(o, s + i, len);
-            o += len;
-            i += len;
-        } else {
-            memcpy(o, "\xEF\xBF\xBD", 3);
-            o += 3;
-            i += 1;
-        }
-    }
-    *o = '\0';
-    return out;
-}
-
 /* Sends the pending text of one stream (lock held). `all`: also a trailing partial sequence. */
 static void send_stream(stream *st, bool all) {
-    size_t n = all ? st->len : complete_prefix((unsigned char *)st->buf, st->len);
+    size_t n = all ? st->len : kn_utf8_complete_prefix((unsigned char *)st->buf, st->len);
     if (n == 0) return;
-    char *text = sanitize_utf8((unsigned char *)st->buf, n);
+    char *text = kn_utf8_sanitize((unsigned char *)st->buf, n);
     cJSON *c = cJSON_CreateObject();
     cJSON_AddStringToObject(c, "name", st->name);
     cJSON_AddStringToObject(c, "text", text ? text : "");

@@ -63,7 +63,21 @@ typedef enum kn_recv_status {
     KN_RECV_CLOSED, /* the context is shutting down */
 } kn_recv_status;
 
+/* ---- replay.c: the recent signatures, to reject a replayed message ---- */
+#define KN_DIGEST_LEN 32
+#define KN_REPLAY_GENERATION 32768u /* remembers at least this many, at most twice as many */
 typedef struct kn_digest_set kn_digest_set;
+kn_digest_set *kn_replay_new(void);
+void kn_replay_free(kn_digest_set *set);
+/* Returns false if digest d was seen before; otherwise remembers it. */
+bool kn_replay_add(kn_digest_set *set, const unsigned char d[KN_DIGEST_LEN]);
+
+/* ---- utf8.c: text for JSON from arbitrary bytes ---- */
+/* Length of the longest prefix of s[0..n) that does not end inside a UTF-8 sequence. */
+size_t kn_utf8_complete_prefix(const unsigned char *s, size_t n);
+/* A NUL-terminated copy of s[0..n) in which invalid UTF-8 and NUL bytes became U+FFFD
+ * (malloc'd; NULL when out of memory). */
+char *kn_utf8_sanitize(const unsigned char *s, size_t n);
 
 typedef struct kn_session {
     char id[40];               /* this process's session id */

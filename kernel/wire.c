@@ -1,6 +1,7 @@
 /* The wire format of the Jupyter protocol: [ids..., <IDS|MSG>, hmac, header, parent_header,
  * metadata, content, buffers...]. Signatures are HMAC-SHA256 over the four JSON frames, hex
- * encoded, compared in constant time; a digest seen before is a replay and is rejected. */
+ * encoded, compared in constant time; a digest seen before is a replay and is rejected
+ * (replay.c keeps the recent ones). */
 #include "kernel/kernel.h"
 
 #include <errno.h>
@@ -15,86 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
-
-/* ---- replay protection ----
- * jupyter_client keeps the last 2**16 digests. Here: two generations of an open-addressed set of
- * 2**15 digests each; when the young one fills, it becomes the old one and the old is dropped. So
- * at least the last 2**15 and at most the last 2**16 digests are remembered, in bounded memory. */
-#define GEN_ENTRIES 32768u
-#define GEN_SLOTS (2u * GEN_ENTRIES)
-#define DIGEST_LEN 32
-
-typedef struct generation {
-    unsigned char (*digest)[DIGEST_LEN];
-    unsigned char *used;
-    size_t count;
-} generation;
-
-struct kn_digest_set {
-    generation gen[2]; /* gen[0] young, gen[1] old */
-};
-
-static size_t slot_of(const unsigned char *d) {
-    size_t h;
-    memcpy(&h, d, sizeof h); /* HMAC output is already uniformly random */
-    return h & (GEN_SLOTS - 1);
-}
-
-static bool gen_contains(const generation *g, const unsigned char *d) {
-    for (size_t i = slot_of(d);; i = (i + 1) & (GEN_SLOTS - 1)) {
-        if (!g->used[i]) return false;
-        if (memcmp(g->digest[i], d, DIGEST_LEN) == 0) return true;
-    }
-}
-
-static void gen_insert(generation *g, const unsigned char *d) {
-    size_t i = slot_of(d);
-    while (g->used[i]) i = (i + 1) & (GEN_SLOTS - 1);
-    g->used[i] = 1;
-    memcpy(g->digest[i], d, DIGEST_LEN);
-    g->count++;
-}
-
-static kn_digest_set *digest_set_new(void) {
-    kn_digest_set *set = calloc(1, sizeof *set);
-    if (!set) return NULL;
-    for (int i = 0; i < 2; i++) {
-        set->gen[i].digest = calloc(GEN_SLOTS, DIGEST_LEN);
-        set->gen[i].used = calloc(GEN_SLOTS, 1);
-        if (!set->gen[i].digest || !set->gen[i].used) {
-            for (int j = 0; j <= i; j++) {
-                free(set->gen[j].digest);
-                free(set->gen[j].used);
-            }
-            free(set);
-            return NULL;
-        }
-    }
-    return set;
-}
-
-static void digest_set_free(kn_digest_set *set) {
-    if (!set) return;
-    for (int i = 0; i < 2; i++) {
-        free(set->gen[i].digest);
-        free(set->gen[i].used);
-    }
-    free(set);
-}
-
-/* Returns false if d was seen before; otherwise remembers it. */
-static bool digest_set_add(kn_digest_set *set, const unsigned char *d) {
-    if (gen_contains(&set->gen[0], d) || gen_contains(&set->gen[1], d)) return false;
-    if (set->gen[0].count == GEN_ENTRIES) {
-        generation old = set->gen[1];
-        set->gen[1] = set->gen[0];
-        memset(old.used, 0, GEN_SLOTS);
-        old.count = 0;
-        set->gen[0] = old;
-    }
-    gen_insert(&set->gen[0], d);
-    return true;
-}
 
 /* ---- session ---- */
 
@@ -134,7 +55,7 @@ bool kn_session_init(kn_session *s, const char *key, char *err, size_t errlen) {
     pthread_mutex_init(&s->replay_lock, NULL);
     if (s->key_len) {
         s->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-        s->replay = digest_set_new();
+        s->replay = kn_replay_new();
         if (!s->mac || !s->replay) {
             snprintf(err, errlen, "cannot set up HMAC-SHA256 (OpenSSL)");
             kn_session_free(s);
@@ -147,13 +68,13 @@ bool kn_session_init(kn_session *s, const char *key, char *err, size_t errlen) {
 void kn_session_free(kn_session *s) {
     EVP_MAC_free(s->mac);
     s->mac = NULL;
-    digest_set_free(s->replay);
+    kn_replay_free(s->replay);
     s->replay = NULL;
     pthread_mutex_destroy(&s->replay_lock);
 }
 
 static bool hmac_frames(const kn_session *s, const kn_frame *frames, size_t n,
-                        unsigned char out[DIGEST_LEN]) {
+                        unsigned char out[KN_DIGEST_LEN]) {
     EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(s->mac);
     if (!ctx) return false;
     OSSL_PARAM params[] = {
@@ -164,18 +85,18 @@ static bool hmac_frames(const kn_session *s, const kn_frame *frames, size_t n,
     for (size_t i = 0; ok && i < n; i++)
         ok = EVP_MAC_update(ctx, (const unsigned char *)frames[i].data, frames[i].len) == 1;
     size_t outlen = 0;
-    ok = ok && EVP_MAC_final(ctx, out, &outlen, DIGEST_LEN) == 1 && outlen == DIGEST_LEN;
+    ok = ok && EVP_MAC_final(ctx, out, &outlen, KN_DIGEST_LEN) == 1 && outlen == KN_DIGEST_LEN;
     EVP_MAC_CTX_free(ctx);
     return ok;
 }
 
 static void to_hex(const unsigned char *d, char *out) {
     static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < DIGEST_LEN; i++) {
+    for (int i = 0; i < KN_DIGEST_LEN; i++) {
         out[2 * i] = digits[d[i] >> 4];
         out[2 * i + 1] = digits[d[i] & 15];
     }
-    out[2 * DIGEST_LEN] = '\0';
+    out[2 * KN_DIGEST_LEN] = '\0';
 }
 
 /* ---- receive ---- */
@@ -257,19 +178,19 @@ static kn_recv_status recv_frames(void *sock, bool dontwait, frame_list *l) {
 
 static bool check_signature(kn_session *s, const kn_frame *sig, const kn_frame *signed_frames) {
     if (!s->key_len) return true;
-    unsigned char digest[DIGEST_LEN];
-    char hex[2 * DIGEST_LEN + 1];
+    unsigned char digest[KN_DIGEST_LEN];
+    char hex[2 * KN_DIGEST_LEN + 1];
     if (!hmac_frames(s, signed_frames, 4, digest)) {
         kn_log("dropped a message: HMAC computation failed");
         return false;
     }
     to_hex(digest, hex);
-    if (sig->len != 2 * DIGEST_LEN || CRYPTO_memcmp(hex, sig->data, 2 * DIGEST_LEN) != 0) {
+    if (sig->len != 2 * KN_DIGEST_LEN || CRYPTO_memcmp(hex, sig->data, 2 * KN_DIGEST_LEN) != 0) {
         kn_log("dropped a message: %s signature", sig->len ? "bad" : "missing");
         return false;
     }
     pthread_mutex_lock(&s->replay_lock);
-    bool fresh = digest_set_add(s->replay, digest);
+    bool fresh = kn_replay_add(s->replay, digest);
     pthread_mutex_unlock(&s->replay_lock);
     if (!fresh) kn_log("dropped a message: replayed signature %.16s...", hex);
     return fresh;
@@ -364,9 +285,9 @@ int kn_msg_send(kn_session *s, void *sock, const kn_frame *ids, size_t n_ids,
         {(char *)(metadata ? metadata : "{}"), metadata ? strlen(metadata) : 2},
         {(char *)(content ? content : "{}"), content ? strlen(content) : 2},
     };
-    char sig[2 * DIGEST_LEN + 1] = "";
+    char sig[2 * KN_DIGEST_LEN + 1] = "";
     if (s->key_len) {
-        unsigned char digest[DIGEST_LEN];
+        unsigned char digest[KN_DIGEST_LEN];
         if (!hmac_frames(s, signed_frames, 4, digest)) return -1;
         to_hex(digest, sig);
     }
