@@ -28,6 +28,15 @@ void kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *v
 /* Whether arr is C-contiguous (an i1 computed from its strides). */
 LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
 
+/* Raising with a message the runtime formats: kj_np_fail_begin branches
+ * to a new block when cond holds and returns the block to continue in;
+ * the caller calls the runtime's raiser there; kj_np_fail_end leaves the
+ * function with the failure. */
+LLVMBasicBlockRef kj_np_fail_begin(kj_lw *w, LLVMValueRef cond);
+void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok);
+/* n i64 values in a stack array (for the runtime); its address. */
+LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals);
+
 /* for i in range(n): kj_np_loop_begin returns i; the body follows; end
  * closes it. Loops nest. */
 typedef struct {

@@ -181,8 +181,10 @@ static LLVMValueRef reshape(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMValue
                     "negative dimensions are not allowed");
         total = LLVMBuildMul(w->b, total, shape[i], "");
     }
-    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, total, size, ""), PyExc_ValueError,
-                "cannot reshape array: the new shape has a different number of elements");
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, total, size, ""));
+    kj_call(w, "kj_np_raise_reshape", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->ptr},
+            (LLVMValueRef[]){size, LLVMConstInt(w->i64, (unsigned)t->ndim, 0), kj_np_i64_array(w, t->ndim, shape)});
+    kj_np_fail_end(w, ok);
     return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), shape, NULL);
 }
 
@@ -205,14 +207,13 @@ LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
         return kj_np_lower_other(w, n, !strcmp(m, "sort") ? "sort!" : m, &b);
     }
     LLVMValueRef self = kj_lower_expr(w, n->kids[0]);
-    if (!strcmp(m, "copy") || !strcmp(m, "astype") || !strcmp(m, "flatten"))
+    if (!strcmp(m, "copy") || !strcmp(m, "astype"))
         return kj_np_copy(w, self, st, t->elem);
-    if (!strcmp(m, "ravel")) {
-        if (st->layout == KJ_LAYOUT_C) {
-            LLVMValueRef size = kj_np_size(w, self, st->ndim);
-            return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), &size, NULL);
-        }
-        return kj_np_copy(w, self, st, t->elem);
+    if (!strcmp(m, "ravel") || !strcmp(m, "flatten")) {
+        /* C order: a 1-d view of the array (ravel of a C array) or of a copy */
+        LLVMValueRef flat = m[0] == 'r' && st->layout == KJ_LAYOUT_C ? self : kj_np_copy(w, self, st, t->elem);
+        LLVMValueRef size = kj_np_size(w, self, st->ndim);
+        return kj_np_make(w, t, kj_array_field(w, flat, 0, 0), kj_array_field(w, flat, 1, 0), &size, NULL);
     }
     if (!strcmp(m, "reshape"))
         return reshape(w, n, &a, self, st);

@@ -123,9 +123,25 @@ static void broadcast(kj_lw *w, ew *e, int nd, LLVMValueRef *shape, bool given) 
             l->bstride[d] = LLVMBuildSelect(w->b, one, c64(w, 0), kj_array_field(w, l->v, 3, d - off), "");
         }
     }
-    kj_raise_if(w, bad, PyExc_ValueError,
-                given ? "non-broadcastable output operand: the operands do not fit out's shape"
-                      : "operands could not be broadcast together");
+    if (given) {
+        kj_raise_if(w, bad, PyExc_ValueError, "non-broadcastable output operand: the operands do not fit out's shape");
+        return;
+    }
+    /* NumPy's message lists the array operands' shapes */
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
+    LLVMValueRef nds[MAX_LEAVES], dims[MAX_LEAVES * 4];
+    int na = 0, ndims = 0;
+    for (int i = 0; i < e->n; i++) {
+        leaf *l = &e->leaves[i];
+        if (l->t->kind != KJ_T_ARRAY)
+            continue;
+        nds[na++] = c64(w, l->t->ndim);
+        for (int d = 0; d < l->t->ndim && ndims < MAX_LEAVES * 4; d++)
+            dims[ndims++] = kj_array_field(w, l->v, 2, d);
+    }
+    kj_call(w, "kj_np_raise_broadcast", w->vd, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr},
+            (LLVMValueRef[]){c64(w, na), kj_np_i64_array(w, na, nds), kj_np_i64_array(w, ndims, dims)});
+    kj_np_fail_end(w, ok);
 }
 
 /* Whether every operand has the result's shape and is contiguous. */

@@ -180,3 +180,23 @@ void kj_np_shape_arg(kj_lw *w, kj_node *k, LLVMValueRef *shape) {
 LLVMValueRef kj_np_value(kj_lw *w, kj_node *k, const kj_type *t) {
     return kj_cast(w, kj_lower_expr(w, k), k->type, t);
 }
+
+LLVMBasicBlockRef kj_np_fail_begin(kj_lw *w, LLVMValueRef cond) {
+    LLVMBasicBlockRef bad = kj_new_bb(w, "np.fail"), ok = kj_new_bb(w, "np.ok");
+    LLVMValueRef expect = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){cond, LLVMConstInt(w->i1, 0, 0)});
+    LLVMBuildCondBr(w->b, expect, bad, ok);
+    LLVMPositionBuilderAtEnd(w->b, bad);
+    return ok;
+}
+
+void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok) {
+    kj_nrt_ret(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, ok);
+}
+
+LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals) {
+    LLVMValueRef a = kj_entry_alloca(w, LLVMArrayType2(w->i64, (unsigned)(n > 0 ? n : 1)), "vals");
+    for (int i = 0; i < n; i++)
+        LLVMBuildStore(w->b, vals[i], LLVMBuildGEP2(w->b, w->i64, a, (LLVMValueRef[]){c64(w, i)}, 1, ""));
+    return a;
+}

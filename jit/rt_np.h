@@ -1,10 +1,20 @@
-/* rt_np: host functions compiled NumPy code calls (sorting, printing,
- * random arrays, lists). KJ_RT_NP_SYMBOLS lists them for the engine. */
+/* rt_np: host functions compiled NumPy code calls (messages with shapes,
+ * sorting, histograms, random arrays, printing, lists). KJ_RT_NP_SYMBOLS
+ * lists them for the engine (nrt.c's table). */
 #ifndef KILN_JIT_RT_NP_H
 #define KILN_JIT_RT_NP_H
 
 #include <stdint.h>
 
-#define KJ_RT_NP_SYMBOLS
+/* ValueErrors with NumPy's messages; shapes are the operands' shapes one
+ * after the other (ndims[i] values each). */
+void kj_np_raise_broadcast(int64_t n, const int64_t *ndims, const int64_t *shapes);
+void kj_np_raise_dot(int64_t xnd, const int64_t *xs, int64_t ynd, const int64_t *ys);
+void kj_np_raise_reshape(int64_t size, int64_t nd, const int64_t *shape);
+
+#define KJ_RT_NP_SYMBOLS                                              \
+    {"kj_np_raise_broadcast", (void *)kj_np_raise_broadcast},         \
+    {"kj_np_raise_dot", (void *)kj_np_raise_dot},                     \
+    {"kj_np_raise_reshape", (void *)kj_np_raise_reshape},
 
 #endif

@@ -1,0 +1,50 @@
+/* rt_np: host functions NumPy code calls: exceptions whose messages carry
+ * shapes (formatted as NumPy formats them, into a per-thread buffer that
+ * stays valid until the dispatcher reads the error on the same thread). */
+#include "jit/rt_np.h"
+#include "jit/runtime.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static _Thread_local char message[1024];
+
+/* "(3,4)", "(5,)" as NumPy prints shapes in its messages. */
+static size_t put_shape(char *buf, size_t size, int64_t nd, const int64_t *shape) {
+    size_t used = (size_t)snprintf(buf, size, "(");
+    for (int64_t k = 0; k < nd && used < size; k++)
+        used += (size_t)snprintf(buf + used, size - used, "%lld%s", (long long)shape[k],
+                                 nd == 1 ? "," : k + 1 < nd ? "," : "");
+    if (used < size)
+        used += (size_t)snprintf(buf + used, size - used, ")");
+    return used < size ? used : size - 1;
+}
+
+void kj_np_raise_broadcast(int64_t n, const int64_t *ndims, const int64_t *shapes) {
+    size_t used = (size_t)snprintf(message, sizeof message, "operands could not be broadcast together with shapes ");
+    for (int64_t i = 0; i < n && used < sizeof message; i++) {
+        used += put_shape(message + used, sizeof message - used, ndims[i], shapes);
+        shapes += ndims[i];
+        if (used < sizeof message - 1)
+            message[used++] = ' ', message[used] = 0;
+    }
+    kj_rt_raise(PyExc_ValueError, message);
+}
+
+void kj_np_raise_dot(int64_t xnd, const int64_t *xs, int64_t ynd, const int64_t *ys) {
+    size_t used = (size_t)snprintf(message, sizeof message, "shapes ");
+    used += put_shape(message + used, sizeof message - used, xnd, xs);
+    used += (size_t)snprintf(message + used, sizeof message - used, " and ");
+    used += put_shape(message + used, sizeof message - used, ynd, ys);
+    int64_t yd = ynd == 1 ? 0 : ynd - 2;
+    snprintf(message + used, sizeof message - used, " not aligned: %lld (dim %lld) != %lld (dim %lld)",
+             (long long)xs[xnd - 1], (long long)(xnd - 1), (long long)ys[yd], (long long)yd);
+    kj_rt_raise(PyExc_ValueError, message);
+}
+
+void kj_np_raise_reshape(int64_t size, int64_t nd, const int64_t *shape) {
+    size_t used = (size_t)snprintf(message, sizeof message, "cannot reshape array of size %lld into shape ",
+                                   (long long)size);
+    put_shape(message + used, sizeof message - used, nd, shape);
+    kj_rt_raise(PyExc_ValueError, message);
+}
