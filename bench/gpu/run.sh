@@ -18,6 +18,7 @@ src=$root
 if [ -f "$root/.device/src.tar.gz" ]; then
   src=${TMPDIR:-/tmp}/kiln-src
   rm -rf "$src" && mkdir -p "$src" && tar xzf "$root/.device/src.tar.gz" -C "$src" || exit 1
+  echo "building the snapshot .device/src.tar.gz of $(date -u -r "$root/.device/src.tar.gz"), not the working tree"
 fi
 build=$src/build-device
 logs=${OUT:-$build/logs}
