@@ -3,6 +3,7 @@
  * chunk, outside the inner loop the vectorizer sees; while loops poll at
  * every back-edge. */
 #include "jit/lower.h"
+#include "jit/infer_np.h"
 #include "jit/lower_nrt.h"
 #include "jit/parallel.h"
 #include "jit/runtime.h"
@@ -242,10 +243,15 @@ static LLVMValueRef it_item(kj_lw *w, it_state *s, LLVMValueRef t) {
         /* range(n), range(0, n, 2): the index is never negative; saying so
          * lets LLVM drop the negative-index wraparound of a[i] and keep
          * unit-stride loads the vectorizer can widen */
-        if (LLVMIsAConstantInt(s->start) && LLVMConstIntGetSExtValue(s->start) >= 0 &&
-            LLVMIsAConstantInt(s->step) && LLVMConstIntGetSExtValue(s->step) > 0) {
-            LLVMValueRef nonneg = LLVMBuildICmp(w->b, LLVMIntSGE, i, LLVMConstInt(w->i64, 0, 0), "");
-            kj_call_intrinsic(w, "llvm.assume", NULL, 1, &nonneg);
+        if (LLVMIsAConstantInt(s->step) && LLVMConstIntGetSExtValue(s->step) > 0) {
+            /* counting up, i never goes below its start: range(i + 1, n)
+             * inside a loop over range(n) is known non-negative too */
+            LLVMValueRef above = LLVMBuildICmp(w->b, LLVMIntSGE, i, s->start, "");
+            kj_call_intrinsic(w, "llvm.assume", NULL, 1, &above);
+            if (LLVMIsAConstantInt(s->start) && LLVMConstIntGetSExtValue(s->start) >= 0) {
+                LLVMValueRef nonneg = LLVMBuildICmp(w->b, LLVMIntSGE, i, LLVMConstInt(w->i64, 0, 0), "");
+                kj_call_intrinsic(w, "llvm.assume", NULL, 1, &nonneg);
+            }
         }
         return i;
     }
@@ -431,6 +437,10 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         break;
     }
     case KJ_S_AUGASSIGN: {
+        if (s->type && s->type->kind == KJ_T_ARRAY) {   /* a += b: in place */
+            kj_np_augassign(w, s);
+            break;
+        }
         const kj_type *rt = s->type;
         LLVMValueRef cur = kj_lower_expr(w, s->kids[0]);
         LLVMValueRef v = kj_lower_expr(w, s->kids[1]);
