@@ -8,7 +8,8 @@ Measures: launch overhead of an empty kernel taking a device array (also
 against CuPy's RawKernel where CuPy is installed); host to
 device and back bandwidth (pageable and pinned); the grid-stride add over
 2^26 float32 (Kiln IR vs numba-cuda vs nvcc's CUDA C, all timed with CUDA
-events, median of 50); first-use time (compile + load + first launch).
+events, median of 50); first-use time (compile + load + first launch);
+creating seed 004's 1536 random generator states.
 
 Writes a JSON of the figures to $OUT/bench_gpu.json when OUT is set."""
 import json
@@ -232,6 +233,22 @@ def bench_first_use():
     row("first use of a small kernel (compile+load+run)", kiln_s * 1e3, peer * 1e3 if peer else None, "ms")
 
 
+def bench_random_states():
+    """Seed 004's 24 x 64 generator states: Numba compiles and runs a
+    host-side loop for them, Kiln jumps ahead in C."""
+    n = 24 * 64
+    start = time.perf_counter()
+    cuda.random.create_xoroshiro128p_states(n, seed=1)
+    kiln_ms = (time.perf_counter() - start) * 1e3
+    peer = None
+    if ncuda:
+        from numba.cuda.random import create_xoroshiro128p_states
+        start = time.perf_counter()
+        create_xoroshiro128p_states(n, seed=1)
+        peer = (time.perf_counter() - start) * 1e3
+    row("create 1536 xoroshiro128p states (first call)", kiln_ms, peer, "ms")
+
+
 def main():
     if not cuda.is_available():
         print(f"no GPU ({cuda.simulator_reason()}): nothing to measure")
@@ -241,6 +258,7 @@ def main():
           f"{gpu.MULTIPROCESSOR_COUNT} SMs; numba-cuda: {'yes' if ncuda else 'not installed'}")
     print(f"{'what':<44} {'kiln':>12} {'peer':>12} unit   ratio")
     bench_first_use()  # first: nothing compiled or loaded yet
+    bench_random_states()
     bench_launch_overhead()
     bench_add()
     bench_transfers()
