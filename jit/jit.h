@@ -1,5 +1,30 @@
-/* jit: Kiln's compiler for the host CPU (front end, types, inference,
- * lowering, engine, dispatcher, runtime). Public names are prefixed kj_. */
+/* jit: Kiln's compiler for the host CPU. Public names are prefixed kj_.
+ *
+ * How a call becomes machine code, and where to read it:
+ *
+ *   dispatch.c   the Python callable (_kiln.Dispatcher): types the arguments
+ *                (types.c kj_typeof), finds the specialization, unboxes,
+ *                calls, boxes; a miss goes to python/kiln/dispatcher.py
+ *   compile.c    one compile: the phases below, timed, wrapped as a
+ *                Specialization (IR, assembly, remarks, per-line types)
+ *   source.c     the function's text (linecache: files and notebook cells)
+ *   frontend.c   CPython's ast objects -> Kiln IR (ir.h, ir.c); globals.c
+ *                reads globals and closure cells at compile time
+ *   infer.c      type inference (types.h: interned types, unification);
+ *                builtins.c says how known functions are typed
+ *   lower*.c     typed IR -> LLVM IR for a target (target.h; the host is
+ *                target_cpu.c): statements and loops, expressions, arrays,
+ *                builtins; every function returns a status, exceptions
+ *                are recorded in the runtime
+ *   engine.c     O3 with the new pass manager, loop-vectorize remarks, ORC
+ *                LLJIT
+ *   runtime.c    what compiled code calls: exceptions, the interrupt flag
+ *                (SIGINT), random numbers, integer helpers
+ *   errors.c     TypingError / UnsupportedError with the line and a caret
+ *
+ * The conventions every part keeps: errors are values (kj_error), types are
+ * compared by pointer, nothing in front end, IR or inference knows the
+ * target, and each file says why it does what it does. */
 #ifndef KILN_JIT_H
 #define KILN_JIT_H
 
