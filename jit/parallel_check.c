@@ -324,8 +324,11 @@ static void check_arrays(ck *c) {
         }
         if (safe)
             continue;
+        bool write_by_index = false;
+        for (int axis = 0; axis < MAX_AXES && !write_by_index; axis++)
+            write_by_index = !c->written[idx] && by_index(w, axis, idx);
         const elem_access *other = NULL;
-        for (int j = 0; j < c->nacc && !other; j++)
+        for (int j = 0; j < c->nacc && !other && write_by_index; j++)
             if (c->acc[j].slot == slot && &c->acc[j] != w && !c->acc[j].write)
                 other = &c->acc[j];
         if (other)

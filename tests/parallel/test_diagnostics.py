@@ -1,0 +1,71 @@
+"""f.parallel_diagnostics(level=1..4) and f.parallel_report(): what a
+student reads about each prange loop, and the HTML view of the source with
+the loops marked (what %%jit --parallel displays)."""
+import numpy as np
+import pytest
+
+import kiln
+from kiln import prange
+
+# the serial loop's warning is checked in test_verdicts.py; here it is expected
+pytestmark = pytest.mark.filterwarnings("ignore::kiln.ParallelSafetyWarning")
+
+
+@kiln.njit(parallel=True)
+def two_loops(a, out):
+    total = 0.0
+    for i in prange(a.shape[0]):
+        t = a[i] * 2.0
+        out[i] = t
+        total += t
+    prev = 0.0
+    for i in prange(a.shape[0]):
+        out[i] = prev + 1.0
+        prev = out[i]
+    return total
+
+
+def test_levels_add_detail(capsys):
+    two_loops(np.arange(10.0), np.zeros(10))
+    two_loops.parallel_diagnostics(level=1)
+    one = capsys.readouterr().out
+    assert "2 prange loop(s) found, 1 running in parallel" in one
+    assert "PARALLEL" in one and "SERIAL" in one
+    assert "`prev` is assigned in one iteration" in one
+    assert "reduction" not in one
+    two_loops.parallel_diagnostics(level=2)
+    two = capsys.readouterr().out
+    assert "reduction: total (+=)" in two and "private per iteration" not in two
+    two_loops.parallel_diagnostics(level=3)
+    three = capsys.readouterr().out
+    assert "private per iteration: t" in three
+    assert "shared (read only): a, out" in three
+    two_loops.parallel_diagnostics(level=4)
+    four = capsys.readouterr().out
+    assert "allocation hoisting" in four and "not checked" in four
+    with pytest.raises(ValueError, match="level"):
+        two_loops.parallel_report().text(5)
+
+
+def test_report_data_and_html():
+    two_loops(np.arange(4.0), np.zeros(4))
+    report = two_loops.parallel_report()
+    assert isinstance(report, kiln.ParallelReport)
+    first, second = report.loops
+    assert first["parallel"] and first["reductions"] == [("total", "+=", first["line"] + 3)]
+    assert not second["parallel"] and second["reason_line"] == second["line"] + 1
+    page = report._repr_html_()
+    assert "<table" in page
+    assert "class='par'" in page and "class='why'" in page and "class='red'" in page
+    assert "prev = out[i]" in page   # the source is shown
+    assert "is assigned in one iteration" in page
+
+
+def test_before_compiling_and_without_prange():
+    @kiln.njit(parallel=True)
+    def no_loops(x):
+        return x + 1
+    with pytest.raises(ValueError, match="call it first"):
+        no_loops.parallel_report()
+    no_loops(1)
+    assert "No prange loops" in no_loops.parallel_report().text(1)
