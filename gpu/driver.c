@@ -157,13 +157,6 @@ int kg_context_ensure(kg_error *err) {
     return 0;
 }
 
-int kg_context_device(CUdevice *out) {
-    if (kg_driver_mode() != KG_MODE_GPU)
-        return -1;
-    *out = device;
-    return 0;
-}
-
 uint64_t kg_context_generation(void) {
     return generation;
 }

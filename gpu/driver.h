@@ -133,9 +133,6 @@ const char *kg_driver_why_simulator(void);
  * first use. Returns 0, or -1 with err filled. Only valid in GPU mode. */
 int kg_context_ensure(kg_error *err);
 
-/* The current device's ordinal and handle (GPU mode). */
-int kg_context_device(CUdevice *device);
-
 /* Context generation: increases each time the context is reset after a
  * fault. Device memory, modules and streams remember the generation they
  * were made in; a different one means they died with the old context. */

@@ -196,6 +196,69 @@ static void test_simulator_target_runs_on_the_host(void) {
         consume(LLVMOrcDisposeLLJIT(jit), "dispose");
 }
 
+/* i32 reverse(ptr ret, ptr args) for the simulator, or void reverse(ptr
+ * out) as a CUDA kernel: dyn = dynamic shared float[ntid];
+ * dyn[tid] = tid; syncthreads(); out[tid] = dyn[ntid - 1 - tid]. */
+static LLVMModuleRef dynamic_shared_module(LLVMContextRef ctx, const kj_target *t) {
+    LLVMModuleRef m = LLVMModuleCreateWithNameInContext("dyn", ctx);
+    int sim = t == kg_target_simulator();
+    LLVMTypeRef f32 = LLVMFloatTypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, sim ? 0 : t->global_as);
+    LLVMTypeRef params[2] = {ptr, ptr};
+    LLVMTypeRef type = sim ? LLVMFunctionType(i32, params, 2, 0)
+                           : LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 1, 0);
+    LLVMValueRef fn = LLVMAddFunction(m, "reverse", type);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
+    LLVMValueRef out = sim ? LLVMBuildLoad2(b, ptr, LLVMGetParam(fn, 1), "out") : LLVMGetParam(fn, 0);
+    LLVMValueRef dyn = kg_target_dynamic_shared(t, m, b);
+    LLVMValueRef tid = t->special_reg(t, m, b, KJ_SREG_TID_X), ntid = t->special_reg(t, m, b, KJ_SREG_NTID_X);
+    LLVMBuildStore(b, LLVMBuildSIToFP(b, tid, f32, ""), LLVMBuildGEP2(b, f32, dyn, &tid, 1, ""));
+    t->barrier(t, m, b);
+    LLVMValueRef mirror = LLVMBuildSub(b, LLVMBuildSub(b, ntid, LLVMConstInt(i32, 1, 0), ""), tid, "");
+    LLVMValueRef v = LLVMBuildLoad2(b, f32, LLVMBuildGEP2(b, f32, dyn, &mirror, 1, ""), "");
+    LLVMBuildStore(b, v, LLVMBuildGEP2(b, f32, out, &tid, 1, ""));
+    if (sim)
+        LLVMBuildRet(b, LLVMConstInt(i32, 0, 0));
+    else
+        LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    t->finish_function(t, m, fn, sim ? KJ_FN_ENTRY : KJ_FN_KERNEL);
+    return m;
+}
+
+static void test_dynamic_shared_memory_on_both_targets(void) {
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = dynamic_shared_module(ctx, kg_target_cuda());
+    kg_ptx_options options = {.compute_capability = 90, .opt_level = 3};
+    char *ptx = NULL;
+    kg_error err = {0};
+    CHECK(kg_ptx_from_module(m, &options, &ptx, &err) == 0);
+    CHECK(ptx && strstr(ptx, ".extern .shared .align 16 .b8 kiln_dynamic_shared[]"));
+    free(ptx);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+
+    const kj_target *t = kg_target_simulator();
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    LLVMModuleRef sim = dynamic_shared_module(LLVMOrcThreadSafeContextGetContext(tsc), t);
+    LLVMSetTarget(sim, t->triple(t));
+    LLVMSetDataLayout(sim, t->data_layout(t));
+    LLVMOrcLLJITRef jit = jit_module(sim, tsc);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    kg_sim_entry entry = jit ? (kg_sim_entry)lookup(jit, "reverse") : NULL;
+    if (entry) {
+        float out[48];
+        void *args[1] = {out};
+        kg_sim_config config = {{1, 1, 1}, {48, 1, 1}, 48 * sizeof(float), 1};
+        CHECK(kg_sim_launch(entry, NULL, args, &config, &err) == 0);
+        for (int i = 0; i < 48; i++)
+            CHECK(out[i] == (float)(47 - i));
+    }
+    if (jit)
+        consume(LLVMOrcDisposeLLJIT(jit), "dispose");
+}
+
 /* The xoroshiro128+ step, written out here independently of the IR. */
 static uint64_t next_state(uint64_t *s) {
     uint64_t s0 = s[0], s1 = s[1], result = s0 + s1;
@@ -244,6 +307,7 @@ int main(void) {
     test_cuda_target_makes_ptx();
     test_simulator_target_runs_on_the_host();
     test_host_random_ir_matches_the_algorithm();
+    test_dynamic_shared_memory_on_both_targets();
     if (failures)
         fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
