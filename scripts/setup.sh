@@ -37,5 +37,5 @@ npm install --prefix "$root/tests/browser" --no-audit --no-fund --loglevel=error
 cmake -S "$root" -B "$build" -DPython3_EXECUTABLE=/usr/bin/python3 ${KILN_CMAKE_FLAGS:-} >/dev/null
 cmake --build "$build" -j"$(nproc)"
 if [ -x "$build/kiln-kernel" ]; then
-  "$build/kiln-kernel" install --sys-prefix >/dev/null || true
+  "$build/kiln-kernel" install --sys-prefix   # the "kiln" kernelspec, for jupyter and nbclient
 fi

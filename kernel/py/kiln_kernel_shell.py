@@ -135,7 +135,8 @@ def _execute(content, msg):
     else:
         reply = _error(type(err).__name__, str(err), shell._last_traceback or [])
         reply["user_expressions"] = {}
-    reply["execution_count"] = shell.execution_count - 1 if store_history else shell.execution_count
+    # the count of the last cell that stored history, as ipykernel answers
+    reply["execution_count"] = shell.execution_count - 1
     reply["payload"] = shell.payload_manager.read_payload()
     shell.payload_manager.clear_payload()
     return reply, (not success) and bool(content.get("stop_on_error", True))

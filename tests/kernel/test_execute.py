@@ -2,6 +2,8 @@
 stop_on_error, errors, kernel_info, busy/idle framing, IPython's conveniences."""
 import time
 
+import zmq
+
 from conftest import collect, of_type, plain, run, shell_reply, stream_text
 
 
@@ -181,4 +183,23 @@ def test_kernel_answers_control_while_a_cell_runs(kc):
     reply = kc.get_control_msg(timeout=5)
     assert reply["msg_type"] == "kernel_info_reply"
     assert time.monotonic() - t0 < 1.0  # answered before the cell ended, not after
+    assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
+
+
+def test_heartbeat_echoes_while_a_cell_runs(kernel, kc):
+    km, _ = kernel
+    info = km.get_connection_info()
+    msg_id = kc.execute("import time; time.sleep(1.5)")
+    time.sleep(0.3)
+    ctx = zmq.Context()
+    req = ctx.socket(zmq.REQ)
+    req.linger = 0
+    req.connect(f"tcp://{info['ip']}:{info['hb_port']}")
+    try:
+        req.send(b"kiln-ping")
+        assert req.poll(1000), "no heartbeat echo within a second while the cell runs"
+        assert req.recv() == b"kiln-ping"
+    finally:
+        req.close()
+        ctx.term()
     assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
