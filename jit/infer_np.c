@@ -371,12 +371,27 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
          "np.%s is not supported in compiled code", m);
 }
 
+/* Infers every argument that is a value (dtypes are not), so lowering
+ * finds them all typed. false when one has no type yet. */
+static bool infer_values(kj_infer_ctx *c, const kj_np_args *a) {
+    bool ok = true;
+    for (int i = 0; i < a->npos; i++)
+        if (!kj_np_dtype_node(a->pos[i]))
+            ok = value(c, a->pos[i]) && ok;
+    for (int i = 0; i < a->nkw; i++)
+        if (!kj_np_dtype_node(a->kw[i]->kids[0]))
+            ok = value(c, a->kw[i]->kids[0]) && ok;
+    return ok;
+}
+
 const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
     const char *m = n->kids[0]->name + 3;
     kj_np_args a;
     kj_np_split(n, 1, &a);
     if (a.too_many)
         FAIL(c, n, NULL, "too many arguments for np.%s", m);
+    if (!infer_values(c, &a))
+        return NULL;
     if (!strncmp(m, "random.", 7))
         return random_type(c, n, m + 7, &a);
     const kj_np_ufunc *uf = kj_np_find_ufunc(m);
@@ -421,6 +436,10 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
     const char *m = n->name;
     kj_np_args a;
     kj_np_split(n, 1, &a);
+    if (a.too_many)
+        FAIL(c, n, NULL, "too many arguments for %s", m);
+    if (!infer_values(c, &a))
+        return NULL;
     bool bad;
     if (is_reduction(m))
         return reduction_type(c, n, m, self, kj_np_arg(&a, 0, "axis"));

@@ -34,6 +34,8 @@ LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
  * function with the failure. */
 LLVMBasicBlockRef kj_np_fail_begin(kj_lw *w, LLVMValueRef cond);
 void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok);
+/* Raises cls with fmt (one %lld) formatted with v when cond holds. */
+void kj_np_raise_i64_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v);
 /* n i64 values in a stack array (for the runtime); its address. */
 LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals);
 

@@ -63,8 +63,8 @@ static LLVMValueRef linspace(kj_lw *w, kj_node *n, const kj_np_args *a) {
     kj_node *numk = kj_np_arg(a, 2, "num"), *epk = kj_np_arg(a, -1, "endpoint");
     LLVMValueRef num = numk ? kj_np_value(w, numk, KJ_I64) : c64(w, 50);
     LLVMValueRef endpoint = epk ? kj_truth(w, kj_lower_expr(w, epk), epk->type) : LLVMConstInt(w->i1, 1, 0);
-    kj_raise_if(w, LLVMBuildICmp(b, LLVMIntSLT, num, c64(w, 0), ""), PyExc_ValueError,
-                "Number of samples must be non-negative.");
+    kj_np_raise_i64_if(w, LLVMBuildICmp(b, LLVMIntSLT, num, c64(w, 0), ""), PyExc_ValueError,
+                       "Number of samples, %lld, must be non-negative.", num);
     LLVMValueRef div = LLVMBuildSelect(b, endpoint, LLVMBuildSub(b, num, c64(w, 1), ""), num, "");
     LLVMValueRef delta = LLVMBuildFSub(b, stop, start, "");
     LLVMValueRef divf = LLVMBuildSIToFP(b, div, w->f64, "");
@@ -174,8 +174,9 @@ static LLVMValueRef reshape(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMValue
                 "can only specify one unknown dimension");
     LLVMValueRef safe = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, known, c64(w, 0), ""), c64(w, 1), known, "");
     LLVMValueRef inferred = LLVMBuildSDiv(w->b, size, safe, "");
-    LLVMValueRef total = c64(w, 1);
+    LLVMValueRef total = c64(w, 1), asked[KJ_NP_MAXDIM];
     for (int i = 0; i < t->ndim; i++) {
+        asked[i] = shape[i];
         shape[i] = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, unknown, c64(w, i), ""), inferred, shape[i], "");
         kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, shape[i], c64(w, 0), ""), PyExc_ValueError,
                     "negative dimensions are not allowed");
@@ -183,7 +184,7 @@ static LLVMValueRef reshape(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMValue
     }
     LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, total, size, ""));
     kj_call(w, "kj_np_raise_reshape", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->ptr},
-            (LLVMValueRef[]){size, LLVMConstInt(w->i64, (unsigned)t->ndim, 0), kj_np_i64_array(w, t->ndim, shape)});
+            (LLVMValueRef[]){size, LLVMConstInt(w->i64, (unsigned)t->ndim, 0), kj_np_i64_array(w, t->ndim, asked)});
     kj_np_fail_end(w, ok);
     return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), shape, NULL);
 }

@@ -194,6 +194,14 @@ void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok) {
     LLVMPositionBuilderAtEnd(w->b, ok);
 }
 
+void kj_np_raise_i64_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v) {
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, cond);
+    LLVMValueRef cls_v = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr);
+    kj_call(w, "kj_np_raise_i64", w->vd, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64},
+            (LLVMValueRef[]){cls_v, LLVMBuildGlobalStringPtr(w->b, fmt, "fmt"), v});
+    kj_np_fail_end(w, ok);
+}
+
 LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals) {
     LLVMValueRef a = kj_entry_alloca(w, LLVMArrayType2(w->i64, (unsigned)(n > 0 ? n : 1)), "vals");
     for (int i = 0; i < n; i++)

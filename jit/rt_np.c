@@ -9,12 +9,17 @@
 
 static _Thread_local char message[1024];
 
-/* "(3,4)", "(5,)" as NumPy prints shapes in its messages. */
+/* "(3,4)", "(5,)" as NumPy prints shapes in its messages (-1, an axis to
+ * infer, is "newaxis"). */
 static size_t put_shape(char *buf, size_t size, int64_t nd, const int64_t *shape) {
     size_t used = (size_t)snprintf(buf, size, "(");
-    for (int64_t k = 0; k < nd && used < size; k++)
-        used += (size_t)snprintf(buf + used, size - used, "%lld%s", (long long)shape[k],
-                                 nd == 1 ? "," : k + 1 < nd ? "," : "");
+    for (int64_t k = 0; k < nd && used < size; k++) {
+        const char *sep = nd == 1 ? "," : k + 1 < nd ? "," : "";
+        if (shape[k] == -1)
+            used += (size_t)snprintf(buf + used, size - used, "newaxis%s", sep);
+        else
+            used += (size_t)snprintf(buf + used, size - used, "%lld%s", (long long)shape[k], sep);
+    }
     if (used < size)
         used += (size_t)snprintf(buf + used, size - used, ")");
     return used < size ? used : size - 1;
@@ -40,6 +45,11 @@ void kj_np_raise_dot(int64_t xnd, const int64_t *xs, int64_t ynd, const int64_t 
     snprintf(message + used, sizeof message - used, " not aligned: %lld (dim %lld) != %lld (dim %lld)",
              (long long)xs[xnd - 1], (long long)(xnd - 1), (long long)ys[yd], (long long)yd);
     kj_rt_raise(PyExc_ValueError, message);
+}
+
+void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v) {
+    snprintf(message, sizeof message, fmt, (long long)v);
+    kj_rt_raise(cls, message);
 }
 
 void kj_np_raise_reshape(int64_t size, int64_t nd, const int64_t *shape) {

@@ -11,10 +11,14 @@
 void kj_np_raise_broadcast(int64_t n, const int64_t *ndims, const int64_t *shapes);
 void kj_np_raise_dot(int64_t xnd, const int64_t *xs, int64_t ynd, const int64_t *ys);
 void kj_np_raise_reshape(int64_t size, int64_t nd, const int64_t *shape);
+/* cls with fmt (one %lld) formatted with v. */
+typedef struct _object PyObject;
+void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v);
 
 #define KJ_RT_NP_SYMBOLS                                              \
     {"kj_np_raise_broadcast", (void *)kj_np_raise_broadcast},         \
     {"kj_np_raise_dot", (void *)kj_np_raise_dot},                     \
-    {"kj_np_raise_reshape", (void *)kj_np_raise_reshape},
+    {"kj_np_raise_reshape", (void *)kj_np_raise_reshape},             \
+    {"kj_np_raise_i64", (void *)kj_np_raise_i64},
 
 #endif

@@ -1,0 +1,110 @@
+"""Corpus: arrays created in compiled code and returned to Python."""
+import numpy as np
+
+from np_diff import case
+from np_inputs import M, MI, SIZES, V, VI
+
+
+@case(*SIZES, (-1,))
+def zeros_1d(n): return np.zeros(n)
+@case(*SIZES)
+def zeros_2d_int(n): return np.zeros((n, 3), dtype=np.int32)
+@case(*SIZES)
+def ones_f32(n): return np.ones(n, np.float32)
+@case(*SIZES)
+def ones_3d(n): return np.ones((2, n, 2), dtype=np.int8)
+@case(*SIZES)
+def full_int(n): return np.full((n, 2), 7)
+@case(*SIZES)
+def full_float(n): return np.full(n, -2.5)
+@case(*SIZES)
+def full_dtype(n): return np.full(n, 3, dtype=np.float32)
+@case(*SIZES)
+def full_bool(n): return np.full(n, True)
+@case(*SIZES)
+def empty_shape(n): return np.empty((n, 4)).shape
+@case(*SIZES)
+def empty_filled(n):
+    a = np.empty(n)
+    for i in range(n):
+        a[i] = i * i
+    return a
+@case(*V, *VI, *M)
+def zeros_like(a): return np.zeros_like(a)
+@case(*V, *VI, *M)
+def ones_like(a): return np.ones_like(a)
+@case(*V, *M)
+def full_like(a): return np.full_like(a, 4)
+@case(*V, *M)
+def empty_like_shape(a): return np.empty_like(a).shape, np.empty_like(a, dtype=np.int8).ndim
+@case(*V, *VI)
+def ones_like_dtype(a): return np.ones_like(a, dtype=np.float32)
+@case((10,), (0,), (-5,), (1,))
+def arange_stop(n): return np.arange(n)
+@case((2, 10), (10, 2), (-3, 3))
+def arange_start_stop(a, b): return np.arange(a, b)
+@case((0, 10, 3), (10, 0, -3), (1, 2, 5), (5, 5, 1), (0, 1, 0))
+def arange_step(a, b, c): return np.arange(a, b, c)
+@case((0.0, 1.0, 0.1), (1.5, -2.0, -0.25), (0.0, 3.0, 1.0))
+def arange_float(a, b, c): return np.arange(a, b, c)
+@case((5,), (0,))
+def arange_dtype(n): return np.arange(n, dtype=np.float32)
+@case((0.0, 1.0, 5), (-1.0, 1.0, 2), (2.0, 2.0, 4), (0.0, 1.0, 1), (0.0, 1.0, 0), (0.0, 1.0, -1))
+def linspace_num(a, b, n): return np.linspace(a, b, n)
+@case((0.0, 10.0),)
+def linspace_default(a, b): return np.linspace(a, b)
+@case((0.0, 1.0, 5),)
+def linspace_no_endpoint(a, b, n): return np.linspace(a, b, n, endpoint=False)
+@case((3,), (0,), (1,))
+def eye_square(n): return np.eye(n)
+@case((3, 5, 1), (4, 2, -1), (2, 2, 3))
+def eye_rect(n, m, k): return np.eye(n, m, k)
+@case((4,), (0,))
+def identity_int(n): return np.identity(n, dtype=np.int64)
+@case(*V, *VI, *M)
+def copy_func(a): return np.copy(a)
+@case(*V, *M)
+def copy_method(a):
+    b = a.copy()
+    if b.size > 0:
+        c = b.reshape(-1)
+        c[0] = 99.0
+    return b
+@case(*V, *VI, *M)
+def array_of_array(a): return np.array(a)
+@case(*M)
+def ascontiguous(a): return np.ascontiguousarray(a)
+@case(*V, *M)
+def astype_f32(a): return a.astype(np.float32)
+@case(*VI, *MI)
+def astype_float(a): return a.astype(np.float64)
+@case(*VI)
+def astype_bool(a): return a.astype(np.bool_)
+@case(*M)
+def transpose_T(a): return a.T
+@case(*M)
+def transpose_method(a): return a.transpose()
+@case(*M, *MI)
+def flatten(a): return a.flatten()
+@case(*M)
+def ravel(a): return a.ravel()
+@case((np.arange(12.0),), (np.arange(12),))
+def reshape_args(a): return a.reshape(3, 4)
+@case((np.arange(12.0),), (np.arange(7.0),))
+def reshape_tuple(a): return a.reshape((2, -1))
+@case((np.arange(24.0).reshape(2, 3, 4),))
+def reshape_3d(a): return a.reshape(4, 6).sum(axis=1)
+@case((np.arange(12.0),))
+def reshape_shares(a):
+    b = a.reshape(4, 3)
+    b[1, 1] = -1.0
+    return a
+@case(*SIZES)
+def created_in_loop(n):
+    total = 0.0
+    for i in range(n):
+        a = np.ones(i + 1)
+        total += a.sum()
+    return total
+@case(*SIZES)
+def returned_tuple_of_arrays(n): return np.zeros(n), np.ones((n, 2)), n

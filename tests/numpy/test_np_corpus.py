@@ -1,0 +1,15 @@
+"""The NumPy differential corpus: every function, run by CPython + NumPy
+and by Kiln on its generated inputs, must agree, and give back all the
+memory it allocated."""
+import pytest
+
+import kiln
+import corpus_np_create  # noqa: F401  (each registers its functions)
+from np_diff import CASES, check
+
+
+@pytest.mark.parametrize("fn,argsets", CASES, ids=[f.__name__ for f, _ in CASES])
+def test_kiln_agrees_with_numpy(fn, argsets):
+    d = kiln.jit(fn)
+    for args in argsets:
+        check(d, args)
