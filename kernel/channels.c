@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zmq.h>
+
+#define PARENT_CHECK_MS 1000
 
 bool kn_thread_start(pthread_t *t, void *(*fn)(void *), void *arg) {
     sigset_t all, old;
@@ -208,11 +211,28 @@ static void handle_control(kn_kernel *k, kn_msg *m) {
     kn_publish_status(k, "idle", m->header.data);
 }
 
+/* Stops the main loop (and the cell it runs) when the process that started the kernel is gone,
+ * as ipykernel's parent poller does: a kernel whose notebook server was killed would otherwise
+ * live on as an orphan holding its ports. */
+static void stop_if_orphaned(kn_kernel *k, pid_t parent) {
+    if (parent <= 1 || getppid() == parent || atomic_load(&k->shutdown_requested)) return;
+    kn_log("the parent process %d is gone; shutting down", (int)parent);
+    atomic_store(&k->shutdown_requested, true);
+    if (atomic_load(&k->running_request)) kn_interrupt_main(k);
+    zmq_send(k->wake_tx, "", 0, ZMQ_DONTWAIT);
+}
+
 static void *control_thread(void *arg) {
     kn_kernel *k = arg;
+    pid_t parent = getppid();
     for (;;) {
+        zmq_pollitem_t item = {k->control, 0, ZMQ_POLLIN, 0};
+        int rc = zmq_poll(&item, 1, PARENT_CHECK_MS);
+        if (rc < 0 && zmq_errno() == ETERM) break;
+        stop_if_orphaned(k, parent);
+        if (rc <= 0) continue;
         kn_msg m;
-        kn_recv_status st = kn_msg_recv(&k->session, k->control, false, &m);
+        kn_recv_status st = kn_msg_recv(&k->session, k->control, true, &m);
         if (st == KN_RECV_CLOSED) break;
         if (st != KN_RECV_OK) continue;
         handle_control(k, &m);

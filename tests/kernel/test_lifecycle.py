@@ -116,3 +116,26 @@ def test_no_threads_or_children_left_behind_by_a_cell():
     kc.stop_channels()
     km.shutdown_kernel()
     assert sys.executable  # the test process itself is untouched
+
+
+def test_kernel_exits_when_its_parent_is_killed(tmp_path):
+    """A kernel whose launcher (say, a killed notebook server) is gone must not live on."""
+    from jupyter_client.connect import write_connection_file
+    conn, _ = write_connection_file(str(tmp_path / "kernel.json"))
+    launcher = subprocess.Popen(
+        [sys.executable, "-c",
+         "import subprocess, sys, time\n"
+         f"p = subprocess.Popen([{KERNEL_EXE!r}, '-f', {conn!r}], stderr=subprocess.DEVNULL)\n"
+         "print(p.pid, flush=True)\n"
+         "time.sleep(60)\n"],
+        stdout=subprocess.PIPE, text=True)
+    kernel_pid = int(launcher.stdout.readline())
+    time.sleep(1.0)
+    assert psutil.pid_exists(kernel_pid)
+    launcher.kill()
+    launcher.wait()
+    kernel = psutil.Process(kernel_pid)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and kernel.is_running() and kernel.status() != psutil.STATUS_ZOMBIE:
+        time.sleep(0.1)
+    assert not kernel.is_running() or kernel.status() == psutil.STATUS_ZOMBIE
