@@ -6,6 +6,7 @@
 #include "jit/frontend.h"
 #include "jit/lower.h"
 #include "jit/ufunc.h"
+#include "jit/cache.h"
 #include "profiler/profiler.h"
 
 #include <stdio.h>
@@ -274,6 +275,7 @@ static void spec_dealloc(kj_spec *s) {
     Py_XDECREF(s->signature);
     Py_XDECREF(s->keep);
     Py_XDECREF(s->parallel);
+    Py_XDECREF(s->object);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -322,6 +324,7 @@ static PyMemberDef spec_members[] = {
     {"annotations", T_OBJECT, offsetof(kj_spec, annotations), READONLY, "types per line"},
     {"signature", T_OBJECT, offsetof(kj_spec, signature), READONLY, "the signature as text"},
     {"parallel", T_OBJECT, offsetof(kj_spec, parallel), READONLY, "prange loop records (parallel_lower.c)"},
+    {"object", T_OBJECT, offsetof(kj_spec, object), READONLY, "cache=True: [object bytes, entry, symbols] or None"},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -349,6 +352,7 @@ static void free_unit(kj_unit *u) {
     }
     u->instances = NULL;
     Py_CLEAR(u->parallel_report);
+    Py_CLEAR(u->cache_object);
     kj_function_free(u->orphan);
     u->orphan = NULL;
 }
@@ -435,7 +439,8 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     char entry_name[160];
     snprintf(entry_name, sizeof entry_name, "%s_entry", top->symbol);
     /* a vectorize / guvectorize kernel's entry is its ufunc loop (ufunc.c) */
-    if (kj_ufunc_compile_hook(&u, top, entry_name, sizeof entry_name) < 0) {
+    if (kj_ufunc_compile_hook(&u, top, entry_name, sizeof entry_name) < 0 ||
+        kj_cache_compile_hook(&u, top, entry_name, sizeof entry_name) < 0) {   /* cache=True (cache.c) */
         LLVMDisposeModule(u.mod);
         LLVMOrcDisposeThreadSafeContext(tsc);
         return fail_unit(&u);
@@ -469,6 +474,8 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     s->keep = PyList_New(0);
     s->parallel = u.parallel_report ? u.parallel_report : PyList_New(0);   /* takes the unit's reference */
     u.parallel_report = NULL;
+    s->object = u.cache_object ? u.cache_object : Py_NewRef(Py_None);   /* takes the unit's reference */
+    u.cache_object = NULL;
     for (kj_instance *in = u.instances; in && s->keep; in = in->next)
         if (in->f && in->f->keep && PyList_Append(s->keep, in->f->keep) < 0)
             break;

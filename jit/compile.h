@@ -32,6 +32,7 @@ typedef struct {
     PyObject *signature;     /* str */
     PyObject *keep;          /* objects the machine code points at */
     PyObject *parallel;      /* list of prange loop records (parallel_lower.c) */
+    PyObject *object;        /* cache=True: [object bytes, entry, symbols] (cache.c), or None */
     /* where each argument goes in the dispatcher's argument buffer, worked
      * out on the first call (dispatch.c) so later calls skip the layout */
     bool laid_out;

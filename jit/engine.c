@@ -3,6 +3,7 @@
  * is never removed (dispatchers keep their specializations for the life of
  * the process). Guarded by the GIL: compiles run with it held. */
 #include "jit/engine.h"
+#include "jit/cache.h"
 #include "jit/nrt.h"
 #include "jit/runtime.h"
 
@@ -172,9 +173,16 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     /* line tables served the remarks; machine code does not need them */
     LLVMStripModuleDebugInfo(mod);
     t0 = kp_now_ns();
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
-    mod = NULL;
-    err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
+    if (u->cache_object) {   /* cache=True: one object file, also written to disk (cache.c) */
+        LLVMMemoryBufferRef obj = kj_cache_emit(u, mod);
+        if (!obj)
+            goto dispose;
+        err = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), obj);
+    } else {
+        LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
+        mod = NULL;
+        err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
+    }
     if (err) {
         llvm_fail(&u->err, err, "cannot add the module to the JIT");
         goto dispose;
@@ -200,6 +208,33 @@ dispose:
         out->ir = NULL;
     }
     return rc;
+}
+
+int kj_engine_define_absolute(kj_unit *u, const char *name, void *addr) {
+    if (create_jit(u) < 0)
+        return -1;
+    LLVMOrcCSymbolMapPair pair = {
+        .Name = LLVMOrcLLJITMangleAndIntern(jit, name),
+        .Sym = {.Address = (LLVMOrcExecutorAddress)(uintptr_t)addr,
+                .Flags = {.GenericFlags = LLVMJITSymbolGenericFlagsExported, .TargetFlags = 0}},
+    };
+    LLVMErrorRef err = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit), LLVMOrcAbsoluteSymbols(&pair, 1));
+    return err ? llvm_fail(&u->err, err, "cannot define a symbol for cached code") : 0;
+}
+
+int kj_engine_add_object(kj_unit *u, LLVMMemoryBufferRef obj, const char *entry_name, void **entry) {
+    if (create_jit(u) < 0) {
+        LLVMDisposeMemoryBuffer(obj);
+        return -1;
+    }
+    LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), obj);
+    if (err)
+        return llvm_fail(&u->err, err, "cannot add the cached object file");
+    LLVMOrcExecutorAddress addr = 0;
+    if ((err = LLVMOrcLLJITLookup(jit, &addr, entry_name)))
+        return llvm_fail(&u->err, err, "cannot link the cached object file");
+    *entry = (void *)(uintptr_t)addr;
+    return 0;
 }
 
 char *kj_engine_asm(const char *ir) {

@@ -27,6 +27,12 @@ typedef struct {
 int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *entry_name,
                      kj_engine_out *out);
 
+/* For cached code (cache.c): defines an absolute symbol in the JIT (each
+ * name once per process), and adds an object file (consumed), looking up
+ * entry_name in it. Return 0, or -1 with u->err filled. */
+int kj_engine_define_absolute(kj_unit *u, const char *name, void *addr);
+int kj_engine_add_object(kj_unit *u, LLVMMemoryBufferRef obj, const char *entry_name, void **entry);
+
 /* The host assembly of an IR module text; malloc'd, NULL with a Python
  * exception set on failure. */
 char *kj_engine_asm(const char *ir);

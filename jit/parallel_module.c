@@ -1,9 +1,10 @@
 /* parallel_module: the issue-7 part of the _kiln module: prange, the
  * thread pool's settings, the warning a serial prange loop gives, ufunc
- * construction (ufunc.c). */
+ * construction (ufunc.c), cached object files (cache.c). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "jit/cache.h"
 #include "jit/pool.h"
 #include "jit/ufunc.h"
 
@@ -53,7 +54,7 @@ int kj_parallel_module_init(PyObject *module) {
         Py_DECREF(kj_parallel_warning);
         return -1;
     }
-    if (PyModule_AddFunctions(module, methods) < 0 || kj_ufunc_init(module) < 0 ||
+    if (PyModule_AddFunctions(module, methods) < 0 || kj_ufunc_init(module) < 0 || kj_cache_init(module) < 0 ||
         PyModule_AddIntConstant(module, "MAX_THREADS", KJ_POOL_MAX_THREADS) < 0)
         return -1;
     return 0;

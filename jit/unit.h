@@ -44,6 +44,7 @@ typedef struct {
     kj_function *err_function;  /* where err happened (borrowed) */
     kj_function *orphan;        /* a function whose front end failed (owned) */
     PyObject *parallel_report;  /* list of prange loop records (parallel_lower.c), or NULL */
+    PyObject *cache_object;     /* cache=True: [object bytes, entry, symbols] (cache.c), or NULL */
     /* lowering */
     LLVMContextRef ctx;
     LLVMModuleRef mod;

@@ -326,15 +326,18 @@ void kn_interp_finalize(void) {
     /* jupyter_client interrupts before it asks for shutdown; that SIGINT must not cut the
      * history write or the atexit handlers short */
     kn_interp_discard_pending_interrupt();
+    bool finalize = true;
     if (it.glue) {
         PyObject *r = PyObject_CallMethod(it.glue, "shutdown", NULL);
-        if (r) Py_DECREF(r);
+        if (r) finalize = PyObject_IsTrue(r) != 0;
         else log_python_error("shell shutdown failed");
+        Py_XDECREF(r);
     }
     Py_CLEAR(it.handle);
     Py_CLEAR(it.glue);
     kn_interp_flush_output();
-    if (Py_FinalizeEx() < 0) kn_log("Python finalization reported an error");
+    /* without finalizing, the process exit ends the remaining threads */
+    if (finalize && Py_FinalizeEx() < 0) kn_log("Python finalization reported an error");
     free(it.parent);
     it.parent = NULL;
 }

@@ -288,6 +288,17 @@ def start(connection_file):
 
 
 def shutdown():
-    """Ends the IPython session (history is written) before the interpreter finalizes."""
+    """Ends the IPython session (history is written). Returns whether the interpreter may be
+    finalized: not while a cell's non-daemon thread still runs, since finalizing waits for it
+    and a kernel asked to stop would hang until killed. Then the atexit handlers run here."""
+    import atexit
+    import threading
     if shell is not None:
         shell.atexit_operations()
+    lingering = [t.name for t in threading.enumerate()
+                 if t is not threading.main_thread() and t.is_alive() and not t.daemon]
+    if not lingering:
+        return True
+    _kiln_kernel.log(f"not waiting for non-daemon threads still running: {', '.join(lingering)}")
+    atexit._run_exitfuncs()
+    return False

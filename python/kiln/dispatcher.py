@@ -16,9 +16,6 @@ from . import types as kt
 _FASTMATH = {"reassoc": 1, "nnan": 2, "ninf": 4, "nsz": 8, "arcp": 16, "contract": 32, "afn": 64}
 _FASTMATH_ALL = 127
 
-_LATER = {
-    "cache": "cache=True (compiled code on disk) comes in a later version of Kiln; remove it",
-}
 _ACCEPTED = {"nopython", "nogil", "fastmath", "boundscheck", "parallel", "cache", "forceobj",
              "looplift", "error_model", "inline", "locals", "target", "_nrt", "no_cpython_wrapper",
              "_no_interrupt_poll"}
@@ -28,9 +25,6 @@ def _options(kwargs):
     unknown = set(kwargs) - _ACCEPTED
     if unknown:
         raise TypeError(f"kiln.jit: unknown option(s) {', '.join(sorted(unknown))}")
-    for name, why in _LATER.items():
-        if kwargs.get(name):
-            raise NotImplementedError(f"kiln.jit: {why}")
     if kwargs.get("forceobj"):
         raise NotImplementedError("kiln.jit: Kiln has no object mode; every function is compiled nopython")
     target = kwargs.get("target", "cpu")
@@ -51,6 +45,7 @@ def _options(kwargs):
             "fastmath_flags": flags,
             # prange loops on the thread pool (jit/parallel.h); Numba's option dicts count as True
             "parallel": bool(kwargs.get("parallel", False)),
+            "cache": bool(kwargs.get("cache", False)),   # compiled code on disk (kiln/cache.py)
             # bench/jit_vs_numba.py only: what polling for Ctrl-C costs
             "no_interrupt_poll": bool(kwargs.get("_no_interrupt_poll", False))}
 
@@ -65,7 +60,11 @@ def _arg_names(py_func):
 
 
 def _compile(self, argspecs, retspec):
-    spec = _kiln.compile(self, tuple(argspecs), retspec)
+    if self._kiln_options.get("cache"):
+        from . import cache
+        spec = cache.compile(self, tuple(argspecs), retspec)
+    else:
+        spec = _kiln.compile(self, tuple(argspecs), retspec)
     key = _signature_key(spec.argtypes)
     self._kiln_specs[key] = spec
     return spec

@@ -139,3 +139,17 @@ def test_kernel_exits_when_its_parent_is_killed(tmp_path):
     while time.monotonic() < deadline and kernel.is_running() and kernel.status() != psutil.STATUS_ZOMBIE:
         time.sleep(0.1)
     assert not kernel.is_running() or kernel.status() == psutil.STATUS_ZOMBIE
+
+
+def test_shutdown_does_not_wait_for_a_cells_non_daemon_thread():
+    km, kc = start_kernel()
+    run(kc, "import threading, time\n"
+            "import atexit\n"
+            "atexit.register(print, 'atexit ran')\n"
+            "threading.Thread(target=time.sleep, args=(100,), name='sleeper').start()")
+    proc = km.provisioner.process
+    kc.stop_channels()
+    t0 = time.monotonic()
+    km.shutdown_kernel(now=False)
+    assert time.monotonic() - t0 < 5
+    assert proc.returncode == 0  # it exited by itself, not killed

@@ -1,0 +1,209 @@
+"""cache=True across processes: a second process links the stored code
+instead of compiling; changing the function, a kiln function it calls or a
+global it reads recompiles; a truncated or corrupted file is replaced and
+never run; concurrent writers leave a valid entry; notebook cells cache
+too. Each scenario runs real Python processes against a private
+KILN_CACHE_DIR."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("KILN_BUILD_DIR", os.path.join(ROOT, "build"))
+
+PROGRAM = """
+import json, sys
+import numpy as np
+import kiln
+
+SCALE = {scale}
+
+@kiln.njit(cache=True)
+def helper(x):
+    return x * SCALE{helper_extra}
+
+@kiln.njit(cache=True, parallel=True)
+def total(a, d):
+    s = 0
+    for i in kiln.prange(a.shape[0]):
+        s += helper(a[i]) // d{total_extra}
+    return s
+
+a = np.arange(-50, 1000)
+result = total(a, 3)
+try:
+    total(a, 0)
+    raised = None
+except ZeroDivisionError as e:
+    raised = str(e)
+(stats,) = total.stats.values()
+print(json.dumps({{"result": int(result), "cached": "cache_load" in stats, "raised": raised,
+                  "parallel": total.parallel_report().loops[0]["parallel"]}}))
+"""
+
+
+def expected(scale, helper_extra="", total_extra=""):
+    h = eval("lambda x: x * SCALE" + helper_extra, {"SCALE": scale})
+    t = eval("lambda v: v" + total_extra)
+    return sum(t(h(x) // 3) for x in range(-50, 1000))
+
+
+def env_for(cache_dir):
+    env = dict(os.environ)
+    env["KILN_CACHE_DIR"] = str(cache_dir)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(BUILD, "python"), os.path.join(ROOT, "python")])
+    return env
+
+
+def run(path, cache_dir):
+    out = subprocess.run([sys.executable, str(path)], env=env_for(cache_dir), capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def program(tmp_path):
+    path = tmp_path / "prog.py"
+
+    def write(scale=3, helper_extra="", total_extra=""):
+        path.write_text(textwrap.dedent(PROGRAM.format(scale=scale, helper_extra=helper_extra,
+                                                       total_extra=total_extra)))
+        return path
+    return write
+
+
+def entries(cache_dir):
+    return sorted(p for p in os.listdir(cache_dir) if p.endswith(".kc") and not p.startswith(".tmp"))
+
+
+def test_second_process_loads_instead_of_compiling(program, tmp_path):
+    cache = tmp_path / "cache"
+    path = program()
+    first, second = run(path, cache), run(path, cache)
+    assert not first["cached"] and second["cached"]
+    for r in (first, second):
+        assert r["result"] == expected(3)
+        assert r["raised"] == "integer division or modulo by zero"   # exceptions work from cached code
+        assert r["parallel"]                                         # and the diagnostics survive
+    assert [e.split("-")[0] for e in entries(cache)] == ["total"]
+
+
+@pytest.mark.parametrize("change", [
+    {"total_extra": " + 1"},          # the function itself
+    {"helper_extra": " + 7"},         # a kiln function it calls (numba issue 1833)
+    {"scale": 5},                     # a global constant
+])
+def test_changes_recompile_and_replace_the_entry(program, tmp_path, change):
+    cache = tmp_path / "cache"
+    run(program(), cache)
+    assert run(program(), cache)["cached"]
+    path = program(**change)
+    changed = run(path, cache)
+    assert not changed["cached"]
+    assert changed["result"] == expected(change.get("scale", 3), change.get("helper_extra", ""),
+                                         change.get("total_extra", ""))
+    assert run(path, cache)["cached"]
+    assert len(entries(cache)) == 1      # the stale entry was replaced, not kept beside
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "garbage"])
+def test_damaged_entries_are_detected_and_replaced(program, tmp_path, damage):
+    cache = tmp_path / "cache"
+    path = program()
+    run(path, cache)
+    (name,) = entries(cache)
+    f = cache / name
+    data = f.read_bytes()
+    if damage == "truncate":
+        f.write_bytes(data[: len(data) // 2])
+    elif damage == "flip":
+        i = len(data) // 2   # inside the machine code
+        f.write_bytes(data[:i] + bytes([data[i] ^ 0xFF]) + data[i + 1:])
+    elif damage == "empty":
+        f.write_bytes(b"")
+    else:
+        f.write_bytes(os.urandom(len(data)))
+    again = run(path, cache)
+    assert not again["cached"] and again["result"] == expected(3)
+    assert run(path, cache)["cached"]
+
+
+def test_concurrent_writers_leave_a_valid_entry(program, tmp_path):
+    cache = tmp_path / "cache"
+    path = program()
+    procs = [subprocess.Popen([sys.executable, str(path)], env=env_for(cache), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        assert json.loads(out.strip().splitlines()[-1])["result"] == expected(3)
+    assert len(entries(cache)) == 1
+    assert not [p for p in os.listdir(cache) if p.startswith(".tmp")]
+    assert run(path, cache)["cached"]
+
+
+CELL = '''
+from IPython.core.interactiveshell import InteractiveShell
+import json
+shell = InteractiveShell.instance()
+shell.run_cell("""
+import kiln
+@kiln.njit(cache=True)
+def cube(x):
+    return x * x * x
+r = cube(7)
+""", store_history=True)
+(stats,) = shell.user_ns["cube"].stats.values()
+print(json.dumps({"result": shell.user_ns["r"], "cached": "cache_load" in stats}))
+'''
+
+
+def test_notebook_cells_cache_too(tmp_path):
+    cache = tmp_path / "cache"
+    path = tmp_path / "cell.py"
+    path.write_text(CELL)
+    first, second = run(path, cache), run(path, cache)
+    assert first == {"result": 343, "cached": False}
+    assert second == {"result": 343, "cached": True}
+
+
+OWN_EXCEPTION = """
+import json
+import kiln
+
+class Negative(Exception):
+    pass
+
+@kiln.njit(cache=True)
+def checked(x):
+    if x < 0:
+        raise Negative("negative input")
+    return x * 2
+
+try:
+    checked(-1)
+    message = None
+except Negative as e:
+    message = str(e)
+(stats,) = checked.stats.values()
+print(json.dumps({"result": checked(21), "message": message, "cached": "cache_load" in stats}))
+"""
+
+
+def test_code_pointing_at_a_python_object_is_not_cached(tmp_path):
+    """A user's exception class lives at an address only this process knows."""
+    cache = tmp_path / "cache"
+    path = tmp_path / "own.py"
+    path.write_text(OWN_EXCEPTION)
+    for _ in range(2):
+        out = subprocess.run([sys.executable, str(path)], env=env_for(cache), capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout) == {"result": 42, "message": "negative input", "cached": False}
+        assert "CacheWarning: kiln: cannot cache checked: its machine code refers to a Python object" in out.stderr
+    assert not os.path.exists(cache) or entries(cache) == []
