@@ -127,10 +127,25 @@ static void poll_interrupt(kj_lw *w) {
         flag = LLVMAddGlobal(w->mod, w->i32, "kj_interrupt_flag");
         LLVMSetLinkage(flag, LLVMExternalLinkage);
     }
+    /* a relaxed atomic load: read anew at every poll (the signal handler
+     * writes it), yet no fence and no barrier to other optimizations */
     LLVMValueRef v = LLVMBuildLoad2(w->b, w->i32, flag, "interrupt");
-    LLVMSetVolatile(v, 1);
-    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i32, 0, 0), ""),
-                PyExc_KeyboardInterrupt, NULL);
+    LLVMSetOrdering(v, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(v, 4);
+    /* one cold exit per function for every poll */
+    if (!w->interrupt_bb) {
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(w->b);
+        w->interrupt_bb = kj_new_bb(w, "interrupted");
+        LLVMPositionBuilderAtEnd(w->b, w->interrupt_bb);
+        kj_raise(w, PyExc_KeyboardInterrupt, NULL);
+        LLVMBuildUnreachable(w->b);
+        LLVMPositionBuilderAtEnd(w->b, here);
+    }
+    LLVMBasicBlockRef ok = kj_new_bb(w, "not.interrupted");
+    LLVMValueRef set = LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i32, 0, 0), "");
+    set = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){set, LLVMConstInt(w->i1, 0, 0)});
+    LLVMBuildCondBr(w->b, set, w->interrupt_bb, ok);
+    LLVMPositionBuilderAtEnd(w->b, ok);
 }
 
 /* ---- assignment ---- */
@@ -551,6 +566,7 @@ static void define(kj_unit *u, kj_instance *in, kj_lw *w) {
     LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "entry"));
     kj_at(w, &(kj_node){.line = f->first_line});
     w->ret_ptr = LLVMGetParam(w->fn, 0);
+    w->interrupt_bb = NULL;
     w->slots = calloc((size_t)f->nlocals + 1, sizeof *w->slots);
     for (int i = 0; i < f->nlocals; i++) {
         const kj_type *t = f->locals[i].type ? f->locals[i].type : kj_none();

@@ -23,6 +23,7 @@ typedef struct {
     LLVMValueRef ret_ptr;
     LLVMValueRef *slots;             /* alloca per local */
     LLVMBasicBlockRef break_bb, continue_bb;
+    LLVMBasicBlockRef interrupt_bb;  /* the function's exit for KeyboardInterrupt */
     LLVMMetadataRef scope;           /* the function's DISubprogram */
     LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr, vd;
     struct kj_nrt_fn *nrt;           /* reference counting state (lower_nrt.c), NULL if none */
