@@ -94,6 +94,10 @@ static PyObject *py_input_request(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "input() needs a frontend request to answer it");
         return NULL;
     }
+    if (!pthread_equal(pthread_self(), it.k->main_thread)) { /* the stdin socket is the main thread's */
+        PyErr_SetString(PyExc_RuntimeError, "input() works only in the thread running the cell");
+        return NULL;
+    }
     cJSON *c = cJSON_CreateObject();
     cJSON_AddStringToObject(c, "prompt", prompt);
     cJSON_AddBoolToObject(c, "password", password);

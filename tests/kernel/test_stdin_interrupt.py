@@ -38,6 +38,21 @@ def test_input_without_stdin_fails_at_once_with_a_clear_error(kc):
     assert "does not support input requests" in reply["evalue"]
 
 
+def test_input_from_another_thread_is_a_clear_error(kc):
+    code = ("import threading\n"
+            "errors = []\n"
+            "def ask():\n"
+            "    try:\n"
+            "        input('from a thread ')\n"
+            "    except RuntimeError as e:\n"
+            "        errors.append(str(e))\n"
+            "t = threading.Thread(target=ask); t.start(); t.join()\n"
+            "errors")
+    reply, msgs = run(kc, code, allow_stdin=True)
+    assert reply["status"] == "ok"
+    assert "only in the thread running the cell" in of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"]
+
+
 def _interrupt_by_message(km, kc):
     msg = kc.session.msg("interrupt_request", {})
     kc.control_channel.send(msg)
