@@ -132,8 +132,9 @@ static void poll_interrupt(kj_lw *w) {
     LLVMValueRef v = LLVMBuildLoad2(w->b, w->i32, flag, "interrupt");
     LLVMSetOrdering(v, LLVMAtomicOrderingMonotonic);
     LLVMSetAlignment(v, 4);
-    /* one cold exit per function for every poll */
-    if (!w->interrupt_bb) {
+    /* one cold exit per function for every poll (a kj_lw copied for an
+     * outlined function must not reach into its parent's blocks) */
+    if (!w->interrupt_bb || LLVMGetBasicBlockParent(w->interrupt_bb) != w->fn) {
         LLVMBasicBlockRef here = LLVMGetInsertBlock(w->b);
         w->interrupt_bb = kj_new_bb(w, "interrupted");
         LLVMPositionBuilderAtEnd(w->b, w->interrupt_bb);
