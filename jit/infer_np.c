@@ -71,8 +71,9 @@ static bool only_known_keywords(const kj_np_args *a, const char *const *names) {
 
 /* ---- elementwise ---- */
 
+/* opn: the operands' nodes (their constants' values matter to NumPy). */
 static const kj_type *ewise_type(kj_infer_ctx *c, kj_node *n, const char *ufunc, int nops,
-                                 const kj_type *const *ops) {
+                                 const kj_type *const *ops, kj_node *const *opn) {
     char why[300];
     int nd = 0;
     for (int i = 0; i < nops; i++) {
@@ -83,7 +84,10 @@ static const kj_type *ewise_type(kj_infer_ctx *c, kj_node *n, const char *ufunc,
         else if (ops[i]->kind != KJ_T_ARRAY && !kj_is_number(ops[i]))
             FAIL(c, n, NULL, "np.%s cannot take %s", ufunc, ops[i]->name);
     }
-    const kj_type *e = kj_np_result_dtype(ufunc, nops, ops, why, sizeof why);
+    kj_node *consts[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < nops && i < 3; i++)
+        consts[i] = opn[i]->kind == KJ_E_CONST && kj_is_number(opn[i]->type) ? opn[i] : NULL;
+    const kj_type *e = kj_np_result_dtype_c(ufunc, nops, ops, consts, why, sizeof why);
     if (!e)
         FAIL(c, n, NULL, "np.%s: %s", ufunc, why);
     return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
@@ -94,14 +98,14 @@ const kj_type *kj_np_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_
     if (!u)
         FAIL(c, n, NULL, "this operator is not defined between %s and %s", a->name, b->name);
     const kj_type *ops[2] = {a, b};
-    return ewise_type(c, n, u, 2, ops);
+    return ewise_type(c, n, u, 2, ops, n->kids);
 }
 
 const kj_type *kj_np_unary_type(kj_infer_ctx *c, kj_node *n, const kj_type *a) {
     const char *u = kj_np_op_ufunc(n->op, true);
     if (!u)
         FAIL(c, n, "Use a.any() or a.all().", "the truth value of an array is ambiguous");
-    return ewise_type(c, n, u, 1, &a);
+    return ewise_type(c, n, u, 1, &a, n->kids);
 }
 
 /* ---- reductions ---- */
@@ -414,7 +418,7 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
             if (t && strcmp(m, "where") != 0 && strcmp(m, "clip") != 0)
                 return t;
         }
-        const kj_type *r = ewise_type(c, n, m, uf->nin, ops);
+        const kj_type *r = ewise_type(c, n, m, uf->nin, ops, a.pos);
         if (!r || !out)
             return r;
         const kj_type *ot = value(c, out);

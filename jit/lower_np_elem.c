@@ -108,8 +108,18 @@ static LLVMValueRef compare(kj_lw *w, const char *u, LLVMValueRef a, LLVMValueRe
     return LLVMBuildICmp(w->b, (is_signed(t) ? sp : up)[k], a, b, "");
 }
 
-/* The type both operands of a comparison are converted to. */
+/* The type both operands of a comparison are converted to: for integers
+ * one that holds both exactly (NumPy's value-based casting of constants
+ * amounts to that), otherwise NumPy's common type (float32 stays float32). */
 static const kj_type *common(const kj_type *a, const kj_type *b) {
+    if (kj_is_intlike(a) && kj_is_intlike(b) && a->kind == KJ_T_INT && b->kind == KJ_T_INT) {
+        if (a->is_signed == b->is_signed)
+            return a->bits >= b->bits ? a : b;
+        const kj_type *u = a->is_signed ? b : a, *s = a->is_signed ? a : b;
+        if (u->bits < s->bits)
+            return s;
+        return u->bits < 64 ? kj_int(u->bits * 2, true) : KJ_F64;
+    }
     char why[200];
     const kj_type *ops[2] = {a, b};
     const kj_type *t = kj_np_result_dtype("add", 2, ops, why, sizeof why);

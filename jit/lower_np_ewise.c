@@ -13,6 +13,7 @@
 #define MAX_LEAVES 64
 
 typedef struct {
+    kj_node *node;                         /* the operand (a variable stands for all its uses) */
     const kj_type *t;
     LLVMValueRef v;                        /* the array, or the scalar */
     LLVMValueRef bstride[KJ_NP_MAXDIM];    /* per result axis; 0 where broadcast */
@@ -50,6 +51,16 @@ static const char *ufunc_of(kj_node *n) {
     }
 }
 
+/* The leaf of operand n, if collected. */
+static leaf *find(ew *e, const kj_node *n) {
+    for (int i = 0; i < e->n; i++) {
+        const kj_node *m = e->leaves[i].node;
+        if (m == n || (n->kind == KJ_E_LOCAL && m->kind == KJ_E_LOCAL && m->slot == n->slot))
+            return &e->leaves[i];
+    }
+    return NULL;
+}
+
 /* The root is elementwise even when it is not fused into an outer
  * expression (a ufunc call with out=, an augmented assignment). */
 static void collect(kj_lw *w, ew *e, kj_node *n, bool root) {
@@ -60,19 +71,22 @@ static void collect(kj_lw *w, ew *e, kj_node *n, bool root) {
             collect(w, e, ops[i], false);
         return;
     }
+    if (find(e, n))   /* a variable used twice is loaded once */
+        return;
     if (e->n == MAX_LEAVES) {
         e->overflow = true;
         return;
     }
     leaf *l = &e->leaves[e->n++];
+    l->node = n;
     l->t = n->type->kind == KJ_T_OPTIONAL ? n->type->elem : n->type;
     l->v = kj_cast(w, kj_lower_expr(w, n), n->type, l->t);
 }
 
-/* The element of n, from the leaves' current elements (same order as collect). */
-static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, int *next, const kj_type **type) {
+/* The element of n, from the leaves' current elements. */
+static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, const kj_type **type) {
     if (!root && !kj_np_is_ewise(n)) {
-        leaf *l = &e->leaves[(*next)++];
+        leaf *l = find(e, n);
         *type = l->t->kind == KJ_T_ARRAY ? l->t->elem : l->t;
         return l->elem;
     }
@@ -81,7 +95,7 @@ static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, int *next, c
     LLVMValueRef x[3];
     const kj_type *xt[3];
     for (int i = 0; i < k; i++)
-        x[i] = element(w, e, ops[i], false, next, &xt[i]);
+        x[i] = element(w, e, ops[i], false, &xt[i]);
     const kj_type *rt = n->type->kind == KJ_T_ARRAY ? n->type->elem : n->type;
     *type = rt;
     return kj_np_elem_op(w, n, ufunc_of(n), k, x, xt, rt);
@@ -91,21 +105,79 @@ static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (un
 
 /* The result's shape from the operands' (NumPy's broadcasting), or checks
  * the operands against a given shape (out=). Fills each leaf's strides. */
-static void broadcast(kj_lw *w, ew *e, int nd, LLVMValueRef *shape, bool given) {
-    if (!given)
-        for (int d = 0; d < nd; d++) {
-            LLVMValueRef s = c64(w, 1);
-            for (int i = 0; i < e->n; i++) {
-                leaf *l = &e->leaves[i];
-                int off = nd - (l->t->kind == KJ_T_ARRAY ? l->t->ndim : 0);
-                if (l->t->kind != KJ_T_ARRAY || d < off)
-                    continue;
-                LLVMValueRef ld = kj_array_field(w, l->v, 2, d - off);
+/* The shape of n's value (nd returned), checking as NumPy does, node by
+ * node in evaluation order, that each operation's operands broadcast (the
+ * first that does not raises NumPy's message with its operands' shapes). */
+static int node_shape(kj_lw *w, ew *e, kj_node *n, bool root, LLVMValueRef *shape) {
+    if (!root && !kj_np_is_ewise(n)) {
+        leaf *l = find(e, n);
+        if (l->t->kind != KJ_T_ARRAY)
+            return 0;
+        kj_np_shape(w, l->v, l->t->ndim, shape);
+        return l->t->ndim;
+    }
+    kj_node *ops[3];
+    int k = operands(n, ops), ond[3], nd = 0;
+    LLVMValueRef osh[3][KJ_NP_MAXDIM];
+    for (int i = 0; i < k; i++) {
+        ond[i] = node_shape(w, e, ops[i], false, osh[i]);
+        nd = ond[i] > nd ? ond[i] : nd;
+    }
+    for (int d = 0; d < nd; d++) {
+        LLVMValueRef s = c64(w, 1);
+        for (int i = 0; i < k; i++)
+            if (d >= nd - ond[i]) {
+                LLVMValueRef ld = osh[i][d - (nd - ond[i])];
                 s = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, s, c64(w, 1), ""), ld, s, "");
             }
-            shape[d] = s;
-        }
+        shape[d] = s;
+    }
     LLVMValueRef bad = LLVMConstInt(w->i1, 0, 0);
+    for (int i = 0; i < k; i++)
+        for (int d = nd - ond[i]; d < nd; d++) {
+            LLVMValueRef ld = osh[i][d - (nd - ond[i])];
+            bad = LLVMBuildOr(w->b, bad, LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, ld, c64(w, 1), ""),
+                                                       LLVMBuildICmp(w->b, LLVMIntNE, ld, shape[d], ""), ""), "");
+        }
+    if (nd == 0)
+        return 0;
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
+    LLVMValueRef nds[3], dims[3 * KJ_NP_MAXDIM];
+    int ndims = 0;
+    for (int i = 0; i < k; i++) {
+        nds[i] = c64(w, ond[i]);
+        for (int d = 0; d < ond[i]; d++)
+            dims[ndims++] = osh[i][d];
+    }
+    kj_call(w, "kj_np_raise_broadcast", w->vd, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr},
+            (LLVMValueRef[]){c64(w, k), kj_np_i64_array(w, k, nds), kj_np_i64_array(w, ndims, dims)});
+    kj_np_fail_end(w, ok);
+    return nd;
+}
+
+static void leaf_strides(kj_lw *w, ew *e, int nd);
+
+/* The result's shape (or, with out=, checks the expression fits out's
+ * shape), and each leaf's strides over it (0 where it is broadcast). */
+static void broadcast(kj_lw *w, ew *e, kj_node *n, int nd, LLVMValueRef *shape, bool given) {
+    LLVMValueRef own[KJ_NP_MAXDIM];
+    int bnd = node_shape(w, e, n, true, given ? own : shape);
+    if (given) {   /* the expression's shape must broadcast into out's */
+        LLVMValueRef bad = LLVMConstInt(w->i1, bnd > nd, 0);
+        for (int d = 0; d < bnd && bnd <= nd; d++) {
+            LLVMValueRef od = shape[nd - bnd + d];
+            bad = LLVMBuildOr(w->b, bad, LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, own[d], c64(w, 1), ""),
+                                                       LLVMBuildICmp(w->b, LLVMIntNE, own[d], od, ""), ""), "");
+        }
+        LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
+        kj_call(w, "kj_np_raise_out", w->vd, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->i64, w->ptr},
+                (LLVMValueRef[]){c64(w, nd), kj_np_i64_array(w, nd, shape), c64(w, bnd), kj_np_i64_array(w, bnd, own)});
+        kj_np_fail_end(w, ok);
+    }
+    leaf_strides(w, e, nd);
+}
+
+static void leaf_strides(kj_lw *w, ew *e, int nd) {
     for (int i = 0; i < e->n; i++) {
         leaf *l = &e->leaves[i];
         if (l->t->kind != KJ_T_ARRAY)
@@ -116,32 +188,10 @@ static void broadcast(kj_lw *w, ew *e, int nd, LLVMValueRef *shape, bool given) 
                 l->bstride[d] = c64(w, 0);
                 continue;
             }
-            LLVMValueRef ld = kj_array_field(w, l->v, 2, d - off);
-            LLVMValueRef one = LLVMBuildICmp(w->b, LLVMIntEQ, ld, c64(w, 1), "");
-            bad = LLVMBuildOr(w->b, bad, LLVMBuildAnd(w->b, LLVMBuildNot(w->b, one, ""),
-                                                       LLVMBuildICmp(w->b, LLVMIntNE, ld, shape[d], ""), ""), "");
+            LLVMValueRef one = LLVMBuildICmp(w->b, LLVMIntEQ, kj_array_field(w, l->v, 2, d - off), c64(w, 1), "");
             l->bstride[d] = LLVMBuildSelect(w->b, one, c64(w, 0), kj_array_field(w, l->v, 3, d - off), "");
         }
     }
-    if (given) {
-        kj_raise_if(w, bad, PyExc_ValueError, "non-broadcastable output operand: the operands do not fit out's shape");
-        return;
-    }
-    /* NumPy's message lists the array operands' shapes */
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
-    LLVMValueRef nds[MAX_LEAVES], dims[MAX_LEAVES * 4];
-    int na = 0, ndims = 0;
-    for (int i = 0; i < e->n; i++) {
-        leaf *l = &e->leaves[i];
-        if (l->t->kind != KJ_T_ARRAY)
-            continue;
-        nds[na++] = c64(w, l->t->ndim);
-        for (int d = 0; d < l->t->ndim && ndims < MAX_LEAVES * 4; d++)
-            dims[ndims++] = kj_array_field(w, l->v, 2, d);
-    }
-    kj_call(w, "kj_np_raise_broadcast", w->vd, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr},
-            (LLVMValueRef[]){c64(w, na), kj_np_i64_array(w, na, nds), kj_np_i64_array(w, ndims, dims)});
-    kj_np_fail_end(w, ok);
 }
 
 /* Whether every operand has the result's shape and is contiguous. */
@@ -173,7 +223,7 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
     LLVMValueRef shape[KJ_NP_MAXDIM];
     if (out)
         kj_np_shape(w, out, nd, shape);
-    broadcast(w, &e, nd, shape, out != NULL);
+    broadcast(w, &e, n, nd, shape, out != NULL);
     LLVMValueRef res = out ? out : kj_np_alloc(w, rt, shape, false);
     LLVMBasicBlockRef flat = kj_new_bb(w, "ew.flat"), strided = kj_new_bb(w, "ew.strided"),
                       done = kj_new_bb(w, "ew.done");
@@ -191,9 +241,8 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
         else
             l->elem = l->v;
     }
-    int next = 0;
     const kj_type *vt;
-    LLVMValueRef v = element(w, &e, n, true, &next, &vt);
+    LLVMValueRef v = element(w, &e, n, true, &vt);
     kj_np_store_elem(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, rt->elem), kj_array_field(w, res, 1, 0), &i, 1, ""), v, vt,
                      rt->elem);
     kj_np_loop_end(w, &loop);
@@ -215,8 +264,7 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
             off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[d], l->bstride[d], ""), "");
         l->elem = kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, l->v, 1, 0), &off, 1, ""), l->t->elem);
     }
-    next = 0;
-    v = element(w, &e, n, true, &next, &vt);
+    v = element(w, &e, n, true, &vt);
     kj_np_store_elem(w, kj_np_ptr(w, res, nd, idx), v, vt, rt->elem);
     kj_np_nest_end(w, &nest);
     LLVMBuildBr(w->b, done);
@@ -229,9 +277,8 @@ LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n) {
     collect(w, &e, n, true);
     for (int k = 0; k < e.n; k++)
         e.leaves[k].elem = e.leaves[k].v;
-    int next = 0;
     const kj_type *vt;
-    LLVMValueRef v = element(w, &e, n, true, &next, &vt);
+    LLVMValueRef v = element(w, &e, n, true, &vt);
     return kj_cast(w, v, vt, n->type);
 }
 
@@ -246,11 +293,18 @@ void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef sr
     e.leaves[0].v = src;
     LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
     kj_np_shape(w, dst, nd, shape);
-    if (st->ndim > nd) {
-        kj_raise(w, PyExc_ValueError, "could not broadcast the value into the target's shape");
-        return;
-    }
-    broadcast(w, &e, nd, shape, true);
+    /* src's shape must broadcast into dst's */
+    LLVMValueRef sshape[KJ_NP_MAXDIM];
+    kj_np_shape(w, src, st->ndim, sshape);
+    LLVMValueRef bad = LLVMConstInt(w->i1, st->ndim > nd, 0);
+    for (int d = 0; d < st->ndim && st->ndim <= nd; d++)
+        bad = LLVMBuildOr(w->b, bad, LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, sshape[d], c64(w, 1), ""),
+                                                   LLVMBuildICmp(w->b, LLVMIntNE, sshape[d], shape[nd - st->ndim + d], ""), ""), "");
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
+    kj_call(w, "kj_np_raise_assign", w->vd, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->i64, w->ptr},
+            (LLVMValueRef[]){c64(w, st->ndim), kj_np_i64_array(w, st->ndim, sshape), c64(w, nd), kj_np_i64_array(w, nd, shape)});
+    kj_np_fail_end(w, ok);
+    leaf_strides(w, &e, nd);
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, nd, shape, idx);
     LLVMValueRef off = c64(w, 0);

@@ -5,6 +5,7 @@
  * Answers are cached per process; everything here runs with the GIL held
  * (inference). */
 #include "jit/np_dtype.h"
+#include "jit/ir.h"
 #include "jit/numpy_api.h"
 
 #include <stdio.h>
@@ -12,9 +13,10 @@
 
 static PyObject *cache;   /* (func, (typename, is_array)...) -> type number or message */
 
-/* What stands for an operand in the probe: an empty array of its dtype, or
- * a NumPy scalar 1 of its type (bool: True). New reference. */
-static PyObject *probe_operand(const kj_type *t) {
+/* What stands for an operand in the probe: an array of its dtype, or a
+ * NumPy scalar of its type: the constant's value, else 1 (bool: True).
+ * New reference. */
+static PyObject *probe_operand(const kj_type *t, const kj_node *k) {
     bool array = t->kind == KJ_T_ARRAY;
     const kj_type *e = array ? t->elem : t;
     int num = kj_type_to_npy(e);
@@ -29,14 +31,18 @@ static PyObject *probe_operand(const kj_type *t) {
     PyArray_Descr *d = PyArray_DescrFromType(num);
     if (!d)
         return NULL;
-    PyObject *one = PyLong_FromLong(1);
+    PyObject *one = !k ? PyLong_FromLong(1)
+                    : t->kind == KJ_T_FLOAT ? PyFloat_FromDouble(k->fval)
+                    : t->kind == KJ_T_COMPLEX ? PyComplex_FromDoubles(k->fval, k->fval2)
+                    : t->kind == KJ_T_INT && !t->is_signed ? PyLong_FromUnsignedLongLong((uint64_t)k->ival)
+                                                           : PyLong_FromLongLong(k->ival);
     PyObject *s = one ? PyObject_CallOneArg((PyObject *)d->typeobj, one) : NULL;
     Py_XDECREF(one);
     Py_DECREF(d);
     return s;
 }
 
-static PyObject *cache_key(const char *func, int n, const kj_type *const *ops) {
+static PyObject *cache_key(const char *func, int n, const kj_type *const *ops, kj_node *const *consts) {
     PyObject *key = PyTuple_New(n + 1);
     if (!key)
         return NULL;
@@ -54,8 +60,15 @@ static PyObject *cache_key(const char *func, int n, const kj_type *const *ops) {
         return NULL;
     }
     PyTuple_SET_ITEM(arr, 0, key);
-    for (int i = 0; i < n; i++)
-        PyTuple_SET_ITEM(arr, i + 1, PyBool_FromLong(ops[i]->kind == KJ_T_ARRAY));
+    for (int i = 0; i < n; i++) {
+        kj_node *k = consts ? consts[i] : NULL;
+        PyTuple_SET_ITEM(arr, i + 1, k ? PyFloat_FromDouble(k->type->kind == KJ_T_FLOAT ? k->fval : (double)k->ival)
+                                       : PyBool_FromLong(ops[i]->kind == KJ_T_ARRAY));
+        if (!PyTuple_GET_ITEM(arr, i + 1)) {
+            Py_DECREF(arr);
+            return NULL;
+        }
+    }
     return arr;
 }
 
@@ -83,13 +96,13 @@ static PyObject *quiet_call(void) {
 }
 
 /* Runs numpy.<func>(probes...) and reads the result's dtype. */
-static PyObject *probe(const char *func, int n, const kj_type *const *ops) {
+static PyObject *probe(const char *func, int n, const kj_type *const *ops, kj_node *const *consts) {
     PyObject *call = quiet_call();
     if (!call)
         return NULL;
     PyObject *args = PyTuple_New(n);
     for (int i = 0; args && i < n; i++) {
-        PyObject *o = probe_operand(ops[i]);
+        PyObject *o = probe_operand(ops[i], consts ? consts[i] : NULL);
         if (!o) {
             Py_CLEAR(args);
             break;
@@ -115,14 +128,23 @@ static PyObject *probe(const char *func, int n, const kj_type *const *ops) {
 
 const kj_type *kj_np_result_dtype(const char *func, int n, const kj_type *const *ops, char *why,
                                   size_t why_size) {
+    return kj_np_result_dtype_c(func, n, ops, NULL, why, why_size);
+}
+
+const kj_type *kj_np_result_dtype_c(const char *func, int n, const kj_type *const *ops,
+                                    kj_node *const *consts, char *why, size_t why_size) {
     if (!cache && !(cache = PyDict_New()))
         goto python_error;
-    PyObject *key = cache_key(func, n, ops);
+    PyObject *key = cache_key(func, n, ops, consts);
     if (!key)
         goto python_error;
     PyObject *v = PyDict_GetItemWithError(cache, key);   /* borrowed */
     if (!v && !PyErr_Occurred()) {
-        PyObject *num = probe(func, n, ops);
+        PyObject *num = probe(func, n, ops, consts);
+        if (!num && consts) {   /* NumPy may refuse a constant's value (int ** -1) only when it runs */
+            PyErr_Clear();
+            num = probe(func, n, ops, NULL);
+        }
         if (!num) {
             /* NumPy's own message says which types it refuses */
             PyObject *type, *value, *tb;

@@ -47,6 +47,22 @@ void kj_np_raise_dot(int64_t xnd, const int64_t *xs, int64_t ynd, const int64_t 
     kj_rt_raise(PyExc_ValueError, message);
 }
 
+void kj_np_raise_out(int64_t ond, const int64_t *oshape, int64_t bnd, const int64_t *bshape) {
+    size_t used = (size_t)snprintf(message, sizeof message, "non-broadcastable output operand with shape ");
+    used += put_shape(message + used, sizeof message - used, ond, oshape);
+    used += (size_t)snprintf(message + used, sizeof message - used, " doesn't match the broadcast shape ");
+    put_shape(message + used, sizeof message - used, bnd, bshape);
+    kj_rt_raise(PyExc_ValueError, message);
+}
+
+void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const int64_t *dshape) {
+    size_t used = (size_t)snprintf(message, sizeof message, "could not broadcast input array from shape ");
+    used += put_shape(message + used, sizeof message - used, snd, sshape);
+    used += (size_t)snprintf(message + used, sizeof message - used, " into shape ");
+    put_shape(message + used, sizeof message - used, dnd, dshape);
+    kj_rt_raise(PyExc_ValueError, message);
+}
+
 void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v) {
     snprintf(message, sizeof message, fmt, (long long)v);
     kj_rt_raise(cls, message);

@@ -11,6 +11,8 @@
 void kj_np_raise_broadcast(int64_t n, const int64_t *ndims, const int64_t *shapes);
 void kj_np_raise_dot(int64_t xnd, const int64_t *xs, int64_t ynd, const int64_t *ys);
 void kj_np_raise_reshape(int64_t size, int64_t nd, const int64_t *shape);
+void kj_np_raise_out(int64_t ond, const int64_t *oshape, int64_t bnd, const int64_t *bshape);
+void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const int64_t *dshape);
 /* cls with fmt (one %lld) formatted with v. */
 typedef struct _object PyObject;
 void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v);
@@ -19,6 +21,8 @@ void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v);
     {"kj_np_raise_broadcast", (void *)kj_np_raise_broadcast},         \
     {"kj_np_raise_dot", (void *)kj_np_raise_dot},                     \
     {"kj_np_raise_reshape", (void *)kj_np_raise_reshape},             \
-    {"kj_np_raise_i64", (void *)kj_np_raise_i64},
+    {"kj_np_raise_i64", (void *)kj_np_raise_i64},                     \
+    {"kj_np_raise_out", (void *)kj_np_raise_out},                     \
+    {"kj_np_raise_assign", (void *)kj_np_raise_assign},
 
 #endif

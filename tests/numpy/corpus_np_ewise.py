@@ -1,0 +1,174 @@
+"""Corpus: array expressions (operators, comparisons, ufuncs) with
+broadcasting, on every dtype and layout, fused into one loop."""
+import numpy as np
+
+from np_diff import case
+from np_inputs import M, MI, PAIRS, V, VI, VP, floats, ints
+
+ALL = V + VI + M + MI
+
+
+@case(*PAIRS)
+def add_pair(a, b): return a + b
+@case(*PAIRS)
+def sub_pair(a, b): return a - b
+@case(*PAIRS)
+def mul_pair(a, b): return a * b
+@case(*PAIRS)
+def truediv_pair(a, b): return a / b
+@case(*PAIRS)
+def floordiv_pair(a, b): return a // b
+@case(*PAIRS)
+def mod_pair(a, b): return a % b
+@case(*PAIRS)
+def lt_pair(a, b): return a < b
+@case(*PAIRS[:-1])   # NumPy 1.x answers False (with a warning) for shapes that do not broadcast
+def eq_pair(a, b): return a == b
+@case(*PAIRS)
+def ge_pair(a, b): return a >= b
+@case(*PAIRS)
+def maximum_pair(a, b): return np.maximum(a, b)
+@case(*PAIRS)
+def fmin_pair(a, b): return np.fmin(a, b)
+@case(*PAIRS)
+def chain_pair(a, b): return (a + b) * (a - b) / 2.0 + 1
+@case(*ALL)
+def scalar_add_int(a): return a + 3
+@case(*ALL)
+def scalar_mul_float(a): return a * 2.5
+@case(*ALL)
+def scalar_rsub(a): return 10 - a
+@case(*ALL)
+def negate(a): return -a
+@case(*ALL)
+def positive(a): return +a
+@case(*ALL)
+def square_op(a): return a ** 2
+@case(*V, *M)
+def cube_float(a): return a ** 3.0
+@case(*VI)
+def int_power(a): return a ** 2 + a ** 0
+@case((ints(4),), )
+def int_negative_power(a): return a ** -1
+@case(*ALL)
+def floordiv_scalar(a): return a // 4
+@case(*ALL)
+def mod_scalar(a): return a % 7
+@case(*VI, *V)
+def div_by_zero_scalar(a): return a / 0
+@case(*VI)
+def int_floordiv_zero(a): return a // 0, a % 0
+@case(*V)
+def float_floordiv_zero(a): return a // 0.0, a % 0.0
+@case(*ALL)
+def compare_scalar(a): return a > 0
+@case(*ALL)
+def compare_chain_and(a): return (a > -5) & (a < 5)
+@case(*ALL)
+def compare_or(a): return (a < -5) | (a > 5)
+@case(*VI, *MI)
+def bitwise_ops(a): return (a & 6) | (a ^ 3)
+@case(*VI)
+def shifts(a): return (a << 2) >> 1
+@case(*VI)
+def invert_int(a): return ~a
+@case(*ALL)
+def invert_mask(a): return ~(a > 0)
+@case(*V, *M)
+def sin_cos(a): return np.sin(a) * np.cos(a)
+@case(*V, *M)
+def tan(a): return np.tan(a)
+@case(*V)
+def arcs(a): return np.arcsin(a / 100), np.arccos(a / 100), np.arctan(a)
+@case(*V)
+def hyperbolic(a): return np.sinh(a / 10), np.cosh(a / 10), np.tanh(a)
+@case(*V, *VP)
+def exps(a): return np.exp(a / 10), np.expm1(a / 10)
+@case(*VP, *V)
+def logs(a): return np.log(a), np.log1p(a), np.log10(a), np.log2(a)
+VI_WIDE = [a for a in VI if a[0].itemsize >= 4]   # NumPy gives float16 for small ints, which Kiln lacks
+
+
+@case(*VP, *V, *VI_WIDE)
+def sqrt(a): return np.sqrt(a)
+@case(*ALL)
+def absolute(a): return np.abs(a), np.absolute(a)
+@case(*V, *M, *VI_WIDE)
+def rounding(a): return np.floor(a), np.ceil(a), np.trunc(a)
+@case(*ALL)
+def sign(a): return np.sign(a)
+@case(*PAIRS)
+def hypot(a, b): return np.hypot(a, b)
+@case(*PAIRS)
+def arctan2(a, b): return np.arctan2(a, b)
+@case(*PAIRS)
+def power_func(a, b): return np.power(np.abs(a), b / 10)
+@case(*PAIRS)
+def mod_func(a, b): return np.mod(a, b)
+@case(*V, *VI)
+def maximum_scalar(a): return np.maximum(a, 0), np.minimum(a, 0.5)
+@case(*V)
+def fmax_nan(a): return np.fmax(a, 1.0), np.fmin(a, 1.0)
+@case(*V, *M)
+def predicates(a): return np.isnan(a), np.isinf(a), np.isfinite(a)
+@case(*VI)
+def predicates_int(a): return np.isnan(a), np.isfinite(a)
+@case(*ALL)
+def where_mask(a): return np.where(a > 0, a, 0)
+@case(*PAIRS)
+def where_two(a, b): return np.where(a > b, a, b)
+@case(*V, *VI, *M)
+def where_scalars(a): return np.where(a > 0, 1.0, -1.0)
+@case(*ALL)
+def clip_scalars(a): return np.clip(a, -3, 4)
+@case(*V)
+def clip_float(a): return np.clip(a, -0.5, 0.5)
+@case(*PAIRS)
+def clip_arrays(a, b): return np.clip(a, b, b + 1)
+@case(*V, *M)
+def long_chain(a): return np.sqrt(np.abs(np.sin(a) * 2 + np.cos(a) ** 2)) - np.exp(-np.abs(a))
+@case(*V)
+def deg_rad(a): return np.deg2rad(a), np.rad2deg(a)
+@case(*V, *VI)
+def logical(a): return np.logical_and(a > 0, a < 3), np.logical_or(a > 0, a < -3), np.logical_not(a > 0)
+@case(*M)
+def broadcast_row_col(a): return a - a.mean(axis=0) + a.sum(axis=1).reshape(-1, 1) if a.shape[0] > 0 else a
+@case(*M)
+def column_vector(a): return a[:, 0:1] * a
+@case((floats((2, 3, 4)), floats((3, 1))), (floats((2, 1, 4)), floats((3, 4))), (floats((2, 3, 4)), floats(5)))
+def broadcast_3d(a, b): return a * b + 1
+@case(*PAIRS)
+def ufunc_out(a, b):
+    out = np.empty_like(a + b)
+    np.add(a, b, out=out)
+    return out
+@case(*V, *M)
+def ufunc_out_inplace(a):
+    np.sin(a, out=a)
+    return a
+@case(*V, *M, *VI)
+def iadd_scalar(a):
+    a += 2
+    return a
+@case(*PAIRS[:4])
+def iadd_array(a, b):
+    a += b
+    return a
+@case(*V, *M)
+def imul_isub(a):
+    a *= 3.0
+    a -= 1.0
+    a /= 2.0
+    return a
+@case(*V, *M)
+def f32_scalar_keeps_f32(a): return a.astype(np.float32) * 2.0
+@case(*VI)
+def int8_plus_int(a): return a.astype(np.int8) + 1
+@case(*VI)
+def uint_wraps(a): return a.astype(np.uint8) - 200
+@case(*VI)
+def bool_arith(a): return (a > 0) + (a < 10)
+@case(*V, *M)
+def mixed_int_float_arrays(a): return a * a.astype(np.int32)
+@case((2.5,), (-1.0,), (0.0,))
+def scalar_ufuncs(x): return np.sign(x), np.clip(x, 0.0, 1.0), np.logical_not(x > 0)
