@@ -72,10 +72,14 @@ def _kiln_rows():
         ("kiln package", os.path.dirname(kiln.__file__)),
         ("_kiln extension", getattr(_kiln, "__file__", "built in")),
     ]
-    # The compiler owns its cache and thread pool; it reports them when it has them.
-    cache = getattr(kiln, "cache_dir", None)
-    rows.append(("Cache location", str(cache() if callable(cache) else cache) if cache else
-                 "none: compiled code is kept in memory only"))
+    # The compiler owns its disk cache (kiln.cache, for cache=True) and thread pool.
+    try:
+        from kiln import cache
+        where = cache.cache_dir()
+        rows.append(("Cache location (cache=True)",
+                     f"{where} ({'exists' if os.path.isdir(where) else 'not created yet'})"))
+    except ImportError:
+        rows.append(("Cache location (cache=True)", "none: this Kiln keeps compiled code in memory only"))
     threads = getattr(kiln, "get_num_threads", None)
     rows.append(("Threads for parallel=True", str(threads()) if callable(threads) else
                  "none reported by the compiler"))

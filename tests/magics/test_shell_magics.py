@@ -188,3 +188,33 @@ def test_annotate_marks_lines_with_runtime_checks(shell):
         # check line, and both notes are shown.
         assert marks["return x // d"] == "C"
         assert "^ division by zero check" in text and "^ result boxed into a Python object" in text
+
+
+CACHED_CELL_SCRIPT = """
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+ip = InteractiveShell.instance()
+ip.run_cell("%load_ext kiln.ipython")
+with capture_output() as cap:
+    ip.run_cell("%%jit --cache\\ndef cached_twice(x):\\n    return 2 * x\\n")
+    ip.run_cell("print(cached_twice(21))")
+print(cap.stdout)
+print(cap.outputs[1].data["text/plain"])
+"""
+
+
+def test_jit_cell_listing_says_when_code_came_from_the_disk_cache(tmp_path):
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, KILN_CACHE_DIR=str(tmp_path), PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+               IPYTHONDIR=str(tmp_path / "ipython"))
+    listings = []
+    for _ in range(2):  # a second process finds the machine code on disk
+        done = subprocess.run([sys.executable, "-c", CACHED_CELL_SCRIPT], capture_output=True, text=True,
+                              env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("42\n")
+        listings.append(done.stdout.splitlines()[-1])
+    assert re.fullmatch(r"  cached_twice\(int64\): compiled in [\d.]+ \S+", listings[0])
+    assert re.fullmatch(r"  cached_twice\(int64\): loaded from the disk cache in [\d.]+ \S+", listings[1])

@@ -15,7 +15,7 @@ class CellWatch:
     def __init__(self):
         self._start = None
         self._before = None
-        self.listeners = []  # callables(delta) told after every cell that compiled
+        self.listeners = []  # callables(delta) told after every cell
 
     def pre_run_cell(self, info=None):
         self._before = records.snapshot()
@@ -32,9 +32,10 @@ class CellWatch:
         except Exception as exc:  # the cell's own result stands; only the report is short
             print(f"kiln: GPU records unavailable ({type(exc).__name__}: {exc})", file=sys.stderr)
             gpu = None
+        # Every cell: a function may gain a signature without a compile
+        # record (cache=True loads machine code from disk).
+        for listener in self.listeners:
+            listener(delta)
         if not delta and gpu is None:
             return
-        if delta.compiles:
-            for listener in self.listeners:
-                listener(delta)
         display(footer.render(delta, elapsed, gpu).bundle(), raw=True)

@@ -79,9 +79,11 @@ class JitCell:
                 rows.append((fname, "—", "compiles on its first call", ""))
             for sig, (seconds, phases) in compiled.items():
                 sig_text = dispatchers.signature_text(sig)
-                text.append(f"  {fname}{sig_text}: compiled in {fmt_seconds(seconds)}")
+                # A cache=True hit has one phase, cache_load (kiln/cache.py).
+                how = "loaded from the disk cache" if "cache_load" in phases else "compiled"
+                text.append(f"  {fname}{sig_text}: {how} in {fmt_seconds(seconds)}")
                 hover = ", ".join(f"{p} {fmt_seconds(s)}" for p, s in phases.items())
-                rows.append((fname, sig_text, f"compiled in {fmt_seconds(seconds)}", hover))
+                rows.append((fname, sig_text, f"{how} in {fmt_seconds(seconds)}", hover))
         cells = "".join(
             f'<tr class="kiln-jit-function"><td style="text-align:left; padding:1px 10px 1px 0"><b>{esc(n)}</b></td>'
             f'<td style="text-align:left; padding:1px 10px 1px 0">{esc(s)}</td>'
