@@ -200,6 +200,7 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p) {
     o.b = LLVMCreateBuilderInContext(w->ctx);
     o.nrt = NULL;
     o.break_bb = o.continue_bb = NULL;
+    o.interrupt_bb = NULL;
     LLVMMetadataRef ftype = LLVMDIBuilderCreateSubroutineType(u->di, u->di_file, NULL, 0, 0);
     o.scope = LLVMDIBuilderCreateFunction(u->di, u->di_file, name, strlen(name), name, strlen(name), u->di_file,
                                           (unsigned)s->line, ftype, 1, 1, (unsigned)s->line, LLVMDIFlagZero, 1);

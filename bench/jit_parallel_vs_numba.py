@@ -1,0 +1,161 @@
+"""Kiln against Numba for issue 7, side by side in one run: prange loops
+(speedup of parallel=True over the same loop serial, per tool), vectorize
+ufuncs (cpu and parallel targets), and the first call of a cache=True
+function in a fresh process whose cache is warm.
+
+Usage: KILN_BUILD_DIR=build /usr/bin/python3 bench/jit_parallel_vs_numba.py [--quick]
+Timing helpers (steady, first_call, env_for, ms) are bench/jit_vs_numba.py's:
+each measurement runs in its own process, best of several calls."""
+import os
+import sys
+import tempfile
+import textwrap
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jit_vs_numba import QUICK, first_call, ms, steady  # noqa: E402
+
+HEADER = "import math\nimport numpy as np\nimport {tool} as nb\nfrom {tool} import prange\n"
+
+# name -> code with {par} (True/False) and {rng} (prange/range); make() -> (fn, args)
+PRANGE = {
+    "matmul N=200 prange": """
+        @nb.njit(parallel={par})
+        def matmul(A, B, C):
+            n = A.shape[0]
+            for i in {rng}(n):
+                for j in range(n):
+                    tmp = 0.0
+                    for k in range(n):
+                        tmp += A[i, k] * B[k, j]
+                    C[i, j] = tmp
+        def make():
+            rng = np.random.default_rng(0)
+            return matmul, (rng.random((200, 200)), rng.random((200, 200)), np.zeros((200, 200)))
+    """,
+    "evaluate_functions n=100 (seed 000)": """
+        @nb.njit(parallel={par})
+        def evaluate_functions(n):
+            vector1 = np.linspace(-1500.00, 1500.0, n)
+            iterations = 10000
+            for i in {rng}(iterations):
+                vector2 = np.sin(vector1)
+                vector1 = np.arcsin(vector2)
+                vector2 = np.cos(vector1)
+                vector1 = np.arccos(vector2)
+                vector2 = np.tan(vector1)
+                vector1 = np.arctan(vector2)
+            return vector1
+        def make():
+            return evaluate_functions, (100,)
+    """,
+    "sum of sqrt 1e7 prange reduction": """
+        @nb.njit(parallel={par})
+        def sum_sqrt(a):
+            s = 0.0
+            for i in {rng}(a.shape[0]):
+                s += math.sqrt(a[i])
+            return s
+        def make():
+            return sum_sqrt, (np.random.default_rng(0).random(10**7),)
+    """,
+}
+
+UFUNCS = {
+    "f(x, y) 5000x5000 meshgrid, vectorize cpu (seed 002)": """
+        @nb.vectorize
+        def f_vec(x, y):
+            return np.cos(x**2 + y**2) / (1 + x**2 + y**2)
+        def run(x, y):
+            return np.max(f_vec(x, y))
+        def make():
+            grid = np.linspace(-3, 3, 5000)
+            x, y = np.meshgrid(grid, grid)
+            return run, (x, y)
+    """,
+    "f(x, y) 5000x5000 meshgrid, vectorize parallel": """
+        @nb.vectorize(['float64(float64, float64)'], target='parallel')
+        def f_vec(x, y):
+            return np.cos(x**2 + y**2) / (1 + x**2 + y**2)
+        def run(x, y):
+            return np.max(f_vec(x, y))
+        def make():
+            grid = np.linspace(-3, 3, 5000)
+            x, y = np.meshgrid(grid, grid)
+            return run, (x, y)
+    """,
+    "maximum of two float32 256^3 (seed 001)": """
+        @nb.vectorize(['float32(float32,float32)'])
+        def maximum_4(a, b):
+            return max(a, b)
+        def make():
+            rng = np.random.default_rng(0)
+            a = rng.random((256, 256, 256), dtype=np.float32)
+            b = rng.random((256, 256, 256), dtype=np.float32)
+            return maximum_4, (a, b)
+    """,
+}
+
+CACHED = """
+@nb.njit(cache=True)
+def closest(points):
+    best = 1e300
+    n = points.shape[0]
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx = points[i, 0] - points[j, 0]
+            dy = points[i, 1] - points[j, 1]
+            d = math.sqrt(dx * dx + dy * dy)
+            if d < best:
+                best = d
+    return best
+def make():
+    return closest, (np.random.default_rng(0).random((50, 2)),)
+"""
+
+
+def write(folder, name, tool, code):
+    with open(os.path.join(folder, name + ".py"), "w") as f:
+        f.write(HEADER.format(tool=tool) + textwrap.dedent(code))
+    return name
+
+
+def main():
+    repeats, runs = (3, 1) if QUICK else (7, 3)
+    import numba
+    threads = os.cpu_count()
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["KILN_CACHE_DIR"] = os.path.join(folder, "kiln-cache")
+        os.environ["NUMBA_CACHE_DIR"] = os.path.join(folder, "numba-cache")
+        print(f"Kiln vs Numba {numba.__version__} on {threads} CPU(s), best of {repeats} steady calls\n")
+        print("prange: parallel=True against the same loop serial (speedup = serial / parallel)")
+        print(f"{'workload':38} {'kiln ser ms':>11} {'kiln par ms':>11} {'speedup':>7}   "
+              f"{'numba ser ms':>12} {'numba par ms':>12} {'speedup':>7}")
+        for i, (name, code) in enumerate(PRANGE.items()):
+            t = {}
+            for tool in ("kiln", "numba"):
+                for par in (False, True):
+                    mod = write(folder, f"p{i}_{tool}_{par}", tool,
+                                code.replace("{par}", str(par)).replace("{rng}", "prange" if par else "range"))
+                    t[tool, par] = steady(folder, tool, mod, repeats)
+            ks, kp, ns, np_ = t["kiln", False], t["kiln", True], t["numba", False], t["numba", True]
+            print(f"{name:38} {ms(ks):>11} {ms(kp):>11} {ks / kp:7.2f}   {ms(ns):>12} {ms(np_):>12} {ns / np_:7.2f}")
+        print("  (evaluate_functions: Kiln finds vector1 carried between iterations and runs the loop serially;"
+              " Numba runs it in parallel and returns other numbers)")
+
+        print("\nvectorize ufuncs (ratio = kiln / numba; goal <= 1)")
+        for i, (name, code) in enumerate(UFUNCS.items()):
+            k = steady(folder, "kiln", write(folder, f"u{i}_kiln", "kiln", code), repeats)
+            n = steady(folder, "numba", write(folder, f"u{i}_numba", "numba", code), repeats)
+            print(f"  {name:55} kiln {ms(k)} numba {ms(n)}   ratio {k / n:5.2f}")
+
+        print("\ncache=True: import + first call in a fresh process with a warm cache (ratio = kiln / numba)")
+        k_mod, n_mod = write(folder, "c_kiln", "kiln", CACHED), write(folder, "c_numba", "numba", CACHED)
+        cold = {tool: first_call(folder, tool, mod, 1) for tool, mod in (("kiln", k_mod), ("numba", n_mod))}
+        warm = {tool: first_call(folder, tool, mod, max(runs, 3)) for tool, mod in (("kiln", k_mod), ("numba", n_mod))}
+        print(f"  cold (compile + store)   kiln {ms(cold['kiln'])} numba {ms(cold['numba'])}")
+        print(f"  warm (load from disk)    kiln {ms(warm['kiln'])} numba {ms(warm['numba'])}   "
+              f"ratio {warm['kiln'] / warm['numba']:5.2f}")
+
+
+if __name__ == "__main__":
+    main()
