@@ -149,3 +149,32 @@ def test_thread_count_is_checked():
         kiln.set_num_threads(0)
     with pytest.raises(ValueError):
         kiln.set_num_threads(kiln.get_num_threads() + 10_000)
+
+
+@kiln.njit(parallel=True)
+def scratch_rows(m):
+    out = np.zeros(m.shape[0])
+    last = np.zeros(1)
+    for i in prange(m.shape[0]):
+        doubled = m[i] * 2.0
+        buf = np.zeros(m.shape[1])
+        for j in range(m.shape[1]):
+            if j == 3:
+                continue
+            buf[j] = doubled[j] + 1
+        out[i] = buf.sum()
+        last = buf
+    return out, last
+
+
+def test_arrays_made_in_iterations_are_freed_and_the_last_one_kept(threads):
+    import _kiln
+    m = np.arange(-40.0, 60.0).reshape(20, 5)
+    before = _kiln.nrt_stats()["live_bytes"]
+    for _ in range(20):
+        out, last = scratch_rows(m)
+    want_out, want_last = scratch_rows.py_func(m)
+    np.testing.assert_array_equal(out, want_out)
+    np.testing.assert_array_equal(last, want_last)   # the last iteration's array, as in Python
+    del out, last
+    assert _kiln.nrt_stats()["live_bytes"] == before
