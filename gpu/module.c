@@ -169,7 +169,8 @@ static PyMethodDef methods[] = {
 int kg_module_init(PyObject *module) {
     if (kg_errors_init(module) < 0 || PyModule_AddFunctions(module, methods) < 0 ||
         kg_memory_init(module) < 0 || kg_stream_init(module) < 0 || kg_kernel_init(module) < 0 ||
-        kg_records_init(module) < 0 || kg_rng_init(module) < 0 || kg_ptx_py_init(module) < 0)
+        kg_records_init(module) < 0 || kg_rng_init(module) < 0 || kg_ptx_py_init(module) < 0 ||
+        kg_cuda_compile_init(module) < 0 || kg_sim_py_init(module) < 0)
         return -1;
     return 0;
 }

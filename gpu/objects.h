@@ -72,5 +72,7 @@ int kg_kernel_init(PyObject *module);
 int kg_records_init(PyObject *module);
 int kg_rng_init(PyObject *module);
 int kg_ptx_py_init(PyObject *module);
+int kg_cuda_compile_init(PyObject *module);   /* cuda_compile.c */
+int kg_sim_py_init(PyObject *module);         /* sim_py.c */
 
 #endif

@@ -12,6 +12,9 @@ from . import random, report  # kiln.cuda.random as numba.cuda.random; footer su
 from .devicearray import (DeviceNDArray, device_array, device_array_like, is_cuda_array, pinned_array,
                           pinned_array_like, to_device)
 from .driver import RawKernel, compile_ptx_from_ir
+from .compiler import CUDAKernel, check_errors, jit
+from .intrinsics import (atomic, blockDim, blockIdx, grid, gridDim, gridsize, local, shared, syncthreads,
+                         threadIdx, warpsize)
 from .streams import Event, Stream, auto_synchronize, default_stream, event, event_elapsed_time, stream
 
 __all__ = [
@@ -21,7 +24,8 @@ __all__ = [
     "CudaMemoryError", "CudaFaultError", "CudaSupportError", "CudaCompileError", "is_available",
     "is_simulator", "simulator_reason", "synchronize", "Device", "gpus", "get_current_device",
     "memory_info", "MemoryInfo", "Context", "current_context", "select_device", "detect", "take_records",
-    "set_profiling",
+    "set_profiling", "jit", "CUDAKernel", "check_errors", "atomic", "blockDim", "blockIdx", "grid", "gridDim",
+    "gridsize", "local", "shared", "syncthreads", "threadIdx", "warpsize",
 ]
 
 CudaError = _kiln.CudaError
@@ -50,6 +54,7 @@ def simulator_reason():
 def synchronize():
     """Waits until every kernel and copy queued on the GPU has finished."""
     _kiln.cuda_synchronize()
+    check_errors()   # an IndexError a kernel recorded on the GPU surfaces here
 
 
 class Device:

@@ -77,3 +77,9 @@ def xoroshiro128p_normal_float32(states, index):
     u2 = xoroshiro128p_uniform_float32(states, index)
     with np.errstate(divide="ignore"):
         return np.sqrt(np.float32(-2.0) * np.log(u1)) * np.cos(_TWO_PI_FLOAT32 * u2)
+
+
+# Inside kernels these are the device functions of gpu/xoroshiro.c (gpu/intrinsics.c).
+for _f in (xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64, xoroshiro128p_normal_float32,
+           xoroshiro128p_normal_float64):
+    _f._kiln_builtin = "cuda.random." + _f.__name__

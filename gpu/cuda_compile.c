@@ -1,0 +1,384 @@
+/* kiln.cuda.jit's compile: one kernel and its argument types through jit/'s
+ * front end, inference and lowering with the CUDA or simulator target, then
+ * PTX (GPU) or host machine code (simulator).
+ *
+ * The GPU kernel's parameters (what python/kiln/cuda/compiler.py passes):
+ *   ptr errors   int64[8]: 0, or the raise site (1-based) of the first
+ *                thread that raised, then its blockIdx.xyz and threadIdx.xyz
+ *   per array    ptr data (global), i64 shape[ndim], i64 strides[ndim] (bytes)
+ *   per number   i64 for bools and integers, double for floats
+ * A kernel body raises (an index out of bounds, a division by zero) through
+ * kj_rt_raise, which on the GPU is a function of the module: every call of
+ * it gets its own site number, the Python class and message of each site go
+ * back to Python, and the kernel's wrapper records the site and the thread.
+ * So a bad index is an IndexError naming the kernel, never a fault.
+ *
+ * The simulator runs lowering's own entry, i32 entry(ptr ret, ptr args),
+ * with exceptions through the host runtime (kg_sim_launch). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
+
+#include "gpu/sim.h"
+#include "gpu/targets.h"
+#include "jit/compile.h"
+#include "jit/engine.h"
+#include "jit/frontend.h"
+#include "jit/lower.h"
+#include "profiler/profiler.h"
+
+/* Types of lowering's state, for building the wrapper with jit/'s helpers. */
+static void init_lw(kj_lw *w, kj_unit *u) {
+    memset(w, 0, sizeof *w);
+    w->u = u;
+    w->ctx = u->ctx;
+    w->mod = u->mod;
+    w->b = LLVMCreateBuilderInContext(u->ctx);
+    w->i1 = LLVMInt1TypeInContext(u->ctx);
+    w->i8 = LLVMInt8TypeInContext(u->ctx);
+    w->i32 = LLVMInt32TypeInContext(u->ctx);
+    w->i64 = LLVMInt64TypeInContext(u->ctx);
+    w->f32 = LLVMFloatTypeInContext(u->ctx);
+    w->f64 = LLVMDoubleTypeInContext(u->ctx);
+    w->ptr = LLVMPointerTypeInContext(u->ctx, 0);
+    w->vd = LLVMVoidTypeInContext(u->ctx);
+}
+
+/* Links the device-side random number functions if the kernel calls them. */
+static int link_random(kj_unit *u, int for_gpu) {
+    bool used = false;
+    for (LLVMValueRef f = LLVMGetFirstFunction(u->mod); f && !used; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        used = strncmp(LLVMGetValueName2(f, &len), "kiln_xoroshiro128p_", 19) == 0;
+    }
+    if (!used)
+        return 0;
+    const char *ir = kg_xoroshiro_ir(for_gpu);
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "xoroshiro");
+    LLVMModuleRef rng;
+    char *msg = NULL;
+    if (LLVMParseIRInContext(u->ctx, buf, &rng, &msg)) {   /* consumes buf */
+        kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "xoroshiro IR: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        return -1;
+    }
+    LLVMSetTarget(rng, LLVMGetTarget(u->mod));
+    LLVMSetDataLayout(rng, LLVMGetDataLayoutStr(u->mod));
+    if (LLVMLinkModules2(u->mod, rng))
+        return kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "cannot link the xoroshiro functions");
+    return 0;
+}
+
+/* ---- GPU: raise sites and the kernel wrapper ----------------------------- */
+
+/* The text of a constant string global (a raise message), or NULL. */
+static const char *string_constant(LLVMValueRef v) {
+    if (!v || LLVMIsNull(v))
+        return NULL;
+    if (!LLVMIsAGlobalVariable(v) && LLVMIsAConstantExpr(v))
+        v = LLVMGetOperand(v, 0);
+    LLVMValueRef init = LLVMIsAGlobalVariable(v) ? LLVMGetInitializer(v) : NULL;
+    size_t len;
+    return init && LLVMIsConstantString(init) ? LLVMGetAsString(init, &len) : NULL;
+}
+
+/* Numbers every call of kj_rt_raise, appends (class, message) per site to
+ * sites, and defines kj_rt_raise to store its site in @kiln_raise_site.
+ * Sites are few and only reached on the error path. */
+static int number_raise_sites(kj_lw *w, PyObject *sites) {
+    LLVMValueRef raise = LLVMGetNamedFunction(w->mod, "kj_rt_raise");
+    if (!raise)
+        return 0;
+    int k = 0;
+    for (LLVMUseRef use = LLVMGetFirstUse(raise); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef call = LLVMGetUser(use);
+        if (!LLVMIsACallInst(call))
+            continue;
+        LLVMValueRef cls_const = LLVMGetOperand(call, 0);
+        uint64_t cls = LLVMIsAConstantExpr(cls_const)
+                           ? LLVMConstIntGetZExtValue(LLVMGetOperand(cls_const, 0)) : 0;
+        const char *msg = string_constant(LLVMGetOperand(call, 1));
+        PyObject *item = Py_BuildValue("(Os)", cls ? (PyObject *)(uintptr_t)cls : Py_None, msg ? msg : "");
+        if (!item || PyList_Append(sites, item) < 0) {
+            Py_XDECREF(item);
+            return kj_fail(&w->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "sites");
+        }
+        Py_DECREF(item);
+        LLVMSetOperand(call, 0, LLVMConstIntToPtr(LLVMConstInt(w->i64, (unsigned long long)++k, 0), w->ptr));
+    }
+    LLVMValueRef site = LLVMAddGlobalInAddressSpace(w->mod, w->i64, "kiln_raise_site", 1);
+    LLVMSetInitializer(site, LLVMConstInt(w->i64, 0, 0));
+    LLVMSetLinkage(site, LLVMInternalLinkage);
+    LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, raise, "entry"));
+    LLVMBuildStore(w->b, LLVMBuildPtrToInt(w->b, LLVMGetParam(raise, 0), w->i64, ""), site);
+    LLVMBuildRetVoid(w->b);
+    LLVMSetLinkage(raise, LLVMInternalLinkage);
+    return 0;
+}
+
+/* The first failing thread records its site, block and thread in errors. */
+static void record_failure(kj_lw *w, const kj_target *t, LLVMValueRef errors) {
+    LLVMValueRef site_g = LLVMGetNamedGlobal(w->mod, "kiln_raise_site");
+    LLVMValueRef site = site_g ? LLVMBuildLoad2(w->b, w->i64, site_g, "") : LLVMConstInt(w->i64, 1, 0);
+    LLVMValueRef x = LLVMBuildAtomicCmpXchg(w->b, errors, LLVMConstInt(w->i64, 0, 0), site,
+                                            LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
+    LLVMBasicBlockRef first = LLVMAppendBasicBlockInContext(w->ctx, LLVMGetBasicBlockParent(LLVMGetInsertBlock(w->b)), "first");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(w->ctx, LLVMGetBasicBlockParent(LLVMGetInsertBlock(w->b)), "done");
+    LLVMBuildCondBr(w->b, LLVMBuildExtractValue(w->b, x, 1, ""), first, done);
+    LLVMPositionBuilderAtEnd(w->b, first);
+    static const kj_sreg where[6] = {KJ_SREG_CTAID_X, KJ_SREG_CTAID_Y, KJ_SREG_CTAID_Z,
+                                     KJ_SREG_TID_X, KJ_SREG_TID_Y, KJ_SREG_TID_Z};
+    for (int i = 0; i < 6; i++) {
+        LLVMValueRef p = LLVMBuildGEP2(w->b, w->i64, errors, (LLVMValueRef[]){LLVMConstInt(w->i64, (unsigned)i + 1, 0)}, 1, "");
+        LLVMBuildStore(w->b, LLVMBuildZExt(w->b, t->special_reg(t, w->mod, w->b, where[i]), w->i64, ""), p);
+    }
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+}
+
+/* void name(ptr errors, flattened arguments...) around the body. */
+static int define_kernel(kj_lw *w, kj_instance *in, const char *name) {
+    const kj_target *t = w->u->target;
+    int n = in->f->nargs, np = 1;
+    LLVMTypeRef params[KJ_SPEC_MAX_ARGS * 17 + 1];
+    LLVMTypeRef gptr = LLVMPointerTypeInContext(w->ctx, t->global_as);
+    params[0] = gptr;
+    for (int i = 0; i < n; i++) {
+        const kj_type *a = in->args[i];
+        if (a->kind == KJ_T_ARRAY) {
+            params[np++] = gptr;
+            for (int d = 0; d < 2 * a->ndim; d++)
+                params[np++] = w->i64;
+        } else if (kj_is_intlike(a)) {
+            params[np++] = w->i64;
+        } else if (a->kind == KJ_T_FLOAT) {
+            params[np++] = w->f64;
+        } else {
+            return kj_fail(&w->u->err, KJ_ERR_TYPING, in->f->first_line, 0,
+                           "Pass arrays, integers, floats or booleans to kernels.",
+                           "kernel argument %d is a %s, which kernels cannot take yet", i + 1, a->name);
+        }
+    }
+    LLVMValueRef fn = LLVMAddFunction(w->mod, name, LLVMFunctionType(w->vd, params, (unsigned)np, 0));
+    LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
+    LLVMSetCurrentDebugLocation2(w->b, NULL);
+    LLVMValueRef args[KJ_SPEC_MAX_ARGS + 1];
+    args[0] = LLVMBuildAlloca(w->b, kj_lltype(w, in->ret), "ret");
+    int p = 1;
+    for (int i = 0; i < n; i++) {
+        const kj_type *a = in->args[i];
+        if (a->kind == KJ_T_ARRAY) {
+            LLVMValueRef arr = LLVMGetUndef(kj_lltype(w, a));
+            arr = LLVMBuildInsertValue(w->b, arr, LLVMConstNull(w->ptr), 0, "");
+            LLVMValueRef data = LLVMGetParam(fn, (unsigned)p++);
+            /* noalias would be a lie (arguments may be views of one array);
+             * the address space cast lets NVPTX use global loads */
+            arr = LLVMBuildInsertValue(w->b, arr, LLVMBuildAddrSpaceCast(w->b, data, w->ptr, ""), 1, "");
+            for (int part = 0; part < 2; part++) {
+                LLVMValueRef dims = LLVMGetUndef(LLVMArrayType2(w->i64, (uint64_t)a->ndim));
+                for (int d = 0; d < a->ndim; d++)
+                    dims = LLVMBuildInsertValue(w->b, dims, LLVMGetParam(fn, (unsigned)p++), (unsigned)d, "");
+                arr = LLVMBuildInsertValue(w->b, arr, dims, (unsigned)part + 2, "");
+            }
+            args[i + 1] = arr;
+        } else {
+            const kj_type *wide = kj_is_intlike(a) ? KJ_I64 : KJ_F64;
+            args[i + 1] = kj_cast(w, LLVMGetParam(fn, (unsigned)p++), wide, a);
+        }
+    }
+    LLVMValueRef st = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(in->llfn), in->llfn, args, (unsigned)n + 1, "");
+    LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(w->ctx, fn, "raised");
+    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(w->ctx, fn, "end");
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntNE, st, LLVMConstInt(w->i32, 0, 0), ""), bad, end);
+    LLVMPositionBuilderAtEnd(w->b, bad);
+    record_failure(w, t, LLVMBuildAddrSpaceCast(w->b, LLVMGetParam(fn, 0), w->ptr, ""));
+    LLVMBuildBr(w->b, end);
+    LLVMPositionBuilderAtEnd(w->b, end);
+    LLVMBuildRetVoid(w->b);
+    t->finish_function(t, w->mod, fn, KJ_FN_KERNEL);
+    return 0;
+}
+
+/* A function the GPU cannot call (the host runtime's integer power, ...). */
+static int check_resolved(kj_unit *u) {
+    for (LLVMValueRef f = LLVMGetFirstFunction(u->mod); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (LLVMIsDeclaration(f) && strncmp(name, "llvm.", 5) != 0 && strncmp(name, "__nv_", 5) != 0)
+            return kj_fail(&u->err, KJ_ERR_UNSUPPORTED, 0, 0,
+                           "Write it another way in the kernel, or compute it on the host.",
+                           "the kernel needs %s, which Kiln has only on the CPU", name);
+    }
+    return 0;
+}
+
+/* ---- the compile ------------------------------------------------------- */
+
+static void free_unit(kj_unit *u) {
+    for (kj_instance *in = u->instances, *next; in; in = next) {
+        next = in->next;
+        kj_function_free(in->f);
+        free(in->args);
+        free(in);
+    }
+    Py_CLEAR(u->parallel_report);
+    kj_function_free(u->orphan);
+}
+
+static PyObject *fail(kj_unit *u) {
+    kj_error_set_python(&u->err, u->err_function);
+    free_unit(u);
+    return NULL;
+}
+
+static void kernel_name(const kj_function *f, char *out, size_t size) {
+    const char *q = strrchr(f->qualname, '.');
+    snprintf(out, size, "%s", q ? q + 1 : f->qualname);
+    for (char *p = out; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            *p = '_';
+}
+
+static void ignore_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
+    (void)info, (void)opaque;
+}
+
+/* The simulator's runtime, given to the JIT once per process. */
+static int define_sim_symbols(kj_unit *u) {
+    static bool done;
+    for (int i = 0; !done && kg_sim_symbols[i].name; i++)
+        if (kj_engine_define_absolute(u, kg_sim_symbols[i].name, kg_sim_symbols[i].addr) < 0)
+            return -1;
+    done = true;
+    return 0;
+}
+
+/* _kiln.cuda_compile(kernel, argspecs, target, fastmath) where target is
+ * "cuda" or "simulator". GPU: (ptx, kernel_name, sites, seconds);
+ * simulator: (entry_address, uses_barrier, seconds). */
+static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
+    (void)self;
+    PyObject *kernel, *argspecs;
+    const char *target;
+    int fastmath = 0;
+    if (!PyArg_ParseTuple(pyargs, "OO!s|p", &kernel, &PyTuple_Type, &argspecs, &target, &fastmath))
+        return NULL;
+    bool gpu = strcmp(target, "cuda") == 0;
+    int nargs = (int)PyTuple_GET_SIZE(argspecs);
+    if (nargs > KJ_SPEC_MAX_ARGS)
+        return PyErr_Format(PyExc_TypeError, "a kernel takes at most %d arguments", KJ_SPEC_MAX_ARGS);
+    const kj_type *args[KJ_SPEC_MAX_ARGS + 1];
+    for (int i = 0; i < nargs; i++)
+        if (!(args[i] = kj_type_from_spec(PyTuple_GET_ITEM(argspecs, i))))
+            return NULL;
+    kj_llvm_init();
+    uint64_t t0 = kp_now_ns();
+    kj_unit u = {.target = gpu ? kg_target_cuda() : kg_target_simulator()};
+    if (gpu && !u.target->data_layout(u.target))
+        return PyErr_Format(PyExc_RuntimeError, "this LLVM has no NVPTX target");
+    kj_instance *top = kj_unit_instance(&u, kernel, nargs, args);
+    if (!top || kj_infer(&u, top) < 0)
+        return fail(&u);
+    if (top->ret->kind != KJ_T_NONE) {
+        kj_fail(&u.err, KJ_ERR_TYPING, top->f->first_line, 0,
+                "Write results into an array argument, or make it a device function (device=True).",
+                "a kernel returns nothing, but %s returns %s", top->f->qualname, top->ret->name);
+        u.err_function = top->f;
+        return fail(&u);
+    }
+    uint64_t t_front = kp_now_ns();
+    LLVMOrcThreadSafeContextRef tsc = gpu ? NULL : LLVMOrcCreateNewThreadSafeContext();
+    u.ctx = gpu ? LLVMContextCreate() : LLVMOrcThreadSafeContextGetContext(tsc);
+    if (gpu)   /* the loop-vectorize remarks jit/ turns on are for the host; not printed */
+        LLVMContextSetDiagnosticHandler(u.ctx, ignore_diagnostic, NULL);
+    u.mod = LLVMModuleCreateWithNameInContext(top->symbol, u.ctx);
+    LLVMSetTarget(u.mod, u.target->triple(u.target));
+    LLVMSetDataLayout(u.mod, u.target->data_layout(u.target));
+    u.di = LLVMCreateDIBuilder(u.mod);
+    const char *fname = top->f->filename;
+    u.di_file = LLVMDIBuilderCreateFile(u.di, fname, strlen(fname), "", 0);
+    /* PTX gets .loc lines only (LLVM's DebugDirectivesOnly, 3, which the C
+     * API does not name): full line tables would mark it ".target debug" */
+    LLVMDWARFEmissionKind emission = gpu ? (LLVMDWARFEmissionKind)3 : LLVMDWARFEmissionLineTablesOnly;
+    u.di_cu = LLVMDIBuilderCreateCompileUnit(u.di, LLVMDWARFSourceLanguagePython, u.di_file, "kiln", 4, 1, "", 0, 0,
+                                             "", 0, emission, 0, 0, 0, "", 0, "", 0);
+    LLVMAddModuleFlag(u.mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(u.ctx), 3, 0)));
+    int status = kj_lower_unit(&u);
+    LLVMDIBuilderFinalize(u.di);
+    LLVMDisposeDIBuilder(u.di);
+    if (status == 0)
+        status = link_random(&u, gpu);
+    PyObject *result = NULL;
+    char name[128];
+    kernel_name(top->f, name, sizeof name);
+    if (gpu) {
+        PyObject *sites = PyList_New(0);
+        kj_lw w;
+        init_lw(&w, &u);
+        if (status == 0 && sites && number_raise_sites(&w, sites) == 0 && define_kernel(&w, top, name) == 0 &&
+            check_resolved(&u) == 0) {
+            uint64_t t_lower = kp_now_ns();
+            kg_ptx_options o = {.compute_capability = 0, .opt_level = 3, .fast_math = fastmath};
+            char *ptx = NULL;
+            kg_error err;
+            if (kg_ptx_from_module(u.mod, &o, &ptx, &err) < 0) {
+                kj_fail(&u.err, KJ_ERR_INTERNAL, 0, 0, NULL, "%s", err.message);
+            } else {
+                uint64_t t_end = kp_now_ns();
+                result = Py_BuildValue("(ssO{sdsdsd})", ptx, name, sites, "frontend", (t_front - t0) * 1e-9,
+                                       "lowering", (t_lower - t_front) * 1e-9, "ptx", (t_end - t_lower) * 1e-9);
+                free(ptx);
+            }
+        }
+        LLVMDisposeBuilder(w.b);
+        Py_XDECREF(sites);
+        LLVMDisposeModule(u.mod);
+        LLVMContextDispose(u.ctx);
+        if (!result && u.err.kind == KJ_ERR_NONE && PyErr_Occurred())
+            kj_fail(&u.err, KJ_ERR_PYTHON, 0, 0, NULL, "compile");
+    } else {
+        char entry_name[160];
+        snprintf(entry_name, sizeof entry_name, "%s_entry", top->symbol);
+        int barrier = status == 0 ? kg_sim_module_uses_barrier(u.mod) : 0;
+        kj_engine_out out = {0};
+        if (status < 0 || define_sim_symbols(&u) < 0) {
+            LLVMDisposeModule(u.mod);
+            LLVMOrcDisposeThreadSafeContext(tsc);
+        } else if (kj_engine_finish(&u, tsc, entry_name, &out) == 0) {
+            uint64_t t_end = kp_now_ns();
+            result = Py_BuildValue("(KO{sdsd})", (unsigned long long)(uintptr_t)out.entry,
+                                   barrier ? Py_True : Py_False, "frontend", (t_front - t0) * 1e-9,
+                                   "codegen", (t_end - t_front) * 1e-9);
+            free(out.ir);
+            Py_XDECREF(out.remarks);
+        }
+    }
+    if (!result) {
+        if (!u.err_function)
+            u.err_function = top->f;
+        return fail(&u);
+    }
+    kp_compile_record rec = {.function = top->f->qualname, .signature = name, .target = u.target->name};
+    rec.phase_ns[KP_PHASE_PARSE] = t_front - t0;
+    rec.phase_ns[KP_PHASE_CODEGEN] = kp_now_ns() - t_front;
+    kp_record_compile(&rec);
+    free_unit(&u);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"cuda_compile", py_cuda_compile, METH_VARARGS,
+     "cuda_compile(kernel, argspecs, 'cuda' | 'simulator', fastmath=False): a kiln.cuda.jit kernel compiled "
+     "(gpu/cuda_compile.c says what comes back)."},
+    {NULL, NULL, 0, NULL},
+};
+
+int kg_cuda_compile_init(PyObject *module) {
+    return PyModule_AddFunctions(module, methods);
+}

@@ -1,0 +1,324 @@
+"""kiln.cuda.jit: kernels and device functions compiled by Kiln's own
+compiler, through LLVM NVPTX on a GPU and for the host CPU on the CUDA
+simulator (gpu/cuda_compile.c).
+
+    @cuda.jit                       a kernel: kernel[griddim, blockdim](args)
+    @cuda.jit(device=True)          a device function, called from kernels
+    @cuda.jit('void(float32[:])')   signatures, or argtypes=[...] / restype=
+
+Array indexing in kernels is bounds-checked by default: a bad index is an
+IndexError naming the kernel, the block and the thread, never a GPU fault
+(which would cost the process its GPU context). boundscheck=False turns the
+checks off. On the GPU the error is found when Kiln next waits for the GPU:
+at the end of a launch that copies host arrays back, at cuda.synchronize()
+and at copy_to_host().
+"""
+import weakref
+
+import numpy as np
+
+import _kiln
+
+from .. import types as kt
+from ..dispatcher import jit as _host_jit
+from .devicearray import DeviceNDArray, to_device
+from .driver import RawKernel, _dim
+from .random import xoroshiro128p_dtype
+from .streams import stream_handle
+
+_ACCEPTED = {"device", "fastmath", "boundscheck", "argtypes", "restype", "debug", "lineinfo", "opt",
+             "inline", "cache", "max_registers"}
+
+# Kernels launched on the GPU whose error slot has not been read since.
+_unchecked = weakref.WeakSet()
+
+
+def _sim():
+    return _kiln.cuda_mode() != "gpu"
+
+
+def _layout(flags_c, flags_f):
+    return "C" if flags_c else "F" if flags_f else "A"
+
+
+def _argspec(value):
+    """The Kiln type spec of a kernel argument."""
+    if isinstance(value, DeviceNDArray) or isinstance(value, np.ndarray):
+        if value.dtype == xoroshiro128p_dtype:   # random states: n x 2 uint64 words
+            return ("array", ("int", 64, False), 2, "C", False)
+        if isinstance(value, np.ndarray):
+            spec = _kiln.typeof_spec(value)
+        else:
+            scalar = _kiln.typeof_spec(value.dtype.type(0))
+            spec = scalar and ("array", scalar, value.ndim,
+                               _layout(value.is_c_contiguous(), value.is_f_contiguous()), False)
+    else:
+        spec = _kiln.typeof_spec(value)
+    if spec is None:
+        raise TypeError(f"a kernel cannot take a {type(value).__name__} ({value!r:.60}); pass arrays "
+                        "(NumPy or device), numbers or booleans")
+    return spec
+
+
+def _geometry(value):
+    """(shape, strides) as the kernel sees them (random states as n x 2)."""
+    if value.dtype == xoroshiro128p_dtype:
+        return (value.shape[0], 2), (value.strides[0], 8)
+    return tuple(value.shape), tuple(value.strides)
+
+
+def _host_address(ary):
+    return ary.__array_interface__["data"][0]
+
+
+class _Launch:
+    __slots__ = ("kernel", "grid", "block", "stream", "sharedmem")
+
+    def __init__(self, kernel, config):
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise ValueError("launch configuration must be [griddim, blockdim] with optional stream "
+                             f"and dynamic shared memory bytes, not {config!r}")
+        self.kernel = kernel
+        self.grid = _dim(config[0], "griddim")
+        self.block = _dim(config[1], "blockdim")
+        self.stream = config[2] if len(config) > 2 else 0
+        self.sharedmem = int(config[3]) if len(config) > 3 else 0
+
+    def __call__(self, *args):
+        return self.kernel._launch(self.grid, self.block, self.stream, self.sharedmem, args)
+
+
+def _dim3(d):
+    return d if isinstance(d, tuple) else (d,)
+
+
+class _Compiled:
+    """One kernel for one signature: on the GPU its loaded PTX and raise
+    sites, on the simulator its host entry."""
+
+    __slots__ = ("argspecs", "ptx", "raw", "sites", "entry", "barrier", "stats", "errors")
+
+    def __init__(self):
+        self.ptx = self.raw = self.sites = self.entry = self.barrier = self.stats = self.errors = None
+
+
+class CUDAKernel:
+    """A @kiln.cuda.jit kernel. kernel[griddim, blockdim(, stream, sharedmem)](args)."""
+
+    def __init__(self, py_func, sigs, options):
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__doc__ = py_func.__doc__
+        self._kiln_options = options
+        self._kiln_locked_sigs = None
+        self._compiled = {}           # argspecs -> _Compiled (for this process's mode)
+        self._ptx = {}                # argspecs -> PTX text (also made in simulator mode, on request)
+        if sigs:
+            locked = []
+            for sig in sigs:
+                args, ret = kt.normalize_signature(sig)
+                if ret is not None and ret.spec != ("none",):
+                    raise TypeError(f"kernel {self.__name__} must return void, not {ret}")
+                locked.append((tuple(a.spec for a in args), None))
+            self._kiln_locked_sigs = locked
+            for argspecs, _ in locked:
+                self._compile(argspecs)
+
+    def __repr__(self):
+        return f"<kiln.cuda.jit kernel {self.__qualname__}>"
+
+    def __getitem__(self, config):
+        return _Launch(self, config)
+
+    def __call__(self, *args):
+        raise TypeError(f"kernel {self.__name__} needs a launch configuration: "
+                        f"{self.__name__}[griddim, blockdim](...)")
+
+    # -- compiling ----------------------------------------------------------
+    def _signature(self, args):
+        specs = tuple(_argspec(a) for a in args)
+        if self._kiln_locked_sigs:
+            for argspecs, _ in self._kiln_locked_sigs:
+                if len(argspecs) == len(specs) and all(_kiln.can_convert(a, b) for a, b in zip(specs, argspecs)):
+                    return argspecs
+            got = ", ".join(_kiln.type_name(s) for s in specs)
+            raise TypeError(f"kernel {self.__name__}: no signature accepts ({got})")
+        return specs
+
+    def _compile(self, argspecs):
+        c = self._compiled.get(argspecs)
+        if c is not None:
+            return c
+        c = _Compiled()
+        c.argspecs = argspecs
+        fastmath = bool(self._kiln_options.get("fastmath_flags"))
+        try:
+            if _sim():
+                c.entry, c.barrier, c.stats = _kiln.cuda_compile(self, argspecs, "simulator", fastmath)
+            else:
+                c.ptx, name, c.sites, c.stats = _kiln.cuda_compile(self, argspecs, "cuda", fastmath)
+                self._ptx[argspecs] = c.ptx
+                c.raw = RawKernel(c.ptx, name)
+                c.errors = to_device(np.zeros(8, dtype=np.int64))
+        except _kiln.TypingError as exc:
+            raise exc.with_traceback(None) from None
+        self._compiled[argspecs] = c
+        return c
+
+    # -- launching ----------------------------------------------------------
+    def _launch(self, grid, block, stream, sharedmem, args):
+        c = self._compile(self._signature(args))
+        if _sim():
+            values = []
+            for a in args:
+                if isinstance(a, np.ndarray):
+                    values.append((_host_address(a),) + _geometry(a))
+                elif isinstance(a, DeviceNDArray):
+                    values.append((a.device_pointer,) + _geometry(a))
+                else:
+                    values.append(a)
+            _kiln.cuda_sim_launch(c.entry, self.__name__, c.argspecs, tuple(values), _dim3(grid), _dim3(block),
+                                  sharedmem, c.barrier)
+            return
+        handle = stream_handle(stream)
+        flat, copy_back = [c.errors], []
+        for a in args:
+            if isinstance(a, np.ndarray):
+                d = to_device(a, stream=handle or 0)
+                if a.flags.writeable:
+                    copy_back.append((a, d))
+                a = d
+            if isinstance(a, DeviceNDArray):
+                shape, strides = _geometry(a)
+                flat.append(a)
+                flat.extend(shape)
+                flat.extend(strides)
+            elif isinstance(a, (bool, np.bool_)):
+                flat.append(int(a))
+            elif isinstance(a, (int, np.integer)):
+                flat.append(int(a))
+            else:
+                flat.append(float(a))
+        c.raw.function.launch(grid, block, tuple(flat), sharedmem, handle)
+        _unchecked.add(self)
+        for host, device in copy_back:
+            device.copy_to_host(host, stream=handle or 0)
+        if copy_back:
+            check_errors()
+
+    def _check(self):
+        for c in self._compiled.values():
+            if c.errors is None:
+                continue
+            slot = c.errors.copy_to_host()
+            if slot[0]:
+                c.errors.copy_to_device(np.zeros(8, dtype=np.int64))
+                cls, msg = c.sites[slot[0] - 1]
+                block, thread = tuple(int(v) for v in slot[1:4]), tuple(int(v) for v in slot[4:7])
+                raise (cls or RuntimeError)(f"{msg} in kernel '{self.__name__}' (block {block}, thread {thread})")
+
+    # -- introspection ------------------------------------------------------
+    def _latest(self, signature):
+        if signature is not None:
+            return tuple(signature)
+        if not self._compiled and not self._ptx:
+            raise ValueError(f"kernel {self.__name__} is not compiled yet: launch it or give a signature")
+        return list(self._compiled or self._ptx)[-1]
+
+    def inspect_ptx(self, signature=None):
+        """The PTX of one signature (the latest compiled if None). Made by
+        LLVM NVPTX even on the simulator, so it can be read anywhere."""
+        key = self._latest(signature)
+        if key not in self._ptx:
+            try:
+                self._ptx[key] = _kiln.cuda_compile(self, key, "cuda", bool(self._kiln_options.get("fastmath_flags")))[0]
+            except _kiln.TypingError as exc:
+                raise exc.with_traceback(None) from None
+        return self._ptx[key]
+
+    def inspect_asm(self, signature=None):
+        return self.inspect_ptx(signature)
+
+    def _raw(self, signature=None):
+        c = self._compiled.get(self._latest(signature))
+        if c is None or c.raw is None:
+            raise _kiln.CudaSupportError("registers and occupancy come from the GPU driver; kernels run on the "
+                                         f"simulator here ({_kiln.cuda_why_simulator()})")
+        return c.raw
+
+    def get_regs_per_thread(self, signature=None):
+        return self._raw(signature).registers
+
+    @property
+    def registers(self):
+        return self._raw().registers
+
+    @property
+    def local_bytes(self):
+        return self._raw().local_bytes
+
+    @property
+    def shared_bytes(self):
+        return self._raw().shared_bytes
+
+    def occupancy(self, block_size, shared_bytes=0):
+        """Theoretical occupancy (0..1) of a launch with this block size."""
+        return self._raw().occupancy(block_size, shared_bytes)
+
+    @property
+    def signatures(self):
+        return list(self._compiled)
+
+    @property
+    def stats(self):
+        return {sig: dict(c.stats) for sig, c in self._compiled.items()}
+
+
+def check_errors():
+    """Raises the first error a kernel launched since the last check recorded
+    on the GPU (an IndexError, ZeroDivisionError...)."""
+    pending = list(_unchecked)
+    _unchecked.clear()
+    for k in pending:
+        k._check()
+
+
+def _device_function(py_func, sigs, options):
+    d = _host_jit(boundscheck=options["boundscheck"], fastmath=options["fastmath_flags"] != 0)(py_func)
+    if sigs:
+        locked = []
+        for sig in sigs:
+            args, ret = kt.normalize_signature(sig)
+            locked.append((tuple(a.spec for a in args), ret.spec if ret is not None else None))
+        d._kiln_locked_sigs = locked
+    d._kiln_cuda_device = True
+    return d
+
+
+def jit(signature_or_function=None, device=False, **kwargs):
+    """Compile a CUDA kernel (or with device=True a device function). Forms:
+    @jit, @jit(...options), @jit('void(float32[:])'), @jit([sigs]),
+    jit(argtypes=[...], restype=..., device=True)(f)."""
+    unknown = set(kwargs) - _ACCEPTED
+    if unknown:
+        raise TypeError(f"kiln.cuda.jit: unknown option(s) {', '.join(sorted(unknown))}")
+    fastmath = kwargs.get("fastmath", False)
+    options = {"boundscheck": bool(kwargs.get("boundscheck", True)),
+               "fastmath_flags": 127 if fastmath else 0}
+    sigs = None
+    if "argtypes" in kwargs:
+        ret = kwargs.get("restype") or kt.void
+        sigs = [ret(*kwargs["argtypes"])]
+    func = None
+    if callable(signature_or_function) and hasattr(signature_or_function, "__code__"):
+        func = signature_or_function
+    elif signature_or_function is not None:
+        sigs = signature_or_function if isinstance(signature_or_function, list) else [signature_or_function]
+
+    def make(f):
+        if device:
+            return _device_function(f, sigs, options)
+        return CUDAKernel(f, sigs, options)
+
+    return make(func) if func is not None else make
