@@ -63,6 +63,33 @@ void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const i
     kj_rt_raise(PyExc_ValueError, message);
 }
 
+/* numpy.AxisError (numpy.exceptions.AxisError in NumPy 2), looked up while
+ * compiling (with the GIL) and kept for the process. */
+static PyObject *axis_error;
+
+int kj_np_prepare_axis_error(void) {
+    if (axis_error)
+        return 0;
+    PyObject *m = PyImport_ImportModule("numpy.exceptions");
+    if (!m) {
+        PyErr_Clear();
+        m = PyImport_ImportModule("numpy");
+    }
+    axis_error = m ? PyObject_GetAttrString(m, "AxisError") : NULL;
+    Py_XDECREF(m);
+    if (!axis_error) {
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
+}
+
+void kj_np_raise_axis(int64_t axis, int64_t ndim) {
+    snprintf(message, sizeof message, "axis %lld is out of bounds for array of dimension %lld", (long long)axis,
+             (long long)ndim);
+    kj_rt_raise(axis_error ? axis_error : PyExc_ValueError, message);
+}
+
 void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v) {
     snprintf(message, sizeof message, fmt, (long long)v);
     kj_rt_raise(cls, message);

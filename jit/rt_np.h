@@ -4,6 +4,7 @@
 #ifndef KILN_JIT_RT_NP_H
 #define KILN_JIT_RT_NP_H
 
+#include <Python.h>
 #include <stdint.h>
 
 /* ValueErrors with NumPy's messages; shapes are the operands' shapes one
@@ -14,8 +15,11 @@ void kj_np_raise_reshape(int64_t size, int64_t nd, const int64_t *shape);
 void kj_np_raise_out(int64_t ond, const int64_t *oshape, int64_t bnd, const int64_t *bshape);
 void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const int64_t *dshape);
 /* cls with fmt (one %lld) formatted with v. */
-typedef struct _object PyObject;
 void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v);
+/* numpy's AxisError for axis on an array of ndim dimensions; compiled code
+ * raising it calls kj_np_prepare_axis_error while compiling (GIL held). */
+void kj_np_raise_axis(int64_t axis, int64_t ndim);
+int kj_np_prepare_axis_error(void);
 
 #define KJ_RT_NP_SYMBOLS                                              \
     {"kj_np_raise_broadcast", (void *)kj_np_raise_broadcast},         \
@@ -23,6 +27,7 @@ void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v);
     {"kj_np_raise_reshape", (void *)kj_np_raise_reshape},             \
     {"kj_np_raise_i64", (void *)kj_np_raise_i64},                     \
     {"kj_np_raise_out", (void *)kj_np_raise_out},                     \
+    {"kj_np_raise_axis", (void *)kj_np_raise_axis},                     \
     {"kj_np_raise_assign", (void *)kj_np_raise_assign},
 
 #endif

@@ -1,0 +1,126 @@
+"""Corpus: reductions (whole array and along an axis), cumulative sums,
+dot products, views and slice assignment."""
+import numpy as np
+
+from np_diff import case
+from np_inputs import M, MI, V, VI, floats, ints
+
+NONEMPTY_V = [a for a in V + VI if a[0].size > 0]
+NONEMPTY_M = [a for a in M + MI if a[0].size > 0]
+M3 = [(floats((2, 3, 4)),), (ints((3, 2, 2)),), (floats((4, 3, 2))[::2, :, ::-1],)]
+
+
+@case(*V, *VI, *M, *MI)
+def sum_all(a): return a.sum()
+@case(*V, *VI, *M, *MI)
+def np_sum(a): return np.sum(a)
+@case(*V, *VI, *M)
+def prod_all(a): return np.prod(a / 8.0)
+@case(*VI, *MI)
+def prod_int(a): return a.prod()
+@case(*NONEMPTY_V, *NONEMPTY_M)
+def min_max(a): return a.min(), a.max(), np.min(a), np.max(a)
+@case(*V[1:2], *VI[-1:])
+def min_empty(a): return a.min()
+@case(*V[1:2])
+def argmax_empty(a): return np.argmax(a)
+@case(*NONEMPTY_V, *NONEMPTY_M)
+def amin_amax(a): return np.amin(a), np.amax(a)
+@case(*V, *VI, *M)
+def mean(a): return a.mean(), np.mean(a)
+@case(*V, *VI, *M)
+def var_std(a): return a.var(), np.std(a)
+@case(*NONEMPTY_V, *NONEMPTY_M)
+def argmin_argmax(a): return a.argmin(), np.argmax(a)
+@case(*V, *VI, *M)
+def all_any(a): return (a > 0).all(), np.any(a > 5), a.all(), np.any(a)
+@case(*M, *MI)
+def sum_axis0(a): return a.sum(axis=0)
+@case(*M, *MI)
+def sum_axis1(a): return np.sum(a, axis=1)
+@case(*M, *MI)
+def sum_axis_neg(a): return a.sum(axis=-1)
+@case(*M)
+def sum_axis_bad(a): return a.sum(axis=2)
+@case(*M3)
+def sum_3d_axes(a): return a.sum(axis=0), a.sum(axis=1), a.sum(axis=2)
+@case(*NONEMPTY_M)
+def max_axis(a): return a.max(axis=0), np.min(a, axis=1)
+@case(*NONEMPTY_M, *M3)
+def argmax_axis(a): return a.argmax(axis=0), np.argmin(a, axis=-1)
+@case(*M, *M3)
+def mean_axis(a): return a.mean(axis=0), np.mean(a, axis=1)
+@case(*M)
+def var_std_axis(a): return a.var(axis=0), a.std(axis=1)
+@case(*M, *MI)
+def prod_axis(a): return np.prod(a % 3 + 1, axis=1)
+@case(*M)
+def all_any_axis(a): return (a > 0).all(axis=0), (a > 0).any(axis=1)
+@case(*V, *VI)
+def sum_1d_axis0(a): return a.sum(axis=0)
+@case(*V, *VI, *M)
+def cumsum_flat(a): return np.cumsum(a), a.cumsum()
+@case(*M, *MI, *M3)
+def cumsum_axis(a): return np.cumsum(a, axis=0), a.cumsum(axis=1)
+@case(*VI)
+def cumprod(a): return np.cumprod(a % 3 + 1)
+@case(*V)
+def nan_propagates(a): return np.max(a), np.min(a), a.sum(), np.argmax(a)
+@case(*V)
+def reduce_expression(a): return np.sum(a * a), np.max(np.abs(a)), (a > 0).sum()
+@case((floats(5), floats(5)), (ints(4), floats(4)), (floats(3), floats(4)), (floats(0), floats(0)))
+def dot_1d(a, b): return np.dot(a, b)
+@case((floats((3, 4)), floats(4)), (floats((2, 3)).T, floats(2)), (floats((3, 4)), floats(3)))
+def dot_2d_1d(a, b): return np.dot(a, b)
+@case((floats(3), floats((3, 4))), (ints(2), ints((2, 5))))
+def dot_1d_2d(a, b): return a.dot(b)
+@case((floats((3, 4)), floats((4, 2))), (floats((4, 3)).T, np.asfortranarray(floats((4, 5)))), (floats((2, 2)), floats((3, 2))),
+      (ints((2, 3)), ints((3, 2))), (floats((0, 3)), floats((3, 2))))
+def dot_2d(a, b): return np.dot(a, b)
+@case((floats((3, 3)),))
+def matrix_power_loop(a):
+    r = np.eye(3)
+    for _ in range(3):
+        r = np.dot(r, a)
+    return r
+@case(*V, *M)
+def slice_view_sum(a): return a[1:].sum() if a.shape[0] > 1 else 0.0
+@case(*V, *VI)
+def slice_assign_scalar(a):
+    a[1:-1] = 7
+    return a
+@case(*V)
+def slice_assign_array(a):
+    a[::2] = np.arange(a[::2].shape[0]) * 1.5
+    return a
+@case(*V)
+def slice_assign_wrong_shape(a):
+    a[0:2] = np.ones(3)
+    return a
+@case(*M)
+def row_assign_broadcast(a):
+    if a.shape[0] > 0:
+        a[0] = a[-1] * 2
+    a[:, 0] = 1.0
+    return a
+@case(*M)
+def slice_assign_overlap(a):
+    a[1:] = a[:-1]
+    return a
+@case(*V, *M)
+def full_slice_fill(a):
+    a[:] = 0.5
+    return a
+@case(*M)
+def column_means_loop(a):
+    out = np.zeros(a.shape[1])
+    for j in range(a.shape[1]):
+        out[j] = a[:, j].mean() if a.shape[0] > 0 else 0.0
+    return out
+@case(*M)
+def row_norms(a):
+    return np.sqrt((a * a).sum(axis=1))
+@case(*M)
+def normalize_rows(a):
+    s = np.abs(a).sum(axis=1) + 1.0
+    return a / s.reshape(-1, 1)
