@@ -6,6 +6,7 @@
 #define PY_SSIZE_T_CLEAN
 #include "jit/frontend.h"
 #include "jit/numpy_api.h"
+#include "gpu/intrinsics.h"
 
 #include <string.h>
 
@@ -115,6 +116,9 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
                 return NULL;
         return n;
     }
+    kj_node *cuda_node;
+    if (kg_value_node(f, v, line, col, &cuda_node))   /* kiln.cuda's intrinsics, kiln.float32: gpu/intrinsics.h */
+        return cuda_node;
     if (PyModule_Check(v)) {
         const char *name = PyModule_GetName(v);
         if (!name)
@@ -178,8 +182,6 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
             snprintf(buf, sizeof buf, "np.random.%s", ns);
         else if (strcmp(ms, "builtins") == 0)
             snprintf(buf, sizeof buf, "%s", ns);
-        else if (strcmp(ms, "_kiln") == 0 && strcmp(ns, "prange") == 0)   /* kiln.prange: parallel.h */
-            snprintf(buf, sizeof buf, "prange");
         else if (strcmp(ms, "_kiln") == 0 && strcmp(ns, "prange") == 0)   /* kiln.prange: parallel.h */
             snprintf(buf, sizeof buf, "prange");
         else if (strcmp(ms, "math") == 0 || strcmp(ms, "cmath") == 0)

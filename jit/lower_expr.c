@@ -1,6 +1,7 @@
 /* lower_expr: expressions, conversions and Python's arithmetic on numbers
  * (wrapping 64-bit ints, floor division and modulo, ZeroDivisionError). */
 #include "jit/lower.h"
+#include "gpu/intrinsics.h"
 #include "jit/infer_np.h"
 #include "jit/lower_nrt.h"
 
@@ -510,5 +511,7 @@ LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
     kj_at(w, n);
     if (kj_np_lowers(n))
         return kj_np_lower(w, n);
+    if (kg_cuda_call(n))   /* gpu/intrinsics.h */
+        return kg_cuda_lower(w, n);
     return lower_expr_inner(w, n);
 }
