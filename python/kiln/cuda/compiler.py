@@ -216,7 +216,8 @@ class CUDAKernel:
                 c.errors.copy_to_device(np.zeros(8, dtype=np.int64))
                 cls, msg = c.sites[slot[0] - 1]
                 block, thread = tuple(int(v) for v in slot[1:4]), tuple(int(v) for v in slot[4:7])
-                raise (cls or RuntimeError)(f"{msg} in kernel '{self.__name__}' (block {block}, thread {thread})")
+                raise (cls or RuntimeError)(f"{msg} (kernel '{self.__name__}' raised in block {block}, "
+                                            f"thread {thread})")
 
     # -- introspection ------------------------------------------------------
     def _latest(self, signature):
@@ -285,7 +286,17 @@ def check_errors():
 
 
 def _device_function(py_func, sigs, options):
-    d = _host_jit(boundscheck=options["boundscheck"], fastmath=options["fastmath_flags"] != 0)(py_func)
+    """A kiln.jit dispatcher: kernels that call it compile it with their own
+    target; Python may call it on the host."""
+    host_options = {"boundscheck": options["boundscheck"], "fastmath": options["fastmath_flags"] != 0}
+    if sigs:
+        try:   # declared signatures are compiled for the host now, as kiln.jit does
+            d = _host_jit(list(sigs), **host_options)(py_func)
+            d._kiln_cuda_device = True
+            return d
+        except (_kiln.TypingError, _kiln.UnsupportedError):
+            pass   # GPU-only code (cuda.threadIdx...): declared for kernels only
+    d = _host_jit(**host_options)(py_func)
     if sigs:
         locked = []
         for sig in sigs:

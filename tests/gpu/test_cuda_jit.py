@@ -1,0 +1,322 @@
+"""kiln.cuda.jit: every seed kernel runs (on the GPU when this process has
+one, else on the CUDA simulator) and agrees with NumPy; its PTX from LLVM
+NVPTX is accepted by ptxas for sm_90; bad indices are IndexErrors naming
+the kernel, and the next launch works."""
+import math
+
+import numpy as np
+import pytest
+
+import kiln
+import seed_kernels as sk
+from kiln import cuda
+from test_gpu_ptx import PTXAS, needs_ptxas
+import subprocess
+
+RNG = np.random.default_rng(7)
+
+
+def run_ptxas(ptx, tmp_path):
+    path = tmp_path / "k.ptx"
+    path.write_text(ptx)
+    r = subprocess.run([PTXAS, "-arch=sm_90", str(path), "-o", str(tmp_path / "k.cubin")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+# ---- the seed kernels against NumPy --------------------------------------
+
+@pytest.mark.parametrize("n", [0, 1, 1000, 100_003])
+@pytest.mark.parametrize("kernel", [sk.add_kernel, sk.add_kernel_indices])
+def test_add_grid_stride(kernel, n):
+    x = RNG.standard_normal(n).astype(np.float32)
+    y = -2 * x
+    out = np.full_like(x, np.nan)
+    kernel[30, 128](x, y, out)
+    np.testing.assert_array_equal(out, x + y)
+
+
+def test_add_device_arrays_and_views():
+    x = RNG.standard_normal(4001)
+    dx, dy = cuda.to_device(x), cuda.to_device(x[::-1].copy())
+    dout = cuda.device_array_like(x)
+    sk.add_kernel[4, 64](dx, dy, dout)
+    np.testing.assert_array_equal(dout.copy_to_host(), x + x[::-1])
+    x = x[:4000]
+    out = np.zeros(2000)
+    sk.add_kernel[4, 64](x[::2], x[1::2], out)   # strided views pass as they are
+    np.testing.assert_array_equal(out, x[::2] + x[1::2])
+
+
+def test_add_integers_wrap():
+    x = np.array([2**62, -5, 7], dtype=np.int64)
+    out = np.zeros(3, dtype=np.int64)
+    sk.add_kernel[1, 32](x, x, out)
+    np.testing.assert_array_equal(out, x + x)   # NumPy wraps too
+
+
+def test_maximum_3d():
+    a = RNG.standard_normal((16, 8, 24)).astype(np.float32)
+    b = RNG.standard_normal((16, 8, 24)).astype(np.float32)
+    c = np.zeros_like(a)
+    sk.maximum_6[(2, 1, 3), (8, 8, 8)](a, b, c)
+    np.testing.assert_array_equal(c, np.maximum(a, b))
+
+
+def test_average_sqrt():
+    x = RNG.random(50_000)
+    partial = np.zeros(30 * 128)
+    sk.average_sqrt_kernel[30, 128](x, partial)
+    assert math.isclose(partial.sum(), np.sqrt(x).mean(), rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("kernel", [sk.matmul, sk.fast_matmul])
+def test_matmul(kernel):
+    n = 4 * sk.TPB
+    A = RNG.standard_normal((n, n)).astype(np.float32)
+    B = RNG.standard_normal((n, n)).astype(np.float32)
+    C = np.zeros((n, n), dtype=np.float32)
+    kernel[(4, 4), (sk.TPB, sk.TPB)](cuda.to_device(A), cuda.to_device(B), C)
+    np.testing.assert_allclose(C, A @ B, rtol=1e-4, atol=1e-4)
+
+
+def test_mandelbrot_device_function_with_argtypes():
+    image = np.zeros((48, 64), dtype=np.uint8)
+    d_image = cuda.to_device(image)
+    lo = np.array([-2.0, 1.0, -1.0, 1.0]).astype("float32")
+    sk.create_fractal_kernel[(4, 2), (8, 8)](lo[0], lo[1], lo[2], lo[3], d_image, 20)
+    d_image.to_host()
+    sx, sy = (lo[1] - lo[0]) / np.float32(64), (lo[3] - lo[2]) / np.float32(48)
+    ref = np.array([[sk.mandel(lo[0] + x * sx, lo[2] + y * sy, 20) for x in range(64)] for y in range(48)])
+    np.testing.assert_array_equal(image, ref)
+    assert sk.mandel_gpu(np.float32(0.0), np.float32(0.0), 20) == 20   # a device function runs on the host too
+
+
+@pytest.mark.parametrize("num", [-7, 0, 1, 2, 11, 12, 7919, 7921])
+def test_primes_scalar_argument(num):
+    result = np.zeros(1, np.int32)
+    sk.check_prime_gpu_kernel[1, 1](num, result)
+    expected = num
+    for i in range(2, num // 2 + 1):
+        if num % i == 0:
+            expected = 0
+            break
+    assert result[0] == expected
+
+
+def test_histogram_atomics():
+    x = RNG.standard_normal(20_000).astype(np.float32)
+    h = np.zeros(12, dtype=np.int32)
+    sk.histogram[16, 64](x, np.float32(-3), np.float32(3), h)
+    width = (np.float32(3) - np.float32(-3)) / np.float32(12)
+    bins = ((x - np.float32(-3)) / width).astype(np.int32)
+    np.testing.assert_array_equal(h, np.bincount(bins[(bins >= 0) & (bins < 12)], minlength=12))
+
+
+def test_atomic_counter():
+    counter = np.zeros(1, dtype=np.int64)
+    sk.thread_counter_safe[7, 96](counter)
+    assert counter[0] == 7 * 96
+
+
+def test_xoroshiro_pi_matches_the_host_generator():
+    states = cuda.random.create_xoroshiro128p_states(2 * 32, seed=1)
+    host_states = states.copy_to_host()
+    out = np.zeros(64, dtype=np.float32)
+    sk.compute_pi[2, 32](states, 50, out)
+    # the same draws made by kiln.cuda.random's host functions
+    expected = []
+    for t in range(64):
+        inside = 0
+        for _ in range(50):
+            x = cuda.random.xoroshiro128p_uniform_float32(host_states, t)
+            y = cuda.random.xoroshiro128p_uniform_float32(host_states, t)
+            inside += x ** 2 + y ** 2 <= 1.0
+        expected.append(np.float32(4.0 * inside / 50))
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+    assert abs(out.mean() - math.pi) < 0.2
+
+
+def test_polar_distance_tuple_device_function():
+    n = 1000
+    r1, t1, r2, t2 = (RNG.uniform(-3, 3, n).astype(np.float32) for _ in range(4))
+    out = np.zeros(n, dtype=np.float32)
+    sk.polar_distance_kernel[4, 256](r1, t1, r2, t2, out)
+    ref = np.hypot(r1 * np.cos(t1) - r2 * np.cos(t2), r1 * np.sin(t1) - r2 * np.sin(t2))
+    np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-5)
+
+
+# ---- more of the CUDA language -------------------------------------------
+
+@cuda.jit
+def atomics_all(a, vals):
+    i = cuda.grid(1)
+    if i < vals.shape[0]:
+        cuda.atomic.max(a, 0, vals[i])
+        cuda.atomic.min(a, 1, vals[i])
+        cuda.atomic.sub(a, 2, vals[i])
+        cuda.atomic.cas(a, 3, i, i + 1)   # only thread 0 sees 0 there
+
+
+def test_atomics_max_min_sub_cas():
+    vals = RNG.integers(-1000, 1000, 300)
+    a = np.array([-10**9, 10**9, 0, 0], dtype=np.int64)
+    atomics_all[3, 128](a, vals)
+    assert list(a[:3]) == [vals.max(), vals.min(), -vals.sum()]
+    assert a[3] >= 1
+
+
+@cuda.jit
+def block_reverse(x, out):
+    tile = cuda.shared.array(64, np.float64)
+    scratch = cuda.local.array((2, 3), dtype=kiln.int64)
+    t = cuda.threadIdx.x
+    base = cuda.blockIdx.x * cuda.blockDim.x
+    tile[t] = x[base + t]
+    scratch[1, 2] = t
+    cuda.syncthreads()
+    out[base + t] = tile[cuda.blockDim.x - 1 - t] + (scratch[1, 2] - t)
+
+
+def test_shared_and_local_arrays():
+    x = RNG.standard_normal(64 * 5)
+    out = np.zeros_like(x)
+    block_reverse[5, 64](x, out)
+    np.testing.assert_array_equal(out, x.reshape(5, 64)[:, ::-1].ravel())
+
+
+@cuda.jit
+def dynamic_reverse(x, out):
+    tile = cuda.shared.array(0, dtype=np.float32)
+    t = cuda.threadIdx.x
+    tile[t] = x[t]
+    cuda.syncthreads()
+    out[t] = tile[cuda.blockDim.x - 1 - t]
+
+
+def test_dynamic_shared_memory_and_stream():
+    x = np.arange(32, dtype=np.float32)
+    out = np.zeros_like(x)
+    stream = cuda.stream()
+    dynamic_reverse[1, 32, stream, 32 * 4](x, out)
+    stream.synchronize()
+    np.testing.assert_array_equal(out, x[::-1])
+
+
+@cuda.jit("void(float32[:], float32)")
+def scale_declared(x, factor):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] *= factor
+
+
+def test_string_signature_converts_arguments():
+    x = np.arange(10, dtype=np.float32)
+    scale_declared[1, 32](x, 2)          # an int where float32 is declared
+    np.testing.assert_array_equal(x, np.arange(10, dtype=np.float32) * 2)
+    with pytest.raises(TypeError, match="no signature"):
+        scale_declared[1, 32](np.arange(3.0), 2.0)
+
+
+# ---- errors ----------------------------------------------------------------
+
+@cuda.jit
+def off_by_one(x):
+    i = cuda.grid(1)
+    x[i + 1] = 1.0
+
+
+@cuda.jit(boundscheck=False)
+def unchecked(x):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        x[i] = i
+
+
+def test_out_of_bounds_is_an_index_error_and_the_next_launch_works():
+    x = np.zeros(64)
+    with pytest.raises(IndexError, match=r"index out of bounds \(kernel 'off_by_one' raised in block \(\d+, 0, 0\), thread \(\d+, 0, 0\)\)"):
+        off_by_one[2, 32](x)
+        cuda.synchronize()
+    y = np.zeros(64)
+    unchecked[2, 32](y)
+    np.testing.assert_array_equal(y, np.arange(64.0))
+
+
+def test_boundscheck_false_has_no_checks():
+    unchecked[1, 1](np.zeros(1))
+    assert "index out of bounds" not in str(getattr(unchecked._compiled[unchecked.signatures[0]], "sites") or "")
+    assert off_by_one.inspect_ptx().count("setp") > unchecked.inspect_ptx().count("setp")
+
+
+@cuda.jit
+def returns_value(x):
+    return x[0]
+
+
+def test_a_kernel_returns_nothing():
+    with pytest.raises(kiln.TypingError, match="a kernel returns nothing"):
+        returns_value[1, 1](np.zeros(1))
+
+
+@cuda.jit
+def shared_with_variable_shape(x, n):
+    s = cuda.shared.array(n, np.float32)
+    s[0] = x[0]
+
+
+def test_shared_array_needs_constant_shape():
+    with pytest.raises(kiln.TypingError, match="constant shape"):
+        shared_with_variable_shape[1, 1](np.zeros(1, np.float32), 4)
+
+
+def test_intrinsics_outside_kernels():
+    with pytest.raises(RuntimeError, match="only be used inside"):
+        cuda.grid(1)
+
+    @kiln.jit
+    def host(x):
+        return cuda.threadIdx.x + x
+
+    with pytest.raises(kiln.TypingError, match="kiln.cuda.jit"):
+        host(1)
+
+
+def test_launch_configuration_errors():
+    with pytest.raises(TypeError, match="launch configuration"):
+        sk.add_kernel(np.zeros(1), np.zeros(1), np.zeros(1))
+    with pytest.raises(ValueError, match="griddim"):
+        sk.add_kernel["a", 1](np.zeros(1), np.zeros(1), np.zeros(1))
+    with pytest.raises(TypeError, match="cannot take a str"):
+        sk.add_kernel[1, 1]("x", np.zeros(1), np.zeros(1))
+
+
+def test_unknown_option():
+    with pytest.raises(TypeError, match="unknown option"):
+        cuda.jit(speed=11)
+
+
+# ---- PTX -------------------------------------------------------------------
+
+SEED_LAUNCHES = {
+    "add_kernel": lambda: sk.add_kernel[1, 32](np.zeros(4, np.float32), np.zeros(4, np.float32),
+                                             np.zeros(4, np.float32)),
+    "maximum_6": lambda: test_maximum_3d(),
+    "average_sqrt_kernel": lambda: test_average_sqrt(),
+    "matmul": lambda: test_matmul(sk.matmul),
+    "fast_matmul": lambda: test_matmul(sk.fast_matmul),
+    "create_fractal_kernel": lambda: None,   # compiled at import, from argtypes
+    "check_prime_gpu_kernel": lambda: test_primes_scalar_argument(11),
+    "histogram": lambda: test_histogram_atomics(),
+    "compute_pi": lambda: test_xoroshiro_pi_matches_the_host_generator(),
+    "polar_distance_kernel": lambda: test_polar_distance_tuple_device_function(),
+}
+
+
+@needs_ptxas
+@pytest.mark.parametrize("name", sorted(SEED_LAUNCHES))
+def test_seed_kernel_ptx_assembles(name, tmp_path):
+    SEED_LAUNCHES[name]()
+    ptx = getattr(sk, name).inspect_ptx()
+    assert f".entry {name}(" in ptx
+    run_ptxas(ptx, tmp_path)
