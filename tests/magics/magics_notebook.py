@@ -87,6 +87,13 @@ def table_rows(plain):
     return rows
 
 
+def report_field(text, key):
+    """The value of `key` in a `key    : value` report (%kiln_sysinfo)."""
+    match = re.search(rf"^{re.escape(key)} +: (.*)$", text, re.M)
+    assert match, f"no {key!r} in the report"
+    return match.group(1)
+
+
 def errors(nb):
     """(tag or index, ename) for every cell whose outputs hold an error."""
     bad = []
