@@ -188,7 +188,11 @@ static struct PyModuleDef kernel_module = {
     NULL, NULL, NULL, NULL,
 };
 
-static PyObject *init_kernel_module(void) { return PyModule_Create(&kernel_module); }
+static PyObject *init_kernel_module(void) {
+    PyObject *m = PyModule_Create(&kernel_module);
+    if (m && kn_pystream_add_type(m) < 0) Py_CLEAR(m);
+    return m;
+}
 
 /* ---- start-up ---- */
 

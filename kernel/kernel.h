@@ -164,6 +164,10 @@ void kn_interp_acquire_gil(void);
 void kn_interp_finalize(void);
 int kn_interp_run_sysinfo(const char *argv0);
 
+/* ---- pystream.c: sys.stdout / sys.stderr as line-buffered writers on fd 1 / fd 2 ---- */
+struct _object; /* PyObject, without making every kernel file include Python.h */
+int kn_pystream_add_type(struct _object *module); /* adds _kiln_kernel.FdWriter */
+
 /* ---- shell.c: the main loop over the shell socket ---- */
 void kn_shell_loop(kn_kernel *k);
 

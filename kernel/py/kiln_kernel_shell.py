@@ -275,10 +275,10 @@ def _load_kiln_extension():
 def start(connection_file):
     """Creates the shell; called once by the C kernel before it serves requests."""
     global shell
-    # fd 1 is a pipe now: flush at each line so prints interleave with C output and arrive live
-    for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(line_buffering=True)
+    # fd 1 and 2 are pipes now: write each line at once, so prints interleave with C output
+    # and arrive live (FdWriter does what a line-buffered TextIOWrapper does, faster)
+    sys.stdout = _kiln_kernel.FdWriter(1, sys.stdout)
+    sys.stderr = _kiln_kernel.FdWriter(2, sys.stderr)
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     shell = KilnShell.instance()
     shell.kernel = types.SimpleNamespace(comm_manager=comm_manager, session=_kiln_kernel.session(),

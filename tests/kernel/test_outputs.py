@@ -29,8 +29,15 @@ def test_c_level_output_lands_in_the_cell_in_order(kc):
 
 
 def test_output_without_newline_and_invalid_utf8_still_arrive(kc):
-    _, msgs = run(kc, "import os\nprint('no newline', end='')\nos.write(1, b' bad:\\xff\\xfe ok \\xe2\\x82\\xac')")
-    assert stream_text(msgs) == "no newline bad:\ufffd\ufffd ok \u20ac"
+    # stdout is line-buffered, as in a terminal: a partial line is written at a flush, and at
+    # the latest when the cell ends
+    code = ("import os, sys\n"
+            "print('no newline', end='')\n"
+            "sys.stdout.flush()\n"
+            "os.write(1, b' bad:\\xff\\xfe ok \\xe2\\x82\\xac')\n"
+            "print(' tail', end='')")
+    _, msgs = run(kc, code)
+    assert stream_text(msgs) == "no newline bad:\ufffd\ufffd ok \u20ac tail"
 
 
 def test_prints_come_before_a_display_that_follows_them(kc):
@@ -99,3 +106,22 @@ def test_odd_values_in_displays_are_still_sent(kc):
     assert reply["status"] == "ok"
     data = of_type(msgs, "display_data")[0]["content"]["data"]
     assert json.dumps(data["application/json"], sort_keys=True) == '{"n": 3, "v": null}'
+
+
+def test_sys_stdout_behaves_like_a_text_stream(kc):
+    code = ("import sys\n"
+            "sys.stdout.buffer.write(b'via buffer\\n')\n"
+            "sys.stdout.flush()\n"
+            "sys.stdout.writelines(['a\\n', 'b\\n'])\n"
+            "print('lone surrogate \\udc80')\n"
+            "n = sys.stdout.write('counted\\n')\n"
+            "print(n, sys.stdout.encoding, sys.stdout.fileno(), sys.stderr.fileno(), sys.stdout.isatty())\n"
+            "try:\n"
+            "    sys.stdout.write(b'bytes')\n"
+            "except TypeError as e:\n"
+            "    print('TypeError:', e)")
+    reply, msgs = run(kc, code)
+    assert reply["status"] == "ok"
+    assert stream_text(msgs) == ("via buffer\na\nb\nlone surrogate \\udc80\ncounted\n"
+                                 "8 utf-8 1 2 False\n"
+                                 "TypeError: write() argument must be str, not bytes\n")
