@@ -157,6 +157,9 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
     (['float64(float64, float64)', ...]) every loop is compiled now and the
     result is a numpy.ufunc; without, a DUFunc compiles per input dtype on
     first use. target='parallel' runs large calls on all threads."""
+    if target == "cuda":   # GPU ufuncs: python/kiln/cuda/vectorize.py
+        from .cuda.vectorize import vectorize as cuda_vectorize
+        return cuda_vectorize(ftylist_or_function, identity=identity, **options)
     _check_target(target, "vectorize")
     _identity_code(identity)
     jit_options = _jit_options(options)

@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+import kiln
+
 from kiln import cuda, float32, uint8, uint32
 from kiln.cuda.random import xoroshiro128p_uniform_float32
 
@@ -186,3 +188,28 @@ def polar_distance_kernel(rho1, theta1, rho2, theta2, out):
         x1, y1 = polar_to_cartesian(rho1[i], theta1[i])
         x2, y2 = polar_to_cartesian(rho2[i], theta2[i])
         out[i] = ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5
+
+
+# seed 004: GPU ufuncs
+SQRT_2PI = np.float32((2 * math.pi) ** 0.5)
+
+
+@kiln.vectorize(['float32(float32, float32, float32)'], target='cuda')
+def gaussian_pdf(x, mean, sigma):
+    return math.exp(-0.5 * ((x - mean) / sigma) ** 2) / (sigma * SQRT_2PI)
+
+
+@kiln.vectorize(['float32(float32, float32, float32, float32)'], target='cuda')
+def polar_distance(rho1, theta1, rho2, theta2):
+    x1, y1 = polar_to_cartesian(rho1, theta1)
+    x2, y2 = polar_to_cartesian(rho2, theta2)
+    return ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5
+
+
+# seed 003: primes as a GPU ufunc
+@kiln.vectorize(['int32(int32)'], target='cuda')
+def check_prime_gpu(num):
+    for i in range(2, (num // 2) + 1):
+        if (num % i) == 0:
+            return 0
+    return num

@@ -320,3 +320,34 @@ def test_seed_kernel_ptx_assembles(name, tmp_path):
     ptx = getattr(sk, name).inspect_ptx()
     assert f".entry {name}(" in ptx
     run_ptxas(ptx, tmp_path)
+
+
+# ---- GPU ufuncs (kiln.vectorize(target='cuda')) ------------------------------
+
+def test_gaussian_pdf_ufunc_host_and_device():
+    x = RNG.uniform(-3, 3, 100_001).astype(np.float32)
+    expected = np.exp(-0.5 * x.astype(np.float64) ** 2) / math.sqrt(2 * math.pi)
+    got = sk.gaussian_pdf(x, np.float32(0.0), np.float32(1.0))
+    assert isinstance(got, np.ndarray) and got.dtype == np.float32
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-7)
+    d_out = cuda.device_array_like(x)
+    same = sk.gaussian_pdf(cuda.to_device(x), np.float32(0.0), np.float32(1.0), out=d_out)
+    assert same is d_out
+    np.testing.assert_array_equal(d_out.copy_to_host(), got)
+    assert sk.gaussian_pdf(np.zeros(0, np.float32), np.float32(0), np.float32(1)).shape == (0,)
+
+
+def test_polar_distance_ufunc_broadcasts():
+    rho1 = RNG.uniform(0, 2, (3, 50)).astype(np.float32)
+    theta1 = RNG.uniform(-3, 3, 50).astype(np.float32)     # broadcast along the rows
+    got = sk.polar_distance(rho1, theta1, np.float32(1.0), np.float32(0.5))
+    ref = np.hypot(rho1 * np.cos(theta1) - np.cos(0.5), rho1 * np.sin(theta1) - np.sin(0.5))
+    np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-5)
+
+
+def test_prime_ufunc():
+    nums = np.arange(-5, 200, dtype=np.int32)
+    expected = [n if all(n % i for i in range(2, n // 2 + 1)) else 0 for n in nums]
+    np.testing.assert_array_equal(sk.check_prime_gpu(nums), expected)
+    with pytest.raises(TypeError, match="no GPU loop"):
+        sk.check_prime_gpu(np.arange(3.0))
