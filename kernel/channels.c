@@ -151,6 +151,9 @@ void kn_reply(kn_kernel *k, void *sock, const kn_msg *req, const char *msg_type,
 
 bool kn_reply_type(const char *request_type, char *out, size_t outlen) {
     size_t n = strlen(request_type);
+    /* the reply's type goes into a header built as text: only plain names qualify */
+    if (strspn(request_type, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+        return false;
     const char *suffix = "_request";
     if (n <= strlen(suffix) || strcmp(request_type + n - strlen(suffix), suffix) != 0 ||
         n + 1 > outlen)

@@ -172,6 +172,9 @@ def test_unknown_message_type_gets_an_error_reply(logged_kernel):
     r = raw.reply()
     assert r["header"]["msg_type"] == "teleport_reply"
     assert r["content"]["status"] == "error" and r["content"]["ename"] == "UnknownMessageType"
+    _, frames = raw.frames('evil","msg_type":"x_request', {})  # no JSON injection via a reply type
+    raw.send(frames)
+    assert raw.reply(timeout=1) is None
     _, frames = raw.frames("not_a_request_at_all", {})
     raw.send(frames)
     assert raw.reply(timeout=1) is None
