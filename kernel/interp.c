@@ -286,8 +286,7 @@ static char *error_reply(const char *ename, const char *evalue) {
     return s;
 }
 
-char *kn_interp_handle(kn_kernel *k, const kn_msg *req, bool *stop_queue) {
-    (void)k;
+char *kn_interp_handle(const kn_msg *req, bool *stop_queue) {
     *stop_queue = false;
     free(it.parent);
     it.parent = strdup(req->header.data);

@@ -153,7 +153,7 @@ void kn_capture_stop(void);
 bool kn_interp_init(kn_kernel *k, const char *argv0, const char *connection_file);
 /* Runs a shell request through the shell glue; returns reply content JSON (malloc'd) or NULL
  * for messages without a reply; *stop_queue is set when stop_on_error asks to abort. */
-char *kn_interp_handle(kn_kernel *k, const kn_msg *req, bool *stop_queue);
+char *kn_interp_handle(const kn_msg *req, bool *stop_queue);
 /* Flushes Python's and C's stdio, then the capture pipes (main thread, GIL held). */
 void kn_interp_flush_output(void);
 /* Clears a SIGINT that arrived while idle so it does not hit the next cell. */

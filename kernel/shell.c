@@ -54,7 +54,7 @@ static void handle_shell(kn_kernel *k, kn_msg *m, bool aborting, msg_queue *abor
         kn_reply(k, k->shell, m, "execute_reply", "{\"status\":\"aborted\"}", "{\"status\":\"aborted\"}");
     } else {
         bool stop = false;
-        char *reply = kn_interp_handle(k, m, &stop);
+        char *reply = kn_interp_handle(m, &stop);
         if (stop && aborted) take_waiting(k, aborted);
         if (reply && is_request)
             kn_reply(k, k->shell, m, reply_type, reply, NULL);
