@@ -89,6 +89,14 @@ class KilnMagics(Magics):
 
         jitcell.run(self.shell, kiln.jit, args, cell)
 
+    @cell_magic
+    def cuda(self, line, cell):
+        """%%cuda [--fastmath] [--no-boundscheck]: kiln.cuda.jit on every top-level
+        function of the cell (kiln/magics/cudacell.py)."""
+        from kiln.magics import cudacell
+
+        cudacell.run(self.shell, line, cell)
+
     def _function(self, magic, line, local_ns):
         """The kiln.jit function a line magic names (`f`, `module.f`)."""
         expr = line.strip()
