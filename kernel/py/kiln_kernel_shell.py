@@ -121,8 +121,7 @@ def _execute(content, msg):
     saved = builtins.input, getpass.getpass
     builtins.input, getpass.getpass = reading
     try:
-        result = shell.run_cell(code, store_history=store_history, silent=silent,
-                                cell_id=(msg["metadata"] or {}).get("cellId"))
+        result = shell.run_cell(code, store_history=store_history, silent=silent)
         err = result.error_before_exec or result.error_in_exec
         success = result.success
     except KeyboardInterrupt as e:  # an interrupt outside run_code, e.g. in a post_execute hook
