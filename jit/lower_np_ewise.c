@@ -7,6 +7,7 @@
  * contiguous (checked at run time), the loop is flat with unit-stride
  * accesses, which LLVM vectorizes. */
 #include "jit/lower_np.h"
+#include "jit/parallel.h"
 
 #include <string.h>
 
@@ -229,23 +230,44 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
                       done = kj_new_bb(w, "ew.done");
     LLVMBuildCondBr(w->b, flat_ok(w, &e, nd, shape, res, rt), flat, strided);
 
-    /* contiguous: one loop, element i of everything */
+    /* contiguous: one loop, element i of everything; in a parallel=True
+     * function its range is split across the thread pool (parallel.h) */
     LLVMPositionBuilderAtEnd(w->b, flat);
+    LLVMValueRef size = kj_np_size(w, res, nd), first = c64(w, 0), count = size, res_in = res;
+    LLVMValueRef outer[MAX_LEAVES + 1], inside[MAX_LEAVES + 1];
+    kj_par_region region;
+    kj_lw *lw = w;
+    if (kj_parallel_wanted(w)) {
+        for (int k = 0; k < e.n; k++)
+            outer[k] = e.leaves[k].v;
+        outer[e.n] = res;
+        lw = kj_parallel_region_begin(w, &region, "ew", n->line, e.n + 1, outer, inside);
+        for (int k = 0; k < e.n; k++)
+            e.leaves[k].v = inside[k];
+        res_in = inside[e.n];
+        first = region.lo;
+        count = LLVMBuildSub(lw->b, region.hi, region.lo, "");
+    }
     kj_np_loop loop;
-    LLVMValueRef i = kj_np_loop_begin(w, &loop, kj_np_size(w, res, nd));
+    LLVMValueRef i = LLVMBuildAdd(lw->b, first, kj_np_loop_begin(lw, &loop, count), "");
     for (int k = 0; k < e.n; k++) {
         leaf *l = &e.leaves[k];
         if (l->t->kind == KJ_T_ARRAY)
-            l->elem = kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, l->t->elem), kj_array_field(w, l->v, 1, 0), &i, 1, ""),
+            l->elem = kj_np_load(lw, LLVMBuildGEP2(lw->b, kj_llmemtype(lw, l->t->elem), kj_array_field(lw, l->v, 1, 0), &i, 1, ""),
                                  l->t->elem);
         else
             l->elem = l->v;
     }
     const kj_type *vt;
-    LLVMValueRef v = element(w, &e, n, true, &vt);
-    kj_np_store_elem(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, rt->elem), kj_array_field(w, res, 1, 0), &i, 1, ""), v, vt,
+    LLVMValueRef v = element(lw, &e, n, true, &vt);
+    kj_np_store_elem(lw, LLVMBuildGEP2(lw->b, kj_llmemtype(lw, rt->elem), kj_array_field(lw, res_in, 1, 0), &i, 1, ""), v, vt,
                      rt->elem);
-    kj_np_loop_end(w, &loop);
+    kj_np_loop_end(lw, &loop);
+    if (lw != w) {
+        kj_parallel_region_end(w, &region, size);
+        for (int k = 0; k < e.n; k++)
+            e.leaves[k].v = outer[k];
+    }
     LLVMBuildBr(w->b, done);
 
     /* any layout, broadcasting: nested loops through the strides */

@@ -64,6 +64,25 @@ void kj_ploop_free(kj_ploop *p);
  * loops) and returns false, and the caller lowers s serially. */
 bool kj_parallel_lower_for(kj_lw *w, kj_node *s);
 
+/* A loop another lowering builds (the flat loop of an array expression)
+ * split across the pool in a parallel=True function. Between begin and end,
+ * code goes into r->o, the lowering state of `i32 fn(ptr ctx, i64 lo,
+ * i64 hi, i64 slot)`, which covers iterations [r->lo, r->hi): values of the
+ * parent the loop needs are passed in `vals` and read back as `inside`.
+ * end() returns 0 from it and calls it from the parent over [0, n): on the
+ * pool when n is large enough to pay for waking threads, else directly. */
+typedef struct {
+    kj_lw o;
+    LLVMValueRef fn, ctx, lo, hi;
+} kj_par_region;
+
+/* Whether loops lowered now should be split: a parallel=True function on
+ * the host, outside any parallel loop body. */
+bool kj_parallel_wanted(kj_lw *w);
+kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, int line, int nvals,
+                                const LLVMValueRef *vals, LLVMValueRef *inside);
+void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n);
+
 /* The kernel's CPU and features on another function, so that LLVM may
  * inline between them (it only inlines into at least the callee's features). */
 void kj_copy_cpu_attributes(LLVMValueRef from, LLVMValueRef to);

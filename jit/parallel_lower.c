@@ -173,7 +173,32 @@ static void fold_slot(kj_lw *w, LLVMValueRef k, void *arg) {
     LLVMBuildStore(w->b, combine(w, a->at, a->op, acc, part, a->t), a->value);
 }
 
-/* ---- the outlined body ---- */
+/* ---- outlined functions ---- */
+
+/* The state for lowering into a new function fn, copied from the parent's. */
+static void enter_function(kj_lw *w, kj_lw *o, LLVMValueRef fn, const char *name, int line) {
+    kj_unit *u = w->u;
+    *o = *w;
+    o->fn = fn;
+    o->b = LLVMCreateBuilderInContext(w->ctx);
+    o->nrt = NULL;
+    o->break_bb = o->continue_bb = NULL;
+    o->interrupt_bb = NULL;
+    LLVMMetadataRef ftype = LLVMDIBuilderCreateSubroutineType(u->di, u->di_file, NULL, 0, 0);
+    o->scope = LLVMDIBuilderCreateFunction(u->di, u->di_file, name, strlen(name), name, strlen(name), u->di_file,
+                                           (unsigned)line, ftype, 1, 1, (unsigned)line, LLVMDIFlagZero, 1);
+    LLVMSetSubprogram(fn, o->scope);
+    LLVMPositionBuilderAtEnd(o->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
+}
+
+static LLVMValueRef new_body_function(kj_lw *w, const char *what, int line, char *name, size_t size) {
+    snprintf(name, size, "%s_%s%d", w->inst->symbol, what, line);
+    LLVMTypeRef ft = LLVMFunctionType(w->i32, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64}, 4, 0);
+    LLVMValueRef fn = LLVMAddFunction(w->mod, name, ft);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    kj_copy_cpu_attributes(w->fn, fn);
+    return fn;
+}
 
 enum { CTX_START, CTX_STEP, CTX_LEN, CTX_EXTRA };
 
@@ -189,23 +214,9 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p) {
     kj_function *f = w->f;
     int nl = f->nlocals;
     char name[200];
-    snprintf(name, sizeof name, "%s_prange%d", w->inst->symbol, s->line);
-    LLVMTypeRef ft = LLVMFunctionType(w->i32, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64}, 4, 0);
-    LLVMValueRef fn = LLVMAddFunction(w->mod, name, ft);
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    kj_copy_cpu_attributes(w->fn, fn);
-
-    kj_lw o = *w;
-    o.fn = fn;
-    o.b = LLVMCreateBuilderInContext(w->ctx);
-    o.nrt = NULL;
-    o.break_bb = o.continue_bb = NULL;
-    o.interrupt_bb = NULL;
-    LLVMMetadataRef ftype = LLVMDIBuilderCreateSubroutineType(u->di, u->di_file, NULL, 0, 0);
-    o.scope = LLVMDIBuilderCreateFunction(u->di, u->di_file, name, strlen(name), name, strlen(name), u->di_file,
-                                          (unsigned)s->line, ftype, 1, 1, (unsigned)s->line, LLVMDIFlagZero, 1);
-    LLVMSetSubprogram(fn, o.scope);
-    LLVMPositionBuilderAtEnd(o.b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
+    LLVMValueRef fn = new_body_function(w, "prange", s->line, name, sizeof name);
+    kj_lw o;
+    enter_function(w, &o, fn, name, s->line);
     kj_at(&o, s);
     LLVMValueRef ctx = LLVMGetParam(fn, 0), lo = LLVMGetParam(fn, 1), hi = LLVMGetParam(fn, 2),
                  slot = LLVMGetParam(fn, 3);
@@ -370,4 +381,67 @@ bool kj_parallel_lower_for(kj_lw *w, kj_node *s) {
     }
     kj_ploop_free(&p);
     return true;
+}
+
+/* ---- loops of other lowerings (array expressions) ---- */
+
+/* Elements below which a split loop runs on the calling thread: waking the
+ * workers costs about what this many simple elements do. */
+#define REGION_MIN 32768
+
+bool kj_parallel_wanted(kj_lw *w) {
+    return w->inst->opts.parallel && outline_depth == 0 && w->u->target->has_runtime;
+}
+
+kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, int line, int nvals,
+                                const LLVMValueRef *vals, LLVMValueRef *inside) {
+    r->ctx = kj_entry_alloca(w, LLVMArrayType2(w->ptr, (unsigned)(nvals > 0 ? nvals : 1)), "region.ctx");
+    for (int k = 0; k < nvals; k++) {
+        LLVMValueRef slot = kj_entry_alloca(w, LLVMTypeOf(vals[k]), "region.val");
+        LLVMBuildStore(w->b, vals[k], slot);
+        LLVMBuildStore(w->b, slot, LLVMBuildGEP2(w->b, w->ptr, r->ctx, (LLVMValueRef[]){c64(w, k)}, 1, ""));
+    }
+    char name[200];
+    r->fn = new_body_function(w, what, line, name, sizeof name);
+    enter_function(w, &r->o, r->fn, name, line);
+    r->o.slots = NULL;   /* the loop reads the values passed in, never the parent's locals */
+    kj_at(&r->o, &(kj_node){.line = line});
+    LLVMValueRef ctx = LLVMGetParam(r->fn, 0);
+    for (int k = 0; k < nvals; k++)
+        inside[k] = LLVMBuildLoad2(r->o.b, LLVMTypeOf(vals[k]), ctx_ptr(&r->o, ctx, k), "");
+    r->lo = LLVMGetParam(r->fn, 1);
+    r->hi = LLVMGetParam(r->fn, 2);
+    outline_depth++;
+    return &r->o;
+}
+
+void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n) {
+    outline_depth--;
+    kj_lw *o = &r->o;
+    if (!kj_terminated(o))
+        LLVMBuildRet(o->b, LLVMConstInt(o->i32, 0, 0));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(r->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        if (!LLVMGetBasicBlockTerminator(bb)) {
+            LLVMPositionBuilderAtEnd(o->b, bb);
+            LLVMBuildUnreachable(o->b);
+        }
+    LLVMDisposeBuilder(o->b);
+    if (w->u->target->finish_function)
+        w->u->target->finish_function(w->u->target, w->mod, r->fn, KJ_FN_INTERNAL);
+    /* small: one direct call; large: the pool */
+    LLVMBasicBlockRef direct = kj_new_bb(w, "region.direct"), pooled = kj_new_bb(w, "region.pool"),
+                      join = kj_new_bb(w, "region.join");
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, n, c64(w, REGION_MIN), ""), direct, pooled);
+    LLVMPositionBuilderAtEnd(w->b, direct);
+    LLVMValueRef st1 = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(r->fn), r->fn,
+                                      (LLVMValueRef[]){r->ctx, c64(w, 0), n, c64(w, 0)}, 4, "");
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, pooled);
+    LLVMValueRef st2 = kj_call(w, "kj_pool_run", w->i32, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr},
+                               (LLVMValueRef[]){n, r->fn, r->ctx});
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+    LLVMValueRef st = LLVMBuildPhi(w->b, w->i32, "region.status");
+    LLVMAddIncoming(st, (LLVMValueRef[]){st1, st2}, (LLVMBasicBlockRef[]){direct, pooled}, 2);
+    kj_check_status(w, st);
 }
