@@ -164,6 +164,15 @@ static PyObject *py_log(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* exit() in a cell: the main loop ends once the current request is answered. */
+static PyObject *py_request_shutdown(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    kn_log("shutdown requested by the code in a cell (exit)");
+    atomic_store(&it.k->shutdown_requested, true);
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_session(PyObject *self, PyObject *args) {
     (void)self;
     (void)args;
@@ -179,6 +188,8 @@ static PyMethodDef kernel_methods[] = {
     {"flush", py_flush, METH_NOARGS, "Send the output captured so far."},
     {"log", py_log, METH_VARARGS, "Write a line to the kernel's own log."},
     {"session", py_session, METH_NOARGS, "This kernel process's session id."},
+    {"request_shutdown", py_request_shutdown, METH_NOARGS,
+     "End the kernel after the current request is answered."},
     {NULL, NULL, 0, NULL},
 };
 

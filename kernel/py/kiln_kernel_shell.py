@@ -87,8 +87,10 @@ class KilnShell(InteractiveShell):
         self.payload_manager.write_payload({"source": "set_next_input", "text": text, "replace": replace})
 
     def ask_exit(self):
-        # the frontend decides what exit means; the kernel keeps running until it says so
+        # as with ipykernel, exit() ends the kernel process (its manager may restart it) and the
+        # payload tells the frontend why
         self.payload_manager.write_payload({"source": "ask_exit", "keepkernel": False})
+        _kiln_kernel.request_shutdown()
 
 
 def _kiln_input(prompt=""):

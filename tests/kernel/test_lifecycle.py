@@ -153,3 +153,15 @@ def test_shutdown_does_not_wait_for_a_cells_non_daemon_thread():
     km.shutdown_kernel(now=False)
     assert time.monotonic() - t0 < 5
     assert proc.returncode == 0  # it exited by itself, not killed
+
+
+def test_exit_in_a_cell_ends_the_kernel_after_its_reply():
+    km, kc = start_kernel()
+    proc = km.provisioner.process
+    reply, _ = run(kc, "exit()")
+    assert reply["status"] == "ok"
+    assert reply["payload"] == [{"source": "ask_exit", "keepkernel": False}]
+    proc.wait(timeout=10)
+    assert proc.returncode == 0
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
