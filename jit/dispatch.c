@@ -8,6 +8,7 @@
 #include "jit/compile.h"
 #include "jit/frontend.h"
 #include "jit/numpy_api.h"
+#include "jit/lists.h"
 #include "jit/nrt.h"
 #include "jit/runtime.h"
 #include "profiler/profiler.h"
@@ -47,6 +48,7 @@ static size_t size_of(const kj_type *t) {
     case KJ_T_FLOAT: return (size_t)t->bits / 8;
     case KJ_T_COMPLEX: return (size_t)t->bits / 8;
     case KJ_T_ARRAY: return 16 + 16 * (size_t)t->ndim;
+    case KJ_T_LIST: return 8;
     case KJ_T_TUPLE: {
         size_t off = 0, al = 1;
         for (int i = 0; i < t->n; i++) {
@@ -68,7 +70,8 @@ static size_t size_of(const kj_type *t) {
 static size_t align_of(const kj_type *t) {
     switch (t->kind) {
     case KJ_T_COMPLEX: return (size_t)t->bits / 16;
-    case KJ_T_ARRAY: return 8;
+    case KJ_T_ARRAY:
+    case KJ_T_LIST: return 8;
     case KJ_T_TUPLE: {
         size_t al = 1;
         for (int i = 0; i < t->n; i++)
@@ -248,6 +251,8 @@ static PyObject *box(const char *src, const kj_type *t) {
         }
         return tup;
     }
+    case KJ_T_LIST:
+        return kj_list_box(*(void *const *)src, t);
     case KJ_T_ARRAY: {
         /* a NumPy array on the same memory, whose base keeps the memory
          * alive: the argument it views, or the block compiled code made

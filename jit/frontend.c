@@ -150,7 +150,7 @@ static kj_op binop_of(PyObject *op) {
         {"UAdd", KJ_OP_POS}, {"Not", KJ_OP_NOT}, {"Invert", KJ_OP_INVERT}, {"Eq", KJ_OP_EQ},
         {"NotEq", KJ_OP_NE}, {"Lt", KJ_OP_LT}, {"LtE", KJ_OP_LE}, {"Gt", KJ_OP_GT},
         {"GtE", KJ_OP_GE}, {"Is", KJ_OP_IS}, {"IsNot", KJ_OP_ISNOT}, {"And", KJ_OP_AND},
-        {"Or", KJ_OP_OR},
+        {"Or", KJ_OP_OR}, {"In", KJ_OP_IN}, {"NotIn", KJ_OP_NOTIN},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (is(op, ops[i].name))
@@ -319,6 +319,35 @@ done:
     return r;
 }
 
+static kj_node *target(fe *c, PyObject *node);
+
+/* [elt for target in iter if cond ...] with one `for`. */
+static kj_node *expr_listcomp(fe *c, PyObject *node, kj_node *n) {
+    PyObject *elt = get(c, node, "elt"), *gens = get(c, node, "generators");
+    PyObject *gen = gens && PyList_GET_SIZE(gens) == 1 ? PyList_GET_ITEM(gens, 0) : NULL;
+    PyObject *tgt = gen ? get(c, gen, "target") : NULL, *iter = gen ? get(c, gen, "iter") : NULL,
+             *ifs = gen ? get(c, gen, "ifs") : NULL;
+    kj_node *r = NULL;
+    if (gens && !gen)
+        unsupported(c, node, "Write the nested loops with append.",
+                    "a list comprehension with more than one `for` is not supported");
+    else if (elt && tgt && iter && ifs) {
+        int nifs = (int)PyList_GET_SIZE(ifs);
+        n->kind = KJ_E_LISTCOMP;
+        n->nkids = 3 + nifs;
+        if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)n->nkids)) &&
+            (n->kids[1] = target(c, tgt)) && (n->kids[2] = expr(c, iter)) &&
+            (n->kids[0] = expr(c, elt)) && expr_list(c, ifs, n, 3) == 0)
+            r = n;
+    }
+    Py_XDECREF(elt);
+    Py_XDECREF(gens);
+    Py_XDECREF(tgt);
+    Py_XDECREF(iter);
+    Py_XDECREF(ifs);
+    return r;
+}
+
 static kj_node *expr(fe *c, PyObject *node) {
     int line = line_of(c, node), col = col_of(c, node);
     kj_node *n = kj_new_node(c->f, KJ_E_CONST, line, col, 0);
@@ -417,7 +446,7 @@ static kj_node *expr(fe *c, PyObject *node) {
                 n->ops[i] = binop_of(PyList_GET_ITEM(ops, i));
                 if ((int)n->ops[i] < 0) {
                     unsupported(c, node, "Compare numbers with == != < <= > >=, and None with is.",
-                                "'in' comparisons are not supported in compiled code");
+                                "this comparison is not supported in compiled code");
                     ok = false;
                 }
             }
@@ -481,11 +510,21 @@ static kj_node *expr(fe *c, PyObject *node) {
         }
         return r;
     }
-    if (strcmp(k, "List") == 0 || strcmp(k, "ListComp") == 0) {
-        unsupported(c, node, "Preallocate a NumPy array outside and pass it in, or use a tuple.",
-                    "lists are not supported in compiled code yet");
-        return NULL;
+    if (strcmp(k, "List") == 0) {
+        PyObject *elts = get(c, node, "elts");
+        kj_node *r = NULL;
+        if (elts) {
+            n->kind = KJ_E_LIST;
+            n->nkids = (int)PyList_GET_SIZE(elts);
+            if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * (n->nkids + 1))) &&
+                expr_list(c, elts, n, 0) == 0)
+                r = n;
+            Py_DECREF(elts);
+        }
+        return r;
     }
+    if (strcmp(k, "ListComp") == 0)
+        return expr_listcomp(c, node, n);
     char what[160];
     snprintf(what, sizeof what, "a %s expression is not supported in compiled code", k);
     unsupported(c, node, NULL, what);

@@ -5,6 +5,7 @@
  * line that caused it. */
 #include "gpu/intrinsics.h"
 #include "jit/infer_np.h"
+#include "jit/lists.h"
 #include "jit/unit.h"
 
 #include <stdio.h>
@@ -96,6 +97,7 @@ static int assign_ret(ti *c, const kj_type *t, kj_node *at) {
 const kj_type *kj_iter_elem(const kj_type *t) {
     switch (t->kind) {
     case KJ_T_RANGE: return KJ_I64;
+    case KJ_T_LIST: return t->elem;
     case KJ_T_ARRAY:
         if (t->ndim == 1)
             return t->elem;
@@ -190,7 +192,8 @@ static const kj_type *index_type(ti *c, kj_node *n) {
                        "cannot index %s with this index", t->name);
     }
     if (t->kind != KJ_T_ARRAY)
-        return problem(c, n, NULL, "%s cannot be indexed", t->name);
+        return t->kind == KJ_T_LIST ? kj_list_index_type(c, n, t)
+                                    : problem(c, n, NULL, "%s cannot be indexed", t->name);
     bool np_index;
     const kj_type *np_t = kj_np_index_type(c, n, t, &np_index);
     if (np_index)
@@ -305,6 +308,10 @@ static const kj_type *call_type(ti *c, kj_node *n) {
             return NULL;
     if (fn->kind != KJ_E_FUNC)
         return problem(c, n, NULL, "only functions can be called in compiled code");
+    bool list_call;
+    const kj_type *lt = kj_list_call_type(c, n, fn->name, nargs, args, &list_call);
+    if (list_call)
+        return lt;
     if (strcmp(fn->name, "dispatcher") == 0)
         return dispatcher_call(c, n, args, nargs);
     char why[300] = "";
@@ -369,7 +376,11 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 return NULL;
             kj_op op = n->ops[i - 1];
             bool none_cmp = prev->kind == KJ_T_NONE || t->kind == KJ_T_NONE;
-            if (op == KJ_OP_IS || op == KJ_OP_ISNOT || none_cmp) {
+            if (op == KJ_OP_IN || op == KJ_OP_NOTIN) {
+                if (n->nkids != 2)
+                    return problem(c, n, NULL, "chained `in` comparisons are not supported");
+                return kj_list_contains_type(c, n, prev, t);
+            } else if (op == KJ_OP_IS || op == KJ_OP_ISNOT || none_cmp) {
                 if (!none_cmp && !(kj_is_number(prev) && kj_is_number(t)))
                     return problem(c, n, "Use is only to compare with None.",
                                    "'is' between %s and %s", prev->name, t->name);
@@ -420,6 +431,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
             return NULL;
         if (t->kind == KJ_T_ARRAY)
             return kj_np_method_type(c, n, t);
+        if (t->kind == KJ_T_LIST)
+            return kj_list_method_type(c, n, t);
         if (strcmp(n->name, "conjugate") == 0 && n->nkids == 1 && kj_is_number(t))
             return t->kind == KJ_T_BOOL ? KJ_I64 : t;
         return problem(c, n, NULL, "%s has no method '%s' in compiled code", t->name, n->name);
@@ -430,6 +443,9 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         return index_type(c, n);
     case KJ_E_SLICE:
         return problem(c, n, NULL, "a slice is only allowed inside []");
+    case KJ_E_LIST:
+    case KJ_E_LISTCOMP:
+        return kj_list_expr_type(c, n);
     case KJ_E_KEYWORD:
         return problem(c, n, "Pass the arguments by position.",
                        "keyword arguments are supported only in calls to NumPy functions and array methods");
@@ -490,6 +506,12 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
         const kj_type *arr = infer_expr(c, target->kids[0]);
         if (!arr)
             return 0;
+        if (arr->kind == KJ_T_LIST) {   /* lst[i] = x */
+            const kj_type *et = infer_expr(c, target);
+            if (et && (!kj_is_number(t) || !kj_can_convert(t, et)))
+                problem(c, at, NULL, "cannot store %s into a list of %s", t->name, et->name);
+            return 0;
+        }
         if (arr->kind != KJ_T_ARRAY) {
             problem(c, target, "Tuples cannot be changed; build a new one.",
                     "%s does not support item assignment", arr->name);
@@ -647,4 +669,8 @@ const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n) { return infer_expr(c, 
 
 const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what) {
     return problem(c, n, hint, "%s", what);
+}
+
+int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at) {
+    return assign_local(c, slot, t, at);
 }

@@ -32,6 +32,8 @@ typedef enum {
     KJ_E_SLICE,      /* kids: start, stop, step (NULL where omitted) */
     KJ_E_TUPLE,      /* kids */
     KJ_E_KEYWORD,    /* name=kids[0]: only among the arguments of a call or method */
+    KJ_E_LIST,       /* [kids...] (lists.c) */
+    KJ_E_LISTCOMP,   /* [kids[0] for kids[1] in kids[2] if kids[3] if ...] (lists.c) */
     /* statements */
     KJ_S_ASSIGN,     /* kids[0]: target (LOCAL, INDEX or TUPLE of those), kids[1]: value */
     KJ_S_AUGASSIGN,  /* op, kids[0]: target, kids[1]: value */
@@ -52,6 +54,7 @@ typedef enum {
     KJ_OP_NEG, KJ_OP_POS, KJ_OP_NOT, KJ_OP_INVERT,
     KJ_OP_EQ, KJ_OP_NE, KJ_OP_LT, KJ_OP_LE, KJ_OP_GT, KJ_OP_GE, KJ_OP_IS, KJ_OP_ISNOT,
     KJ_OP_AND, KJ_OP_OR,
+    KJ_OP_IN, KJ_OP_NOTIN,       /* x in lst (lists.c) */
 } kj_op;
 
 typedef struct kj_node kj_node;

@@ -4,6 +4,7 @@
  * every back-edge. */
 #include "jit/lower.h"
 #include "jit/infer_np.h"
+#include "jit/lists.h"
 #include "jit/lower_nrt.h"
 #include "jit/parallel.h"
 #include "jit/runtime.h"
@@ -25,6 +26,7 @@ LLVMTypeRef kj_lltype(kj_lw *w, const kj_type *t) {
         LLVMTypeRef f = t->bits == 64 ? w->f32 : w->f64;
         return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){f, f}, 2, 0);
     }
+    case KJ_T_LIST: return w->ptr;
     case KJ_T_ARRAY: {
         LLVMTypeRef dims = LLVMArrayType2(w->i64, t->ndim);
         return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->ptr, w->ptr, dims, dims}, 4, 0);
@@ -229,6 +231,9 @@ static LLVMValueRef it_setup(kj_lw *w, kj_node *n, it_state *s) {
     case KJ_T_ARRAY:
         s->value = kj_lower_expr(w, n);
         return kj_array_len(w, s->value);
+    case KJ_T_LIST:
+        s->value = kj_lower_expr(w, n);
+        return kj_list_len(w, s->value);
     case KJ_T_ENUMERATE: {
         s->subs = calloc(1, sizeof *s->subs);
         s->nsubs = 1;
@@ -273,6 +278,8 @@ static LLVMValueRef it_item(kj_lw *w, it_state *s, LLVMValueRef t) {
     }
     case KJ_T_ARRAY:
         return kj_array_item(w, s->value, s->type, t);
+    case KJ_T_LIST:
+        return kj_list_get(w, s->value, s->type->elem, t);
     case KJ_T_ENUMERATE: {
         LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, kj_iter_elem(s->type)));
         tup = LLVMBuildInsertValue(w->b, tup, LLVMBuildAdd(w->b, t, s->enum_start, ""), 0, "");

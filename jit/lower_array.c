@@ -3,6 +3,7 @@
  * innermost index has unit stride in the IR and loops vectorize; other
  * layouts go through the byte strides. */
 #include "jit/infer_np.h"
+#include "jit/lists.h"
 #include "jit/lower.h"
 
 LLVMValueRef kj_array_field(kj_lw *w, LLVMValueRef arr, int field, int dim) {
@@ -190,6 +191,10 @@ LLVMValueRef kj_array_item(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMVa
 void kj_store_index(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
     if (kj_np_lowers_store(target)) {   /* a[1:-1] = b, a[mask] = 0 */
         kj_np_store(w, target, v, vt);
+        return;
+    }
+    if (target->kids[0]->type->kind == KJ_T_LIST) {
+        kj_list_store(w, target, v, vt);
         return;
     }
     const kj_type *at = target->kids[0]->type;

@@ -3,6 +3,7 @@
 #include "jit/lower.h"
 #include "gpu/intrinsics.h"
 #include "jit/infer_np.h"
+#include "jit/lists.h"
 #include "jit/lower_nrt.h"
 
 #include <string.h>
@@ -511,6 +512,8 @@ LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
     kj_at(w, n);
     if (kj_np_lowers(n))
         return kj_np_lower(w, n);
+    if (kj_list_lowers(n))
+        return kj_list_lower(w, n);
     if (kg_cuda_call(n))   /* gpu/intrinsics.h */
         return kg_cuda_lower(w, n);
     return lower_expr_inner(w, n);

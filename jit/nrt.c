@@ -2,6 +2,7 @@
  * counters that prove it is all given back, and the Python object that
  * keeps a block alive under a NumPy array returned to Python. */
 #include "jit/nrt.h"
+#include "jit/rt_list.h"
 #include "jit/rt_np.h"
 
 #include <stdatomic.h>
@@ -126,5 +127,6 @@ const kj_symbol kj_nrt_symbols[] = {
     {"kj_nrt_incref", (void *)kj_nrt_incref},
     {"kj_nrt_decref", (void *)kj_nrt_decref},
     KJ_RT_NP_SYMBOLS
+    KJ_RT_LIST_SYMBOLS
     {NULL, NULL},
 };

@@ -157,6 +157,13 @@ const kj_type *kj_optional(const kj_type *elem) {
     return intern(&p);
 }
 
+const kj_type *kj_list(const kj_type *elem) {
+    kj_type p = {.kind = KJ_T_LIST, .elem = elem};
+    if (!name_fmt(p.name, sizeof p.name, "list(%s)", elem ? elem->name : "undefined"))
+        return NULL;
+    return intern(&p);
+}
+
 const kj_type *kj_enumerate(const kj_type *iterable) {
     kj_type p = {.kind = KJ_T_ENUMERATE, .elem = iterable};
     if (!name_fmt(p.name, sizeof p.name, "enumerate(%s)", iterable->name))
@@ -245,6 +252,8 @@ const kj_type *kj_unify(const kj_type *a, const kj_type *b) {
         a->ndim == b->ndim)
         return kj_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : KJ_LAYOUT_A,
                         a->readonly || b->readonly);
+    if (a->kind == KJ_T_LIST && b->kind == KJ_T_LIST)   /* [] takes the type of what is appended */
+        return !a->elem ? b : !b->elem ? a : NULL;
     if (a->kind == KJ_T_TUPLE && b->kind == KJ_T_TUPLE && a->n == b->n) {
         const kj_type *elems[a->n > 0 ? a->n : 1];
         for (int i = 0; i < a->n; i++)
@@ -346,6 +355,7 @@ PyObject *kj_type_to_spec(const kj_type *t) {
     case KJ_T_FLOAT: return Py_BuildValue("(si)", "float", t->bits);
     case KJ_T_COMPLEX: return Py_BuildValue("(si)", "complex", t->bits);
     case KJ_T_OPTIONAL: return Py_BuildValue("(sN)", "optional", kj_type_to_spec(t->elem));
+    case KJ_T_LIST: return t->elem ? Py_BuildValue("(sN)", "list", kj_type_to_spec(t->elem)) : Py_BuildValue("(s)", "list");
     case KJ_T_ARRAY:
         return Py_BuildValue("(sNiCO)", "array", kj_type_to_spec(t->elem), t->ndim, t->layout,
                              t->readonly ? Py_True : Py_False);

@@ -48,6 +48,8 @@ const kj_type *kj_complex(int bits);
 const kj_type *kj_array(const kj_type *dtype, int ndim, char layout, bool readonly);
 const kj_type *kj_tuple(int n, const kj_type *const *elems);
 const kj_type *kj_optional(const kj_type *elem);
+/* A list of numbers; elem NULL for `[]` before anything is appended. */
+const kj_type *kj_list(const kj_type *elem);
 const kj_type *kj_range(void);
 const kj_type *kj_enumerate(const kj_type *iterable);
 const kj_type *kj_zip(int n, const kj_type *const *iterables);

@@ -35,12 +35,12 @@ def test_conflicting_assignments_name_both_lines():
 def test_unsupported_construct_is_unsupported_error_with_hint():
     @kiln.jit
     def f(n):
-        a = [n, n]
-        return a
+        t = (n, n)
+        return max(*t)
     with pytest.raises(kiln.UnsupportedError) as info:
         f(1)
     msg = str(info.value)
-    assert "lists are not supported" in msg and "Hint:" in msg
+    assert "*args in calls is not supported" in msg and "Hint:" in msg
     assert isinstance(info.value, kiln.TypingError)
 
 

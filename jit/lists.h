@@ -1,0 +1,44 @@
+/* lists: Python lists of numbers in compiled code: `[]`, literals and
+ * comprehensions, append, extend, pop, insert, len, indexing, slicing,
+ * iteration, `in`, sorting, and returning them to Python as Python lists.
+ * A list value is an owner (nrt.h) of a block holding the list's header;
+ * its items live in a separate buffer that grows. Inference hands list
+ * nodes to lists_infer.c; lowering to lists_lower.c; the runtime is
+ * rt_list.c. */
+#ifndef KILN_JIT_LISTS_H
+#define KILN_JIT_LISTS_H
+
+#include "jit/infer_np.h"
+
+/* The header inside a list's block (rt_list.c and the generated code). */
+typedef struct {
+    int64_t n, cap, itemsize;
+    char *items;
+} kj_list_header;
+
+/* ---- inference ---- */
+/* Gives local `slot` a (more precise) type, as an assignment would. */
+int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at);
+const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n);          /* LIST, LISTCOMP */
+const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
+const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
+/* x in container / x not in container (lists, arrays, tuples). */
+const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type *x, const kj_type *container);
+/* len, sum, min, max, sorted, list with a list argument; handled false
+ * for other calls. */
+const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
+                                 const kj_type *const *args, bool *handled);
+
+/* ---- lowering ---- */
+bool kj_list_lowers(const kj_node *n);
+LLVMValueRef kj_list_lower(kj_lw *w, kj_node *n);
+void kj_list_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
+LLVMValueRef kj_list_len(kj_lw *w, LLVMValueRef list);
+/* Item i (in range) of a list of elem. */
+LLVMValueRef kj_list_get(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef i);
+
+/* ---- boxing (dispatch.c) ---- */
+/* A Python list of the list's items; takes over the reference on owner. */
+PyObject *kj_list_box(void *owner, const kj_type *t);
+
+#endif

@@ -1,0 +1,199 @@
+/* lists_infer: the types of lists in compiled code. A list holds numbers
+ * of one type; `[]` starts as list(undefined) and takes the type of the
+ * first thing appended to it (the variable is given the precise type, as
+ * an assignment would). */
+#include "jit/lists.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FAIL(c, n, hint, ...)                                           \
+    do {                                                                \
+        char what_[400];                                                \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                     \
+        return kj_infer_problem(c, n, hint, what_);                     \
+    } while (0)
+
+static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
+    const kj_type *t = k ? kj_infer_sub(c, k) : NULL;
+    return t && t->kind == KJ_T_OPTIONAL ? t->elem : t;
+}
+
+/* The item type of a list holding values of type t. */
+static const kj_type *item_type(const kj_type *t) {
+    return t->kind == KJ_T_BOOL ? t : kj_is_number(t) ? t : NULL;
+}
+
+const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
+    if (n->kind == KJ_E_LIST) {
+        const kj_type *u = NULL;
+        for (int i = 0; i < n->nkids; i++) {
+            const kj_type *t = value(c, n->kids[i]);
+            if (!t)
+                return NULL;
+            if (!item_type(t))
+                FAIL(c, n->kids[i], "Use a NumPy array for anything else.", "lists in compiled code hold numbers, not %s", t->name);
+            const kj_type *v = kj_unify(u, t);
+            if (!v)
+                FAIL(c, n, NULL, "a list holds one type of number; this one mixes %s and %s", u->name, t->name);
+            u = v;
+        }
+        return kj_list(u);
+    }
+    /* [elt for target in iter if ...] */
+    const kj_type *it = value(c, n->kids[2]);
+    if (!it)
+        return NULL;
+    const kj_type *e = kj_iter_elem(it);
+    if (!e || it->kind == KJ_T_TUPLE || it->kind == KJ_T_ZIP || it->kind == KJ_T_ENUMERATE ||
+        (it->kind == KJ_T_ARRAY && it->ndim != 1))
+        FAIL(c, n->kids[2], "Loop over range(), a 1-d array or a list.", "a list comprehension cannot loop over %s", it->name);
+    if (n->kids[1]->kind != KJ_E_LOCAL)
+        FAIL(c, n->kids[1], "Use one name.", "the target of a list comprehension must be one name");
+    if (kj_infer_assign_local(c, n->kids[1]->slot, e, n) < 0)
+        return NULL;
+    n->kids[1]->type = e;
+    for (int i = 3; i < n->nkids; i++)
+        if (!value(c, n->kids[i]))
+            return NULL;
+    const kj_type *t = value(c, n->kids[0]);
+    if (!t)
+        return NULL;
+    if (!item_type(t))
+        FAIL(c, n->kids[0], "Use a NumPy array for anything else.", "lists in compiled code hold numbers, not %s", t->name);
+    return kj_list(t);
+}
+
+/* Gives the list variable the item type t when it was `[]` so far. */
+static const kj_type *refine(kj_infer_ctx *c, kj_node *n, const kj_type *self, const kj_type *t) {
+    if (self->elem)
+        return self;
+    if (n->kids[0]->kind == KJ_E_LOCAL && kj_infer_assign_local(c, n->kids[0]->slot, kj_list(t), n) < 0)
+        return NULL;
+    return kj_list(t);
+}
+
+const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
+    const char *m = n->name;
+    int na = n->nkids - 1, npos = 0;
+    const kj_type *a[3] = {NULL, NULL, NULL};
+    if (na > 3)
+        FAIL(c, n, NULL, "too many arguments for list.%s", m);
+    for (int i = 0; i < na; i++) {
+        if (n->kids[i + 1]->kind == KJ_E_KEYWORD) {
+            if (!strcmp(m, "sort") && !strcmp(n->kids[i + 1]->name, "reverse") && value(c, n->kids[i + 1]->kids[0]))
+                continue;
+            FAIL(c, n, NULL, "list.%s takes no keyword arguments here", m);
+        }
+        if (!(a[i] = value(c, n->kids[i + 1])))
+            return NULL;
+        npos++;
+    }
+    if (npos < na && strcmp(m, "sort") != 0)
+        FAIL(c, n, NULL, "list.%s takes no keyword arguments", m);
+    na = npos;
+    if (!strcmp(m, "append") && na == 1) {
+        if (!item_type(a[0]))
+            FAIL(c, n, "Use a NumPy array for anything else.", "lists in compiled code hold numbers, not %s", a[0]->name);
+        const kj_type *l = refine(c, n, self, a[0]);
+        if (!l)
+            return NULL;
+        if (!kj_can_convert(a[0], l->elem))
+            FAIL(c, n, NULL, "cannot append %s to a list of %s", a[0]->name, l->elem->name);
+        return kj_none();
+    }
+    if (!strcmp(m, "extend") && na == 1) {
+        const kj_type *e = a[0]->kind == KJ_T_LIST ? a[0]->elem : NULL;
+        if (a[0]->kind != KJ_T_LIST)
+            FAIL(c, n, "Convert with list(...) first.", "extend takes a list here, got %s", a[0]->name);
+        if (e && !refine(c, n, self, e))
+            return NULL;
+        if (e && self->elem && e != self->elem)
+            FAIL(c, n, NULL, "cannot extend a list of %s with a list of %s", self->elem->name, e->name);
+        return kj_none();
+    }
+    if (!self->elem)
+        FAIL(c, n, "Append to the list first, so its items have a type.",
+             "the items of this list have no type yet");
+    if (!strcmp(m, "pop") && na <= 1 && (na == 0 || kj_is_intlike(a[0])))
+        return self->elem;
+    if (!strcmp(m, "insert") && na == 2 && kj_is_intlike(a[0]) && kj_is_number(a[1]) && kj_can_convert(a[1], self->elem))
+        return kj_none();
+    if ((!strcmp(m, "sort") || !strcmp(m, "reverse") || !strcmp(m, "clear")) && na == 0) {
+        if (!strcmp(m, "sort") && self->elem->kind == KJ_T_COMPLEX)
+            FAIL(c, n, NULL, "complex numbers cannot be ordered");
+        return kj_none();
+    }
+    if (!strcmp(m, "copy") && na == 0)
+        return self;
+    if ((!strcmp(m, "index") || !strcmp(m, "count")) && na == 1 && kj_is_number(a[0]))
+        return KJ_I64;
+    FAIL(c, n, "Lists in compiled code have append, extend, pop, insert, sort, reverse, clear, copy, index and count.",
+         "list has no method '%s' with these arguments in compiled code", m);
+}
+
+const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
+    if (n->nkids != 2)
+        FAIL(c, n, NULL, "a list takes one index");
+    kj_node *i = n->kids[1];
+    if (!self->elem)
+        FAIL(c, n, "Append to the list first.", "the items of this list have no type yet");
+    if (i->kind == KJ_E_SLICE) {
+        for (int s = 0; s < 3; s++) {
+            const kj_type *st = i->kids[s] ? value(c, i->kids[s]) : kj_none();
+            if (!st)
+                return NULL;
+            if (st->kind != KJ_T_NONE && !kj_is_intlike(st))
+                FAIL(c, i, NULL, "slice bounds must be integers, got %s", st->name);
+        }
+        i->type = kj_none();
+        return self;
+    }
+    const kj_type *it = value(c, i);
+    if (!it)
+        return NULL;
+    if (!kj_is_intlike(it))
+        FAIL(c, i, NULL, "list indices must be integers, not %s", it->name);
+    return self->elem;
+}
+
+const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type *x, const kj_type *container) {
+    x = x->kind == KJ_T_OPTIONAL ? x->elem : x;
+    bool ok = kj_is_number(x) &&
+              ((container->kind == KJ_T_LIST) || (container->kind == KJ_T_ARRAY && container->ndim == 1) ||
+               (container->kind == KJ_T_TUPLE && kj_is_uniform_tuple(container) && kj_is_number(container->elems[0])) ||
+               (container->kind == KJ_T_TUPLE && container->n == 0));
+    if (!ok)
+        FAIL(c, n, NULL, "`in` needs a number and a list, a 1-d array or a tuple of numbers, got %s and %s", x->name,
+             container->name);
+    return kj_bool();
+}
+
+const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
+                                 const kj_type *const *args, bool *handled) {
+    *handled = false;
+    if (!strcmp(name, "list")) {
+        *handled = true;
+        if (nargs == 0)
+            return kj_list(NULL);
+        const kj_type *e = nargs == 1 ? kj_iter_elem(args[0]) : NULL;
+        if (!e || !item_type(e) || args[0]->kind == KJ_T_ZIP || args[0]->kind == KJ_T_ENUMERATE)
+            FAIL(c, n, NULL, "list() takes a range, a 1-d array, a tuple of numbers or a list here");
+        return kj_list(e);
+    }
+    if (nargs < 1 || args[0]->kind != KJ_T_LIST)
+        return NULL;
+    *handled = true;
+    const kj_type *e = args[0]->elem;
+    if (!strcmp(name, "len") && nargs == 1)
+        return KJ_I64;
+    if (!e)
+        FAIL(c, n, "Append to the list first.", "the items of this list have no type yet");
+    if (!strcmp(name, "sum") && nargs == 1)
+        return kj_is_intlike(e) ? KJ_I64 : e;
+    if ((!strcmp(name, "min") || !strcmp(name, "max")) && nargs == 1 && e->kind != KJ_T_COMPLEX)
+        return e;
+    if (!strcmp(name, "sorted") && nargs == 1 && e->kind != KJ_T_COMPLEX)
+        return args[0];
+    FAIL(c, n, NULL, "%s() of a list is not supported in compiled code", name);
+}

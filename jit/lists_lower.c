@@ -1,0 +1,392 @@
+/* lists_lower: lists in the generated code. The header (lists.h) is read
+ * inline (length, items); growing, inserting, slicing and sorting call
+ * rt_list.c. Indices follow Python: negative ones count from the end, out
+ * of range is IndexError. */
+#include "jit/lists.h"
+#include "jit/lower_np.h"
+#include "jit/lower_nrt.h"
+#include "jit/nrt.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+static LLVMValueRef field(kj_lw *w, LLVMValueRef list, int offset) {
+    LLVMValueRef off = c64(w, KJ_NRT_HEADER - 1 + offset);
+    return LLVMBuildGEP2(w->b, w->i8, list, &off, 1, "");
+}
+
+LLVMValueRef kj_list_len(kj_lw *w, LLVMValueRef list) {
+    return LLVMBuildLoad2(w->b, w->i64, field(w, list, offsetof(kj_list_header, n)), "len");
+}
+
+static LLVMValueRef item_ptr(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef i) {
+    LLVMValueRef items = LLVMBuildLoad2(w->b, w->ptr, field(w, list, offsetof(kj_list_header, items)), "items");
+    return LLVMBuildGEP2(w->b, kj_llmemtype(w, elem), items, &i, 1, "");
+}
+
+LLVMValueRef kj_list_get(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef i) {
+    return kj_np_load(w, item_ptr(w, list, elem, i), elem);
+}
+
+static void check_memory(kj_lw *w, LLVMValueRef status) {
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, status, LLVMConstInt(w->i32, 0, 0), ""), PyExc_MemoryError, NULL);
+}
+
+/* A new empty list (a temporary of the statement). */
+static LLVMValueRef new_list(kj_lw *w, const kj_type *t, LLVMValueRef cap) {
+    LLVMValueRef size = t->elem ? kj_np_itemsize(w, t->elem) : c64(w, 0);
+    LLVMValueRef l = kj_call(w, "kj_list_new", w->ptr, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){size, cap});
+    kj_raise_if(w, LLVMBuildIsNull(w->b, l, ""), PyExc_MemoryError, NULL);
+    return kj_nrt_temp(w, l, t);
+}
+
+static void append(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
+    LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, elem), "item");
+    kj_np_store_elem(w, slot, v, vt, elem);
+    check_memory(w, kj_call(w, "kj_list_append", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64},
+                            (LLVMValueRef[]){list, slot, kj_np_itemsize(w, elem)}));
+}
+
+/* i as an index into a list of length n: negative from the end; raises
+ * IndexError (msg) outside. */
+static LLVMValueRef index_of(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef n, const char *msg) {
+    i = kj_cast(w, i, it, KJ_I64);
+    i = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, i, c64(w, 0), ""), LLVMBuildAdd(w->b, i, n, ""), i, "");
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntUGE, i, n, ""), PyExc_IndexError, msg);
+    return i;
+}
+
+/* ---- comprehensions ---- */
+
+/* range(...)'s start and step, and its length (raising on step 0). */
+static LLVMValueRef range_parts(kj_lw *w, kj_node *r, LLVMValueRef *start, LLVMValueRef *step) {
+    int na = r->nkids - 1;
+    LLVMValueRef a[3] = {c64(w, 0), c64(w, 0), c64(w, 1)};
+    for (int i = 0; i < na && i < 3; i++)
+        a[i] = kj_np_value(w, r->kids[i + 1], KJ_I64);
+    LLVMValueRef stop = na == 1 ? a[0] : a[1];
+    *start = na == 1 ? c64(w, 0) : a[0];
+    *step = na == 3 ? a[2] : c64(w, 1);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, *step, c64(w, 0), ""), PyExc_ValueError, "range() arg 3 must not be zero");
+    /* ceil((stop - start) / step), at least 0 */
+    LLVMValueRef pos = LLVMBuildICmp(w->b, LLVMIntSGT, *step, c64(w, 0), "");
+    LLVMValueRef adj = LLVMBuildSelect(w->b, pos, LLVMBuildSub(w->b, *step, c64(w, 1), ""), LLVMBuildAdd(w->b, *step, c64(w, 1), ""), "");
+    LLVMValueRef len = LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, LLVMBuildSub(w->b, stop, *start, ""), adj, ""), *step, "");
+    return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, len, c64(w, 0), ""), len, c64(w, 0), "len");
+}
+
+static LLVMValueRef comprehension(kj_lw *w, kj_node *n) {
+    kj_node *itn = n->kids[2], *target = n->kids[1];
+    const kj_type *it = itn->type, *e = kj_iter_elem(it);
+    LLVMValueRef start = c64(w, 0), step = c64(w, 1), len, src = NULL;
+    if (it->kind == KJ_T_RANGE) {
+        len = range_parts(w, itn, &start, &step);
+    } else {
+        src = kj_lower_expr(w, itn);
+        len = it->kind == KJ_T_LIST ? kj_list_len(w, src) : kj_array_len(w, src);
+    }
+    LLVMValueRef list = new_list(w, n->type, len);
+    kj_np_loop l;
+    LLVMValueRef t = kj_np_loop_begin(w, &l, len);
+    LLVMValueRef x = it->kind == KJ_T_RANGE ? LLVMBuildAdd(w->b, start, LLVMBuildMul(w->b, t, step, ""), "")
+                     : it->kind == KJ_T_LIST ? kj_list_get(w, src, e, t)
+                                              : kj_array_item(w, src, it, t);
+    const kj_type *lt = w->f->locals[target->slot].type;
+    LLVMBuildStore(w->b, kj_cast(w, x, e, lt), w->slots[target->slot]);
+    LLVMBasicBlockRef skip = kj_new_bb(w, "comp.skip");
+    for (int i = 3; i < n->nkids; i++) {
+        LLVMBasicBlockRef next = kj_new_bb(w, "comp.if");
+        LLVMBuildCondBr(w->b, kj_truth(w, kj_lower_expr(w, n->kids[i]), n->kids[i]->type), next, skip);
+        LLVMPositionBuilderAtEnd(w->b, next);
+    }
+    append(w, list, n->type->elem, kj_lower_expr(w, n->kids[0]), n->kids[0]->type);
+    LLVMBuildBr(w->b, skip);
+    LLVMPositionBuilderAtEnd(w->b, skip);
+    kj_np_loop_end(w, &l);
+    return list;
+}
+
+/* ---- x in container ---- */
+
+static LLVMValueRef contains(kj_lw *w, kj_node *n) {
+    const kj_type *xt = n->kids[0]->type, *ct = n->kids[1]->type;
+    LLVMValueRef x = kj_lower_expr(w, n->kids[0]), c = kj_lower_expr(w, n->kids[1]);
+    bool negate = n->ops[0] == KJ_OP_NOTIN;
+    LLVMValueRef found = kj_entry_alloca(w, w->i1, "found");
+    LLVMBuildStore(w->b, LLVMConstInt(w->i1, 0, 0), found);
+    const kj_type *et;
+    if (ct->kind == KJ_T_TUPLE) {
+        for (int i = 0; i < ct->n; i++) {
+            LLVMValueRef y = LLVMBuildExtractValue(w->b, c, (unsigned)i, "");
+            LLVMValueRef hit = kj_np_elem_op(w, n, "equal", 2, (LLVMValueRef[]){x, y}, (const kj_type *[]){xt, ct->elems[i]}, kj_bool());
+            LLVMBuildStore(w->b, LLVMBuildOr(w->b, LLVMBuildLoad2(w->b, w->i1, found, ""), hit, ""), found);
+        }
+    } else {
+        et = ct->elem;
+        LLVMValueRef len = ct->kind == KJ_T_LIST ? kj_list_len(w, c) : kj_array_len(w, c);
+        if (!et)   /* `[]` that never got items */
+            return LLVMConstInt(w->i1, negate, 0);
+        kj_np_loop l;
+        LLVMValueRef i = kj_np_loop_begin(w, &l, len);
+        LLVMValueRef y = ct->kind == KJ_T_LIST ? kj_list_get(w, c, et, i) : kj_array_item(w, c, ct, i);
+        LLVMValueRef hit = kj_np_elem_op(w, n, "equal", 2, (LLVMValueRef[]){x, y}, (const kj_type *[]){xt, et}, kj_bool());
+        LLVMBuildStore(w->b, LLVMBuildOr(w->b, LLVMBuildLoad2(w->b, w->i1, found, ""), hit, ""), found);
+        kj_np_loop_end(w, &l);
+    }
+    LLVMValueRef r = LLVMBuildLoad2(w->b, w->i1, found, "");
+    return negate ? LLVMBuildNot(w->b, r, "") : r;
+}
+
+/* ---- slices: Python's rules for start, stop, step over n items ---- */
+
+static LLVMValueRef slice(kj_lw *w, kj_node *sl, LLVMValueRef list, const kj_type *t) {
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef n = kj_list_len(w, list), zero = c64(w, 0), one = c64(w, 1), m1 = c64(w, -1);
+    LLVMValueRef v[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < 3; k++)
+        if (sl->kids[k] && sl->kids[k]->type->kind != KJ_T_NONE)
+            v[k] = kj_np_value(w, sl->kids[k], KJ_I64);
+    LLVMValueRef step = v[2] ? v[2] : one;
+    if (v[2])
+        kj_raise_if(w, LLVMBuildICmp(b, LLVMIntEQ, step, zero, ""), PyExc_ValueError, "slice step cannot be zero");
+    LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, step, zero, "");
+    LLVMValueRef bound[2];
+    for (int k = 0; k < 2; k++) {
+        if (!v[k]) {
+            bound[k] = k == 0 ? LLVMBuildSelect(b, neg, LLVMBuildSub(b, n, one, ""), zero, "")
+                              : LLVMBuildSelect(b, neg, m1, n, "");
+            continue;
+        }
+        LLVMValueRef x = v[k], lo = LLVMBuildSelect(b, neg, m1, zero, ""), hi = LLVMBuildSelect(b, neg, LLVMBuildSub(b, n, one, ""), n, "");
+        LLVMValueRef xn = LLVMBuildAdd(b, x, n, "");
+        xn = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, xn, zero, ""), lo, xn, "");
+        LLVMValueRef xp = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGE, x, n, ""), hi, x, "");
+        bound[k] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, x, zero, ""), xn, xp, "");
+    }
+    LLVMValueRef lo = LLVMBuildSelect(b, neg, bound[1], bound[0], ""), hi = LLVMBuildSelect(b, neg, bound[0], bound[1], "");
+    LLVMValueRef mag = LLVMBuildSelect(b, neg, LLVMBuildNeg(b, step, ""), step, "");
+    LLVMValueRef len = LLVMBuildAdd(b, LLVMBuildSDiv(b, LLVMBuildSub(b, LLVMBuildSub(b, hi, lo, ""), one, ""), mag, ""), one, "");
+    len = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, lo, hi, ""), len, zero, "");
+    LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
+                             (LLVMValueRef[]){list, bound[0], len, step, kj_np_itemsize(w, t->elem)});
+    kj_raise_if(w, LLVMBuildIsNull(b, r, ""), PyExc_MemoryError, NULL);
+    return kj_nrt_temp(w, r, t);
+}
+
+/* ---- methods ---- */
+
+static LLVMValueRef sort_kind(kj_lw *w, const kj_type *e) {
+    return c64(w, e->kind == KJ_T_FLOAT ? 'f' : (e->kind == KJ_T_INT && e->is_signed) ? 'i' : 'u');
+}
+
+static LLVMValueRef fold(kj_lw *w, kj_node *n, const char *op, LLVMValueRef list, const kj_type *e, const kj_type *rt) {
+    LLVMValueRef len = kj_list_len(w, list);
+    if (strcmp(op, "add") != 0)
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), PyExc_ValueError,
+                    op[1] == 'i' ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
+    LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, rt), "acc");
+    LLVMBuildStore(w->b, strcmp(op, "add") == 0 ? LLVMConstNull(kj_lltype(w, rt)) : kj_cast(w, kj_list_get(w, list, e, c64(w, 0)), e, rt), acc);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, len);
+    LLVMValueRef x = kj_list_get(w, list, e, i), cur = LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
+    LLVMValueRef r;
+    if (!strcmp(op, "add"))
+        r = kj_np_elem_op(w, n, "add", 2, (LLVMValueRef[]){cur, x}, (const kj_type *[]){rt, e}, rt);
+    else {   /* Python's min/max: the first of equal items, NaN compares false */
+        LLVMValueRef better = kj_np_elem_op(w, n, op[1] == 'i' ? "less" : "greater", 2, (LLVMValueRef[]){x, cur},
+                                            (const kj_type *[]){e, rt}, kj_bool());
+        r = LLVMBuildSelect(w->b, better, kj_cast(w, x, e, rt), cur, "");
+    }
+    LLVMBuildStore(w->b, r, acc);
+    kj_np_loop_end(w, &l);
+    return LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
+}
+
+static LLVMValueRef method(kj_lw *w, kj_node *n) {
+    const kj_type *t = n->kids[0]->type, *e = t->elem;
+    LLVMValueRef list = kj_lower_expr(w, n->kids[0]);
+    const char *m = n->name;
+    LLVMValueRef none = LLVMConstInt(w->i8, 0, 0);
+    if (!strcmp(m, "append")) {
+        e = e ? e : n->kids[1]->type;
+        append(w, list, e, kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
+        return none;
+    }
+    if (!strcmp(m, "extend")) {
+        const kj_type *ot = n->kids[1]->type;
+        LLVMValueRef other = kj_lower_expr(w, n->kids[1]);
+        if (ot->elem)
+            check_memory(w, kj_call(w, "kj_list_extend", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64},
+                                    (LLVMValueRef[]){list, other, kj_np_itemsize(w, ot->elem)}));
+        return none;
+    }
+    LLVMValueRef len = kj_list_len(w, list);
+    if (!strcmp(m, "pop")) {
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), PyExc_IndexError, "pop from empty list");
+        LLVMValueRef i = n->nkids > 1 ? index_of(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, len, "pop index out of range")
+                                      : LLVMBuildSub(w->b, len, c64(w, 1), "");
+        LLVMValueRef v = kj_list_get(w, list, e, i);
+        kj_call(w, "kj_list_remove_at", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->i64}, (LLVMValueRef[]){list, i});
+        return v;
+    }
+    if (!strcmp(m, "insert")) {
+        LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, e), "item");
+        LLVMValueRef i = kj_np_value(w, n->kids[1], KJ_I64);
+        kj_np_store_elem(w, slot, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, e);
+        check_memory(w, kj_call(w, "kj_list_insert", w->i32, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->ptr, w->i64},
+                                (LLVMValueRef[]){list, i, slot, kj_np_itemsize(w, e)}));
+        return none;
+    }
+    if (!strcmp(m, "sort")) {
+        LLVMValueRef reverse = LLVMConstInt(w->i1, 0, 0);
+        for (int i = 1; i < n->nkids; i++)
+            if (n->kids[i]->kind == KJ_E_KEYWORD)
+                reverse = kj_truth(w, kj_lower_expr(w, n->kids[i]->kids[0]), n->kids[i]->kids[0]->type);
+        kj_call(w, "kj_list_sort", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
+                (LLVMValueRef[]){list, sort_kind(w, e), kj_np_itemsize(w, e), LLVMBuildZExt(w->b, reverse, w->i64, "")});
+        return none;
+    }
+    if (!strcmp(m, "reverse")) {
+        kj_call(w, "kj_list_reverse", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &list);
+        return none;
+    }
+    if (!strcmp(m, "clear")) {
+        LLVMBuildStore(w->b, c64(w, 0), field(w, list, offsetof(kj_list_header, n)));
+        return none;
+    }
+    if (!strcmp(m, "copy")) {
+        LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
+                                 (LLVMValueRef[]){list, c64(w, 0), len, c64(w, 1), kj_np_itemsize(w, e)});
+        kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
+        return kj_nrt_temp(w, r, t);
+    }
+    /* index / count */
+    LLVMValueRef x = kj_lower_expr(w, n->kids[1]);
+    LLVMValueRef acc = kj_entry_alloca(w, w->i64, "acc");
+    bool is_index = !strcmp(m, "index");
+    LLVMBuildStore(w->b, c64(w, is_index ? -1 : 0), acc);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, len);
+    LLVMValueRef hit = kj_np_elem_op(w, n, "equal", 2, (LLVMValueRef[]){kj_list_get(w, list, e, i), x},
+                                     (const kj_type *[]){e, n->kids[1]->type}, kj_bool());
+    LLVMValueRef cur = LLVMBuildLoad2(w->b, w->i64, acc, "");
+    if (is_index)
+        LLVMBuildStore(w->b, LLVMBuildSelect(w->b, LLVMBuildAnd(w->b, hit, LLVMBuildICmp(w->b, LLVMIntSLT, cur, c64(w, 0), ""), ""), i, cur, ""), acc);
+    else
+        LLVMBuildStore(w->b, LLVMBuildAdd(w->b, cur, LLVMBuildZExt(w->b, hit, w->i64, ""), ""), acc);
+    kj_np_loop_end(w, &l);
+    LLVMValueRef r = LLVMBuildLoad2(w->b, w->i64, acc, "");
+    if (is_index)
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, r, c64(w, 0), ""), PyExc_ValueError, "list.index(x): x not in list");
+    return r;
+}
+
+static LLVMValueRef call(kj_lw *w, kj_node *n) {
+    const char *name = n->kids[0]->name;
+    const kj_type *t = n->type;
+    if (!strcmp(name, "list")) {
+        if (n->nkids == 1)
+            return new_list(w, t, c64(w, 0));
+        kj_node *src = n->kids[1];
+        const kj_type *st = src->type;
+        if (st->kind == KJ_T_LIST) {
+            LLVMValueRef l = kj_lower_expr(w, src);
+            LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
+                                     (LLVMValueRef[]){l, c64(w, 0), kj_list_len(w, l), c64(w, 1), kj_np_itemsize(w, t->elem)});
+            kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
+            return kj_nrt_temp(w, r, t);
+        }
+        if (st->kind == KJ_T_TUPLE) {
+            LLVMValueRef tup = kj_lower_expr(w, src), l = new_list(w, t, c64(w, st->n));
+            for (int i = 0; i < st->n; i++)
+                append(w, l, t->elem, LLVMBuildExtractValue(w->b, tup, (unsigned)i, ""), st->elems[i]);
+            return l;
+        }
+        /* list(range(...)), list(array): as the comprehension [x for x in it] */
+        LLVMValueRef len, start = c64(w, 0), step = c64(w, 1), v = NULL;
+        if (st->kind == KJ_T_RANGE) {
+            len = range_parts(w, src, &start, &step);
+        } else {
+            v = kj_lower_expr(w, src);
+            len = kj_array_len(w, v);
+        }
+        LLVMValueRef l = new_list(w, t, len);
+        kj_np_loop lp;
+        LLVMValueRef i = kj_np_loop_begin(w, &lp, len);
+        LLVMValueRef x = v ? kj_array_item(w, v, st, i) : LLVMBuildAdd(w->b, start, LLVMBuildMul(w->b, i, step, ""), "");
+        append(w, l, t->elem, x, v ? st->elem : KJ_I64);
+        kj_np_loop_end(w, &lp);
+        return l;
+    }
+    LLVMValueRef list = kj_lower_expr(w, n->kids[1]);
+    const kj_type *e = n->kids[1]->type->elem;
+    if (!strcmp(name, "len"))
+        return kj_list_len(w, list);
+    if (!strcmp(name, "sum"))
+        return fold(w, n, "add", list, e, t);
+    if (!strcmp(name, "min") || !strcmp(name, "max"))
+        return fold(w, n, name, list, e, t);
+    /* sorted */
+    LLVMValueRef len = kj_list_len(w, list);
+    LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
+                             (LLVMValueRef[]){list, c64(w, 0), len, c64(w, 1), kj_np_itemsize(w, e)});
+    kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
+    kj_call(w, "kj_list_sort", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
+            (LLVMValueRef[]){r, sort_kind(w, e), kj_np_itemsize(w, e), c64(w, 0)});
+    return kj_nrt_temp(w, r, t);
+}
+
+bool kj_list_lowers(const kj_node *n) {
+    switch (n->kind) {
+    case KJ_E_LIST:
+    case KJ_E_LISTCOMP: return true;
+    case KJ_E_METHOD:
+    case KJ_E_INDEX: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_LIST;
+    case KJ_E_COMPARE: return n->nkids == 2 && (n->ops[0] == KJ_OP_IN || n->ops[0] == KJ_OP_NOTIN);
+    case KJ_E_CALL: {
+        const kj_node *fn = n->kids[0];
+        if (fn->kind != KJ_E_FUNC || n->aux)
+            return false;
+        if (!strcmp(fn->name, "list"))
+            return true;
+        return n->nkids == 2 && n->kids[1]->type && n->kids[1]->type->kind == KJ_T_LIST &&
+               (!strcmp(fn->name, "len") || !strcmp(fn->name, "sum") || !strcmp(fn->name, "min") ||
+                !strcmp(fn->name, "max") || !strcmp(fn->name, "sorted"));
+    }
+    default: return false;
+    }
+}
+
+LLVMValueRef kj_list_lower(kj_lw *w, kj_node *n) {
+    switch (n->kind) {
+    case KJ_E_LIST: {
+        LLVMValueRef l = new_list(w, n->type, c64(w, n->nkids));
+        for (int i = 0; i < n->nkids; i++)
+            append(w, l, n->type->elem, kj_lower_expr(w, n->kids[i]), n->kids[i]->type);
+        return l;
+    }
+    case KJ_E_LISTCOMP: return comprehension(w, n);
+    case KJ_E_METHOD: return method(w, n);
+    case KJ_E_COMPARE: return contains(w, n);
+    case KJ_E_CALL: return call(w, n);
+    default: {   /* KJ_E_INDEX */
+        LLVMValueRef list = kj_lower_expr(w, n->kids[0]);
+        const kj_type *t = n->kids[0]->type;
+        if (n->kids[1]->kind == KJ_E_SLICE)
+            return slice(w, n->kids[1], list, t);
+        LLVMValueRef i = index_of(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, kj_list_len(w, list),
+                                  "list index out of range");
+        return kj_list_get(w, list, t->elem, i);
+    }
+    }
+}
+
+void kj_list_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
+    const kj_type *t = target->kids[0]->type;
+    LLVMValueRef list = kj_lower_expr(w, target->kids[0]);
+    LLVMValueRef i = index_of(w, kj_lower_expr(w, target->kids[1]), target->kids[1]->type, kj_list_len(w, list),
+                              "list assignment index out of range");
+    kj_np_store_elem(w, item_ptr(w, list, t->elem, i), v, vt, t->elem);
+}

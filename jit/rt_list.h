@@ -1,0 +1,34 @@
+/* rt_list: the list runtime compiled code calls (rt_list.c). Functions
+ * returning int32 give 0, or -1 when memory is exhausted. Indices are
+ * checked by the generated code before these are called. */
+#ifndef KILN_JIT_RT_LIST_H
+#define KILN_JIT_RT_LIST_H
+
+#include <stdint.h>
+
+/* A new empty list (an owner, nrt.h) with room for cap items; NULL when
+ * out of memory. itemsize 0: set by the first append. */
+void *kj_list_new(int64_t itemsize, int64_t cap);
+int32_t kj_list_reserve(void *owner, int64_t n, int64_t itemsize);
+int32_t kj_list_append(void *owner, const void *item, int64_t itemsize);
+/* Python's insert: i clamped to the list. */
+int32_t kj_list_insert(void *owner, int64_t i, const void *item, int64_t itemsize);
+void kj_list_remove_at(void *owner, int64_t i);
+int32_t kj_list_extend(void *owner, void *other, int64_t itemsize);
+/* A new list of len items from start by step; NULL when out of memory. */
+void *kj_list_slice(void *owner, int64_t start, int64_t len, int64_t step, int64_t itemsize);
+void kj_list_sort(void *owner, int64_t kind, int64_t itemsize, int64_t reverse);
+void kj_list_reverse(void *owner);
+
+#define KJ_RT_LIST_SYMBOLS                                  \
+    {"kj_list_new", (void *)kj_list_new},                   \
+    {"kj_list_reserve", (void *)kj_list_reserve},           \
+    {"kj_list_append", (void *)kj_list_append},             \
+    {"kj_list_insert", (void *)kj_list_insert},             \
+    {"kj_list_remove_at", (void *)kj_list_remove_at},       \
+    {"kj_list_extend", (void *)kj_list_extend},             \
+    {"kj_list_slice", (void *)kj_list_slice},               \
+    {"kj_list_sort", (void *)kj_list_sort},                 \
+    {"kj_list_reverse", (void *)kj_list_reverse},
+
+#endif
