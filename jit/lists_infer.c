@@ -181,7 +181,9 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
             FAIL(c, n, NULL, "list() takes a range, a 1-d array, a tuple of numbers or a list here");
         return kj_list(e);
     }
-    if (nargs < 1 || args[0]->kind != KJ_T_LIST)
+    if (nargs < 1 || args[0]->kind != KJ_T_LIST ||
+        (strcmp(name, "len") && strcmp(name, "sum") && strcmp(name, "min") && strcmp(name, "max") &&
+         strcmp(name, "sorted")))
         return NULL;
     *handled = true;
     const kj_type *e = args[0]->elem;

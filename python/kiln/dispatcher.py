@@ -82,7 +82,8 @@ def _specialize(self, args):
         if spec is None:
             raise TypeError(f"{self.py_func.__qualname__}(): argument '{name}' is a {type(value).__name__}, "
                             f"which Kiln cannot pass to compiled code (numbers, NumPy arrays and scalars, "
-                            f"tuples and None can be passed)")
+                            f"tuples and None can be passed)"
+                            + ("; pass a NumPy array instead: np.array(values)" if isinstance(value, list) else ""))
         specs.append(spec)
     locked = self._kiln_locked_sigs
     if locked:

@@ -39,6 +39,17 @@ def _tolerance(args):
     return 2e-5 if any(f32(a) for a in args) else 1e-9
 
 
+def same_values(expected, got, rel):
+    """jit_diff.same, looking inside lists too (NaN equals NaN there as well)."""
+    if isinstance(expected, list):
+        return isinstance(got, list) and len(got) == len(expected) and all(
+            same_values(e, g, rel) for e, g in zip(expected, got))
+    if isinstance(expected, tuple):
+        return isinstance(got, tuple) and len(got) == len(expected) and all(
+            same_values(e, g, rel) for e, g in zip(expected, got))
+    return same(expected, got, rel)
+
+
 def check(dispatcher, args):
     name = dispatcher.py_func.__qualname__
     before = live()
@@ -52,7 +63,7 @@ def check(dispatcher, args):
         assert got[2] == expected[2], f"{name}{args!r}: message {got[2]!r}, NumPy's {expected[2]!r}"
     else:
         assert got[0] == "ok", f"{name}{args!r}: Kiln raised {got[1].__name__}: {got[2]}"
-        assert same(expected[1], got[1], rel), f"{name}{args!r}: NumPy {expected[1]!r}, Kiln {got[1]!r}"
+        assert same_values(expected[1], got[1], rel), f"{name}{args!r}: NumPy {expected[1]!r}, Kiln {got[1]!r}"
         for e, g in zip(expected[2], got[2]):
             if isinstance(e, np.ndarray):
                 assert same(e, g, rel), f"{name}{args!r}: array argument after the call differs: {e!r} vs {g!r}"

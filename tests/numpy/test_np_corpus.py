@@ -7,6 +7,7 @@ import kiln
 import corpus_np_create  # noqa: F401  (each registers its functions)
 import corpus_np_ewise  # noqa: F401
 import corpus_np_reduce  # noqa: F401
+import corpus_lists  # noqa: F401
 from np_diff import CASES, check
 
 

@@ -1,0 +1,141 @@
+"""Corpus: lists of numbers built and used in compiled code, returned as
+Python lists."""
+import numpy as np
+
+from np_diff import case
+from np_inputs import V, VI
+
+N = [(0,), (1,), (10,), (37,)]
+
+
+@case(*N)
+def primes_lesson(upper):   # seed 003, verbatim
+    all_prime_numbers = []
+    for num in range(0, upper):
+        prime = True
+        for i in range(2, (num // 2) + 1):
+            if (num % i) == 0:
+                prime = False
+                break
+        if prime:
+            all_prime_numbers.append(num)
+    return all_prime_numbers
+@case(*N)
+def literal_int(n): return [n, n + 1, -n]
+@case(*N)
+def literal_mixed_numbers(n): return [n, 2.5, -1]
+@case(*N)
+def comprehension(n): return [i * i for i in range(n)]
+@case(*N)
+def comprehension_if(n): return [i for i in range(n) if i % 3 != 1]
+@case(*N)
+def comprehension_range_step(n): return [i / 2 for i in range(n, -1, -3)]
+@case(*V, *VI)
+def comprehension_array(a): return [x * 2 for x in a]
+@case(*N)
+def comprehension_of_list(n):
+    a = [i for i in range(n)]
+    return [x + 1 for x in a if x > 2]
+@case(*N)
+def append_floats(n):
+    out = []
+    for i in range(n):
+        out.append(i / 3)
+    return out
+@case(*N)
+def extend_and_len(n):
+    a = [1, 2]
+    a.extend([i for i in range(n)])
+    a.extend(a)
+    return a, len(a)
+@case(*N)
+def pop_default(n):
+    a = [i for i in range(n)]
+    return a.pop(), a
+@case(*N)
+def pop_index(n):
+    a = [i * 2 for i in range(n)]
+    x = a.pop(0)
+    y = a.pop(-2)
+    return x, y, a
+@case(*N)
+def insert_positions(n):
+    a = [i for i in range(n)]
+    a.insert(0, -1)
+    a.insert(-1, 99)
+    a.insert(100, 7)
+    a.insert(-100, 8)
+    return a
+@case(*N)
+def index_and_negative(n):
+    a = [i + 10 for i in range(n)]
+    return a[0], a[-1], a[n // 2]
+@case(*N)
+def index_out_of_range(n):
+    a = [i for i in range(n)]
+    return a[n]
+@case(*N)
+def store_item(n):
+    a = [0, 0, 0]
+    a[n % 3] = n
+    a[-1] += 5
+    return a
+@case(*N)
+def slices(n):
+    a = [i for i in range(n)]
+    return a[1:], a[:-1], a[::2], a[::-1], a[-3:-1], a[5:2]
+@case(*N)
+def iterate_sum(n):
+    s = 0.0
+    for x in [i * 0.5 for i in range(n)]:
+        s += x
+    return s
+@case(*N)
+def contains(n):
+    a = [i * 3 for i in range(n)]
+    return 6 in a, 7 in a, 9 not in a, 2.0 in (1.0, 2.0)
+@case(*V, *VI)
+def contains_array(a): return 0 in a, 3 in a
+@case(*N)
+def builtins_on_lists(n):
+    a = [(i * 7) % 5 for i in range(1, n + 2)]
+    return len(a), sum(a), min(a), max(a), sorted(a)
+@case(*N)
+def min_of_empty(n):
+    a = [i for i in range(n) if i > 100]
+    return min(a)
+@case(*N)
+def sort_reverse_copy(n):
+    a = [(i * 37) % 11 for i in range(n)]
+    b = a.copy()
+    a.sort()
+    b.sort(reverse=True)
+    b.reverse()
+    return a, b
+@case(*N)
+def index_count_clear(n):
+    a = [i % 4 for i in range(n)]
+    c = a.count(1)
+    i = a.index(2) if n > 2 else -1
+    a.clear()
+    return c, i, a
+@case(*N)
+def list_constructor(n):
+    a = list(range(n))
+    b = list(a)
+    c = list((1.5, 2.5))
+    d = list()
+    d.append(n)
+    return a, b, c, d
+@case(*V)
+def list_of_array(a): return list(a)
+@case(*N)
+def list_pop_empty(n):
+    a = [i for i in range(n)]
+    while len(a) > 0:
+        a.pop()
+    return a.pop()
+@case(*N)
+def empty_list_returned(n):
+    a = []
+    return a, len(a)
