@@ -80,8 +80,9 @@ static int report(kj_lw *w, const kj_ploop *p, const char *nested_why) {
     const char *why = nested_why ? nested_why : p->parallel ? NULL : p->why;
     PyObject *rec = NULL;
     if (reds && nested)
-        rec = Py_BuildValue("{s:s,s:s,s:i,s:s,s:O,s:z,s:i,s:N,s:N,s:N,s:N}", "function", f->qualname, "filename",
-                            f->filename, "line", p->loop->line, "index", f->locals[p->index_slot].name,
+        rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:s,s:O,s:z,s:i,s:N,s:N,s:N,s:N}", "kind", "prange", "function",
+                            f->qualname, "filename", f->filename, "line", p->loop->line, "index",
+                            f->locals[p->index_slot].name,
                             "parallel", (p->parallel && !nested_why) ? Py_True : Py_False, "reason", why,
                             "reason_line", nested_why ? outer_line : p->why_line, "reductions", reds,
                             "private", names_with(f, p, KJ_VAR_PRIVATE), "shared",
@@ -393,8 +394,26 @@ bool kj_parallel_wanted(kj_lw *w) {
     return w->inst->opts.parallel && outline_depth == 0 && w->u->target->has_runtime;
 }
 
+/* The report's record of a split loop of another lowering. */
+static void report_region(kj_lw *w, int line) {
+    kj_unit *u = w->u;
+    if (!u->parallel_report && !(u->parallel_report = PyList_New(0))) {
+        PyErr_Clear();   /* the report is a courtesy: the loop still runs split */
+        return;
+    }
+    PyObject *rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:O,s:O,s:z,s:i,s:[],s:[],s:[],s:[],s:i}", "kind",
+                                  "array expression", "function", w->f->qualname, "filename", w->f->filename,
+                                  "line", line, "index", Py_None, "parallel", Py_True, "reason", NULL,
+                                  "reason_line", 0, "reductions", "private", "shared", "nested", "min_elements",
+                                  REGION_MIN);
+    if (!rec || PyList_Append(u->parallel_report, rec) < 0)
+        PyErr_Clear();
+    Py_XDECREF(rec);
+}
+
 kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, int line, int nvals,
                                 const LLVMValueRef *vals, LLVMValueRef *inside) {
+    report_region(w, line);
     r->ctx = kj_entry_alloca(w, LLVMArrayType2(w->ptr, (unsigned)(nvals > 0 ? nvals : 1)), "region.ctx");
     for (int k = 0; k < nvals; k++) {
         LLVMValueRef slot = kj_entry_alloca(w, LLVMTypeOf(vals[k]), "region.val");

@@ -8,8 +8,9 @@ levels, from the records the compiler keeps per signature
                                          source with every prange loop marked
                                          (what %%jit --parallel shows)
 
-Each loop record is a dict: function, filename, line, index (the loop
-variable), parallel (bool), reason and reason_line (why it stays serial),
+Each loop record is a dict: kind ('prange', or 'array expression' for the
+split loop of an elementwise expression, with min_elements), function,
+filename, line, index (the loop variable, None for an expression), parallel (bool), reason and reason_line (why it stays serial),
 reductions [(name, '+=' | '-=' | '*=' | 'min' | 'max', line)], private and
 shared (local names), nested (lines of prange loops inside, run serially)."""
 import html
@@ -44,16 +45,19 @@ class ParallelReport:
         sig = ", ".join(str(t) for t in self.signature)
         out = [f"Parallel diagnostics for {self.function_name}({sig})", "=" * 72]
         if not self.loops:
-            out.append("No prange loops were found (use kiln.prange in a parallel=True function).")
+            out.append("No parallel loops were found (use kiln.prange or array expressions in a parallel=True "
+                       "function).")
             return "\n".join(out)
-        out.append(f"{len(self.loops)} prange loop(s) found, {len(self.parallel_loops)} running in parallel "
+        out.append(f"{len(self.loops)} loop(s) found, {len(self.parallel_loops)} running in parallel "
                    f"on up to {_kiln.get_num_threads()} thread(s).")
         for k, lp in enumerate(self.loops, 1):
-            where = f"{lp['function']}, line {lp['line']}"
+            what = (f"for {lp['index']} in prange" if lp.get("kind", "prange") == "prange" else
+                    f"array expression, split from {lp.get('min_elements', 0):,} elements")
+            where = f"{lp['function']}, line {lp['line']}, {what}"
             if lp["parallel"]:
-                out.append(f"  loop #{k} ({where}, for {lp['index']} in prange): PARALLEL")
+                out.append(f"  loop #{k} ({where}): PARALLEL")
             else:
-                out.append(f"  loop #{k} ({where}, for {lp['index']} in prange): SERIAL")
+                out.append(f"  loop #{k} ({where}): SERIAL")
                 out.append(f"      why (line {lp['reason_line']}): {lp['reason']}")
             if level >= 2:
                 if lp["reductions"]:
@@ -102,7 +106,8 @@ def render_html(report):
 
     for lp in report.loops:
         if lp["parallel"]:
-            mark(lp["line"], "par", f"parallel loop over {lp['index']}")
+            mark(lp["line"], "par", f"parallel loop over {lp['index']}" if lp["index"] else
+                 "array expression split across threads")
         else:
             mark(lp["line"], "ser", "runs serially")
             mark(lp["reason_line"] or lp["line"], "why", lp["reason"])
@@ -113,7 +118,7 @@ def render_html(report):
         cls, note = marks.get(line, ("", ""))
         rows.append(f"<tr class='{cls}'><td>{line}</td><td>{html.escape(text)}</td>"
                     f"<td class='note'>{html.escape(note)}</td></tr>")
-    head = html.escape(report.text(1).splitlines()[2] if report.loops else "No prange loops.")
+    head = html.escape(report.text(1).splitlines()[2] if report.loops else "No parallel loops.")
     return (f"{_STYLE}<div class='kiln-par'><b>{html.escape(report.function_name)}</b>: {head}"
             f"<table class='kiln-par'>{''.join(rows)}</table></div>")
 

@@ -29,7 +29,7 @@ def test_levels_add_detail(capsys):
     two_loops(np.arange(10.0), np.zeros(10))
     two_loops.parallel_diagnostics(level=1)
     one = capsys.readouterr().out
-    assert "2 prange loop(s) found, 1 running in parallel" in one
+    assert "2 loop(s) found, 1 running in parallel" in one
     assert "PARALLEL" in one and "SERIAL" in one
     assert "`prev` is assigned in one iteration" in one
     assert "reduction" not in one
@@ -68,4 +68,14 @@ def test_before_compiling_and_without_prange():
     with pytest.raises(ValueError, match="call it first"):
         no_loops.parallel_report()
     no_loops(1)
-    assert "No prange loops" in no_loops.parallel_report().text(1)
+    assert "No parallel loops" in no_loops.parallel_report().text(1)
+
+
+def test_array_expressions_are_listed():
+    @kiln.njit(parallel=True)
+    def scaled(a):
+        return a * 2.0 + 1.0
+    scaled(np.ones(3))
+    (loop,) = scaled.parallel_report().loops
+    assert loop["kind"] == "array expression" and loop["parallel"]
+    assert "array expression, split from 32,768 elements): PARALLEL" in scaled.parallel_report().text(1)
