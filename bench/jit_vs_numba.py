@@ -1,6 +1,7 @@
 """Kiln against Numba on the seeds' CPU workloads, side by side in one run.
 
-For each workload it prints the steady run time (best of several calls),
+For each workload it prints the steady run time (best of several calls, Kiln
+and Numba taking turns in one process),
 the first-call time in a fresh process (import of the code, compile, first
 run), the compile time (first call minus steady run) and the ratios
 Kiln/Numba; then the dispatch overhead per call of an identity function,
@@ -216,27 +217,58 @@ def first_call(folder, tool, mod, runs):
 
 
 STEADY = """
-import time, numpy, {tool}
-import {mod} as w
-fn, args = w.make()
-fn(*args)
-best = float("inf")
-for _ in range({repeats}):
-    t0 = time.perf_counter()
-    fn(*args)
-    best = min(best, time.perf_counter() - t0)
-print(best)
+import time, numpy, kiln, numba
+import {kiln_mod} as a, {numba_mod} as b
+fa, args_a = a.make()
+fb, args_b = b.make()
+fa(*args_a)
+fb(*args_b)
+best = [float("inf"), float("inf")]
+for _ in range({repeats}):   # alternate, so both see the same machine
+    for k, (fn, args) in enumerate(((fa, args_a), (fb, args_b))):
+        t0 = time.perf_counter()
+        fn(*args)
+        best[k] = min(best[k], time.perf_counter() - t0)
+print(best[0], best[1])
 """
 
 
-def steady(folder, tool, mod, repeats):
-    """Best call time after the first, measured in its own process (so the
-    tools do not share a heap or caches)."""
-    code = STEADY.format(tool="kiln" if tool.startswith("kiln") else "numba", mod=mod, repeats=repeats)
+def steady(folder, kiln_mod, numba_mod, repeats):
+    """(kiln, numba): best call time after the first, the two taking turns in
+    one process so that both see the same load on the machine."""
+    code = STEADY.format(kiln_mod=kiln_mod, numba_mod=numba_mod, repeats=repeats)
     r = subprocess.run([sys.executable, "-c", code], env=env_for(folder), capture_output=True, text=True)
     if r.returncode != 0:
-        raise RuntimeError(f"{mod}: {r.stderr[-2000:]}")
-    return float(r.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"{kiln_mod}: {r.stderr[-2000:]}")
+    a, b = r.stdout.split()
+    return float(a), float(b)
+
+
+POLLING = """
+import time, numpy, kiln
+import {with_poll} as a, {without} as b
+fa, args_a = a.make()
+fb, args_b = b.make()
+fa(*args_a)
+fb(*args_b)
+best = [float("inf"), float("inf")]
+for _ in range({repeats}):   # alternate, so both see the same machine
+    for k, (fn, args) in enumerate(((fa, args_a), (fb, args_b))):
+        t0 = time.perf_counter()
+        fn(*args)
+        best[k] = min(best[k], time.perf_counter() - t0)
+print(best[0], best[1])
+"""
+
+
+def polling(folder, with_poll, without, repeats):
+    """(with polls, without polls): best times, alternating in one process."""
+    code = POLLING.format(with_poll=with_poll, without=without, repeats=repeats)
+    r = subprocess.run([sys.executable, "-c", code], env=env_for(folder), capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr[-2000:])
+    a, b = r.stdout.split()
+    return float(a), float(b)
 
 
 DISPATCH = """
@@ -297,10 +329,10 @@ def main():
         steady_ratios, first_ratios, results = [], [], {}
         for name in WORKLOADS:
             row = {}
+            best = dict(zip(("kiln", "numba"), steady(folder, names[("kiln", name)], names[("numba", name)], repeats)))
             for tool in ("kiln", "numba"):
-                s = steady(folder, tool, names[(tool, name)], repeats)
                 fc = first_call(folder, tool, names[(tool, name)], runs)
-                row[tool] = (s, fc, max(fc - s, 0.0))
+                row[tool] = (best[tool], fc, max(fc - best[tool], 0.0))
             results[name] = row
             (ks, kf, kc), (ns, nf, nc) = row["kiln"], row["numba"]
             steady_ratios.append(ks / ns)
@@ -321,11 +353,11 @@ def main():
         print(f"\nimport on top of NumPy (median of 5 fresh processes): kiln {ki * 1e3:.1f} ms, "
               f"numba {ni * 1e3:.1f} ms (goal: kiln < 30 ms)")
 
-        print("\nwhat polling for Ctrl-C costs (Kiln with polls / Kiln without), steady time")
+        print("\nwhat polling for Ctrl-C costs (Kiln with polls / Kiln without), best steady times "
+              "taken alternately in one process")
         costs = []
         for name in LOOPS:
-            with_poll = results[name]["kiln"][0]
-            without = steady(folder, "kiln_nopoll", names[("kiln_nopoll", name)], repeats)
+            with_poll, without = polling(folder, names[("kiln", name)], names[("kiln_nopoll", name)], repeats)
             costs.append(with_poll / without)
             print(f"  {name:34} {ms(with_poll)} {ms(without)}   {with_poll / without:5.3f}")
         print(f"  geometric mean {math.exp(sum(map(math.log, costs)) / len(costs)):.3f} (goal <= 1.03)")
