@@ -290,16 +290,30 @@ def start(connection_file):
 
 def shutdown():
     """Ends the IPython session (history is written). Returns whether the interpreter may be
-    finalized: not while a cell's non-daemon thread still runs, since finalizing waits for it
-    and a kernel asked to stop would hang until killed. Then the atexit handlers run here."""
+    finalized. Finalizing waits for the non-daemon threads a cell left running, so a kernel asked
+    to stop would hang until killed: they are treated as daemon threads instead (CPython 3.11 and
+    3.12 keep the locks it waits on in threading._shutdown_locks); where that is not possible,
+    the atexit handlers run here and the interpreter is left unfinalized."""
     import atexit
     import threading
     if shell is not None:
-        shell.atexit_operations()
+        history = shell.history_manager
+        shell.atexit_operations()  # ends the history session (and drops the manager)
+        # closed here rather than left to finalization, which skips it while threads remain
+        if history.save_thread is not None:
+            history.save_thread.stop()
+        if hasattr(history.db, "close"):  # a disabled history has a DummyDB
+            history.db.close()
     lingering = [t.name for t in threading.enumerate()
                  if t is not threading.main_thread() and t.is_alive() and not t.daemon]
     if not lingering:
         return True
     _kiln_kernel.log(f"not waiting for non-daemon threads still running: {', '.join(lingering)}")
+    locks = getattr(threading, "_shutdown_locks", None)
+    locks_lock = getattr(threading, "_shutdown_locks_lock", None)
+    if locks is not None and locks_lock is not None:
+        with locks_lock:
+            locks.clear()
+        return True
     atexit._run_exitfuncs()
     return False

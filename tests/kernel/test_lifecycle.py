@@ -143,16 +143,18 @@ def test_kernel_exits_when_its_parent_is_killed(tmp_path):
 
 def test_shutdown_does_not_wait_for_a_cells_non_daemon_thread():
     km, kc = start_kernel()
-    run(kc, "import threading, time\n"
-            "import atexit\n"
-            "atexit.register(print, 'atexit ran')\n"
-            "threading.Thread(target=time.sleep, args=(100,), name='sleeper').start()")
-    proc = km.provisioner.process
-    kc.stop_channels()
-    t0 = time.monotonic()
-    km.shutdown_kernel(now=False)
-    assert time.monotonic() - t0 < 5
-    assert proc.returncode == 0  # it exited by itself, not killed
+    with tempfile.TemporaryDirectory() as tmp:
+        marker = os.path.join(tmp, "atexit-ran")
+        run(kc, "import atexit, threading, time\n"
+                f"atexit.register(lambda: open({marker!r}, 'w').close())\n"
+                "threading.Thread(target=time.sleep, args=(100,), name='sleeper').start()")
+        proc = km.provisioner.process
+        kc.stop_channels()
+        t0 = time.monotonic()
+        km.shutdown_kernel(now=False)
+        assert time.monotonic() - t0 < 5
+        assert proc.returncode == 0  # it exited by itself, not killed
+        assert os.path.exists(marker)  # and the cell's atexit handler still ran
 
 
 def test_exit_in_a_cell_ends_the_kernel_after_its_reply():
