@@ -1,0 +1,59 @@
+"""What only a fresh process shows: SIGINT stops a long prange loop on every
+thread as KeyboardInterrupt and the process goes on; KILN_NUM_THREADS sets
+the pool's size (and a bad value is ignored)."""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("KILN_BUILD_DIR", os.path.join(ROOT, "build"))
+
+SPIN = r"""
+import os, subprocess, time
+import kiln
+from kiln import prange
+
+@kiln.njit(parallel=True)
+def busy(n):
+    s = 0
+    for i in prange(n):
+        for j in range(n):
+            s += i ^ j
+    return s
+
+kiln.set_num_threads(3)
+busy(2)
+subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
+t0 = time.monotonic()
+try:
+    busy(10**6)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic() - t0)
+print("alive", busy(3))
+"""
+
+
+def run(code, tmp_path, **env_extra):
+    script = tmp_path / "child.py"   # compiled functions need their source in a file
+    script.write_text(code)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(BUILD, "python"), os.path.join(ROOT, "python")]),
+               **env_extra)
+    out = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_sigint_stops_a_parallel_loop(tmp_path):
+    out = run(SPIN, tmp_path)
+    (stop,) = [float(line.split()[1]) for line in out.splitlines() if line.startswith("interrupted")]
+    assert 0.25 < stop < 5, out    # loose for a busy machine: the point is that it stops
+    assert "alive 12" in out
+
+
+def test_kiln_num_threads_sets_the_pool(tmp_path):
+    code = "import kiln\nprint(kiln.get_num_threads())\n"
+    assert run(code, tmp_path, KILN_NUM_THREADS="3").strip() == "3"
+    default = run(code, tmp_path, KILN_NUM_THREADS="").strip()
+    assert run(code, tmp_path, KILN_NUM_THREADS="lots").strip() == default
+    assert int(default) == len(os.sched_getaffinity(0))
