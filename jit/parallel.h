@@ -38,7 +38,7 @@ typedef struct {
 
 typedef struct {
     kj_node *loop;                 /* the `for ... in prange(...)` statement */
-    int index_slot;
+    int index_slot;                /* -1 when the target is not one local */
     bool parallel;                 /* the verdict */
     char why[320];                 /* why it stays serial */
     int why_line;
@@ -49,7 +49,7 @@ typedef struct {
     int nnested;
 } kj_ploop;
 
-/* Whether s is `for <local> in prange(...)` with no else clause. */
+/* Whether s is `for ... in prange(...)` (the analysis checks the rest). */
 bool kj_is_prange_loop(const kj_node *s);
 
 /* Analyses the prange loop s of f (typed). Fills *out (free with

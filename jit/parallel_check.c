@@ -280,7 +280,7 @@ static void block(ck *c, kj_block *b, bool *defs) {
 }
 
 bool kj_is_prange_loop(const kj_node *s) {
-    if (s->kind != KJ_S_FOR || s->orelse.n > 0 || s->kids[0]->kind != KJ_E_LOCAL)
+    if (s->kind != KJ_S_FOR)
         return false;
     const kj_node *it = s->kids[1];
     return it->kind == KJ_E_CALL && it->kids[0]->kind == KJ_E_FUNC && it->kids[0]->name &&
@@ -381,7 +381,7 @@ static void verdict(ck *c) {
 void kj_parallel_analyze(kj_function *f, kj_node *s, kj_ploop *out) {
     memset(out, 0, sizeof *out);
     out->loop = s;
-    out->index_slot = s->kids[0]->slot;
+    out->index_slot = s->kids[0]->kind == KJ_E_LOCAL ? s->kids[0]->slot : -1;
     int n = f->nlocals;
     ck c = {.f = f, .p = out, .n = n};
     size_t sz = (size_t)n + 1;
@@ -398,6 +398,10 @@ void kj_parallel_analyze(kj_function *f, kj_node *s, kj_ploop *out) {
     if (!out->use || !c.written || !c.exposed || !c.other_read || !c.whole || !c.red_count || !c.red_line ||
         !c.red_op || !c.red_mixed || !defs) {
         fail(&c, s->line, "out of memory while checking the loop");
+    } else if (out->index_slot < 0) {
+        fail(&c, s->line, "the loop target is not one variable; loop over the index and unpack inside the loop");
+    } else if (s->orelse.n > 0) {
+        fail(&c, s->line, "the loop has an `else` clause, which runs after the last iteration in order");
     } else {
         defs[out->index_slot] = true;
         block(&c, &s->body, defs);

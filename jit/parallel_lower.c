@@ -82,7 +82,7 @@ static int report(kj_lw *w, const kj_ploop *p, const char *nested_why) {
     if (reds && nested)
         rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:s,s:O,s:z,s:i,s:N,s:N,s:N,s:N}", "kind", "prange", "function",
                             f->qualname, "filename", f->filename, "line", p->loop->line, "index",
-                            f->locals[p->index_slot].name,
+                            p->index_slot >= 0 ? f->locals[p->index_slot].name : "(a tuple)",
                             "parallel", (p->parallel && !nested_why) ? Py_True : Py_False, "reason", why,
                             "reason_line", nested_why ? outer_line : p->why_line, "reductions", reds,
                             "private", names_with(f, p, KJ_VAR_PRIVATE), "shared",

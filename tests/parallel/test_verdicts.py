@@ -120,6 +120,14 @@ def unsafe_break(a, out):
     return out
 
 
+def unsafe_for_else(a, out):
+    for i in prange(a.shape[0]):
+        out[i] = a[i]
+    else:
+        out[0] = -1.0
+    return out
+
+
 SAFE = [safe_elementwise, safe_private_temporaries, safe_rows_2d, safe_second_axis]
 UNSAFE = [
     (unsafe_prefix_sum, "array `out` is written at line"),
@@ -129,6 +137,7 @@ UNSAFE = [
     (unsafe_reduction_also_read, "`total` is accumulated across iterations"),
     (unsafe_break, "`break` leaves the prange loop"),
     (safe_reductions, "`total` is accumulated across iterations"),
+    (unsafe_for_else, "`else` clause"),
 ]
 
 
