@@ -483,6 +483,10 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
             return -1;
         target->type = c->f->locals[target->slot].type;
         return 0;
+    /* lowering must never meet an untyped node: a type too nested to name
+     * (types.h) is the one way to get here without a reason */
+    if (!t && c->strict && c->u->err.kind == KJ_ERR_NONE)
+        problem(c, n, "Split the value into smaller tuples.", "this value's type is too large for Kiln");
     }
     if (target->kind == KJ_E_TUPLE) {
         if (t->kind != KJ_T_TUPLE || t->n != target->nkids) {
