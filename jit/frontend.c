@@ -348,6 +348,62 @@ static kj_node *expr_listcomp(fe *c, PyObject *node, kj_node *n) {
     return r;
 }
 
+/* The text of a format spec (a JoinedStr of constants), or NULL. */
+static const char *format_spec(fe *c, PyObject *spec) {
+    PyObject *values = get(c, spec, "values");
+    char buf[64] = "";
+    size_t used = 0;
+    bool ok = values != NULL;
+    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(values); i++) {
+        PyObject *v = PyList_GET_ITEM(values, i), *s = is(v, "Constant") ? get(c, v, "value") : NULL;
+        ok = s && PyUnicode_Check(s) && used + strlen(PyUnicode_AsUTF8(s)) < sizeof buf;
+        if (ok)
+            used += (size_t)snprintf(buf + used, sizeof buf - used, "%s", PyUnicode_AsUTF8(s));
+        Py_XDECREF(s);
+    }
+    Py_XDECREF(values);
+    if (!ok) {
+        unsupported(c, spec, "Write the format spec as a constant, e.g. {x:.3f}.",
+                    "this format spec is not supported in compiled code");
+        return NULL;
+    }
+    return kj_strdup(c->f, buf);
+}
+
+/* f"...": constant parts and {value!conv:spec} parts. */
+static kj_node *expr_fstring(fe *c, PyObject *node, kj_node *n) {
+    PyObject *values = get(c, node, "values");
+    if (!values)
+        return NULL;
+    n->kind = KJ_E_FSTRING;
+    n->nkids = (int)PyList_GET_SIZE(values);
+    kj_node *r = (n->kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(n->nkids + 1))) ? n : NULL;
+    for (int i = 0; r && i < n->nkids; i++) {
+        PyObject *v = PyList_GET_ITEM(values, i);
+        if (!is(v, "FormattedValue")) {
+            if (!(n->kids[i] = expr(c, v)))
+                r = NULL;
+            continue;
+        }
+        PyObject *val = get(c, v, "value"), *conv = get(c, v, "conversion"), *spec = get(c, v, "format_spec");
+        kj_node *f = val && conv && spec ? kj_new_node(c->f, KJ_E_FORMAT, line_of(c, v), col_of(c, v), 1) : NULL;
+        if (f) {
+            f->ival = PyLong_AsLong(conv) < 0 ? 0 : PyLong_AsLong(conv);
+            f->kids[0] = expr(c, val);
+            if (spec != Py_None && !(f->str = format_spec(c, spec)))
+                f = NULL;
+        }
+        if (!f || !f->kids[0])
+            r = NULL;
+        n->kids[i] = f;
+        Py_XDECREF(val);
+        Py_XDECREF(conv);
+        Py_XDECREF(spec);
+    }
+    Py_DECREF(values);
+    return r;
+}
+
 static kj_node *expr(fe *c, PyObject *node) {
     int line = line_of(c, node), col = col_of(c, node);
     kj_node *n = kj_new_node(c->f, KJ_E_CONST, line, col, 0);
@@ -359,10 +415,13 @@ static kj_node *expr(fe *c, PyObject *node) {
         if (!v)
             return NULL;
         kj_node *r = NULL;
-        if (PyUnicode_Check(v) || PyBytes_Check(v))
-            unsupported(c, node, "Strings are only allowed as the message of raise.",
-                        "string constants are not supported in compiled code");
-        else
+        if (PyBytes_Check(v))
+            unsupported(c, node, "Use a str.", "bytes constants are not supported in compiled code");
+        else if (PyUnicode_Check(v)) {   /* for print, raise and == (strings.c) */
+            n->type = kj_str();
+            if ((n->str = kj_strdup(c->f, PyUnicode_AsUTF8(v))))
+                r = n;
+        } else
             r = kj_value_node(c->f, c->e, v, line, col, "constant");
         Py_DECREF(v);
         return r;
@@ -525,6 +584,8 @@ static kj_node *expr(fe *c, PyObject *node) {
     }
     if (strcmp(k, "ListComp") == 0)
         return expr_listcomp(c, node, n);
+    if (strcmp(k, "JoinedStr") == 0)
+        return expr_fstring(c, node, n);
     char what[160];
     snprintf(what, sizeof what, "a %s expression is not supported in compiled code", k);
     unsupported(c, node, NULL, what);
@@ -569,11 +630,25 @@ static int raise_stmt(fe *c, PyObject *node, kj_node *n) {
         args = get(c, exc, "args");
         if (!callee || !args)
             goto done;
+        if (PyList_GET_SIZE(args) == 1 && is(PyList_GET_ITEM(args, 0), "JoinedStr")) {
+            /* raise E(f"..."): the message is made when raising (strings.c) */
+            n->nkids = 2;
+            if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)) ||
+                !(n->kids[1] = expr(c, PyList_GET_ITEM(args, 0))) || !(n->kids[0] = expr(c, callee)))
+                goto done;
+            if (n->kids[0]->kind != KJ_E_EXC) {
+                unsupported(c, node, "Raise a built-in exception class such as ValueError.",
+                            "only exception classes can be raised in compiled code");
+                goto done;
+            }
+            r = 0;
+            goto done;
+        }
         if (PyList_GET_SIZE(args) > 1 ||
             (PyList_GET_SIZE(args) == 1 &&
              !(is(PyList_GET_ITEM(args, 0), "Constant")))) {
-            unsupported(c, exc, "Use a constant message: raise ValueError(\"...\").",
-                        "exception arguments must be one constant string");
+            unsupported(c, exc, "Use a constant message or an f-string: raise ValueError(f\"x is {x}\").",
+                        "exception arguments must be one string");
             goto done;
         }
         if (PyList_GET_SIZE(args) == 1) {
@@ -836,7 +911,9 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
     }
     *partial = f;
     mod = Py_CompileStringExFlags(PyUnicode_AsUTF8(src), f->filename, Py_file_input,
-                                  &(PyCompilerFlags){.cf_flags = PyCF_ONLY_AST}, -1);
+                                  &(PyCompilerFlags){.cf_flags = PyCF_ONLY_AST,
+                                                     /* 0 would mean Python 3.0: no f-strings */
+                                                     .cf_feature_version = PY_MINOR_VERSION}, -1);
     if (mod && c.is_lambda)
         fdef = kj_find_lambda(mod);
     else if (mod && (body = PyObject_GetAttrString(mod, "body")) && PyList_GET_SIZE(body) > 0)

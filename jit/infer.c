@@ -6,6 +6,7 @@
 #include "gpu/intrinsics.h"
 #include "jit/infer_np.h"
 #include "jit/lists.h"
+#include "jit/strings.h"
 #include "jit/unit.h"
 
 #include <stdio.h>
@@ -308,10 +309,17 @@ static const kj_type *call_type(ti *c, kj_node *n) {
             return NULL;
     if (fn->kind != KJ_E_FUNC)
         return problem(c, n, NULL, "only functions can be called in compiled code");
-    bool list_call;
+    bool list_call, str_call;
     const kj_type *lt = kj_list_call_type(c, n, fn->name, nargs, args, &list_call);
     if (list_call)
         return lt;
+    lt = kj_str_call_type(c, n, fn->name, nargs, args, &str_call);
+    if (str_call)
+        return lt;
+    for (int i = 1; i < n->nkids; i++)
+        if (n->kids[i]->kind == KJ_E_KEYWORD)
+            return problem(c, n->kids[i], "Pass the arguments by position.",
+                           "keyword arguments are supported only in calls to NumPy functions, array methods and print");
     if (strcmp(fn->name, "dispatcher") == 0)
         return dispatcher_call(c, n, args, nargs);
     char why[300] = "";
@@ -384,6 +392,9 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 if (!none_cmp && !(kj_is_number(prev) && kj_is_number(t)))
                     return problem(c, n, "Use is only to compare with None.",
                                    "'is' between %s and %s", prev->name, t->name);
+            } else if (prev->kind == KJ_T_STR || t->kind == KJ_T_STR) {
+                if (prev != t || (op != KJ_OP_EQ && op != KJ_OP_NE) || n->nkids != 2)
+                    return problem(c, n, NULL, "strings compare with == and != to strings only");
             } else if (prev->kind == KJ_T_ARRAY || t->kind == KJ_T_ARRAY) {
                 return n->nkids == 2 ? kj_np_binop_type(c, n, op, prev, t)
                                      : problem(c, n, "Combine comparisons of arrays with &.",
@@ -446,9 +457,11 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
     case KJ_E_LIST:
     case KJ_E_LISTCOMP:
         return kj_list_expr_type(c, n);
-    case KJ_E_KEYWORD:
-        return problem(c, n, "Pass the arguments by position.",
-                       "keyword arguments are supported only in calls to NumPy functions and array methods");
+    case KJ_E_FSTRING:
+    case KJ_E_FORMAT:
+        return kj_str_expr_type(c, n);
+    case KJ_E_KEYWORD:   /* the callee says whether it takes it (call_type) */
+        return infer_expr(c, n->kids[0]);
     case KJ_E_TUPLE: {
         const kj_type *e[n->nkids > 0 ? n->nkids : 1];
         for (int i = 0; i < n->nkids; i++)
@@ -470,6 +483,10 @@ static const kj_type *infer_expr(ti *c, kj_node *n) {
     const kj_type *t = infer_expr_inner(c, n);
     if (n->kind != KJ_E_CONST)
         n->type = t;
+    /* lowering must never meet an untyped node: a type too nested to name
+     * (types.h) is the one way to get here without a reason */
+    if (!t && c->strict && c->u->err.kind == KJ_ERR_NONE)
+        problem(c, n, "Split the value into smaller tuples.", "this value's type is too large for Kiln");
     return t;
 }
 
@@ -483,10 +500,6 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
             return -1;
         target->type = c->f->locals[target->slot].type;
         return 0;
-    /* lowering must never meet an untyped node: a type too nested to name
-     * (types.h) is the one way to get here without a reason */
-    if (!t && c->strict && c->u->err.kind == KJ_ERR_NONE)
-        problem(c, n, "Split the value into smaller tuples.", "this value's type is too large for Kiln");
     }
     if (target->kind == KJ_E_TUPLE) {
         if (t->kind != KJ_T_TUPLE || t->n != target->nkids) {
@@ -614,6 +627,9 @@ static int infer_stmt(ti *c, kj_node *s) {
         return assign_ret(c, t, s);
     }
     case KJ_S_RAISE:
+        if (s->nkids > 1)   /* raise E(f"...") */
+            infer_expr(c, s->kids[1]);
+        return 0;
     case KJ_S_BREAK:
     case KJ_S_CONTINUE:
     case KJ_S_PASS:

@@ -34,6 +34,8 @@ typedef enum {
     KJ_E_KEYWORD,    /* name=kids[0]: only among the arguments of a call or method */
     KJ_E_LIST,       /* [kids...] (lists.c) */
     KJ_E_LISTCOMP,   /* [kids[0] for kids[1] in kids[2] if kids[3] if ...] (lists.c) */
+    KJ_E_FSTRING,    /* f"...": kids are str constants and KJ_E_FORMAT parts (strings.c) */
+    KJ_E_FORMAT,     /* {kids[0]!ival:str} inside an f-string: ival the conversion or 0, str the spec or NULL */
     /* statements */
     KJ_S_ASSIGN,     /* kids[0]: target (LOCAL, INDEX or TUPLE of those), kids[1]: value */
     KJ_S_AUGASSIGN,  /* op, kids[0]: target, kids[1]: value */

@@ -5,6 +5,7 @@
 #include "jit/lower.h"
 #include "jit/infer_np.h"
 #include "jit/lists.h"
+#include "jit/strings.h"
 #include "jit/lower_nrt.h"
 #include "jit/parallel.h"
 #include "jit/runtime.h"
@@ -26,7 +27,8 @@ LLVMTypeRef kj_lltype(kj_lw *w, const kj_type *t) {
         LLVMTypeRef f = t->bits == 64 ? w->f32 : w->f64;
         return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){f, f}, 2, 0);
     }
-    case KJ_T_LIST: return w->ptr;
+    case KJ_T_LIST:
+    case KJ_T_STR: return w->ptr;
     case KJ_T_ARRAY: {
         LLVMTypeRef dims = LLVMArrayType2(w->i64, t->ndim);
         return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->ptr, w->ptr, dims, dims}, 4, 0);
@@ -518,7 +520,10 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         lower_return(w, s);
         break;
     case KJ_S_RAISE:
-        kj_raise(w, s->kids[0]->pyobj, s->str);
+        if (s->nkids > 1)
+            kj_str_raise(w, s);   /* raise E(f"...") */
+        else
+            kj_raise(w, s->kids[0]->pyobj, s->str);
         break;
     default:
         break;

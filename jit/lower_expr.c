@@ -4,6 +4,7 @@
 #include "gpu/intrinsics.h"
 #include "jit/infer_np.h"
 #include "jit/lists.h"
+#include "jit/strings.h"
 #include "jit/lower_nrt.h"
 
 #include <string.h>
@@ -514,6 +515,8 @@ LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
         return kj_np_lower(w, n);
     if (kj_list_lowers(n))
         return kj_list_lower(w, n);
+    if (kj_str_lowers(n))
+        return kj_str_lower(w, n);
     if (kg_cuda_call(n))   /* gpu/intrinsics.h */
         return kg_cuda_lower(w, n);
     return lower_expr_inner(w, n);

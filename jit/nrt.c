@@ -3,6 +3,7 @@
  * keeps a block alive under a NumPy array returned to Python. */
 #include "jit/nrt.h"
 #include "jit/rt_list.h"
+#include "jit/rt_print.h"
 #include "jit/rt_np.h"
 
 #include <stdatomic.h>
@@ -128,5 +129,6 @@ const kj_symbol kj_nrt_symbols[] = {
     {"kj_nrt_decref", (void *)kj_nrt_decref},
     KJ_RT_NP_SYMBOLS
     KJ_RT_LIST_SYMBOLS
+    KJ_RT_PRINT_SYMBOLS
     {NULL, NULL},
 };

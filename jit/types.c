@@ -164,6 +164,11 @@ const kj_type *kj_list(const kj_type *elem) {
     return intern(&p);
 }
 
+const kj_type *kj_str(void) {
+    kj_type p = {.kind = KJ_T_STR, .name = "str"};
+    return intern(&p);
+}
+
 const kj_type *kj_enumerate(const kj_type *iterable) {
     kj_type p = {.kind = KJ_T_ENUMERATE, .elem = iterable};
     if (!name_fmt(p.name, sizeof p.name, "enumerate(%s)", iterable->name))

@@ -21,6 +21,7 @@ typedef enum {
     KJ_T_RANGE,      /* iterables only usable in `for` */
     KJ_T_ENUMERATE,  /* elem: the iterable enumerated */
     KJ_T_ZIP,        /* n, elems: the iterables zipped */
+    KJ_T_STR,        /* a string constant or f-string: for print, raise and == (strings.c) */
 } kj_kind;
 
 typedef enum { KJ_LAYOUT_C = 'C', KJ_LAYOUT_F = 'F', KJ_LAYOUT_A = 'A' } kj_layout;
@@ -50,6 +51,7 @@ const kj_type *kj_tuple(int n, const kj_type *const *elems);
 const kj_type *kj_optional(const kj_type *elem);
 /* A list of numbers; elem NULL for `[]` before anything is appended. */
 const kj_type *kj_list(const kj_type *elem);
+const kj_type *kj_str(void);
 const kj_type *kj_range(void);
 const kj_type *kj_enumerate(const kj_type *iterable);
 const kj_type *kj_zip(int n, const kj_type *const *iterables);

@@ -1,0 +1,45 @@
+/* rt_print: f-string formatting and print() for compiled code
+ * (rt_print.c). */
+#ifndef KILN_JIT_RT_PRINT_H
+#define KILN_JIT_RT_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* f-strings: kj_fmt_begin gives an empty per-thread buffer (one of a few,
+ * reused in turn); the others append to it. spec: a format spec such as
+ * ".3f" or "8d", or NULL. */
+char *kj_fmt_begin(void);
+void kj_fmt_str(char *buf, const char *s);
+void kj_fmt_int(char *buf, int64_t v, int64_t is_unsigned, const char *spec);
+void kj_fmt_float(char *buf, double v, int64_t is_f32, const char *spec);
+void kj_fmt_bool(char *buf, int64_t v);
+/* Whether a spec is one compiled code formats ([0][width][.prec][type]). */
+bool kj_fmt_spec_ok(const char *spec, bool is_float);
+
+/* One argument of print, as the generated code lays it out: ptr points at
+ * the value (an i64, a double, {double, double}, a char *, an array
+ * struct, a list owner). A tuple is followed by its ndim items. */
+enum {
+    KJ_PRINT_STR, KJ_PRINT_INT, KJ_PRINT_UINT, KJ_PRINT_FLOAT, KJ_PRINT_BOOL, KJ_PRINT_COMPLEX,
+    KJ_PRINT_NONE, KJ_PRINT_ARRAY, KJ_PRINT_LIST, KJ_PRINT_TUPLE,
+};
+typedef struct {
+    int32_t kind, typenum;   /* typenum: NumPy's, of a float, array or list item */
+    int64_t ndim;
+    const void *ptr;
+} kj_print_item;
+
+/* print(*items, sep=sep, end=end) through Python's print (takes the GIL);
+ * sep, end NULL for the defaults. */
+void kj_print(int64_t n, const kj_print_item *items, const char *sep, const char *end);
+
+#define KJ_RT_PRINT_SYMBOLS                         \
+    {"kj_fmt_begin", (void *)kj_fmt_begin},         \
+    {"kj_fmt_str", (void *)kj_fmt_str},             \
+    {"kj_fmt_int", (void *)kj_fmt_int},             \
+    {"kj_fmt_float", (void *)kj_fmt_float},         \
+    {"kj_fmt_bool", (void *)kj_fmt_bool},           \
+    {"kj_print", (void *)kj_print},
+
+#endif

@@ -1,0 +1,227 @@
+/* strings: types and lowering of string constants, f-strings, == on
+ * strings, print() and raise with an f-string message (see strings.h). */
+#include "jit/strings.h"
+#include "jit/lower_nrt.h"
+#include "jit/np_funcs.h"
+#include "jit/rt_print.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FAIL(c, n, hint, ...)                                           \
+    do {                                                                \
+        char what_[400];                                                \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                     \
+        return kj_infer_problem(c, n, hint, what_);                     \
+    } while (0)
+
+static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
+    const kj_type *t = kj_infer_sub(c, k);
+    return t && t->kind == KJ_T_OPTIONAL ? t->elem : t;
+}
+
+/* Whether a spec asks for a float presentation (e, f, g, %). */
+static bool float_spec(const char *spec) {
+    size_t n = spec ? strlen(spec) : 0;
+    return n > 0 && strchr("eEfFgG", spec[n - 1]) != NULL;
+}
+
+const kj_type *kj_str_expr_type(kj_infer_ctx *c, kj_node *n) {
+    if (n->kind == KJ_E_FSTRING) {
+        for (int i = 0; i < n->nkids; i++)
+            if (!value(c, n->kids[i]))
+                return NULL;
+        return kj_str();
+    }
+    const kj_type *t = value(c, n->kids[0]);
+    if (!t)
+        return NULL;
+    bool number = kj_is_number(t) && t->kind != KJ_T_COMPLEX;
+    if (!number && t->kind != KJ_T_STR)
+        FAIL(c, n, "Format numbers and strings; print arrays with print().", "f-strings in compiled code cannot format %s",
+             t->name);
+    const char *spec = n->str;
+    bool ok = !spec || !*spec ||
+              (number && (kj_fmt_spec_ok(spec, true) || (kj_is_intlike(t) && kj_fmt_spec_ok(spec, false))) &&
+               (kj_is_intlike(t) || float_spec(spec)));
+    if (!ok)
+        FAIL(c, n, "Use [0][width][.precision][type] with type d, e, f or g.",
+             "the format spec '%s' is not supported for %s in compiled code", spec, t->name);
+    return kj_str();
+}
+
+static bool printable(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_TUPLE:
+        for (int i = 0; i < t->n; i++)
+            if (!printable(t->elems[i]))
+                return false;
+        return true;
+    case KJ_T_OPTIONAL: return false;
+    case KJ_T_ARRAY: return kj_type_to_npy(t->elem) >= 0;
+    case KJ_T_LIST: return true;
+    default: return kj_is_number(t) || t->kind == KJ_T_STR || t->kind == KJ_T_NONE;
+    }
+}
+
+const kj_type *kj_str_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
+                                const kj_type *const *args, bool *handled) {
+    *handled = strcmp(name, "print") == 0;
+    if (!*handled)
+        return NULL;
+    for (int i = 0; i < nargs; i++) {
+        kj_node *k = n->kids[i + 1];
+        const kj_type *t = args[i];
+        if (k->kind == KJ_E_KEYWORD) {
+            if ((strcmp(k->name, "sep") && strcmp(k->name, "end")) || t->kind != KJ_T_STR)
+                FAIL(c, k, NULL, "print() in compiled code takes sep= and end= strings only");
+            continue;
+        }
+        if (!printable(t))
+            FAIL(c, k, NULL, "print() in compiled code cannot print %s", t->name);
+    }
+    return kj_none();
+}
+
+/* ---- lowering ---- */
+
+bool kj_str_lowers(const kj_node *n) {
+    switch (n->kind) {
+    case KJ_E_CONST: return n->type && n->type->kind == KJ_T_STR;
+    case KJ_E_FSTRING: return true;
+    case KJ_E_COMPARE: return n->nkids == 2 && n->kids[0]->type && n->kids[0]->type->kind == KJ_T_STR;
+    case KJ_E_CALL: return n->kids[0]->kind == KJ_E_FUNC && !strcmp(n->kids[0]->name, "print") && !n->aux;
+    default: return false;
+    }
+}
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+static LLVMValueRef cstr(kj_lw *w, const char *s) {
+    return s ? LLVMBuildGlobalStringPtr(w->b, s, "str") : LLVMConstNull(w->ptr);
+}
+
+static void format_part(kj_lw *w, LLVMValueRef buf, kj_node *part) {
+    if (part->kind != KJ_E_FORMAT) {   /* a constant piece, or an f-string inside */
+        LLVMValueRef s = kj_lower_expr(w, part);
+        kj_call(w, "kj_fmt_str", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){buf, s});
+        return;
+    }
+    kj_node *k = part->kids[0];
+    const kj_type *t = k->type->kind == KJ_T_OPTIONAL ? k->type->elem : k->type;
+    LLVMValueRef v = kj_cast(w, kj_lower_expr(w, k), k->type, t);
+    LLVMValueRef spec = cstr(w, part->str && *part->str ? part->str : NULL);
+    if (t->kind == KJ_T_STR) {
+        kj_call(w, "kj_fmt_str", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){buf, v});
+    } else if (t->kind == KJ_T_BOOL && !part->str) {
+        kj_call(w, "kj_fmt_bool", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->i64},
+                (LLVMValueRef[]){buf, LLVMBuildZExt(w->b, v, w->i64, "")});
+    } else if (t->kind == KJ_T_FLOAT || float_spec(part->str)) {
+        LLVMValueRef d = kj_cast(w, v, t, KJ_F64);
+        kj_call(w, "kj_fmt_float", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->f64, w->i64, w->ptr},
+                (LLVMValueRef[]){buf, d, c64(w, t->kind == KJ_T_FLOAT && t->bits == 32), spec});
+    } else {
+        bool u = t->kind == KJ_T_INT && !t->is_signed;
+        kj_call(w, "kj_fmt_int", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->ptr},
+                (LLVMValueRef[]){buf, kj_cast(w, v, t, u ? kj_int(64, false) : KJ_I64), c64(w, u), spec});
+    }
+}
+
+/* ---- print ---- */
+
+typedef struct {
+    LLVMValueRef items[64][4];   /* kind, typenum, ndim, ptr */
+    int n;
+} print_items;
+
+static void add_item(kj_lw *w, print_items *p, int kind, int typenum, int64_t ndim, LLVMValueRef ptr) {
+    if (p->n == 64)
+        return;
+    LLVMValueRef *it = p->items[p->n++];
+    it[0] = LLVMConstInt(w->i32, (unsigned)kind, 0);
+    it[1] = LLVMConstInt(w->i32, (unsigned)typenum, 0);
+    it[2] = c64(w, ndim);
+    it[3] = ptr ? ptr : LLVMConstNull(w->ptr);
+}
+
+static LLVMValueRef spill(kj_lw *w, LLVMValueRef v) {
+    LLVMValueRef slot = kj_entry_alloca(w, LLVMTypeOf(v), "print.arg");
+    LLVMBuildStore(w->b, v, slot);
+    return slot;
+}
+
+static void add_value(kj_lw *w, print_items *p, LLVMValueRef v, const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_TUPLE:
+        add_item(w, p, KJ_PRINT_TUPLE, 0, t->n, NULL);
+        for (int i = 0; i < t->n; i++)
+            add_value(w, p, LLVMBuildExtractValue(w->b, v, (unsigned)i, ""), t->elems[i]);
+        return;
+    case KJ_T_ARRAY: add_item(w, p, KJ_PRINT_ARRAY, kj_type_to_npy(t->elem), t->ndim, spill(w, v)); return;
+    case KJ_T_LIST: add_item(w, p, KJ_PRINT_LIST, t->elem ? kj_type_to_npy(t->elem) : 12, 0, spill(w, v)); return;
+    case KJ_T_STR: add_item(w, p, KJ_PRINT_STR, 0, 0, spill(w, v)); return;
+    case KJ_T_NONE: add_item(w, p, KJ_PRINT_NONE, 0, 0, NULL); return;
+    case KJ_T_BOOL: add_item(w, p, KJ_PRINT_BOOL, 0, 0, spill(w, LLVMBuildZExt(w->b, v, w->i64, ""))); return;
+    case KJ_T_FLOAT: add_item(w, p, KJ_PRINT_FLOAT, kj_type_to_npy(t), 0, spill(w, kj_cast(w, v, t, KJ_F64))); return;
+    case KJ_T_COMPLEX: add_item(w, p, KJ_PRINT_COMPLEX, 0, 0, spill(w, kj_cast(w, v, t, kj_complex(128)))); return;
+    default: {
+        bool u = t->kind == KJ_T_INT && !t->is_signed;
+        add_item(w, p, u ? KJ_PRINT_UINT : KJ_PRINT_INT, 0, 0, spill(w, kj_cast(w, v, t, u ? kj_int(64, false) : KJ_I64)));
+        return;
+    }
+    }
+}
+
+static LLVMValueRef lower_print(kj_lw *w, kj_node *n) {
+    print_items p = {.n = 0};
+    LLVMValueRef sep = LLVMConstNull(w->ptr), end = LLVMConstNull(w->ptr);
+    for (int i = 1; i < n->nkids; i++) {
+        kj_node *k = n->kids[i];
+        if (k->kind == KJ_E_KEYWORD) {
+            LLVMValueRef s = kj_lower_expr(w, k->kids[0]);
+            if (!strcmp(k->name, "sep"))
+                sep = s;
+            else
+                end = s;
+            continue;
+        }
+        add_value(w, &p, kj_lower_expr(w, k), k->type);
+    }
+    LLVMTypeRef item = LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->i32, w->i32, w->i64, w->ptr}, 4, 0);
+    LLVMValueRef arr = kj_entry_alloca(w, LLVMArrayType2(item, (unsigned)(p.n ? p.n : 1)), "print.items");
+    for (int i = 0; i < p.n; i++)
+        for (int f = 0; f < 4; f++) {
+            LLVMValueRef idx[3] = {c64(w, 0), c64(w, i), LLVMConstInt(w->i32, (unsigned)f, 0)};
+            LLVMBuildStore(w->b, p.items[i][f],
+                           LLVMBuildGEP2(w->b, LLVMArrayType2(item, (unsigned)(p.n ? p.n : 1)), arr, idx, 3, ""));
+        }
+    kj_call(w, "kj_print", w->vd, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr, w->ptr},
+            (LLVMValueRef[]){c64(w, p.n), arr, sep, end});
+    return LLVMConstInt(w->i8, 0, 0);
+}
+
+LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n) {
+    switch (n->kind) {
+    case KJ_E_CONST: return cstr(w, n->str);
+    case KJ_E_FSTRING: {
+        LLVMValueRef buf = kj_call(w, "kj_fmt_begin", w->ptr, 0, NULL, NULL);
+        for (int i = 0; i < n->nkids; i++)
+            format_part(w, buf, n->kids[i]);
+        return buf;
+    }
+    case KJ_E_COMPARE: {
+        LLVMValueRef a = kj_lower_expr(w, n->kids[0]), b = kj_lower_expr(w, n->kids[1]);
+        LLVMValueRef r = kj_call(w, "strcmp", w->i32, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){a, b});
+        return LLVMBuildICmp(w->b, n->ops[0] == KJ_OP_EQ ? LLVMIntEQ : LLVMIntNE, r, LLVMConstInt(w->i32, 0, 0), "");
+    }
+    default: return lower_print(w, n);
+    }
+}
+
+void kj_str_raise(kj_lw *w, kj_node *s) {
+    LLVMValueRef msg = kj_lower_expr(w, s->kids[1]);
+    LLVMValueRef cls = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)s->kids[0]->pyobj, 0), w->ptr);
+    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){cls, msg});
+    kj_nrt_ret(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "after.raise"));
+}
