@@ -74,6 +74,11 @@ class KilnShell(InteractiveShell):
         # `obj?` and %page go to the frontend's pager as a payload of the execute_reply
         self.set_hook("show_in_pager", page.as_hook(payloadpage.page), 99)
 
+    def enable_matplotlib(self, gui=None):
+        # a bare %matplotlib means the kernel's own backend (IPython would pick matplotlibrc's,
+        # TkAgg on Debian, which cannot run here)
+        return super().enable_matplotlib("inline" if gui in (None, "auto") else gui)
+
     def enable_gui(self, gui=None):
         if gui not in (None, "inline"):
             raise UsageError(f"the Kiln kernel has no {gui!r} event loop; use %matplotlib inline")

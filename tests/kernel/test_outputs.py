@@ -76,6 +76,13 @@ def test_inline_matplotlib_figure_is_a_png(kc):
     assert base64.b64decode(pngs[0]).startswith(b"\x89PNG\r\n\x1a\n")
 
 
+def test_bare_matplotlib_magic_selects_inline(kc):
+    reply, msgs = run(kc, "%matplotlib\nimport matplotlib; matplotlib.get_backend()")
+    assert reply["status"] == "ok"
+    result = of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"]
+    assert result == "'module://matplotlib_inline.backend_inline'"
+
+
 def test_rich_reprs_become_their_mime_types(kc):
     code = ("class Rich:\n"
             "    def _repr_html_(self): return '<b>rich</b>'\n"
