@@ -177,7 +177,7 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
         char buf[160] = "";
         if (self && strcmp(Py_TYPE(self)->tp_name, "Random") == 0)
             snprintf(buf, sizeof buf, "random.%s", ns);
-        else if ((self && strcmp(Py_TYPE(self)->tp_name, "RandomState") == 0) ||
+        else if ((self && strstr(Py_TYPE(self)->tp_name, "RandomState")) ||   /* numpy.random.mtrand.RandomState */
                  strncmp(ms, "numpy.random", 12) == 0)
             snprintf(buf, sizeof buf, "np.random.%s", ns);
         else if (strcmp(ms, "builtins") == 0)

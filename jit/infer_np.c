@@ -304,8 +304,10 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
         const kj_type *dt = dtype_arg(c, kj_np_arg(a, 1, "dtype"), &bad);
         if (bad)
             return NULL;
+        if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0)   /* np.array([1, 2, 3]) */
+            return kj_array(dt ? dt : src->elem ? src->elem : KJ_F64, 1, KJ_LAYOUT_C, false);
         if (src->kind != KJ_T_ARRAY)
-            FAIL(c, n, "Build the array with np.empty and fill it.", "np.%s needs an array here, got %s", m,
+            FAIL(c, n, "Build the array with np.empty and fill it.", "np.%s needs an array or a list here, got %s", m,
                  src->name);
         if (!strcmp(m, "asarray") && (!dt || dt == src->elem))
             return src;

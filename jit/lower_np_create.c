@@ -2,6 +2,7 @@
  * full, the *_like family, arange, linspace, eye, identity, copy, array,
  * asarray) and the array methods that make or view arrays (copy, astype,
  * reshape, ravel, flatten, transpose, fill). */
+#include "jit/lists.h"
 #include "jit/lower_np.h"
 #include "jit/lower_nrt.h"
 
@@ -147,6 +148,17 @@ LLVMValueRef kj_np_lower_create(kj_lw *w, kj_node *n, const char *m, const kj_np
         LLVMValueRef s = kj_lower_expr(w, src);
         if (t == src->type)   /* asarray of an array of this type: the same array */
             return s;
+        if (src->type->kind == KJ_T_LIST) {   /* np.array(a_list): the items, converted */
+            LLVMValueRef len = kj_list_len(w, s);
+            LLVMValueRef arr = kj_np_alloc(w, t, &len, false);
+            if (src->type->elem) {
+                kj_np_loop l;
+                LLVMValueRef i = kj_np_loop_begin(w, &l, len);
+                kj_np_store_elem(w, kj_np_ptr(w, arr, 1, &i), kj_list_get(w, s, src->type->elem, i), src->type->elem, t->elem);
+                kj_np_loop_end(w, &l);
+            }
+            return arr;
+        }
         return kj_np_copy(w, s, src->type, t->elem);
     }
     *handled = false;

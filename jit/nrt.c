@@ -4,6 +4,8 @@
 #include "jit/nrt.h"
 #include "jit/rt_list.h"
 #include "jit/rt_print.h"
+#include "jit/rt_random.h"
+#include "jit/rt_sort.h"
 #include "jit/rt_np.h"
 
 #include <stdatomic.h>
@@ -130,5 +132,7 @@ const kj_symbol kj_nrt_symbols[] = {
     KJ_RT_NP_SYMBOLS
     KJ_RT_LIST_SYMBOLS
     KJ_RT_PRINT_SYMBOLS
+    KJ_RT_SORT_SYMBOLS
+    KJ_RT_RANDOM_SYMBOLS
     {NULL, NULL},
 };

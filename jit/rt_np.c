@@ -2,6 +2,8 @@
  * shapes (formatted as NumPy formats them, into a per-thread buffer that
  * stays valid until the dispatcher reads the error on the same thread). */
 #include "jit/rt_np.h"
+#include "jit/rt_print.h"
+#include "jit/rt_sort.h"
 #include "jit/runtime.h"
 
 #include <stdio.h>
@@ -88,6 +90,41 @@ void kj_np_raise_axis(int64_t axis, int64_t ndim) {
     snprintf(message, sizeof message, "axis %lld is out of bounds for array of dimension %lld", (long long)axis,
              (long long)ndim);
     kj_rt_raise(axis_error ? axis_error : PyExc_ValueError, message);
+}
+
+void kj_np_raise_mask(int64_t dim, int64_t size, int64_t mask_size) {
+    snprintf(message, sizeof message,
+             "boolean index did not match indexed array along dimension %lld; dimension is %lld but "
+             "corresponding boolean dimension is %lld", (long long)dim, (long long)size, (long long)mask_size);
+    kj_rt_raise(PyExc_IndexError, message);
+}
+
+void kj_np_raise_mask_assign(int64_t have, int64_t want) {
+    snprintf(message, sizeof message,
+             "NumPy boolean array indexing assignment cannot assign %lld input values to the %lld output "
+             "values where the mask is true", (long long)have, (long long)want);
+    kj_rt_raise(PyExc_ValueError, message);
+}
+
+void kj_np_raise_index(int64_t index, int64_t size) {
+    snprintf(message, sizeof message, "index %lld is out of bounds for axis 0 with size %lld", (long long)index,
+             (long long)size);
+    kj_rt_raise(PyExc_IndexError, message);
+}
+
+void kj_np_raise_histogram(int32_t code, double lo, double hi) {
+    if (code == KJ_HIST_BAD_BINS || code == KJ_HIST_BAD_RANGE) {
+        kj_rt_raise(PyExc_ValueError, code == KJ_HIST_BAD_BINS ? "`bins` must be positive, when an integer"
+                                                               : "max must be larger than min in range parameter.");
+        return;
+    }
+    char *buf = kj_fmt_begin();
+    kj_fmt_str(buf, code == KJ_HIST_AUTO_NOT_FINITE ? "autodetected range of [" : "supplied range of [");
+    kj_fmt_float(buf, lo, 0, NULL);
+    kj_fmt_str(buf, ", ");
+    kj_fmt_float(buf, hi, 0, NULL);
+    kj_fmt_str(buf, "] is not finite");
+    kj_rt_raise(PyExc_ValueError, buf);
 }
 
 void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v) {

@@ -16,6 +16,11 @@ void kj_np_raise_out(int64_t ond, const int64_t *oshape, int64_t bnd, const int6
 void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const int64_t *dshape);
 /* cls with fmt (one %lld) formatted with v. */
 void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v);
+void kj_np_raise_mask(int64_t dim, int64_t size, int64_t mask_size);
+void kj_np_raise_mask_assign(int64_t have, int64_t want);
+void kj_np_raise_index(int64_t index, int64_t size);
+/* What np.histogram refuses (a KJ_HIST_* code of rt_sort.h). */
+void kj_np_raise_histogram(int32_t code, double lo, double hi);
 /* numpy's AxisError for axis on an array of ndim dimensions; compiled code
  * raising it calls kj_np_prepare_axis_error while compiling (GIL held). */
 void kj_np_raise_axis(int64_t axis, int64_t ndim);
@@ -27,7 +32,11 @@ int kj_np_prepare_axis_error(void);
     {"kj_np_raise_reshape", (void *)kj_np_raise_reshape},             \
     {"kj_np_raise_i64", (void *)kj_np_raise_i64},                     \
     {"kj_np_raise_out", (void *)kj_np_raise_out},                     \
-    {"kj_np_raise_axis", (void *)kj_np_raise_axis},                     \
+    {"kj_np_raise_axis", (void *)kj_np_raise_axis},                   \
+    {"kj_np_raise_mask", (void *)kj_np_raise_mask},                   \
+    {"kj_np_raise_mask_assign", (void *)kj_np_raise_mask_assign},     \
+    {"kj_np_raise_index", (void *)kj_np_raise_index},                 \
+    {"kj_np_raise_histogram", (void *)kj_np_raise_histogram},                     \
     {"kj_np_raise_assign", (void *)kj_np_raise_assign},
 
 #endif

@@ -1,0 +1,160 @@
+/* lower_np_fancy: indexing with arrays, as users write it: a boolean mask
+ * of the array's shape (a[a > 0], a[m] = 0) and a 1-d integer array on the
+ * first axis (a[idx], a[idx] = v). Both make copies when read, as NumPy
+ * does; the mask is walked in C order. */
+#include "jit/lower_np.h"
+#include "jit/rt_np.h"
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+/* NumPy's IndexError when the mask's shape is not the array's. */
+static void check_mask_shape(kj_lw *w, LLVMValueRef a, LLVMValueRef m, int nd) {
+    for (int d = 0; d < nd; d++) {
+        LLVMValueRef ad = kj_array_field(w, a, 2, d), md = kj_array_field(w, m, 2, d);
+        LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, ad, md, ""));
+        kj_call(w, "kj_np_raise_mask", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64},
+                (LLVMValueRef[]){c64(w, d), ad, md});
+        kj_np_fail_end(w, ok);
+    }
+}
+
+static LLVMValueRef count_true(kj_lw *w, LLVMValueRef m, const kj_type *mt) {
+    LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+    kj_np_shape(w, m, mt->ndim, shape);
+    LLVMValueRef acc = kj_entry_alloca(w, w->i64, "count");
+    LLVMBuildStore(w->b, c64(w, 0), acc);
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, mt->ndim, shape, idx);
+    LLVMValueRef t = kj_np_load(w, kj_np_ptr(w, m, mt->ndim, idx), mt->elem);
+    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, acc, ""), LLVMBuildZExt(w->b, t, w->i64, ""), ""), acc);
+    kj_np_nest_end(w, &nest);
+    return LLVMBuildLoad2(w->b, w->i64, acc, "");
+}
+
+/* An index from an integer array, negative from the end, checked. */
+static LLVMValueRef checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef len) {
+    LLVMValueRef asked = kj_cast(w, i, it, KJ_I64);
+    LLVMValueRef k = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, asked, c64(w, 0), ""),
+                                     LLVMBuildAdd(w->b, asked, len, ""), asked, "");
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, k, len, ""));
+    kj_call(w, "kj_np_raise_index", w->vd, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){asked, len});
+    kj_np_fail_end(w, ok);
+    return k;
+}
+
+/* The rest of a's shape after the first axis, and a view of row i. */
+static LLVMValueRef row(kj_lw *w, LLVMValueRef a, const kj_type *at, LLVMValueRef i) {
+    return kj_array_item(w, a, at, i);
+}
+
+LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
+    const kj_type *at = n->kids[0]->type, *it = n->kids[1]->type, *t = n->type;
+    LLVMValueRef a = kj_lower_expr(w, n->kids[0]), ix = kj_lower_expr(w, n->kids[1]);
+    if (it->elem->kind == KJ_T_BOOL) {   /* a[mask]: the selected elements, in C order */
+        int nd = at->ndim;
+        check_mask_shape(w, a, ix, nd);
+        LLVMValueRef count = count_true(w, ix, it);
+        LLVMValueRef out = kj_np_alloc(w, t, &count, false);
+        LLVMValueRef at_slot = kj_entry_alloca(w, w->i64, "k");
+        LLVMBuildStore(w->b, c64(w, 0), at_slot);
+        LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+        kj_np_shape(w, a, nd, shape);
+        kj_np_nest nest;
+        kj_np_nest_begin(w, &nest, nd, shape, idx);
+        LLVMValueRef take = kj_np_load(w, kj_np_ptr(w, ix, nd, idx), it->elem);
+        LLVMBasicBlockRef yes = kj_new_bb(w, "mask.take"), next = kj_new_bb(w, "mask.next");
+        LLVMBuildCondBr(w->b, take, yes, next);
+        LLVMPositionBuilderAtEnd(w->b, yes);
+        LLVMValueRef k = LLVMBuildLoad2(w->b, w->i64, at_slot, "");
+        kj_np_store_elem(w, kj_np_ptr(w, out, 1, &k), kj_np_load(w, kj_np_ptr(w, a, nd, idx), at->elem), at->elem, t->elem);
+        LLVMBuildStore(w->b, LLVMBuildAdd(w->b, k, c64(w, 1), ""), at_slot);
+        LLVMBuildBr(w->b, next);
+        LLVMPositionBuilderAtEnd(w->b, next);
+        kj_np_nest_end(w, &nest);
+        return out;
+    }
+    /* a[idx]: rows of a, in idx's order */
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    kj_np_shape(w, a, at->ndim, shape);
+    LLVMValueRef len = shape[0];
+    shape[0] = kj_array_len(w, ix);
+    LLVMValueRef out = kj_np_alloc(w, t, shape, false);
+    kj_np_loop l;
+    LLVMValueRef k = kj_np_loop_begin(w, &l, shape[0]);
+    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len);
+    if (at->ndim == 1)
+        kj_np_store_elem(w, kj_np_ptr(w, out, 1, &k), kj_array_item(w, a, at, i), at->elem, t->elem);
+    else
+        kj_np_copy_into(w, row(w, out, t, k), kj_iter_elem(t), row(w, a, at, i), kj_iter_elem(at));
+    kj_np_loop_end(w, &l);
+    return out;
+}
+
+void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
+    const kj_type *at = target->kids[0]->type, *it = target->kids[1]->type;
+    LLVMValueRef a = kj_lower_expr(w, target->kids[0]), ix = kj_lower_expr(w, target->kids[1]);
+    bool from_array = vt->kind == KJ_T_ARRAY;
+    if (it->elem->kind == KJ_T_BOOL) {   /* a[mask] = scalar, or = the values in order */
+        int nd = at->ndim;
+        check_mask_shape(w, a, ix, nd);
+        if (from_array) {
+            LLVMValueRef count = count_true(w, ix, it), have = kj_np_size(w, v, vt->ndim);
+            LLVMValueRef bad = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, have, count, ""),
+                                            LLVMBuildICmp(w->b, LLVMIntNE, have, c64(w, 1), ""), "");
+            LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
+            kj_call(w, "kj_np_raise_mask_assign", w->vd, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){have, count});
+            kj_np_fail_end(w, ok);
+            if (vt->ndim != 1 || vt->layout != KJ_LAYOUT_C)
+                v = kj_np_copy(w, v, vt, vt->elem);   /* walked flat below */
+        }
+        LLVMValueRef k_slot = kj_entry_alloca(w, w->i64, "k");
+        LLVMBuildStore(w->b, c64(w, 0), k_slot);
+        LLVMValueRef single = from_array ? LLVMBuildICmp(w->b, LLVMIntEQ, kj_np_size(w, v, vt->ndim), c64(w, 1), "") : NULL;
+        LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+        kj_np_shape(w, a, nd, shape);
+        kj_np_nest nest;
+        kj_np_nest_begin(w, &nest, nd, shape, idx);
+        LLVMBasicBlockRef yes = kj_new_bb(w, "mask.put"), next = kj_new_bb(w, "mask.next");
+        LLVMBuildCondBr(w->b, kj_np_load(w, kj_np_ptr(w, ix, nd, idx), it->elem), yes, next);
+        LLVMPositionBuilderAtEnd(w->b, yes);
+        LLVMValueRef x = v;
+        const kj_type *xt = vt;
+        if (from_array) {
+            LLVMValueRef k = LLVMBuildLoad2(w->b, w->i64, k_slot, "");
+            LLVMValueRef src = LLVMBuildSelect(w->b, single, c64(w, 0), k, "");
+            x = kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, vt->elem), kj_array_field(w, v, 1, 0), &src, 1, ""), vt->elem);
+            xt = vt->elem;
+            LLVMBuildStore(w->b, LLVMBuildAdd(w->b, k, c64(w, 1), ""), k_slot);
+        }
+        kj_np_store_elem(w, kj_np_ptr(w, a, nd, idx), x, xt, at->elem);
+        LLVMBuildBr(w->b, next);
+        LLVMPositionBuilderAtEnd(w->b, next);
+        kj_np_nest_end(w, &nest);
+        return;
+    }
+    /* a[idx] = v: v broadcast to the selected rows, or one value per index */
+    LLVMValueRef len = kj_array_len(w, a), n = kj_array_len(w, ix);
+    bool per_index = from_array && vt->ndim == at->ndim;
+    if (per_index) {
+        LLVMValueRef vl = kj_array_len(w, v);
+        kj_raise_if(w, LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, vl, n, ""),
+                                    LLVMBuildICmp(w->b, LLVMIntNE, vl, c64(w, 1), ""), ""),
+                    PyExc_ValueError, "shape mismatch: value array could not be broadcast to indexing result");
+    }
+    kj_np_loop l;
+    LLVMValueRef k = kj_np_loop_begin(w, &l, n);
+    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len);
+    LLVMValueRef x = v;
+    const kj_type *xt = vt;
+    if (per_index) {
+        LLVMValueRef src = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, kj_array_len(w, v), c64(w, 1), ""),
+                                           c64(w, 0), k, "");
+        x = kj_array_item(w, v, vt, src);
+        xt = kj_iter_elem(vt);
+    }
+    if (at->ndim == 1)
+        kj_np_store_elem(w, kj_np_ptr(w, a, 1, &i), x, xt, at->elem);
+    else
+        kj_np_assign(w, row(w, a, at, i), kj_iter_elem(at), x, xt);
+    kj_np_loop_end(w, &l);
+}

@@ -1,0 +1,111 @@
+/* lower_np_random: np.random.seed, random, random_sample, rand, randn,
+ * standard_normal, uniform, normal, randint, choice and shuffle. A size
+ * makes an array filled element by element from the generator. */
+#include "jit/lower_np.h"
+
+#include <string.h>
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+typedef struct {
+    const char *m;
+    LLVMValueRef p0, p1;   /* low/high, loc/scale, or the choice's array */
+    const kj_type *src;    /* choice: the array's type, or NULL for range(n) */
+} gen;
+
+static LLVMValueRef uniform01(kj_lw *w) { return kj_call(w, "kj_rt_random", w->f64, 0, NULL, NULL); }
+
+/* One deviate. */
+static LLVMValueRef draw(kj_lw *w, const gen *g) {
+    LLVMBuilderRef b = w->b;
+    if (!strcmp(g->m, "uniform"))
+        return LLVMBuildFAdd(b, g->p0, LLVMBuildFMul(b, LLVMBuildFSub(b, g->p1, g->p0, ""), uniform01(w), ""), "");
+    if (!strcmp(g->m, "normal"))
+        return LLVMBuildFAdd(b, g->p0, LLVMBuildFMul(b, g->p1, kj_call(w, "kj_np_normal", w->f64, 0, NULL, NULL), ""), "");
+    if (!strcmp(g->m, "randn") || !strcmp(g->m, "standard_normal"))
+        return kj_call(w, "kj_np_normal", w->f64, 0, NULL, NULL);
+    if (!strcmp(g->m, "randint"))
+        return kj_call(w, "kj_rt_randint", w->i64, 2, (LLVMTypeRef[]){w->i64, w->i64},
+                       (LLVMValueRef[]){g->p0, LLVMBuildSub(b, g->p1, c64(w, 1), "")});
+    if (!strcmp(g->m, "choice")) {
+        LLVMValueRef n = g->src ? kj_array_len(w, g->p0) : g->p0;
+        LLVMValueRef i = kj_call(w, "kj_rt_randint", w->i64, 2, (LLVMTypeRef[]){w->i64, w->i64},
+                                 (LLVMValueRef[]){c64(w, 0), LLVMBuildSub(b, n, c64(w, 1), "")});
+        return g->src ? kj_array_item(w, g->p0, g->src, i) : i;
+    }
+    return uniform01(w);   /* random, random_sample, rand */
+}
+
+/* The size argument (int or tuple) as a shape, or 0 dimensions. */
+static int size_arg(kj_lw *w, kj_node *k, LLVMValueRef *shape) {
+    if (!k || k->type->kind == KJ_T_NONE)
+        return 0;
+    kj_np_shape_arg(w, k, shape);
+    return k->type->kind == KJ_T_TUPLE ? k->type->n : 1;
+}
+
+LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    if (!strcmp(m, "seed")) {
+        LLVMValueRef s = kj_np_value(w, a->pos[0], KJ_I64);
+        kj_call(w, "kj_np_seed", w->vd, 1, (LLVMTypeRef[]){w->i64}, &s);
+        return LLVMConstInt(w->i8, 0, 0);
+    }
+    if (!strcmp(m, "shuffle")) {
+        const kj_type *t = a->pos[0]->type;
+        LLVMValueRef arr = kj_lower_expr(w, a->pos[0]);
+        if (t->ndim != 1) {
+            kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, n->line, n->col, "Shuffle an index array and take rows with it.",
+                    "np.random.shuffle of a %d-d array is not supported yet", t->ndim);
+            return LLVMConstInt(w->i8, 0, 0);
+        }
+        kj_call(w, "kj_np_shuffle", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
+                (LLVMValueRef[]){kj_array_field(w, arr, 1, 0), kj_array_len(w, arr), kj_array_field(w, arr, 3, 0),
+                                 kj_np_itemsize(w, t->elem)});
+        return LLVMConstInt(w->i8, 0, 0);
+    }
+    gen g = {.m = m};
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    int nd = 0;
+    if (!strcmp(m, "rand") || !strcmp(m, "randn")) {
+        for (int i = 0; i < a->npos; i++)
+            shape[nd++] = kj_np_value(w, a->pos[i], KJ_I64);
+    } else if (!strcmp(m, "uniform") || !strcmp(m, "normal")) {
+        kj_node *lo = kj_np_arg(a, 0, m[0] == 'u' ? "low" : "loc"), *hi = kj_np_arg(a, 1, m[0] == 'u' ? "high" : "scale");
+        g.p0 = lo ? kj_np_value(w, lo, KJ_F64) : LLVMConstReal(w->f64, 0.0);
+        g.p1 = hi ? kj_np_value(w, hi, KJ_F64) : LLVMConstReal(w->f64, 1.0);
+        if (m[0] == 'n')
+            kj_raise_if(w, LLVMBuildFCmp(w->b, LLVMRealOLT, g.p1, LLVMConstReal(w->f64, 0.0), ""), PyExc_ValueError,
+                        "scale < 0");
+        nd = size_arg(w, kj_np_arg(a, 2, "size"), shape);
+    } else if (!strcmp(m, "randint")) {
+        kj_node *hi = kj_np_arg(a, 1, "high");
+        bool has_hi = hi && hi->type->kind != KJ_T_NONE;
+        LLVMValueRef lo = kj_np_value(w, a->pos[0], KJ_I64);
+        g.p0 = has_hi ? lo : c64(w, 0);
+        g.p1 = has_hi ? kj_np_value(w, hi, KJ_I64) : lo;
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSGE, g.p0, g.p1, ""), PyExc_ValueError, "low >= high");
+        nd = size_arg(w, kj_np_arg(a, 2, "size"), shape);
+    } else if (!strcmp(m, "choice")) {
+        kj_node *src = a->pos[0];
+        g.src = src->type->kind == KJ_T_ARRAY ? src->type : NULL;
+        g.p0 = g.src ? kj_lower_expr(w, src) : kj_np_value(w, src, KJ_I64);
+        LLVMValueRef len = g.src ? kj_array_len(w, g.p0) : g.p0;
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLE, len, c64(w, 0), ""), PyExc_ValueError,
+                    g.src ? "'a' cannot be empty unless no samples are taken" : "a must be greater than 0 unless no samples are taken");
+        nd = size_arg(w, kj_np_arg(a, 1, "size"), shape);
+    } else {   /* random, random_sample, standard_normal */
+        nd = size_arg(w, kj_np_arg(a, 0, "size"), shape);
+    }
+    const kj_type *t = n->type;
+    if (nd == 0)
+        return kj_cast(w, draw(w, &g), g.src ? g.src->elem : t, t);
+    LLVMValueRef out = kj_np_alloc(w, t, shape, false);
+    LLVMValueRef size = kj_np_size(w, out, nd);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, size);
+    LLVMValueRef v = draw(w, &g);
+    kj_np_store_elem(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, t->elem), kj_array_field(w, out, 1, 0), &i, 1, ""), v,
+                     g.src ? g.src->elem : !strcmp(m, "randint") || !strcmp(m, "choice") ? KJ_I64 : KJ_F64, t->elem);
+    kj_np_loop_end(w, &l);
+    return out;
+}

@@ -1,0 +1,116 @@
+/* lower_np_sort: np.sort, a.sort(), argsort, unique, searchsorted and
+ * histogram: the data is made contiguous (a copy where NumPy returns a
+ * new array anyway) and handed to rt_sort.c. */
+#include "jit/lower_np.h"
+#include "jit/rt_sort.h"
+
+#include <string.h>
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+static LLVMValueRef kind_of(kj_lw *w, const kj_type *e) {
+    return c64(w, e->kind == KJ_T_FLOAT ? 'f' : e->kind == KJ_T_INT && e->is_signed ? 'i' : 'u');
+}
+
+static LLVMValueRef data_of(kj_lw *w, LLVMValueRef a) { return kj_array_field(w, a, 1, 0); }
+
+/* A contiguous 1-d copy of a (any shape, C order). */
+static LLVMValueRef flat_copy(kj_lw *w, LLVMValueRef a, const kj_type *at, const kj_type *et) {
+    LLVMValueRef c = kj_np_copy(w, a, at, et);
+    LLVMValueRef size = kj_np_size(w, a, at->ndim);
+    return kj_np_make(w, kj_array(et, 1, KJ_LAYOUT_C, false), kj_array_field(w, c, 0, 0), data_of(w, c), &size, NULL);
+}
+
+static void sort_data(kj_lw *w, LLVMValueRef data, LLVMValueRef n, const kj_type *e) {
+    kj_call(w, "kj_np_sort", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
+            (LLVMValueRef[]){data, n, kind_of(w, e), kj_np_itemsize(w, e)});
+}
+
+static LLVMValueRef histogram(kj_lw *w, kj_node *n, const kj_np_args *a) {
+    kj_node *xn = kj_np_arg(a, 0, "a"), *bn = kj_np_arg(a, 1, "bins"), *rn = kj_np_arg(a, 2, "range");
+    LLVMValueRef x = flat_copy(w, kj_lower_expr(w, xn), xn->type, KJ_F64);
+    LLVMValueRef bins = bn ? kj_np_value(w, bn, KJ_I64) : c64(w, 10);
+    LLVMValueRef lo = LLVMConstReal(w->f64, 0), hi = LLVMConstReal(w->f64, 0);
+    if (rn) {
+        LLVMValueRef r = kj_lower_expr(w, rn);
+        lo = kj_cast(w, LLVMBuildExtractValue(w->b, r, 0, ""), rn->type->elems[0], KJ_F64);
+        hi = kj_cast(w, LLVMBuildExtractValue(w->b, r, 1, ""), rn->type->elems[1], KJ_F64);
+    }
+    /* allocate at least one bin so a refused count still has memory */
+    LLVMValueRef nb = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, bins, c64(w, 0), ""), bins, c64(w, 1), "");
+    LLVMValueRef ne = LLVMBuildAdd(w->b, nb, c64(w, 1), "");
+    const kj_type *ct = n->type->elems[0], *et = n->type->elems[1];
+    LLVMValueRef counts = kj_np_alloc(w, ct, &nb, false), edges = kj_np_alloc(w, et, &ne, false);
+    LLVMValueRef bad_lo = kj_entry_alloca(w, w->f64, "lo"), bad_hi = kj_entry_alloca(w, w->f64, "hi");
+    LLVMValueRef st = kj_call(w, "kj_np_histogram", w->i32, 10,
+                              (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->f64, w->f64, w->ptr, w->ptr, w->ptr, w->ptr},
+                              (LLVMValueRef[]){data_of(w, x), kj_array_len(w, x), bins, c64(w, rn != NULL), lo, hi,
+                                               data_of(w, counts), data_of(w, edges), bad_lo, bad_hi});
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, st, LLVMConstInt(w->i32, 0, 0), ""));
+    kj_call(w, "kj_np_raise_histogram", w->vd, 3, (LLVMTypeRef[]){w->i32, w->f64, w->f64},
+            (LLVMValueRef[]){st, LLVMBuildLoad2(w->b, w->f64, bad_lo, ""), LLVMBuildLoad2(w->b, w->f64, bad_hi, "")});
+    kj_np_fail_end(w, ok);
+    LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, n->type));
+    tup = LLVMBuildInsertValue(w->b, tup, counts, 0, "");
+    return LLVMBuildInsertValue(w->b, tup, edges, 1, "");
+}
+
+static LLVMValueRef searchsorted(kj_lw *w, kj_node *n, const kj_np_args *a) {
+    kj_node *an = kj_np_arg(a, 0, "a"), *vn = kj_np_arg(a, 1, "v");
+    const kj_type *at = an->type, *e = at->elem, *vt = vn->type;
+    LLVMValueRef arr = kj_lower_expr(w, an), v = kj_lower_expr(w, vn);
+    LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, e), "needle");
+    LLVMValueRef args[6] = {data_of(w, arr), kj_array_len(w, arr), kj_array_field(w, arr, 3, 0), kind_of(w, e),
+                            kj_np_itemsize(w, e), slot};
+    LLVMTypeRef tys[6] = {w->ptr, w->i64, w->i64, w->i64, w->i64, w->ptr};
+    if (vt->kind != KJ_T_ARRAY) {
+        kj_np_store_elem(w, slot, v, vt, e);
+        return kj_call(w, "kj_np_searchsorted", w->i64, 6, tys, args);
+    }
+    LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+    kj_np_shape(w, v, vt->ndim, shape);
+    LLVMValueRef out = kj_np_alloc(w, n->type, shape, false);
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, vt->ndim, shape, idx);
+    kj_np_store_elem(w, slot, kj_np_load(w, kj_np_ptr(w, v, vt->ndim, idx), vt->elem), vt->elem, e);
+    LLVMValueRef r = kj_call(w, "kj_np_searchsorted", w->i64, 6, tys, args);
+    kj_np_store_elem(w, kj_np_ptr(w, out, vt->ndim, idx), r, KJ_I64, KJ_I64);
+    kj_np_nest_end(w, &nest);
+    return out;
+}
+
+LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    if (!strcmp(m, "histogram"))
+        return histogram(w, n, a);
+    if (!strcmp(m, "searchsorted"))
+        return searchsorted(w, n, a);
+    kj_node *an = kj_np_arg(a, 0, "a");
+    const kj_type *at = an->type, *e = at->elem;
+    if (e->kind == KJ_T_COMPLEX) {
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, n->line, n->col, NULL, "sorting complex arrays is not supported yet");
+        return LLVMGetUndef(kj_lltype(w, n->type));
+    }
+    LLVMValueRef arr = kj_lower_expr(w, an);
+    if (!strcmp(m, "sort!")) {   /* a.sort(): in place, through a copy unless contiguous */
+        LLVMValueRef c = flat_copy(w, arr, at, e);
+        sort_data(w, data_of(w, c), kj_array_len(w, c), e);
+        kj_np_copy_into(w, arr, at, c, kj_array(e, 1, KJ_LAYOUT_C, false));
+        return LLVMConstInt(w->i8, 0, 0);
+    }
+    LLVMValueRef c = flat_copy(w, arr, at, e), len = kj_array_len(w, c);
+    if (!strcmp(m, "sort")) {
+        sort_data(w, data_of(w, c), len, e);
+        return c;
+    }
+    if (!strcmp(m, "argsort")) {
+        LLVMValueRef out = kj_np_alloc(w, n->type, &len, false);
+        LLVMValueRef st = kj_call(w, "kj_np_argsort", w->i32, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->ptr},
+                                  (LLVMValueRef[]){data_of(w, c), len, kind_of(w, e), kj_np_itemsize(w, e), data_of(w, out)});
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, st, LLVMConstInt(w->i32, 0, 0), ""), PyExc_MemoryError, NULL);
+        return out;
+    }
+    /* unique: sorted distinct values, a view of the front of the copy */
+    LLVMValueRef m_ = kj_call(w, "kj_np_unique", w->i64, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
+                              (LLVMValueRef[]){data_of(w, c), len, kind_of(w, e), kj_np_itemsize(w, e)});
+    return kj_np_make(w, n->type, kj_array_field(w, c, 0, 0), data_of(w, c), &m_, NULL);
+}

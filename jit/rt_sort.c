@@ -1,0 +1,151 @@
+/* rt_sort: sorting, argsort, unique, searchsorted and histogram for
+ * compiled NumPy code, on contiguous buffers of one dtype (kind 'f', 'i',
+ * 'u' or 'b' and an item size). Order is NumPy's: NaN after everything. */
+#include "jit/rt_sort.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One comparator per C type: NaN compares greater than any number and
+ * equal to NaN, so NaNs sort last and unique keeps one of them. */
+#define CMP(name, T, is_float)                                                  \
+    static int name(const void *pa, const void *pb) {                          \
+        T a = *(const T *)pa, b = *(const T *)pb;                               \
+        if (is_float) {                                                         \
+            bool na = a != a, nb = b != b;                                      \
+            if (na || nb)                                                       \
+                return na - nb;                                                 \
+        }                                                                       \
+        return (a > b) - (a < b);                                               \
+    }
+CMP(cmp_f64, double, 1)
+CMP(cmp_f32, float, 1)
+CMP(cmp_i64, int64_t, 0)
+CMP(cmp_i32, int32_t, 0)
+CMP(cmp_i16, int16_t, 0)
+CMP(cmp_i8, int8_t, 0)
+CMP(cmp_u64, uint64_t, 0)
+CMP(cmp_u32, uint32_t, 0)
+CMP(cmp_u16, uint16_t, 0)
+CMP(cmp_u8, uint8_t, 0)
+
+typedef int (*cmp_fn)(const void *, const void *);
+
+static cmp_fn comparator(int64_t kind, int64_t itemsize) {
+    switch (kind) {
+    case 'f': return itemsize == 4 ? cmp_f32 : cmp_f64;
+    case 'i': return itemsize == 1 ? cmp_i8 : itemsize == 2 ? cmp_i16 : itemsize == 4 ? cmp_i32 : cmp_i64;
+    default: return itemsize == 1 ? cmp_u8 : itemsize == 2 ? cmp_u16 : itemsize == 4 ? cmp_u32 : cmp_u64;
+    }
+}
+
+void kj_np_sort(void *data, int64_t n, int64_t kind, int64_t itemsize) {
+    if (n > 1)
+        qsort(data, (size_t)n, (size_t)itemsize, comparator(kind, itemsize));
+}
+
+/* Stable merge sort of the indices by their values. */
+int32_t kj_np_argsort(const void *data, int64_t n, int64_t kind, int64_t itemsize, int64_t *out) {
+    cmp_fn cmp = comparator(kind, itemsize);
+    const char *d = data;
+    for (int64_t i = 0; i < n; i++)
+        out[i] = i;
+    int64_t *tmp = n > 1 ? malloc(sizeof(int64_t) * (size_t)n) : NULL;
+    if (n > 1 && !tmp)
+        return -1;
+    for (int64_t width = 1; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = cmp(d + out[j] * itemsize, d + out[i] * itemsize) < 0 ? out[j++] : out[i++];
+            while (i < mid)
+                tmp[k++] = out[i++];
+            while (j < hi)
+                tmp[k++] = out[j++];
+        }
+        memcpy(out, tmp, sizeof(int64_t) * (size_t)n);
+    }
+    free(tmp);
+    return 0;
+}
+
+int64_t kj_np_unique(void *data, int64_t n, int64_t kind, int64_t itemsize) {
+    kj_np_sort(data, n, kind, itemsize);
+    cmp_fn cmp = comparator(kind, itemsize);
+    char *d = data;
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (m == 0 || cmp(d + (m - 1) * itemsize, d + i * itemsize) != 0)
+            memmove(d + (m++) * itemsize, d + i * itemsize, (size_t)itemsize);
+    return m;
+}
+
+int64_t kj_np_searchsorted(const void *data, int64_t n, int64_t stride, int64_t kind, int64_t itemsize,
+                           const void *value) {
+    cmp_fn cmp = comparator(kind, itemsize);
+    const char *d = data;
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {   /* the first i with not (a[i] < value) */
+        int64_t mid = lo + (hi - lo) / 2;
+        if (cmp(d + mid * stride, value) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int32_t kj_np_histogram(const double *x, int64_t n, int64_t bins, int64_t has_range, double lo, double hi,
+                        int64_t *counts, double *edges, double *bad_lo, double *bad_hi) {
+    if (bins < 1)
+        return KJ_HIST_BAD_BINS;
+    double first = lo, last = hi;
+    if (!has_range) {
+        /* a.min(), a.max() (NaN if any is NaN); (0, 1) for an empty array */
+        first = n ? x[0] : 0.0;
+        last = n ? x[0] : 1.0;
+        bool nan = false;
+        for (int64_t i = 0; i < n; i++) {
+            nan = nan || x[i] != x[i];
+            first = x[i] < first ? x[i] : first;
+            last = x[i] > last ? x[i] : last;
+        }
+        if (nan)
+            first = last = NAN;
+    } else if (first > last) {
+        return KJ_HIST_BAD_RANGE;
+    }
+    if (!isfinite(first) || !isfinite(last)) {
+        *bad_lo = first;
+        *bad_hi = last;
+        return has_range ? KJ_HIST_SUPPLIED_NOT_FINITE : KJ_HIST_AUTO_NOT_FINITE;
+    }
+    if (first == last) {
+        first -= 0.5;
+        last += 0.5;
+    }
+    /* the edges as np.linspace(first, last, bins + 1) */
+    double step = (last - first) / (double)bins;
+    for (int64_t i = 0; i <= bins; i++)
+        edges[i] = step == 0 ? (double)i / (double)bins * (last - first) + first : (double)i * step + first;
+    edges[bins] = last;
+    memset(counts, 0, sizeof(int64_t) * (size_t)bins);
+    double norm = (double)bins / (last - first);
+    for (int64_t i = 0; i < n; i++) {
+        double v = x[i];
+        if (!(v >= first && v <= last))
+            continue;
+        int64_t k = (int64_t)((v - first) * norm);
+        if (k == bins)
+            k--;
+        /* NumPy's correction for rounding near the edges */
+        if (v < edges[k])
+            k--;
+        else if (v >= edges[k + 1] && k != bins - 1)
+            k++;
+        counts[k]++;
+    }
+    return 0;
+}

@@ -1,0 +1,32 @@
+/* rt_sort: sorting and friends for compiled NumPy code (rt_sort.c), on
+ * contiguous buffers; kind is 'f', 'i', 'u' (bool sorts as 'u'). */
+#ifndef KILN_JIT_RT_SORT_H
+#define KILN_JIT_RT_SORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+void kj_np_sort(void *data, int64_t n, int64_t kind, int64_t itemsize);
+/* out[i]: the indices that sort data (stably); -1 when out of memory. */
+int32_t kj_np_argsort(const void *data, int64_t n, int64_t kind, int64_t itemsize, int64_t *out);
+/* Sorts data and moves its distinct values to the front; their number. */
+int64_t kj_np_unique(void *data, int64_t n, int64_t kind, int64_t itemsize);
+/* The leftmost insertion point of *value in sorted data (stride bytes apart). */
+int64_t kj_np_searchsorted(const void *data, int64_t n, int64_t stride, int64_t kind, int64_t itemsize,
+                           const void *value);
+
+/* np.histogram(x, bins, range) on float64 data: counts[bins] and
+ * edges[bins + 1]; 0, or what NumPy would refuse (the range's ends in
+ * bad_lo, bad_hi for the not-finite cases). */
+enum { KJ_HIST_BAD_BINS = 1, KJ_HIST_BAD_RANGE, KJ_HIST_AUTO_NOT_FINITE, KJ_HIST_SUPPLIED_NOT_FINITE };
+int32_t kj_np_histogram(const double *x, int64_t n, int64_t bins, int64_t has_range, double lo, double hi,
+                        int64_t *counts, double *edges, double *bad_lo, double *bad_hi);
+
+#define KJ_RT_SORT_SYMBOLS                                  \
+    {"kj_np_sort", (void *)kj_np_sort},                     \
+    {"kj_np_argsort", (void *)kj_np_argsort},               \
+    {"kj_np_unique", (void *)kj_np_unique},                 \
+    {"kj_np_searchsorted", (void *)kj_np_searchsorted},     \
+    {"kj_np_histogram", (void *)kj_np_histogram},
+
+#endif
