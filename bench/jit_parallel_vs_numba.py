@@ -4,8 +4,9 @@ ufuncs (cpu and parallel targets), and the first call of a cache=True
 function in a fresh process whose cache is warm.
 
 Usage: KILN_BUILD_DIR=build /usr/bin/python3 bench/jit_parallel_vs_numba.py [--quick]
-Timing helpers (steady, first_call, env_for, ms) are bench/jit_vs_numba.py's:
-each measurement runs in its own process, best of several calls."""
+Timing helpers (steady, first_call, ms) are bench/jit_vs_numba.py's: steady
+times alternate Kiln and Numba in one process (both see the same machine
+load), best of several calls; first calls run in fresh processes."""
 import os
 import sys
 import tempfile
@@ -132,11 +133,10 @@ def main():
               f"{'numba ser ms':>12} {'numba par ms':>12} {'speedup':>7}")
         for i, (name, code) in enumerate(PRANGE.items()):
             t = {}
-            for tool in ("kiln", "numba"):
-                for par in (False, True):
-                    mod = write(folder, f"p{i}_{tool}_{par}", tool,
-                                code.replace("{par}", str(par)).replace("{rng}", "prange" if par else "range"))
-                    t[tool, par] = steady(folder, tool, mod, repeats)
+            for par in (False, True):
+                variant = code.replace("{par}", str(par)).replace("{rng}", "prange" if par else "range")
+                mods = [write(folder, f"p{i}_{tool}_{par}", tool, variant) for tool in ("kiln", "numba")]
+                t["kiln", par], t["numba", par] = steady(folder, *mods, repeats)
             ks, kp, ns, np_ = t["kiln", False], t["kiln", True], t["numba", False], t["numba", True]
             print(f"{name:38} {ms(ks):>11} {ms(kp):>11} {ks / kp:7.2f}   {ms(ns):>12} {ms(np_):>12} {ns / np_:7.2f}")
         print("  (evaluate_functions: Kiln finds vector1 carried between iterations and runs the loop serially;"
@@ -144,8 +144,8 @@ def main():
 
         print("\nvectorize ufuncs (ratio = kiln / numba; goal <= 1)")
         for i, (name, code) in enumerate(UFUNCS.items()):
-            k = steady(folder, "kiln", write(folder, f"u{i}_kiln", "kiln", code), repeats)
-            n = steady(folder, "numba", write(folder, f"u{i}_numba", "numba", code), repeats)
+            k, n = steady(folder, write(folder, f"u{i}_kiln", "kiln", code),
+                          write(folder, f"u{i}_numba", "numba", code), repeats)
             print(f"  {name:55} kiln {ms(k)} numba {ms(n)}   ratio {k / n:5.2f}")
 
         print("\ncache=True: import + first call in a fresh process with a warm cache (ratio = kiln / numba)")

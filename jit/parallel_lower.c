@@ -422,6 +422,10 @@ kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, in
     }
     char name[200];
     r->fn = new_body_function(w, what, line, name, sizeof name);
+    /* the direct call for small sizes inlines it, so that path is the
+     * plain loop it would have been without parallel=True */
+    unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    LLVMAddAttributeAtIndex(r->fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(w->ctx, inl, 0));
     enter_function(w, &r->o, r->fn, name, line);
     r->o.slots = NULL;   /* the loop reads the values passed in, never the parent's locals */
     kj_at(&r->o, &(kj_node){.line = line});
