@@ -1,13 +1,15 @@
 """An infinite loop in compiled code stops on SIGINT (what the kernel sends
-for an interrupt, and Ctrl-C in a terminal) as KeyboardInterrupt, within a
-second, and the process keeps running. Run in a child process that another
-process signals, as the kernel is signalled."""
+for an interrupt, and Ctrl-C in a terminal) as KeyboardInterrupt, and the
+process keeps running. The child process runs the loops; this process
+signals it, as the kernel is signalled, and times how long it takes to stop."""
 import os
+import signal
 import subprocess
 import sys
+import time
 
 CHILD = r"""
-import os, subprocess, sys, time
+import sys
 import kiln
 
 @kiln.jit
@@ -26,15 +28,14 @@ def count(n):
     return s
 
 for f, arg in ((spin, 1), (count, 10**9)):
-    f(0)
-    subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
-    t0 = time.monotonic()
+    f(0)   # compiled before the clock starts
+    print("ready", flush=True)
     try:
         f(arg)
-        print("finished")
+        print("finished", flush=True)
     except KeyboardInterrupt:
-        print("interrupted", time.monotonic() - t0)
-print("alive", count(3))
+        print("interrupted", flush=True)
+print("alive", count(3), flush=True)
 """
 
 
@@ -44,10 +45,24 @@ def test_sigint_stops_compiled_loops(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(build, "python"), os.path.join(root, "python")]))
     script = tmp_path / "spin.py"   # compiled functions need their source in a file
     script.write_text(CHILD)
-    out = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=60)
-    lines = out.stdout.split("\n")
-    assert out.returncode == 0, out.stderr
-    stops = [float(line.split()[1]) for line in lines if line.startswith("interrupted")]
-    assert len(stops) == 2, out.stdout
-    assert all(0.25 < s < 5 for s in stops), stops  # bound loose for a busy machine: the point is it stops
-    assert "alive 12" in out.stdout
+    child = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        stops = []
+        for _ in range(2):
+            assert child.stdout.readline().strip() == "ready"
+            time.sleep(0.3)   # well inside the compiled loop by now
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            line = child.stdout.readline().strip()
+            stops.append(time.monotonic() - sent)
+            assert line == "interrupted"
+        assert child.stdout.readline().strip() == "alive 12"
+        assert child.wait(timeout=60) == 0
+        # the issue asks for "within a second"; the bound is loose for a busy
+        # machine: what is checked is that a loop with no end stops at all
+        assert all(s < 5 for s in stops), stops
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
