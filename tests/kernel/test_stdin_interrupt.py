@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from conftest import collect, of_type, run, shell_reply
+from conftest import collect, of_type, run, shell_reply, stream_text
 
 
 def test_input_goes_through_the_stdin_channel(kc):
@@ -27,6 +27,20 @@ def test_getpass_asks_for_a_password(kc):
     assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
     _, msgs = run(kc, "len(secret)")
     assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "4"
+
+
+def test_post_mortem_debugger_reads_through_stdin(kc):
+    run(kc, "def broken(x):\n    y = x * 2\n    return y / 0\nbroken(21)")
+    msg_id = kc.execute("%debug", allow_stdin=True)
+    req = kc.get_stdin_msg(timeout=10)
+    assert "ipdb>" in req["content"]["prompt"]
+    kc.input("p y")
+    req = kc.get_stdin_msg(timeout=10)
+    kc.input("q")
+    reply = shell_reply(kc, msg_id)["content"]
+    assert reply["status"] == "ok"
+    out = stream_text(collect(kc, msg_id))
+    assert "42" in out  # `p y` printed the frame's variable
 
 
 def test_input_without_stdin_fails_at_once_with_a_clear_error(kc):
