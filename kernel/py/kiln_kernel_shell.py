@@ -4,8 +4,9 @@ The C side (kernel/*.c) owns the sockets, threads, signing, output capture and i
 each shell request it calls ``handle(msg_type, content_json, buffers, header_json)`` here, which
 returns ``(reply_content_json or None, stop_queue)``. Outputs go back through the builtin
 ``_kiln_kernel`` module: ``publish`` (iopub, parented to the current request), ``input_request``
-(the stdin channel), ``flush`` and ``log``. Printed output needs nothing here: fd 1 and fd 2 are
-pipes read by the C side."""
+(the stdin channel), ``flush``, ``log``, ``request_shutdown`` and ``session``. Printed output
+needs no messages here: fd 1 and fd 2 are pipes read by the C side, and sys.stdout/sys.stderr
+are ``_kiln_kernel.FdWriter`` streams writing each line to them."""
 import builtins
 import getpass
 import json
