@@ -115,7 +115,8 @@ def entry_key(dispatcher, argspecs, retspec):
     func = dispatcher.py_func
     code = func.__code__
     sig = repr((tuple(argspecs), retspec))
-    opts = repr(sorted(dispatcher._kiln_options.items()))
+    # a ufunc kernel's entry is its loop (jit/ufunc_loop.c): never the plain function's entry
+    opts = repr((sorted(dispatcher._kiln_options.items()), getattr(dispatcher, "_kiln_ufunc", None)))
     # a file's functions keep their slot across edits; a cell's by module and name
     where = os.path.abspath(code.co_filename) if os.path.isfile(code.co_filename) else "<cell>"
     slot = hashlib.sha256(f"{where}\n{func.__module__}.{func.__qualname__}\n{sig}\n{opts}".encode()).hexdigest()

@@ -65,13 +65,21 @@ def _jit_options(options):
     unknown = set(options) - allowed
     if unknown:
         raise TypeError(f"unknown option(s) {', '.join(sorted(unknown))}")
-    return {k: v for k, v in options.items() if k in ("fastmath", "boundscheck", "nopython")}
+    return {k: v for k, v in options.items() if k in ("fastmath", "boundscheck", "nopython", "cache")}
+
+
+def _compile_kernel(kernel, argspecs, retspec):
+    """The loop for one signature; with cache=True from disk when stored."""
+    if kernel._kiln_options.get("cache"):
+        from . import cache
+        return cache.compile(kernel, tuple(argspecs), retspec)
+    return _kiln.compile(kernel, tuple(argspecs), retspec)
 
 
 # ---- vectorize ----
 
 def _vectorize_loop(kernel, argspecs, retspec):
-    spec = _kiln.compile(kernel, tuple(argspecs), retspec)
+    spec = _compile_kernel(kernel, argspecs, retspec)
     typenums = tuple(_dtype_of_spec(s).num for s in tuple(spec.argtypes) + (spec.restype,))
     return spec, typenums
 
@@ -253,7 +261,7 @@ def guvectorize(ftylist, signature, identity=None, target="cpu", **options):
             if len(args) != nparams:
                 raise TypeError(f"signature with {len(args)} types for {nparams} parameters")
             argspecs = _gufunc_args(args, cores, signature)
-            spec = _kiln.compile(kernel, tuple(argspecs), None)   # inferred: the hook explains a non-None return
+            spec = _compile_kernel(kernel, argspecs, None)   # inferred: the hook explains a non-None return
             dts = [_dtype_of_spec(s[1] if s[0] == "array" else s) for s in argspecs]
             loops.append((spec, tuple(d.num for d in dts)))
         return _kiln.make_ufunc(py_func.__name__, py_func.__doc__ or "", len(inputs), len(outputs), loops,

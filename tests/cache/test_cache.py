@@ -207,3 +207,43 @@ def test_code_pointing_at_a_python_object_is_not_cached(tmp_path):
         assert json.loads(out.stdout) == {"result": 42, "message": "negative input", "cached": False}
         assert "CacheWarning: kiln: cannot cache checked: its machine code refers to a Python object" in out.stderr
     assert not os.path.exists(cache) or entries(cache) == []
+
+
+UFUNCS = """
+import json
+import numpy as np
+import kiln
+from kiln import cache
+
+@kiln.vectorize(["float64(float64, float64)", "int64(int64, int64)"], cache=True)
+def hyp(x, y):
+    return x * x + y * y
+
+@kiln.guvectorize(["void(float64[:], float64[:])"], "(n)->()", cache=True)
+def total(x, res):
+    s = 0.0
+    for v in x:
+        s += v
+    res[0] = s
+
+@kiln.njit(cache=True)
+def hyp_plain(x, y):          # the same source as a plain function: its own entry
+    return x * x + y * y
+
+a = np.arange(6.0).reshape(2, 3)
+print(json.dumps({"hyp": hyp(a, 2.0).tolist(), "ints": hyp(np.arange(3), 1).tolist(),
+                  "total": total(a).tolist(), "plain": hyp_plain(3.0, 4.0),
+                  "loaded": sorted("cache_load" in s.stats for s in cache._loaded.values())}))
+"""
+
+
+def test_ufunc_kernels_cache_apart_from_plain_functions(tmp_path):
+    cache = tmp_path / "cache"
+    path = tmp_path / "ufuncs.py"
+    path.write_text(UFUNCS)
+    first, second = run(path, cache), run(path, cache)
+    want = {"hyp": [[4.0, 5.0, 8.0], [13.0, 20.0, 29.0]], "ints": [1, 2, 5], "total": [3.0, 12.0], "plain": 25.0}
+    for r in (first, second):
+        assert {k: r[k] for k in want} == want
+    assert first["loaded"] == [False] * 4 and second["loaded"] == [True] * 4
+    assert len(entries(cache)) == 4
