@@ -320,24 +320,31 @@ const kj_type *kj_type_from_spec(PyObject *spec) {
         return kj_none();
     if (strcmp(k, "bool") == 0)
         return kj_bool();
-    if (strcmp(k, "int") == 0 && n == 3)
-        return kj_int((int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 1)),
-                      PyObject_IsTrue(PyTuple_GET_ITEM(spec, 2)));
-    if (strcmp(k, "float") == 0 && n == 2)
-        return kj_float((int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 1)));
-    if (strcmp(k, "complex") == 0 && n == 2)
-        return kj_complex((int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 1)));
+    long bits = n >= 2 && PyLong_Check(PyTuple_GET_ITEM(spec, 1)) ? PyLong_AsLong(PyTuple_GET_ITEM(spec, 1)) : 0;
+    if (strcmp(k, "int") == 0 && n == 3 && (bits == 8 || bits == 16 || bits == 32 || bits == 64))
+        return kj_int((int)bits, PyObject_IsTrue(PyTuple_GET_ITEM(spec, 2)));
+    if (strcmp(k, "float") == 0 && n == 2 && (bits == 32 || bits == 64))
+        return kj_float((int)bits);
+    if (strcmp(k, "complex") == 0 && n == 2 && (bits == 64 || bits == 128))
+        return kj_complex((int)bits);
     if (strcmp(k, "optional") == 0 && n == 2) {
         const kj_type *e = kj_type_from_spec(PyTuple_GET_ITEM(spec, 1));
-        return e ? kj_optional(e) : NULL;
+        if (!e)
+            return NULL;
+        if (kj_optional(e))
+            return kj_optional(e);
     }
     if (strcmp(k, "array") == 0 && n == 5) {
         const kj_type *d = kj_type_from_spec(PyTuple_GET_ITEM(spec, 1));
-        const char *layout = PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 3));
-        if (!d || !layout)
+        const char *layout = PyUnicode_Check(PyTuple_GET_ITEM(spec, 3)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 3)) : NULL;
+        long ndim = PyLong_Check(PyTuple_GET_ITEM(spec, 2)) ? PyLong_AsLong(PyTuple_GET_ITEM(spec, 2)) : -1;
+        if (!d)
             return NULL;
-        return kj_array(d, (int)PyLong_AsLong(PyTuple_GET_ITEM(spec, 2)), layout[0],
-                        PyObject_IsTrue(PyTuple_GET_ITEM(spec, 4)));
+        if (layout && strchr("CFA", layout[0]) && layout[0] && ndim >= 0 && ndim <= 32 && kj_is_number(d)) {
+            const kj_type *t = kj_array(d, (int)ndim, layout[0], PyObject_IsTrue(PyTuple_GET_ITEM(spec, 4)));
+            if (t)
+                return t;
+        }
     }
     if (strcmp(k, "tuple") == 0 && n == 2 && PyTuple_Check(PyTuple_GET_ITEM(spec, 1))) {
         PyObject *items = PyTuple_GET_ITEM(spec, 1);
@@ -346,9 +353,12 @@ const kj_type *kj_type_from_spec(PyObject *spec) {
         for (int i = 0; i < m; i++)
             if (!(elems[i] = kj_type_from_spec(PyTuple_GET_ITEM(items, i))))
                 return NULL;
-        return kj_tuple(m, elems);
+        const kj_type *t = kj_tuple(m, elems);
+        if (t)
+            return t;
     }
-    PyErr_Format(PyExc_TypeError, "not a kiln type spec: %R", spec);
+    if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "not a kiln type spec: %R", spec);
     return NULL;
 }
 
