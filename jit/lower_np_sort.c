@@ -2,6 +2,7 @@
  * histogram: the data is made contiguous (a copy where NumPy returns a
  * new array anyway) and handed to rt_sort.c. */
 #include "jit/lower_np.h"
+#include "jit/np_dtype.h"
 #include "jit/rt_sort.h"
 
 #include <string.h>
@@ -59,6 +60,15 @@ static LLVMValueRef searchsorted(kj_lw *w, kj_node *n, const kj_np_args *a) {
     kj_node *an = kj_np_arg(a, 0, "a"), *vn = kj_np_arg(a, 1, "v");
     const kj_type *at = an->type, *e = at->elem, *vt = vn->type;
     LLVMValueRef arr = kj_lower_expr(w, an), v = kj_lower_expr(w, vn);
+    /* both sides compared in NumPy's common type (3.5 in an int array) */
+    const kj_type *ops[2] = {at, vt};
+    kj_node *consts[2] = {NULL, vn->kind == KJ_E_CONST ? vn : NULL};
+    char why[200];
+    const kj_type *ct = kj_np_result_dtype_c("add", 2, ops, consts, why, sizeof why);
+    if (ct && ct != e && ct->kind != KJ_T_COMPLEX) {
+        arr = flat_copy(w, arr, at, ct);
+        e = ct;
+    }
     LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, e), "needle");
     LLVMValueRef args[6] = {data_of(w, arr), kj_array_len(w, arr), kj_array_field(w, arr, 3, 0), kind_of(w, e),
                             kj_np_itemsize(w, e), slot};

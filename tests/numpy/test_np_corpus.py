@@ -8,6 +8,7 @@ import corpus_np_create  # noqa: F401  (each registers its functions)
 import corpus_np_ewise  # noqa: F401
 import corpus_np_reduce  # noqa: F401
 import corpus_lists  # noqa: F401
+import corpus_np_index  # noqa: F401
 from np_diff import CASES, check
 
 

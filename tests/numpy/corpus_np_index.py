@@ -1,0 +1,83 @@
+"""Corpus: boolean masks and integer-array indices (read and write),
+sorting, unique, searchsorted, histogram."""
+import numpy as np
+
+from np_diff import case
+from np_inputs import M, MI, V, VI, floats, ints
+
+FINITE = [(floats(9),), (floats(12)[::3],), (ints(10).astype(np.float64),), (floats(0),)]
+
+
+@case(*V, *VI, *M, *MI)
+def mask_select(a): return a[a > 0]
+@case(*V, *M)
+def mask_compound(a): return a[(a > -5) & (a < 5)]
+@case(*V, *M)
+def mask_from_other_array(a): return a[np.isfinite(a)]
+@case((floats(5), floats(4) > 0))
+def mask_wrong_shape(a, m): return a[m]
+@case(*V, *VI, *M)
+def mask_assign_scalar(a):
+    a[a < 0] = 0
+    return a
+@case(*V, *M)
+def mask_assign_values(a):
+    m = a > 1
+    a[m] = np.arange(m.sum()) * 1.0
+    return a
+@case((floats(6),))
+def mask_assign_wrong_count(a):
+    a[a > -100] = np.ones(2)
+    return a
+@case(*V, *M)
+def mask_sum(a): return a[a > 0].sum(), (a > 0).sum()
+@case(*[v for v in V + VI if v[0].size > 0], *M)
+def int_index(a): return a[np.array([0, -1, 0])]
+@case((floats(5), np.array([1, 5])), (floats(5), np.array([-6])))
+def int_index_out_of_bounds(a, i): return a[i]
+@case(*[m for m in M if m[0].shape[0] >= 2])
+def int_index_rows(a): return a[np.array([1, 0, 1])]
+@case(*[v for v in V + VI if v[0].size > 2])
+def int_index_assign(a):
+    a[np.array([0, 2])] = 7
+    return a
+@case(*[v for v in V if v[0].size > 2])
+def int_index_assign_values(a):
+    a[np.array([2, 0])] = np.array([-1.0, -2.0])
+    return a
+@case(*[m for m in M if m[0].shape[0] >= 2])
+def int_index_assign_rows(a):
+    a[np.array([0, 1])] = 0.5
+    return a
+@case(*V, *VI)
+def sort_func(a): return np.sort(a)
+@case(*V, *VI)
+def sort_method(a):
+    a.sort()
+    return a
+@case(*FINITE, *VI)
+def argsort(a): return np.argsort(np.unique(a)), np.unique(a)[np.argsort(np.unique(a))]
+@case(*V, *VI, *M, *MI)
+def unique(a): return np.unique(a)
+@case((np.array([3, 1, 3, 2, 1, 1]),), (np.array([True, False, True]),))
+def unique_small(a): return np.unique(a)
+@case(*FINITE, *VI)
+def searchsorted_scalar(a): return np.searchsorted(np.sort(a), 0), np.searchsorted(np.sort(a), 3.5)
+@case(*FINITE, *VI)
+def searchsorted_array(a): return np.searchsorted(np.sort(a), np.array([-100.0, 0.0, 2.0, 100.0]))
+@case(*FINITE, *VI, (floats((3, 4)),))
+def histogram_default(a): return np.histogram(a)
+@case(*FINITE, *VI)
+def histogram_bins(a): return np.histogram(a, 7)
+@case(*FINITE)
+def histogram_range(a): return np.histogram(a, 4, (-5.0, 5.0))
+@case((np.array([2.0, 2.0, 2.0]),), (np.array([1.0, np.nan]),), (np.array([1.0, np.inf]),))
+def histogram_edge_cases(a): return np.histogram(a, 3)
+@case(*FINITE)
+def histogram_bad_bins(a): return np.histogram(a, 0)
+@case(*FINITE)
+def histogram_bad_range(a): return np.histogram(a, 3, (1.0, 0.0))
+@case(*V)
+def median_by_sort(a):
+    s = np.sort(a)
+    return s[s.shape[0] // 2] if s.shape[0] > 0 else 0.0
