@@ -294,3 +294,25 @@ def optional_used_as_value(n):
     if x is not None:
         return x * 2 + abs(x) + (x > 3)
     return -1
+
+
+@kiln.jit
+def _checked_sqrt(x):
+    if x < 0:
+        raise ValueError("negative input")
+    return math.sqrt(x)
+
+
+@case(*N)
+def calls_function_that_raises(n):
+    total = 0.0
+    for k in range(n, -5, -1):
+        total += _checked_sqrt(k)
+    return total
+@case(*N)
+def exception_inside_nested_loops(n):
+    s = 0
+    for i in range(n):
+        for j in range(n):
+            s += 100 // (j - 3)
+    return s
