@@ -18,6 +18,7 @@ packages=(
   jupyter-client python3-comm   # `jupyter kernelspec list`; the comm API widget libraries call
   python3-pytest python3-jupyter-kernel-test python3-psutil      # tests
   python3-ipykernel python3-numba  # the peers the benchmarks compare against
+  python3-dask                  # seed 000's pi: nogil kiln functions under Dask's threaded scheduler (tests/parallel)
   chromium nodejs               # browser test: headless Chromium driven by npm's playwright-core
 )
 missing=()
