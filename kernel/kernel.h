@@ -168,6 +168,10 @@ int kn_interp_run_sysinfo(const char *argv0);
 struct _object; /* PyObject, without making every kernel file include Python.h */
 int kn_pystream_add_type(struct _object *module); /* adds _kiln_kernel.FdWriter */
 
+/* ---- children.c: no orphan processes ---- */
+/* SIGTERM to the processes this kernel started that still run, SIGKILL after grace_ms. */
+void kn_stop_children(int grace_ms);
+
 /* ---- shell.c: the main loop over the shell socket ---- */
 void kn_shell_loop(kn_kernel *k);
 

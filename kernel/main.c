@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#define CHILD_GRACE_MS 1000 /* how long a cell's leftover process gets to end on SIGTERM */
+
 static void usage(FILE *out) {
     fprintf(out,
             "usage: kiln-kernel -f CONNECTION_FILE     run as a Jupyter kernel\n"
@@ -43,6 +45,7 @@ static int run_kernel(const char *argv0, const char *connection_file) {
         kn_log("start-up failed");
     }
     kn_interp_finalize();
+    kn_stop_children(CHILD_GRACE_MS);
     kn_capture_stop();
     kn_channels_close(&k);
     kn_session_free(&k.session);

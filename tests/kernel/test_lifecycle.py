@@ -167,3 +167,22 @@ def test_exit_in_a_cell_ends_the_kernel_after_its_reply():
     assert proc.returncode == 0
     kc.stop_channels()
     km.shutdown_kernel(now=True)
+
+
+def test_processes_a_cell_left_running_are_stopped_at_shutdown():
+    km, kc = start_kernel()
+    # in sessions of their own: jupyter_client's SIGINT to the kernel's process group before
+    # shutdown must not be what ends them
+    reply, msgs = run(kc, "import subprocess\n"
+                          "server = subprocess.Popen(['sleep', '100'], start_new_session=True)\n"
+                          "stubborn = subprocess.Popen(['sh', '-c', 'trap \"\" TERM INT; sleep 100; true'],\n"
+                          "                            start_new_session=True)\n"
+                          "server.pid, stubborn.pid")
+    pids = list(eval(of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"]))
+    time.sleep(0.2)  # let sh start its sleep: a grandchild must be stopped too
+    pids += [c.pid for c in psutil.Process(pids[1]).children(recursive=True)]
+    assert len(pids) == 3 and all(psutil.pid_exists(p) for p in pids)
+    kc.stop_channels()
+    km.shutdown_kernel(now=False)
+    for pid in pids:
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
