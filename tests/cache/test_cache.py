@@ -247,3 +247,12 @@ def test_ufunc_kernels_cache_apart_from_plain_functions(tmp_path):
         assert {k: r[k] for k in want} == want
     assert first["loaded"] == [False] * 4 and second["loaded"] == [True] * 4
     assert len(entries(cache)) == 4
+
+
+def test_sysinfo_shows_where_the_cache_is(tmp_path, monkeypatch):
+    from kiln import sysinfo
+    monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path / "here"))
+    rows = dict(dict(sysinfo.report())["Kiln"])
+    assert rows["Cache location (cache=True)"] == f"{tmp_path / 'here'} (not created yet)"
+    import kiln
+    assert rows["Threads for parallel=True"] == str(kiln.get_num_threads())
