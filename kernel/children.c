@@ -21,20 +21,20 @@ typedef struct proc {
     pid_t pid, ppid;
 } proc;
 
-/* The parent pid in /proc/<pid>/stat, or -1. */
-static pid_t parent_of(pid_t pid) {
+/* State letter and parent pid from /proc/<pid>/stat; false when the process is gone. */
+static bool read_stat(pid_t pid, char *state, pid_t *ppid) {
     char path[64], line[512];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     FILE *f = fopen(path, "r");
-    if (!f) return -1;
+    if (!f) return false;
     size_t n = fread(line, 1, sizeof line - 1, f);
     fclose(f);
     line[n] = '\0';
     const char *close_paren = strrchr(line, ')'); /* the command name may hold spaces */
-    int ppid;
-    char state;
-    if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2) return -1;
-    return (pid_t)ppid;
+    int parent;
+    if (!close_paren || sscanf(close_paren + 1, " %c %d", state, &parent) != 2) return false;
+    *ppid = (pid_t)parent;
+    return true;
 }
 
 /* Every descendant of this process, parents before their children. */
@@ -46,8 +46,9 @@ static size_t list_descendants(pid_t *out, size_t max) {
     struct dirent *e;
     while ((e = readdir(d)) && n_all < MAX_PROCS) {
         if (!isdigit((unsigned char)e->d_name[0])) continue;
-        pid_t pid = (pid_t)atoi(e->d_name);
-        all[n_all++] = (proc){pid, parent_of(pid)};
+        pid_t pid = (pid_t)atoi(e->d_name), ppid;
+        char state;
+        if (read_stat(pid, &state, &ppid)) all[n_all++] = (proc){pid, ppid};
     }
     closedir(d);
     pid_t self = getpid();
@@ -65,18 +66,9 @@ static size_t still_running(pid_t *pids, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (pids[i] <= 0) continue;
         waitpid(pids[i], NULL, WNOHANG); /* our own children become zombies until reaped */
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/stat", (int)pids[i]);
-        FILE *f = fopen(path, "r");
-        char state = 'X';
-        if (f) {
-            char line[512];
-            size_t len = fread(line, 1, sizeof line - 1, f);
-            fclose(f);
-            line[len] = '\0';
-            const char *p = strrchr(line, ')');
-            if (p) sscanf(p + 1, " %c", &state);
-        }
+        char state;
+        pid_t ppid;
+        if (!read_stat(pids[i], &state, &ppid)) state = 'X';
         if (state == 'Z' || state == 'X') pids[i] = 0;
         else alive++;
     }
