@@ -351,3 +351,17 @@ def test_prime_ufunc():
     np.testing.assert_array_equal(sk.check_prime_gpu(nums), expected)
     with pytest.raises(TypeError, match="no GPU loop"):
         sk.check_prime_gpu(np.arange(3.0))
+
+
+# ---- introspection ----------------------------------------------------------
+
+def test_registers_and_occupancy_come_from_the_driver():
+    sk.add_kernel[1, 32](np.zeros(4, np.float32), np.zeros(4, np.float32), np.zeros(4, np.float32))
+    if not cuda.is_available():
+        with pytest.raises(cuda.CudaSupportError, match="simulator"):
+            sk.add_kernel.registers
+        return
+    assert 0 < sk.add_kernel.registers <= 255
+    assert sk.add_kernel.local_bytes == 0
+    assert sk.fast_matmul.shared_bytes == 2 * sk.TPB * sk.TPB * 4
+    assert 0 < sk.add_kernel.occupancy(256) <= 1.0
