@@ -3,7 +3,8 @@
  * parallel_check.c decides, from the typed IR alone, whether a prange loop
  * may run its iterations on several threads: which locals each iteration
  * keeps private, which are only read, which are reductions (+=, -=, *=,
- * x = min(x, e), x = max(x, e)), and which dependence between iterations
+ * x = x + e and the like, x = min(x, e), x = max(x, e)), and which
+ * dependence between iterations
  * it can prove (a local or an array element written in one iteration and
  * read in another, a write every iteration makes to the same element).
  * A loop it cannot clear runs serially, and the report says why.

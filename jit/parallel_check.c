@@ -6,8 +6,9 @@
  * may run zero times). A read of a local outside that set, of a local the
  * body also assigns, reads the previous iteration's value: a loop-carried
  * dependence. Array elements are cleared when every access to a written
- * array indexes one axis with the prange variable itself, so two iterations
- * never touch the same element. What the walk cannot prove unsafe it allows
+ * array indexes one axis with the prange variable plus one and the same
+ * loop-invariant offset (a[i], a[i + 1], a[i - k]), so two iterations never
+ * touch the same element. What the walk cannot prove unsafe it allows
  * (two names for one array, writes inside called functions): the checker
  * reports races it can prove, as the issue asks, and says so. */
 #include "jit/parallel.h"
@@ -165,6 +166,21 @@ static bool number_local(ck *c, int slot) {
     return t && (t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT || t->kind == KJ_T_COMPLEX);
 }
 
+/* x = x + e, x = e + x, x = x - e, x = x * e, x = e * x: the e, or NULL. */
+static kj_node *binop_reduction(ck *c, kj_node *s, kj_red_op *op) {
+    kj_node *t = s->kids[0], *v = s->kids[1];
+    if (t->kind != KJ_E_LOCAL || v->kind != KJ_E_BINOP || !number_local(c, t->slot) ||
+        (v->op != KJ_OP_ADD && v->op != KJ_OP_SUB && v->op != KJ_OP_MUL))
+        return NULL;
+    *op = v->op == KJ_OP_ADD ? KJ_RED_ADD : v->op == KJ_OP_SUB ? KJ_RED_SUB : KJ_RED_MUL;
+    for (int k = 0; k <= (v->op == KJ_OP_SUB ? 0 : 1); k++) {
+        kj_node *self = v->kids[k], *other = v->kids[1 - k];
+        if (self->kind == KJ_E_LOCAL && self->slot == t->slot && !mentions(other, t->slot))
+            return other;
+    }
+    return NULL;
+}
+
 /* x = min(x, e) / max(x, e) / min(e, x) / max(e, x): the e, or NULL. */
 static kj_node *minmax_reduction(ck *c, kj_node *s, kj_red_op *op) {
     kj_node *t = s->kids[0], *v = s->kids[1];
@@ -199,6 +215,8 @@ static void stmt(ck *c, kj_node *s, bool *defs) {
     case KJ_S_ASSIGN: {
         kj_red_op op;
         kj_node *e = minmax_reduction(c, s, &op);
+        if (!e)
+            e = binop_reduction(c, s, &op);
         if (e && !defs[s->kids[0]->slot]) {   /* not assigned yet in this iteration: it accumulates across them */
             expr(c, e, defs);
             reduction(c, s->kids[0]->slot, op, s->line);
@@ -287,10 +305,49 @@ bool kj_is_prange_loop(const kj_node *s) {
            strcmp(it->kids[0]->name, "prange") == 0;
 }
 
-/* Whether access a indexes axis `axis` with the prange variable. */
-static bool by_index(const elem_access *a, int axis, int index_slot) {
-    return a->index->nkids > axis + 1 && a->index->kids[axis + 1]->kind == KJ_E_LOCAL &&
-           a->index->kids[axis + 1]->slot == index_slot;
+/* An index of the form i + k, k a constant or a local the loop only reads
+ * (sign -1 for i - k). Distinct iterations give distinct elements. */
+typedef struct {
+    bool symbolic;
+    int64_t constant;
+    int slot, sign;
+} offset;
+
+static bool invariant_offset(ck *c, const kj_node *k, int sign, offset *o) {
+    if (k->kind == KJ_E_CONST && k->type && k->type->kind == KJ_T_INT) {
+        *o = (offset){.constant = sign * k->ival};
+        return true;
+    }
+    if (k->kind == KJ_E_LOCAL && k->slot != c->p->index_slot && !c->written[k->slot] && !c->red_count[k->slot]) {
+        *o = (offset){.symbolic = true, .slot = k->slot, .sign = sign};
+        return true;
+    }
+    return false;
+}
+
+static bool affine(ck *c, const kj_node *n, offset *o) {
+    int idx = c->p->index_slot;
+    if (n->kind == KJ_E_LOCAL && n->slot == idx) {
+        *o = (offset){0};
+        return true;
+    }
+    if (n->kind != KJ_E_BINOP || (n->op != KJ_OP_ADD && n->op != KJ_OP_SUB))
+        return false;
+    const kj_node *a = n->kids[0], *b = n->kids[1];
+    if (a->kind == KJ_E_LOCAL && a->slot == idx)
+        return invariant_offset(c, b, n->op == KJ_OP_ADD ? 1 : -1, o);
+    if (n->op == KJ_OP_ADD && b->kind == KJ_E_LOCAL && b->slot == idx)
+        return invariant_offset(c, a, 1, o);
+    return false;
+}
+
+/* Access a's index on axis `axis` as i + k, if it has that form. */
+static bool by_index(ck *c, const elem_access *a, int axis, offset *o) {
+    return a->index->nkids > axis + 1 && affine(c, a->index->kids[axis + 1], o);
+}
+
+static bool same_offset(const offset *a, const offset *b) {
+    return a->symbolic == b->symbolic && a->constant == b->constant && a->slot == b->slot && a->sign == b->sign;
 }
 
 static void check_arrays(ck *c) {
@@ -315,18 +372,20 @@ static void check_arrays(ck *c) {
                  name_of(c, slot), w->line, c->whole[slot]);
             return;
         }
+        /* safe when on some axis every access is i + k with one and the same k */
         bool safe = false;
-        for (int axis = 0; axis < MAX_AXES && !safe; axis++) {
-            safe = !c->written[idx];
+        offset want, o;
+        for (int axis = 0; axis < MAX_AXES && !safe && !c->written[idx]; axis++) {
+            safe = by_index(c, w, axis, &want);
             for (int j = 0; j < c->nacc && safe; j++)
-                if (c->acc[j].slot == slot && !by_index(&c->acc[j], axis, idx))
+                if (c->acc[j].slot == slot && !(by_index(c, &c->acc[j], axis, &o) && same_offset(&o, &want)))
                     safe = false;
         }
         if (safe)
             continue;
         bool write_by_index = false;
         for (int axis = 0; axis < MAX_AXES && !write_by_index; axis++)
-            write_by_index = !c->written[idx] && by_index(w, axis, idx);
+            write_by_index = !c->written[idx] && by_index(c, w, axis, &o);
         const elem_access *other = NULL;
         for (int j = 0; j < c->nacc && !other && write_by_index; j++)
             if (c->acc[j].slot == slot && &c->acc[j] != w && !c->acc[j].write)

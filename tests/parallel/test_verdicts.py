@@ -47,6 +47,36 @@ def safe_second_axis(a, out):
     return out
 
 
+def safe_stencil(a, out):
+    for i in prange(a.shape[0] - 2):
+        out[i + 1] = (a[i] + a[i + 2]) * 0.5
+    return out
+
+
+def safe_shifted_by_a_local(a, out):
+    k = 1
+    for i in prange(1, a.shape[0]):
+        out[i - k] = a[i] * 3.0
+    return out
+
+
+def safe_plain_assignment_reduction(a, out):
+    total = 0.0
+    prod = 1.0
+    for i in prange(a.shape[0]):
+        total = total + a[i]
+        prod = 1.0001 * prod
+    out[0] = total
+    out[1] = prod
+    return out
+
+
+def unsafe_shifted_write(a, out):
+    for i in prange(a.shape[0] - 1):
+        out[i + 1] = out[i] * 0.5 + a[i]
+    return out
+
+
 def safe_reductions(a, out):
     total = 0.0
     best = -1e300
@@ -128,7 +158,8 @@ def unsafe_for_else(a, out):
     return out
 
 
-SAFE = [safe_elementwise, safe_private_temporaries, safe_rows_2d, safe_second_axis]
+SAFE = [safe_elementwise, safe_private_temporaries, safe_rows_2d, safe_second_axis, safe_stencil,
+        safe_shifted_by_a_local, safe_plain_assignment_reduction]
 UNSAFE = [
     (unsafe_prefix_sum, "array `out` is written at line"),
     (unsafe_carried_scalar, "`prev` is assigned in one iteration"),
@@ -138,6 +169,7 @@ UNSAFE = [
     (unsafe_break, "`break` leaves the prange loop"),
     (safe_reductions, "`total` is accumulated across iterations"),
     (unsafe_for_else, "`else` clause"),
+    (unsafe_shifted_write, "array `out` is written at line"),
 ]
 
 
