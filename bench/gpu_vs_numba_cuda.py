@@ -1,8 +1,10 @@
 """Kiln's CUDA layer against numba-cuda (and CUDA C where it says so), side
 by side in one process on one GPU, with ratios. Run on the GPU machine by
-bench/gpu/run.sh. What needs kiln.cuda.jit (Python kernels) is not here
-yet: the Kiln kernels are LLVM IR from tests/gpu/ir_kernels.py, through
-Kiln's PTX pipeline and launch path.
+bench/gpu/run.sh. The IR rows are LLVM IR kernels (tests/gpu/ir_kernels.py)
+through Kiln's PTX pipeline and launch path; the seed rows are the course's
+Python kernels (tests/gpu/seed_kernels.py) through kiln.cuda.jit, against
+the same source under numba.cuda.jit (bench/gpu/seed_numba.py), bounds
+checks on (Kiln's default) and off.
 
 Measures: launch overhead of an empty kernel taking a device array (also
 against CuPy's RawKernel where CuPy is installed); host to
@@ -25,6 +27,10 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "gpu"))
+sys.path.insert(0, os.path.join(HERE, "gpu"))
+# KILN_BENCH_SCALE=64 divides the seed kernels' sizes: a dry run of this
+# script on the simulator before spending GPU time
+SCALE = int(os.environ.get("KILN_BENCH_SCALE", "1"))
 
 import ir_kernels  # noqa: E402
 from kiln import cuda  # noqa: E402
@@ -249,8 +255,111 @@ def bench_random_states():
     row("create 1536 xoroshiro128p states (first call)", kiln_ms, peer, "ms")
 
 
+def bench_seed_kernels():
+    import seed_kernels as sk
+    from kiln import cuda as kcuda
+    import seed_numba as sn
+    nseeds = sn.make(ncuda) if ncuda else None
+    sms = cuda.gpus[0].MULTIPROCESSOR_COUNT if cuda.is_available() else 4
+    rng = np.random.default_rng(0)
+
+    # launch overhead and first call of a Python kernel
+    @kcuda.jit
+    def empty_jit(x):
+        pass
+    d = cuda.device_array(1024, dtype=np.float32)
+    start = time.perf_counter()
+    empty_jit[1, 1](d)
+    cuda.synchronize()
+    first = (time.perf_counter() - start) * 1e3
+    previous = cuda.set_profiling(False)
+    launch = empty_jit[1, 1]
+    kiln_us = launches_per_us(lambda: launch(d))
+    cuda.set_profiling(previous)
+    peer_us = peer_first = None
+    if nseeds:
+        nd = ncuda.device_array(1024, dtype=np.float32)
+        start = time.perf_counter()
+        nseeds.empty[1, 1](nd)
+        ncuda.synchronize()
+        peer_first = (time.perf_counter() - start) * 1e3
+        peer_us = launches_per_us(lambda: nseeds.empty[1, 1](nd))
+    row("jit: first launch of an empty kernel", first, peer_first, "ms")
+    row("jit: empty launch, device array (records off)", kiln_us, peer_us, "us")
+
+    def compare(what, kiln_kernel, numba_kernel, config, host_args, check, unchecked=None):
+        dev = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in host_args]
+        kiln_ms = event_median_ms(lambda: kiln_kernel[config](*dev), repeat=20)
+        check([a.copy_to_host() if hasattr(a, "copy_to_host") else a for a in dev])
+        peer = None
+        if numba_kernel is not None:
+            ndev = [ncuda.to_device(a) if isinstance(a, np.ndarray) else a for a in host_args]
+            peer = event_median_ms(lambda: numba_kernel[config](*ndev), repeat=20)
+            check([a.copy_to_host() if hasattr(a, "copy_to_host") else a for a in ndev])
+        row(what, kiln_ms, peer, "ms")
+        if unchecked is not None:
+            off = event_median_ms(lambda: unchecked[config](*dev), repeat=20)
+            print(f"   boundscheck=False: {off:.4f} ms; the checks cost {100 * (kiln_ms / off - 1):+.1f}%")
+        return kiln_ms
+
+    n = (1 << 26) // SCALE
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    grid = (sms * 16, 256)
+    add_off = kcuda.jit(boundscheck=False)(sk.add_kernel.py_func)
+
+    def check_add(a):
+        assert np.array_equal(a[2], x + y)
+    kiln_add = compare("jit: add 2^26 float32 (seed 004)", sk.add_kernel, nseeds and nseeds.add_kernel, grid,
+                       [x, y, np.zeros(n, np.float32)], check_add, add_off)
+    c = cuda_c_kernel() if cuda.is_available() else None
+    if c:
+        dx, dy, dout = cuda.to_device(x), cuda.to_device(y), cuda.device_array(n, dtype=np.float32)
+        c_ms = event_median_ms(lambda: c[grid](dx, dy, dout, n))
+        row("jit: add 2^26 float32 vs CUDA C", kiln_add, c_ms, "ms", "CUDA C (nvcc)")
+
+    m = 2048 // int(SCALE ** 0.5)
+    A = rng.standard_normal((m, m)).astype(np.float32)
+    B = rng.standard_normal((m, m)).astype(np.float32)
+    ref = A.astype(np.float64) @ B.astype(np.float64)
+
+    def check_mm(a):
+        assert np.allclose(a[2], ref, rtol=1e-3, atol=1e-2)
+    mm_config = ((m // sk.TPB, m // sk.TPB), (sk.TPB, sk.TPB))
+    compare("jit: naive matmul 2048 float32 (seed 000)", sk.matmul, nseeds and nseeds.matmul, mm_config,
+            [A, B, np.zeros((m, m), np.float32)], check_mm, kcuda.jit(boundscheck=False)(sk.matmul.py_func))
+    compare("jit: shared-memory matmul 2048 float32 (seed 000)", sk.fast_matmul, nseeds and nseeds.fast_matmul,
+            mm_config, [A, B, np.zeros((m, m), np.float32)], check_mm,
+            kcuda.jit(boundscheck=False)(sk.fast_matmul.py_func))
+
+    image = np.zeros((8192 // SCALE, 12288 // SCALE), dtype=np.uint8)
+    lo = [np.float32(v) for v in (-2.0, 1.0, -1.0, 1.0)]
+    kiln_image = []
+
+    def check_mandel(a):   # Kiln's and numba-cuda's images agree (float32 both)
+        kiln_image.append(a[4])
+        assert np.array_equal(kiln_image[0], a[4]) or np.mean(kiln_image[0] != a[4]) < 1e-4
+    compare("jit: Mandelbrot 8192x12288x200 (seed 000)", sk.create_fractal_kernel,
+            nseeds and nseeds.create_fractal_kernel, ((32, 16), (32, 8)), lo + [image, 200], check_mandel)
+
+    g = rng.uniform(-3, 3, 10_000_000 // SCALE).astype(np.float32)
+    dg, dout = cuda.to_device(g), cuda.device_array(g.size, dtype=np.float32)
+    zero, one = np.float32(0.0), np.float32(1.0)
+    kiln_ms = event_median_ms(lambda: sk.gaussian_pdf(dg, zero, one, out=dout), repeat=20)
+    assert np.allclose(dout.copy_to_host(), np.exp(-0.5 * g.astype(np.float64) ** 2) / np.sqrt(2 * np.pi),
+                       rtol=1e-5, atol=1e-7)
+    peer = None
+    if nseeds and nseeds.gaussian_pdf:
+        ng, nout = ncuda.to_device(g), ncuda.device_array(g.size, dtype=np.float32)
+        peer = event_median_ms(lambda: nseeds.gaussian_pdf(ng, zero, one, out=nout), repeat=20)
+    row("jit: gaussian_pdf 1e7 float32, device arrays", kiln_ms, peer, "ms")
+
+
 def main():
     if not cuda.is_available():
+        if SCALE > 1:   # the dry run: every seed row, simulator against Numba's simulator
+            bench_seed_kernels()
+            return
         print(f"no GPU ({cuda.simulator_reason()}): nothing to measure")
         return
     gpu = cuda.gpus[0]
@@ -261,6 +370,7 @@ def main():
     bench_random_states()
     bench_launch_overhead()
     bench_add()
+    bench_seed_kernels()
     bench_transfers()
     out = os.environ.get("OUT")
     if out:
