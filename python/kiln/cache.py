@@ -19,6 +19,7 @@ import json
 import os
 import struct
 import tempfile
+import threading
 import warnings
 
 import numpy as np
@@ -31,6 +32,9 @@ _DIGEST = 32
 _loaded = {}          # key -> Specialization: an entry is linked once per process
 _identity = None      # the Kiln build, LLVM and host part of every key
 _relinks = 0          # bumps the symbol prefix after a file failed to link
+# One compile or load at a time: two threads linking the same entry would
+# define its symbols twice (file reads release the GIL between the checks).
+_lock = threading.RLock()
 
 
 class CacheWarning(UserWarning):
@@ -190,15 +194,21 @@ def _link(header, obj):
 def compile(dispatcher, argspecs, retspec):
     """The Specialization for this signature: linked from the cache when a
     valid entry is there, else compiled and stored."""
-    global _relinks
     name = dispatcher.py_func.__qualname__
     try:
         slot, key = entry_key(dispatcher, argspecs, retspec)
     except _Uncacheable as e:
         warnings.warn(f"kiln: cannot cache {name}: {e}; compiled without the cache", CacheWarning, stacklevel=4)
         return _kiln.compile(dispatcher, tuple(argspecs), retspec)
-    if key in _loaded:
+    with _lock:
+        if key not in _loaded:
+            _loaded[key] = _load_or_compile(dispatcher, argspecs, retspec, slot, key)
         return _loaded[key]
+
+
+def _load_or_compile(dispatcher, argspecs, retspec, slot, key):
+    global _relinks
+    name = dispatcher.py_func.__qualname__
     path = os.path.join(cache_dir(), slot)
     found = _read(path, key)
     spec = None
@@ -215,12 +225,11 @@ def compile(dispatcher, argspecs, retspec):
             dispatcher._kiln_cache_prefix = None
         if spec.object is None:
             warnings.warn(f"kiln: cannot cache {name}: its machine code refers to a Python object; "
-                          f"compiled without the cache", CacheWarning, stacklevel=4)
+                          f"compiled without the cache", CacheWarning, stacklevel=5)
         else:
             try:
                 _write(path, key, spec, bool(dispatcher._kiln_options.get("nogil")))
             except OSError as e:
                 warnings.warn(f"kiln: cannot write the cache for {name} in {cache_dir()}: {e}", CacheWarning,
-                              stacklevel=4)
-    _loaded[key] = spec
+                              stacklevel=5)
     return spec

@@ -256,3 +256,40 @@ def test_sysinfo_shows_where_the_cache_is(tmp_path, monkeypatch):
     assert rows["Cache location (cache=True)"] == f"{tmp_path / 'here'} (not created yet)"
     import kiln
     assert rows["Threads for parallel=True"] == str(kiln.get_num_threads())
+
+
+THREADS = """
+import json, threading
+import numpy as np
+import kiln
+
+@kiln.njit(cache=True, nogil=True)
+def poly(x):
+    return 3 * x * x - 2 * x + 1
+
+results, errors = [None] * 8, []
+barrier = threading.Barrier(8)
+
+def work(k):
+    barrier.wait()   # all first calls at once: one compile or load, no duplicate symbols
+    try:
+        results[k] = poly(k)
+    except Exception as e:
+        errors.append(repr(e))
+
+threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(json.dumps({"results": results, "errors": errors}))
+"""
+
+
+def test_threads_calling_a_cached_function_first_at_once(tmp_path):
+    cache = tmp_path / "cache"
+    path = tmp_path / "threads.py"
+    path.write_text(THREADS)
+    want = [3 * k * k - 2 * k + 1 for k in range(8)]
+    for _ in range(2):   # compile, then load
+        assert run(path, cache) == {"results": want, "errors": []}
