@@ -1,6 +1,7 @@
 """What only a fresh process shows: SIGINT stops a long prange loop on every
 thread as KeyboardInterrupt and the process goes on; KILN_NUM_THREADS sets
-the pool's size (and a bad value is ignored)."""
+the pool's size (and a bad value is ignored); a forked child (multiprocessing)
+gets a working pool of its own."""
 import os
 import subprocess
 import sys
@@ -57,3 +58,33 @@ def test_kiln_num_threads_sets_the_pool(tmp_path):
     default = run(code, tmp_path, KILN_NUM_THREADS="").strip()
     assert run(code, tmp_path, KILN_NUM_THREADS="lots").strip() == default
     assert int(default) == len(os.sched_getaffinity(0))
+
+
+FORK = r"""
+import multiprocessing as mp
+import numpy as np
+import kiln
+from kiln import prange
+
+@kiln.njit(parallel=True)
+def total(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i]
+    return s
+
+def child(k):
+    return total(np.arange(100_000.0) * k)
+
+kiln.set_num_threads(3)
+print(total(np.arange(100_000.0)))   # the parent's workers exist now
+with mp.get_context("fork").Pool(2) as pool:
+    print(pool.map(child, [1, 2, 3]))
+"""
+
+
+def test_forked_children_get_their_own_pool(tmp_path):
+    out = run(FORK, tmp_path).split("\n")
+    s = float(sum(range(100_000)))
+    assert float(out[0]) == s
+    assert out[1] == str([s, 2 * s, 3 * s])
