@@ -48,6 +48,8 @@ typedef struct {
     int nred;
     int nested[16];                /* lines of prange loops inside, run serially */
     int nnested;
+    int allocs[16];                /* lines allocating an array of the same size every iteration */
+    int nallocs;
 } kj_ploop;
 
 /* Whether s is `for ... in prange(...)` (the analysis checks the rest). */

@@ -40,6 +40,8 @@ typedef struct {
     bool *red_mixed;
     elem_access *acc;
     int nacc, cap;
+    kj_node *allocs[16];     /* calls making new arrays, kept if their sizes turn out invariant */
+    int nallocs;
     int depth;               /* loops nested inside the body */
     bool failed;
 } ck;
@@ -98,6 +100,29 @@ static bool mentions(const kj_node *n, int slot) {
 
 static void expr(ck *c, kj_node *n, bool *defs);
 
+/* np.zeros(shape), np.empty(...), ...: a new array each time it runs. */
+static bool is_allocation(const kj_node *n) {
+    static const char *const makers[] = {"np.zeros", "np.empty", "np.ones", "np.full"};
+    if (n->kids[0]->kind != KJ_E_FUNC || !n->kids[0]->name)
+        return false;
+    for (size_t i = 0; i < sizeof makers / sizeof *makers; i++)
+        if (strcmp(n->kids[0]->name, makers[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Whether n reads a local the iteration changes (or the prange variable). */
+static bool varies(ck *c, const kj_node *n) {
+    if (!n)
+        return false;
+    if (n->kind == KJ_E_LOCAL && (c->written[n->slot] || c->red_count[n->slot] || n->slot == c->p->index_slot))
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (varies(c, n->kids[i]))
+            return true;
+    return false;
+}
+
 static void index_expr(ck *c, kj_node *n, bool *defs, bool write) {
     kj_node *base = n->kids[0];
     if (base->kind == KJ_E_LOCAL) {
@@ -127,6 +152,8 @@ static void expr(ck *c, kj_node *n, bool *defs) {
         }
         break;
     case KJ_E_CALL:
+        if (is_allocation(n) && c->nallocs < 16)
+            c->allocs[c->nallocs++] = n;
         if (n->kids[0]->kind == KJ_E_FUNC && n->kids[0]->name && strcmp(n->kids[0]->name, "len") == 0 &&
             n->nkids == 2 && n->kids[1]->kind == KJ_E_LOCAL) {
             note_read(c, n->kids[1]->slot, n->line, defs, false);
@@ -435,6 +462,15 @@ static void verdict(ck *c) {
         }
     }
     check_arrays(c);
+    /* allocations whose sizes every iteration repeats: the report suggests
+     * making them once (Kiln does not move them, so their cost stays visible) */
+    for (int k = 0; k < c->nallocs; k++) {
+        bool invariant = true;
+        for (int a = 1; a < c->allocs[k]->nkids && invariant; a++)
+            invariant = !varies(c, c->allocs[k]->kids[a]);
+        if (invariant)
+            p->allocs[p->nallocs++] = c->allocs[k]->line;
+    }
 }
 
 void kj_parallel_analyze(kj_function *f, kj_node *s, kj_ploop *out) {

@@ -63,7 +63,7 @@ static int report(kj_lw *w, const kj_ploop *p, const char *nested_why) {
     kj_function *f = w->f;
     if (!u->parallel_report && !(u->parallel_report = PyList_New(0)))
         return kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "parallel report");
-    PyObject *reds = PyList_New(0), *nested = PyList_New(0);
+    PyObject *reds = PyList_New(0), *nested = PyList_New(0), *allocs = PyList_New(0);
     for (int r = 0; reds && r < p->nred; r++) {
         PyObject *t = Py_BuildValue("(ssi)", f->locals[p->red[r].slot].name, red_names[p->red[r].op],
                                     p->red[r].line);
@@ -77,19 +77,26 @@ static int report(kj_lw *w, const kj_ploop *p, const char *nested_why) {
             Py_CLEAR(nested);
         Py_XDECREF(t);
     }
+    for (int k = 0; allocs && k < p->nallocs; k++) {
+        PyObject *t = PyLong_FromLong(p->allocs[k]);
+        if (!t || PyList_Append(allocs, t) < 0)
+            Py_CLEAR(allocs);
+        Py_XDECREF(t);
+    }
     const char *why = nested_why ? nested_why : p->parallel ? NULL : p->why;
     PyObject *rec = NULL;
-    if (reds && nested)
-        rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:s,s:O,s:z,s:i,s:N,s:N,s:N,s:N}", "kind", "prange", "function",
+    if (reds && nested && allocs)
+        rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:s,s:O,s:z,s:i,s:N,s:N,s:N,s:N,s:N}", "kind", "prange", "function",
                             f->qualname, "filename", f->filename, "line", p->loop->line, "index",
                             p->index_slot >= 0 ? f->locals[p->index_slot].name : "(a tuple)",
                             "parallel", (p->parallel && !nested_why) ? Py_True : Py_False, "reason", why,
                             "reason_line", nested_why ? outer_line : p->why_line, "reductions", reds,
                             "private", names_with(f, p, KJ_VAR_PRIVATE), "shared",
-                            names_with(f, p, KJ_VAR_SHARED), "nested", nested);
+                            names_with(f, p, KJ_VAR_SHARED), "nested", nested, "allocations", allocs);
     else {
         Py_XDECREF(reds);
         Py_XDECREF(nested);
+        Py_XDECREF(allocs);
     }
     if (!rec || PyList_Append(u->parallel_report, rec) < 0) {
         Py_XDECREF(rec);
@@ -401,10 +408,11 @@ static void report_region(kj_lw *w, int line) {
         PyErr_Clear();   /* the report is a courtesy: the loop still runs split */
         return;
     }
-    PyObject *rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:O,s:O,s:z,s:i,s:[],s:[],s:[],s:[],s:i}", "kind",
+    PyObject *rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:O,s:O,s:z,s:i,s:[],s:[],s:[],s:[],s:[],s:i}", "kind",
                                   "array expression", "function", w->f->qualname, "filename", w->f->filename,
                                   "line", line, "index", Py_None, "parallel", Py_True, "reason", NULL,
-                                  "reason_line", 0, "reductions", "private", "shared", "nested", "min_elements",
+                                  "reason_line", 0, "reductions", "private", "shared", "nested", "allocations",
+                                  "min_elements",
                                   REGION_MIN);
     if (!rec || PyList_Append(u->parallel_report, rec) < 0)
         PyErr_Clear();

@@ -12,7 +12,8 @@ Each loop record is a dict: kind ('prange', or 'array expression' for the
 split loop of an elementwise expression, with min_elements), function,
 filename, line, index (the loop variable, None for an expression), parallel (bool), reason and reason_line (why it stays serial),
 reductions [(name, '+=' | '-=' | '*=' | 'min' | 'max', line)], private and
-shared (local names), nested (lines of prange loops inside, run serially)."""
+shared (local names), nested (lines of prange loops inside, run serially),
+allocations (lines making an array of the same size in every iteration)."""
 import html
 
 import _kiln
@@ -72,6 +73,9 @@ class ParallelReport:
             if level >= 4:
                 for line in lp["nested"]:
                     out.append(f"      nested prange at line {line}: runs serially inside this loop")
+                for line in lp.get("allocations", []):
+                    out.append(f"      allocation at line {line}: a new array of the same size in every iteration; "
+                               f"make it once before the loop if it can be reused")
                 out.append("      allocation hoisting: none (Kiln leaves allocations where they are written)")
         if level >= 4:
             out.append("")

@@ -79,3 +79,23 @@ def test_array_expressions_are_listed():
     (loop,) = scaled.parallel_report().loops
     assert loop["kind"] == "array expression" and loop["parallel"]
     assert "array expression, split from 32,768 elements): PARALLEL" in scaled.parallel_report().text(1)
+
+
+def test_level_4_points_at_allocations_repeated_every_iteration(capsys):
+    @kiln.njit(parallel=True)
+    def rows(m, out):
+        for i in prange(m.shape[0]):
+            scratch = np.zeros(m.shape[1])          # same size every time: could be made once
+            sized = np.empty(i + 1)                 # depends on i: not reported
+            for j in range(m.shape[1]):
+                scratch[j] = m[i, j] * 2.0
+            sized[0] = scratch.sum()
+            out[i] = sized[0]
+        return out
+    m = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(rows(m, np.zeros(3)), m.sum(axis=1) * 2.0)
+    (loop,) = rows.parallel_report().loops
+    first = rows.py_func.__code__.co_firstlineno
+    assert loop["allocations"] == [first + 3]
+    rows.parallel_diagnostics(level=4)
+    assert f"allocation at line {first + 3}: a new array of the same size" in capsys.readouterr().out
