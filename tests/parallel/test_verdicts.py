@@ -77,6 +77,14 @@ def unsafe_shifted_write(a, out):
     return out
 
 
+def unsafe_histogram(a, out):
+    """Numba runs this in parallel and loses counts; Kiln keeps it serial."""
+    for i in prange(a.shape[0]):
+        b = int(abs(a[i])) % 5
+        out[b] += 1.0
+    return out
+
+
 def safe_reductions(a, out):
     total = 0.0
     best = -1e300
@@ -170,6 +178,7 @@ UNSAFE = [
     (safe_reductions, "`total` is accumulated across iterations"),
     (unsafe_for_else, "`else` clause"),
     (unsafe_shifted_write, "array `out` is written at line"),
+    (unsafe_histogram, "different iterations may write the same element of array `out`"),
 ]
 
 
