@@ -3,8 +3,10 @@ compiled with kiln.cuda.jit, those the others call as device functions;
 the kernels then launch from later cells."""
 import numpy as np
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
-from IPython.utils.capture import capture_output
+
+pytest.importorskip("IPython", reason="IPython is not installed (the GPU machine has none)")
+from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
+from IPython.utils.capture import capture_output  # noqa: E402
 
 
 @pytest.fixture(scope="module")
