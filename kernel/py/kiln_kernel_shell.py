@@ -146,7 +146,8 @@ def _execute(content, msg):
     reply["execution_count"] = shell.execution_count - 1
     reply["payload"] = shell.payload_manager.read_payload()
     shell.payload_manager.clear_payload()
-    return reply, (not success) and bool(content.get("stop_on_error", True))
+    # a silent request's failure does not abort the queue (ipykernel's rule)
+    return reply, (not success) and not silent and bool(content.get("stop_on_error", True))
 
 
 def _complete(content, msg):

@@ -95,6 +95,13 @@ def test_stop_on_error_aborts_the_queued_executes(kc):
     assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "(False, False)"
 
 
+def test_a_silent_failure_does_not_abort_the_queue(kc):
+    first = kc.execute("import time; time.sleep(0.3); raise RuntimeError('quiet')", silent=True)
+    queued = kc.execute("after_silent = True")
+    assert shell_reply(kc, first)["content"]["status"] == "error"
+    assert shell_reply(kc, queued)["content"]["status"] == "ok"
+
+
 def test_without_stop_on_error_the_queue_runs(kc):
     first = kc.execute("import time; time.sleep(0.3); raise RuntimeError('go on')", stop_on_error=False)
     queued = kc.execute("went_on = True")
