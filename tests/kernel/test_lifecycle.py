@@ -186,3 +186,19 @@ def test_processes_a_cell_left_running_are_stopped_at_shutdown():
     km.shutdown_kernel(now=False)
     for pid in pids:
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_ipc_transport():
+    from jupyter_client.manager import KernelManager
+    with tempfile.TemporaryDirectory() as tmp:
+        km = KernelManager(kernel_name="kiln", transport="ipc", ip=os.path.join(tmp, "kiln"))
+        km.start_kernel()
+        kc = km.client()
+        kc.start_channels()
+        try:
+            kc.wait_for_ready(timeout=30)
+            reply, msgs = run(kc, "6 * 7")
+            assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "42"
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel()
