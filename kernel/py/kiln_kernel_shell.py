@@ -291,6 +291,8 @@ def start(connection_file):
     shell = KilnShell.instance()
     shell.kernel = types.SimpleNamespace(comm_manager=comm_manager, session=_kiln_kernel.session(),
                                          connection_file=connection_file)
+    # libraries (tqdm.auto, plotting packages) tell a notebook kernel from a terminal this way
+    shell.config.IPKernelApp.connection_file = connection_file
     _register_comm_implementation()
     _load_kiln_extension()
 

@@ -210,3 +210,8 @@ def test_heartbeat_echoes_while_a_cell_runs(kernel, kc):
         req.close()
         ctx.term()
     assert shell_reply(kc, msg_id)["content"]["status"] == "ok"
+
+
+def test_libraries_can_tell_they_run_in_a_notebook_kernel(kc):
+    _, msgs = run(kc, "ip = get_ipython(); 'IPKernelApp' in ip.config, hasattr(ip, 'kernel')")
+    assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "(True, True)"
