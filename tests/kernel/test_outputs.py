@@ -132,3 +132,17 @@ def test_sys_stdout_behaves_like_a_text_stream(kc):
     assert stream_text(msgs) == ("via buffer\na\nb\nlone surrogate \\udc80\ncounted\n"
                                  "8 utf-8 1 2 False\n"
                                  "TypeError: write() argument must be str, not bytes\n")
+
+
+def test_prints_from_multiprocessing_workers_land_in_the_cell(kc):
+    code = ("from multiprocessing import Pool\n"
+            "def work(x):\n"
+            "    print('worker got', x, flush=True)\n"
+            "    return -x\n"
+            "with Pool(2) as pool:\n"
+            "    result = pool.map(work, [1, 2, 3])\n"
+            "result")
+    reply, msgs = run(kc, code, timeout=60)
+    assert reply["status"] == "ok"
+    assert sorted(stream_text(msgs).splitlines()) == ["worker got 1", "worker got 2", "worker got 3"]
+    assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "[-1, -2, -3]"
