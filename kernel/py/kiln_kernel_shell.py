@@ -9,6 +9,7 @@ needs no messages here: fd 1 and fd 2 are pipes read by the C side, and sys.stdo
 are ``_kiln_kernel.FdWriter`` streams writing each line to them."""
 import builtins
 import getpass
+import io
 import json
 import os
 import sys
@@ -285,6 +286,7 @@ def start(connection_file):
     global shell
     # fd 1 and 2 are pipes now: write each line at once, so prints interleave with C output
     # and arrive live (FdWriter does what a line-buffered TextIOWrapper does, faster)
+    io.TextIOBase.register(_kiln_kernel.FdWriter)  # isinstance checks see a text stream
     sys.stdout = _kiln_kernel.FdWriter(1, sys.stdout)
     sys.stderr = _kiln_kernel.FdWriter(2, sys.stderr)
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")

@@ -122,7 +122,9 @@ def test_sys_stdout_behaves_like_a_text_stream(kc):
             "sys.stdout.writelines(['a\\n', 'b\\n'])\n"
             "print('lone surrogate \\udc80')\n"
             "n = sys.stdout.write('counted\\n')\n"
-            "print(n, sys.stdout.encoding, sys.stdout.fileno(), sys.stderr.fileno(), sys.stdout.isatty())\n"
+            "import io\n"
+            "print(n, sys.stdout.encoding, sys.stdout.fileno(), sys.stderr.fileno(), sys.stdout.isatty(),\n"
+            "      isinstance(sys.stdout, io.TextIOBase))\n"
             "try:\n"
             "    sys.stdout.write(b'bytes')\n"
             "except TypeError as e:\n"
@@ -130,7 +132,7 @@ def test_sys_stdout_behaves_like_a_text_stream(kc):
     reply, msgs = run(kc, code)
     assert reply["status"] == "ok"
     assert stream_text(msgs) == ("via buffer\na\nb\nlone surrogate \\udc80\ncounted\n"
-                                 "8 utf-8 1 2 False\n"
+                                 "8 utf-8 1 2 False True\n"
                                  "TypeError: write() argument must be str, not bytes\n")
 
 
