@@ -2,6 +2,7 @@
 ports free for the next kernel."""
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -202,3 +203,25 @@ def test_ipc_transport():
         finally:
             kc.stop_channels()
             km.shutdown_kernel()
+
+
+def test_bad_connection_files_are_clear_errors(tmp_path):
+    missing = subprocess.run([KERNEL_EXE, "-f", str(tmp_path / "none.json")], capture_output=True, text=True)
+    assert missing.returncode == 1 and "cannot open connection file" in missing.stderr
+    partial = tmp_path / "partial.json"
+    partial.write_text('{"ip": "127.0.0.1", "key": "k"}')
+    r = subprocess.run([KERNEL_EXE, "-f", str(partial)], capture_output=True, text=True)
+    assert r.returncode == 1 and '"shell_port" must be a port number' in r.stderr
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    taken = tmp_path / "taken.json"
+    taken.write_text(json.dumps({"ip": "127.0.0.1", "transport": "tcp", "key": "k",
+                                 "signature_scheme": "hmac-sha256", "shell_port": port,
+                                 "iopub_port": 0, "stdin_port": 0, "control_port": 0, "hb_port": 0}))
+    try:
+        r = subprocess.run([KERNEL_EXE, "-f", str(taken)], capture_output=True, text=True, timeout=30)
+    finally:
+        busy.close()
+    assert r.returncode == 1 and f"cannot bind tcp://127.0.0.1:{port}" in r.stderr
