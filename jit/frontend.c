@@ -452,10 +452,17 @@ static kj_node *expr(fe *c, PyObject *node) {
             n->kind = bin ? KJ_E_BINOP : KJ_E_UNARY;
             n->op = binop_of(op);
             n->nkids = bin ? 2 : 1;
-            if (is(op, "MatMult"))
-                unsupported(c, node, "Write the loops, or call np.dot outside compiled code.",
-                            "the @ operator is not supported yet");
-            else if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)) &&
+            if (is(op, "MatMult")) {   /* a @ b is np.matmul(a, b) (infer_np.c) */
+                kj_node *fn = kj_new_node(c->f, KJ_E_FUNC, line, col, 0);
+                n->kind = KJ_E_CALL;
+                n->nkids = 3;
+                if (fn && (fn->name = kj_strdup(c->f, "np.matmul")) &&
+                    (n->kids = kj_alloc(c->f, sizeof(kj_node *) * 3)) && (n->kids[1] = expr(c, a)) &&
+                    (n->kids[2] = expr(c, b))) {
+                    n->kids[0] = fn;
+                    r = n;
+                }
+            } else if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)) &&
                      (n->kids[0] = expr(c, a)) && (!bin || (n->kids[1] = expr(c, b))))
                 r = n;
         }

@@ -84,6 +84,24 @@ static void collect(kj_lw *w, ew *e, kj_node *n, bool root) {
     l->v = kj_cast(w, kj_lower_expr(w, n), n->type, l->t);
 }
 
+/* x ** 2, x ** 3 and x ** 4 with a constant exponent as multiplications
+ * (NumPy's own fast path for squares; it keeps integer powers out of the
+ * runtime's loop), else NULL. */
+static LLVMValueRef small_power(kj_lw *w, const char *u, kj_node **ops, LLVMValueRef *x, const kj_type **xt,
+                                const kj_type *rt) {
+    kj_node *e = ops[1];
+    if (strcmp(u, "power") != 0 || e->kind != KJ_E_CONST || rt->kind == KJ_T_COMPLEX || rt->kind == KJ_T_BOOL)
+        return NULL;
+    double p = e->type->kind == KJ_T_FLOAT ? e->fval : kj_is_intlike(e->type) ? (double)e->ival : -1;
+    if (p != 2 && p != 3 && p != 4)
+        return NULL;
+    LLVMValueRef b = kj_cast(w, x[0], xt[0], rt), r = b;
+    bool fl = rt->kind == KJ_T_FLOAT;
+    for (int i = 1; i < (int)p; i++)
+        r = fl ? kj_fm(w, LLVMBuildFMul(w->b, r, b, "")) : LLVMBuildMul(w->b, r, b, "");
+    return r;
+}
+
 /* The element of n, from the leaves' current elements. */
 static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, const kj_type **type) {
     if (!root && !kj_np_is_ewise(n)) {
@@ -99,13 +117,12 @@ static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, const kj_typ
         x[i] = element(w, e, ops[i], false, &xt[i]);
     const kj_type *rt = n->type->kind == KJ_T_ARRAY ? n->type->elem : n->type;
     *type = rt;
-    return kj_np_elem_op(w, n, ufunc_of(n), k, x, xt, rt);
+    LLVMValueRef p = small_power(w, ufunc_of(n), ops, x, xt, rt);
+    return p ? p : kj_np_elem_op(w, n, ufunc_of(n), k, x, xt, rt);
 }
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
-/* The result's shape from the operands' (NumPy's broadcasting), or checks
- * the operands against a given shape (out=). Fills each leaf's strides. */
 /* The shape of n's value (nd returned), checking as NumPy does, node by
  * node in evaluation order, that each operation's operands broadcast (the
  * first that does not raises NumPy's message with its operands' shapes). */

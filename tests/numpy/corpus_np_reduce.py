@@ -124,3 +124,5 @@ def row_norms(a):
 def normalize_rows(a):
     s = np.abs(a).sum(axis=1) + 1.0
     return a / s.reshape(-1, 1)
+@case((floats((3, 4)), floats((4, 2))), (floats((2, 3)), floats(3)), (floats(4), floats(4)), (floats((5, 2)).T, floats((5, 3))))
+def matmul_operator(a, b): return a @ b
