@@ -280,9 +280,11 @@ static LLVMValueRef lower_grid(kj_lw *w, const kj_target *t, kj_node *n, bool si
     for (int d = 0; d < nd; d++) {
         LLVMValueRef ntid = sreg(w, t, (kj_sreg)(KJ_SREG_NTID_X + d));
         LLVMValueRef other = sreg(w, t, (kj_sreg)((size ? KJ_SREG_NCTAID_X : KJ_SREG_CTAID_X) + d));
-        v[d] = LLVMBuildMul(w->b, other, ntid, "");
+        /* 32-bit registers in 64 bits: neither can wrap, and saying so lets
+         * LLVM see that the indices are never negative */
+        v[d] = LLVMBuildNUWMul(w->b, other, ntid, "");
         if (!size)
-            v[d] = LLVMBuildAdd(w->b, v[d], sreg(w, t, (kj_sreg)(KJ_SREG_TID_X + d)), "");
+            v[d] = LLVMBuildNUWAdd(w->b, v[d], sreg(w, t, (kj_sreg)(KJ_SREG_TID_X + d)), "");
     }
     if (nd == 1)
         return v[0];

@@ -238,6 +238,10 @@ def test_out_of_bounds_is_an_index_error_and_the_next_launch_works():
     with pytest.raises(IndexError, match=r"index out of bounds \(kernel 'off_by_one' raised in block \(\d+, 0, 0\), thread \(\d+, 0, 0\)\)"):
         off_by_one[2, 32](x)
         cuda.synchronize()
+    d = cuda.to_device(x)
+    with pytest.raises(IndexError, match="kernel 'off_by_one'"):   # device arrays: found at the copy back
+        off_by_one[2, 32](d)
+        d.copy_to_host()
     y = np.zeros(64)
     unchecked[2, 32](y)
     np.testing.assert_array_equal(y, np.arange(64.0))
@@ -364,4 +368,5 @@ def test_registers_and_occupancy_come_from_the_driver():
     assert 0 < sk.add_kernel.registers <= 255
     assert sk.add_kernel.local_bytes == 0
     assert sk.fast_matmul.shared_bytes == 2 * sk.TPB * sk.TPB * 4
-    assert 0 < sk.add_kernel.occupancy(256) <= 1.0
+    occupancy = sk.add_kernel.occupancy(256)
+    assert occupancy["blocks_per_multiprocessor"] >= 1 and 0 < occupancy["occupancy"] <= 1.0

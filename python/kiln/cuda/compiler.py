@@ -204,7 +204,7 @@ class CUDAKernel:
             return
         handle = stream_handle(stream)
         flat, copy_back = [c.errors], []
-        for a in args:
+        for a, spec in zip(args, c.argspecs):
             if isinstance(a, np.ndarray):
                 d = to_device(a, stream=handle or 0)
                 if a.flags.writeable:
@@ -215,12 +215,10 @@ class CUDAKernel:
                 flat.append(a)
                 flat.extend(shape)
                 flat.extend(strides)
-            elif isinstance(a, (bool, np.bool_)):
-                flat.append(int(a))
-            elif isinstance(a, (int, np.integer)):
-                flat.append(int(a))
-            else:
+            elif spec[0] == "float":   # the kernel takes numbers as int64 / float64 (cuda_compile.c)
                 flat.append(float(a))
+            else:
+                flat.append(int(a))
         c.raw.function.launch(grid, block, tuple(flat), sharedmem, handle)
         _unchecked.add(self)
         for host, device in copy_back:
@@ -232,7 +230,7 @@ class CUDAKernel:
         for c in self._compiled.values():
             if c.errors is None:
                 continue
-            slot = c.errors.copy_to_host()
+            slot = c.errors._copy_out(None, 0)
             if slot[0]:
                 c.errors.copy_to_device(np.zeros(8, dtype=np.int64))
                 cls, msg = c.sites[slot[0] - 1]
@@ -285,7 +283,8 @@ class CUDAKernel:
         return self._raw().shared_bytes
 
     def occupancy(self, block_size, shared_bytes=0):
-        """Theoretical occupancy (0..1) of a launch with this block size."""
+        """Theoretical occupancy of a launch with this block size:
+        {'blocks_per_multiprocessor': int, 'occupancy': 0..1}."""
         return self._raw().occupancy(block_size, shared_bytes)
 
     @property

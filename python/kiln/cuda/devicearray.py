@@ -177,7 +177,14 @@ class DeviceNDArray:
         return self._offset + low, high - low, -low
 
     def copy_to_host(self, ary=None, stream=0):
-        """Copies to a new host array, or into `ary` (same shape and dtype)."""
+        """Copies to a new host array, or into `ary` (same shape and dtype).
+        An error a kiln.cuda.jit kernel recorded meanwhile is raised here."""
+        ary = self._copy_out(ary, stream)
+        from .compiler import check_errors   # compiler imports this module
+        check_errors()
+        return ary
+
+    def _copy_out(self, ary, stream):
         if ary is not None:
             if ary.shape != self.shape or ary.dtype != self.dtype:
                 raise ValueError(f"copy_to_host: the array has shape {ary.shape} and dtype {ary.dtype}; "
