@@ -30,7 +30,33 @@ kj_node *kj_np_arg(const kj_np_args *a, int pos, const char *name) {
     return NULL;
 }
 
+/* dtype='float32', 'f8', 'int': NumPy's names and codes for Kiln's types. */
+static const kj_type *dtype_string(const char *s) {
+    static const struct { const char *name; char kind; int bits; } names[] = {
+        {"float64", 'f', 64}, {"f8", 'f', 64}, {"float", 'f', 64}, {"double", 'f', 64}, {"d", 'f', 64},
+        {"float32", 'f', 32}, {"f4", 'f', 32}, {"single", 'f', 32}, {"f", 'f', 32},
+        {"int64", 'i', 64}, {"i8", 'i', 64}, {"int", 'i', 64}, {"int32", 'i', 32}, {"i4", 'i', 32},
+        {"int16", 'i', 16}, {"i2", 'i', 16}, {"int8", 'i', 8}, {"i1", 'i', 8},
+        {"uint64", 'u', 64}, {"u8", 'u', 64}, {"uint32", 'u', 32}, {"u4", 'u', 32},
+        {"uint16", 'u', 16}, {"u2", 'u', 16}, {"uint8", 'u', 8}, {"u1", 'u', 8},
+        {"bool", 'b', 8}, {"?", 'b', 8}, {"complex128", 'c', 128}, {"c16", 'c', 128}, {"complex", 'c', 128},
+        {"complex64", 'c', 64}, {"c8", 'c', 64},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(names[i].name, s))
+            switch (names[i].kind) {
+            case 'f': return kj_float(names[i].bits);
+            case 'i': return kj_int(names[i].bits, true);
+            case 'u': return kj_int(names[i].bits, false);
+            case 'b': return kj_bool();
+            default: return kj_complex(names[i].bits);
+            }
+    return NULL;
+}
+
 const kj_type *kj_np_dtype_node(const kj_node *k) {
+    if (k && k->kind == KJ_E_CONST && k->type && k->type->kind == KJ_T_STR)
+        return dtype_string(k->str);
     if (!k || k->kind != KJ_E_FUNC)
         return NULL;
     const char *s = k->name;

@@ -108,3 +108,7 @@ def created_in_loop(n):
     return total
 @case(*SIZES)
 def returned_tuple_of_arrays(n): return np.zeros(n), np.ones((n, 2)), n
+@case(*SIZES)
+def dtype_strings(n): return np.zeros(n, dtype="float32"), np.ones(n, "i4"), np.arange(n, dtype="uint8"), np.full(n, 2, "int16")
+@case(*V[:4], *VI)   # no NaN: float to int of NaN is undefined in NumPy too
+def astype_string(a): return a.astype("float32"), a.astype("int64")
