@@ -11,6 +11,9 @@ import _kiln_kernel
 from kiln_kernel_json import dumps
 
 
+kernel = None  # the shell's `kernel` namespace, set at start-up; widget libraries check comm.kernel
+
+
 def _publish(msg_type, content, metadata=None, buffers=None):
     _kiln_kernel.publish(msg_type, dumps(content), dumps(metadata or {}), buffers)
 
@@ -24,6 +27,7 @@ class Comm:
         self.target_name = target_name
         self.target_module = target_module
         self.primary = primary
+        self.kernel = kernel
         self._msg_callback = None
         self._close_callback = None
         self._closed = True

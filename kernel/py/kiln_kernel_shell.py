@@ -17,6 +17,7 @@ import traceback
 import types
 
 import _kiln_kernel
+import kiln_kernel_comm
 from kiln_kernel_comm import manager as comm_manager
 from kiln_kernel_json import dumps
 
@@ -264,7 +265,6 @@ def _register_comm_implementation():
         import comm
     except ImportError:
         return
-    import kiln_kernel_comm
     comm.create_comm = kiln_kernel_comm.create_comm
     comm.get_comm_manager = kiln_kernel_comm.get_comm_manager
 
@@ -293,6 +293,7 @@ def start(connection_file):
     shell = KilnShell.instance()
     shell.kernel = types.SimpleNamespace(comm_manager=comm_manager, session=_kiln_kernel.session(),
                                          connection_file=connection_file)
+    kiln_kernel_comm.kernel = shell.kernel
     # libraries (tqdm.auto, plotting packages) tell a notebook kernel from a terminal this way
     shell.config.IPKernelApp.connection_file = connection_file
     _register_comm_implementation()

@@ -54,3 +54,5 @@ def test_kernel_opened_comm(kc):
     assert opened["target_name"] == "kiln-front" and opened["data"] == {"hello": 1}
     assert of_type(msgs, "comm_msg")[0]["content"]["data"] == {"n": 2}
     assert of_type(msgs, "comm_close")[0]["content"]["comm_id"] == opened["comm_id"]
+    _, msgs = run(kc, "k.kernel is get_ipython().kernel")  # widget libraries look for it
+    assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "True"
