@@ -36,6 +36,8 @@ static void check_memory(kj_lw *w, LLVMValueRef status) {
 
 /* A new empty list (a temporary of the statement). */
 static LLVMValueRef new_list(kj_lw *w, const kj_type *t, LLVMValueRef cap) {
+    if (!kj_nrt_host_only(w, NULL, "creating lists"))
+        return LLVMGetUndef(w->ptr);
     LLVMValueRef size = t->elem ? kj_np_itemsize(w, t->elem) : c64(w, 0);
     LLVMValueRef l = kj_call(w, "kj_list_new", w->ptr, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){size, cap});
     kj_raise_if(w, LLVMBuildIsNull(w->b, l, ""), PyExc_MemoryError, NULL);

@@ -52,6 +52,8 @@ LLVMValueRef kj_np_make(kj_lw *w, const kj_type *t, LLVMValueRef owner, LLVMValu
 }
 
 LLVMValueRef kj_np_alloc(kj_lw *w, const kj_type *t, LLVMValueRef *shape, bool zeroed) {
+    if (!kj_nrt_host_only(w, NULL, "creating arrays"))
+        return LLVMGetUndef(kj_lltype(w, t));
     LLVMValueRef n = kj_np_itemsize(w, t->elem), zero = c64(w, 0);
     LLVMValueRef neg = LLVMConstInt(w->i1, 0, 0);
     for (int k = 0; k < t->ndim; k++) {

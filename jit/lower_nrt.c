@@ -19,6 +19,15 @@ typedef struct kj_nrt_fn {
 
 static bool active(kj_lw *w) { return w->nrt != NULL; }
 
+bool kj_nrt_host_only(kj_lw *w, const kj_node *n, const char *what) {
+    if (strcmp(w->u->target->name, "cpu") == 0)
+        return true;
+    kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, n ? n->line : 0, n ? n->col : 0,
+            "Allocate on the host and pass the arrays in.", "%s is not supported on the %s target", what,
+            w->u->target->name);
+    return false;
+}
+
 bool kj_nrt_counted(const kj_type *t) {
     switch (t->kind) {
     case KJ_T_ARRAY:

@@ -16,6 +16,11 @@
 
 #include "jit/lower.h"
 
+/* Whether this lowering has the host runtime (owned memory, lists,
+ * print); if not, fails with "<what> is not supported on the <target>
+ * target" at n and returns false. */
+bool kj_nrt_host_only(kj_lw *w, const kj_node *n, const char *what);
+
 /* Whether values of t hold references (arrays, lists, tuples of those). */
 bool kj_nrt_counted(const kj_type *t);
 
