@@ -78,8 +78,12 @@ void kj_np_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
 
 void kj_np_augassign(kj_lw *w, kj_node *s) {
     kj_node *target = s->kids[0];
-    LLVMValueRef out = kj_lower_expr(w, target);
     kj_node root = {.kind = KJ_E_BINOP, .line = s->line, .col = s->col, .op = s->op,
                     .kids = (kj_node *[]){target, s->kids[1]}, .nkids = 2, .type = target->type};
-    kj_np_ewise(w, &root, out, target->type);
+    if (kj_np_lowers(target)) {   /* a[mask] += v: a[mask] = a[mask] + v, as NumPy */
+        root.type = s->type;
+        kj_np_store(w, target, kj_np_ewise(w, &root, NULL, NULL), s->type);
+        return;
+    }
+    kj_np_ewise(w, &root, kj_lower_expr(w, target), target->type);
 }

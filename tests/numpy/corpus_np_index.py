@@ -81,3 +81,11 @@ def histogram_bad_range(a): return np.histogram(a, 3, (1.0, 0.0))
 def median_by_sort(a):
     s = np.sort(a)
     return s[s.shape[0] // 2] if s.shape[0] > 0 else 0.0
+@case(*V, *VI)
+def augmented_views_and_masks(a):
+    if a.shape[0] > 2:
+        a[1:] += 1
+        a[::2] *= 2
+    a[a > 3] -= 3
+    a[np.arange(a.shape[0]) % 2 == 0] += 10
+    return a
