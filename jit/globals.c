@@ -159,8 +159,22 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
     }
     if (strcmp(Py_TYPE(v)->tp_name, "numpy.ufunc") == 0) {
         PyObject *name = PyObject_GetAttrString(v, "__name__");
+        /* only NumPy's own: a kiln.vectorize ufunc may carry a NumPy name (parallel.h) */
+        PyObject *np = name ? PyImport_ImportModule("numpy") : NULL;
+        PyObject *own = np ? PyObject_GetAttr(np, name) : NULL;
+        bool numpys = own == v;
+        Py_XDECREF(np);
+        Py_XDECREF(own);
+        PyErr_Clear();
+        if (!numpys) {
+            Py_XDECREF(name);
+            kj_fail(e, KJ_ERR_UNSUPPORTED, line, col,
+                    "Decorate the kernel with @kiln.jit too and call that for one element.",
+                    "%s is a ufunc made by vectorize; compiled code calls only NumPy's own ufuncs", what);
+            return NULL;
+        }
         char buf[128];
-        snprintf(buf, sizeof buf, "np.%s", name ? PyUnicode_AsUTF8(name) : "?");
+        snprintf(buf, sizeof buf, "np.%s", PyUnicode_AsUTF8(name));
         Py_XDECREF(name);
         PyErr_Clear();
         return func_node(f, line, col, buf, NULL);

@@ -153,3 +153,23 @@ def test_bad_uses_are_clear_errors():
         return (x, x)
     with pytest.raises(kiln.TypingError, match="vectorize kernel returns"):
         kiln.vectorize([(kiln.float64,)])(returns_tuple)   # return type left to inference
+
+
+def add(a, b):   # a kernel that subtracts, under NumPy's name for adding
+    return a - b
+
+
+def test_a_ufunc_named_like_numpys_is_not_taken_for_numpys_in_compiled_code():
+    vadd = kiln.vectorize(["float64(float64, float64)"])(add)
+    assert vadd.__name__ == "add" and vadd(3.0, 1.0) == 2.0
+
+    @kiln.njit
+    def use(x):
+        return vadd(x, 1.0)
+    with pytest.raises(kiln.UnsupportedError, match="ufunc made by vectorize"):
+        use(3.0)
+
+    @kiln.njit
+    def numpys(x):
+        return np.add(x, 1.0)
+    assert numpys(3.0) == 4.0
