@@ -178,3 +178,17 @@ def test_arrays_made_in_iterations_are_freed_and_the_last_one_kept(threads):
     np.testing.assert_array_equal(last, want_last)   # the last iteration's array, as in Python
     del out, last
     assert _kiln.nrt_stats()["live_bytes"] == before
+
+
+@kiln.njit(parallel=True, boundscheck=True)
+def shifted_copy(a, out, shift):
+    for i in prange(a.shape[0]):
+        out[i + shift] = a[i]
+    return out
+
+
+def test_boundscheck_in_a_worker_raises_index_error(threads):
+    a = np.arange(50_000.0)
+    np.testing.assert_array_equal(shifted_copy(a, np.zeros(50_001), 1)[1:], a)
+    with pytest.raises(IndexError, match="out of bounds"):
+        shifted_copy(a, np.zeros(50_000), 1)   # the last iteration writes past the end
