@@ -99,3 +99,16 @@ def test_level_4_points_at_allocations_repeated_every_iteration(capsys):
     assert loop["allocations"] == [first + 3]
     rows.parallel_diagnostics(level=4)
     assert f"allocation at line {first + 3}: a new array of the same size" in capsys.readouterr().out
+
+
+def test_cell_html_for_the_jit_magic():
+    from kiln.parallel import cell_html
+    two_loops(np.arange(4.0), np.zeros(4))
+
+    @kiln.njit
+    def serial(x):
+        return x
+    serial(1)
+    page = cell_html([two_loops, serial])
+    assert page.count("<table") == len(two_loops.signatures) and "two_loops" in page
+    assert cell_html([serial]) == ""
