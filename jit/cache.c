@@ -268,8 +268,9 @@ static PyObject *load_object(PyObject *self, PyObject *a) {
     uint64_t t0 = kp_now_ns();
     kj_unit u = {.target = kj_target_cpu()};
     void *addr = NULL;
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, (size_t)nobj, entry);
-    if (define_symbols(&u, symbols) < 0 || kj_engine_add_object(&u, buf, entry, &addr) < 0) {
+    if (define_symbols(&u, symbols) < 0 ||
+        kj_engine_add_object(&u, LLVMCreateMemoryBufferWithMemoryRangeCopy(obj, (size_t)nobj, entry), entry,
+                             &addr) < 0) {   /* the buffer is consumed either way */
         free(args);
         return fail_load(&u);
     }
