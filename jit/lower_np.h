@@ -73,6 +73,11 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *ufunc, int n, LLVM
  * array of type ot) when out is not NULL. */
 LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot);
 
+/* Calls fn on every element of the array expression n, in C order,
+ * without making the array (fused reductions). */
+typedef void (*kj_np_elem_fn)(kj_lw *w, LLVMValueRef v, const kj_type *vt, void *ctx);
+void kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx);
+
 /* A scalar-only elementwise call (np.where on numbers, np.sign(x)). */
 LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n);
 /* dst[...] = src with src broadcast to dst's shape (src may be a scalar). */

@@ -214,7 +214,7 @@ static void leaf_strides(kj_lw *w, ew *e, int nd) {
 
 /* Whether every operand has the result's shape and is contiguous. */
 static LLVMValueRef flat_ok(kj_lw *w, ew *e, int nd, LLVMValueRef *shape, LLVMValueRef res, const kj_type *rt) {
-    LLVMValueRef ok = kj_np_is_contiguous(w, res, rt);
+    LLVMValueRef ok = res ? kj_np_is_contiguous(w, res, rt) : LLVMConstInt(w->i1, 1, 0);
     for (int i = 0; i < e->n; i++) {
         leaf *l = &e->leaves[i];
         if (l->t->kind != KJ_T_ARRAY)
@@ -352,4 +352,58 @@ void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef sr
     LLVMValueRef v = kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, src, 1, 0), &off, 1, ""), st->elem);
     kj_np_store_elem(w, kj_np_ptr(w, dst, nd, idx), v, st->elem, dt->elem);
     kj_np_nest_end(w, &nest);
+}
+
+void kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx) {
+    ew e = {.n = 0};
+    collect(w, &e, n, true);
+    if (e.overflow) {
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, n->line, n->col, "Split the expression over two lines.",
+                "this array expression has more than %d operands", MAX_LEAVES);
+        return;
+    }
+    int nd = n->type->ndim;
+    LLVMValueRef shape[KJ_NP_MAXDIM], size = c64(w, 1);
+    broadcast(w, &e, n, nd, shape, false);
+    for (int d = 0; d < nd; d++)
+        size = LLVMBuildMul(w->b, size, shape[d], "");
+    LLVMBasicBlockRef flat = kj_new_bb(w, "each.flat"), strided = kj_new_bb(w, "each.strided"),
+                      done = kj_new_bb(w, "each.done");
+    LLVMBuildCondBr(w->b, flat_ok(w, &e, nd, shape, NULL, NULL), flat, strided);
+    /* contiguous operands: one flat loop the vectorizer sees whole */
+    LLVMPositionBuilderAtEnd(w->b, flat);
+    kj_np_loop loop;
+    LLVMValueRef i = kj_np_loop_begin(w, &loop, size);
+    for (int k = 0; k < e.n; k++) {
+        leaf *l = &e.leaves[k];
+        l->elem = l->t->kind != KJ_T_ARRAY ? l->v
+                  : kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, l->t->elem), kj_array_field(w, l->v, 1, 0), &i, 1, ""),
+                               l->t->elem);
+    }
+    const kj_type *vt;
+    LLVMValueRef v = element(w, &e, n, true, &vt);
+    fn(w, v, vt, ctx);
+    kj_np_loop_end(w, &loop);
+    LLVMBuildBr(w->b, done);
+    /* otherwise the strides, in C order */
+    LLVMPositionBuilderAtEnd(w->b, strided);
+    LLVMValueRef idx[KJ_NP_MAXDIM];
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, nd, shape, idx);
+    for (int k = 0; k < e.n; k++) {
+        leaf *l = &e.leaves[k];
+        if (l->t->kind != KJ_T_ARRAY) {
+            l->elem = l->v;
+            continue;
+        }
+        LLVMValueRef off = c64(w, 0);
+        for (int d = 0; d < nd; d++)
+            off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[d], l->bstride[d], ""), "");
+        l->elem = kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, l->v, 1, 0), &off, 1, ""), l->t->elem);
+    }
+    v = element(w, &e, n, true, &vt);
+    fn(w, v, vt, ctx);
+    kj_np_nest_end(w, &nest);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
 }

@@ -122,8 +122,71 @@ static void cumulate(kj_lw *w, const line *ln, const kj_type *et, LLVMValueRef o
     kj_np_loop_end(w, &l);
 }
 
+/* ---- reductions of array expressions, fused: no array is made ---- */
+
+typedef struct {
+    const char *m;
+    kj_node *at;
+    const kj_type *rt;
+    LLVMValueRef acc, count;   /* allocas */
+} fused;
+
+static void fused_step(kj_lw *w, LLVMValueRef v, const kj_type *vt, void *ctx) {
+    fused *f = ctx;
+    LLVMTypeRef lt = kj_lltype(w, f->rt);
+    LLVMValueRef cur = LLVMBuildLoad2(w->b, lt, f->acc, ""), n = LLVMBuildLoad2(w->b, w->i64, f->count, "");
+    LLVMValueRef x = kj_cast(w, v, vt, f->rt), r;
+    const char *m = f->m;
+    if (!strcmp(m, "all") || !strcmp(m, "any")) {
+        LLVMValueRef t = kj_truth(w, v, vt);
+        r = m[1] == 'l' ? LLVMBuildAnd(w->b, cur, t, "") : LLVMBuildOr(w->b, cur, t, "");
+    } else if (strstr(m, "min") || strstr(m, "max")) {
+        LLVMValueRef better = kj_np_elem_op(w, f->at, strstr(m, "max") ? "maximum" : "minimum", 2,
+                                            (LLVMValueRef[]){cur, x}, (const kj_type *[]){f->rt, f->rt}, f->rt);
+        r = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, n, LLVMConstInt(w->i64, 0, 0), ""), x, better, "");
+    } else {
+        r = kj_np_elem_op(w, f->at, m[0] == 'p' ? "multiply" : "add", 2, (LLVMValueRef[]){cur, x},
+                          (const kj_type *[]){f->rt, f->rt}, f->rt);
+    }
+    LLVMBuildStore(w->b, r, f->acc);
+    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, n, LLVMConstInt(w->i64, 1, 0), ""), f->count);
+}
+
+static bool fusable(const char *m) {
+    static const char *const names[] = {"sum", "prod", "mean", "min", "max", "amin", "amax", "all", "any", NULL};
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(names[i], m))
+            return true;
+    return false;
+}
+
+static LLVMValueRef fused_reduce(kj_lw *w, kj_node *arrn, const char *m, const kj_type *rt) {
+    fused f = {.m = m, .at = arrn, .rt = rt};
+    LLVMTypeRef lt = kj_lltype(w, rt);
+    f.acc = kj_entry_alloca(w, lt, "acc");
+    f.count = kj_entry_alloca(w, w->i64, "count");
+    LLVMValueRef init = !strcmp(m, "all") ? LLVMConstInt(w->i1, 1, 0)
+                        : m[0] == 'p' ? kj_cast(w, c64(w, 1), KJ_I64, rt) : LLVMConstNull(lt);
+    LLVMBuildStore(w->b, init, f.acc);
+    LLVMBuildStore(w->b, c64(w, 0), f.count);
+    kj_np_ewise_each(w, arrn, fused_step, &f);
+    LLVMValueRef acc = LLVMBuildLoad2(w->b, lt, f.acc, ""), n = LLVMBuildLoad2(w->b, w->i64, f.count, "");
+    if (strstr(m, "min") || strstr(m, "max")) {
+        bool is_max = strstr(m, "max") != NULL;
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, n, c64(w, 0), ""), PyExc_ValueError,
+                    is_max ? "zero-size array to reduction operation maximum which has no identity"
+                           : "zero-size array to reduction operation minimum which has no identity");
+    }
+    if (!strcmp(m, "mean"))
+        acc = kj_fm(w, LLVMBuildFDiv(w->b, acc, LLVMBuildSIToFP(w->b, n, lt, ""), ""));
+    return acc;
+}
+
 LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arrn, kj_node *axisn) {
     const kj_type *at = arrn->type, *t = n->type;
+    if ((!axisn || axisn->type->kind == KJ_T_NONE) && kj_np_is_ewise(arrn) && fusable(m) &&
+        at->elem->kind != KJ_T_COMPLEX)
+        return fused_reduce(w, arrn, m, t);
     LLVMValueRef arr = kj_lower_expr(w, arrn);
     const kj_type *et = at->elem;
     bool cumulative = !strncmp(m, "cum", 3);

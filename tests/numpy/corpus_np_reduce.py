@@ -126,3 +126,9 @@ def normalize_rows(a):
     return a / s.reshape(-1, 1)
 @case((floats((3, 4)), floats((4, 2))), (floats((2, 3)), floats(3)), (floats(4), floats(4)), (floats((5, 2)).T, floats((5, 3))))
 def matmul_operator(a, b): return a @ b
+@case((floats((3, 4)), floats(4)), (floats((4, 3)).T, floats((4, 3)).T), (ints(6), floats(6)[::-1]),
+      (floats(0), floats(0)), (floats((2, 1)), floats(3)))
+def fused_reductions(a, b):
+    return np.sum(a * b), (a - b).mean(), np.max(a + b), (a * b > 0).all(), np.any(a > b), np.prod(a / 100 + 1)
+@case(*V)
+def fused_min_nan_and_empty(a): return np.min(a * 2), (a + 1).max()
