@@ -22,6 +22,16 @@
  *                (SIGINT), random numbers, integer helpers
  *   errors.c     TypingError / UnsupportedError with the line and a caret
  *
+ * Beside that path (issue 7; parallel_module.c adds their Python face):
+ *   pool.c       the persistent worker threads parallel code runs on
+ *   parallel_*.c prange: the dependence checker (parallel_check.c) and the
+ *                outlining of cleared loops and array expressions
+ *                (parallel_lower.c), with the report parallel_diagnostics reads
+ *   ufunc*.c     vectorize / guvectorize: an LLVM loop around the kernel
+ *                (ufunc_loop.c) handed to NumPy as a real ufunc (ufunc.c)
+ *   cache.c      cache=True: the object file a second process links instead
+ *                of compiling (python/kiln/cache.py keys and stores it)
+ *
  * The conventions every part keeps: errors are values (kj_error), types are
  * compared by pointer, nothing in front end, IR or inference knows the
  * target, and each file says why it does what it does. */
