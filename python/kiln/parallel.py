@@ -87,6 +87,8 @@ class ParallelReport:
     def __str__(self):
         return self.text(1)
 
+    __repr__ = __str__   # what a notebook shows where HTML is not rendered
+
     def _repr_html_(self):
         return render_html(self)
 
