@@ -262,7 +262,10 @@ static LLVMValueRef it_setup(kj_lw *w, kj_node *n, it_state *s) {
 static LLVMValueRef it_item(kj_lw *w, it_state *s, LLVMValueRef t) {
     switch (s->type->kind) {
     case KJ_T_RANGE: {
-        LLVMValueRef i = LLVMBuildAdd(w->b, s->start, LLVMBuildMul(w->b, t, s->step, ""), "i");
+        /* nsw: a range's items lie between its start and stop, so neither
+         * step overflows; with a start and step known non-negative (a GPU
+         * grid-stride loop) LLVM then knows i is too */
+        LLVMValueRef i = LLVMBuildNSWAdd(w->b, s->start, LLVMBuildNSWMul(w->b, t, s->step, ""), "i");
         /* range(n), range(0, n, 2): the index is never negative; saying so
          * lets LLVM drop the negative-index wraparound of a[i] and keep
          * unit-stride loads the vectorizer can widen */
@@ -369,7 +372,9 @@ static void lower_for(kj_lw *w, kj_node *s) {
     LLVMPositionBuilderAtEnd(w->b, obody);
     poll_interrupt(w);
     base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
-    LLVMValueRef lim = LLVMBuildAdd(w->b, base, LLVMConstInt(w->i64, POLL_CHUNK, 0), "");
+    /* without polling (GPU targets) one chunk: the optimizer drops the outer loop */
+    bool polls = w->u->target->poll_interrupts && !w->inst->opts.no_interrupt_poll;
+    LLVMValueRef lim = LLVMBuildAdd(w->b, base, LLVMConstInt(w->i64, polls ? POLL_CHUNK : INT64_MAX, 0), "");
     LLVMValueRef end = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, lim, n, ""), lim, n, "");
     LLVMBuildStore(w->b, end, end_p);
     LLVMBuildStore(w->b, base, t_p);
