@@ -72,7 +72,7 @@ static LLVMValueRef truth_fold(kj_lw *w, const line *ln, const kj_type *et, bool
 }
 
 /* The reduction m of one line, a value of type rt. */
-static LLVMValueRef reduce_line(kj_lw *w, kj_node *n, const char *m, const line *ln, const kj_type *et, const kj_type *rt) {
+static LLVMValueRef reduce_line(kj_lw *w, const char *m, const line *ln, const kj_type *et, const kj_type *rt) {
     if (!strcmp(m, "sum") || !strcmp(m, "prod"))
         return fold(w, ln, et, rt, m[0] == 'p');
     if (!strcmp(m, "all") || !strcmp(m, "any"))
@@ -102,7 +102,6 @@ static LLVMValueRef reduce_line(kj_lw *w, kj_node *n, const char *m, const line 
     LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, ""), nf, ""));
     if (!strcmp(m, "var"))
         return var;
-    (void)n;
     return kj_call_intrinsic(w, "llvm.sqrt", kj_lltype(w, rt), 1, &var);
 }
 
@@ -210,7 +209,7 @@ LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *ar
                         (LLVMBasicBlockRef[]){from, copy_end}, 2);
         line ln = {data, kj_np_itemsize(w, et), kj_np_size(w, arr, at->ndim)};
         if (!cumulative)
-            return reduce_line(w, n, m, &ln, et, rt);
+            return reduce_line(w, m, &ln, et, rt);
         LLVMValueRef out = kj_np_alloc(w, t, &ln.count, false);
         cumulate(w, &ln, et, kj_array_field(w, out, 1, 0), kj_np_itemsize(w, rt), rt, m[3] == 'p');
         return out;
@@ -269,7 +268,7 @@ LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *ar
     for (int k = 0; k < nd - 1; k++)
         off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[k], ostrides[k], ""), "");
     line ln = {LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, ""), lstride, len};
-    LLVMValueRef r = reduce_line(w, n, m, &ln, et, rt);
+    LLVMValueRef r = reduce_line(w, m, &ln, et, rt);
     if (!out) {   /* a 1-d array along axis 0: a scalar */
         kj_np_nest_end(w, &nest);
         return r;
