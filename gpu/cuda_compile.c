@@ -291,6 +291,10 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
         u.err_function = top->f;
         return fail(&u);
     }
+    /* CUDA C and Numba contract a * b + c into one fma by default: kernels
+     * here too, on the GPU and the simulator alike (same results on both) */
+    for (kj_instance *in = u.instances; in; in = in->next)
+        in->opts.fastmath |= LLVMFastMathAllowContract;
     uint64_t t_front = kp_now_ns();
     LLVMOrcThreadSafeContextRef tsc = gpu ? NULL : LLVMOrcCreateNewThreadSafeContext();
     u.ctx = gpu ? LLVMContextCreate() : LLVMOrcThreadSafeContextGetContext(tsc);
