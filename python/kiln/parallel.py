@@ -6,7 +6,7 @@ levels, from the records the compiler keeps per signature
     f.parallel_report(signature=None)    a ParallelReport: .loops (data),
                                          .text(level), and an HTML view of the
                                          source with every prange loop marked
-    cell_html(functions)                 those views for a %%jit --parallel cell
+    cell_reports(functions)              those reports for a %%jit --parallel cell
 
 Each loop record is a dict: kind ('prange', or 'array expression' for the
 split loop of an elementwise expression, with min_elements), function,
@@ -129,17 +129,12 @@ def render_html(report):
             f"<table class='kiln-par'>{''.join(rows)}</table></div>")
 
 
-def cell_html(functions):
-    """What %%jit --parallel shows under a cell: the HTML view of each
+def cell_reports(functions):
+    """What %%jit --parallel shows under a cell: the ParallelReport of each
     compiled signature of each parallel=True function among `functions`
-    (dispatchers); an empty string when there is none."""
-    parts = []
-    for f in functions:
-        if not getattr(f, "_kiln_options", {}).get("parallel"):
-            continue
-        for sig in f._kiln_specs:
-            parts.append(render_html(parallel_report(f, sig)))
-    return "".join(parts)
+    (dispatchers), in definition order."""
+    return [parallel_report(f, sig) for f in functions
+            if getattr(f, "_kiln_options", {}).get("parallel") for sig in f._kiln_specs]
 
 
 def _spec(self, signature):

@@ -122,3 +122,18 @@ def test_llvm_and_asm_views_are_highlighted_code_of_the_compiled_signature(nb):
     asm_text = mn.outputs(nb, "asm", "text/plain")[0]
     assert "sqrtpd" in asm_text  # packed (vector) square roots: the vectorized loop
     assert '<span style="color:' in mn.outputs(nb, "asm", "text/html")[0]
+
+
+def test_parallel_jit_cell_shows_each_loops_verdict_once_compiled(nb):
+    printed = "".join(mn.outputs(nb, "parallel-call", "text/plain"))
+    assert "True 10.0" in printed  # row sums agree with NumPy; the serial running total is right
+    (listing,) = mn.outputs(nb, "jit-parallel", "text/plain")
+    assert listing.startswith("%%jit (parallel=True): 2 functions")
+    row_sums = listing[listing.index("Parallel diagnostics for row_sums"):listing.index("Parallel diagnostics for running_total")]
+    running = listing[listing.index("Parallel diagnostics for running_total"):]
+    assert re.search(r"loop #1 \(row_sums, line \d+, for i in prange\): PARALLEL", row_sums)
+    assert re.search(r"loop #1 \(running_total, line \d+, for i in prange\): SERIAL", running)
+    assert "why (line" in running and "why" not in row_sums
+    (html,) = mn.outputs(nb, "jit-parallel", "text/html")
+    assert html.count("<table class='kiln-par'>") == 2
+    assert "<tr class='par'>" in html and "<tr class='why'>" in html

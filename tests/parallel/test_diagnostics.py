@@ -101,14 +101,14 @@ def test_level_4_points_at_allocations_repeated_every_iteration(capsys):
     assert f"allocation at line {first + 3}: a new array of the same size" in capsys.readouterr().out
 
 
-def test_cell_html_for_the_jit_magic():
-    from kiln.parallel import cell_html
+def test_cell_reports_for_the_jit_magic():
+    from kiln.parallel import cell_reports
     two_loops(np.arange(4.0), np.zeros(4))
 
     @kiln.njit
     def serial(x):
         return x
     serial(1)
-    page = cell_html([two_loops, serial])
-    assert page.count("<table") == len(two_loops.signatures) and "two_loops" in page
-    assert cell_html([serial]) == ""
+    reports = cell_reports([two_loops, serial])
+    assert [r.function_name for r in reports] == ["two_loops"] * len(two_loops.signatures)
+    assert cell_reports([serial]) == []

@@ -91,6 +91,13 @@ class JitCell:
             for n, s, c, h in rows)
         html = (f'<div class="kiln-jit-cell" style="{FONT}"><div style="color:#555">%%jit '
                 f"({esc(opts)})</div><table style=\"border-collapse:collapse\">{cells}</table></div>")
+        if self._opts.get("parallel"):
+            # Which loops ran in parallel and why the others did not, once
+            # each signature is compiled. Imported here: it loads the compiler.
+            from kiln import parallel
+            for report in parallel.cell_reports(self.functions):
+                text += ["", report.text(1)]
+                html += parallel.render_html(report)
         return Rich("\n".join(text), html)
 
     def show(self):
