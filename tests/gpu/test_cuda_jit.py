@@ -372,3 +372,13 @@ def test_registers_and_occupancy_come_from_the_driver():
     assert sk.fast_matmul.shared_bytes == 2 * sk.TPB * sk.TPB * 4
     occupancy = sk.add_kernel.occupancy(256)
     assert occupancy["blocks_per_multiprocessor"] >= 1 and 0 < occupancy["occupancy"] <= 1.0
+
+
+@needs_ptxas
+def test_gpu_ufunc_kernels_ptx_assembles(tmp_path):
+    test_gaussian_pdf_ufunc_host_and_device()
+    test_polar_distance_ufunc_broadcasts()
+    kernels = list(sk.gaussian_pdf._kernels.values()) + list(sk.polar_distance._kernels.values())
+    assert kernels
+    for k in kernels:
+        run_ptxas(k.inspect_ptx(), tmp_path)
