@@ -49,28 +49,49 @@ static void init_lw(kj_lw *w, kj_unit *u) {
     w->vd = LLVMVoidTypeInContext(u->ctx);
 }
 
-/* Links the device-side random number functions if the kernel calls them. */
-static int link_random(kj_unit *u, int for_gpu) {
+/* The host runtime's helpers that GPU code may call, as LLVM IR: integer
+ * powers (x ** n), by squaring as jit/runtime.c does. */
+static const char gpu_runtime_ir[] =
+    "define linkonce_odr i64 @kj_rt_ipow(i64 %base, i64 %exp) alwaysinline {\n"
+    "entry:\n  br label %loop\n"
+    "loop:\n"
+    "  %r = phi i64 [1, %entry], [%r2, %body]\n"
+    "  %b = phi i64 [%base, %entry], [%b2, %body]\n"
+    "  %e = phi i64 [%exp, %entry], [%e2, %body]\n"
+    "  %more = icmp sgt i64 %e, 0\n"
+    "  br i1 %more, label %body, label %done\n"
+    "body:\n"
+    "  %bit = and i64 %e, 1\n"
+    "  %odd = icmp ne i64 %bit, 0\n"
+    "  %rb = mul i64 %r, %b\n"
+    "  %r2 = select i1 %odd, i64 %rb, i64 %r\n"
+    "  %b2 = mul i64 %b, %b\n"
+    "  %e2 = ashr i64 %e, 1\n"
+    "  br label %loop\n"
+    "done:\n  ret i64 %r\n}\n";
+
+/* Links the functions of `ir` into the unit's module if it calls any whose
+ * name starts with prefix. */
+static int link_if_used(kj_unit *u, const char *prefix, const char *ir) {
     bool used = false;
     for (LLVMValueRef f = LLVMGetFirstFunction(u->mod); f && !used; f = LLVMGetNextFunction(f)) {
         size_t len;
-        used = strncmp(LLVMGetValueName2(f, &len), "kiln_xoroshiro128p_", 19) == 0;
+        used = LLVMIsDeclaration(f) && strncmp(LLVMGetValueName2(f, &len), prefix, strlen(prefix)) == 0;
     }
     if (!used)
         return 0;
-    const char *ir = kg_xoroshiro_ir(for_gpu);
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "xoroshiro");
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), prefix);
     LLVMModuleRef rng;
     char *msg = NULL;
     if (LLVMParseIRInContext(u->ctx, buf, &rng, &msg)) {   /* consumes buf */
-        kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "xoroshiro IR: %s", msg ? msg : "?");
+        kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "%s IR: %s", prefix, msg ? msg : "?");
         LLVMDisposeMessage(msg);
         return -1;
     }
     LLVMSetTarget(rng, LLVMGetTarget(u->mod));
     LLVMSetDataLayout(rng, LLVMGetDataLayoutStr(u->mod));
     if (LLVMLinkModules2(u->mod, rng))
-        return kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "cannot link the xoroshiro functions");
+        return kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "cannot link the %s functions", prefix);
     return 0;
 }
 
@@ -205,12 +226,12 @@ static int define_kernel(kj_lw *w, kj_instance *in, const char *name) {
 }
 
 /* A function the GPU cannot call (the host runtime's integer power, ...). */
-static int check_resolved(kj_unit *u) {
+static int check_resolved(kj_unit *u, const kj_instance *top) {
     for (LLVMValueRef f = LLVMGetFirstFunction(u->mod); f; f = LLVMGetNextFunction(f)) {
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
         if (LLVMIsDeclaration(f) && strncmp(name, "llvm.", 5) != 0 && strncmp(name, "__nv_", 5) != 0)
-            return kj_fail(&u->err, KJ_ERR_UNSUPPORTED, 0, 0,
+            return kj_fail(&u->err, KJ_ERR_UNSUPPORTED, top->f->first_line, 0,
                            "Write it another way in the kernel, or compute it on the host.",
                            "the kernel needs %s, which Kiln has only on the CPU", name);
     }
@@ -317,7 +338,9 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
     LLVMDIBuilderFinalize(u.di);
     LLVMDisposeDIBuilder(u.di);
     if (status == 0)
-        status = link_random(&u, gpu);
+        status = link_if_used(&u, "kiln_xoroshiro128p_", kg_xoroshiro_ir(gpu));
+    if (status == 0 && gpu)
+        status = link_if_used(&u, "kj_rt_ipow", gpu_runtime_ir);
     PyObject *result = NULL;
     char name[128];
     kernel_name(top->f, name, sizeof name);
@@ -326,7 +349,7 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
         kj_lw w;
         init_lw(&w, &u);
         if (status == 0 && sites && number_raise_sites(&w, sites) == 0 && define_kernel(&w, top, name) == 0 &&
-            check_resolved(&u) == 0) {
+            check_resolved(&u, top) == 0) {
             uint64_t t_lower = kp_now_ns();
             kg_ptx_options o = {.compute_capability = 0, .opt_level = 3, .fast_math = fastmath};
             char *ptx = NULL;

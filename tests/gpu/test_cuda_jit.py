@@ -382,3 +382,19 @@ def test_gpu_ufunc_kernels_ptx_assembles(tmp_path):
     assert kernels
     for k in kernels:
         run_ptxas(k.inspect_ptx(), tmp_path)
+
+
+@cuda.jit
+def powers(x, n, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = x[i] ** n + x[i] ** 2
+
+
+def test_integer_powers_on_both_targets(tmp_path):
+    x = np.arange(-20, 20, dtype=np.int64)
+    out = np.zeros_like(x)
+    powers[1, 64](x, 3, out)
+    np.testing.assert_array_equal(out, x ** 3 + x ** 2)
+    if PTXAS:
+        run_ptxas(powers.inspect_ptx(), tmp_path)   # the host runtime's ipow, given to the GPU as IR
