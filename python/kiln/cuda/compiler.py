@@ -22,9 +22,8 @@ import _kiln
 from .. import types as kt
 from ..dispatcher import jit as _host_jit
 from .devicearray import DeviceNDArray, to_device
-from .driver import RawKernel, _dim
+from .driver import LaunchConfig, RawKernel
 from .random import xoroshiro128p_dtype
-from .streams import stream_handle
 
 _ACCEPTED = {"device", "fastmath", "boundscheck", "argtypes", "restype", "debug", "lineinfo", "opt",
              "inline", "cache", "max_registers"}
@@ -80,23 +79,6 @@ def _host_address(ary):
     return ary.__array_interface__["data"][0]
 
 
-class _Launch:
-    __slots__ = ("kernel", "grid", "block", "stream", "sharedmem")
-
-    def __init__(self, kernel, config):
-        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
-            raise ValueError("launch configuration must be [griddim, blockdim] with optional stream "
-                             f"and dynamic shared memory bytes, not {config!r}")
-        self.kernel = kernel
-        self.grid = _dim(config[0], "griddim")
-        self.block = _dim(config[1], "blockdim")
-        self.stream = config[2] if len(config) > 2 else 0
-        self.sharedmem = int(config[3]) if len(config) > 3 else 0
-
-    def __call__(self, *args):
-        return self.kernel._launch(self.grid, self.block, self.stream, self.sharedmem, args)
-
-
 def _dim3(d):
     return d if isinstance(d, tuple) else (d,)
 
@@ -139,7 +121,7 @@ class CUDAKernel:
         return f"<kiln.cuda.jit kernel {self.__qualname__}>"
 
     def __getitem__(self, config):
-        return _Launch(self, config)
+        return LaunchConfig(self, config)
 
     def __call__(self, *args):
         raise TypeError(f"kernel {self.__name__} needs a launch configuration: "
@@ -188,7 +170,9 @@ class CUDAKernel:
         return c
 
     # -- launching ----------------------------------------------------------
-    def _launch(self, grid, block, stream, sharedmem, args):
+    def launch(self, grid, block, args, stream=None, sharedmem=0):
+        """One launch (kernel[grid, block, stream, sharedmem](*args) comes
+        here through driver.LaunchConfig, the stream already a handle)."""
         c = self._compile(self._signature(args))
         if _sim():
             values = []
@@ -202,11 +186,10 @@ class CUDAKernel:
             _kiln.cuda_sim_launch(c.entry, self.__name__, c.argspecs, tuple(values), _dim3(grid), _dim3(block),
                                   sharedmem, c.barrier)
             return
-        handle = stream_handle(stream)
         flat, copy_back = [c.errors], []
         for a, spec in zip(args, c.argspecs):
             if isinstance(a, np.ndarray):
-                d = to_device(a, stream=handle or 0)
+                d = to_device(a, stream=stream or 0)
                 if a.flags.writeable:
                     copy_back.append((a, d))
                 a = d
@@ -219,12 +202,10 @@ class CUDAKernel:
                 flat.append(float(a))
             else:
                 flat.append(int(a))
-        c.raw.function.launch(grid, block, tuple(flat), sharedmem, handle)
+        c.raw.function.launch(grid, block, tuple(flat), sharedmem, stream)
         _unchecked.add(self)
-        for host, device in copy_back:
-            device.copy_to_host(host, stream=handle or 0)
-        if copy_back:
-            check_errors()
+        for host, device in copy_back:   # copy_to_host raises what the kernel recorded
+            device.copy_to_host(host, stream=stream or 0)
 
     def _check(self):
         for c in self._compiled.values():
