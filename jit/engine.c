@@ -7,6 +7,7 @@
 #include "jit/nrt.h"
 #include "jit/runtime.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +27,13 @@ void kj_llvm_init(void) {
     if (done)
         return;
     done = 1;
+    /* glibc's vector math (libmvec): loops of llvm.exp/sin/log... widen to
+     * its SIMD functions, found by the JIT's process search once loaded */
+    bool mvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL) != NULL;
     const char *args[] = {"kiln", "-pass-remarks=loop-vectorize",
                           "-pass-remarks-missed=loop-vectorize",
-                          "-pass-remarks-analysis=loop-vectorize"};
-    LLVMParseCommandLineOptions(4, args, NULL);
+                          "-pass-remarks-analysis=loop-vectorize", "-vector-library=LIBMVEC-X86"};
+    LLVMParseCommandLineOptions(mvec ? 5 : 4, args, NULL);
 }
 
 /* Fills e from an LLVMErrorRef, consuming it. */
@@ -43,6 +47,7 @@ static int llvm_fail(kj_error *e, LLVMErrorRef err, const char *what) {
 static int create_jit(kj_unit *u) {
     if (jit)
         return 0;
+    kj_llvm_init();   /* libmvec loaded before any object (a cached one too) is linked */
     const kj_target *t = kj_target_cpu();
     if (!t->target_machine(t))
         return kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "LLVM has no target for this CPU");

@@ -142,12 +142,12 @@ static LLVMValueRef unary_float(kj_lw *w, kj_node *at, const char *u, LLVMValueR
     LLVMTypeRef ft = kj_lltype(w, t);
     static const struct { const char *np, *impl; } table[] = {
         {"sqrt", "llvm.sqrt"}, {"fabs", "llvm.fabs"}, {"absolute", "llvm.fabs"}, {"floor", "llvm.floor"},
-        {"ceil", "llvm.ceil"}, {"trunc", "llvm.trunc"}, {"rint", "llvm.rint"}, {"sin", "sin"},
-        {"cos", "cos"}, {"tan", "tan"}, {"arcsin", "asin"}, {"arccos", "acos"}, {"arctan", "atan"},
+        {"ceil", "llvm.ceil"}, {"trunc", "llvm.trunc"}, {"rint", "llvm.rint"}, {"sin", "llvm.sin"},
+        {"cos", "llvm.cos"}, {"tan", "tan"}, {"arcsin", "asin"}, {"arccos", "acos"}, {"arctan", "atan"},
         {"sinh", "sinh"}, {"cosh", "cosh"}, {"tanh", "tanh"}, {"arcsinh", "asinh"},
-        {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"exp", "exp"}, {"exp2", "exp2"},
-        {"expm1", "expm1"}, {"log", "log"}, {"log1p", "log1p"}, {"log10", "log10"},
-        {"log2", "log2"}, {"cbrt", "cbrt"},
+        {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"exp", "llvm.exp"}, {"exp2", "llvm.exp2"},
+        {"expm1", "expm1"}, {"log", "llvm.log"}, {"log1p", "log1p"}, {"log10", "llvm.log10"},
+        {"log2", "llvm.log2"}, {"cbrt", "cbrt"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(table[i].np, u))
