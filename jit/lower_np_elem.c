@@ -143,8 +143,8 @@ static LLVMValueRef unary_float(kj_lw *w, kj_node *at, const char *u, LLVMValueR
     static const struct { const char *np, *impl; } table[] = {
         {"sqrt", "llvm.sqrt"}, {"fabs", "llvm.fabs"}, {"absolute", "llvm.fabs"}, {"floor", "llvm.floor"},
         {"ceil", "llvm.ceil"}, {"trunc", "llvm.trunc"}, {"rint", "llvm.rint"}, {"sin", "llvm.sin"},
-        {"cos", "llvm.cos"}, {"tan", "tan"}, {"arcsin", "asin"}, {"arccos", "acos"}, {"arctan", "atan"},
-        {"sinh", "sinh"}, {"cosh", "cosh"}, {"tanh", "tanh"}, {"arcsinh", "asinh"},
+        {"cos", "llvm.cos"}, {"tan", "llvm.tan"}, {"arcsin", "llvm.asin"}, {"arccos", "llvm.acos"},
+        {"arctan", "llvm.atan"}, {"sinh", "llvm.sinh"}, {"cosh", "llvm.cosh"}, {"tanh", "llvm.tanh"}, {"arcsinh", "asinh"},
         {"arccosh", "acosh"}, {"arctanh", "atanh"}, {"exp", "llvm.exp"}, {"exp2", "llvm.exp2"},
         {"expm1", "expm1"}, {"log", "llvm.log"}, {"log1p", "log1p"}, {"log10", "llvm.log10"},
         {"log2", "llvm.log2"}, {"cbrt", "cbrt"},
