@@ -9,15 +9,7 @@
 
 #include "gpu/gpu.h"
 
-static int failures;
-
-#define CHECK(cond)                                                         \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                     \
-        }                                                                   \
-    } while (0)
+#include "tests/c/check.h"
 
 /* void fill(float addrspace(1)* p) { p[tid.x] = 1.5f; } */
 static LLVMModuleRef build_fill(LLVMContextRef ctx, int with_terminator) {
@@ -83,7 +75,5 @@ int main(void) {
     test_builder_kernel_to_ptx();
     test_unverifiable_module_is_an_error();
     test_xoroshiro_states_match_numba();
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures ? 1 : 0;
+    return check_exit_status();
 }

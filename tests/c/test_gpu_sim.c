@@ -9,15 +9,7 @@
 #include "gpu/sim.h"
 #include "jit/target.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
+#include "tests/c/check.h"
 
 #define TID_X kiln_sim_sreg(KJ_SREG_TID_X)
 #define NTID_X kiln_sim_sreg(KJ_SREG_NTID_X)
@@ -199,7 +191,5 @@ int main(void) {
     test_dynamic_shared_memory();
     test_raising_thread_is_reported();
     test_bad_configurations();
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures ? 1 : 0;
+    return check_exit_status();
 }

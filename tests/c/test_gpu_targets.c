@@ -22,15 +22,7 @@
 #include "gpu/sim.h"
 #include "gpu/targets.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
+#include "tests/c/check.h"
 
 enum { N = 64 };
 
@@ -308,7 +300,5 @@ int main(void) {
     test_simulator_target_runs_on_the_host();
     test_host_random_ir_matches_the_algorithm();
     test_dynamic_shared_memory_on_both_targets();
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures ? 1 : 0;
+    return check_exit_status();
 }

@@ -6,15 +6,7 @@
 
 #include "jit/types.h"
 
-static int failures;
-
-#define CHECK(cond)                                                       \
-    do {                                                                  \
-        if (!(cond)) {                                                    \
-            fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                   \
-        }                                                                 \
-    } while (0)
+#include "tests/c/check.h"
 
 int main(void) {
     const kj_type *i32 = kj_int(32, true), *i64 = KJ_I64, *u64 = kj_int(64, false);
@@ -47,7 +39,5 @@ int main(void) {
     CHECK(kj_can_convert(a, kj_array(f64, 2, KJ_LAYOUT_A, false)));
     CHECK(!kj_can_convert(kj_array(f64, 2, KJ_LAYOUT_A, false), a));
     CHECK(!kj_can_convert(kj_array(f64, 2, KJ_LAYOUT_C, true), a));
-    if (failures)
-        fprintf(stderr, "%d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    return check_exit_status();
 }

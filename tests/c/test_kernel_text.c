@@ -9,15 +9,7 @@
 #include "kernel/replay.c"
 #include "kernel/utf8.c"
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
+#include "tests/c/check.h"
 
 static void digest_of(unsigned long n, unsigned char d[KN_DIGEST_LEN]) {
     unsigned long long x = n * 0x9E3779B97F4A7C15ULL + 1;
@@ -80,6 +72,5 @@ static void test_utf8(void) {
 int main(void) {
     test_replay();
     test_utf8();
-    if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures ? 1 : 0;
+    return check_exit_status();
 }

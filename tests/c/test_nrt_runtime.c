@@ -12,15 +12,7 @@
 #include "jit/rt_list.h"
 #include "jit/rt_sort.h"
 
-static int failures;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#include "tests/c/check.h"
 
 static int dtor_calls;
 static void count_dtor(kj_block_t *b) {
@@ -113,7 +105,5 @@ int main(void) {
     test_lists();
     test_sorting();
     test_histogram();
-    if (failures)
-        fprintf(stderr, "%d checks failed\n", failures);
-    return failures ? 1 : 0;
+    return check_exit_status();
 }

@@ -13,15 +13,7 @@
 #include "jit/pool.h"
 #include "jit/runtime.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
+#include "tests/c/check.h"
 
 /* ---- every iteration once, partial sums per slot ---- */
 
@@ -160,9 +152,5 @@ int main(void) {
     CHECK(kj_pool_set_threads(KJ_POOL_MAX_THREADS + 1) == -1);
     CHECK(kj_pool_threads() == 4);
 
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    else
-        printf("pool: all checks passed\n");
-    return failures ? 1 : 0;
+    return check_exit_status();
 }
