@@ -325,11 +325,10 @@ static LLVMValueRef lower_array_alloc(kj_lw *w, const kj_target *t, kj_node *n, 
         data = kg_target_dynamic_shared(t, w->mod, w->b);
         dims[0] = INT32_MAX;
     } else if (shared) {
-        LLVMTypeRef at = LLVMArrayType2(mt, (uint64_t)total);
-        data = LLVMAddGlobalInAddressSpace(w->mod, at, "kiln_shared", t->shared_as);
-        LLVMSetInitializer(data, LLVMGetUndef(at));
-        LLVMSetLinkage(data, LLVMInternalLinkage);
-        LLVMSetAlignment(data, 16);
+        data = kg_target_static_shared(t, w->mod, w->b, LLVMArrayType2(mt, (uint64_t)total));
+        if (t == kg_target_simulator())
+            kj_raise_if(w, LLVMBuildIsNull(w->b, data, ""), PyExc_MemoryError,
+                        "no host memory for the simulator's shared array");
     } else {
         data = kj_entry_alloca(w, LLVMArrayType2(mt, (uint64_t)total), "local");
     }

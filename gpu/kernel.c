@@ -374,7 +374,7 @@ static int launch(kg_function *f, PyObject *grid_obj, PyObject *block_obj, PyObj
         }
         const char *name = PyUnicode_AsUTF8(f->name);
         kg_launch_info info = {name, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]},
-                               shared, f->registers, f->local_bytes, f->occ_value};
+                               shared, f->registers, f->local_bytes, f->occ_value, 0};
         int slot = kg_record_launch_begin(&info, stream);
         kg_context_note_launch(name);
         CUresult r = kg_cu.LaunchKernel(f->handle, grid[0], grid[1], grid[2], block[0], block[1], block[2],

@@ -59,10 +59,15 @@ typedef struct {
     int registers;
     int local_bytes;
     double occupancy;     /* theoretical, 0..1; negative if unknown */
+    int simulated;        /* ran on the CUDA simulator: no registers, occupancy or events */
 } kg_launch_info;
 
 int kg_record_launch_begin(const kg_launch_info *info, CUstream stream);
 void kg_record_launch_end(int slot, CUstream stream);
+
+/* A launch that ran on the simulator (info->simulated set), which took
+ * host_ns of the host's time. */
+void kg_record_sim_launch(const kg_launch_info *info, uint64_t host_ns);
 
 /* Module set-up of each file. Each returns 0, or -1 with an exception set. */
 int kg_errors_init(PyObject *module);

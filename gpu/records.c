@@ -24,6 +24,7 @@ typedef struct {
     CUevent start, stop;      /* owned by the slot, reused */
     uint64_t event_generation;
     uint64_t generation;      /* context generation when launched */
+    uint64_t host_ns;         /* simulated launches: the host's time for the whole grid */
     int timed;
 } launch_slot;
 
@@ -81,9 +82,16 @@ int kg_record_launch_begin(const kg_launch_info *info, CUstream stream) {
     snprintf(slot->kernel, sizeof slot->kernel, "%s", info->kernel);
     slot->info.kernel = slot->kernel;
     slot->generation = kg_context_generation();
-    slot->timed = index < MAX_TIMED && kg_driver_mode() == KG_MODE_GPU && slot_events(slot) == 0 &&
-                  kg_cu.EventRecord(slot->start, stream) == CUDA_SUCCESS;
+    slot->host_ns = 0;
+    slot->timed = index < MAX_TIMED && !info->simulated && kg_driver_mode() == KG_MODE_GPU &&
+                  slot_events(slot) == 0 && kg_cu.EventRecord(slot->start, stream) == CUDA_SUCCESS;
     return index;
+}
+
+void kg_record_sim_launch(const kg_launch_info *info, uint64_t host_ns) {
+    int index = kg_record_launch_begin(info, NULL);
+    if (index >= 0)
+        launches[index].host_ns = host_ns;
 }
 
 void kg_record_launch_end(int index, CUstream stream) {
@@ -109,21 +117,33 @@ static PyObject *slot_kernel_ms(launch_slot *slot) {
     return PyFloat_FromDouble(ms);
 }
 
+/* An int field, or None where the simulator has no such fact. */
+static PyObject *gpu_int(const kg_launch_info *i, int value) {
+    return i->simulated ? Py_NewRef(Py_None) : PyLong_FromLong(value);
+}
+
+/* A simulated launch has a host time and no GPU facts (registers,
+ * occupancy, kernel time): those are None rather than made up. */
 static PyObject *launch_dict(launch_slot *slot) {
     const kg_launch_info *i = &slot->info;
     PyObject *ms = slot_kernel_ms(slot);
-    if (!ms)
-        return NULL;
-    PyObject *occupancy = i->occupancy < 0 ? Py_NewRef(Py_None) : PyFloat_FromDouble(i->occupancy);
-    if (!occupancy) {
-        Py_DECREF(ms);
+    PyObject *occupancy = i->occupancy < 0 || i->simulated ? Py_NewRef(Py_None) : PyFloat_FromDouble(i->occupancy);
+    PyObject *host_ms = i->simulated ? PyFloat_FromDouble(slot->host_ns * 1e-6) : Py_NewRef(Py_None);
+    PyObject *registers = gpu_int(i, i->registers), *local_bytes = gpu_int(i, i->local_bytes);
+    if (!ms || !occupancy || !host_ms || !registers || !local_bytes) {
+        Py_XDECREF(ms);
+        Py_XDECREF(occupancy);
+        Py_XDECREF(host_ms);
+        Py_XDECREF(registers);
+        Py_XDECREF(local_bytes);
         return NULL;
     }
-    /* N steals ms and occupancy, also when building fails. */
-    return Py_BuildValue("{s:s,s:(III),s:(III),s:I,s:i,s:i,s:N,s:N}", "kernel", i->kernel, "grid",
+    /* N steals each object, also when building fails. */
+    return Py_BuildValue("{s:s,s:(III),s:(III),s:I,s:N,s:N,s:N,s:N,s:O,s:N}", "kernel", i->kernel, "grid",
                          i->grid[0], i->grid[1], i->grid[2], "block", i->block[0], i->block[1],
-                         i->block[2], "shared_bytes", i->shared_bytes, "registers", i->registers,
-                         "local_bytes", i->local_bytes, "occupancy", occupancy, "kernel_ms", ms);
+                         i->block[2], "shared_bytes", i->shared_bytes, "registers", registers,
+                         "local_bytes", local_bytes, "occupancy", occupancy, "kernel_ms", ms,
+                         "simulated", i->simulated ? Py_True : Py_False, "host_ms", host_ms);
 }
 
 static const char *direction_name(kg_direction d) {

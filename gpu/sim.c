@@ -29,6 +29,13 @@ typedef struct {
     int32_t status;     /* the entry's return */
 } fiber;
 
+/* One static cuda.shared.array of a launch, found by its module's key. */
+typedef struct shared_block {
+    struct shared_block *next;
+    const void *key;
+    _Alignas(16) char data[];
+} shared_block;
+
 /* The launch this OS thread is running; compiled code reads it through
  * kiln_sim_sreg and friends. */
 typedef struct {
@@ -38,6 +45,7 @@ typedef struct {
     unsigned ctaid[3];
     unsigned tid[3];            /* the running thread's */
     void *dynamic_shared;
+    shared_block *shared;       /* static shared arrays, made on first use */
     /* fibers (kernels with barriers) */
     fiber *fibers;
     char *stacks;
@@ -74,6 +82,24 @@ void *kiln_sim_dynamic_shared(void) {
     return current ? current->dynamic_shared : NULL;
 }
 
+void *kiln_sim_shared(const void *key, int64_t bytes) {
+    launch_state *s = current;
+    if (!s || bytes < 0)
+        return NULL;
+    for (shared_block *b = s->shared; b; b = b->next)
+        if (b->key == key)
+            return b->data;
+    /* The first thread to reach the array makes it, zeroed (CUDA leaves it
+     * undefined; zero makes a missing initialization reproducible). */
+    shared_block *b = calloc(1, sizeof *b + (size_t)bytes);
+    if (!b)
+        return NULL; /* the kernel raises MemoryError (gpu/intrinsics.c) */
+    b->key = key;
+    b->next = s->shared;
+    s->shared = b;
+    return b->data;
+}
+
 void kiln_sim_syncthreads(void) {
     launch_state *s = current;
     /* Without fibers (a kernel not known to use barriers) every other
@@ -95,22 +121,27 @@ static void fiber_main(int index) {
     /* returning resumes uc_link, the scheduler */
 }
 
-static int run_block_with_fibers(launch_state *s, const unsigned ctaid[3]) {
+/* Readies fiber i to start the kernel at fiber_main. Its own function:
+ * getcontext is returns_twice, and a loop around it draws -Wclobbered. */
+static void init_fiber(launch_state *s, size_t i) {
     const unsigned *b = s->config->block;
+    fiber *f = &s->fibers[i];
+    f->tid[0] = (unsigned)(i % b[0]);
+    f->tid[1] = (unsigned)(i / b[0] % b[1]);
+    f->tid[2] = (unsigned)(i / ((size_t)b[0] * b[1]));
+    f->finished = f->waiting = 0;
+    f->status = 0;
+    getcontext(&f->context);
+    f->context.uc_stack.ss_sp = s->stacks + i * FIBER_STACK + GUARD;
+    f->context.uc_stack.ss_size = FIBER_STACK - GUARD;
+    f->context.uc_link = &s->scheduler;
+    makecontext(&f->context, (void (*)(void))fiber_main, 1, (int)i);
+}
+
+static int run_block_with_fibers(launch_state *s, const unsigned ctaid[3]) {
     size_t n = s->n_fibers;
-    for (size_t i = 0; i < n; i++) {
-        fiber *f = &s->fibers[i];
-        f->tid[0] = (unsigned)(i % b[0]);
-        f->tid[1] = (unsigned)(i / b[0] % b[1]);
-        f->tid[2] = (unsigned)(i / ((size_t)b[0] * b[1]));
-        f->finished = f->waiting = 0;
-        f->status = 0;
-        getcontext(&f->context);
-        f->context.uc_stack.ss_sp = s->stacks + i * FIBER_STACK + GUARD;
-        f->context.uc_stack.ss_size = FIBER_STACK - GUARD;
-        f->context.uc_link = &s->scheduler;
-        makecontext(&f->context, (void (*)(void))fiber_main, 1, (int)i);
-    }
+    for (size_t i = 0; i < n; i++)
+        init_fiber(s, i);
     memcpy(s->ctaid, ctaid, sizeof s->ctaid);
     size_t live = n;
     while (live) {
@@ -207,6 +238,11 @@ int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config
         munmap(s.stacks, s.n_fibers * FIBER_STACK);
     free(s.fibers);
     free(s.dynamic_shared);
+    while (s.shared) {
+        shared_block *next = s.shared->next;
+        free(s.shared);
+        s.shared = next;
+    }
     return status;
 }
 
@@ -219,5 +255,6 @@ const kj_symbol kg_sim_symbols[] = {
     {"kiln_sim_sreg", (void *)kiln_sim_sreg},
     {"kiln_sim_syncthreads", (void *)kiln_sim_syncthreads},
     {"kiln_sim_dynamic_shared", (void *)kiln_sim_dynamic_shared},
+    {"kiln_sim_shared", (void *)kiln_sim_shared},
     {NULL, NULL},
 };

@@ -1,8 +1,8 @@
 /* gpu/sim: the CUDA simulator's runtime. A kernel compiled for the host by
  * the same compiler (target "cuda-simulator", gpu/targets.h) runs here: one
  * block at a time, its threads as cooperative fibers, so that
- * cuda.syncthreads() really waits for the whole block, shared memory (a
- * module global) is the block's, and atomics are real host atomics.
+ * cuda.syncthreads() really waits for the whole block, shared memory (made
+ * per launch, kiln_sim_shared) is the block's, and atomics are real host atomics.
  *
  * Compiled kernels reach the runtime through kg_sim_symbols (the engine
  * defines them for ORC, as it does kj_runtime_symbols). */
@@ -40,6 +40,10 @@ int kg_sim_module_uses_barrier(struct LLVMOpaqueModule *module);
 int32_t kiln_sim_sreg(int32_t which);
 void kiln_sim_syncthreads(void);
 void *kiln_sim_dynamic_shared(void);
+/* The running launch's block for the static shared array named by key (a
+ * byte of the kernel's module), bytes long and zeroed when first asked for;
+ * NULL without memory. */
+void *kiln_sim_shared(const void *key, int64_t bytes);
 
 extern const kj_symbol kg_sim_symbols[];
 

@@ -11,6 +11,7 @@
 #include "gpu/sim.h"
 #include "jit/compile.h"
 #include "jit/types.h"
+#include "profiler/profiler.h"
 
 /* Bytes one argument takes: an array struct of up to 8 dimensions, or a
  * number of up to 16 bytes. */
@@ -109,9 +110,17 @@ static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
     kg_error err = {0};
     int status;
     kj_interrupt_flag = 0;   /* a Ctrl-C from before this launch is not for it */
+    uint64_t start = kp_now_ns();
     Py_BEGIN_ALLOW_THREADS
     status = kg_sim_launch((kg_sim_entry)(uintptr_t)entry, ret, argv, &config, &err);
     Py_END_ALLOW_THREADS
+    /* Recorded like a GPU launch, so a cell's footer shows simulated work
+     * too (a launch that raised included: it ran). */
+    kg_launch_info info = {.kernel = name, .shared_bytes = (unsigned)config.dynamic_shared, .simulated = 1};
+    memcpy(info.grid, config.grid, sizeof info.grid);
+    memcpy(info.block, config.block, sizeof info.block);
+    if (status >= 0)
+        kg_record_sim_launch(&info, kp_now_ns() - start);
     if (status < 0)
         return kg_raise(&err);
     if (status > 0) {

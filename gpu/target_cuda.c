@@ -227,3 +227,25 @@ LLVMValueRef kg_target_dynamic_shared(const kj_target *t, LLVMModuleRef m, LLVMB
     }
     return g;
 }
+
+LLVMValueRef kg_target_static_shared(const kj_target *t, LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef at) {
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    if (t == &simulator_target) {
+        /* The key is a byte of this module, unique per array and per
+         * loaded kernel; the launch hands out one zeroed block per key. */
+        LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+        LLVMValueRef key = LLVMAddGlobal(m, i8, "kiln_shared_key");
+        LLVMSetInitializer(key, LLVMConstInt(i8, 0, 0));
+        LLVMSetLinkage(key, LLVMInternalLinkage);
+        LLVMSetGlobalConstant(key, 0); /* a writable global: never merged with another key */
+        LLVMValueRef args[2] = {key, LLVMSizeOf(at)};
+        LLVMTypeRef params[2] = {LLVMPointerTypeInContext(ctx, 0), i64};
+        LLVMTypeRef type = LLVMFunctionType(params[0], params, 2, 0);
+        return LLVMBuildCall2(b, type, get_function(m, "kiln_sim_shared", type), args, 2, "");
+    }
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, at, "kiln_shared", t->shared_as);
+    LLVMSetInitializer(g, LLVMGetUndef(at));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, 16);
+    return g;
+}

@@ -23,6 +23,12 @@ const kj_target *kg_target_simulator(void);
  * pointer in t's shared address space, emitted at the builder. */
 LLVMValueRef kg_target_dynamic_shared(const kj_target *t, LLVMModuleRef m, LLVMBuilderRef b);
 
+/* A cuda.shared.array of type at (an LLVM array type) whose size is known at
+ * compile time: a shared-memory global on the GPU; on the simulator memory
+ * of the running launch (kiln_sim_shared), so that two host threads
+ * launching the same kernel at once do not share it. */
+LLVMValueRef kg_target_static_shared(const kj_target *t, LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef at);
+
 /* The SM Kiln compiles for: the device's compute capability (e.g. 90),
  * capped at the newest LLVM 19 knows; 90 without a GPU. */
 int kg_ptx_default_sm(void);

@@ -2,7 +2,9 @@
 
 summarize(records) takes kiln.cuda.take_records() (launches with grid,
 block, registers, occupancy and kernel time from CUDA events, the first 256
-launches timed and the first 1024 kept; transfers with bytes and time) and returns totals plus warnings:
+launches timed and the first 1024 kept; simulator launches marked simulated,
+with the host's time instead; transfers with bytes and time) and returns
+totals plus warnings:
   - a grid too small to fill the GPU,
   - a block that is not a whole number of warps,
   - launches dominated by host<->device copies,
@@ -63,7 +65,8 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
             seen.add(("warp", name))
             warnings.append(f"{name}: blocks of {threads} threads are not a whole number of 32-thread warps; "
                             f"the last warp of every block runs partly empty")
-    if launches and transfers and transfer_ms > kernel_ms:
+    # Simulated launches have no kernel time to weigh copies against.
+    if any(not launch.get("simulated") for launch in launches) and transfers and transfer_ms > kernel_ms:
         warnings.append(f"copies between host and GPU took {transfer_ms:.3g} ms against {kernel_ms:.3g} ms "
                         f"in kernels: keep arrays on the GPU (cuda.to_device, cuda.device_array) and copy "
                         f"back only the result")
@@ -97,6 +100,10 @@ def format_text(summary):
     """A few lines for a cell footer."""
     lines = []
     for launch in summary["launches"]:
+        if launch.get("simulated"):
+            lines.append(f"{launch['kernel']}[{launch['grid']}, {launch['block']}]: simulated on the CPU "
+                         f"in {launch['host_ms']:.3f} ms (no GPU times, registers or occupancy)")
+            continue
         occupancy = launch["occupancy"]
         ms = launch["kernel_ms"]
         lines.append(f"{launch['kernel']}[{launch['grid']}, {launch['block']}]: "

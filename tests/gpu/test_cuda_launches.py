@@ -1,0 +1,75 @@
+"""What each kiln.cuda.jit launch leaves behind, on the GPU or the CUDA
+simulator: a launch record (the simulator's marked simulated, with the
+host's time and no made-up GPU facts) that the cell footer words; and
+shared memory that belongs to one launch, so two Python threads running
+the same kernel at once do not see each other's tiles."""
+import threading
+
+import numpy as np
+
+import seed_kernels as sk
+from kiln import cuda
+from kiln.cuda.report import format_text, summarize
+
+
+def test_every_launch_is_recorded_with_its_configuration():
+    x = np.arange(1000, dtype=np.float32)
+    out = np.zeros_like(x)
+    cuda.take_records()
+    sk.add_kernel[(8,), (64, 2)](x, x, out)
+    sk.add_kernel[3, 32](cuda.to_device(x), x, out)
+    launches = cuda.take_records()["launches"]
+    assert [(l["kernel"], l["grid"], l["block"]) for l in launches] == [
+        ("add_kernel", (8, 1, 1), (64, 2, 1)), ("add_kernel", (3, 1, 1), (32, 1, 1))]
+    for launch in launches:
+        if cuda.is_available():
+            assert launch["simulated"] is False and launch["registers"] > 0 and launch["kernel_ms"] > 0
+        else:
+            assert launch["simulated"] is True and launch["host_ms"] > 0
+            assert launch["registers"] is None and launch["occupancy"] is None and launch["kernel_ms"] is None
+
+
+def test_a_launch_that_raises_is_recorded_too():
+    x = np.zeros(4, dtype=np.float32)
+    cuda.take_records()
+    try:
+        sk.add_kernel_indices[1, 8](x, x, x[:2])   # threads 2..3 write past out
+    except IndexError:
+        pass
+    assert [l["kernel"] for l in cuda.take_records()["launches"]] == ["add_kernel_indices"]
+
+
+def test_simulated_launches_are_worded_as_such():
+    launch = {"kernel": "k", "grid": (2, 1, 1), "block": (100, 1, 1), "shared_bytes": 0, "registers": None,
+              "local_bytes": None, "occupancy": None, "kernel_ms": None, "simulated": True, "host_ms": 1.5}
+    transfers = [{"direction": "htod", "bytes": 1 << 20, "seconds": 0.01, "async": False}]
+    summary = summarize({"launches": [launch], "transfers": transfers}, multiprocessors=None)
+    text = format_text(summary)
+    assert text.startswith("k[(2, 1, 1), (100, 1, 1)]: simulated on the CPU in 1.500 ms")
+    # A simulated kernel has no GPU time to set copies against; a partial warp is still worth saying.
+    assert not any("keep arrays on the GPU" in w for w in summary["warnings"])
+    assert any("100 threads" in w for w in summary["warnings"])
+
+
+def test_two_threads_run_a_shared_memory_kernel_at_once():
+    n = sk.TPB * 6
+    rng = np.random.default_rng(3)
+    pairs = [(rng.standard_normal((n, n)).astype(np.float32), rng.standard_normal((n, n)).astype(np.float32))
+             for _ in range(2)]
+    sk.fast_matmul[(1, 1), (sk.TPB, sk.TPB)](*pairs[0], np.zeros((n, n), np.float32))   # compile first
+    failures = []
+
+    def work(a, b):
+        expected = a @ b
+        for _ in range(6):
+            c = np.zeros((n, n), np.float32)
+            sk.fast_matmul[(n // sk.TPB, n // sk.TPB), (sk.TPB, sk.TPB)](a, b, c)
+            if not np.allclose(c, expected, rtol=1e-4, atol=1e-3):
+                failures.append(np.abs(c - expected).max())
+
+    threads = [threading.Thread(target=work, args=pair) for pair in pairs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
