@@ -340,9 +340,10 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         const kj_type *x = value(c, kj_np_arg(a, 0, "a"));
         if (!x)
             return NULL;
-        if (x->kind != KJ_T_ARRAY || (x->ndim != 1 && m[0] != 'u'))
-            FAIL(c, n, "Sort each row in a loop.", "np.%s takes a 1-d array here, got %s", m, x->name);
-        return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, 1, KJ_LAYOUT_C, false);
+        if (x->kind != KJ_T_ARRAY || a->npos > 1 || a->nkw > 0)
+            FAIL(c, n, "Sort along the last axis (the default).", "np.%s takes one array here, got %s", m, x->name);
+        /* sort and argsort along the last axis; unique flattens */
+        return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, m[0] == 'u' ? 1 : x->ndim, KJ_LAYOUT_C, false);
     }
     if (!strcmp(m, "searchsorted")) {
         const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *v = value(c, kj_np_arg(a, 1, "v"));
@@ -503,12 +504,10 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
         int nd = self->ndim + y->ndim - 2;
         return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
     }
-    if ((!strcmp(m, "sort") || !strcmp(m, "argsort")) && a.npos == 0) {
-        if (self->ndim != 1)
-            FAIL(c, n, "Sort each row in a loop.", "%s takes a 1-d array here", m);
+    if ((!strcmp(m, "sort") || !strcmp(m, "argsort")) && a.npos == 0 && a.nkw == 0) {   /* along the last axis */
         if (m[0] == 's' && self->readonly)
             FAIL(c, n, NULL, "cannot sort a read-only array in place");
-        return m[0] == 's' ? kj_none() : kj_array(KJ_I64, 1, KJ_LAYOUT_C, false);
+        return m[0] == 's' ? kj_none() : kj_array(KJ_I64, self->ndim, KJ_LAYOUT_C, false);
     }
     FAIL(c, n, NULL, "arrays have no method '%s' in compiled code (or not with these arguments)", m);
 }

@@ -101,24 +101,40 @@ LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_n
         return LLVMGetUndef(kj_lltype(w, n->type));
     }
     LLVMValueRef arr = kj_lower_expr(w, an);
-    if (!strcmp(m, "sort!")) {   /* a.sort(): in place, through a copy unless contiguous */
-        LLVMValueRef c = flat_copy(w, arr, at, e);
-        sort_data(w, data_of(w, c), kj_array_len(w, c), e);
-        kj_np_copy_into(w, arr, at, c, kj_array(e, 1, KJ_LAYOUT_C, false));
+    if (strcmp(m, "unique") != 0) {
+        /* sort, argsort, a.sort(): each row along the last axis of a C copy */
+        LLVMValueRef c = kj_np_copy(w, arr, at, e), size = kj_np_size(w, c, at->ndim);
+        LLVMValueRef len = kj_array_field(w, c, 2, at->ndim - 1), isz = kj_np_itemsize(w, e);
+        LLVMValueRef rows = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), c64(w, 0),
+                                            LLVMBuildSDiv(w->b, size, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), c64(w, 1), len, ""), ""), "rows");
+        LLVMValueRef out = NULL;
+        if (!strcmp(m, "argsort")) {
+            LLVMValueRef shape[KJ_NP_MAXDIM];
+            kj_np_shape(w, c, at->ndim, shape);
+            out = kj_np_alloc(w, n->type, shape, false);
+        }
+        kj_np_loop l;
+        LLVMValueRef r = kj_np_loop_begin(w, &l, rows);
+        LLVMValueRef first = LLVMBuildMul(w->b, r, len, "");
+        LLVMValueRef off = LLVMBuildMul(w->b, first, isz, "");
+        LLVMValueRef row = LLVMBuildGEP2(w->b, w->i8, data_of(w, c), &off, 1, "");
+        if (out) {
+            LLVMValueRef dst = LLVMBuildGEP2(w->b, w->i64, data_of(w, out), &first, 1, "");
+            LLVMValueRef st = kj_call(w, "kj_np_argsort", w->i32, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->ptr},
+                                      (LLVMValueRef[]){row, len, kind_of(w, e), isz, dst});
+            kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, st, LLVMConstInt(w->i32, 0, 0), ""), PyExc_MemoryError, NULL);
+        } else {
+            sort_data(w, row, len, e);
+        }
+        kj_np_loop_end(w, &l);
+        if (out)
+            return out;
+        if (!strcmp(m, "sort"))
+            return c;
+        kj_np_copy_into(w, arr, at, c, kj_array(e, at->ndim, KJ_LAYOUT_C, false));   /* a.sort() */
         return LLVMConstInt(w->i8, 0, 0);
     }
     LLVMValueRef c = flat_copy(w, arr, at, e), len = kj_array_len(w, c);
-    if (!strcmp(m, "sort")) {
-        sort_data(w, data_of(w, c), len, e);
-        return c;
-    }
-    if (!strcmp(m, "argsort")) {
-        LLVMValueRef out = kj_np_alloc(w, n->type, &len, false);
-        LLVMValueRef st = kj_call(w, "kj_np_argsort", w->i32, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->ptr},
-                                  (LLVMValueRef[]){data_of(w, c), len, kind_of(w, e), kj_np_itemsize(w, e), data_of(w, out)});
-        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, st, LLVMConstInt(w->i32, 0, 0), ""), PyExc_MemoryError, NULL);
-        return out;
-    }
     /* unique: sorted distinct values, a view of the front of the copy */
     LLVMValueRef m_ = kj_call(w, "kj_np_unique", w->i64, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
                               (LLVMValueRef[]){data_of(w, c), len, kind_of(w, e), kj_np_itemsize(w, e)});

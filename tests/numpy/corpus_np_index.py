@@ -89,3 +89,9 @@ def augmented_views_and_masks(a):
     a[a > 3] -= 3
     a[np.arange(a.shape[0]) % 2 == 0] += 10
     return a
+@case(*M, *MI, (floats((2, 3, 4)),))
+def sort_rows(a): return np.sort(a), np.argsort(np.sort(a)), np.sort(a.T)
+@case(*M, *MI)
+def sort_rows_in_place(a):
+    a.sort()
+    return a
