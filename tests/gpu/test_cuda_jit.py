@@ -288,6 +288,25 @@ def test_intrinsics_outside_kernels():
         host(1)
 
 
+@cuda.jit("int64(int64)", device=True)
+def plus_thread(x):
+    return x + cuda.threadIdx.x
+
+
+@cuda.jit
+def call_plus_thread(out):
+    out[cuda.threadIdx.x] = plus_thread(10)
+
+
+def test_declared_gpu_only_device_function_from_python_is_a_clear_error():
+    with pytest.raises(TypeError, match="only compiles for the GPU.*call it from a kernel") as info:
+        plus_thread(3)
+    assert "cuda.threadIdx.x" in str(info.value) and "line" in str(info.value)
+    out = np.zeros(4, dtype=np.int64)
+    call_plus_thread[1, 4](out)   # kernels still call it
+    np.testing.assert_array_equal(out, [10, 11, 12, 13])
+
+
 def test_launch_configuration_errors():
     with pytest.raises(TypeError, match="launch configuration"):
         sk.add_kernel(np.zeros(1), np.zeros(1), np.zeros(1))

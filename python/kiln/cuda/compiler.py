@@ -295,8 +295,10 @@ def _device_function(py_func, sigs, options):
             d = _host_jit(list(sigs), **host_options)(py_func)
             d._kiln_cuda_device = True
             return d
-        except (_kiln.TypingError, _kiln.UnsupportedError):
-            pass   # GPU-only code (cuda.threadIdx...): declared for kernels only
+        except (_kiln.TypingError, _kiln.UnsupportedError) as exc:
+            # GPU-only code (cuda.threadIdx...): declared for kernels only. The
+            # error's hint (decorate with kiln.cuda.jit) does not apply here.
+            host_error = str(exc).split("\nHint:")[0]
     d = _host_jit(**host_options)(py_func)
     if sigs:
         locked = []
@@ -304,8 +306,19 @@ def _device_function(py_func, sigs, options):
             args, ret = kt.normalize_signature(sig)
             locked.append((tuple(a.spec for a in args), ret.spec if ret is not None else None))
         d._kiln_locked_sigs = locked
+        d._specialize = _host_call_refused(py_func.__qualname__, host_error)
     d._kiln_cuda_device = True
     return d
+
+
+def _host_call_refused(name, why):
+    """What a call from Python does for a declared device function that only
+    compiles for the GPU (the dispatcher's _specialize, per instance): says so,
+    instead of finding no host specialization."""
+    def refuse(args):
+        raise TypeError(f"{name} is a device function that only compiles for the GPU, so Python cannot call "
+                        f"it; call it from a kernel. Compiling it for the host said: {why}")
+    return refuse
 
 
 def jit(signature_or_function=None, device=False, **kwargs):
