@@ -73,3 +73,20 @@ def test_two_threads_run_a_shared_memory_kernel_at_once():
     for t in threads:
         t.join()
     assert failures == []
+
+
+def test_a_loop_of_launches_is_one_footer_line():
+    def gpu(ms):
+        return {"kernel": "k", "grid": (1, 1, 1), "block": (32, 1, 1), "shared_bytes": 0, "registers": 8,
+                "local_bytes": 0, "occupancy": 0.5, "kernel_ms": ms, "simulated": False, "host_ms": None}
+    other = dict(gpu(0.25), grid=(2, 1, 1))
+    text = format_text(summarize({"launches": [gpu(0.5), gpu(1.0), gpu(None), other], "transfers": []}))
+    assert text.splitlines() == [
+        "k[(1, 1, 1), (32, 1, 1)]: 3 launches, 1.500 ms in the 2 timed, 8 registers/thread, occupancy 50%",
+        "k[(2, 1, 1), (32, 1, 1)]: 0.250 ms, 8 registers/thread, occupancy 50%"]
+    x = np.zeros(8, dtype=np.float32)
+    cuda.take_records()
+    for _ in range(5):
+        sk.add_kernel[1, 8](x, x, x)
+    (line,) = format_text(summarize(cuda.take_records())).splitlines()[:1]
+    assert line.startswith("add_kernel[(1, 1, 1), (8, 1, 1)]: 5 launches, ")

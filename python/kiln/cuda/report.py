@@ -96,20 +96,40 @@ def _size(n):
     return f"{n} B"
 
 
+def _runs(launches):
+    """Launches grouped into runs of the same kernel and configuration, in
+    order: a loop of launches is one footer line, not hundreds."""
+    runs = []
+    for launch in launches:
+        key = (launch["kernel"], launch["grid"], launch["block"], bool(launch.get("simulated")))
+        if runs and runs[-1][0] == key:
+            runs[-1][1].append(launch)
+        else:
+            runs.append((key, [launch]))
+    return [group for _, group in runs]
+
+
+def _launch_line(group):
+    first, n = group[0], len(group)
+    head = f"{first['kernel']}[{first['grid']}, {first['block']}]: " + (f"{n} launches, " if n > 1 else "")
+    if first.get("simulated"):
+        host_ms = sum(launch["host_ms"] for launch in group)
+        return head + f"simulated on the CPU in {host_ms:.3f} ms (no GPU times, registers or occupancy)"
+    timed = [launch["kernel_ms"] for launch in group if launch["kernel_ms"] is not None]
+    if not timed:
+        ms = "not timed"
+    elif n == 1:
+        ms = f"{timed[0]:.3f} ms"
+    else:
+        ms = f"{sum(timed):.3f} ms in the {len(timed)} timed" if len(timed) < n else f"{sum(timed):.3f} ms in all"
+    occupancy = first["occupancy"]
+    return head + (f"{ms}, {first['registers']} registers/thread, "
+                   f"occupancy {'%.0f%%' % (100 * occupancy) if occupancy is not None else 'unknown'}")
+
+
 def format_text(summary):
     """A few lines for a cell footer."""
-    lines = []
-    for launch in summary["launches"]:
-        if launch.get("simulated"):
-            lines.append(f"{launch['kernel']}[{launch['grid']}, {launch['block']}]: simulated on the CPU "
-                         f"in {launch['host_ms']:.3f} ms (no GPU times, registers or occupancy)")
-            continue
-        occupancy = launch["occupancy"]
-        ms = launch["kernel_ms"]
-        lines.append(f"{launch['kernel']}[{launch['grid']}, {launch['block']}]: "
-                     f"{'%.3f ms' % ms if ms is not None else 'not timed'}, "
-                     f"{launch['registers']} registers/thread, "
-                     f"occupancy {'%.0f%%' % (100 * occupancy) if occupancy is not None else 'unknown'}")
+    lines = [_launch_line(group) for group in _runs(summary["launches"])]
     if summary["launches_dropped"]:
         lines.append(f"... and {summary['launches_dropped']} more launches (not recorded)")
     if summary["htod_bytes"] or summary["dtoh_bytes"]:

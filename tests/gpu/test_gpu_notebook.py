@@ -1,0 +1,72 @@
+"""notebooks/gpu_course.ipynb through the real Kiln kernel (nbclient): the
+seeds' CUDA kernels run (on the simulator here, each cell checking its
+result against NumPy or the host), and the footer under each cell lists the
+cell's launches and copies with the teacher's warnings."""
+import os
+import re
+import sys
+
+import pytest
+
+pytest.importorskip("nbclient", reason="nbclient is not installed (the GPU machine has none)")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "magics"))
+import magics_notebook as mn  # noqa: E402
+
+# "  gpu: kernel[(grid), (block)]: ..." lines under the footer's first line
+GPU_LINE = re.compile(r"^  gpu: (.*)$", re.M)
+
+
+@pytest.fixture(scope="module")
+def nb():
+    return mn.execute("gpu_course.ipynb")
+
+
+def gpu_lines(nb, tag):
+    footer = mn.outputs(nb, tag, "text/plain")[-1]
+    assert footer.startswith("kiln: "), footer
+    return GPU_LINE.findall(footer)
+
+
+def test_every_cell_ran_and_agreed_with_numpy(nb):
+    assert mn.errors(nb) == []
+    assert "GPU:" in mn.outputs(nb, "setup", "text/plain")[0]
+
+
+def test_a_launch_is_in_the_footer(nb):
+    (line,) = gpu_lines(nb, "add-launch")
+    assert line.startswith("add_kernel[(32, 1, 1), (128, 1, 1)]: ")
+    simulated = re.fullmatch(r".*: simulated on the CPU in ([\d.]+) ms \(no GPU times, registers or occupancy\)", line)
+    on_gpu = re.fullmatch(r".*: [\d.]+ ms, \d+ registers/thread, occupancy \d+%", line)
+    assert simulated or on_gpu, line
+    if simulated:
+        assert float(simulated[1]) > 0
+
+
+def test_a_partial_warp_is_a_warning_in_text_and_html(nb):
+    lines = gpu_lines(nb, "partial-warp")
+    assert lines[0].startswith("add_kernel[(32, 1, 1), (100, 1, 1)]: ")
+    assert ("warning: add_kernel: blocks of 100 threads are not a whole number of 32-thread warps; "
+            "the last warp of every block runs partly empty") in lines
+    html = mn.outputs(nb, "partial-warp", "text/html")[-1]
+    assert re.search(r'class="kiln-gpu kiln-gpu-warning"[^>]*>warning: add_kernel: blocks of 100 threads', html)
+
+
+def test_device_array_copies_are_counted(nb):
+    lines = gpu_lines(nb, "maximum-3d")
+    assert lines[0].startswith("maximum_6[(4, 4, 4), (8, 8, 8)]: ")
+    # a and b to the device (32**3 float32 each), c back
+    assert re.fullmatch(r"copies: 256\.0 KiB to the GPU, 128\.0 KiB back, [\d.]+ ms", lines[1]), lines
+
+
+def test_a_loop_of_launches_is_one_line(nb):
+    lines = gpu_lines(nb, "primes-kernel")
+    assert lines[0].startswith("check_prime_gpu_kernel[(1, 1, 1), (1, 1, 1)]: 58 launches, ")
+    # the seed launches one thread per block, which the teacher's warning points out once
+    assert lines[1:] == ["warning: check_prime_gpu_kernel: blocks of 1 threads are not a whole number of 32-thread "
+                         "warps; the last warp of every block runs partly empty"]
+
+
+def test_ufunc_and_device_function_cells(nb):
+    assert any(line.startswith("gaussian_pdf_ufunc") for line in gpu_lines(nb, "gaussian"))
+    cell_text = mn.outputs(nb, "polar-cell", "text/plain")[0]
+    assert cell_text.splitlines()[1] == "  polar_to_cartesian: device function, compiles on its first use"
