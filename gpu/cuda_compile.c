@@ -5,16 +5,16 @@
  * The GPU kernel's parameters (what python/kiln/cuda/compiler.py passes):
  *   ptr errors   int64[8]: 0, or the raise site (1-based) of the first
  *                thread that raised, then its blockIdx.xyz and threadIdx.xyz
- *   per array    ptr data (global), i64 shape[ndim], i64 strides[ndim] (bytes)
- *   per number   i64 for bools and integers, double for floats
+ *   then each argument flattened (see flat_params)
  * A kernel body raises (an index out of bounds, a division by zero) through
  * kj_rt_raise, which on the GPU is a function of the module: every call of
  * it gets its own site number, the Python class and message of each site go
  * back to Python, and the kernel's wrapper records the site and the thread.
  * So a bad index is an IndexError naming the kernel, never a fault.
  *
- * The simulator runs lowering's own entry, i32 entry(ptr ret, ptr args),
- * with exceptions through the host runtime (kg_sim_launch). */
+ * The simulator runs i32 entry(ptr ret, ptr words), the same flattened
+ * arguments as 8-byte words, with exceptions through the host runtime
+ * (kg_sim_launch). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -162,56 +162,122 @@ static void record_failure(kj_lw *w, const kj_target *t, LLVMValueRef errors) {
     LLVMPositionBuilderAtEnd(w->b, done);
 }
 
+/* The kernel's arguments travel flattened, on both targets:
+ *   array        data pointer, i64 shape[ndim], i64 strides[ndim] (bytes)
+ *   bool, int    i64
+ *   float        double
+ *   complex      double real, double imag
+ *   tuple        its elements, each flattened (numbers only)
+ * On the GPU they are the kernel's parameters; on the simulator, 8-byte
+ * words of one array (sim_py.c). compiler.py's _flatten is the other side. */
+#define MAX_FLAT (KJ_SPEC_MAX_ARGS * 17)
+
+typedef struct {
+    LLVMValueRef fn;      /* GPU: the kernel, whose parameters are read in order */
+    LLVMValueRef words;   /* simulator: the words, else NULL */
+    unsigned next;
+} flat_source;
+
+static LLVMValueRef next_flat(kj_lw *w, flat_source *s, LLVMTypeRef type) {
+    if (!s->words)
+        return LLVMGetParam(s->fn, s->next++);
+    LLVMValueRef index = LLVMConstInt(w->i64, s->next++, 0);
+    return LLVMBuildLoad2(w->b, type, LLVMBuildGEP2(w->b, w->i64, s->words, &index, 1, ""), "");
+}
+
+/* Appends the flattened parameter types of a (data pointers as gptr) to
+ * params[*np]; -1 with err filled for what kernels cannot take. */
+static int flat_params(kj_lw *w, const kj_instance *in, int i, const kj_type *a, LLVMTypeRef gptr,
+                       LLVMTypeRef *params, int *np, bool in_tuple) {
+    int need = a->kind == KJ_T_ARRAY ? 1 + 2 * a->ndim : a->kind == KJ_T_COMPLEX ? 2 : 1;
+    if (a->kind != KJ_T_TUPLE && *np + need > MAX_FLAT)
+        return kj_fail(&w->u->err, KJ_ERR_TYPING, in->f->first_line, 0, "Pass fewer or smaller arguments.",
+                       "the kernel's arguments make more than %d numbers", MAX_FLAT);
+    if (a->kind == KJ_T_ARRAY && !in_tuple) {
+        params[(*np)++] = gptr;
+        for (int d = 0; d < 2 * a->ndim; d++)
+            params[(*np)++] = w->i64;
+    } else if (kj_is_intlike(a)) {
+        params[(*np)++] = w->i64;
+    } else if (a->kind == KJ_T_FLOAT || a->kind == KJ_T_COMPLEX) {
+        for (int k = 0; k < need; k++)
+            params[(*np)++] = w->f64;
+    } else if (a->kind == KJ_T_TUPLE) {
+        for (int k = 0; k < a->n; k++)
+            if (flat_params(w, in, i, a->elems[k], gptr, params, np, true) < 0)
+                return -1;
+    } else {
+        return kj_fail(&w->u->err, KJ_ERR_TYPING, in->f->first_line, 0,
+                       "Pass arrays, numbers (complex too), booleans or tuples of numbers to kernels.",
+                       "kernel argument %d is %s%s, which kernels cannot take yet", i + 1,
+                       in_tuple ? "a tuple holding a " : "a ", a->name);
+    }
+    return 0;
+}
+
+/* One argument of type a, rebuilt from its flattened parts. */
+static LLVMValueRef build_arg(kj_lw *w, const kj_type *a, flat_source *s, LLVMTypeRef gptr) {
+    switch (a->kind) {
+    case KJ_T_ARRAY: {
+        LLVMValueRef arr = LLVMGetUndef(kj_lltype(w, a));
+        arr = LLVMBuildInsertValue(w->b, arr, LLVMConstNull(w->ptr), 0, "");
+        /* noalias would be a lie (arguments may be views of one array);
+         * the address space cast lets NVPTX use global loads */
+        arr = LLVMBuildInsertValue(w->b, arr, LLVMBuildAddrSpaceCast(w->b, next_flat(w, s, gptr), w->ptr, ""), 1, "");
+        for (int part = 0; part < 2; part++) {
+            LLVMValueRef dims = LLVMGetUndef(LLVMArrayType2(w->i64, (uint64_t)a->ndim));
+            for (int d = 0; d < a->ndim; d++)
+                dims = LLVMBuildInsertValue(w->b, dims, next_flat(w, s, w->i64), (unsigned)d, "");
+            arr = LLVMBuildInsertValue(w->b, arr, dims, (unsigned)part + 2, "");
+        }
+        return arr;
+    }
+    case KJ_T_COMPLEX: {
+        LLVMValueRef z = LLVMGetUndef(kj_lltype(w, a));
+        for (unsigned k = 0; k < 2; k++) {
+            LLVMValueRef part = next_flat(w, s, w->f64);
+            if (a->bits == 64)
+                part = LLVMBuildFPTrunc(w->b, part, w->f32, "");
+            z = LLVMBuildInsertValue(w->b, z, part, k, "");
+        }
+        return z;
+    }
+    case KJ_T_TUPLE: {
+        LLVMValueRef t = LLVMGetUndef(kj_lltype(w, a));
+        for (int k = 0; k < a->n; k++)
+            t = LLVMBuildInsertValue(w->b, t, build_arg(w, a->elems[k], s, gptr), (unsigned)k, "");
+        return t;
+    }
+    default: {
+        const kj_type *wide = kj_is_intlike(a) ? KJ_I64 : KJ_F64;
+        return kj_cast(w, next_flat(w, s, kj_is_intlike(a) ? w->i64 : w->f64), wide, a);
+    }
+    }
+}
+
+/* The body's arguments (after its ret pointer) into args[1..n]. */
+static void build_args(kj_lw *w, kj_instance *in, flat_source *s, LLVMTypeRef gptr, LLVMValueRef *args) {
+    for (int i = 0; i < in->f->nargs; i++)
+        args[i + 1] = build_arg(w, in->args[i], s, gptr);
+}
+
 /* void name(ptr errors, flattened arguments...) around the body. */
 static int define_kernel(kj_lw *w, kj_instance *in, const char *name) {
     const kj_target *t = w->u->target;
     int n = in->f->nargs, np = 1;
-    LLVMTypeRef params[KJ_SPEC_MAX_ARGS * 17 + 1];
+    LLVMTypeRef params[MAX_FLAT + 1];
     LLVMTypeRef gptr = LLVMPointerTypeInContext(w->ctx, t->global_as);
     params[0] = gptr;
-    for (int i = 0; i < n; i++) {
-        const kj_type *a = in->args[i];
-        if (a->kind == KJ_T_ARRAY) {
-            params[np++] = gptr;
-            for (int d = 0; d < 2 * a->ndim; d++)
-                params[np++] = w->i64;
-        } else if (kj_is_intlike(a)) {
-            params[np++] = w->i64;
-        } else if (a->kind == KJ_T_FLOAT) {
-            params[np++] = w->f64;
-        } else {
-            return kj_fail(&w->u->err, KJ_ERR_TYPING, in->f->first_line, 0,
-                           "Pass arrays, integers, floats or booleans to kernels.",
-                           "kernel argument %d is a %s, which kernels cannot take yet", i + 1, a->name);
-        }
-    }
+    for (int i = 0; i < n; i++)
+        if (flat_params(w, in, i, in->args[i], gptr, params, &np, false) < 0)
+            return -1;
     LLVMValueRef fn = LLVMAddFunction(w->mod, name, LLVMFunctionType(w->vd, params, (unsigned)np, 0));
     LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
     LLVMSetCurrentDebugLocation2(w->b, NULL);
     LLVMValueRef args[KJ_SPEC_MAX_ARGS + 1];
     args[0] = LLVMBuildAlloca(w->b, kj_lltype(w, in->ret), "ret");
-    int p = 1;
-    for (int i = 0; i < n; i++) {
-        const kj_type *a = in->args[i];
-        if (a->kind == KJ_T_ARRAY) {
-            LLVMValueRef arr = LLVMGetUndef(kj_lltype(w, a));
-            arr = LLVMBuildInsertValue(w->b, arr, LLVMConstNull(w->ptr), 0, "");
-            LLVMValueRef data = LLVMGetParam(fn, (unsigned)p++);
-            /* noalias would be a lie (arguments may be views of one array);
-             * the address space cast lets NVPTX use global loads */
-            arr = LLVMBuildInsertValue(w->b, arr, LLVMBuildAddrSpaceCast(w->b, data, w->ptr, ""), 1, "");
-            for (int part = 0; part < 2; part++) {
-                LLVMValueRef dims = LLVMGetUndef(LLVMArrayType2(w->i64, (uint64_t)a->ndim));
-                for (int d = 0; d < a->ndim; d++)
-                    dims = LLVMBuildInsertValue(w->b, dims, LLVMGetParam(fn, (unsigned)p++), (unsigned)d, "");
-                arr = LLVMBuildInsertValue(w->b, arr, dims, (unsigned)part + 2, "");
-            }
-            args[i + 1] = arr;
-        } else {
-            const kj_type *wide = kj_is_intlike(a) ? KJ_I64 : KJ_F64;
-            args[i + 1] = kj_cast(w, LLVMGetParam(fn, (unsigned)p++), wide, a);
-        }
-    }
+    flat_source source = {.fn = fn, .next = 1};
+    build_args(w, in, &source, gptr, args);
     LLVMValueRef st = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(in->llfn), in->llfn, args, (unsigned)n + 1, "");
     LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(w->ctx, fn, "raised");
     LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(w->ctx, fn, "end");
@@ -222,6 +288,34 @@ static int define_kernel(kj_lw *w, kj_instance *in, const char *name) {
     LLVMPositionBuilderAtEnd(w->b, end);
     LLVMBuildRetVoid(w->b);
     t->finish_function(t, w->mod, fn, KJ_FN_KERNEL);
+    return 0;
+}
+
+/* The simulator's entry, i32 name(ptr ret, ptr words): the body's status
+ * (nonzero: it raised), its arguments read from the flattened words. */
+static int define_sim_entry(kj_lw *w, kj_instance *in, const char *name) {
+    LLVMTypeRef params[MAX_FLAT + 1];
+    int np = 0;
+    for (int i = 0; i < in->f->nargs; i++)   /* only to refuse what kernels cannot take */
+        if (flat_params(w, in, i, in->args[i], w->ptr, params, &np, false) < 0)
+            return -1;
+    LLVMValueRef fn = LLVMAddFunction(w->mod, name, LLVMFunctionType(w->i32, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0));
+    /* the body's CPU and features, so that it can be inlined here */
+    static const char *const copied[] = {"target-cpu", "target-features"};
+    for (int k = 0; k < 2; k++) {
+        LLVMAttributeRef attr = LLVMGetStringAttributeAtIndex(in->llfn, LLVMAttributeFunctionIndex, copied[k],
+                                                              (unsigned)strlen(copied[k]));
+        if (attr)
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attr);
+    }
+    LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
+    LLVMSetCurrentDebugLocation2(w->b, NULL);
+    LLVMValueRef args[KJ_SPEC_MAX_ARGS + 1];
+    args[0] = LLVMGetParam(fn, 0);
+    flat_source source = {.words = LLVMGetParam(fn, 1)};
+    build_args(w, in, &source, w->ptr, args);
+    LLVMBuildRet(w->b, LLVMBuildCall2(w->b, LLVMGlobalGetValueType(in->llfn), in->llfn, args,
+                                      (unsigned)in->f->nargs + 1, ""));
     return 0;
 }
 
@@ -371,7 +465,13 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
             kj_fail(&u.err, KJ_ERR_PYTHON, 0, 0, NULL, "compile");
     } else {
         char entry_name[160];
-        snprintf(entry_name, sizeof entry_name, "%s_entry", top->symbol);
+        snprintf(entry_name, sizeof entry_name, "%s_flat", top->symbol);
+        if (status == 0) {
+            kj_lw w;
+            init_lw(&w, &u);
+            status = define_sim_entry(&w, top, entry_name);
+            LLVMDisposeBuilder(w.b);
+        }
         int barrier = status == 0 ? kg_sim_module_uses_barrier(u.mod) : 0;
         kj_engine_out out = {0};
         if (status < 0 || define_sim_symbols(&u) < 0) {

@@ -69,6 +69,46 @@ static int is_kernel(LLVMModuleRef module, LLVMValueRef fn) {
     return found;
 }
 
+/* LLVM math intrinsics that NVPTX cannot select (instruction selection
+ * would stop the process with "Cannot select"), and their libdevice
+ * functions; the float32 forms add "f". Lowering emits llvm.pow for a
+ * float ** a variable exponent, and np.* array math uses these too. */
+static const char *const math_intrinsics[][2] = {
+    {"pow", "pow"}, {"exp", "exp"}, {"exp2", "exp2"}, {"exp10", "exp10"}, {"log", "log"}, {"log2", "log2"},
+    {"log10", "log10"}, {"sin", "sin"}, {"cos", "cos"}, {"tan", "tan"}, {"asin", "asin"}, {"acos", "acos"},
+    {"atan", "atan"}, {"sinh", "sinh"}, {"cosh", "cosh"}, {"tanh", "tanh"}, {"atan2", "atan2"},
+};
+
+/* Calls of those intrinsics become calls of libdevice (same types). */
+static void math_intrinsics_to_libdevice(LLVMModuleRef module) {
+    LLVMValueRef next;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = next) {
+        next = LLVMGetNextFunction(fn);
+        size_t len;
+        const char *name = LLVMGetValueName2(fn, &len);
+        if (!LLVMIsDeclaration(fn) || strncmp(name, "llvm.", 5) != 0)
+            continue;
+        const char *dot = strrchr(name, '.');
+        bool f32 = strcmp(dot, ".f32") == 0;
+        if (!f32 && strcmp(dot, ".f64") != 0)
+            continue;   /* vector forms and everything else are left to NVPTX */
+        size_t base_len = (size_t)(dot - name) - 5;
+        for (size_t i = 0; i < sizeof math_intrinsics / sizeof *math_intrinsics; i++) {
+            if (strlen(math_intrinsics[i][0]) != base_len || strncmp(name + 5, math_intrinsics[i][0], base_len))
+                continue;
+            char nv[32];
+            snprintf(nv, sizeof nv, "__nv_%s%s", math_intrinsics[i][1], f32 ? "f" : "");
+            LLVMTypeRef type = LLVMGlobalGetValueType(fn);
+            LLVMValueRef target = LLVMGetNamedFunction(module, nv);
+            if (!target)
+                target = LLVMAddFunction(module, nv, type);
+            LLVMReplaceAllUsesWith(fn, target);
+            LLVMDeleteFunction(fn);
+            break;
+        }
+    }
+}
+
 /* Whether the module declares (without defining) any libdevice function. */
 static int calls_libdevice(LLVMModuleRef module) {
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
@@ -191,8 +231,10 @@ int kg_ptx_from_module(LLVMModuleRef module, const kg_ptx_options *options, char
     char *message = NULL;
     if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message)) {
         status = kg_error_set(err, KG_ERR_LLVM, 0, "kernel IR does not verify: %s", message);
-    } else if (calls_libdevice(module)) {
-        status = kg_libdevice_link(module, err);
+    } else {
+        math_intrinsics_to_libdevice(module);
+        if (calls_libdevice(module))
+            status = kg_libdevice_link(module, err);
     }
     LLVMDisposeMessage(message);
     if (status == 0) {

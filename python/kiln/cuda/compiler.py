@@ -55,7 +55,7 @@ def _argspec(value):
         spec = _kiln.typeof_spec(value)
     if spec is None:
         raise TypeError(f"a kernel cannot take a {type(value).__name__} ({value!r:.60}); pass arrays "
-                        "(NumPy or device), numbers or booleans")
+                        "(NumPy or device), numbers (complex too), booleans or tuples of numbers")
     return spec
 
 
@@ -72,7 +72,35 @@ def _key(a):
         return DeviceNDArray, a.dtype, a.shape, a.strides
     if isinstance(a, np.ndarray):
         return np.ndarray, a.dtype, a.shape, a.strides, a.flags.writeable
+    if isinstance(a, tuple):
+        return tuple, tuple(_key(v) for v in a)
     return type(a)
+
+
+def _flatten(value, spec, out, sim):
+    """Appends a kernel argument's parts to out, as the kernel takes them
+    (gpu/cuda_compile.c, flat_params): an array's data (the device array on
+    the GPU, its host address on the simulator), shape and byte strides; a
+    number as an int or a float; a complex as two floats; a tuple's items."""
+    kind = spec[0]
+    if kind == "array":
+        if not sim:
+            out.append(value)
+        else:
+            out.append(_host_address(value) if isinstance(value, np.ndarray) else value.device_pointer)
+        shape, strides = _geometry(value)
+        out.extend(shape)
+        out.extend(strides)
+    elif kind == "tuple":
+        for item, item_spec in zip(value, spec[1]):
+            _flatten(item, item_spec, out, sim)
+    elif kind == "complex":
+        z = complex(value)
+        out.extend((z.real, z.imag))
+    elif kind == "float":
+        out.append(float(value))
+    else:
+        out.append(int(value))
 
 
 def _host_address(ary):
@@ -175,16 +203,10 @@ class CUDAKernel:
         here through driver.LaunchConfig, the stream already a handle)."""
         c = self._compile(self._signature(args))
         if _sim():
-            values = []
-            for a in args:
-                if isinstance(a, np.ndarray):
-                    values.append((_host_address(a),) + _geometry(a))
-                elif isinstance(a, DeviceNDArray):
-                    values.append((a.device_pointer,) + _geometry(a))
-                else:
-                    values.append(a)
-            _kiln.cuda_sim_launch(c.entry, self.__name__, c.argspecs, tuple(values), _dim3(grid), _dim3(block),
-                                  sharedmem, c.barrier)
+            flat = []
+            for a, spec in zip(args, c.argspecs):
+                _flatten(a, spec, flat, True)
+            _kiln.cuda_sim_launch(c.entry, self.__name__, tuple(flat), _dim3(grid), _dim3(block), sharedmem, c.barrier)
             return
         flat, copy_back = [c.errors], []
         for a, spec in zip(args, c.argspecs):
@@ -193,15 +215,7 @@ class CUDAKernel:
                 if a.flags.writeable:
                     copy_back.append((a, d))
                 a = d
-            if isinstance(a, DeviceNDArray):
-                shape, strides = _geometry(a)
-                flat.append(a)
-                flat.extend(shape)
-                flat.extend(strides)
-            elif spec[0] == "float":   # the kernel takes numbers as int64 / float64 (cuda_compile.c)
-                flat.append(float(a))
-            else:
-                flat.append(int(a))
+            _flatten(a, spec, flat, False)
         c.raw.function.launch(grid, block, tuple(flat), sharedmem, stream)
         _unchecked.add(self)
         for host, device in copy_back:   # copy_to_host raises what the kernel recorded
