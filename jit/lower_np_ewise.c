@@ -243,9 +243,22 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
         kj_np_shape(w, out, nd, shape);
     broadcast(w, &e, n, nd, shape, out != NULL);
     LLVMValueRef res = out ? out : kj_np_alloc(w, rt, shape, false);
-    LLVMBasicBlockRef flat = kj_new_bb(w, "ew.flat"), strided = kj_new_bb(w, "ew.strided"),
+    /* one C-contiguous array and scalars into a new array: always flat, so
+     * the strided loop is not generated (less to compile) */
+    int arrays = 0;
+    bool c_only = !out;
+    for (int k = 0; k < e.n; k++)
+        if (e.leaves[k].t->kind == KJ_T_ARRAY) {
+            arrays++;
+            c_only = c_only && e.leaves[k].t->layout == KJ_LAYOUT_C && e.leaves[k].t->ndim == nd;
+        }
+    bool flat_only = c_only && arrays == 1;
+    LLVMBasicBlockRef flat = kj_new_bb(w, "ew.flat"), strided = flat_only ? NULL : kj_new_bb(w, "ew.strided"),
                       done = kj_new_bb(w, "ew.done");
-    LLVMBuildCondBr(w->b, flat_ok(w, &e, nd, shape, res, rt), flat, strided);
+    if (flat_only)
+        LLVMBuildBr(w->b, flat);
+    else
+        LLVMBuildCondBr(w->b, flat_ok(w, &e, nd, shape, res, rt), flat, strided);
 
     /* contiguous: one loop, element i of everything; in a parallel=True
      * function its range is split across the thread pool (parallel.h) */
@@ -286,6 +299,10 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
             e.leaves[k].v = outer[k];
     }
     LLVMBuildBr(w->b, done);
+    if (flat_only) {
+        LLVMPositionBuilderAtEnd(w->b, done);
+        return res;
+    }
 
     /* any layout, broadcasting: nested loops through the strides */
     LLVMPositionBuilderAtEnd(w->b, strided);
