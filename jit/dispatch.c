@@ -347,7 +347,10 @@ static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
         goto fail;
     }
     kj_interrupt_flag = 0;
-    uint64_t t0 = kp_ticks(); /* the TSC: half the cost of kp_now_ns per call */
+    /* timed only while a cell's footer will show it (profiler.h): the two
+     * TSC reads cost as much as the rest of this call */
+    int recorded = kp_calls_recorded();
+    uint64_t t0 = recorded ? kp_ticks() : 0;
     int status;
     if (s->nogil) {
         Py_BEGIN_ALLOW_THREADS
@@ -356,7 +359,8 @@ static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
     } else {
         status = s->entry(ret, ptrs);
     }
-    kp_record_call_ticks(kp_ticks() - t0);
+    if (recorded)
+        kp_record_call_ticks(kp_ticks() - t0);
     PyObject *result = status == 0 ? box(ret, s->ret) : raise_from_compiled();
     if (ret != retbuf)
         PyMem_Free(ret);

@@ -3,6 +3,7 @@
  *   profiler_compiles(start=0)     -> [ {function, signature, target, phases}, ... ]
  *   profiler_record_compile(function, signature, target, phases)
  *   profiler_record_call(elapsed_ns)
+ *   profiler_record_calls(on)      -> recorders left: the dispatcher's switch
  *   profiler_time_record_call(n)   -> ns to time and record one call (bench/)
  * kiln.ipython subtracts two snapshots to report one cell. */
 #define PY_SSIZE_T_CLEAN
@@ -101,6 +102,20 @@ static PyObject *record_call(PyObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+static PyObject *record_calls(PyObject *self, PyObject *arg) {
+    (void)self;
+    int on = PyObject_IsTrue(arg);
+    if (on < 0)
+        return NULL;
+    int left = kp_record_calls(on);
+    if (left < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "profiler_record_calls(False): call recording was not switched on");
+        return NULL;
+    }
+    return PyLong_FromLong(left);
+}
+
 /* The cost of recording one call as the dispatcher does it (two kp_ticks()
  * and kp_record_call_ticks), measured in C where it happens, so that
  * bench/profiler_overhead.py can set it against a whole dispatch. The loop
@@ -133,6 +148,10 @@ static PyMethodDef profiler_methods[] = {
      "outside C; phases maps phase names to seconds."},
     {"profiler_record_call", record_call, METH_O,
      "profiler_record_call(elapsed_ns): record one call of compiled code."},
+    {"profiler_record_calls", record_calls, METH_O,
+     "profiler_record_calls(on) -> int: True adds one user of the dispatcher's call records "
+     "(calls are timed and counted while there is one), False removes one; returns how many "
+     "are left."},
     {"profiler_time_record_call", time_record_call, METH_O,
      "profiler_time_record_call(n) -> nanoseconds to time and record one call (two kp_ticks() "
      "and kp_record_call_ticks), averaged over n."},

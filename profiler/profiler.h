@@ -10,6 +10,7 @@
 #define KILN_PROFILER_H
 
 #include <Python.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,9 +58,28 @@ typedef struct {
  * compiling goes on, only the report misses it. */
 void kp_record_compile(const kp_compile_record *record);
 
+/* Whether the dispatcher times and counts calls. Recording costs two
+ * kp_ticks() and a per-thread add per call (about 20 ns with the TSC on an
+ * AMD EPYC, as much as the rest of a dispatch), so it is on only while
+ * something will show it: kiln.ipython turns it on for each cell, whose
+ * footer reports the calls; a script, a test or a benchmark pays one load and
+ * a branch. A count, not a flag, so that nested users (a cell's footer, a
+ * reader inside the cell) each switch it on and off, not the other's. Changed
+ * only by kp_record_calls() (a compare-and-swap, from any thread); read by
+ * the dispatcher with a relaxed load: a call that starts as the switch flips
+ * may go either way. */
+extern _Atomic int kp_calls_recorders;
+static inline int kp_calls_recorded(void) {
+    return atomic_load_explicit(&kp_calls_recorders, memory_order_relaxed) > 0;
+}
+/* Adds one recorder (on != 0) or removes one. Returns the number left, or
+ * -1 when asked to remove one that was never added (the count stays 0). */
+int kp_record_calls(int on);
+
 /* Time spent inside compiled code by one call from Python (the dispatcher
- * adds it after each call returns). The _ticks form takes a difference of
- * kp_ticks() and is the cheaper pair on the hot path:
+ * adds it after each call returns, while kp_calls_recorded()). These record
+ * whenever called: the switch is the caller's to check. The _ticks form
+ * takes a difference of kp_ticks() and is the cheaper pair on the hot path:
  *     uint64_t t0 = kp_ticks(); ...call...; kp_record_call_ticks(kp_ticks() - t0); */
 void kp_record_call(uint64_t elapsed_ns);
 void kp_record_call_ticks(uint64_t elapsed_ticks);

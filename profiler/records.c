@@ -74,6 +74,18 @@ static inline void record(int in_ticks, uint64_t amount) {
     add_relaxed(in_ticks ? &t->ticks : &t->ns, amount);
 }
 
+_Atomic int kp_calls_recorders;
+
+int kp_record_calls(int on) {
+    int n = atomic_load_explicit(&kp_calls_recorders, memory_order_relaxed);
+    do {
+        if (!on && n == 0)
+            return -1;
+    } while (!atomic_compare_exchange_weak_explicit(&kp_calls_recorders, &n, n + (on ? 1 : -1),
+                                                    memory_order_relaxed, memory_order_relaxed));
+    return n + (on ? 1 : -1);
+}
+
 void kp_record_call(uint64_t elapsed_ns) { record(0, elapsed_ns); }
 
 void kp_record_call_ticks(uint64_t elapsed_ticks) { record(1, elapsed_ticks); }

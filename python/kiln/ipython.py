@@ -169,4 +169,5 @@ def unload_ipython_extension(ip):
         return
     ip.events.unregister("pre_run_cell", _watch.pre_run_cell)
     ip.events.unregister("post_run_cell", _watch.post_run_cell)
+    _watch.close()
     _watch = None

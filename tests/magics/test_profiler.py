@@ -96,3 +96,34 @@ def test_concurrent_records_without_the_gil_are_all_counted():
     # less than 1,000 ns each (the TSC ticks at GHz rates; kp_now_ns at 1 per ns).
     ns_part = 150_000 * 1e-6
     assert ns_part < delta.call_seconds <= 2 * ns_part + 1e-9
+
+
+def test_the_dispatcher_counts_calls_only_while_recording_is_on():
+    import kiln
+
+    @kiln.jit
+    def twice(x):
+        return 2 * x
+
+    assert twice(3) == 6  # compiled outside any recording
+    before = records.snapshot()
+    for i in range(5):
+        twice(i)
+    assert records.since(before).calls == 0  # a script pays nothing and is told nothing
+    with records.recording_calls():
+        with records.recording_calls():  # nested users: the inner one leaving does not stop the outer
+            twice(1)
+        for i in range(4):
+            assert twice(-i) == -2 * i
+        delta = records.since(before)
+    assert delta.calls == 5 and delta.call_seconds > 0
+    twice(2)
+    assert records.since(before).calls == 5
+
+
+def test_switching_off_recording_that_was_never_on_is_refused():
+    with pytest.raises(ValueError, match="was not switched on"):
+        _kiln.profiler_record_calls(False)
+    before = records.snapshot()
+    _kiln.profiler_record_call(1_000)  # explicit records still count, switch or not
+    assert records.since(before).calls == 1

@@ -57,6 +57,19 @@ def test_footer_for_calls_only_does_not_claim_compilation(shell):
     assert "compil" not in footer["text/plain"].split("·", 1)[1]
 
 
+def test_footer_counts_a_cells_real_calls_and_recording_stops_with_the_cell(shell):
+    from kiln.magics import records
+
+    assert run(shell, "import kiln\n@kiln.jit\ndef triple(x):\n    return 3 * x\ntriple(1)")[2] is None
+    _, displays, error = run(shell, "for i in range(7): triple(i)")
+    assert error is None
+    (footer,) = displays
+    assert re.match(r"kiln: ran compiled code for [\d.]+ (ns|µs|ms) in 7 calls · cell took ", footer["text/plain"])
+    before = records.snapshot()
+    shell.user_ns["triple"](2)  # outside a cell: nothing shows it, so nothing records it
+    assert records.since(before).calls == 0
+
+
 def test_timeit_says_the_slowest_run_included_compilation(shell):
     code = ("compiled = []\n"
             "def f():\n"

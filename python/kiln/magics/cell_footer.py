@@ -1,6 +1,8 @@
 """The per-cell bookkeeping behind the footer: a snapshot when a cell
 starts, the Delta and the footer line when it ends. Registered as IPython's
-pre_run_cell / post_run_cell callbacks by kiln.ipython."""
+pre_run_cell / post_run_cell callbacks by kiln.ipython. The dispatcher times
+and counts calls only while a cell runs (records.recording_calls): the footer
+is what shows them, and outside a shell nothing pays for it."""
 import sys
 import time
 
@@ -15,9 +17,12 @@ class CellWatch:
     def __init__(self):
         self._start = None
         self._before = None
+        self._recording = records.recording_calls()
         self.listeners = []  # callables(delta) told after every cell
 
     def pre_run_cell(self, info=None):
+        if self._before is None:  # (a cell that raised before post_run_cell left it on)
+            self._recording.start()
         self._before = records.snapshot()
         self._start = time.perf_counter()
 
@@ -27,6 +32,7 @@ class CellWatch:
         elapsed = time.perf_counter() - self._start
         delta = records.since(self._before)
         self._before = None
+        self._recording.stop()
         try:
             gpu = gpu_records.take()
         except Exception as exc:  # the cell's own result stands; only the report is short
@@ -39,3 +45,10 @@ class CellWatch:
         if not delta and gpu is None:
             return
         display(footer.render(delta, elapsed, gpu).bundle(), raw=True)
+
+    def close(self):
+        """Called when unloaded: a cell still running stops recording now,
+        since its post_run_cell will not come."""
+        if self._before is not None:
+            self._before = None
+            self._recording.stop()

@@ -50,6 +50,28 @@ class Delta:
         return bool(self.calls or self.compiles)
 
 
+class recording_calls:
+    """Within `with recording_calls():` the dispatcher times and counts every
+    call of compiled code, so that a Delta's calls and call_seconds are
+    exact; outside any such block calls cost nothing extra and are not
+    counted (profiler/profiler.h says why). Blocks nest; start() and stop()
+    are the two halves for callers whose begin and end are separate hooks."""
+
+    def start(self):
+        _kiln.profiler_record_calls(True)
+
+    def stop(self):
+        _kiln.profiler_record_calls(False)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+
 def snapshot():
     calls, call_ns, compiles = _kiln.profiler_counters()
     return Snapshot(calls, call_ns, compiles)
