@@ -107,6 +107,17 @@ static int arg_error(PyObject *v, const kj_type *t) {
     return -1;
 }
 
+/* The low `bits` of x (little-endian) at dst: a store of the width, not a
+ * memcpy of a variable size, which is a library call. */
+static inline void store_int(char *dst, uint64_t x, int bits) {
+    switch (bits) {
+    case 8: *(uint8_t *)dst = (uint8_t)x; break;
+    case 16: memcpy(dst, &(uint16_t){(uint16_t)x}, 2); break;
+    case 32: memcpy(dst, &(uint32_t){(uint32_t)x}, 4); break;
+    default: memcpy(dst, &x, 8); break;
+    }
+}
+
 static int unbox(PyObject *v, const kj_type *t, char *dst, call_state *cs) {
     switch (t->kind) {
     case KJ_T_NONE:
@@ -124,8 +135,7 @@ static int unbox(PyObject *v, const kj_type *t, char *dst, call_state *cs) {
             int overflow;
             long long s = PyLong_AsLongLongAndOverflow(v, &overflow);
             if (!overflow) {   /* the common case: no error is possible */
-                x = (uint64_t)s;
-                memcpy(dst, &x, (size_t)t->bits / 8);
+                store_int(dst, (uint64_t)s, t->bits);
                 return 0;
             }
             if (overflow > 0 && !t->is_signed)
@@ -143,11 +153,11 @@ static int unbox(PyObject *v, const kj_type *t, char *dst, call_state *cs) {
         }
         if (PyErr_Occurred())
             return -1;
-        memcpy(dst, &x, (size_t)t->bits / 8);   /* little-endian: the low bytes */
+        store_int(dst, x, t->bits);
         return 0;
     }
     case KJ_T_FLOAT: {
-        double d = PyFloat_AsDouble(v);
+        double d = PyFloat_CheckExact(v) ? PyFloat_AS_DOUBLE(v) : PyFloat_AsDouble(v);
         if (d == -1.0 && PyErr_Occurred())
             return -1;
         if (t->bits == 32)
@@ -219,6 +229,19 @@ static int unbox(PyObject *v, const kj_type *t, char *dst, call_state *cs) {
 
 /* ---- boxing ---- */
 
+/* Whether array a is exactly the returned array of type t (data, shape,
+ * strides, element type, writability). */
+static int is_whole(PyArrayObject *a, const kj_type *t, const void *data, const int64_t *dims) {
+    if (PyArray_DATA(a) != data || PyArray_NDIM(a) != t->ndim ||
+        kj_type_from_npy(PyArray_TYPE(a)) != t->elem ||
+        !t->readonly != !!(PyArray_FLAGS(a) & NPY_ARRAY_WRITEABLE))
+        return 0;
+    for (int k = 0; k < t->ndim; k++)
+        if (PyArray_DIM(a, k) != dims[k] || PyArray_STRIDE(a, k) != dims[t->ndim + k])
+            return 0;
+    return 1;
+}
+
 static PyObject *box(const char *src, const kj_type *t) {
     switch (t->kind) {
     case KJ_T_NONE: Py_RETURN_NONE;
@@ -261,6 +284,13 @@ static PyObject *box(const char *src, const kj_type *t) {
         void *data = ((void *const *)src)[1];
         npy_intp dims[NPY_MAXDIMS], strides[NPY_MAXDIMS];
         const int64_t *d = (const int64_t *)(src + 16);
+        if (owner && !kj_nrt_is_block(owner) && PyArray_Check(owner) &&
+            is_whole((PyArrayObject *)owner, t, data, d)) {
+            /* an argument returned as it came: the same object, as Python
+             * gives (`f(a) is a`), and no new view per call */
+            Py_INCREF(owner);
+            return owner;
+        }
         for (int k = 0; k < t->ndim; k++) {
             dims[k] = (npy_intp)d[k];
             strides[k] = (npy_intp)d[t->ndim + k];
