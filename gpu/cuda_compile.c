@@ -373,15 +373,17 @@ static int define_sim_symbols(kj_unit *u) {
     return 0;
 }
 
-/* _kiln.cuda_compile(kernel, argspecs, target, fastmath) where target is
- * "cuda" or "simulator". GPU: (ptx, kernel_name, sites, seconds);
+/* _kiln.cuda_compile(kernel, argspecs, target, fastmath, signature) where
+ * target is "cuda" or "simulator" and signature names the argument types in
+ * the compile record (the footer's "compiled kernel(float32, ...)"). GPU: (ptx, kernel_name, sites, seconds);
  * simulator: (entry_address, uses_barrier, seconds). */
 static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
     (void)self;
     PyObject *kernel, *argspecs;
     const char *target;
     int fastmath = 0;
-    if (!PyArg_ParseTuple(pyargs, "OO!s|p", &kernel, &PyTuple_Type, &argspecs, &target, &fastmath))
+    const char *signature = NULL;   /* for the compile record: "(float32, ...)" */
+    if (!PyArg_ParseTuple(pyargs, "OO!s|pz", &kernel, &PyTuple_Type, &argspecs, &target, &fastmath, &signature))
         return NULL;
     bool gpu = strcmp(target, "cuda") == 0;
     int nargs = (int)PyTuple_GET_SIZE(argspecs);
@@ -491,7 +493,8 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
             u.err_function = top->f;
         return fail(&u);
     }
-    kp_compile_record rec = {.function = top->f->qualname, .signature = name, .target = u.target->name};
+    kp_compile_record rec = {.function = top->f->qualname, .signature = signature ? signature : name,
+                             .target = u.target->name};
     rec.phase_ns[KP_PHASE_PARSE] = t_front - t0;
     rec.phase_ns[KP_PHASE_CODEGEN] = kp_now_ns() - t_front;
     kp_record_compile(&rec);
@@ -501,7 +504,8 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
 
 static PyMethodDef methods[] = {
     {"cuda_compile", py_cuda_compile, METH_VARARGS,
-     "cuda_compile(kernel, argspecs, 'cuda' | 'simulator', fastmath=False): a kiln.cuda.jit kernel compiled "
+     "cuda_compile(kernel, argspecs, 'cuda' | 'simulator', fastmath=False, signature=None): a kiln.cuda.jit "
+     "kernel compiled "
      "(gpu/cuda_compile.c says what comes back)."},
     {NULL, NULL, 0, NULL},
 };

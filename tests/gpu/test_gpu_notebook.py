@@ -33,6 +33,10 @@ def test_every_cell_ran_and_agreed_with_numpy(nb):
 
 
 def test_a_launch_is_in_the_footer(nb):
+    footer = mn.outputs(nb, "add-launch", "text/plain")[-1]
+    # the first launch compiled the kernel for the argument types it was given
+    assert re.match(r"kiln: compiled add_kernel\(array\(float32, 1d, C\), array\(float32, 1d, C\), "
+                    r"array\(float32, 1d, C\)\) in [\d.]+ m?s", footer), footer
     (line,) = gpu_lines(nb, "add-launch")
     assert line.startswith("add_kernel[(32, 1, 1), (128, 1, 1)]: ")
     simulated = re.fullmatch(r".*: simulated on the CPU in ([\d.]+) ms \(no GPU times, registers or occupancy\)", line)

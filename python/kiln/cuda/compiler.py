@@ -184,11 +184,12 @@ class CUDAKernel:
         c = _Compiled()
         c.argspecs = argspecs
         fastmath = bool(self._kiln_options.get("fastmath_flags"))
+        signature = "(" + ", ".join(_kiln.type_name(s) for s in argspecs) + ")"
         try:
             if _sim():
-                c.entry, c.barrier, c.stats = _kiln.cuda_compile(self, argspecs, "simulator", fastmath)
+                c.entry, c.barrier, c.stats = _kiln.cuda_compile(self, argspecs, "simulator", fastmath, signature)
             else:
-                c.ptx, name, c.sites, c.stats = _kiln.cuda_compile(self, argspecs, "cuda", fastmath)
+                c.ptx, name, c.sites, c.stats = _kiln.cuda_compile(self, argspecs, "cuda", fastmath, signature)
                 self._ptx[argspecs] = c.ptx
                 c.raw = RawKernel(c.ptx, name)
                 c.errors = to_device(np.zeros(8, dtype=np.int64))
