@@ -17,3 +17,7 @@ def test_kiln_agrees_with_numpy(fn, argsets):
     d = kiln.jit(fn)
     for args in argsets:
         check(d, args)
+
+
+def test_corpus_is_large_enough():
+    assert len(CASES) >= 150
