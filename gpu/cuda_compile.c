@@ -170,7 +170,8 @@ static void record_failure(kj_lw *w, const kj_target *t, LLVMValueRef errors) {
  *   tuple        its elements, each flattened (numbers only)
  * On the GPU they are the kernel's parameters; on the simulator, 8-byte
  * words of one array (sim_py.c). compiler.py's _flatten is the other side. */
-#define MAX_FLAT (KJ_SPEC_MAX_ARGS * 17)
+#define MAX_FLAT KG_MAX_FLAT
+_Static_assert(KG_MAX_FLAT == KJ_SPEC_MAX_ARGS * 17, "KG_MAX_FLAT: 17 parts for each argument");
 
 typedef struct {
     LLVMValueRef fn;      /* GPU: the kernel, whose parameters are read in order */

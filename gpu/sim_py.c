@@ -8,12 +8,7 @@
 
 #include "gpu/objects.h"
 #include "gpu/sim.h"
-#include "jit/compile.h"
 #include "profiler/profiler.h"
-
-/* The most 8-byte words a kernel's flattened arguments take (as
- * cuda_compile.c's MAX_FLAT). */
-#define MAX_WORDS (KJ_SPEC_MAX_ARGS * 17)
 
 static int parse_dim3(PyObject *t, unsigned out[3], const char *what) {
     out[0] = out[1] = out[2] = 1;
@@ -66,12 +61,12 @@ static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
                           &barrier))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(words_t);
-    if (n > MAX_WORDS)
-        return PyErr_Format(PyExc_TypeError, "kernel %s: %zd argument words, at most %d", name, n, MAX_WORDS);
+    if (n > KG_MAX_FLAT)
+        return PyErr_Format(PyExc_TypeError, "kernel %s: %zd argument words, at most %d", name, n, KG_MAX_FLAT);
     kg_sim_config config = {.dynamic_shared = (size_t)(shared > 0 ? shared : 0), .uses_barrier = barrier};
     if (parse_dim3(grid_t, config.grid, "griddim") < 0 || parse_dim3(block_t, config.block, "blockdim") < 0)
         return NULL;
-    int64_t words[MAX_WORDS > 0 ? MAX_WORDS : 1];
+    int64_t words[KG_MAX_FLAT];
     for (Py_ssize_t i = 0; i < n; i++)
         if (put_word(&words[i], PyTuple_GET_ITEM(words_t, i)) < 0)
             return NULL;
