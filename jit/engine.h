@@ -1,4 +1,4 @@
-/* engine: LLVM set-up, the optimization pipeline (new pass manager, O3,
+/* engine: LLVM set-up, the optimization pipeline (new pass manager, O2,
  * with loop-vectorize remarks captured per compile) and the ORC LLJIT that
  * turns modules into machine code for the host. */
 #ifndef KILN_JIT_ENGINE_H
