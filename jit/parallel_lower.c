@@ -84,15 +84,23 @@ static int report(kj_lw *w, const kj_ploop *p, const char *nested_why) {
         Py_XDECREF(t);
     }
     const char *why = nested_why ? nested_why : p->parallel ? NULL : p->why;
+    /* kept in the record too, so that a cache hit warns the same (python/kiln/cache.py) */
+    char msg[512];
+    bool warn = why && !nested_why;
+    if (warn)
+        snprintf(msg, sizeof msg, "kiln: the prange loop of %s at line %d runs serially: %s", f->qualname,
+                 p->loop->line, why);
     PyObject *rec = NULL;
     if (reds && nested && allocs)
-        rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:s,s:O,s:z,s:i,s:N,s:N,s:N,s:N,s:N}", "kind", "prange", "function",
+        rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:s,s:O,s:z,s:i,s:N,s:N,s:N,s:N,s:N,s:z}", "kind", "prange",
+                            "function",
                             f->qualname, "filename", f->filename, "line", p->loop->line, "index",
                             p->index_slot >= 0 ? f->locals[p->index_slot].name : "(a tuple)",
                             "parallel", (p->parallel && !nested_why) ? Py_True : Py_False, "reason", why,
                             "reason_line", nested_why ? outer_line : p->why_line, "reductions", reds,
                             "private", names_with(f, p, KJ_VAR_PRIVATE), "shared",
-                            names_with(f, p, KJ_VAR_SHARED), "nested", nested, "allocations", allocs);
+                            names_with(f, p, KJ_VAR_SHARED), "nested", nested, "allocations", allocs, "warning",
+                            warn ? msg : NULL);
     else {
         Py_XDECREF(reds);
         Py_XDECREF(nested);
@@ -103,10 +111,7 @@ static int report(kj_lw *w, const kj_ploop *p, const char *nested_why) {
         return kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "parallel report");
     }
     Py_DECREF(rec);
-    if (why && !nested_why) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "kiln: the prange loop of %s at line %d runs serially: %s", f->qualname,
-                 p->loop->line, why);
+    if (warn) {
         if (PyErr_WarnExplicit(kj_parallel_warning ? kj_parallel_warning : PyExc_UserWarning, msg, f->filename,
                                p->loop->line, NULL, NULL) < 0)
             return kj_fail(&u->err, KJ_ERR_PYTHON, p->loop->line, 0, NULL, "warning");

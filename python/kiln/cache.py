@@ -201,12 +201,27 @@ def compile(dispatcher, argspecs, retspec):
         warnings.warn(f"kiln: cannot cache {name}: {e}; compiled without the cache", CacheWarning, stacklevel=4)
         return _kiln.compile(dispatcher, tuple(argspecs), retspec)
     with _lock:
-        if key not in _loaded:
-            _loaded[key] = _load_or_compile(dispatcher, argspecs, retspec, slot, key)
-        return _loaded[key]
+        spec = _loaded.get(key)
+        if spec is None:
+            spec, compiled = _load_or_compile(dispatcher, argspecs, retspec, slot, key)
+            _loaded[key] = spec
+        else:
+            compiled = False
+    if not compiled:
+        _warn_again(spec)
+    return spec
+
+
+def _warn_again(spec):
+    """The ParallelSafetyWarnings compiling would have given (jit/parallel_lower.c
+    keeps each one's text in its loop record), so a cache hit says the same."""
+    for lp in spec.parallel:
+        if lp.get("warning"):
+            warnings.warn_explicit(lp["warning"], _kiln.ParallelSafetyWarning, lp["filename"], lp["line"])
 
 
 def _load_or_compile(dispatcher, argspecs, retspec, slot, key):
+    """(Specialization, whether it was compiled now rather than linked)."""
     global _relinks
     name = dispatcher.py_func.__qualname__
     path = os.path.join(cache_dir(), slot)
@@ -217,19 +232,20 @@ def _load_or_compile(dispatcher, argspecs, retspec, slot, key):
             spec = _link(*found)
         except Exception:   # noqa: BLE001 - a file that does not link is replaced below
             _relinks += 1
-    if spec is None:
-        dispatcher._kiln_cache_prefix = f"kc_{key[:24]}" + (f"_{_relinks}" if _relinks else "")
+    if spec is not None:
+        return spec, False
+    dispatcher._kiln_cache_prefix = f"kc_{key[:24]}" + (f"_{_relinks}" if _relinks else "")
+    try:
+        spec = _kiln.compile(dispatcher, tuple(argspecs), retspec)
+    finally:
+        dispatcher._kiln_cache_prefix = None
+    if spec.object is None:
+        warnings.warn(f"kiln: cannot cache {name}: its machine code refers to a Python object; "
+                      f"compiled without the cache", CacheWarning, stacklevel=5)
+    else:
         try:
-            spec = _kiln.compile(dispatcher, tuple(argspecs), retspec)
-        finally:
-            dispatcher._kiln_cache_prefix = None
-        if spec.object is None:
-            warnings.warn(f"kiln: cannot cache {name}: its machine code refers to a Python object; "
-                          f"compiled without the cache", CacheWarning, stacklevel=5)
-        else:
-            try:
-                _write(path, key, spec, bool(dispatcher._kiln_options.get("nogil")))
-            except OSError as e:
-                warnings.warn(f"kiln: cannot write the cache for {name} in {cache_dir()}: {e}", CacheWarning,
-                              stacklevel=5)
-    return spec
+            _write(path, key, spec, bool(dispatcher._kiln_options.get("nogil")))
+        except OSError as e:
+            warnings.warn(f"kiln: cannot write the cache for {name} in {cache_dir()}: {e}", CacheWarning,
+                          stacklevel=5)
+    return spec, True

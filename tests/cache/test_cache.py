@@ -293,3 +293,38 @@ def test_threads_calling_a_cached_function_first_at_once(tmp_path):
     want = [3 * k * k - 2 * k + 1 for k in range(8)]
     for _ in range(2):   # compile, then load
         assert run(path, cache) == {"results": want, "errors": []}
+
+
+UNSAFE = '''
+import json, warnings
+import numpy as np
+import kiln
+
+@kiln.njit(cache=True, parallel=True)
+def smear(a):
+    for i in kiln.prange(1, a.shape[0]):
+        a[i] = a[i - 1] + 1.0
+    return a
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    out = smear(np.zeros(50))
+(stats,) = smear.stats.values()
+print(json.dumps({"result": out.tolist(), "cached": "cache_load" in stats,
+                  "warnings": [[w.category.__name__, str(w.message), w.filename, w.lineno] for w in caught],
+                  "report": smear.parallel_report().text(4)}))
+'''
+
+
+def test_a_cache_hit_warns_and_reports_as_the_compile_did(tmp_path):
+    cache = tmp_path / "cache"
+    path = tmp_path / "unsafe.py"
+    path.write_text(UNSAFE)
+    first, second = run(path, cache), run(path, cache)
+    assert not first["cached"] and second["cached"]
+    assert first["result"] == second["result"] == [float(i) for i in range(50)]   # serial: no race
+    (warning,) = first["warnings"]
+    assert warning[0] == "ParallelSafetyWarning" and "runs serially" in warning[1]
+    assert warning[2] == str(path) and warning[3] == 8   # the prange line
+    assert second["warnings"] == first["warnings"]
+    assert second["report"] == first["report"] and "SERIAL" in first["report"]
