@@ -9,7 +9,7 @@ import _kiln  # the C extension; built into <build>/python
 
 from . import types
 from .dispatcher import jit, njit, typeof
-from .ufunc import DUFunc, guvectorize, vectorize
+from .ufunc import DUFunc, GUFunc, guvectorize, vectorize
 from .parallel import ParallelReport   # also installs parallel_diagnostics / parallel_report on dispatchers
 from .types import (Array, Optional, Signature, Tuple, UniTuple, b1, bool_, boolean, c8, c16, complex64,
                     complex128, double, f4, f8, float32, float64, float_, i1, i2, i4, i8, int8, int16,

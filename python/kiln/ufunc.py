@@ -233,39 +233,120 @@ def _gufunc_args(args, cores, layout):
     return out
 
 
-def guvectorize(ftylist, signature, identity=None, target="cpu", **options):
+def _gufunc_loop(kernel, argspecs):
+    """One gufunc loop: the compiled kernel and its operands' NumPy type numbers."""
+    spec = _compile_kernel(kernel, argspecs, None)   # inferred: the hook explains a non-None return
+    return spec, tuple(_dtype_of_spec(s[1] if s[0] == "array" else s).num for s in argspecs)
+
+
+def _make_gufunc(py_func, layout, loops, identity, target):
+    inputs, outputs, ndims = parse_layout(layout)
+    return _kiln.make_ufunc(py_func.__name__, py_func.__doc__ or "", len(inputs), len(outputs), loops,
+                            _identity_code(identity), layout.replace(" ", ""), target == "parallel", ndims)
+
+
+def _gufunc_kernel(py_func, layout, jit_options):
+    inputs, outputs, _ndims = parse_layout(layout)
+    cores = inputs + outputs
+    nparams = py_func.__code__.co_argcount
+    if nparams != len(cores):
+        raise TypeError(f"{py_func.__name__} takes {nparams} parameters but layout {layout!r} has "
+                        f"{len(cores)} operands")
+    return _kernel(py_func, ("guvectorize", tuple(cores)), jit_options)
+
+
+class GUFunc:
+    """A generalized ufunc that compiles a loop for each new combination of
+    operand dtypes (guvectorize without signatures, Numba's dynamic gufunc).
+    As in Numba, every operand is passed, outputs included (positionally or
+    out=): their dtypes cannot be guessed from the inputs' safely. `.ufunc` is
+    the numpy.ufunc with every loop compiled so far."""
+
+    def __init__(self, py_func, layout, identity, target, options):
+        self.py_func = py_func
+        self.layout = layout.replace(" ", "")
+        self.identity = identity
+        self.target = target
+        inputs, outputs, _ndims = parse_layout(layout)
+        self._cores = inputs + outputs
+        self._kernel = _gufunc_kernel(py_func, layout, options)
+        self._loops = []
+        self._keys = set()
+        self.ufunc = None
+        self.__name__ = py_func.__name__
+        self.__doc__ = py_func.__doc__
+        self.nin, self.nout = len(inputs), len(outputs)
+        self.signature = self.layout
+
+    def _argspecs(self, dtypes):
+        """Kernel parameter types: a `()` input is a scalar, a `()` output a
+        1-element array (as with signatures), any other operand an array of
+        its core dimensions."""
+        specs = []
+        for k, (dt, core) in enumerate(zip(dtypes, self._cores)):
+            scalar = _spec_of_dtype(dt)
+            if not core and k < self.nin:
+                specs.append(scalar)
+            else:
+                specs.append(("array", scalar, max(len(core), 1), "A", False))
+        return specs
+
+    def __call__(self, *args, **kwargs):
+        out = kwargs.pop("out", None)
+        if out is not None:
+            args += tuple(out) if isinstance(out, tuple) else (out,)
+        if len(args) != len(self._cores):
+            raise TypeError(f"{self.__name__} without signatures needs all {len(self._cores)} operands of "
+                            f"{self.layout!r}, outputs included: call {self.__name__}(inputs..., out) "
+                            f"(or pass signatures to kiln.guvectorize to let NumPy allocate the output)")
+        key = tuple(DUFunc._dtype(a) for a in args)
+        if key not in self._keys:
+            self._loops.append(_gufunc_loop(self._kernel, self._argspecs(key)))
+            self._keys.add(key)
+            self.ufunc = _make_gufunc(self.py_func, self.layout, list(self._loops), self.identity, self.target)
+        # the loop for exactly these dtypes, not the first one NumPy could cast them to
+        return self.ufunc(*args, signature=key, **kwargs)
+
+    @property
+    def types(self):
+        return self.ufunc.types if self.ufunc is not None else []
+
+    def __repr__(self):
+        return f"<kiln.GUFunc {self.__name__} {self.layout} ({len(self._loops)} loop(s), target={self.target!r})>"
+
+
+def guvectorize(ftylist, signature=None, identity=None, target="cpu", **options):
     """Compile a kernel over core dimensions into a generalized NumPy ufunc:
     @guvectorize(['void(float64[:], float64[:])'], '(n)->()'). Outputs are the
     last parameters and are written in place (a scalar output `()` is a
-    1-element array, as in Numba)."""
+    1-element array, as in Numba). With the layout alone,
+    @guvectorize('(n)->()'), the result is a GUFunc that compiles per operand
+    dtypes on first use."""
     _check_target(target, "guvectorize")
     _identity_code(identity)
     jit_options = _jit_options(options)
     if callable(ftylist) and hasattr(ftylist, "__code__"):
-        raise TypeError("kiln.guvectorize needs signatures: @guvectorize(['void(f8[:], f8[:])'], '(n)->()')")
-    inputs, outputs, ndims = parse_layout(signature)
+        raise TypeError("kiln.guvectorize takes the layout first: @guvectorize('(n)->()'), or signatures "
+                        "and the layout: @guvectorize(['void(f8[:], f8[:])'], '(n)->()')")
+    if signature is None:
+        if not (isinstance(ftylist, str) and "->" in ftylist):
+            raise TypeError("kiln.guvectorize needs a layout such as '(n)->()'")
+        parse_layout(ftylist)   # a bad layout fails before the function
+        return lambda py_func: GUFunc(py_func, ftylist, identity, target, jit_options)
+    inputs, outputs, _ndims = parse_layout(signature)
     cores = inputs + outputs
     sigs = [ftylist] if isinstance(ftylist, (str, kt.Signature)) else list(ftylist)
     normalized = [kt.normalize_signature(s) for s in sigs]
-    if not normalized:
-        raise TypeError("kiln.guvectorize needs at least one signature")
 
     def wrap(py_func):
-        nparams = py_func.__code__.co_argcount
-        if nparams != len(cores):
-            raise TypeError(f"{py_func.__name__} takes {nparams} parameters but layout {signature!r} has "
-                            f"{len(cores)} operands")
-        kernel = _kernel(py_func, ("guvectorize", tuple(cores)), jit_options)
+        if not normalized:
+            return GUFunc(py_func, signature, identity, target, jit_options)
+        kernel = _gufunc_kernel(py_func, signature, jit_options)
         loops = []
         for args, _ret in normalized:
-            if len(args) != nparams:
-                raise TypeError(f"signature with {len(args)} types for {nparams} parameters")
-            argspecs = _gufunc_args(args, cores, signature)
-            spec = _compile_kernel(kernel, argspecs, None)   # inferred: the hook explains a non-None return
-            dts = [_dtype_of_spec(s[1] if s[0] == "array" else s) for s in argspecs]
-            loops.append((spec, tuple(d.num for d in dts)))
-        return _kiln.make_ufunc(py_func.__name__, py_func.__doc__ or "", len(inputs), len(outputs), loops,
-                                _identity_code(identity), signature.replace(" ", ""), target == "parallel",
-                                ndims)
+            if len(args) != len(cores):
+                raise TypeError(f"signature with {len(args)} types for {len(cores)} parameters")
+            loops.append(_gufunc_loop(kernel, _gufunc_args(args, cores, signature)))
+        return _make_gufunc(py_func, signature, loops, identity, target)
 
     return wrap

@@ -104,3 +104,50 @@ def test_layout_and_signature_mismatches_are_clear():
         return 1.0
     with pytest.raises(kiln.TypingError, match="must return None"):
         kiln.guvectorize([(kiln.float64[:], kiln.float64[:])], "(n)->()")(returns_value)
+
+
+# ---- without signatures: compiled per operand dtypes on first use ----
+
+def test_layout_only_compiles_per_dtypes_on_first_use(target):
+    tot = kiln.guvectorize("(n)->()", target=target)(total)
+    assert isinstance(tot, kiln.GUFunc) and tot.types == []
+    m = np.arange(-20, 40, dtype=np.int64).reshape(5, 12)
+    res = np.zeros(5, dtype=np.int64)
+    assert tot(m, res) is res
+    np.testing.assert_array_equal(res, m.sum(axis=1))
+    f = np.linspace(-1, 1, 30).reshape(3, 10)[:, ::2]    # strided cores
+    fres = np.zeros(3)
+    tot(f, out=fres)
+    np.testing.assert_allclose(fres, f.sum(axis=1), rtol=1e-13)
+    # the int loop is used for ints even though a float loop now exists (no silent casting)
+    big = np.full((2, 3), 2**62, dtype=np.int64)
+    bres = np.zeros(2, dtype=np.int64)
+    tot(big, bres)
+    np.testing.assert_array_equal(bres, big.sum(axis=1))             # wraps like NumPy
+    assert sorted(tot.types) == ["d->d", "l->l"]
+
+
+def test_layout_only_matmul_and_scalar_input(target):
+    mm = kiln.guvectorize([], "(m,n),(n,p)->(m,p)", target=target)(matmul_kernel)
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(size=(4, 3, 2)).astype(np.float32), rng.normal(size=(2, 5)).astype(np.float32)
+    out = np.zeros((4, 3, 5), dtype=np.float32)
+    mm(a, b, out)
+    np.testing.assert_allclose(out, a @ b, rtol=1e-5)
+    sh = kiln.guvectorize("(n),()->(n)", target=target)(shift)
+    x = np.arange(-6, 6).reshape(3, 4)
+    got = np.zeros_like(x)
+    sh(x, -2, got)
+    np.testing.assert_array_equal(got, x - 2)
+    empty = np.zeros((0, 4), dtype=np.int64)
+    sh(empty, 3, empty)
+
+
+def test_layout_only_needs_every_operand():
+    tot = kiln.guvectorize("(n)->()")(total)
+    with pytest.raises(TypeError, match=r"outputs included: call total\(inputs..., out\)"):
+        tot(np.ones(3))
+    with pytest.raises(ValueError, match="layout"):
+        kiln.guvectorize("(n)->")
+    with pytest.raises(TypeError, match="operands"):
+        kiln.guvectorize("(n),(n)->()")(total)
