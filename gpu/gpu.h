@@ -16,6 +16,12 @@
 struct LLVMOpaqueModule;
 struct LLVMOpaqueValue;
 
+/* The most parts a kiln.cuda.jit kernel's arguments flatten into (GPU
+ * parameters after the error slot, simulator words; gpu/cuda_compile.c):
+ * KJ_SPEC_MAX_ARGS (32) arguments of up to 17 parts (an 8-d array). A
+ * launch takes as many, so what runs on the simulator launches on a GPU. */
+#define KG_MAX_FLAT 544
+
 /* Errors are values: a failing kg_ function returns -1 and fills one of
  * these. The message is complete and meant for the user. */
 typedef enum {

@@ -9,7 +9,7 @@
 #include "profiler/profiler.h"
 
 #define LOG_SIZE 16384
-#define MAX_ARGS 64
+#define MAX_ARGS (KG_MAX_FLAT + 1) /* a kiln.cuda.jit kernel's parts and its error slot */
 
 typedef struct {
     PyObject_HEAD

@@ -15,11 +15,6 @@
 #include "gpu/gpu.h"
 #include "jit/runtime.h"
 
-/* The most parts a kiln.cuda.jit kernel's arguments flatten into (GPU
- * parameters, simulator words; gpu/cuda_compile.c): KJ_SPEC_MAX_ARGS (32)
- * arguments of up to 17 parts (an 8-dimensional array). */
-#define KG_MAX_FLAT 544
-
 /* The kernel as the simulator calls it, once per thread: the dispatcher's
  * entry convention (i32 entry(ptr ret, ptr args)); nonzero means the thread
  * raised (kj_rt_raise) and the launch stops. */

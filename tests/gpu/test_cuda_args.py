@@ -115,3 +115,20 @@ def test_tuple_and_complex_kernels_assemble(tmp_path):
     run_ptxas(apply_params.inspect_ptx(), tmp_path)
     mandel_point[1, 1]((0.5j, 10), np.zeros(1, dtype=np.int64))
     run_ptxas(mandel_point.inspect_ptx(), tmp_path)
+
+
+@cuda.jit
+def sum_of_ten(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, out):
+    i, j, k = cuda.grid(3)
+    if i < out.shape[0] and j < out.shape[1] and k < out.shape[2]:
+        out[i, j, k] = (a0[i, j, k] + a1[i, j, k] + a2[i, j, k] + a3[i, j, k] + a4[i, j, k] + a5[i, j, k]
+                        + a6[i, j, k] + a7[i, j, k] + a8[i, j, k] + a9[i, j, k])
+
+
+def test_ten_3d_arrays_are_more_than_64_parameters():
+    # 1 + 11 * 7 parameters once flattened: beyond the 64 that GPU launches once took
+    arrays = [np.full((3, 4, 5), float(n)) for n in range(10)]
+    views = [a[:, ::-1, :] if n % 2 else a for n, a in enumerate(arrays)]   # strided views too
+    out = np.zeros((3, 4, 5))
+    sum_of_ten[(1, 1, 1), (4, 4, 8)](*views, out)
+    np.testing.assert_array_equal(out, sum(arrays))
