@@ -412,8 +412,8 @@ static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
     kj_interrupt_flag = 0;
     /* timed only while a cell's footer will show it (profiler.h): the two
      * TSC reads cost as much as the rest of this call */
-    int recorded = kp_calls_recorded();
-    uint64_t t0 = recorded ? kp_ticks() : 0;
+    kp_calls_mode recording = kp_calls_recording();
+    uint64_t t0 = recording == KP_CALLS_TIMED ? kp_ticks() : 0;
     int status;
     if (s->nogil) {
         Py_BEGIN_ALLOW_THREADS
@@ -422,8 +422,10 @@ static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
     } else {
         status = s->entry(ret, ptrs);
     }
-    if (recorded)
+    if (recording == KP_CALLS_TIMED)
         kp_record_call_ticks(kp_ticks() - t0);
+    else if (recording == KP_CALLS_COUNTED)
+        kp_record_untimed_call();
     PyObject *result = status == 0 ? box_result(ret, s->ret) : raise_from_compiled();
     if (ret != retbuf)
         PyMem_Free(ret);

@@ -1,9 +1,10 @@
 /* The profiler's Python face, functions of the _kiln module:
- *   profiler_counters()            -> (calls, call_ns, compiles) totals so far
+ *   profiler_counters()            -> (calls, call_ns, compiles, untimed_calls) so far
  *   profiler_compiles(start=0)     -> [ {function, signature, target, phases}, ... ]
  *   profiler_record_compile(function, signature, target, phases)
  *   profiler_record_call(elapsed_ns)
- *   profiler_record_calls(on)      -> recorders left: the dispatcher's switch
+ *   profiler_record_calls(on)      -> users left of the dispatcher's call records
+ *   profiler_untime_calls(on)      -> users left of counting calls without timing
  *   profiler_time_record_call(n)   -> ns to time and record one call (bench/)
  * kiln.ipython subtracts two snapshots to report one cell. */
 #define PY_SSIZE_T_CLEAN
@@ -13,8 +14,8 @@ static PyObject *counters(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
     kp_counters c = kp_snapshot();
-    return Py_BuildValue("(KKn)", (unsigned long long)c.calls, (unsigned long long)c.call_ns,
-                         (Py_ssize_t)c.compiles);
+    return Py_BuildValue("(KKnK)", (unsigned long long)c.calls, (unsigned long long)c.call_ns,
+                         (Py_ssize_t)c.compiles, (unsigned long long)c.untimed_calls);
 }
 
 /* A new dict {function, signature, target, phases: {name: seconds}}, or NULL. */
@@ -102,18 +103,27 @@ static PyObject *record_call(PyObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-static PyObject *record_calls(PyObject *self, PyObject *arg) {
-    (void)self;
+/* Adds (on) or removes a user of one of the dispatcher's switches. */
+static PyObject *switch_calls(PyObject *arg, int (*flip)(int), const char *name) {
     int on = PyObject_IsTrue(arg);
     if (on < 0)
         return NULL;
-    int left = kp_record_calls(on);
+    int left = flip(on);
     if (left < 0) {
-        PyErr_SetString(PyExc_ValueError,
-                        "profiler_record_calls(False): call recording was not switched on");
+        PyErr_Format(PyExc_ValueError, "%s(False): it was not switched on", name);
         return NULL;
     }
     return PyLong_FromLong(left);
+}
+
+static PyObject *record_calls(PyObject *self, PyObject *arg) {
+    (void)self;
+    return switch_calls(arg, kp_record_calls, "profiler_record_calls");
+}
+
+static PyObject *untime_calls(PyObject *self, PyObject *arg) {
+    (void)self;
+    return switch_calls(arg, kp_untime_calls, "profiler_untime_calls");
 }
 
 /* The cost of recording one call as the dispatcher does it (two kp_ticks()
@@ -140,7 +150,8 @@ static PyObject *time_record_call(PyObject *self, PyObject *arg) {
 
 static PyMethodDef profiler_methods[] = {
     {"profiler_counters", counters, METH_NOARGS,
-     "profiler_counters() -> (calls, call_ns, compiles): totals since the process started."},
+     "profiler_counters() -> (calls, call_ns, compiles, untimed_calls): totals since the process "
+     "started."},
     {"profiler_compiles", compiles, METH_VARARGS,
      "profiler_compiles(start=0) -> list of compile records from index start on."},
     {"profiler_record_compile", record_compile, METH_VARARGS,
@@ -152,6 +163,10 @@ static PyMethodDef profiler_methods[] = {
      "profiler_record_calls(on) -> int: True adds one user of the dispatcher's call records "
      "(calls are timed and counted while there is one), False removes one; returns how many "
      "are left."},
+    {"profiler_untime_calls", untime_calls, METH_O,
+     "profiler_untime_calls(on) -> int: while recording, True makes the dispatcher count calls "
+     "without timing them (as untimed_calls) until as many False have come; returns how many "
+     "users are left."},
     {"profiler_time_record_call", time_record_call, METH_O,
      "profiler_time_record_call(n) -> nanoseconds to time and record one call (two kp_ticks() "
      "and kp_record_call_ticks), averaged over n."},

@@ -58,26 +58,40 @@ typedef struct {
  * compiling goes on, only the report misses it. */
 void kp_record_compile(const kp_compile_record *record);
 
-/* Whether the dispatcher times and counts calls. Recording costs two
- * kp_ticks() and a per-thread add per call (about 20 ns with the TSC on an
- * AMD EPYC, as much as the rest of a dispatch), so it is on only while
- * something will show it: kiln.ipython turns it on for each cell, whose
- * footer reports the calls; a script, a test or a benchmark pays one load and
- * a branch. A count, not a flag, so that nested users (a cell's footer, a
- * reader inside the cell) each switch it on and off, not the other's. Changed
- * only by kp_record_calls() (a compare-and-swap, from any thread); read by
- * the dispatcher with a relaxed load: a call that starts as the switch flips
- * may go either way. */
-extern _Atomic int kp_calls_recorders;
-static inline int kp_calls_recorded(void) {
-    return atomic_load_explicit(&kp_calls_recorders, memory_order_relaxed) > 0;
+/* What the dispatcher records of each call. Timing costs two kp_ticks() and
+ * a per-thread add per call (about 20 ns with the TSC on an AMD EPYC, as
+ * much as the rest of a dispatch), so calls are recorded only while
+ * something will show them: kiln.ipython records them for each cell, whose
+ * footer reports them; a script, a test or a benchmark pays one load and a
+ * branch. Inside a cell, %timeit and %compare count their loops' calls
+ * without timing them, so that what they measure is the dispatch a script
+ * gets, and the footer says those calls were timed there.
+ *
+ * Each switch is a count, not a flag, so that nested users each switch it
+ * on and off without undoing another's: calls are recorded while
+ * kp_calls_recorders > 0, and only counted while kp_calls_untimers > 0 too.
+ * Changed only by kp_record_calls() / kp_untime_calls() (compare-and-swap,
+ * from any thread); read by the dispatcher with relaxed loads: a call that
+ * starts as a switch flips may go either way. */
+typedef enum { KP_CALLS_OFF, KP_CALLS_COUNTED, KP_CALLS_TIMED } kp_calls_mode;
+extern _Atomic int kp_calls_recorders, kp_calls_untimers;
+static inline kp_calls_mode kp_calls_recording(void) {
+    if (atomic_load_explicit(&kp_calls_recorders, memory_order_relaxed) <= 0)
+        return KP_CALLS_OFF;
+    return atomic_load_explicit(&kp_calls_untimers, memory_order_relaxed) > 0 ? KP_CALLS_COUNTED
+                                                                              : KP_CALLS_TIMED;
 }
-/* Adds one recorder (on != 0) or removes one. Returns the number left, or
- * -1 when asked to remove one that was never added (the count stays 0). */
+/* Add one user of the switch (on != 0) or remove one. Each returns the
+ * number left, or -1 when asked to remove one that was never added (the
+ * count stays 0). */
 int kp_record_calls(int on);
+int kp_untime_calls(int on);
+
+/* One call counted, not timed (KP_CALLS_COUNTED). */
+void kp_record_untimed_call(void);
 
 /* Time spent inside compiled code by one call from Python (the dispatcher
- * adds it after each call returns, while kp_calls_recorded()). These record
+ * adds it after each call returns, while KP_CALLS_TIMED). These record
  * whenever called: the switch is the caller's to check. The _ticks form
  * takes a difference of kp_ticks() and is the cheaper pair on the hot path:
  *     uint64_t t0 = kp_ticks(); ...call...; kp_record_call_ticks(kp_ticks() - t0); */
@@ -90,6 +104,7 @@ void kp_record_call_ticks(uint64_t elapsed_ticks);
 typedef struct {
     uint64_t calls;     /* kp_record_call count */
     uint64_t call_ns;   /* sum of their elapsed_ns */
+    uint64_t untimed_calls;  /* kp_record_untimed_call count */
     size_t compiles;    /* kp_record_compile count (index of the next record) */
 } kp_counters;
 

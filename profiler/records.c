@@ -3,7 +3,7 @@
  * each thread adds to its own block with plain relaxed loads and stores, and
  * readers sum every block. Compile records sit in an append-only array under
  * a mutex. Nothing is ever freed: readers may keep pointers to record
- * strings, and a finished thread's block keeps its totals (32 bytes per
+ * strings, and a finished thread's block keeps its totals (40 bytes per
  * thread that ever called compiled code). */
 #include "profiler/profiler.h"
 
@@ -18,6 +18,7 @@ typedef struct thread_totals {
     _Atomic uint64_t calls;
     _Atomic uint64_t ns;     /* from kp_record_call */
     _Atomic uint64_t ticks;  /* from kp_record_call_ticks */
+    _Atomic uint64_t untimed;  /* kp_record_untimed_call count (not in calls) */
     struct thread_totals *next;  /* set before the block is published */
 } thread_totals;
 
@@ -60,35 +61,52 @@ static void add_relaxed(_Atomic uint64_t *total, uint64_t amount) {
                           memory_order_relaxed);
 }
 
-/* Adds one call and `amount` to the ns or ticks total of this thread. */
-static inline void record(int in_ticks, uint64_t amount) {
+enum { IN_NS, IN_TICKS, UNTIMED };
+
+/* Adds one call and `amount` to the ns or ticks total of this thread, or
+ * one untimed call. */
+static inline void record(int what, uint64_t amount) {
     thread_totals *t = this_thread;
     if (__builtin_expect(t == NULL, 0) && (t = register_thread()) == NULL) {
         /* Shared by every thread that failed to allocate: needs real atomics. */
+        if (what == UNTIMED) {
+            atomic_fetch_add_explicit(&shared_fallback.untimed, 1, memory_order_relaxed);
+            return;
+        }
         atomic_fetch_add_explicit(&shared_fallback.calls, 1, memory_order_relaxed);
-        atomic_fetch_add_explicit(in_ticks ? &shared_fallback.ticks : &shared_fallback.ns, amount,
+        atomic_fetch_add_explicit(what == IN_TICKS ? &shared_fallback.ticks : &shared_fallback.ns, amount,
                                   memory_order_relaxed);
         return;
     }
+    if (what == UNTIMED) {
+        add_relaxed(&t->untimed, 1);
+        return;
+    }
     add_relaxed(&t->calls, 1);
-    add_relaxed(in_ticks ? &t->ticks : &t->ns, amount);
+    add_relaxed(what == IN_TICKS ? &t->ticks : &t->ns, amount);
 }
 
-_Atomic int kp_calls_recorders;
+void kp_record_call(uint64_t elapsed_ns) { record(IN_NS, elapsed_ns); }
 
-int kp_record_calls(int on) {
-    int n = atomic_load_explicit(&kp_calls_recorders, memory_order_relaxed);
+void kp_record_call_ticks(uint64_t elapsed_ticks) { record(IN_TICKS, elapsed_ticks); }
+
+void kp_record_untimed_call(void) { record(UNTIMED, 0); }
+
+_Atomic int kp_calls_recorders, kp_calls_untimers;
+
+static int switch_count(_Atomic int *count, int on) {
+    int n = atomic_load_explicit(count, memory_order_relaxed);
     do {
         if (!on && n == 0)
             return -1;
-    } while (!atomic_compare_exchange_weak_explicit(&kp_calls_recorders, &n, n + (on ? 1 : -1),
-                                                    memory_order_relaxed, memory_order_relaxed));
+    } while (!atomic_compare_exchange_weak_explicit(count, &n, n + (on ? 1 : -1), memory_order_relaxed,
+                                                    memory_order_relaxed));
     return n + (on ? 1 : -1);
 }
 
-void kp_record_call(uint64_t elapsed_ns) { record(0, elapsed_ns); }
+int kp_record_calls(int on) { return switch_count(&kp_calls_recorders, on); }
 
-void kp_record_call_ticks(uint64_t elapsed_ticks) { record(1, elapsed_ticks); }
+int kp_untime_calls(int on) { return switch_count(&kp_calls_untimers, on); }
 
 static char *copy_or_empty(const char *s) { return strdup(s ? s : ""); }
 
@@ -127,10 +145,12 @@ kp_counters kp_snapshot(void) {
     kp_counters c;
     c.calls = atomic_load_explicit(&shared_fallback.calls, memory_order_relaxed);
     c.call_ns = atomic_load_explicit(&shared_fallback.ns, memory_order_relaxed);
+    c.untimed_calls = atomic_load_explicit(&shared_fallback.untimed, memory_order_relaxed);
     uint64_t ticks = atomic_load_explicit(&shared_fallback.ticks, memory_order_relaxed);
     for (thread_totals *t = atomic_load_explicit(&all_threads, memory_order_acquire); t; t = t->next) {
         c.calls += atomic_load_explicit(&t->calls, memory_order_relaxed);
         c.call_ns += atomic_load_explicit(&t->ns, memory_order_relaxed);
+        c.untimed_calls += atomic_load_explicit(&t->untimed, memory_order_relaxed);
         ticks += atomic_load_explicit(&t->ticks, memory_order_relaxed);
     }
     c.call_ns += (uint64_t)kp_ticks_to_ns(ticks);

@@ -127,3 +127,28 @@ def test_switching_off_recording_that_was_never_on_is_refused():
     before = records.snapshot()
     _kiln.profiler_record_call(1_000)  # explicit records still count, switch or not
     assert records.since(before).calls == 1
+
+
+def test_calls_in_loops_that_time_themselves_are_counted_untimed():
+    import kiln
+
+    @kiln.jit
+    def halve(x):
+        return x / 2
+
+    halve(1.0)
+    before = records.snapshot()
+    with records.untimed_calls():  # recording is off: nothing to count
+        halve(1.0)
+    assert not records.since(before)
+    with records.recording_calls():
+        halve(2.0)
+        with records.untimed_calls():
+            with records.untimed_calls():
+                assert halve(3.0) == 1.5
+            halve(4.0)
+        halve(5.0)
+    delta = records.since(before)
+    assert (delta.calls, delta.untimed_calls) == (2, 2)
+    with pytest.raises(ValueError, match="profiler_untime_calls.False.: it was not switched on"):
+        _kiln.profiler_untime_calls(False)

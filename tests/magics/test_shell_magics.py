@@ -70,6 +70,17 @@ def test_footer_counts_a_cells_real_calls_and_recording_stops_with_the_cell(shel
     assert records.since(before).calls == 0
 
 
+def test_timeit_and_compare_loops_are_counted_apart_from_the_cells_timed_calls(shell):
+    assert run(shell, "import kiln\n@kiln.jit\ndef quad(x):\n    return 4 * x\nquad(1)")[2] is None
+    code = "quad(2)\n%timeit -n 10 -r 2 quad(1)\n%compare -n 5 -r 2 q: quad(3)"
+    out, displays, error = run(shell, code)
+    assert error is None
+    text = displays[-1]["text/plain"]
+    # 10 x 2 %timeit calls; %compare's first call and 5 x 2 more
+    assert re.match(r"kiln: ran compiled code for [\d.]+ (ns|µs|ms) in 1 call · cell took [\d.]+ m?s · "
+                    r"31 calls in %timeit/%compare loops, timed there$", text), text
+
+
 def test_timeit_says_the_slowest_run_included_compilation(shell):
     code = ("compiled = []\n"
             "def f():\n"

@@ -1,6 +1,8 @@
 """The one compact line under a cell that called or compiled Kiln code:
 what was compiled and how long each took (phases on hover and in a details
-element), how long compiled code ran, and whether compiling dominated."""
+element), how long compiled code ran, and whether compiling dominated. Calls
+made by %timeit and %compare are counted there, not timed: those magics
+print their own timings."""
 from . import gpu_records
 from .records import PHASES
 from .rich import FONT, Rich, esc, fmt_seconds
@@ -64,6 +66,12 @@ def render(delta, cell_seconds, gpu_summary=None):
     if share > MOSTLY:
         verdict_html = f'<b class="kiln-mostly" style="color:#b35900">{verdict_html}</b>'
     parts_html.append(verdict_html)
+    if delta.untimed_calls:
+        # counted, not timed: their own timings are the cell's output
+        n = delta.untimed_calls
+        looped = f"{n:,} call{'s' if n != 1 else ''} in %timeit/%compare loops, timed there"
+        parts_text.append(looped)
+        parts_html.append(esc(looped))
 
     gpu_text, gpu_html = _gpu(gpu_summary)
     text = "kiln: " + " · ".join(parts_text) + gpu_text

@@ -26,7 +26,8 @@ def run(original, line, cell, local_ns):
                                               preserve_non_opts=True)
     wants_result = "o" in opts
     before = records.snapshot()
-    result = original("-o " + line, cell, local_ns)
+    with records.untimed_calls():  # it times the statement: as a script would see it
+        result = original("-o " + line, cell, local_ns)
     text = note(records.since(before), "n" in opts, result) if result is not None else None
     if text and "q" not in opts:
         print(text)
