@@ -132,3 +132,16 @@ def test_ten_3d_arrays_are_more_than_64_parameters():
     out = np.zeros((3, 4, 5))
     sum_of_ten[(1, 1, 1), (4, 4, 8)](*views, out)
     np.testing.assert_array_equal(out, sum(arrays))
+
+
+@cuda.jit("void(complex64, UniTuple(float64, 2), complex64[:])")
+def declared_complex_and_tuple(z, pair, out):
+    out[0] = z * pair[0] - pair[1]
+
+
+def test_declared_signature_converts_complex_and_tuple_items():
+    out = np.zeros(1, dtype=np.complex64)
+    declared_complex_and_tuple[1, 1](1 + 2j, (3, -1), out)   # ints in the tuple become float64
+    assert out[0] == np.complex64((1 + 2j) * 3.0 + 1)
+    with pytest.raises(TypeError, match="no signature accepts"):
+        declared_complex_and_tuple[1, 1](1 + 2j, (3, -1, 0), out)
