@@ -73,6 +73,12 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *ufunc, int n, LLVM
  * array of type ot) when out is not NULL. */
 LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot);
 
+/* The reduction m (np.sum's name: "sum", "min", ...) of count elements
+ * stride bytes apart from data, as a value of type rt; raises as NumPy does
+ * for an empty min or max (parallel_reduce.c reduces each chunk with it). */
+LLVMValueRef kj_np_reduce_span(kj_lw *w, const char *m, LLVMValueRef data, LLVMValueRef stride, LLVMValueRef count,
+                               const kj_type *et, const kj_type *rt);
+
 /* Calls fn on every element of the array expression n, in C order,
  * without making the array (fused reductions). */
 typedef void (*kj_np_elem_fn)(kj_lw *w, LLVMValueRef v, const kj_type *vt, void *ctx);

@@ -3,6 +3,7 @@
  * A reduction runs over "lines": the whole array when it is contiguous (a
  * non-contiguous one is copied first), or each line along the axis. */
 #include "jit/lower_np.h"
+#include "jit/parallel.h"
 #include "jit/rt_np.h"
 
 #include <string.h>
@@ -103,6 +104,12 @@ static LLVMValueRef reduce_line(kj_lw *w, const char *m, const line *ln, const k
     if (!strcmp(m, "var"))
         return var;
     return kj_call_intrinsic(w, "llvm.sqrt", kj_lltype(w, rt), 1, &var);
+}
+
+LLVMValueRef kj_np_reduce_span(kj_lw *w, const char *m, LLVMValueRef data, LLVMValueRef stride, LLVMValueRef count,
+                               const kj_type *et, const kj_type *rt) {
+    line ln = {data, stride, count};
+    return reduce_line(w, m, &ln, et, rt);
 }
 
 /* Running sums (products) of a line into out (stride ostride). */
@@ -208,8 +215,10 @@ LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *ar
         LLVMAddIncoming(data, (LLVMValueRef[]){d0, dc},
                         (LLVMBasicBlockRef[]){from, copy_end}, 2);
         line ln = {data, kj_np_itemsize(w, et), kj_np_size(w, arr, at->ndim)};
-        if (!cumulative)
-            return reduce_line(w, m, &ln, et, rt);
+        if (!cumulative) {   /* in a parallel=True function, split across the pool when it can be */
+            LLVMValueRef r = kj_parallel_reduce(w, n, m, ln.data, ln.stride, ln.count, et, rt);
+            return r ? r : reduce_line(w, m, &ln, et, rt);
+        }
         LLVMValueRef out = kj_np_alloc(w, t, &ln.count, false);
         cumulate(w, &ln, et, kj_array_field(w, out, 1, 0), kj_np_itemsize(w, rt), rt, m[3] == 'p');
         return out;

@@ -86,6 +86,13 @@ kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, in
                                 const LLVMValueRef *vals, LLVMValueRef *inside);
 void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n);
 
+/* A whole-array reduction m (sum, prod, mean, min, max, all, any) of count
+ * elements stride bytes apart from data, split across the pool in a
+ * parallel=True function (parallel_reduce.c); NULL when it is not split,
+ * and the caller reduces serially. at: the call, for its line. */
+LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef stride,
+                                LLVMValueRef count, const kj_type *et, const kj_type *rt);
+
 /* The kernel's CPU and features on another function, so that LLVM may
  * inline between them (it only inlines into at least the callee's features). */
 void kj_copy_cpu_attributes(LLVMValueRef from, LLVMValueRef to);

@@ -406,15 +406,16 @@ bool kj_parallel_wanted(kj_lw *w) {
     return w->inst->opts.parallel && outline_depth == 0 && w->u->target->has_runtime;
 }
 
-/* The report's record of a split loop of another lowering. */
-static void report_region(kj_lw *w, int line) {
+/* The report's record of a split loop of another lowering: an array
+ * expression, or a whole-array reduction (parallel_reduce.c, what "red"). */
+static void report_region(kj_lw *w, const char *what, int line) {
     kj_unit *u = w->u;
     if (!u->parallel_report && !(u->parallel_report = PyList_New(0))) {
         PyErr_Clear();   /* the report is a courtesy: the loop still runs split */
         return;
     }
     PyObject *rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:O,s:O,s:z,s:i,s:[],s:[],s:[],s:[],s:[],s:i}", "kind",
-                                  "array expression", "function", w->f->qualname, "filename", w->f->filename,
+                                  strcmp(what, "red") ? "array expression" : "whole-array reduction", "function", w->f->qualname, "filename", w->f->filename,
                                   "line", line, "index", Py_None, "parallel", Py_True, "reason", NULL,
                                   "reason_line", 0, "reductions", "private", "shared", "nested", "allocations",
                                   "min_elements",
@@ -426,7 +427,7 @@ static void report_region(kj_lw *w, int line) {
 
 kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, int line, int nvals,
                                 const LLVMValueRef *vals, LLVMValueRef *inside) {
-    report_region(w, line);
+    report_region(w, what, line);
     r->ctx = kj_entry_alloca(w, LLVMArrayType2(w->ptr, (unsigned)(nvals > 0 ? nvals : 1)), "region.ctx");
     for (int k = 0; k < nvals; k++) {
         LLVMValueRef slot = kj_entry_alloca(w, LLVMTypeOf(vals[k]), "region.val");

@@ -8,12 +8,15 @@ levels, from the records the compiler keeps per signature
                                          source with every prange loop marked
     cell_reports(functions)              those reports for a %%jit --parallel cell
 
-Each loop record is a dict: kind ('prange', or 'array expression' for the
-split loop of an elementwise expression, with min_elements), function,
+Each loop record is a dict: kind ('prange'; 'array expression' or
+'whole-array reduction' for the split loop of an elementwise expression or
+of np.sum and the like, with min_elements), function,
 filename, line, index (the loop variable, None for an expression), parallel (bool), reason and reason_line (why it stays serial),
 reductions [(name, '+=' | '-=' | '*=' | 'min' | 'max', line)], private and
 shared (local names), nested (lines of prange loops inside, run serially),
-allocations (lines making an array of the same size in every iteration)."""
+allocations (lines making an array of the same size in every iteration),
+warning (the ParallelSafetyWarning's text for a loop kept serial, or None;
+a cache hit warns with it again)."""
 import html
 
 import _kiln
@@ -53,7 +56,7 @@ class ParallelReport:
                    f"on up to {_kiln.get_num_threads()} thread(s).")
         for k, lp in enumerate(self.loops, 1):
             what = (f"for {lp['index']} in prange" if lp.get("kind", "prange") == "prange" else
-                    f"array expression, split from {lp.get('min_elements', 0):,} elements")
+                    f"{lp['kind']}, split from {lp.get('min_elements', 0):,} elements")
             where = f"{lp['function']}, line {lp['line']}, {what}"
             if lp["parallel"]:
                 out.append(f"  loop #{k} ({where}): PARALLEL")
@@ -113,7 +116,7 @@ def render_html(report):
     for lp in report.loops:
         if lp["parallel"]:
             mark(lp["line"], "par", f"parallel loop over {lp['index']}" if lp["index"] else
-                 "array expression split across threads")
+                 f"{lp['kind']} split across threads")
         else:
             mark(lp["line"], "ser", "runs serially")
             mark(lp["reason_line"] or lp["line"], "why", lp["reason"])
