@@ -346,7 +346,8 @@ def main():
         print(f"\ngeometric mean Kiln/Numba: steady {geo:.2f} (goal <= 1.0), first call {geo_first:.3f} "
               f"(goal <= 0.1; it includes one run), compile alone {geo_compile:.3f}")
 
-        print("\ndispatch overhead, ns per call of an identity function")
+        print("\ndispatch overhead, ns per call of an identity function (Kiln's profiler times calls only "
+              "in notebook cells: bench/profiler_overhead.py)")
         kd, nd = dispatch(folder, "kiln"), dispatch(folder, "numba")
         for label in kd:
             print(f"  {label:10} kiln {kd[label]:7.0f}   numba {nd[label]:7.0f}   ratio {kd[label] / nd[label]:5.2f}"

@@ -1,9 +1,13 @@
 /* dispatch: the Python callable a kiln.jit function becomes. A call types
- * its arguments (kj_typeof: a few pointer compares for floats, ints and
- * arrays), finds the specialization compiled for those types by a linear
+ * its arguments (exact floats and ints inline, else kj_typeof: a few pointer
+ * compares), finds the specialization compiled for those types by a linear
  * scan of a short list, unboxes the arguments into a stack buffer laid out
- * as LLVM lays out their types, calls the machine code and boxes the
- * result. A miss calls the Python side (_specialize), which compiles. */
+ * as LLVM lays out their types, calls the machine code (timed only while a
+ * notebook cell records calls: profiler/profiler.h) and boxes the result
+ * (an array argument returned unchanged is returned itself). A miss calls
+ * the Python side (_specialize), which compiles. Per call of an identity
+ * function this is about 200 instructions for a float, 270 for an int
+ * (callgrind); bench/jit_vs_numba.py sets it against Numba's. */
 #define PY_SSIZE_T_CLEAN
 #include "jit/compile.h"
 #include "jit/frontend.h"
