@@ -231,13 +231,17 @@ const kj_type *kj_builtin_type(const char *name0, int n, const kj_type *const *a
         }
         return NULL;
     }
-    if (!strcmp(name, "enumerate") && (n == 1 || (n == 2 && kj_is_intlike(a[1]))) && kj_iter_elem(a[0]) &&
-        a[0]->kind != KJ_T_TUPLE)
+    if (!strcmp(name, "enumerate") && (n == 1 || (n == 2 && kj_is_intlike(a[1]))) && kj_iter_elem(a[0]))
         return kj_enumerate(a[0]);
     if (!strcmp(name, "zip") && n >= 1) {
+        /* over tuples the loop is unrolled (lower.c), over the others counted:
+         * one zip is one or the other */
+        int tuples = 0;
         for (int i = 0; i < n; i++)
-            if (!kj_iter_elem(a[i]) || a[i]->kind == KJ_T_TUPLE) {
-                snprintf(why, why_size, "zip() takes ranges and arrays in compiled code.");
+            tuples += a[i]->kind == KJ_T_TUPLE;
+        for (int i = 0; i < n; i++)
+            if (!kj_iter_elem(a[i]) || (tuples > 0 && tuples < n)) {
+                snprintf(why, why_size, "zip() takes tuples only, or ranges, arrays and lists, in compiled code.");
                 return NULL;
             }
         return kj_zip(n, a);

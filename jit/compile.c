@@ -42,6 +42,25 @@ int kj_read_options(PyObject *dispatcher, kj_options *o) {
     return r;
 }
 
+/* Inner functions of f (lifted dispatchers in f->keep, inner.c) compile
+ * with the options of the function they are defined in. */
+static int inherit_options(kj_function *f, PyObject *dispatcher) {
+    PyObject *opts = PyObject_GetAttrString(dispatcher, "_kiln_options");
+    if (!opts) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = 0;
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(f->keep); i++) {
+        PyObject *d = PyList_GET_ITEM(f->keep, i), *names = kj_lifted_freevars(d);
+        if (names)
+            r = PyObject_SetAttrString(d, "_kiln_options", opts);
+        Py_XDECREF(names);
+    }
+    Py_DECREF(opts);
+    return r;
+}
+
 /* The declared signature of a locked dispatcher that accepts these types:
  * sets *args_out and *ret_out, or returns 0 if it has none to offer. */
 static int locked_signature(PyObject *dispatcher, int nargs, const kj_type *const *args,
@@ -131,6 +150,8 @@ kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
     in->ret = declared;
     in->ret_declared = declared != NULL;
     if (kj_read_options(dispatcher, &in->opts) < 0)
+        kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "options");
+    if (inherit_options(f, dispatcher) < 0)
         kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "options");
     char name[80];
     snprintf(name, sizeof name, "%s", f->qualname);

@@ -36,6 +36,7 @@ typedef struct {
     vectorcallfunc vectorcall;
     PyObject *py_func;
     PyObject *dict;
+    Py_ssize_t nparams;          /* py_func's positional parameters, or -1 */
     entry *entries;
     int nentries, cap;
 } dispatcher;
@@ -477,13 +478,26 @@ static int add_entry(dispatcher *d, const kj_type *const *key, int n, kj_spec *s
     return 0;
 }
 
+/* Keywords or left-out defaults: the Python side binds them the way the
+ * function's signature says and calls again with every parameter by
+ * position, so the fast path above only ever sees complete positional calls. */
+static PyObject *call_bound(PyObject *self, PyObject *const *args, Py_ssize_t n, PyObject *kwnames) {
+    PyObject *bind = PyObject_GetAttrString(self, "_call_bound");
+    if (!bind)
+        return NULL;
+    PyObject *r = PyObject_Vectorcall(bind, args, (size_t)n, kwnames);
+    Py_DECREF(bind);
+    return r;
+}
+
 static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                        PyObject *kwnames) {
     dispatcher *d = (dispatcher *)self;
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-    if ((kwnames && PyTuple_GET_SIZE(kwnames) > 0) || n > MAX_ARGS) {
-        PyErr_SetString(PyExc_TypeError,
-                        "kiln: compiled functions take positional arguments only (at most 32)");
+    if ((kwnames && PyTuple_GET_SIZE(kwnames) > 0) || (n != d->nparams && d->nparams >= 0))
+        return call_bound(self, args, n, kwnames);
+    if (n > MAX_ARGS) {
+        PyErr_SetString(PyExc_TypeError, "kiln: compiled functions take at most 32 arguments");
         return NULL;
     }
     const kj_type *key[MAX_ARGS];
@@ -537,6 +551,14 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
     d->vectorcall = dispatcher_vectorcall;
     Py_INCREF(py_func);
     d->py_func = py_func;
+    /* *args, **kwargs and keyword-only parameters are not compiled (the
+     * front end says so): such calls go through as given */
+    d->nparams = -1;
+    if (PyFunction_Check(py_func)) {
+        PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(py_func);
+        if (code->co_kwonlyargcount == 0 && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)))
+            d->nparams = code->co_argcount;
+    }
     return (PyObject *)d;
 }
 

@@ -19,6 +19,7 @@ typedef struct {
     PyObject *globals;    /* borrowed */
     PyObject *builtins;   /* borrowed */
     PyObject *closure;    /* owned dict: free variables' values, or NULL */
+    PyObject *inner;      /* owned dict: inner functions by name (inner.c), or NULL */
     bool is_lambda;
 } fe;
 
@@ -76,6 +77,8 @@ static int add_local(kj_function *f, const char *name, bool is_arg) {
     return f->nlocals++;
 }
 
+static int add_param(kj_function *f, const char *name) { return add_local(f, name, true); }
+
 /* Every name stored to anywhere in `node` becomes a local (Python's rule). */
 static int collect_locals(fe *c, PyObject *node) {
     if (PyList_Check(node)) {
@@ -123,7 +126,9 @@ static int collect_locals(fe *c, PyObject *node) {
 static kj_node *expr(fe *c, PyObject *node);
 
 static kj_node *global_name(fe *c, const char *name, int line, int col) {
-    PyObject *v = c->closure ? PyDict_GetItemString(c->closure, name) : NULL;
+    PyObject *v = c->inner ? PyDict_GetItemString(c->inner, name) : NULL;
+    if (!v && c->closure)
+        v = PyDict_GetItemString(c->closure, name);
     if (!v)
         v = PyDict_GetItemString(c->globals, name);
     if (!v && c->builtins)
@@ -229,6 +234,19 @@ static int add_keywords(fe *c, PyObject *kw, kj_node *n) {
     return 0;
 }
 
+/* A name read at `line`: a local, or a global / closure value (bind.c
+ * passes an inner function's free variables through this). */
+static kj_node *load_name(void *ctx, const char *name, int line, int col) {
+    fe *c = ctx;
+    int slot = find_local(c->f, name);
+    if (slot < 0)
+        return global_name(c, name, line, col);
+    kj_node *n = kj_new_node(c->f, KJ_E_LOCAL, line, col, 0);
+    if (n)
+        n->slot = slot;
+    return n;
+}
+
 static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     PyObject *func = get(c, node, "func"), *args = get(c, node, "args"),
              *kw = get(c, node, "keywords");
@@ -278,6 +296,9 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))) ||
         !(n->kids[0] = expr(c, func)) || expr_list(c, args, n, 1) < 0 ||
         add_keywords(c, kw, n) < 0)
+        goto done;
+    if (n->kids[0]->kind == KJ_E_FUNC && strcmp(n->kids[0]->name, "dispatcher") == 0 &&
+        kj_bind_call(c->f, c->e, n, load_name, c) < 0)
         goto done;
     r = n;
 done:
@@ -620,6 +641,71 @@ static kj_node *target(fe *c, PyObject *node) {
     return NULL;
 }
 
+/* One `except ...:` clause: the classes it names (none for a bare except). */
+static kj_node *except_clause(fe *c, PyObject *h) {
+    PyObject *type = get(c, h, "type"), *name = get(c, h, "name"), *body = get(c, h, "body");
+    kj_node *n = kj_new_node(c->f, KJ_S_EXCEPT, line_of(c, h), col_of(c, h), 0), *r = NULL;
+    PyObject *elts = type && is(type, "Tuple") ? PyObject_GetAttrString(type, "elts") : NULL;
+    int nclasses = type == Py_None ? 0 : elts ? (int)PyList_GET_SIZE(elts) : 1;
+    if (!n || !type || !name || !body)
+        goto done;
+    if (name != Py_None) {
+        unsupported(c, h, "Write `except E:` without `as name`; the exception object does not exist in compiled code.",
+                    "binding the exception (except ... as name) is not supported");
+        goto done;
+    }
+    if (nclasses && !(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)nclasses)))
+        goto done;
+    for (int i = 0; i < nclasses; i++) {
+        PyObject *t = elts ? PyList_GET_ITEM(elts, i) : type;
+        if (!(n->kids[i] = expr(c, t)))
+            goto done;
+        if (n->kids[i]->kind != KJ_E_EXC) {
+            unsupported(c, t, "Name exception classes such as ValueError or Exception.",
+                        "except needs an exception class");
+            goto done;
+        }
+    }
+    n->nkids = nclasses;
+    if (stmts(c, body, &n->body) == 0)
+        r = n;
+done:
+    Py_XDECREF(type);
+    Py_XDECREF(name);
+    Py_XDECREF(body);
+    Py_XDECREF(elts);
+    return r;
+}
+
+/* try / except / else (lower.c lower_try); finally is refused. */
+static int try_stmt(fe *c, PyObject *node, kj_node *n) {
+    PyObject *body = get(c, node, "body"), *handlers = get(c, node, "handlers"),
+             *orelse = get(c, node, "orelse"), *final = get(c, node, "finalbody");
+    int r = -1;
+    if (!body || !handlers || !orelse || !final)
+        goto done;
+    if (PyList_GET_SIZE(final) > 0) {
+        unsupported(c, node, "Put the clean-up after the try statement; `except:` catches what the body raises.",
+                    "try ... finally is not supported in compiled code");
+        goto done;
+    }
+    n->kind = KJ_S_TRY;
+    n->nkids = (int)PyList_GET_SIZE(handlers);
+    if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(n->nkids ? n->nkids : 1))))
+        goto done;
+    for (int i = 0; i < n->nkids; i++)
+        if (!(n->kids[i] = except_clause(c, PyList_GET_ITEM(handlers, i))))
+            goto done;
+    if (stmts(c, body, &n->body) == 0 && stmts(c, orelse, &n->orelse) == 0)
+        r = 0;
+done:
+    Py_XDECREF(body);
+    Py_XDECREF(handlers);
+    Py_XDECREF(orelse);
+    Py_XDECREF(final);
+    return r;
+}
+
 static int raise_stmt(fe *c, PyObject *node, kj_node *n) {
     PyObject *exc = get(c, node, "exc");
     if (!exc)
@@ -835,6 +921,19 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
         r = kj_block_push(c->f, out, n);
         goto done;
     }
+    if (strcmp(k, "FunctionDef") == 0) {   /* an inner function (inner.c) */
+        if ((c->inner || (c->inner = PyDict_New())) &&
+            kj_inner_def(c->f, node, c->inner, line_of(c, node), col_of(c, node), c->e) == 0)
+            r = 0;
+        else if (c->e->kind == KJ_ERR_NONE)
+            kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "inner function");
+        goto done;
+    }
+    if (strcmp(k, "Try") == 0) {
+        if (try_stmt(c, node, n) == 0)
+            r = kj_block_push(c->f, out, n);
+        goto done;
+    }
     if (strcmp(k, "Raise") == 0) {
         if (raise_stmt(c, node, n) == 0)
             r = kj_block_push(c->f, out, n);
@@ -847,9 +946,8 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
     }
     {
         static const struct { const char *kind, *hint; } hints[] = {
-            {"FunctionDef", "Define the inner function at module level and decorate it with @kiln.jit."},
             {"With", "Move the with block outside the compiled function."},
-            {"Try", "Check the condition with if instead, or catch the exception in Python around the call."},
+            {"TryStar", "Use try / except without the star."},
             {"Global", "Pass the value as an argument, or return it."},
             {"Nonlocal", "Pass the value as an argument, or return it."},
             {"Import", "Import at module level; compiled code reads modules as globals."},
@@ -939,16 +1037,17 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
              *kwo = PyObject_GetAttrString(arguments, "kwonlyargs"),
              *dfl = PyObject_GetAttrString(arguments, "defaults");
     args = PyObject_GetAttrString(arguments, "args");
-    bool plain = va == Py_None && kwa == Py_None && kwo && PyList_GET_SIZE(kwo) == 0 && dfl &&
-                 PyList_GET_SIZE(dfl) == 0;
+    /* defaults are fine: every call arrives with all parameters bound (the
+     * dispatcher from Python, bind.c from compiled code) */
+    bool plain = va == Py_None && kwa == Py_None && kwo && PyList_GET_SIZE(kwo) == 0 && dfl;
     Py_XDECREF(va);
     Py_XDECREF(kwa);
     Py_XDECREF(kwo);
     Py_XDECREF(dfl);
     if (!plain || !args) {
         kj_fail(e, KJ_ERR_UNSUPPORTED, line_of(&c, fdef), col_of(&c, fdef),
-                "Use plain positional parameters.",
-                "*args, **kwargs, keyword-only parameters and defaults are not supported yet");
+                "Use positional parameters (default values are fine).",
+                "*args, **kwargs and keyword-only parameters are not supported yet");
         Py_DECREF(arguments);
         goto fail;
     }
@@ -961,6 +1060,10 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
             goto fail_py;
     }
     f->nargs = (int)PyList_GET_SIZE(args);
+    int lifted = kj_lifted_params(f, py_func, add_param);   /* an inner function's outer variables */
+    if (lifted < 0)
+        goto fail_py;
+    f->nargs += lifted;
     PyObject *stmts_list = get(&c, fdef, "body");
     if (stmts_list && is(fdef, "Lambda")) {
         /* lambda args: expr  ->  return expr */
@@ -982,12 +1085,14 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
     Py_DECREF(mod);
     Py_DECREF(src);
     Py_XDECREF(c.closure);
+    Py_XDECREF(c.inner);
     *partial = NULL;
     return f;
 fail_py:
     kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "frontend");
 fail:
     Py_XDECREF(c.closure);
+    Py_XDECREF(c.inner);
     Py_XDECREF(args);
     Py_XDECREF(body);
     Py_XDECREF(mod);

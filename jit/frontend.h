@@ -17,6 +17,25 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial);
  * names it in errors. NULL with e filled (globals.c). */
 kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int col, const char *what);
 
+/* Rewrites a call to a kiln dispatcher (kids[0]) that passes keywords or
+ * leaves parameters to their defaults into a positional call with every
+ * parameter, then, for an inner function (inner.c), appends its free
+ * variables as load(ctx, name, line, col) reads them; a Python-worded
+ * TypingError otherwise (bind.c). */
+int kj_bind_call(kj_function *f, kj_error *e, kj_node *call,
+                 kj_node *(*load)(void *ctx, const char *name, int line, int col), void *ctx);
+
+/* Inner functions (inner.c). kj_inner_def: lifts the def node fdef (on
+ * file line `line`) of f into a dispatcher of its own whose free variables
+ * are trailing parameters, stored as inner[name]; -1 with e filled.
+ * kj_lifted_freevars: those names (new reference) if dispatcher is such a
+ * lifted function, else NULL. kj_lifted_params: for a lifted py_func, adds
+ * the free variables as parameters of f through add_param; returns how
+ * many (0 for any other function), or -1 with a Python exception set. */
+int kj_inner_def(kj_function *f, PyObject *fdef, PyObject *inner, int line, int col, kj_error *e);
+PyObject *kj_lifted_freevars(PyObject *dispatcher);
+int kj_lifted_params(kj_function *f, PyObject *py_func, int (*add_param)(kj_function *, const char *));
+
 /* The dispatcher type: globals holding one are compiled together with the
  * caller (set by dispatch.c). */
 extern PyTypeObject *kj_dispatcher_type;

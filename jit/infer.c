@@ -296,6 +296,25 @@ static const kj_type *dispatcher_call(ti *c, kj_node *n, const kj_type **args, i
     return callee->ret;
 }
 
+/* Whether two tuples compare as Python compares them, element by element
+ * (lowered in lower_expr.c): numbers, or tuples of them, on both sides;
+ * complex numbers only where the comparison is == or !=. */
+static bool tuples_compare(const kj_type *a, const kj_type *b, bool equality) {
+    if (a->kind != KJ_T_TUPLE || b->kind != KJ_T_TUPLE)
+        return false;
+    for (int i = 0; i < a->n && i < b->n; i++) {
+        const kj_type *x = a->elems[i], *y = b->elems[i];
+        if (x->kind == KJ_T_TUPLE || y->kind == KJ_T_TUPLE) {
+            if (!tuples_compare(x, y, equality))
+                return false;
+        } else if (!kj_is_number(x) || !kj_is_number(y) ||
+                   (!equality && (x->kind == KJ_T_COMPLEX || y->kind == KJ_T_COMPLEX))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static const kj_type *call_type(ti *c, kj_node *n) {
     kj_node *fn = n->kids[0];
     if (fn->kind == KJ_E_FUNC && strncmp(fn->name, "np.", 3) == 0)
@@ -399,6 +418,11 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 return n->nkids == 2 ? kj_np_binop_type(c, n, op, prev, t)
                                      : problem(c, n, "Combine comparisons of arrays with &.",
                                                "chained comparisons of arrays are ambiguous");
+            } else if (prev->kind == KJ_T_TUPLE || t->kind == KJ_T_TUPLE) {
+                if (!tuples_compare(prev, t, op == KJ_OP_EQ || op == KJ_OP_NE))
+                    return problem(c, n, "Tuples compare with tuples of numbers (or of such tuples); "
+                                         "complex numbers only with == and !=.",
+                                   "cannot compare %s with %s", prev->name, t->name);
             } else if (!kj_is_number(value_of(prev)) || !kj_is_number(value_of(t))) {
                 return problem(c, n, NULL, "cannot compare %s with %s", prev->name, t->name);
             } else if ((prev->kind == KJ_T_COMPLEX || t->kind == KJ_T_COMPLEX) && op != KJ_OP_EQ &&
@@ -568,6 +592,12 @@ static bool stmt_terminates(const kj_node *s) {
         return true;
     if (s->kind == KJ_S_IF)
         return terminates(&s->body) && terminates(&s->orelse);
+    if (s->kind == KJ_S_TRY) {   /* a handler runs, or the exception goes on */
+        for (int i = 0; i < s->nkids; i++)
+            if (!terminates(&s->kids[i]->body))
+                return false;
+        return terminates(&s->body) || terminates(&s->orelse);
+    }
     return false;
 }
 
@@ -626,6 +656,13 @@ static int infer_stmt(ti *c, kj_node *s) {
             problem(c, s, NULL, "%s cannot be returned", t->name);
         return assign_ret(c, t, s);
     }
+    case KJ_S_TRY:   /* the handlers' classes (EXC) need no type */
+        if (infer_block(c, &s->body) < 0 || infer_block(c, &s->orelse) < 0)
+            return -1;
+        for (int i = 0; i < s->nkids; i++)
+            if (infer_block(c, &s->kids[i]->body) < 0)
+                return -1;
+        return 0;
     case KJ_S_RAISE:
         if (s->nkids > 1)   /* raise E(f"...") */
             infer_expr(c, s->kids[1]);

@@ -9,14 +9,16 @@
  *                Specialization (IR, assembly, remarks, per-line types)
  *   source.c     the function's text (linecache: files and notebook cells)
  *   frontend.c   CPython's ast objects -> Kiln IR (ir.h, ir.c); globals.c
- *                reads globals and closure cells at compile time
+ *                reads globals and closure cells at compile time; bind.c
+ *                binds keywords and defaults of calls to kiln functions;
+ *                inner.c lifts functions defined inside compiled ones
  *   infer.c      type inference (types.h: interned types, unification);
  *                builtins.c says how known functions are typed
  *   lower*.c     typed IR -> LLVM IR for a target (target.h; the host is
  *                target_cpu.c): statements and loops, expressions, arrays,
  *                builtins; every function returns a status, exceptions
  *                are recorded in the runtime
- *   engine.c     O3 with the new pass manager, loop-vectorize remarks, ORC
+ *   engine.c     O2 with the new pass manager, loop-vectorize remarks, ORC
  *                LLJIT
  *   runtime.c    what compiled code calls: exceptions, the interrupt flag
  *                (SIGINT), random numbers, integer helpers

@@ -97,8 +97,15 @@ void kj_raise(kj_lw *w, PyObject *cls, const char *msg) {
         msg ? LLVMBuildGlobalStringPtr(w->b, msg, "msg") : LLVMConstNull(w->ptr),
     };
     kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, args);
-    kj_nrt_ret(w, LLVMConstInt(w->i32, 1, 0));
+    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
     LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
+}
+
+void kj_unwind(kj_lw *w, LLVMValueRef status) {
+    if (w->handler_bb)
+        LLVMBuildBr(w->b, w->handler_bb);
+    else
+        kj_nrt_ret(w, status);
 }
 
 void kj_raise_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *msg) {
@@ -117,7 +124,7 @@ void kj_check_status(kj_lw *w, LLVMValueRef status) {
     LLVMValueRef failed = LLVMBuildICmp(w->b, LLVMIntNE, status, LLVMConstInt(w->i32, 0, 0), "");
     LLVMBuildCondBr(w->b, failed, bad, ok);
     LLVMPositionBuilderAtEnd(w->b, bad);
-    kj_nrt_ret(w, status);
+    kj_unwind(w, status);
     LLVMPositionBuilderAtEnd(w->b, ok);
 }
 
@@ -230,6 +237,9 @@ static LLVMValueRef it_setup(kj_lw *w, kj_node *n, it_state *s) {
                                    LLVMBuildSub(w->b, stop, s->start, ""), zero, "len");
         return range_len(w, s->start, stop, s->step);
     }
+    case KJ_T_TUPLE:   /* only in unrolled loops (lower_for_tuple) */
+        s->value = kj_lower_expr(w, n);
+        return LLVMConstInt(w->i64, (unsigned long long)n->type->n, 0);
     case KJ_T_ARRAY:
         s->value = kj_lower_expr(w, n);
         return kj_array_len(w, s->value);
@@ -281,6 +291,11 @@ static LLVMValueRef it_item(kj_lw *w, it_state *s, LLVMValueRef t) {
         }
         return i;
     }
+    case KJ_T_TUPLE: {   /* t is a constant: the loop is unrolled */
+        unsigned i = (unsigned)LLVMConstIntGetZExtValue(t);
+        return kj_cast(w, LLVMBuildExtractValue(w->b, s->value, i, ""), s->type->elems[i],
+                       kj_iter_elem(s->type));
+    }
     case KJ_T_ARRAY:
         return kj_array_item(w, s->value, s->type, t);
     case KJ_T_LIST:
@@ -320,17 +335,37 @@ LLVMValueRef kj_entry_alloca(kj_lw *w, LLVMTypeRef t, const char *name) {
     return a;
 }
 
-/* for target in <tuple>: the body once per element. */
-static void lower_for_tuple(kj_lw *w, kj_node *s) {
-    kj_node *itn = s->kids[1];
-    const kj_type *tt = itn->type, *et = kj_iter_elem(tt);
-    LLVMValueRef tup = kj_lower_expr(w, itn);
+/* How many times a loop over tuples runs (a tuple, or enumerate / zip of
+ * tuples), known when compiling; -1 for the other, counted loops. */
+static int static_len(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_TUPLE: return t->n;
+    case KJ_T_ENUMERATE: return static_len(t->elem);
+    case KJ_T_ZIP: {
+        int n = -1;
+        for (int i = 0; i < t->n; i++) {
+            int m = static_len(t->elems[i]);
+            if (m < 0)
+                return -1;
+            n = n < 0 || m < n ? m : n;
+        }
+        return n;
+    }
+    default: return -1;
+    }
+}
+
+/* for target in <tuple>: the body once per element (the elements may have
+ * different types, each converted to the loop variable's). */
+static void lower_for_tuple(kj_lw *w, kj_node *s, int n) {
+    it_state st = {0};
+    it_setup(w, s->kids[1], &st);
+    const kj_type *et = kj_iter_elem(st.type);
     LLVMBasicBlockRef orelse = kj_new_bb(w, "for.else"), exit = kj_new_bb(w, "for.exit");
     LLVMBasicBlockRef saved_b = w->break_bb, saved_c = w->continue_bb;
-    for (int i = 0; i < tt->n; i++) {
-        LLVMBasicBlockRef next = i + 1 < tt->n ? kj_new_bb(w, "for.next") : orelse;
-        assign(w, s->kids[0], kj_cast(w, LLVMBuildExtractValue(w->b, tup, (unsigned)i, ""),
-                                      tt->elems[i], et), et);
+    for (int i = 0; i < n; i++) {
+        LLVMBasicBlockRef next = i + 1 < n ? kj_new_bb(w, "for.next") : orelse;
+        assign(w, s->kids[0], it_item(w, &st, LLVMConstInt(w->i64, (unsigned long long)i, 0)), et);
         w->break_bb = exit;
         w->continue_bb = next;
         lower_block(w, &s->body);
@@ -338,7 +373,7 @@ static void lower_for_tuple(kj_lw *w, kj_node *s) {
             LLVMBuildBr(w->b, next);
         LLVMPositionBuilderAtEnd(w->b, next);
     }
-    if (tt->n == 0)
+    if (n == 0)
         LLVMBuildBr(w->b, orelse);
     w->break_bb = saved_b;
     w->continue_bb = saved_c;
@@ -347,13 +382,15 @@ static void lower_for_tuple(kj_lw *w, kj_node *s) {
     if (!kj_terminated(w))
         LLVMBuildBr(w->b, exit);
     LLVMPositionBuilderAtEnd(w->b, exit);
+    it_free(&st);
 }
 
 static void lower_for(kj_lw *w, kj_node *s) {
     if (kj_parallel_lower_for(w, s))   /* a prange loop of a parallel=True function */
         return;
-    if (s->kids[1]->type->kind == KJ_T_TUPLE) {
-        lower_for_tuple(w, s);
+    int unrolled = static_len(s->kids[1]->type);
+    if (unrolled >= 0) {
+        lower_for_tuple(w, s, unrolled);
         return;
     }
     it_state st = {0};
@@ -408,6 +445,51 @@ static void lower_for(kj_lw *w, kj_node *s) {
         LLVMBuildBr(w->b, exit);
     LLVMPositionBuilderAtEnd(w->b, exit);
     it_free(&st);
+}
+
+/* try / except / else: a raise in the body (here or in a callee, which
+ * returns a failed status) jumps to the handlers with the exception
+ * pending in the runtime; the first clause whose class matches clears it
+ * and runs, and when none does it goes on to the enclosing handlers or out
+ * of the function. KeyboardInterrupt is never caught, so Ctrl-C always
+ * stops compiled code. */
+static void lower_try(kj_lw *w, kj_node *s) {
+    if (strcmp(w->u->target->name, "cpu") != 0) {   /* the pending error lives in the host runtime */
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, s->line, s->col, "Check the condition with if instead.",
+                "try / except is not supported on the %s target", w->u->target->name);
+        return;
+    }
+    LLVMBasicBlockRef handlers = kj_new_bb(w, "try.except"), exit = kj_new_bb(w, "try.end");
+    LLVMBasicBlockRef outer = w->handler_bb;
+    w->handler_bb = handlers;
+    lower_block(w, &s->body);
+    w->handler_bb = outer;
+    if (!kj_terminated(w))
+        lower_block(w, &s->orelse);
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, handlers);
+    for (int i = 0; i < s->nkids; i++) {
+        kj_node *h = s->kids[i];
+        kj_at(w, h);
+        LLVMValueRef match = LLVMConstInt(w->i1, 0, 0);
+        for (int k = 0; k < (h->nkids ? h->nkids : 1); k++) {
+            PyObject *cls = h->nkids ? h->kids[k]->pyobj : PyExc_Exception;   /* bare: any but Ctrl-C */
+            LLVMValueRef arg = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr);
+            LLVMValueRef m = kj_call(w, "kj_rt_error_matches", w->i32, 1, (LLVMTypeRef[]){w->ptr}, &arg);
+            match = LLVMBuildOr(w->b, match, LLVMBuildICmp(w->b, LLVMIntNE, m, LLVMConstInt(w->i32, 0, 0), ""), "");
+        }
+        LLVMBasicBlockRef yes = kj_new_bb(w, "except"), no = kj_new_bb(w, "except.next");
+        LLVMBuildCondBr(w->b, match, yes, no);
+        LLVMPositionBuilderAtEnd(w->b, yes);
+        kj_call(w, "kj_rt_clear_error", w->vd, 0, NULL, NULL);
+        lower_block(w, &h->body);
+        if (!kj_terminated(w))
+            LLVMBuildBr(w->b, exit);
+        LLVMPositionBuilderAtEnd(w->b, no);
+    }
+    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, exit);
 }
 
 static void lower_while(kj_lw *w, kj_node *s) {
@@ -512,6 +594,9 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
     }
     case KJ_S_WHILE:
         lower_while(w, s);
+        break;
+    case KJ_S_TRY:
+        lower_try(w, s);
         break;
     case KJ_S_FOR:
         lower_for(w, s);

@@ -24,6 +24,7 @@ typedef struct {
     LLVMValueRef *slots;             /* alloca per local */
     LLVMBasicBlockRef break_bb, continue_bb;
     LLVMBasicBlockRef interrupt_bb;  /* the function's exit for KeyboardInterrupt */
+    LLVMBasicBlockRef handler_bb;    /* the enclosing try's handlers (kj_unwind), or NULL */
     LLVMMetadataRef scope;           /* the function's DISubprogram */
     LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr, vd;
     struct kj_nrt_fn *nrt;           /* reference counting state (lower_nrt.c), NULL if none */
@@ -54,6 +55,10 @@ void kj_raise_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *msg);
 void kj_raise(kj_lw *w, PyObject *cls, const char *msg);
 /* Calls an internal function returning a status; propagates a failure. */
 void kj_check_status(kj_lw *w, LLVMValueRef status);
+/* With an exception pending (kj_rt_raise done): jumps to the handlers of
+ * the enclosing try statement, or returns status from the function. The
+ * builder is left at the end of a terminated block. */
+void kj_unwind(kj_lw *w, LLVMValueRef status);
 
 /* Applies the function's fast-math flags to a floating-point instruction. */
 LLVMValueRef kj_fm(kj_lw *w, LLVMValueRef v);

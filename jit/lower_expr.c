@@ -168,6 +168,25 @@ static LLVMValueRef int_pow(kj_lw *w, LLVMValueRef a, LLVMValueRef b, const kj_t
     return LLVMBuildIntCast2(w->b, r, kj_lltype(w, t), t->is_signed, "");
 }
 
+/* x ** y in the runtime (CPython's algorithm, in double precision), with
+ * CPython's errors. */
+static LLVMValueRef complex_pow(kj_lw *w, LLVMValueRef x, LLVMValueRef y, const kj_type *t) {
+    LLVMTypeRef d = LLVMDoubleTypeInContext(w->ctx), ft = kj_lltype(w, kj_float(t->bits / 2));
+    LLVMValueRef out = kj_entry_alloca(w, LLVMArrayType2(d, 2), "cpow");
+    LLVMValueRef args[5];
+    for (unsigned i = 0; i < 4; i++)
+        args[i] = LLVMBuildFPCast(w->b, LLVMBuildExtractValue(w->b, i < 2 ? x : y, i % 2, ""), d, "");
+    args[4] = out;
+    LLVMValueRef status = kj_call(w, "kj_rt_cpow", w->i32, 5, (LLVMTypeRef[]){d, d, d, d, w->ptr}, args);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, status, LLVMConstInt(w->i32, 1, 0), ""),
+                PyExc_ZeroDivisionError, "0.0 to a negative or complex power");
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, status, LLVMConstInt(w->i32, 2, 0), ""),
+                PyExc_OverflowError, "complex exponentiation");
+    LLVMValueRef re = LLVMBuildLoad2(w->b, d, out, "");
+    LLVMValueRef im = LLVMBuildLoad2(w->b, d, LLVMBuildGEP2(w->b, d, out, (LLVMValueRef[]){LLVMConstInt(w->i64, 1, 0)}, 1, ""), "");
+    return complex_make(w, t, LLVMBuildFPCast(w->b, re, ft, ""), LLVMBuildFPCast(w->b, im, ft, ""));
+}
+
 static LLVMValueRef complex_arith(kj_lw *w, kj_op op, LLVMValueRef x, LLVMValueRef y,
                                   const kj_type *t, kj_node *at) {
     LLVMBuilderRef b = w->b;
@@ -190,6 +209,7 @@ static LLVMValueRef complex_arith(kj_lw *w, kj_op op, LLVMValueRef x, LLVMValueR
         LLVMValueRef im = F(LLVMBuildFSub(b, F(LLVMBuildFMul(b, bi, c, "")), F(LLVMBuildFMul(b, a, d, "")), ""));
         return complex_make(w, t, F(LLVMBuildFDiv(b, re, den, "")), F(LLVMBuildFDiv(b, im, den, "")));
     }
+    case KJ_OP_POW: return complex_pow(w, x, y, t);
     default:
         kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL,
                 "this operator is not supported for complex numbers yet");
@@ -300,7 +320,41 @@ static LLVMValueRef lower_unary(kj_lw *w, kj_node *n) {
 }
 
 static LLVMValueRef compare_one(kj_lw *w, kj_op op, LLVMValueRef a, const kj_type *ta,
+                                LLVMValueRef b, const kj_type *tb);
+
+/* Python's tuple comparison: the first pair of elements that differ decides
+ * (with the operator); when one tuple is a prefix of the other, the lengths
+ * do. Built from the last element back as selects: every element is already
+ * a value, and a NaN pair "differs" and compares false, as in CPython. */
+static LLVMValueRef compare_tuples(kj_lw *w, kj_op op, LLVMValueRef a, const kj_type *ta,
+                                   LLVMValueRef b, const kj_type *tb) {
+    int na = ta->n, nb = tb->n, n = na < nb ? na : nb;
+    bool by_length = op == KJ_OP_EQ   ? na == nb
+                     : op == KJ_OP_NE ? na != nb
+                     : op == KJ_OP_LT ? na < nb
+                     : op == KJ_OP_LE ? na <= nb
+                     : op == KJ_OP_GT ? na > nb
+                                      : na >= nb;
+    LLVMValueRef r = LLVMConstInt(w->i1, by_length, 0);
+    if ((op == KJ_OP_EQ || op == KJ_OP_NE) && na != nb)
+        return r;
+    for (int i = n - 1; i >= 0; i--) {
+        LLVMValueRef x = LLVMBuildExtractValue(w->b, a, (unsigned)i, "");
+        LLVMValueRef y = LLVMBuildExtractValue(w->b, b, (unsigned)i, "");
+        const kj_type *tx = ta->elems[i], *ty = tb->elems[i];
+        LLVMValueRef same = compare_one(w, KJ_OP_EQ, x, tx, y, ty);
+        LLVMValueRef decided = op == KJ_OP_EQ ? LLVMConstInt(w->i1, 0, 0)
+                               : op == KJ_OP_NE ? LLVMConstInt(w->i1, 1, 0)
+                                                : compare_one(w, op, x, tx, y, ty);
+        r = LLVMBuildSelect(w->b, same, r, decided, "");
+    }
+    return r;
+}
+
+static LLVMValueRef compare_one(kj_lw *w, kj_op op, LLVMValueRef a, const kj_type *ta,
                                 LLVMValueRef b, const kj_type *tb) {
+    if (ta->kind == KJ_T_TUPLE && tb->kind == KJ_T_TUPLE && op >= KJ_OP_EQ && op <= KJ_OP_GE)
+        return compare_tuples(w, op, a, ta, b, tb);
     if (ta->kind == KJ_T_NONE || tb->kind == KJ_T_NONE || op == KJ_OP_IS || op == KJ_OP_ISNOT) {
         /* x is None / x == None: true when x is None (or an empty optional) */
         bool want_none = op == KJ_OP_IS || op == KJ_OP_EQ;

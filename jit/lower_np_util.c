@@ -192,7 +192,7 @@ LLVMBasicBlockRef kj_np_fail_begin(kj_lw *w, LLVMValueRef cond) {
 }
 
 void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok) {
-    kj_nrt_ret(w, LLVMConstInt(w->i32, 1, 0));
+    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
     LLVMPositionBuilderAtEnd(w->b, ok);
 }
 

@@ -304,6 +304,9 @@ static void stmt(ck *c, kj_node *s, bool *defs) {
         free(d);
         return;
     }
+    case KJ_S_TRY:
+        fail(c, s->line, "try inside the prange loop is not checked for parallel safety; only a serial loop runs it");
+        return;
     case KJ_S_BREAK:
         if (c->depth == 0)
             fail(c, s->line, "`break` leaves the prange loop early, which only a serial loop can do");

@@ -192,6 +192,7 @@ static void fold_slot(kj_lw *w, LLVMValueRef k, void *arg) {
 static void enter_function(kj_lw *w, kj_lw *o, LLVMValueRef fn, const char *name, int line) {
     kj_unit *u = w->u;
     *o = *w;
+    o->handler_bb = NULL;   /* a try around the loop is in the parent function */
     o->fn = fn;
     o->b = LLVMCreateBuilderInContext(w->ctx);
     o->nrt = NULL;

@@ -17,6 +17,18 @@ void kj_rt_raise(PyObject *cls, const char *msg) {
     pending.msg = msg;
 }
 
+/* PyType_IsSubtype only reads the classes' MROs (builtin exception
+ * classes, or ones the compiled function keeps alive): safe without the GIL */
+int kj_rt_error_matches(PyObject *cls) {
+    PyTypeObject *got = (PyTypeObject *)pending.cls;
+    return got && got != (PyTypeObject *)PyExc_KeyboardInterrupt && PyType_IsSubtype(got, (PyTypeObject *)cls);
+}
+
+void kj_rt_clear_error(void) {
+    pending.cls = NULL;
+    pending.msg = NULL;
+}
+
 kj_rt_error kj_rt_take_error(void) {
     kj_rt_error e = pending;
     pending.cls = NULL;
@@ -79,6 +91,64 @@ int64_t kj_rt_randint(int64_t lo, int64_t hi) {
         r = next_u64();
     while (r >= limit);
     return (int64_t)((uint64_t)lo + r % span);
+}
+
+/* ---- complex powers ---- */
+
+/* x / y by Smith's method (no overflow in the intermediate c*c + d*d);
+ * y is never zero here */
+static void c_quot(double a, double b, double c, double d, double *re, double *im) {
+    if (fabs(c) >= fabs(d)) {
+        double r = d / c, den = c + d * r;
+        *re = (a + b * r) / den;
+        *im = (b - a * r) / den;
+    } else {
+        double r = c / d, den = c * r + d;
+        *re = (a * r + b) / den;
+        *im = (b * r - a) / den;
+    }
+}
+
+int kj_rt_cpow(double ar, double ai, double br, double bi, double *out) {
+    out[0] = 1.0;
+    out[1] = 0.0;
+    if (br == 0.0 && bi == 0.0)
+        return 0;
+    if (ar == 0.0 && ai == 0.0) {
+        out[0] = 0.0;
+        return bi != 0.0 || br < 0.0 ? 1 : 0;
+    }
+    if (bi == 0.0 && br == floor(br) && fabs(br) <= 100.0) {
+        /* binary powering, then 1/x for a negative exponent, as CPython */
+        long n = (long)fabs(br);
+        double rr = 1.0, ri = 0.0, pr = ar, pi = ai;
+        for (long mask = 1; mask > 0 && n >= mask; mask <<= 1) {
+            if (n & mask) {
+                double t = rr * pr - ri * pi;
+                ri = rr * pi + ri * pr;
+                rr = t;
+            }
+            double t = pr * pr - pi * pi;
+            pi = 2.0 * pr * pi;
+            pr = t;
+        }
+        if (br < 0) {
+            if (rr == 0.0 && ri == 0.0)
+                return 1;
+            c_quot(1.0, 0.0, rr, ri, &rr, &ri);
+        }
+        out[0] = rr;
+        out[1] = ri;
+    } else {
+        double vabs = hypot(ar, ai), len = pow(vabs, br), at = atan2(ai, ar), phase = at * br;
+        if (bi != 0.0) {
+            len /= exp(at * bi);
+            phase += bi * log(vabs);
+        }
+        out[0] = len * cos(phase);
+        out[1] = len * sin(phase);
+    }
+    return isinf(out[0]) || isinf(out[1]) ? 2 : 0;
 }
 
 /* ---- integers: wrap at 64 bits like the rest of compiled arithmetic ---- */
@@ -197,6 +267,8 @@ int kj_install_interrupt_handler(void) {
 
 const kj_symbol kj_runtime_symbols[] = {
     {"kj_rt_raise", (void *)kj_rt_raise},
+    {"kj_rt_error_matches", (void *)kj_rt_error_matches},
+    {"kj_rt_clear_error", (void *)kj_rt_clear_error},
     {"kj_rt_random", (void *)kj_rt_random},
     {"kj_rt_rng_state", (void *)kj_rt_rng_state},
     {"kj_rt_seed", (void *)kj_rt_seed},
@@ -208,6 +280,7 @@ const kj_symbol kj_runtime_symbols[] = {
     {"kj_rt_isqrt", (void *)kj_rt_isqrt},
     {"kj_rt_comb", (void *)kj_rt_comb},
     {"kj_rt_perm", (void *)kj_rt_perm},
+    {"kj_rt_cpow", (void *)kj_rt_cpow},
     {"kj_pool_run", (void *)kj_pool_run},   /* prange loops (parallel_lower.c) */
     {"kj_interrupt_flag", (void *)&kj_interrupt_flag},
     {NULL, NULL},

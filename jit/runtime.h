@@ -23,6 +23,11 @@ typedef struct {
 void kj_rt_raise(PyObject *cls, const char *msg);
 /* Takes the pending error of this thread (cls NULL if none). */
 kj_rt_error kj_rt_take_error(void);
+/* For try / except in compiled code: whether the pending error's class is
+ * cls or a subclass of it (never for KeyboardInterrupt, which compiled code
+ * does not catch), and dropping the error once a handler took it. */
+int kj_rt_error_matches(PyObject *cls);
+void kj_rt_clear_error(void);
 
 double kj_rt_random(void);
 /* This thread's xoshiro256** state (4 words), seeded on first use. Compiled
@@ -40,6 +45,11 @@ int64_t kj_rt_factorial(int64_t n);
 int64_t kj_rt_isqrt(int64_t n);
 int64_t kj_rt_comb(int64_t n, int64_t k);
 int64_t kj_rt_perm(int64_t n, int64_t k);
+/* complex a ** b as CPython computes it (repeated multiplication for a
+ * whole exponent up to 100, the polar form otherwise), into out[0..1].
+ * Returns 0, 1 for 0.0 to a negative or complex power (ZeroDivisionError),
+ * or 2 when the result overflows (OverflowError). */
+int kj_rt_cpow(double ar, double ai, double br, double bi, double *out);
 
 /* Installs the SIGINT handler (once; chains to the handler it replaces).
  * Returns 0 or -1 with a Python exception set. */

@@ -224,6 +224,6 @@ void kj_str_raise(kj_lw *w, kj_node *s) {
     LLVMValueRef msg = kj_lower_expr(w, s->kids[1]);
     LLVMValueRef cls = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)s->kids[0]->pyobj, 0), w->ptr);
     kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){cls, msg});
-    kj_nrt_ret(w, LLVMConstInt(w->i32, 1, 0));
+    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
     LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "after.raise"));
 }

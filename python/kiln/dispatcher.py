@@ -6,6 +6,7 @@ and runs the machine code compiled for them. Only a miss comes here
 methods below are installed into the C type, so a call never goes through a
 Python subclass."""
 import functools
+import inspect
 import sys
 
 import _kiln
@@ -70,10 +71,21 @@ def _compile(self, argspecs, retspec):
     return spec
 
 
+def _unsupported_params(py_func):
+    """*args, **kwargs or keyword-only parameters, which Kiln does not compile."""
+    code = py_func.__code__
+    return code.co_kwonlyargcount > 0 or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+
+
 def _specialize(self, args):
     """The specialization for these arguments, compiling one if needed."""
     specs = []
     names = _arg_names(self.py_func)
+    if _unsupported_params(self.py_func):
+        try:   # the front end's error, with the def line and a caret
+            return _compile(self, [], None)
+        except _kiln.TypingError as exc:
+            raise exc.with_traceback(None) from None
     if len(args) != len(names):
         raise TypeError(f"{self.py_func.__qualname__}() takes {len(names)} positional argument(s) "
                         f"but {len(args)} were given")
@@ -99,6 +111,32 @@ def _specialize(self, args):
     except _kiln.TypingError as exc:
         # the message says everything: no frames of Kiln's own in the traceback
         raise exc.with_traceback(None) from None
+
+
+def _binder(py_func):
+    """A Python function with py_func's parameters and defaults that returns
+    its arguments in order: Python itself binds a call (and words its
+    errors, naming py_func) exactly as it would for py_func."""
+    code = py_func.__code__
+    names = code.co_varnames[:code.co_argcount]
+    scope = {}
+    exec(f"def binder({', '.join(names)}):\n    return ({''.join(n + ', ' for n in names)})", scope)
+    binder = scope["binder"]
+    binder.__name__, binder.__qualname__ = py_func.__name__, py_func.__qualname__
+    binder.__defaults__ = py_func.__defaults__
+    return binder
+
+
+def _call_bound(self, *args, **kwargs):
+    """A call with keywords or left-out defaults (the C dispatcher sends only
+    those here): binds them as Python would, then calls with every parameter
+    by position."""
+    if _unsupported_params(self.py_func):
+        return _specialize(self, args)   # compiling says why
+    binder = self.__dict__.get("_kiln_binder")
+    if binder is None:
+        binder = self._kiln_binder = _binder(self.py_func)
+    return self(*binder(*args, **kwargs))
 
 
 def compile(self, sig):
@@ -177,7 +215,7 @@ def _repr(self):
 
 
 _kiln.install_dispatcher_methods({
-    "_specialize": _specialize, "compile": compile, "inspect_llvm": inspect_llvm,
+    "_specialize": _specialize, "_call_bound": _call_bound, "compile": compile, "inspect_llvm": inspect_llvm,
     "inspect_asm": inspect_asm, "inspect_remarks": inspect_remarks, "inspect_types": inspect_types,
     "signatures": signatures, "stats": stats, "nopython_signatures": nopython_signatures,
     "__repr__": _repr,

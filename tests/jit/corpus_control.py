@@ -316,3 +316,67 @@ def exception_inside_nested_loops(n):
         for j in range(n):
             s += 100 // (j - 3)
     return s
+
+
+@kiln.jit
+def _checked_root(x):
+    if x < 0:
+        raise ValueError("negative")
+    if x == 0:
+        raise ZeroDivisionError("zero")
+    return math.sqrt(x)
+
+
+@case(*N)
+def try_except_else(n):
+    try:
+        r = _checked_root(n)
+    except ValueError:
+        r = -1.0
+    except (ZeroDivisionError, OverflowError):
+        r = -2.0
+    else:
+        r += 100
+    return r
+@case(*N)
+def try_catches_builtin_errors(n):
+    try:
+        return 10 // (n - 2)
+    except Exception:
+        return -1
+@case(*N)
+def bare_except_in_loop_with_continue(n):
+    s = 0
+    for i in range(-3, 4):
+        try:
+            s += n // i + _checked_root(i + 3) // 1
+        except:
+            s += 1000
+            continue
+        s += 1
+    return s
+@case(*N)
+def nested_try_inner_does_not_match(n):
+    try:
+        try:
+            return _checked_root(n - 1)
+        except ZeroDivisionError:
+            return 0.5
+    except ValueError:
+        return -0.5
+@case(*N)
+def uncaught_exception_goes_on(n):
+    try:
+        _checked_root(n - 2)
+    except ZeroDivisionError:
+        pass
+    return 1
+@case(*N)
+def raise_in_handler_reaches_python(n):
+    try:
+        if n > 3:
+            raise IndexError("big")
+        x = n
+    except IndexError:
+        raise ValueError("handled, then raised")
+    return x

@@ -27,7 +27,18 @@ def count(n):
             s += i ^ j
     return s
 
-for f, arg in ((spin, 1), (count, 10**9)):
+@kiln.jit
+def spin_in_try(n):
+    # a bare except in compiled code does not catch KeyboardInterrupt
+    x = 0
+    try:
+        while n > 0:
+            x += 1
+    except:
+        x = -1
+    return x
+
+for f, arg in ((spin, 1), (count, 10**9), (spin_in_try, 1)):
     f(0)   # compiled before the clock starts
     print("ready", flush=True)
     try:
@@ -49,7 +60,7 @@ def test_sigint_stops_compiled_loops(tmp_path):
                              stderr=subprocess.PIPE, text=True)
     try:
         stops = []
-        for _ in range(2):
+        for _ in range(3):
             assert child.stdout.readline().strip() == "ready"
             time.sleep(0.3)   # well inside the compiled loop by now
             sent = time.monotonic()

@@ -1,0 +1,141 @@
+/* bind: a call from compiled code to another kiln function, with keyword
+ * arguments and the callee's default values (and an inner function's free
+ * variables), rewritten to the plain positional call the later phases know. It runs in the front end, so
+ * inference and lowering never see a keyword or a missing argument: the
+ * defaults become constants, read once when the caller is compiled, as
+ * Python reads them once when the def runs. */
+#include "jit/frontend.h"
+
+#include <string.h>
+
+/* The callee's parameter names (new reference, a tuple) and defaults
+ * (new reference, a tuple, possibly empty); -1 with a Python error set. */
+static int callee_params(PyObject *dispatcher, PyObject **names, PyObject **defaults) {
+    *names = *defaults = NULL;
+    PyObject *fn = PyObject_GetAttrString(dispatcher, "py_func");
+    PyObject *code = fn ? PyObject_GetAttrString(fn, "__code__") : NULL;
+    PyObject *varnames = code ? PyObject_GetAttrString(code, "co_varnames") : NULL;
+    PyObject *argcount = code ? PyObject_GetAttrString(code, "co_argcount") : NULL;
+    PyObject *dfl = fn ? PyObject_GetAttrString(fn, "__defaults__") : NULL;
+    Py_ssize_t n = argcount ? PyLong_AsSsize_t(argcount) : -1;
+    if (varnames && dfl && n >= 0 && PyTuple_Check(varnames) && n <= PyTuple_GET_SIZE(varnames)) {
+        *names = PyTuple_GetSlice(varnames, 0, n);
+        *defaults = dfl == Py_None ? PyTuple_New(0) : (Py_INCREF(dfl), dfl);
+    }
+    Py_XDECREF(fn);
+    Py_XDECREF(code);
+    Py_XDECREF(varnames);
+    Py_XDECREF(argcount);
+    Py_XDECREF(dfl);
+    if (*names && *defaults && PyTuple_Check(*defaults))
+        return 0;
+    Py_CLEAR(*names);
+    Py_CLEAR(*defaults);
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "kiln: cannot read the called function's parameters");
+    return -1;
+}
+
+static int param_index(PyObject *names, const char *name) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); i++)
+        if (strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i)), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Fills slots[0..nparams) from the call's positional and keyword kids and
+ * the defaults; the messages are Python's own for the same mistakes. */
+static int fill_slots(kj_function *f, kj_error *e, kj_node *call, const char *callee, PyObject *names,
+                      PyObject *defaults, kj_node **slots) {
+    int nparams = (int)PyTuple_GET_SIZE(names), npos = 0, given = 0;
+    for (int i = 1; i < call->nkids; i++)
+        given += call->kids[i]->kind != KJ_E_KEYWORD;
+    if (given > nparams)
+        return kj_fail(e, KJ_ERR_TYPING, call->line, call->col, NULL,
+                       "%s() takes %d positional argument(s) but %d were given", callee, nparams, given);
+    for (int i = 1; i < call->nkids; i++) {
+        kj_node *k = call->kids[i];
+        if (k->kind != KJ_E_KEYWORD) {
+            slots[npos++] = k;
+            continue;
+        }
+        int p = param_index(names, k->name);
+        if (p < 0)
+            return kj_fail(e, KJ_ERR_TYPING, k->line, k->col, NULL,
+                           "%s() got an unexpected keyword argument '%s'", callee, k->name);
+        if (slots[p])
+            return kj_fail(e, KJ_ERR_TYPING, k->line, k->col, NULL,
+                           "%s() got multiple values for argument '%s'", callee, k->name);
+        slots[p] = k->kids[0];
+    }
+    int first_default = nparams - (int)PyTuple_GET_SIZE(defaults);
+    for (int p = 0; p < nparams; p++) {
+        if (slots[p])
+            continue;
+        const char *pname = PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, p));
+        if (p < first_default)
+            return kj_fail(e, KJ_ERR_TYPING, call->line, call->col, NULL,
+                           "%s() missing required argument '%s'", callee, pname);
+        char what[200];
+        snprintf(what, sizeof what, "the default value of %s's parameter '%s'", callee, pname);
+        if (!(slots[p] = kj_value_node(f, e, PyTuple_GET_ITEM(defaults, p - first_default), call->line,
+                                       call->col, what)))
+            return -1;
+    }
+    return 0;
+}
+
+/* An inner function's free variables, read where the call is, appended. */
+static int pass_freevars(kj_function *f, kj_node *call,
+                         kj_node *(*load)(void *ctx, const char *name, int line, int col), void *ctx) {
+    PyObject *names = kj_lifted_freevars(call->kids[0]->pyobj);
+    if (!names)
+        return 0;
+    int nfree = (int)PyTuple_GET_SIZE(names), rc = 0;
+    kj_node **kids = kj_alloc(f, sizeof(kj_node *) * (size_t)(call->nkids + nfree));
+    if (!kids)
+        rc = -1;
+    for (int i = 0; rc == 0 && i < nfree; i++)
+        if (!(kids[call->nkids + i] = load(ctx, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i)), call->line, call->col)))
+            rc = -1;
+    if (rc == 0) {
+        memcpy(kids, call->kids, sizeof(kj_node *) * (size_t)call->nkids);
+        call->kids = kids;
+        call->nkids += nfree;
+    }
+    Py_DECREF(names);
+    return rc;
+}
+
+int kj_bind_call(kj_function *f, kj_error *e, kj_node *call,
+                 kj_node *(*load)(void *ctx, const char *name, int line, int col), void *ctx) {
+    bool keywords = false;
+    for (int i = 1; i < call->nkids; i++)
+        keywords |= call->kids[i]->kind == KJ_E_KEYWORD;
+    PyObject *names, *defaults;
+    if (callee_params(call->kids[0]->pyobj, &names, &defaults) < 0)
+        return kj_fail(e, KJ_ERR_PYTHON, call->line, call->col, NULL, "binding a call");
+    int nparams = (int)PyTuple_GET_SIZE(names), rc = 0;
+    if (keywords || call->nkids - 1 != nparams) {
+        PyObject *qn = PyObject_GetAttrString(call->kids[0]->pyobj, "__qualname__");
+        const char *callee = qn && PyUnicode_Check(qn) ? PyUnicode_AsUTF8(qn) : "the function";
+        PyErr_Clear();
+        kj_node **kids = kj_alloc(f, sizeof(kj_node *) * (size_t)(nparams + 1));
+        rc = kids ? 0 : kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+        if (rc == 0) {
+            memset(kids, 0, sizeof(kj_node *) * (size_t)(nparams + 1));
+            kids[0] = call->kids[0];
+            rc = fill_slots(f, e, call, callee, names, defaults, kids + 1);
+        }
+        if (rc == 0) {
+            call->kids = kids;
+            call->nkids = nparams + 1;
+        }
+        Py_XDECREF(qn);
+    }
+    Py_DECREF(names);
+    Py_DECREF(defaults);
+    if (rc == 0 && pass_freevars(f, call, load, ctx) < 0)
+        rc = kj_fail(e, KJ_ERR_PYTHON, call->line, call->col, NULL, "inner function call");
+    return rc;
+}

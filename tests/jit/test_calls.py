@@ -1,0 +1,119 @@
+"""Calls with keyword arguments and default values, from Python and between
+kiln functions, and the errors a wrong call gets."""
+import numpy as np
+import pytest
+
+import kiln
+
+
+@kiln.jit
+def scale(x, factor=2.0, shift=0):
+    return x * factor + shift
+
+
+def test_keywords_and_defaults_from_python_match_cpython():
+    for args, kwargs in [((3,), {}), ((3, 4), {}), ((3,), {"shift": 5}), ((), {"x": 1.5, "factor": 2, "shift": 1}),
+                         ((-2, -0.5), {"shift": -7})]:
+        assert scale(*args, **kwargs) == scale.py_func(*args, **kwargs)
+
+
+def test_keyword_call_reuses_the_positional_specialization():
+    @kiln.jit
+    def f(a, b=1):
+        return a - b
+    assert f(5, 2) == 3
+    assert f(b=2, a=5) == 3
+    assert f(5) == 4
+    assert len(f.signatures) == 1
+
+
+@pytest.mark.parametrize("args,kwargs", [((), {}), ((1,), {"y": 2}), ((1, 2, 3, 4), {}), ((1,), {"x": 2})])
+def test_wrong_python_call_is_cpythons_type_error(args, kwargs):
+    with pytest.raises(TypeError) as expected:
+        scale.py_func(*args, **kwargs)
+    with pytest.raises(TypeError) as got:
+        scale(*args, **kwargs)
+    assert str(got.value) == str(expected.value)
+    assert scale(1) == 2.0   # the dispatcher still works
+
+
+def _typing_error(fn, *args):
+    with pytest.raises(kiln.TypingError) as info:
+        fn(*args)
+    return str(info.value)
+
+
+def test_wrong_keyword_between_kiln_functions_points_at_the_call():
+    @kiln.jit
+    def g(a):
+        return scale(a, scael=3)
+    msg = _typing_error(g, 1)
+    assert "scale() got an unexpected keyword argument 'scael'" in msg
+    assert "            return scale(a, scael=3)\n                   ^" in msg
+
+
+def test_missing_argument_between_kiln_functions():
+    @kiln.jit
+    def g(a):
+        return scale(shift=a)
+    assert "scale() missing required argument 'x'" in _typing_error(g, 1)
+
+
+def test_star_args_parameters_are_unsupported_with_the_def_line():
+    @kiln.jit
+    def h(*values):
+        return 0
+    with pytest.raises(kiln.UnsupportedError) as info:
+        h(1, 2)
+    msg = str(info.value)
+    assert "*args, **kwargs and keyword-only parameters are not supported yet" in msg
+    assert "def h(*values):" in msg
+
+
+def test_tuple_compared_with_array_is_a_typing_error():
+    @kiln.jit
+    def f(a):
+        return (1, 2) < (a, a)
+    msg = _typing_error(f, np.zeros(2))
+    assert "cannot compare UniTuple(int64 x 2) with UniTuple(array(float64, 1d, C) x 2)" in msg
+
+
+def test_complex_tuples_are_not_ordered():
+    @kiln.jit
+    def f(z):
+        return (z, 1) < (z, 2)
+    assert "cannot compare Tuple(complex128, int64) with Tuple(complex128, int64)" in _typing_error(f, 1j)
+
+
+def test_zip_of_a_tuple_and_a_range_says_what_zip_takes():
+    @kiln.jit
+    def f(n):
+        s = 0
+        for a, b in zip((1, 2), range(n)):
+            s += a * b
+        return s
+    assert "zip() takes tuples only, or ranges, arrays and lists, in compiled code." in _typing_error(f, 3)
+
+
+def test_recursive_inner_function_is_unsupported_with_a_hint():
+    @kiln.jit
+    def f(n):
+        def g(x):
+            return g(x - 1) if x > 0 else 0
+        return g(n)
+    with pytest.raises(kiln.UnsupportedError) as info:
+        f(3)
+    msg = str(info.value)
+    assert "an inner function that calls itself or another inner function is not supported" in msg
+    assert "            def g(x):\n            ^" in msg
+
+
+def test_inner_function_compiles_with_the_outer_options():
+    @kiln.jit(boundscheck=True)
+    def f(a, i):
+        def get(j):
+            return a[j]
+        return get(i)
+    assert f(np.arange(3.0), 1) == 1.0
+    with pytest.raises(IndexError):
+        f(np.arange(3.0), 5)
