@@ -3,7 +3,8 @@
  * parallel_check.c decides, from the typed IR alone, whether a prange loop
  * may run its iterations on several threads: which locals each iteration
  * keeps private, which are only read, which are reductions (+=, -=, *=,
- * x = x + e and the like, x = min(x, e), x = max(x, e)), and which
+ * x = x + e and the like, x = min(x, e), x = max(x, e) on numbers; +=,
+ * -=, *= in place on a whole array, acc += a[i]), and which
  * dependence between iterations
  * it can prove (a local or an array element written in one iteration and
  * read in another, a write every iteration makes to the same element).
@@ -85,6 +86,18 @@ bool kj_parallel_wanted(kj_lw *w);
 kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, int line, int nvals,
                                 const LLVMValueRef *vals, LLVMValueRef *inside);
 void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n);
+
+/* Array reductions of prange loops (parallel_array.c). `partials` is the
+ * parent's [KJ_POOL_MAX_THREADS x array] of per-slot arrays, all null before
+ * the run. In the body, before the first iteration: kj_par_array_partial
+ * makes slot `slot`'s array if this is its first chunk (acc's shape, filled
+ * with op's identity) and stores it in the local's slot `local`. After the
+ * run, kj_par_array_fold combines every made array into the array held in
+ * acc_slot and gives it back. */
+void kj_par_array_partial(kj_lw *o, kj_red_op op, const kj_type *t, LLVMValueRef acc, LLVMValueRef partials,
+                          LLVMValueRef slot, LLVMValueRef local);
+void kj_par_array_fold(kj_lw *w, kj_node *at, kj_red_op op, const kj_type *t, LLVMValueRef partials,
+                       LLVMValueRef acc_slot);
 
 /* A whole-array reduction m (sum, prod, mean, min, max, all, any) of count
  * elements stride bytes apart from data, split across the pool in a

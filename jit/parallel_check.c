@@ -255,8 +255,10 @@ static void stmt(ck *c, kj_node *s, bool *defs) {
     }
     case KJ_S_AUGASSIGN: {
         kj_node *t = s->kids[0];
+        /* on a number, or in place on a whole array (acc += a[i]: per-thread arrays, parallel_array.c) */
         if (t->kind == KJ_E_LOCAL && (s->op == KJ_OP_ADD || s->op == KJ_OP_SUB || s->op == KJ_OP_MUL) &&
-            number_local(c, t->slot) && !mentions(s->kids[1], t->slot) && !defs[t->slot]) {
+            (number_local(c, t->slot) || is_array(c, t->slot)) && !mentions(s->kids[1], t->slot) &&
+            !defs[t->slot]) {
             expr(c, s->kids[1], defs);
             reduction(c, t->slot, s->op == KJ_OP_ADD ? KJ_RED_ADD : s->op == KJ_OP_SUB ? KJ_RED_SUB : KJ_RED_MUL,
                       s->line);

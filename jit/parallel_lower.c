@@ -255,6 +255,10 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p) {
         int v = p->red[r].slot;
         const kj_type *t = type_of(f, v);
         LLVMValueRef cur = LLVMBuildLoad2(o.b, kj_lltype(&o, t), shared[v], "");
+        if (t->kind == KJ_T_ARRAY) {
+            kj_par_array_partial(&o, p->red[r].op, t, cur, ctx_ptr(&o, ctx, CTX_EXTRA + r), slot, o.slots[v]);
+            continue;
+        }
         LLVMBuildStore(o.b, identity(&o, p->red[r].op, t, cur), o.slots[v]);
     }
     LLVMValueRef start = LLVMBuildLoad2(o.b, o.i64, ctx_ptr(&o, ctx, CTX_START), "start");
@@ -288,6 +292,8 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p) {
     for (int r = 0; r < p->nred; r++) {
         int v = p->red[r].slot;
         const kj_type *vt = type_of(f, v);
+        if (vt->kind == KJ_T_ARRAY)   /* updated in place */
+            continue;
         LLVMTypeRef et = kj_lltype(&o, vt), at = LLVMArrayType2(et, KJ_POOL_MAX_THREADS);
         LLVMValueRef part = LLVMBuildGEP2(o.b, at, ctx_ptr(&o, ctx, CTX_EXTRA + r), (LLVMValueRef[]){c64(&o, 0), slot},
                                           2, "");
@@ -367,7 +373,8 @@ bool kj_parallel_lower_for(kj_lw *w, kj_node *s) {
             slot_arg sa = {.arr_t = LLVMArrayType2(et, KJ_POOL_MAX_THREADS), .elem_t = et, .op = p.red[r].op,
                            .t = vt, .at = s};
             target = sa.partials = kj_entry_alloca(w, sa.arr_t, "prange.partials");
-            sa.value = identity(w, p.red[r].op, vt, LLVMBuildLoad2(w->b, et, w->slots[v], ""));
+            sa.value = vt->kind == KJ_T_ARRAY ? LLVMConstNull(et)   /* made by each slot's first chunk */
+                                              : identity(w, p.red[r].op, vt, LLVMBuildLoad2(w->b, et, w->slots[v], ""));
             each_slot(w, init_slot, &sa);
         } else {
             int i = k - CTX_EXTRA - p.nred;
@@ -383,10 +390,17 @@ bool kj_parallel_lower_for(kj_lw *w, kj_node *s) {
     kj_at(w, s);
     LLVMValueRef st = kj_call(w, "kj_pool_run", w->i32, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr},
                               (LLVMValueRef[]){len, body, ctx});
+    /* array partials are given back before an exception leaves */
+    for (int r = 0; r < p.nred; r++)
+        if (type_of(f, p.red[r].slot)->kind == KJ_T_ARRAY)
+            kj_par_array_fold(w, s, p.red[r].op, type_of(f, p.red[r].slot), ctx_ptr(w, ctx, CTX_EXTRA + r),
+                              w->slots[p.red[r].slot]);
     kj_check_status(w, st);
     for (int r = 0; r < p.nred; r++) {
         int v = p.red[r].slot;
         const kj_type *vt = type_of(f, v);
+        if (vt->kind == KJ_T_ARRAY)
+            continue;
         LLVMTypeRef et = kj_lltype(w, vt);
         LLVMValueRef partials = ctx_ptr(w, ctx, CTX_EXTRA + r);
         slot_arg sa = {.arr_t = LLVMArrayType2(et, KJ_POOL_MAX_THREADS), .elem_t = et, .partials = partials,
