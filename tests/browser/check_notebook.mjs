@@ -41,6 +41,7 @@ try {
       footers: views('div.kiln-footer'),
       annotations: views('div.kiln-annotate'),
       jitcells: views('div.kiln-jit-cell'),
+      parallel: views('div.kiln-par'),
       sysinfo: views('div.kiln-sysinfo'),
       code: views('div.kiln-llvm, div.kiln-asm'),
     };

@@ -75,8 +75,17 @@ def test_footers_and_jit_listings_are_visible(seen):
     assert len(seen["footers"]) >= 6
     assert all(f["visible"] and f["text"].startswith("kiln") for f in seen["footers"])
     assert any("mostly compiling" in f["text"] for f in seen["footers"])
-    assert len(seen["jitcells"]) == 2
+    assert len(seen["jitcells"]) == 3
     assert all(j["visible"] and "compiled in" in j["text"] for j in seen["jitcells"])
+
+
+def test_parallel_views_mark_the_parallel_and_the_serial_loop(seen):
+    row_sums, running_total = seen["parallel"]
+    for view in (row_sums, running_total):
+        assert view["visible"] and view["width"] > 300
+    assert "row_sums" in row_sums["text"] and "running_total" in running_total["text"]
+    assert any(r["kind"] == "par" and r["visible"] and "prange" in r["text"] for r in row_sums["rows"])
+    assert any(r["kind"] == "why" and r["visible"] for r in running_total["rows"])
 
 
 def test_generated_code_views_are_visible(seen):
