@@ -216,7 +216,7 @@ LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *ar
                         (LLVMBasicBlockRef[]){from, copy_end}, 2);
         line ln = {data, kj_np_itemsize(w, et), kj_np_size(w, arr, at->ndim)};
         if (!cumulative) {   /* in a parallel=True function, split across the pool when it can be */
-            LLVMValueRef r = kj_parallel_reduce(w, n, m, ln.data, ln.stride, ln.count, et, rt);
+            LLVMValueRef r = kj_parallel_reduce(w, n, m, ln.data, ln.count, et, rt);
             return r ? r : reduce_line(w, m, &ln, et, rt);
         }
         LLVMValueRef out = kj_np_alloc(w, t, &ln.count, false);

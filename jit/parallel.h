@@ -100,11 +100,11 @@ void kj_par_array_fold(kj_lw *w, kj_node *at, kj_red_op op, const kj_type *t, LL
                        LLVMValueRef acc_slot);
 
 /* A whole-array reduction m (sum, prod, mean, min, max, all, any) of count
- * elements stride bytes apart from data, split across the pool in a
- * parallel=True function (parallel_reduce.c); NULL when it is not split,
- * and the caller reduces serially. at: the call, for its line. */
-LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef stride,
-                                LLVMValueRef count, const kj_type *et, const kj_type *rt);
+ * contiguous elements from data, split across the pool in a parallel=True
+ * function (parallel_reduce.c); NULL when it is not split, and the caller
+ * reduces serially. at: the call, for its line. */
+LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef count,
+                                const kj_type *et, const kj_type *rt);
 
 /* The kernel's CPU and features on another function, so that LLVM may
  * inline between them (it only inlines into at least the callee's features). */

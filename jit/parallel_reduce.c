@@ -2,11 +2,13 @@
  * mean, all, any) in a parallel=True function, split across the pool.
  *
  * The array is one contiguous line (lower_np_reduce.c copies a strided one
- * first). Each chunk [lo, hi) reduces its part with the serial code
- * (kj_np_reduce_span) and folds the result into its pool slot's partial;
- * the parent then combines the partials in slot order. Integer results are
+ * first). Each chunk [lo, hi) reduces its part, sums and truth values with
+ * the serial code (kj_np_reduce_span), min and max with LLVM's min/max
+ * intrinsics (which vectorize; the serial code tracks an index), and folds
+ * the result into its pool slot's partial; the parent then combines the
+ * partials in slot order. Integer results are
  * exact (wrapping addition and multiplication are associative); float sums
- * differ from the serial order only by rounding. A small line runs as one
+ * differ from the serial order only by rounding (below). A small line runs as one
  * direct chunk (kj_parallel_region_end), so it costs two short loops over
  * the slots more than the serial code. */
 #include "jit/lower_np.h"
@@ -35,7 +37,8 @@ static bool part_of(const char *m, part_kind *k) {
     return false;
 }
 
-static const char *const chunk_method[] = {"sum", "prod", "all", "any", "min", "max"};
+/* The serial reduction a chunk of PART_SUM .. PART_ANY runs. */
+static const char *const chunk_method[] = {"sum", "prod", "all", "any"};
 
 /* Two partial results as one, with NumPy's rules (a NaN wins min and max). */
 static LLVMValueRef combine(kj_lw *w, kj_node *at, part_kind k, LLVMValueRef a, LLVMValueRef b,
@@ -49,48 +52,76 @@ static LLVMValueRef combine(kj_lw *w, kj_node *at, part_kind k, LLVMValueRef a, 
 }
 
 /* The value every partial starts from: the operation's identity, or for
- * min and max the line's first element (a candidate anyway; an empty line
- * raises in its chunk, as serially). */
-static LLVMValueRef start_value(kj_lw *w, part_kind k, LLVMValueRef data, LLVMValueRef count,
-                                const kj_type *et, const kj_type *pt, LLVMTypeRef lt) {
+ * min and max the line's first element (a candidate anyway). */
+static LLVMValueRef start_value(kj_lw *w, part_kind k, LLVMValueRef data, const kj_type *et, const kj_type *pt) {
     if (k == PART_ALL || k == PART_ANY)
         return LLVMConstInt(w->i1, k == PART_ALL, 0);
     if (k == PART_SUM || k == PART_PROD)
         return kj_cast(w, c64(w, k == PART_PROD), KJ_I64, pt);
-    LLVMValueRef first = kj_entry_alloca(w, lt, "red.first");
-    LLVMBuildStore(w->b, LLVMConstNull(lt), first);
-    LLVMBasicBlockRef load = kj_new_bb(w, "red.load"), join = kj_new_bb(w, "red.start");
-    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, count, c64(w, 0), ""), load, join);
-    LLVMPositionBuilderAtEnd(w->b, load);
-    LLVMBuildStore(w->b, kj_cast(w, kj_np_load(w, data, et), et, pt), first);
-    LLVMBuildBr(w->b, join);
-    LLVMPositionBuilderAtEnd(w->b, join);
-    return LLVMBuildLoad2(w->b, lt, first, "");
+    return kj_cast(w, kj_np_load(w, data, et), et, pt);
 }
 
-LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef stride,
-                                LLVMValueRef count, const kj_type *et, const kj_type *rt) {
+/* The minimum (maximum) of count > 0 contiguous elements; a NaN wins, as
+ * in NumPy (llvm.minimum / llvm.maximum propagate it). */
+static LLVMValueRef extreme(kj_lw *w, bool is_max, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                            const kj_type *pt) {
+    LLVMTypeRef lt = kj_lltype(w, pt);
+    const char *op = pt->kind == KJ_T_FLOAT ? (is_max ? "llvm.maximum" : "llvm.minimum")
+                     : pt->kind == KJ_T_INT && pt->is_signed ? (is_max ? "llvm.smax" : "llvm.smin")
+                                                             : (is_max ? "llvm.umax" : "llvm.umin");
+    LLVMValueRef best = kj_entry_alloca(w, lt, "best");
+    LLVMBuildStore(w->b, start_value(w, PART_MIN, data, et, pt), best);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, count);
+    LLVMValueRef x = kj_cast(w, kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, et), data, &i, 1, ""), et), et, pt);
+    LLVMBuildStore(w->b, kj_call_intrinsic(w, op, lt, 2, (LLVMValueRef[]){LLVMBuildLoad2(w->b, lt, best, ""), x}),
+                   best);
+    kj_np_loop_end(w, &l);
+    return LLVMBuildLoad2(w->b, lt, best, "");
+}
+
+/* The reduction of one chunk of count elements from data. */
+static LLVMValueRef chunk_value(kj_lw *o, part_kind k, LLVMValueRef data, LLVMValueRef count,
+                                const kj_type *et, const kj_type *pt) {
+    if (k == PART_MIN || k == PART_MAX)
+        return extreme(o, k == PART_MAX, data, count, et, pt);
+    /* a float sum or product may reassociate, so that LLVM keeps several
+     * partials in vector lanes (as NumPy's pairwise sum does): the split
+     * result already differs from the serial order by rounding */
+    kj_instance *inst = o->inst, chunk = *inst;
+    chunk.opts.fastmath |= LLVMFastMathAllowReassoc;
+    o->inst = &chunk;
+    LLVMValueRef v = kj_np_reduce_span(o, chunk_method[k], data, kj_np_itemsize(o, et), count, et, pt);
+    o->inst = inst;
+    return v;
+}
+
+LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef count,
+                                const kj_type *et, const kj_type *rt) {
     part_kind k;
     if (!kj_parallel_wanted(w) || !part_of(m, &k) || et->kind == KJ_T_COMPLEX || rt->kind == KJ_T_COMPLEX)
         return NULL;
     bool truth = k == PART_ALL || k == PART_ANY;
     const kj_type *pt = truth ? kj_bool() : rt;
     LLVMTypeRef lt = truth ? w->i1 : kj_lltype(w, pt), parts_t = LLVMArrayType2(lt, KJ_POOL_MAX_THREADS);
+    if (k == PART_MIN || k == PART_MAX)   /* NumPy's words, as the serial code says them */
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, count, c64(w, 0), ""), PyExc_ValueError,
+                    k == PART_MAX ? "zero-size array to reduction operation maximum which has no identity"
+                                  : "zero-size array to reduction operation minimum which has no identity");
     LLVMValueRef parts = kj_entry_alloca(w, parts_t, "red.partials");
-    LLVMValueRef start = start_value(w, k, data, count, et, pt, lt);
+    LLVMValueRef start = start_value(w, k, data, et, pt);
     kj_np_loop init;
     LLVMValueRef s = kj_np_loop_begin(w, &init, c64(w, KJ_POOL_MAX_THREADS));
     LLVMBuildStore(w->b, start, LLVMBuildGEP2(w->b, parts_t, parts, (LLVMValueRef[]){c64(w, 0), s}, 2, ""));
     kj_np_loop_end(w, &init);
 
     kj_par_region r;
-    LLVMValueRef inside[3];
-    kj_lw *o = kj_parallel_region_begin(w, &r, "red", at->line, 3, (LLVMValueRef[]){data, stride, parts}, inside);
-    LLVMValueRef off = LLVMBuildMul(o->b, r.lo, inside[1], "");
-    LLVMValueRef mine = kj_np_reduce_span(o, chunk_method[k], LLVMBuildGEP2(o->b, o->i8, inside[0], &off, 1, ""),
-                                          inside[1], LLVMBuildSub(o->b, r.hi, r.lo, ""), et, pt);
+    LLVMValueRef inside[2];
+    kj_lw *o = kj_parallel_region_begin(w, &r, "red", at->line, 2, (LLVMValueRef[]){data, parts}, inside);
+    LLVMValueRef mine = chunk_value(o, k, LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &r.lo, 1, ""),
+                                    LLVMBuildSub(o->b, r.hi, r.lo, ""), et, pt);
     /* a slot runs its chunks one after another: no other thread writes its partial */
-    LLVMValueRef part = LLVMBuildGEP2(o->b, parts_t, inside[2],
+    LLVMValueRef part = LLVMBuildGEP2(o->b, parts_t, inside[1],
                                       (LLVMValueRef[]){c64(o, 0), LLVMGetParam(r.fn, 3)}, 2, "");
     LLVMBuildStore(o->b, combine(o, at, k, LLVMBuildLoad2(o->b, lt, part, ""), mine, pt), part);
     kj_parallel_region_end(w, &r, count);

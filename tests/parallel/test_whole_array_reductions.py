@@ -87,3 +87,15 @@ def test_the_report_names_the_split_reductions():
     serial(np.ones(5))
     assert "kj_pool_run" in list(f.inspect_llvm().values())[0]
     assert "kj_pool_run" not in list(serial.inspect_llvm().values())[0]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.uint64, np.float32])
+def test_other_dtypes(threads, dtype):
+    rng = np.random.default_rng(7)
+    a = (rng.integers(0, 200, 150_001) if np.dtype(dtype).kind in "ui" else rng.normal(size=150_001)).astype(dtype)
+    got, want = kiln.njit(parallel=True)(reductions)(a), reductions(a)
+    assert got[2] == want[2] and got[3] == want[3] and got[5:] == want[5:]
+    if np.dtype(dtype).kind in "ui":
+        assert got[0] == want[0]
+    else:
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-4)    # float32: NumPy sums pairwise in float32
