@@ -1,5 +1,6 @@
-"""Kiln against Numba for issue 7, side by side in one run: prange loops
-(speedup of parallel=True over the same loop serial, per tool), vectorize
+"""Kiln against Numba for issue 7, side by side in one run: prange loops,
+whole-array reductions and array reductions (speedup of parallel=True over
+the same code serial, per tool), vectorize
 ufuncs (cpu and parallel targets), and the first call of a cache=True
 function in a fresh process whose cache is warm.
 
@@ -58,6 +59,24 @@ PRANGE = {
             return s
         def make():
             return sum_sqrt, (np.random.default_rng(0).random(10**7),)
+    """,
+    # no loop: parallel=True alone splits the whole-array reductions ({rng} unused)
+    "np.sum + max + mean of 1e7, parallel=True": """
+        @nb.njit(parallel={par})
+        def stats(a):
+            return np.sum(a) + a.max() + np.mean(a)
+        def make():
+            return stats, (np.random.default_rng(0).random(10**7),)
+    """,
+    "column sums 20000x500, acc += a[i]": """
+        @nb.njit(parallel={par})
+        def column_sums(a):
+            acc = np.zeros(a.shape[1])
+            for i in {rng}(a.shape[0]):
+                acc += a[i]
+            return acc
+        def make():
+            return column_sums, (np.random.default_rng(0).random((20000, 500)),)
     """,
 }
 
@@ -129,7 +148,7 @@ def main():
         os.environ["NUMBA_CACHE_DIR"] = os.path.join(folder, "numba-cache")
         print(f"Kiln vs Numba {numba.__version__} on {threads} CPU(s), best of {repeats} steady calls\n")
         print("prange: parallel=True against the same loop serial (speedup = serial / parallel)")
-        print(f"{'workload':38} {'kiln ser ms':>11} {'kiln par ms':>11} {'speedup':>7}   "
+        print(f"{'workload':42} {'kiln ser ms':>11} {'kiln par ms':>11} {'speedup':>7}   "
               f"{'numba ser ms':>12} {'numba par ms':>12} {'speedup':>7}")
         for i, (name, code) in enumerate(PRANGE.items()):
             t = {}
@@ -138,7 +157,7 @@ def main():
                 mods = [write(folder, f"p{i}_{tool}_{par}", tool, variant) for tool in ("kiln", "numba")]
                 t["kiln", par], t["numba", par] = steady(folder, *mods, repeats)
             ks, kp, ns, np_ = t["kiln", False], t["kiln", True], t["numba", False], t["numba", True]
-            print(f"{name:38} {ms(ks):>11} {ms(kp):>11} {ks / kp:7.2f}   {ms(ns):>12} {ms(np_):>12} {ns / np_:7.2f}")
+            print(f"{name:42} {ms(ks):>11} {ms(kp):>11} {ks / kp:7.2f}   {ms(ns):>12} {ms(np_):>12} {ns / np_:7.2f}")
         print("  (evaluate_functions: Kiln finds vector1 carried between iterations and runs the loop serially;"
               " Numba runs it in parallel and returns other numbers)")
 
