@@ -96,10 +96,13 @@ class ParallelReport:
         return render_html(self)
 
 
+# The rules outweigh JupyterLab's right-aligned cells and striped rows
+# (:not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td, ... tbody tr:nth-child(odd)):
+# source reads left to right, and the marks colour the cells themselves.
 _STYLE = ("<style>.kiln-par{font-family:monospace;font-size:12px;border-collapse:collapse}"
-          ".kiln-par td{padding:0 6px;white-space:pre;vertical-align:top}"
-          ".kiln-par .par{background:#d9f2d9}.kiln-par .ser{background:#fde2c8}"
-          ".kiln-par .red{background:#e3ecfb}.kiln-par .why{background:#f9c9c9}"
+          ".kiln-par table.kiln-par td{padding:0 6px;white-space:pre;vertical-align:top;text-align:left}"
+          ".kiln-par tr.par td{background:#d9f2d9}.kiln-par tr.ser td{background:#fde2c8}"
+          ".kiln-par tr.red td{background:#e3ecfb}.kiln-par tr.why td{background:#f9c9c9}"
           ".kiln-par .note{color:#555;font-style:italic}</style>")
 
 
