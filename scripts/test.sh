@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: set-up and build, the C unit tests
-# (ctest), then the Python and protocol tests (pytest, Debian's python3).
+# (ctest), the kernel's protocol tests against an AddressSanitizer build
+# (about two minutes), then every Python and protocol test (pytest, Debian's python3).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KILN_BUILD_DIR:-$root/build}
 "$root/scripts/setup.sh" "$build"
 (cd "$build" && ctest --output-on-failure)
 cd "$root"
+bash tests/kernel/asan.sh -q
 KILN_BUILD_DIR=$build /usr/bin/python3 -m pytest "$@"
