@@ -430,8 +430,9 @@ static void check_arrays(ck *c) {
         else
             fail(c, w->line,
                  "different iterations may write the same element of array `%s` (line %d): index it with "
-                 "`%s` on one axis, or accumulate into a scalar reduction",
-                 name_of(c, slot), w->line, name_of(c, idx));
+                 "`%s` on one axis, or accumulate into a scalar reduction or into the whole array in place "
+                 "(`%s += row`), which Kiln combines across threads",
+                 name_of(c, slot), w->line, name_of(c, idx), name_of(c, slot));
     }
 }
 

@@ -162,3 +162,19 @@ def test_per_thread_arrays_are_given_back(threads):
     after = _kiln.nrt_stats()
     assert after["alloc"] - before["alloc"] >= 10              # the per-thread arrays were made ...
     assert after["live_bytes"] == before["live_bytes"]         # ... and all given back, on errors too
+
+
+def element_by_element(a):
+    acc = np.zeros(a.shape[1])
+    for i in prange(a.shape[0]):
+        for j in range(a.shape[1]):
+            acc[j] += a[i, j]
+    return acc
+
+
+def test_element_updates_stay_serial_and_point_at_the_array_reduction():
+    f = kiln.njit(parallel=True)(element_by_element)
+    a = np.random.default_rng(3).normal(size=(200, 6))
+    with pytest.warns(kiln.ParallelSafetyWarning, match=r"in place \(`acc \+= row`\)"):
+        got = f(a)
+    np.testing.assert_allclose(got, element_by_element(a), rtol=1e-13)
