@@ -28,7 +28,10 @@
  *   pool.c       the persistent worker threads parallel code runs on
  *   parallel_*.c prange: the dependence checker (parallel_check.c) and the
  *                outlining of cleared loops and array expressions
- *                (parallel_lower.c), with the report parallel_diagnostics reads
+ *                (parallel_lower.c), with the report parallel_diagnostics reads;
+ *                per-thread arrays of `acc += a[i]` (parallel_array.c); np.sum,
+ *                min, max... of a whole array split across the pool
+ *                (parallel_reduce.c)
  *   ufunc*.c     vectorize / guvectorize: an LLVM loop around the kernel
  *                (ufunc_loop.c) handed to NumPy as a real ufunc (ufunc.c)
  *   cache.c      cache=True: the object file a second process links instead
