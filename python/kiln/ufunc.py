@@ -6,7 +6,8 @@ result is a real numpy.ufunc: broadcasting, out=, reduce, accumulate and type
 resolution are NumPy's own. target='parallel' splits each loop call across
 Kiln's thread pool. Without signatures, vectorize returns a DUFunc that
 compiles a loop for each new combination of input dtypes on first use, as
-Numba's does."""
+Numba's does, and guvectorize with a layout alone returns a GUFunc that does
+the same per operand dtypes (outputs passed in, as Numba's dynamic gufuncs)."""
 import numpy as np
 
 import _kiln
