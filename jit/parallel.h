@@ -99,7 +99,7 @@ void kj_par_array_partial(kj_lw *o, kj_red_op op, const kj_type *t, LLVMValueRef
 void kj_par_array_fold(kj_lw *w, kj_node *at, kj_red_op op, const kj_type *t, LLVMValueRef partials,
                        LLVMValueRef acc_slot);
 
-/* A whole-array reduction m (sum, prod, mean, min, max, all, any) of count
+/* A whole-array reduction m (sum, prod, mean, var, std, min, max, all, any) of count
  * contiguous elements from data, split across the pool in a parallel=True
  * function (parallel_reduce.c); NULL when it is not split, and the caller
  * reduces serially. at: the call, for its line. */

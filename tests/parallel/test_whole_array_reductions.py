@@ -1,8 +1,10 @@
-"""Whole-array reductions (np.sum, np.prod, min, max, mean, all, any) in a
+"""Whole-array reductions (np.sum, np.prod, min, max, mean, var, std, all, any) in a
 parallel=True function are split across the thread pool for large arrays:
 the results equal CPython's run of the same function (exact for integers,
 wrapping included; within rounding for float sums) with 1, 2 and 4
 threads, on negative, empty, NaN-holding and non-contiguous inputs."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -99,3 +101,18 @@ def test_other_dtypes(threads, dtype):
         assert got[0] == want[0]
     else:
         np.testing.assert_allclose(got[0], want[0], rtol=1e-4)    # float32: NumPy sums pairwise in float32
+
+
+def spread(a):
+    return np.var(a), np.std(a), a.var(), a.std()
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 100_001])
+def test_var_and_std_take_two_split_passes(threads, n):
+    f = kiln.njit(parallel=True)(spread)
+    x = np.random.default_rng(n).normal(3.0, 2.0, size=n)
+    ints = np.arange(-n // 2, n - n // 2)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # NumPy's warning for the empty mean
+        for arr in (x, ints):
+            np.testing.assert_allclose(f(arr), spread(arr), rtol=1e-10, equal_nan=True)
