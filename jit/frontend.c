@@ -677,25 +677,57 @@ done:
     return r;
 }
 
-/* try / except / else (lower.c lower_try); finally is refused. */
+/* Whether a return, break or continue is anywhere inside node (not
+ * counting inner defs): try ... finally supports only bodies that run to
+ * their end or raise. */
+static bool leaves_early(PyObject *node) {
+    if (PyList_Check(node)) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(node); i++)
+            if (leaves_early(PyList_GET_ITEM(node, i)))
+                return true;
+        return false;
+    }
+    if (is(node, "Return") || is(node, "Break") || is(node, "Continue"))
+        return true;
+    if (is(node, "FunctionDef") || is(node, "Lambda"))
+        return false;
+    static const char *const blocks[] = {"body", "orelse", "handlers", "finalbody"};
+    bool found = false;
+    for (size_t i = 0; !found && i < sizeof blocks / sizeof blocks[0]; i++) {
+        PyObject *v = PyObject_GetAttrString(node, blocks[i]);
+        if (!v)
+            PyErr_Clear();
+        else if (PyList_Check(v))
+            found = leaves_early(v);
+        Py_XDECREF(v);
+    }
+    return found;
+}
+
+/* try / except / else / finally (lower.c lower_try). */
 static int try_stmt(fe *c, PyObject *node, kj_node *n) {
     PyObject *body = get(c, node, "body"), *handlers = get(c, node, "handlers"),
              *orelse = get(c, node, "orelse"), *final = get(c, node, "finalbody");
     int r = -1;
     if (!body || !handlers || !orelse || !final)
         goto done;
-    if (PyList_GET_SIZE(final) > 0) {
-        unsupported(c, node, "Put the clean-up after the try statement; `except:` catches what the body raises.",
-                    "try ... finally is not supported in compiled code");
+    bool fin = PyList_GET_SIZE(final) > 0;
+    if (fin && leaves_early(node)) {
+        unsupported(c, node, "Set a result and return after the try statement.",
+                    "return, break or continue inside try ... finally is not supported in compiled code");
         goto done;
     }
     n->kind = KJ_S_TRY;
-    n->nkids = (int)PyList_GET_SIZE(handlers);
+    int nh = (int)PyList_GET_SIZE(handlers);
+    n->nkids = nh + fin;
     if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(n->nkids ? n->nkids : 1))))
         goto done;
-    for (int i = 0; i < n->nkids; i++)
+    for (int i = 0; i < nh; i++)
         if (!(n->kids[i] = except_clause(c, PyList_GET_ITEM(handlers, i))))
             goto done;
+    if (fin && (!(n->kids[nh] = kj_new_node(c->f, KJ_S_FINALLY, n->line, n->col, 0)) ||
+                stmts(c, final, &n->kids[nh]->body) < 0))
+        goto done;
     if (stmts(c, body, &n->body) == 0 && stmts(c, orelse, &n->orelse) == 0)
         r = 0;
 done:

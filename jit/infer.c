@@ -594,7 +594,7 @@ static bool stmt_terminates(const kj_node *s) {
         return terminates(&s->body) && terminates(&s->orelse);
     if (s->kind == KJ_S_TRY) {   /* a handler runs, or the exception goes on */
         for (int i = 0; i < s->nkids; i++)
-            if (!terminates(&s->kids[i]->body))
+            if (s->kids[i]->kind == KJ_S_EXCEPT && !terminates(&s->kids[i]->body))
                 return false;
         return terminates(&s->body) || terminates(&s->orelse);
     }

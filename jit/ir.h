@@ -48,8 +48,9 @@ typedef enum {
     KJ_S_RETURN,     /* kids[0] or NULL */
     KJ_S_RAISE,      /* kids[0]: exception class (EXC), str: message or NULL */
     KJ_S_PASS,
-    KJ_S_TRY,        /* body, orelse; kids: the KJ_S_EXCEPT handlers in order */
+    KJ_S_TRY,        /* body, orelse; kids: the KJ_S_EXCEPT handlers in order, then a KJ_S_FINALLY */
     KJ_S_EXCEPT,     /* kids: the exception classes (EXC) it catches, none for any; body */
+    KJ_S_FINALLY,    /* body: what runs however the try statement ends */
 } kj_node_kind;
 
 typedef enum {

@@ -453,12 +453,7 @@ static void lower_for(kj_lw *w, kj_node *s) {
  * and runs, and when none does it goes on to the enclosing handlers or out
  * of the function. KeyboardInterrupt is never caught, so Ctrl-C always
  * stops compiled code. */
-static void lower_try(kj_lw *w, kj_node *s) {
-    if (strcmp(w->u->target->name, "cpu") != 0) {   /* the pending error lives in the host runtime */
-        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, s->line, s->col, "Check the condition with if instead.",
-                "try / except is not supported on the %s target", w->u->target->name);
-        return;
-    }
+static void lower_try_except(kj_lw *w, kj_node *s, int nhandlers) {
     LLVMBasicBlockRef handlers = kj_new_bb(w, "try.except"), exit = kj_new_bb(w, "try.end");
     LLVMBasicBlockRef outer = w->handler_bb;
     w->handler_bb = handlers;
@@ -469,7 +464,7 @@ static void lower_try(kj_lw *w, kj_node *s) {
     if (!kj_terminated(w))
         LLVMBuildBr(w->b, exit);
     LLVMPositionBuilderAtEnd(w->b, handlers);
-    for (int i = 0; i < s->nkids; i++) {
+    for (int i = 0; i < nhandlers; i++) {
         kj_node *h = s->kids[i];
         kj_at(w, h);
         LLVMValueRef match = LLVMConstInt(w->i1, 0, 0);
@@ -489,6 +484,35 @@ static void lower_try(kj_lw *w, kj_node *s) {
         LLVMPositionBuilderAtEnd(w->b, no);
     }
     kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, exit);
+}
+
+/* finally runs after the rest ends normally, and, with the exception still
+ * pending, before it goes on (the front end refuses return, break and
+ * continue inside, so those are the only two ways out). */
+static void lower_try(kj_lw *w, kj_node *s) {
+    if (strcmp(w->u->target->name, "cpu") != 0) {   /* the pending error lives in the host runtime */
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, s->line, s->col, "Check the condition with if instead.",
+                "try / except is not supported on the %s target", w->u->target->name);
+        return;
+    }
+    kj_node *fin = s->nkids > 0 && s->kids[s->nkids - 1]->kind == KJ_S_FINALLY ? s->kids[s->nkids - 1] : NULL;
+    if (!fin) {
+        lower_try_except(w, s, s->nkids);
+        return;
+    }
+    LLVMBasicBlockRef raised = kj_new_bb(w, "finally.raised"), outer = w->handler_bb;
+    w->handler_bb = raised;
+    lower_try_except(w, s, s->nkids - 1);
+    w->handler_bb = outer;
+    lower_block(w, &fin->body);
+    LLVMBasicBlockRef exit = kj_new_bb(w, "finally.end");
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, raised);
+    lower_block(w, &fin->body);
+    if (!kj_terminated(w))
+        kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
     LLVMPositionBuilderAtEnd(w->b, exit);
 }
 

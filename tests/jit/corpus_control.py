@@ -380,3 +380,28 @@ def raise_in_handler_reaches_python(n):
     except IndexError:
         raise ValueError("handled, then raised")
     return x
+@case(*N)
+def try_finally_runs_on_both_paths(n):
+    log = 0
+    try:
+        try:
+            log += 1
+            r = _checked_root(n - 2)
+            log += 10
+        except ValueError:
+            log += 100
+            r = -1.0
+        finally:
+            log += 1000
+        log += 10000
+    except ZeroDivisionError:
+        r = -2.0
+    return r, log
+@case(*N)
+def finally_then_exception_reaches_python(n):
+    x = 0
+    try:
+        x = _checked_root(n - 1)
+    finally:
+        x += 1
+    return x

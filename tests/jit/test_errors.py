@@ -160,14 +160,13 @@ def test_unknown_options_are_refused():
         kiln.jit(speed=11)
 
 
-def test_try_finally_and_except_as_are_unsupported_with_hints():
+def test_return_in_try_finally_and_except_as_are_unsupported_with_hints():
     @kiln.jit
     def f(n):
         try:
-            n += 1
+            return n + 1
         finally:
             n = 0
-        return n
 
     @kiln.jit
     def g(n):
@@ -178,8 +177,8 @@ def test_try_finally_and_except_as_are_unsupported_with_hints():
         return n
     with pytest.raises(kiln.UnsupportedError) as info:
         f(1)
-    assert "try ... finally is not supported in compiled code" in str(info.value)
-    assert "Hint: Put the clean-up after the try statement" in str(info.value)
+    assert "return, break or continue inside try ... finally is not supported in compiled code" in str(info.value)
+    assert "Hint: Set a result and return after the try statement." in str(info.value)
     with pytest.raises(kiln.UnsupportedError) as info:
         g(1)
     assert "binding the exception (except ... as name) is not supported" in str(info.value)
