@@ -104,6 +104,8 @@ int kj_inner_def(kj_function *f, PyObject *fdef, PyObject *inner, int line, int 
 }
 
 PyObject *kj_lifted_freevars(PyObject *dispatcher) {
+    if (!kj_dispatcher_type || !PyObject_TypeCheck(dispatcher, kj_dispatcher_type))
+        return NULL;   /* f->keep also holds modules, classes, ... */
     PyObject *names = PyObject_GetAttrString(dispatcher, "_kiln_lifted");
     if (!names)
         PyErr_Clear();
