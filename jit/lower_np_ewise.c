@@ -87,10 +87,12 @@ static void collect(kj_lw *w, ew *e, kj_node *n, bool root) {
 /* x ** 2, x ** 3 and x ** 4 with a constant exponent as multiplications
  * (NumPy's own fast path for squares; it keeps integer powers out of the
  * runtime's loop), else NULL. */
-static LLVMValueRef small_power(kj_lw *w, const char *u, kj_node **ops, LLVMValueRef *x, const kj_type **xt,
-                                const kj_type *rt) {
+static LLVMValueRef small_power(kj_lw *w, const char *u, int k, kj_node **ops, LLVMValueRef *x,
+                                const kj_type **xt, const kj_type *rt) {
+    if (k != 2 || strcmp(u, "power") != 0 || rt->kind == KJ_T_COMPLEX || rt->kind == KJ_T_BOOL)
+        return NULL;
     kj_node *e = ops[1];
-    if (strcmp(u, "power") != 0 || e->kind != KJ_E_CONST || rt->kind == KJ_T_COMPLEX || rt->kind == KJ_T_BOOL)
+    if (e->kind != KJ_E_CONST)
         return NULL;
     double p = e->type->kind == KJ_T_FLOAT ? e->fval : kj_is_intlike(e->type) ? (double)e->ival : -1;
     if (p != 2 && p != 3 && p != 4)
@@ -117,7 +119,7 @@ static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, const kj_typ
         x[i] = element(w, e, ops[i], false, &xt[i]);
     const kj_type *rt = n->type->kind == KJ_T_ARRAY ? n->type->elem : n->type;
     *type = rt;
-    LLVMValueRef p = small_power(w, ufunc_of(n), ops, x, xt, rt);
+    LLVMValueRef p = small_power(w, ufunc_of(n), k, ops, x, xt, rt);
     return p ? p : kj_np_elem_op(w, n, ufunc_of(n), k, x, xt, rt);
 }
 
