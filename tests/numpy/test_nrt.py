@@ -108,3 +108,34 @@ def test_argument_arrays_are_never_counted():
     out = kiln.jit(lambda x: x[1:])(a)
     assert out.base is a                 # the view keeps the argument alive, as NumPy's views do
     assert live() == before
+
+
+@kiln.njit
+def make_then_fail(n):
+    tmp = np.ones(n) * 3.0
+    if n > 3:
+        raise ValueError("n too big")
+    return tmp.sum()
+
+
+@kiln.njit(boundscheck=True)
+def caught_with_arrays_alive(a, fail):
+    s = 0.0
+    try:
+        t = a * 2.0
+        u = np.zeros(a.shape[0])
+        s = make_then_fail(a.shape[0])       # raises in the callee, its temporary alive
+        if fail:
+            s += t[a.shape[0] + 5]           # IndexError, with t and u alive
+        s += t.sum() + u.sum()
+    except (ValueError, IndexError):
+        s = -1.0
+    return s
+
+
+def test_an_exception_caught_in_compiled_code_gives_back_the_arrays_of_the_try_body():
+    before = live()
+    for n, fail in ((2, False), (2, True), (5, False)):
+        a = np.arange(float(n))
+        assert caught_with_arrays_alive(a, fail) == caught_with_arrays_alive.py_func(a, fail)
+    assert live() == before
