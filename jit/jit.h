@@ -8,7 +8,8 @@
  *   compile.c    one compile: the phases below, timed, wrapped as a
  *                Specialization (IR, assembly, remarks, per-line types)
  *   source.c     the function's text (linecache: files and notebook cells)
- *   frontend.c   CPython's ast objects -> Kiln IR (ir.h, ir.c); globals.c
+ *   frontend.c   CPython's ast objects -> Kiln IR (ir.h, ir.c): expressions
+ *                here, statements in frontend_stmt.c (shared: frontend_int.h); globals.c
  *                reads globals and closure cells at compile time; bind.c
  *                binds keywords and defaults of calls to kiln functions;
  *                inner.c lifts functions defined inside compiled ones

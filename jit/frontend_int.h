@@ -1,0 +1,55 @@
+/* frontend_int: what the front end's two halves share (frontend.c: the
+ * helpers over ast objects and the expressions; frontend_stmt.c: the
+ * statements and kj_frontend). Not for use outside the front end. */
+#ifndef KILN_JIT_FRONTEND_INT_H
+#define KILN_JIT_FRONTEND_INT_H
+
+#include <stdbool.h>
+
+#include "jit/frontend.h"
+
+/* The state of one function's walk. */
+typedef struct {
+    kj_function *f;
+    kj_error *e;
+    int line_offset;      /* added to ast line numbers: file line of the block - 1 */
+    int col_offset;       /* the indent removed from every line */
+    PyObject *globals;    /* borrowed */
+    PyObject *builtins;   /* borrowed */
+    PyObject *closure;    /* owned dict: free variables' values, or NULL */
+    PyObject *inner;      /* owned dict: inner functions by name (inner.c), or NULL */
+    bool is_lambda;
+} fe;
+
+/* The ast class name of node, and whether it is `kind`. */
+const char *kj_fe_kind_of(PyObject *node);
+bool kj_fe_is(PyObject *node, const char *kind);
+
+/* node.name as a new reference, or NULL with c->e filled. */
+PyObject *kj_fe_get(fe *c, PyObject *node, const char *name);
+
+/* node's line and column in the file (the offsets of the source block added). */
+int kj_fe_line(fe *c, PyObject *node);
+int kj_fe_col(fe *c, PyObject *node);
+
+/* Fills c->e with an UnsupportedError at node; returns -1. */
+int kj_fe_unsupported(fe *c, PyObject *node, const char *hint, const char *what);
+
+/* Adds a local (or parameter) to f, or returns the one of that name; -1 on
+ * failure. kj_fe_add_param is kj_fe_add_local(f, name, true). */
+int kj_fe_add_local(kj_function *f, const char *name, bool is_arg);
+int kj_fe_add_param(kj_function *f, const char *name);
+
+/* Makes every name assigned anywhere under node a local of c->f. */
+int kj_fe_collect_locals(fe *c, PyObject *node);
+
+/* The IR of an expression, and of an assignment target (a local, an
+ * element, or a tuple of those); NULL with c->e filled. */
+kj_node *kj_fe_expr(fe *c, PyObject *node);
+kj_node *kj_fe_target(fe *c, PyObject *node);
+
+/* The operator an ast operator node (Add, Eq, And, ...) stands for, or
+ * (kj_op)-1 for one Kiln does not know. */
+kj_op kj_fe_binop(PyObject *op);
+
+#endif
