@@ -106,13 +106,24 @@ static int device_alloc(size_t bytes, CUdeviceptr *ptr, kg_error *err) {
                         "not enough GPU memory: asked for %s, the GPU has %s free of %s", want, have, all);
 }
 
-static PyObject *py_alloc(PyObject *self, PyObject *arg) {
-    (void)self;
+/* The byte count an allocation asks for: -1 with a Python exception set
+ * when arg is not a non-negative int. */
+static Py_ssize_t requested_bytes(PyObject *arg) {
     Py_ssize_t bytes = PyLong_AsSsize_t(arg);
     if (bytes == -1 && PyErr_Occurred())
-        return NULL;
+        return -1;
+    if (bytes < 0) {
+        PyErr_Format(PyExc_ValueError, "cannot allocate a negative size (%zd bytes)", bytes);
+        return -1;
+    }
+    return bytes;
+}
+
+static PyObject *py_alloc(PyObject *self, PyObject *arg) {
+    (void)self;
+    Py_ssize_t bytes = requested_bytes(arg);
     if (bytes < 0)
-        return PyErr_Format(PyExc_ValueError, "cannot allocate a negative size (%zd bytes)", bytes);
+        return NULL;
     kg_memory *mem = PyObject_New(kg_memory, &kg_memory_type);
     if (!mem)
         return NULL;
@@ -300,11 +311,9 @@ static PyTypeObject pinned_type = {
 
 static PyObject *py_pinned_alloc(PyObject *self, PyObject *arg) {
     (void)self;
-    Py_ssize_t bytes = PyLong_AsSsize_t(arg);
-    if (bytes == -1 && PyErr_Occurred())
-        return NULL;
+    Py_ssize_t bytes = requested_bytes(arg);
     if (bytes < 0)
-        return PyErr_Format(PyExc_ValueError, "cannot allocate a negative size (%zd bytes)", bytes);
+        return NULL;
     kg_pinned *mem = PyObject_New(kg_pinned, &pinned_type);
     if (!mem)
         return NULL;

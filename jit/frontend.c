@@ -569,24 +569,11 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         Py_XDECREF(st);
         return r;
     }
-    if (strcmp(k, "Tuple") == 0) {
+    if (strcmp(k, "Tuple") == 0 || strcmp(k, "List") == 0) {
         PyObject *elts = kj_fe_get(c, node, "elts");
         kj_node *r = NULL;
         if (elts) {
-            n->kind = KJ_E_TUPLE;
-            n->nkids = (int)PyList_GET_SIZE(elts);
-            if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * (n->nkids + 1))) &&
-                expr_list(c, elts, n, 0) == 0)
-                r = n;
-            Py_DECREF(elts);
-        }
-        return r;
-    }
-    if (strcmp(k, "List") == 0) {
-        PyObject *elts = kj_fe_get(c, node, "elts");
-        kj_node *r = NULL;
-        if (elts) {
-            n->kind = KJ_E_LIST;
+            n->kind = k[0] == 'T' ? KJ_E_TUPLE : KJ_E_LIST;
             n->nkids = (int)PyList_GET_SIZE(elts);
             if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * (n->nkids + 1))) &&
                 expr_list(c, elts, n, 0) == 0)
