@@ -117,6 +117,13 @@ WORKLOADS = {
             rng = np.random.default_rng(0)
             return clipped_dot, (rng.random(1_000_000), rng.random(1_000_000))
     """,
+    "a.max() 1e7 float64": """
+        @nb.njit
+        def largest(a):
+            return a.max()
+        def make():
+            return largest, (np.random.default_rng(0).random(10_000_000),)
+    """,
 }
 
 HEADER = "import math\nimport numpy as np\nimport {tool} as nb\n"

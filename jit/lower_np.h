@@ -73,6 +73,12 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *ufunc, int n, LLVM
  * array of type ot) when out is not NULL. */
 LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot);
 
+/* The minimum (maximum) of count > 0 contiguous elements from data, in pt,
+ * with NumPy's rules (a NaN wins); a loop LLVM vectorizes. parallel_reduce.c
+ * reduces each chunk with it. */
+LLVMValueRef kj_np_extreme_span(kj_lw *w, bool is_max, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                                const kj_type *pt);
+
 /* The reduction m (np.sum's name: "sum", "min", ...) of count elements
  * stride bytes apart from data, as a value of type rt; raises as NumPy does
  * for an empty min or max (parallel_reduce.c reduces each chunk with it). */

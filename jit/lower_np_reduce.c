@@ -60,6 +60,32 @@ static LLVMValueRef arg_extreme(kj_lw *w, const line *ln, const kj_type *et, boo
     return LLVMBuildLoad2(w->b, w->i64, besti, "");
 }
 
+/* The minimum (maximum) of a line of count > 0 elements, in pt; a NaN
+ * wins, as in NumPy. LLVM's min/max intrinsics (llvm.maximum propagates a
+ * NaN) keep the loop a plain reduction, which LLVM vectorizes where
+ * arg_extreme's index does not. */
+static LLVMValueRef extreme(kj_lw *w, const line *ln, const kj_type *et, const kj_type *pt, bool is_max) {
+    LLVMTypeRef lt = kj_lltype(w, pt);
+    const char *op = is_float(pt) ? (is_max ? "llvm.maximum" : "llvm.minimum")
+                     : pt->kind == KJ_T_INT && pt->is_signed ? (is_max ? "llvm.smax" : "llvm.smin")
+                                                             : (is_max ? "llvm.umax" : "llvm.umin");
+    LLVMValueRef best = kj_entry_alloca(w, lt, "best");
+    LLVMBuildStore(w->b, kj_cast(w, line_elem(w, ln, c64(w, 0), et), et, pt), best);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
+    LLVMValueRef x = kj_cast(w, line_elem(w, ln, i, et), et, pt);
+    LLVMBuildStore(w->b, kj_call_intrinsic(w, op, lt, 2, (LLVMValueRef[]){LLVMBuildLoad2(w->b, lt, best, ""), x}),
+                   best);
+    kj_np_loop_end(w, &l);
+    return LLVMBuildLoad2(w->b, lt, best, "");
+}
+
+LLVMValueRef kj_np_extreme_span(kj_lw *w, bool is_max, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                                const kj_type *pt) {
+    line ln = {data, kj_np_itemsize(w, et), count};
+    return extreme(w, &ln, et, pt, is_max);
+}
+
 /* all / any of a line. */
 static LLVMValueRef truth_fold(kj_lw *w, const line *ln, const kj_type *et, bool is_all) {
     LLVMValueRef acc = kj_entry_alloca(w, w->i1, "acc");
@@ -83,9 +109,10 @@ static LLVMValueRef reduce_line(kj_lw *w, const char *m, const line *ln, const k
                                                                : "attempt to get argmin of an empty sequence");
     if (!strcmp(m, "min") || !strcmp(m, "max") || !strcmp(m, "amin") || !strcmp(m, "amax")) {
         bool is_max = strstr(m, "max") != NULL;
-        LLVMValueRef i = arg_extreme(w, ln, et, is_max, is_max ? "zero-size array to reduction operation maximum which has no identity"
-                                                               : "zero-size array to reduction operation minimum which has no identity");
-        return kj_cast(w, line_elem(w, ln, i, et), et, rt);
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, ln->count, c64(w, 0), ""), PyExc_ValueError,
+                    is_max ? "zero-size array to reduction operation maximum which has no identity"
+                           : "zero-size array to reduction operation minimum which has no identity");
+        return extreme(w, ln, et, rt, is_max);
     }
     /* mean, var, std: NumPy's two passes */
     LLVMValueRef nf = LLVMBuildSIToFP(w->b, ln->count, kj_lltype(w, rt), "");

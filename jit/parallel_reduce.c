@@ -3,10 +3,10 @@
  * pool.
  *
  * The array is one contiguous line (lower_np_reduce.c copies a strided one
- * first). Each chunk [lo, hi) reduces its part (sums and truth values with
- * the serial code, kj_np_reduce_span; min and max with LLVM's min/max
- * intrinsics, which vectorize where the serial code tracks an index) and
- * folds the result into its pool slot's partial; the parent then combines
+ * first). Each chunk [lo, hi) reduces its part with the serial code
+ * (kj_np_reduce_span; for min and max kj_np_extreme_span, which skips the
+ * empty check a chunk never needs) and folds the result into its pool
+ * slot's partial; the parent then combines
  * the partials in slot order. var and std take NumPy's two passes, each
  * split. Integer results are exact (wrapping addition and multiplication
  * are associative); float sums differ from the serial order only by
@@ -66,25 +66,6 @@ static LLVMValueRef start_value(kj_lw *w, part_kind k, LLVMValueRef data, const 
     return kj_cast(w, c64(w, k == PART_PROD), KJ_I64, pt);
 }
 
-/* The minimum (maximum) of count > 0 contiguous elements; a NaN wins, as
- * in NumPy (llvm.minimum / llvm.maximum propagate it). */
-static LLVMValueRef extreme(kj_lw *w, bool is_max, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
-                            const kj_type *pt) {
-    LLVMTypeRef lt = kj_lltype(w, pt);
-    const char *op = pt->kind == KJ_T_FLOAT ? (is_max ? "llvm.maximum" : "llvm.minimum")
-                     : pt->kind == KJ_T_INT && pt->is_signed ? (is_max ? "llvm.smax" : "llvm.smin")
-                                                             : (is_max ? "llvm.umax" : "llvm.umin");
-    LLVMValueRef best = kj_entry_alloca(w, lt, "best");
-    LLVMBuildStore(w->b, start_value(w, PART_MIN, data, et, pt), best);
-    kj_np_loop l;
-    LLVMValueRef i = kj_np_loop_begin(w, &l, count);
-    LLVMValueRef x = kj_cast(w, kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, et), data, &i, 1, ""), et), et, pt);
-    LLVMBuildStore(w->b, kj_call_intrinsic(w, op, lt, 2, (LLVMValueRef[]){LLVMBuildLoad2(w->b, lt, best, ""), x}),
-                   best);
-    kj_np_loop_end(w, &l);
-    return LLVMBuildLoad2(w->b, lt, best, "");
-}
-
 /* The sum of (x - mean)**2 over count contiguous elements, in pt (a float). */
 static LLVMValueRef squared_deviations(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                        const kj_type *pt, LLVMValueRef mean) {
@@ -105,7 +86,7 @@ static LLVMValueRef squared_deviations(kj_lw *w, LLVMValueRef data, LLVMValueRef
 static LLVMValueRef chunk_value(kj_lw *o, part_kind k, LLVMValueRef data, LLVMValueRef count,
                                 const kj_type *et, const kj_type *pt, LLVMValueRef mean) {
     if (k == PART_MIN || k == PART_MAX)
-        return extreme(o, k == PART_MAX, data, count, et, pt);
+        return kj_np_extreme_span(o, k == PART_MAX, data, count, et, pt);
     /* a float sum or product may reassociate, so that LLVM keeps several
      * partials in vector lanes (as NumPy's pairwise sum does): the split
      * result already differs from the serial order by rounding */

@@ -3,7 +3,7 @@ dot products, views and slice assignment."""
 import numpy as np
 
 from np_diff import case
-from np_inputs import M, MI, V, VI, floats, ints
+from np_inputs import M, MI, V, VI, bools, floats, ints
 
 NONEMPTY_V = [a for a in V + VI if a[0].size > 0]
 NONEMPTY_M = [a for a in M + MI if a[0].size > 0]
@@ -22,6 +22,31 @@ def prod_int(a): return a.prod()
 def min_max(a): return a.min(), a.max(), np.min(a), np.max(a)
 @case(*V[1:2], *VI[-1:])
 def min_empty(a): return a.min()
+
+
+def _nan_at(a, i):
+    a = a.copy()
+    a.reshape(-1)[i] = np.nan
+    return a
+
+
+# whole-array min and max run as a vectorized loop: every dtype (unsigned
+# ones past their signed range, where a signed compare would go wrong;
+# int64's ends), bool, a NaN in a vector lane or the tail or only in a
+# view, and the layouts that are copied first (uint64 past 2**63:
+# test_min_max_vectorizes.py, as the corpus compares ints as int64)
+EXTREME_INPUTS = [
+    (ints(37, np.int16, -2**15, 2**15),), (ints(33, np.uint16, 0, 2**16),), (ints(35, np.uint32, 0, 2**32),),
+    (ints(34, np.int8, -128, 128),), (ints(36, np.uint8, 0, 256),), (ints(38, np.uint64, 0, 2**62),),
+    (np.array([0, -2**63, 2**63 - 1, 5] * 9, np.int64),),
+    (bools(41),), (np.zeros(19, bool),), (np.ones(3, bool),),
+    (_nan_at(floats(40), 21),), (_nan_at(floats(37, np.float32), 36),), (_nan_at(floats(64), 0),),
+    (np.array([np.inf, -np.inf] * 10),), (np.array([np.nan] * 9),),
+    (_nan_at(floats((6, 7)), 13)[::2, ::-3],), (np.asfortranarray(_nan_at(floats((5, 9)), 40)),),
+    (floats((40, 3), np.float32).T[:, ::2],), (ints((8, 9), np.uint8).T,),
+]
+@case(*EXTREME_INPUTS)
+def min_max_every_dtype(a): return a.min(), a.max(), np.amin(a), np.amax(a)
 @case(*V[1:2])
 def argmax_empty(a): return np.argmax(a)
 @case(*NONEMPTY_V, *NONEMPTY_M)
