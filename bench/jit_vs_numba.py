@@ -216,9 +216,9 @@ def first_call(folder, tool, mod, runs):
     return min(out)
 
 
-STEADY = """
-import time, numpy, kiln, numba
-import {kiln_mod} as a, {numba_mod} as b
+ALTERNATE = """
+import time, numpy, kiln
+import {mod_a} as a, {mod_b} as b
 fa, args_a = a.make()
 fb, args_b = b.make()
 fa(*args_a)
@@ -231,44 +231,28 @@ for _ in range({repeats}):   # alternate, so both see the same machine
         best[k] = min(best[k], time.perf_counter() - t0)
 print(best[0], best[1])
 """
+
+
+def alternate(folder, mod_a, mod_b, repeats):
+    """Best call time after the first of module mod_a's workload and of
+    mod_b's, the two taking turns in one process so that both see the same
+    load on the machine."""
+    code = ALTERNATE.format(mod_a=mod_a, mod_b=mod_b, repeats=repeats)
+    r = subprocess.run([sys.executable, "-c", code], env=env_for(folder), capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{mod_a}: {r.stderr[-2000:]}")
+    a, b = r.stdout.split()
+    return float(a), float(b)
 
 
 def steady(folder, kiln_mod, numba_mod, repeats):
-    """(kiln, numba): best call time after the first, the two taking turns in
-    one process so that both see the same load on the machine."""
-    code = STEADY.format(kiln_mod=kiln_mod, numba_mod=numba_mod, repeats=repeats)
-    r = subprocess.run([sys.executable, "-c", code], env=env_for(folder), capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(f"{kiln_mod}: {r.stderr[-2000:]}")
-    a, b = r.stdout.split()
-    return float(a), float(b)
-
-
-POLLING = """
-import time, numpy, kiln
-import {with_poll} as a, {without} as b
-fa, args_a = a.make()
-fb, args_b = b.make()
-fa(*args_a)
-fb(*args_b)
-best = [float("inf"), float("inf")]
-for _ in range({repeats}):   # alternate, so both see the same machine
-    for k, (fn, args) in enumerate(((fa, args_a), (fb, args_b))):
-        t0 = time.perf_counter()
-        fn(*args)
-        best[k] = min(best[k], time.perf_counter() - t0)
-print(best[0], best[1])
-"""
+    """(kiln, numba): best steady call times."""
+    return alternate(folder, kiln_mod, numba_mod, repeats)
 
 
 def polling(folder, with_poll, without, repeats):
-    """(with polls, without polls): best times, alternating in one process."""
-    code = POLLING.format(with_poll=with_poll, without=without, repeats=repeats)
-    r = subprocess.run([sys.executable, "-c", code], env=env_for(folder), capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr[-2000:])
-    a, b = r.stdout.split()
-    return float(a), float(b)
+    """(with interrupt polls, without): best steady call times."""
+    return alternate(folder, with_poll, without, repeats)
 
 
 DISPATCH = """
