@@ -357,26 +357,32 @@ static int static_len(const kj_type *t) {
 
 /* for target in <tuple>: the body once per element (the elements may have
  * different types, each converted to the loop variable's). */
+/* Lowers a loop body in which `break` goes to brk and `continue` to cont;
+ * a body that does not end in a jump falls through to cont. */
+static void lower_loop_body(kj_lw *w, kj_block *body, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont) {
+    LLVMBasicBlockRef saved_b = w->break_bb, saved_c = w->continue_bb;
+    w->break_bb = brk;
+    w->continue_bb = cont;
+    lower_block(w, body);
+    w->break_bb = saved_b;
+    w->continue_bb = saved_c;
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, cont);
+}
+
 static void lower_for_tuple(kj_lw *w, kj_node *s, int n) {
     it_state st = {0};
     it_setup(w, s->kids[1], &st);
     const kj_type *et = kj_iter_elem(st.type);
     LLVMBasicBlockRef orelse = kj_new_bb(w, "for.else"), exit = kj_new_bb(w, "for.exit");
-    LLVMBasicBlockRef saved_b = w->break_bb, saved_c = w->continue_bb;
     for (int i = 0; i < n; i++) {
         LLVMBasicBlockRef next = i + 1 < n ? kj_new_bb(w, "for.next") : orelse;
         assign(w, s->kids[0], it_item(w, &st, LLVMConstInt(w->i64, (unsigned long long)i, 0)), et);
-        w->break_bb = exit;
-        w->continue_bb = next;
-        lower_block(w, &s->body);
-        if (!kj_terminated(w))
-            LLVMBuildBr(w->b, next);
+        lower_loop_body(w, &s->body, exit, next);
         LLVMPositionBuilderAtEnd(w->b, next);
     }
     if (n == 0)
         LLVMBuildBr(w->b, orelse);
-    w->break_bb = saved_b;
-    w->continue_bb = saved_c;
     LLVMPositionBuilderAtEnd(w->b, orelse);
     lower_block(w, &s->orelse);
     if (!kj_terminated(w))
@@ -424,14 +430,7 @@ static void lower_for(kj_lw *w, kj_node *s) {
     LLVMPositionBuilderAtEnd(w->b, ibody);
     assign(w, s->kids[0], it_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, "")),
            kj_iter_elem(st.type));
-    LLVMBasicBlockRef saved_b = w->break_bb, saved_c = w->continue_bb;
-    w->break_bb = exit;
-    w->continue_bb = ilatch;
-    lower_block(w, &s->body);
-    w->break_bb = saved_b;
-    w->continue_bb = saved_c;
-    if (!kj_terminated(w))
-        LLVMBuildBr(w->b, ilatch);
+    lower_loop_body(w, &s->body, exit, ilatch);
     LLVMPositionBuilderAtEnd(w->b, ilatch);
     LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, t_p, ""),
                                       LLVMConstInt(w->i64, 1, 0), ""), t_p);
@@ -526,14 +525,7 @@ static void lower_while(kj_lw *w, kj_node *s) {
     LLVMValueRef test = kj_truth(w, kj_lower_expr(w, s->kids[0]), s->kids[0]->type);
     LLVMBuildCondBr(w->b, test, body, orelse);
     LLVMPositionBuilderAtEnd(w->b, body);
-    LLVMBasicBlockRef saved_b = w->break_bb, saved_c = w->continue_bb;
-    w->break_bb = exit;
-    w->continue_bb = cond;
-    lower_block(w, &s->body);
-    w->break_bb = saved_b;
-    w->continue_bb = saved_c;
-    if (!kj_terminated(w))
-        LLVMBuildBr(w->b, cond);
+    lower_loop_body(w, &s->body, exit, cond);
     LLVMPositionBuilderAtEnd(w->b, orelse);
     lower_block(w, &s->orelse);
     if (!kj_terminated(w))

@@ -125,6 +125,22 @@ static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, const kj_typ
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
+/* Inside the strided loop nest at index idx: every array leaf's current
+ * element, through its (broadcast) byte strides; a scalar leaf is itself. */
+static void load_leaves_strided(kj_lw *w, ew *e, int nd, LLVMValueRef *idx) {
+    for (int k = 0; k < e->n; k++) {
+        leaf *l = &e->leaves[k];
+        if (l->t->kind != KJ_T_ARRAY) {
+            l->elem = l->v;
+            continue;
+        }
+        LLVMValueRef off = c64(w, 0);
+        for (int d = 0; d < nd; d++)
+            off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[d], l->bstride[d], ""), "");
+        l->elem = kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, l->v, 1, 0), &off, 1, ""), l->t->elem);
+    }
+}
+
 /* The shape of n's value (nd returned), checking as NumPy does, node by
  * node in evaluation order, that each operation's operands broadcast (the
  * first that does not raises NumPy's message with its operands' shapes). */
@@ -311,17 +327,7 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
     LLVMValueRef idx[KJ_NP_MAXDIM];
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, nd, shape, idx);
-    for (int k = 0; k < e.n; k++) {
-        leaf *l = &e.leaves[k];
-        if (l->t->kind != KJ_T_ARRAY) {
-            l->elem = l->v;
-            continue;
-        }
-        LLVMValueRef off = c64(w, 0);
-        for (int d = 0; d < nd; d++)
-            off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[d], l->bstride[d], ""), "");
-        l->elem = kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, l->v, 1, 0), &off, 1, ""), l->t->elem);
-    }
+    load_leaves_strided(w, &e, nd, idx);
     v = element(w, &e, n, true, &vt);
     kj_np_store_elem(w, kj_np_ptr(w, res, nd, idx), v, vt, rt->elem);
     kj_np_nest_end(w, &nest);
@@ -409,17 +415,7 @@ void kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx) {
     LLVMValueRef idx[KJ_NP_MAXDIM];
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, nd, shape, idx);
-    for (int k = 0; k < e.n; k++) {
-        leaf *l = &e.leaves[k];
-        if (l->t->kind != KJ_T_ARRAY) {
-            l->elem = l->v;
-            continue;
-        }
-        LLVMValueRef off = c64(w, 0);
-        for (int d = 0; d < nd; d++)
-            off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, idx[d], l->bstride[d], ""), "");
-        l->elem = kj_np_load(w, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, l->v, 1, 0), &off, 1, ""), l->t->elem);
-    }
+    load_leaves_strided(w, &e, nd, idx);
     v = element(w, &e, n, true, &vt);
     fn(w, v, vt, ctx);
     kj_np_nest_end(w, &nest);
