@@ -100,6 +100,8 @@ const kj_type *kj_iter_elem(const kj_type *t) {
     case KJ_T_RANGE: return KJ_I64;
     case KJ_T_LIST: return t->elem;
     case KJ_T_ARRAY:
+        if (t->ndim == 0)   /* NumPy: "iteration over a 0-d array" */
+            return NULL;
         if (t->ndim == 1)
             return t->elem;
         return kj_array(t->elem, t->ndim - 1, t->layout == KJ_LAYOUT_C ? KJ_LAYOUT_C : KJ_LAYOUT_A,

@@ -84,6 +84,10 @@ static const kj_type *ewise_type(kj_infer_ctx *c, kj_node *n, const char *ufunc,
         else if (ops[i]->kind != KJ_T_ARRAY && !kj_is_number(ops[i]))
             FAIL(c, n, NULL, "np.%s cannot take %s", ufunc, ops[i]->name);
     }
+    for (int i = 0; nd == 0 && i < nops; i++)   /* NumPy would give a scalar: not lowered yet */
+        if (ops[i]->kind == KJ_T_ARRAY)
+            FAIL(c, n, "Take the element first: a[()] is the number a 0-d array holds.",
+                 "np.%s of a 0-d array is not supported yet", ufunc);
     kj_node *consts[3] = {NULL, NULL, NULL};
     for (int i = 0; i < nops && i < 3; i++)
         consts[i] = opn[i]->kind == KJ_E_CONST && kj_is_number(opn[i]->type) ? opn[i] : NULL;

@@ -42,6 +42,8 @@ static LLVMValueRef load_elem(kj_lw *w, LLVMValueRef p, const kj_type *et) {
 static LLVMValueRef elem_ptr(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMValueRef *idx) {
     LLVMValueRef data = kj_array_field(w, arr, 1, 0);
     int nd = at->ndim;
+    if (nd == 0) /* a 0-d array, indexed by a[()]: its one element */
+        return data;
     if (at->layout == KJ_LAYOUT_C || at->layout == KJ_LAYOUT_F) {
         bool c = at->layout == KJ_LAYOUT_C;
         LLVMValueRef lin = idx[c ? 0 : nd - 1];
