@@ -1,19 +1,23 @@
 """What Kiln's per-call recording costs, against what a call costs.
 
 While a notebook cell runs (kiln.ipython switches it on for the cell, whose
-footer shows it), every call of compiled code reads kp_ticks() twice (the
-TSC where it is invariant) and adds to its thread's own totals
-(profiler/records.c), so that the footer can say how long compiled code ran
-and how many calls it took. In a cell, %timeit and %compare only count their
-loops' calls (they time them themselves). Outside a cell (scripts, tests,
-benchmarks) the dispatcher only loads the switch and branches past it. This
-prints, in one run: the recording alone, Kiln's dispatch of trivial
-functions (a float argument and a small array, the courses' usual call)
-with recording off, timed and counted, Numba's, and the footer's per-cell
-bookkeeping.
+footer shows it), every call of compiled code is counted exactly in its
+specialization's record (profiler/calls.c). The first calls of a function
+in a cell are timed one by one (two TSC reads); once they show it runs
+under 1 µs, about one call in 128 is timed and the rest estimated (the
+footer then writes "≈"); longer calls are all timed. In a cell, %timeit and
+%compare only count their loops' calls. Outside a cell (scripts, tests,
+benchmarks) the dispatcher only loads the switch and branches past it.
+
+This prints, in one run: what each candidate part costs in C (clocks,
+bookkeeping designs), Kiln's dispatch of short calls (a float argument and
+a small array, the courses' usual call) and of a long one (a 5,000-element
+loop) with recording off, on (a cell) and counted (%timeit), Numba's
+dispatch for scale, the ratios, and the footer's per-cell bookkeeping.
 
     KILN_BUILD_DIR=build /usr/bin/python3 bench/profiler_overhead.py
 """
+import contextlib
 import os
 import sys
 import timeit
@@ -22,13 +26,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(os.environ.get("KILN_BUILD_DIR", os.path.join(ROOT, "build")), "python"),
                 os.path.join(ROOT, "python")]
 
+import numpy as np  # noqa: E402
+
 import _kiln  # noqa: E402
-
-
-def per_call_ns(fn, arg):
-    """Best of 5 runs of 300,000 calls, in ns per call."""
-    timer = timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg})
-    return min(timer.repeat(repeat=5, number=300_000)) / 300_000 * 1e9
 
 
 def identity(x):
@@ -39,68 +39,92 @@ def first(a):
     return a[0]
 
 
-def dispatches(jit, name, *switches):
-    """[(label, ns per call)] for `jit` applied to the trivial functions,
-    inside the profiler `switches` (context managers) given."""
-    import contextlib
+def total(a):
+    s = 0.0
+    for x in a:
+        s += x
+    return s
 
-    import numpy as np
 
-    rows = []
-    for fn, arg, what in ((identity, 1.0, "float"), (first, np.ones(100), "float64[:]")):
+# (function, argument, label, calls per timing): short calls, then a long one
+WORKLOADS = ((identity, 1.0, "short: identity(float)", 300_000),
+             (first, np.ones(100), "short: first(float64[:])", 300_000),
+             (total, np.ones(5_000), "long: total(float64[5000])", 10_000))
+
+
+def per_call_ns(fn, arg, number):
+    """Best of 5 timings of `number` calls, in ns per call."""
+    timer = timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg})
+    return min(timer.repeat(repeat=5, number=number)) / number * 1e9
+
+
+def dispatches(jit, mode, switches):
+    """{(mode, workload label): ns per call} for `jit` of each workload,
+    inside the profiler `switches` (context-manager factories)."""
+    rows = {}
+    for fn, arg, what, number in WORKLOADS:
         compiled = jit(fn)
         compiled(arg)
         with contextlib.ExitStack() as stack:
             for switch in switches:
-                stack.enter_context(switch)
-            rows.append((f"{name}, {what}", per_call_ns(compiled, arg)))
+                stack.enter_context(switch())
+            rows[(mode, what)] = per_call_ns(compiled, arg, number)
     return rows
 
 
-def best_rows(measure, rounds=3):
-    """measure() -> [(label, ns)], taken `rounds` times, interleaved with the
-    other measurements; the best per label (the machine is shared)."""
+def best_of_rounds(measure, rounds=3):
+    """measure() -> {key: ns}, taken `rounds` times, interleaved with the other
+    measurements; the best per key (the machine is shared)."""
     best = {}
     for _ in range(rounds):
-        for label, ns in measure():
-            best[label] = min(best.get(label, ns), ns)
-    return list(best.items())
+        for key, ns in measure().items():
+            best[key] = min(best.get(key, ns), ns)
+    return best
+
+
+def print_part_costs():
+    costs = {}
+    for _ in range(3):
+        for part, ns in _kiln.profiler_costs(2_000_000).items():
+            costs[part] = min(costs.get(part, ns), ns)
+    call = costs.pop("empty call")
+    print(f"What each part of recording one call costs, in C, beyond an empty indirect call ({call:.1f} ns):")
+    for part, ns in costs.items():
+        print(f"  {part:45s} {ns - call:+6.1f} ns")
+    print()
 
 
 def main():
-    record = min(_kiln.profiler_time_record_call(10_000_000) for _ in range(5))
-    print(f"timing + recording one call (2 kp_ticks + per-thread add): {record:5.1f} ns, paid only in a cell\n")
-    rows = [("plain Python call, float", per_call_ns(identity, 1.0))]
-    modes = []
-    try:
-        import kiln
-        from kiln.magics import records
-        measured = best_rows(lambda: (
-            dispatches(kiln.jit, "kiln, off (script, test, bench)")
-            + dispatches(kiln.jit, "kiln, timed (notebook cell)", records.recording_calls())
-            + dispatches(kiln.jit, "kiln, counted (%timeit in a cell)", records.recording_calls(),
-                         records.untimed_calls())))
-        modes = [measured[0:2], measured[2:4], measured[4:6]]
-        rows += measured
-    except (ImportError, AttributeError) as exc:
-        print(f"kiln.jit not available ({exc}); Kiln's dispatch not measured")
+    print_part_costs()
+    import kiln
+    from kiln.magics import records
+
+    modes = {"off (script, test, bench)": (),
+             "recorded (a notebook cell)": (records.recording_calls,),
+             "counted (%timeit in a cell)": (records.recording_calls, records.untimed_calls)}
+    kiln_ns = best_of_rounds(lambda: {k: v for mode, switches in modes.items()
+                                      for k, v in dispatches(kiln.jit, mode, switches).items()})
     try:
         import numba
-        rows += best_rows(lambda: dispatches(numba.njit, "numba.njit (no records)"))
+        numba_ns = best_of_rounds(lambda: dispatches(numba.njit, "numba", ()), rounds=1)
     except ImportError as exc:
         print(f"numba not importable ({exc})")
-    print("ns per call of a trivial function")
-    for label, ns in rows:
-        print(f"  {label:48s} {ns:6.1f}")
-    if modes:
-        off = modes[0]
-        for mode, name in zip(modes[1:], ("timed (a notebook cell)", "counted (%timeit/%compare in a cell)")):
-            for (label, ns_off), (_, ns_on) in zip(off, mode):
-                what = label.rsplit(", ", 1)[1]
-                print(f"recording {name}, {what}: {ns_on - ns_off:+5.1f} ns per call "
-                      f"({ns_on / ns_off - 1:+.0%} of Kiln's dispatch with recording off)")
-        print("recording off (the switch: one load and a branch) is Kiln's plain dispatch above")
-    from kiln.magics import records
+        numba_ns = {}
+
+    print("ns per call, Kiln's recording modes side by side (ratio to recording off)")
+    header = "".join(f"{mode:>30s}" for mode in modes) + f"{'numba.njit':>14s}"
+    print(f"  {'':28s}{header}")
+    for _, _, what, _ in WORKLOADS:
+        off = kiln_ns[(next(iter(modes)), what)]
+        cells = "".join(f"{f'{kiln_ns[(mode, what)]:.1f} ns ({kiln_ns[(mode, what)] / off:.3f}x)':>30s}"
+                        for mode in modes)
+        numba_cell = f"{numba_ns[('numba', what)]:11.1f} ns" if numba_ns else ""
+        print(f"  {what:28s}{cells}{numba_cell}")
+    recorded = "recorded (a notebook cell)"
+    for _, _, what, _ in WORKLOADS:
+        off, on = kiln_ns[("off (script, test, bench)", what)], kiln_ns[(recorded, what)]
+        print(f"recording in a cell, {what}: {on - off:+6.1f} ns per call ({on / off - 1:+.1%} of the dispatch)")
+
     per_cell = min(timeit.repeat("with records.recording_calls(): records.since(records.snapshot())",
                                  globals={"records": records}, repeat=5, number=10_000)) / 10_000 * 1e6
     print(f"per-cell bookkeeping of the footer (switch on/off + snapshot + delta): {per_cell:.2f} µs per cell")

@@ -297,6 +297,7 @@ static void spec_dealloc(kj_spec *s) {
     Py_XDECREF(s->keep);
     Py_XDECREF(s->parallel);
     Py_XDECREF(s->object);
+    kp_calls_release(s->calls);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -481,6 +482,7 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
         return NULL;
     }
     s->laid_out = false;
+    s->calls = NULL;
     s->entry = (kj_entry_fn)out.entry;
     s->nargs = nargs;
     s->args = calloc((size_t)nargs + 1, sizeof(kj_type *));

@@ -38,6 +38,7 @@ typedef struct {
     bool laid_out;
     unsigned arg_offset[KJ_SPEC_MAX_ARGS];
     unsigned args_size, ret_size;
+    struct kp_calls *calls;  /* the profiler's record of its calls, made with the layout; owned */
 } kj_spec;
 
 extern PyTypeObject kj_spec_type;

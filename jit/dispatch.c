@@ -2,8 +2,9 @@
  * its arguments (exact floats and ints inline, else kj_typeof: a few pointer
  * compares), finds the specialization compiled for those types by a linear
  * scan of a short list, unboxes the arguments into a stack buffer laid out
- * as LLVM lays out their types, calls the machine code (timed only while a
- * notebook cell records calls: profiler/profiler.h) and boxes the result
+ * as LLVM lays out their types, calls the machine code (counted, and timed
+ * or sampled, only while a notebook cell records calls: profiler/profiler.h)
+ * and boxes the result
  * (an array argument returned unchanged is returned itself). A miss calls
  * the Python side (_specialize), which compiles. Per call of an identity
  * function this is about 200 instructions for a float, 270 for an int
@@ -371,9 +372,25 @@ static PyObject *raise_from_compiled(void) {
     return NULL;
 }
 
-/* Works out where each argument of s goes in the argument buffer.
+/* The profiler's record of s's calls, named after py_func, which made the
+ * first call. Returns 0, or -1 with an exception. */
+static int make_call_record(kj_spec *s, PyObject *py_func) {
+    PyObject *name = py_func ? PyObject_GetAttrString(py_func, "__qualname__") : NULL;  /* owned here */
+    if (!name)
+        PyErr_Clear();  /* the record is only unnamed in the report */
+    s->calls = kp_calls_new(name, s->signature);
+    Py_XDECREF(name);
+    if (!s->calls) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Works out where each argument of s goes in the argument buffer, and
+ * makes its call record: once, on its first call.
  * Returns 0, or -1 with a TypeError when they do not fit. */
-static int lay_out(kj_spec *s) {
+static int lay_out(kj_spec *s, PyObject *py_func) {
     size_t off = 0;
     for (int i = 0; i < s->nargs; i++) {
         size_t a = align_of(s->args[i]);
@@ -387,17 +404,20 @@ static int lay_out(kj_spec *s) {
     }
     s->args_size = (unsigned)off;
     s->ret_size = (unsigned)size_of(s->ret);
+    if (!s->calls && make_call_record(s, py_func) < 0)
+        return -1;
     s->laid_out = true;
     return 0;
 }
 
-static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
+/* Calls s, which the dispatcher of py_func found or made for these args. */
+static PyObject *call_spec(kj_spec *s, PyObject *py_func, PyObject *const *args, Py_ssize_t n) {
     _Alignas(16) char stack_args[ARG_BUFFER];
     _Alignas(16) char retbuf[RET_BUFFER];
     void *ptrs[MAX_ARGS];
     call_state cs;
     cs.ntemps = 0;   /* (not = {0}: that would clear the whole array per call) */
-    if (!s->laid_out && lay_out(s) < 0)
+    if (!s->laid_out && lay_out(s, py_func) < 0)
         return NULL;
     char *buf = s->args_size <= sizeof stack_args ? stack_args : PyMem_Malloc(s->args_size);
     if (!buf)
@@ -415,10 +435,11 @@ static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
         goto fail;
     }
     kj_interrupt_flag = 0;
-    /* timed only while a cell's footer will show it (profiler.h): the two
-     * TSC reads cost as much as the rest of this call */
-    kp_calls_mode recording = kp_calls_recording();
-    uint64_t t0 = recording == KP_CALLS_TIMED ? kp_ticks() : 0;
+    /* counted while a cell's footer will show it, and timed when long or
+     * sampled (profiler.h): two clock reads cost as much as a short call */
+    kp_calls *record = s->calls;
+    bool timed = kp_call_starts(record);
+    uint64_t t0 = timed ? kp_ticks() : 0;
     int status;
     if (s->nogil) {
         Py_BEGIN_ALLOW_THREADS
@@ -427,10 +448,8 @@ static PyObject *call_spec(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
     } else {
         status = s->entry(ret, ptrs);
     }
-    if (recording == KP_CALLS_TIMED)
-        kp_record_call_ticks(kp_ticks() - t0);
-    else if (recording == KP_CALLS_COUNTED)
-        kp_record_untimed_call();
+    if (timed)
+        kp_call_timed(record, kp_ticks() - t0);
     PyObject *result = status == 0 ? box_result(ret, s->ret) : raise_from_compiled();
     if (ret != retbuf)
         PyMem_Free(ret);
@@ -506,7 +525,7 @@ static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, si
         typed = (key[i] = typeof_arg(args[i])) != NULL && typed;
     kj_spec *s = typed ? lookup(d, key, (int)n) : NULL;
     if (s)
-        return call_spec(s, args, n);
+        return call_spec(s, d->py_func, args, n);
     /* a miss: the Python side picks or compiles the specialization */
     PyObject *tuple = PyTuple_New(n);
     if (!tuple)
@@ -533,7 +552,7 @@ static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, si
         Py_DECREF(spec);
         return PyErr_NoMemory();
     }
-    PyObject *r = call_spec((kj_spec *)spec, args, n);
+    PyObject *r = call_spec((kj_spec *)spec, d->py_func, args, n);
     Py_DECREF(spec);
     return r;
 }
@@ -588,7 +607,6 @@ static void dispatcher_dealloc(dispatcher *d) {
 
 /* Calls spec directly (a signature compiled ahead, or a test). */
 static PyObject *dispatcher_call_spec(PyObject *self, PyObject *const *args, Py_ssize_t n) {
-    (void)self;
     if (n < 1 || !PyObject_TypeCheck(args[0], &kj_spec_type)) {
         PyErr_SetString(PyExc_TypeError, "_call_spec(spec, *args)");
         return NULL;
@@ -598,7 +616,7 @@ static PyObject *dispatcher_call_spec(PyObject *self, PyObject *const *args, Py_
         PyErr_Format(PyExc_TypeError, "kiln: this signature takes %d arguments, %zd given", s->nargs, n - 1);
         return NULL;
     }
-    return call_spec(s, args + 1, n - 1);
+    return call_spec(s, ((dispatcher *)self)->py_func, args + 1, n - 1);
 }
 
 static PyMethodDef dispatcher_methods[] = {

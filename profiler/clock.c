@@ -58,3 +58,8 @@ double kp_ticks_to_ns(uint64_t ticks) {
     kp_clock_init();
     return (double)ticks * ns_per_tick;
 }
+
+uint64_t kp_ns_to_ticks(double ns) {
+    kp_clock_init();
+    return (uint64_t)(ns / ns_per_tick);
+}

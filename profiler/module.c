@@ -1,40 +1,49 @@
 /* The profiler's Python face, functions of the _kiln module:
- *   profiler_counters()            -> (calls, call_ns, compiles, untimed_calls) so far
- *   profiler_compiles(start=0)     -> [ {function, signature, target, phases}, ... ]
+ *   profiler_compile_count()       -> index of the next compile record
+ *   profiler_compiles(start=0)     -> [ {function, signature, target, phases, from_cache}, ... ]
  *   profiler_record_compile(function, signature, target, phases)
- *   profiler_record_call(elapsed_ns)
+ *   profiler_record_cache_load(function, signature, target, seconds)
  *   profiler_record_calls(on)      -> users left of the dispatcher's call records
  *   profiler_untime_calls(on)      -> users left of counting calls without timing
- *   profiler_time_record_call(n)   -> ns to time and record one call (bench/)
- * kiln.ipython subtracts two snapshots to report one cell. */
+ *   profiler_calls()               -> [ {function, signature, calls, seconds, estimated, untimed}, ... ]
+ * (and profiler_costs(n), for bench/, from bench.c). kiln.ipython reads the
+ * compile records from a cell's first index on, and the calls of the
+ * recording it starts for the cell. */
 #define PY_SSIZE_T_CLEAN
 #include "profiler/profiler.h"
 
-static PyObject *counters(PyObject *self, PyObject *unused) {
+static PyObject *compile_count(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
-    kp_counters c = kp_snapshot();
-    return Py_BuildValue("(KKnK)", (unsigned long long)c.calls, (unsigned long long)c.call_ns,
-                         (Py_ssize_t)c.compiles, (unsigned long long)c.untimed_calls);
+    return PyLong_FromSize_t(kp_compile_count());
 }
 
-/* A new dict {function, signature, target, phases: {name: seconds}}, or NULL. */
+/* Sets phases[name] = ns as seconds. Returns 0, or -1 with an exception. */
+static int set_seconds(PyObject *phases, const char *name, uint64_t ns) {
+    PyObject *seconds = PyFloat_FromDouble((double)ns * 1e-9);
+    int failed = !seconds || PyDict_SetItemString(phases, name, seconds) < 0;
+    Py_XDECREF(seconds);
+    return failed ? -1 : 0;
+}
+
+/* A new dict {function, signature, target, phases: {name: seconds},
+ * from_cache}, or NULL. A load from the disk cache has one phase,
+ * cache_load, as its Specialization's stats have. */
 static PyObject *compile_as_dict(const kp_compile_record *r) {
-    PyObject *phases = PyDict_New();  /* owned here until handed to `record` */
+    PyObject *phases = PyDict_New();  /* owned here until handed to the dict */
     if (!phases)
         return NULL;
-    for (int p = 0; p < KP_PHASE_COUNT; p++) {
-        PyObject *seconds = PyFloat_FromDouble((double)r->phase_ns[p] * 1e-9);
-        int failed = !seconds || PyDict_SetItemString(phases, kp_phase_name(p), seconds) < 0;
-        Py_XDECREF(seconds);
-        if (failed) {
-            Py_DECREF(phases);
-            return NULL;
-        }
+    int failed = r->from_cache ? set_seconds(phases, "cache_load", r->load_ns) : 0;
+    for (int p = 0; !r->from_cache && !failed && p < KP_PHASE_COUNT; p++)
+        failed = set_seconds(phases, kp_phase_name(p), r->phase_ns[p]);
+    if (failed) {
+        Py_DECREF(phases);
+        return NULL;
     }
     /* "N" steals phases, also when building fails. */
-    return Py_BuildValue("{s:s,s:s,s:s,s:N}", "function", r->function, "signature", r->signature,
-                         "target", r->target, "phases", phases);
+    return Py_BuildValue("{s:s,s:s,s:s,s:N,s:O}", "function", r->function, "signature", r->signature,
+                         "target", r->target, "phases", phases, "from_cache",
+                         r->from_cache ? Py_True : Py_False);
 }
 
 static PyObject *compiles(PyObject *self, PyObject *args) {
@@ -94,12 +103,19 @@ static PyObject *record_compile(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *record_call(PyObject *self, PyObject *arg) {
+static PyObject *record_cache_load(PyObject *self, PyObject *args) {
     (void)self;
-    unsigned long long ns = PyLong_AsUnsignedLongLong(arg);
-    if (ns == (unsigned long long)-1 && PyErr_Occurred())
+    kp_compile_record r = {.from_cache = true};
+    double seconds;
+    if (!PyArg_ParseTuple(args, "sssd:profiler_record_cache_load", &r.function, &r.signature, &r.target,
+                          &seconds))
         return NULL;
-    kp_record_call(ns);
+    if (!(seconds >= 0.0)) {
+        PyErr_SetString(PyExc_ValueError, "profiler_record_cache_load: seconds must be >= 0");
+        return NULL;
+    }
+    r.load_ns = (uint64_t)(seconds * 1e9 + 0.5);
+    kp_record_compile(&r);
     Py_RETURN_NONE;
 }
 
@@ -126,50 +142,52 @@ static PyObject *untime_calls(PyObject *self, PyObject *arg) {
     return switch_calls(arg, kp_untime_calls, "profiler_untime_calls");
 }
 
-/* The cost of recording one call as the dispatcher does it (two kp_ticks()
- * and kp_record_call_ticks), measured in C where it happens, so that
- * bench/profiler_overhead.py can set it against a whole dispatch. The loop
- * adds n calls to the real totals; a benchmark process does not mind. */
-static PyObject *time_record_call(PyObject *self, PyObject *arg) {
+/* Appends {function, signature, calls, seconds, estimated, untimed} of one
+ * record to the list ctx. Returns 0, or -1 with an exception. */
+static int append_calls(const kp_calls *r, void *ctx) {
+    bool estimated;
+    double ns = kp_calls_ns(r, &estimated);
+    PyObject *d = Py_BuildValue("{s:O,s:O,s:K,s:d,s:O,s:K}", "function", r->function ? r->function : Py_None,
+                                "signature", r->signature ? r->signature : Py_None, "calls",
+                                (unsigned long long)r->n.calls, "seconds", ns * 1e-9, "estimated",
+                                estimated ? Py_True : Py_False, "untimed", (unsigned long long)r->n.untimed);
+    int failed = !d || PyList_Append((PyObject *)ctx, d) < 0;
+    Py_XDECREF(d);
+    return failed ? -1 : 0;
+}
+
+static PyObject *calls(PyObject *self, PyObject *unused) {
     (void)self;
-    Py_ssize_t n = PyLong_AsSsize_t(arg);
-    if (n == -1 && PyErr_Occurred())
-        return NULL;
-    if (n <= 0) {
-        PyErr_SetString(PyExc_ValueError, "profiler_time_record_call: n must be > 0");
-        return NULL;
-    }
-    uint64_t start = kp_now_ns();
-    for (Py_ssize_t i = 0; i < n; i++) {
-        uint64_t t0 = kp_ticks();
-        kp_record_call_ticks(kp_ticks() - t0);
-    }
-    uint64_t stop = kp_now_ns();
-    return PyFloat_FromDouble((double)(stop - start) / (double)n);
+    (void)unused;
+    PyObject *list = PyList_New(0);  /* owned here until returned */
+    if (list && kp_calls_each(append_calls, list) < 0)
+        Py_CLEAR(list);
+    return list;
 }
 
 static PyMethodDef profiler_methods[] = {
-    {"profiler_counters", counters, METH_NOARGS,
-     "profiler_counters() -> (calls, call_ns, compiles, untimed_calls): totals since the process "
-     "started."},
+    {"profiler_compile_count", compile_count, METH_NOARGS,
+     "profiler_compile_count() -> int: compile records so far (the index of the next one)."},
     {"profiler_compiles", compiles, METH_VARARGS,
-     "profiler_compiles(start=0) -> list of compile records from index start on."},
+     "profiler_compiles(start=0) -> list of compile records (and cache loads) from index start on."},
     {"profiler_record_compile", record_compile, METH_VARARGS,
      "profiler_record_compile(function, signature, target, phases): record a compile done "
      "outside C; phases maps phase names to seconds."},
-    {"profiler_record_call", record_call, METH_O,
-     "profiler_record_call(elapsed_ns): record one call of compiled code."},
+    {"profiler_record_cache_load", record_cache_load, METH_VARARGS,
+     "profiler_record_cache_load(function, signature, target, seconds): record machine code "
+     "loaded from the disk cache in place of a compile."},
     {"profiler_record_calls", record_calls, METH_O,
      "profiler_record_calls(on) -> int: True adds one user of the dispatcher's call records "
-     "(calls are timed and counted while there is one), False removes one; returns how many "
-     "are left."},
+     "(calls are timed and counted while there is one; the first user starts a new recording), "
+     "False removes one; returns how many are left."},
     {"profiler_untime_calls", untime_calls, METH_O,
      "profiler_untime_calls(on) -> int: while recording, True makes the dispatcher count calls "
      "without timing them (as untimed_calls) until as many False have come; returns how many "
      "users are left."},
-    {"profiler_time_record_call", time_record_call, METH_O,
-     "profiler_time_record_call(n) -> nanoseconds to time and record one call (two kp_ticks() "
-     "and kp_record_call_ticks), averaged over n."},
+    {"profiler_calls", calls, METH_NOARGS,
+     "profiler_calls() -> list of {function, signature, calls, seconds, estimated, untimed}: "
+     "each compiled function called in the current (or last) recording. calls is exact; seconds "
+     "is estimated from samples (estimated=True) when the function's calls were under 1 us."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -192,5 +210,7 @@ int kp_module_init(PyObject *module) {
         Py_DECREF(names);
         return -1;
     }
+    if (kp_bench_init(module) < 0)
+        return -1;
     return kp_hostinfo_init(module);
 }

@@ -2,15 +2,14 @@
  * the notebook face (kiln.ipython) can show per cell what was compiled and
  * how long compiled code ran. Public names are prefixed kp_.
  *
- * Thread safety: every kp_record_* may be called from any thread, with or
- * without the GIL held. A call adds to the calling thread's own totals, no
- * lock and no shared write (the dispatch hot path); compiles take a mutex
- * (rare, and already milliseconds long). */
+ * Thread safety: compile records may be added from any thread, with or
+ * without the GIL (a mutex: compiles are rare and milliseconds long); call
+ * records are kept under the GIL (see below). */
 #ifndef KILN_PROFILER_H
 #define KILN_PROFILER_H
 
 #include <Python.h>
-#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,7 +30,7 @@ uint64_t kp_now_ns(void);
 
 /* The cheapest timestamp for timing one call on the dispatch path: the TSC
  * on x86-64 when it is invariant, else kp_now_ns(). Only a difference of two
- * means anything, and only to kp_record_call_ticks(). Valid once the clock is
+ * means anything, and only to kp_call_timed(). Valid once the clock is
  * initialized (kp_module_init does it; kp_clock_init may be called earlier). */
 extern int kp_ticks_are_tsc;  /* set once by kp_clock_init, read-only after */
 void kp_clock_init(void);
@@ -43,72 +42,132 @@ static inline uint64_t kp_ticks(void) {
     return kp_now_ns();
 }
 
-/* Nanoseconds in `ticks` of kp_ticks(). */
+/* Nanoseconds in `ticks` of kp_ticks(), and the other way. */
 double kp_ticks_to_ns(uint64_t ticks);
+uint64_t kp_ns_to_ticks(double ns);
 
-/* One finished compile of one function for one signature. */
+/* One finished compile of one function for one signature, or one load of
+ * its machine code from the disk cache (cache=True), which stands for a
+ * compile: then from_cache is set and load_ns is its time, the phases 0. */
 typedef struct {
     const char *function;   /* qualified name, copied by the profiler */
     const char *signature;  /* e.g. "(float64, array(float64, 1d, C))", copied */
     const char *target;     /* "cpu", "cuda", "cuda-simulator", copied */
     uint64_t phase_ns[KP_PHASE_COUNT];
+    bool from_cache;
+    uint64_t load_ns;
 } kp_compile_record;
 
 /* Keeps a copy of the record. When memory runs out the record is dropped:
  * compiling goes on, only the report misses it. */
 void kp_record_compile(const kp_compile_record *record);
 
-/* What the dispatcher records of each call. Timing costs two kp_ticks() and
- * a per-thread add per call (about 20 ns with the TSC on an AMD EPYC, as
- * much as the rest of a dispatch), so calls are recorded only while
- * something will show them: kiln.ipython records them for each cell, whose
- * footer reports them; a script, a test or a benchmark pays one load and a
- * branch. Inside a cell, %timeit and %compare count their loops' calls
- * without timing them, so that what they measure is the dispatch a script
- * gets, and the footer says those calls were timed there.
+/* ---- calls of compiled code ----
  *
- * Each switch is a count, not a flag, so that nested users each switch it
- * on and off without undoing another's: calls are recorded while
- * kp_calls_recorders > 0, and only counted while kp_calls_untimers > 0 too.
- * Changed only by kp_record_calls() / kp_untime_calls() (compare-and-swap,
- * from any thread); read by the dispatcher with relaxed loads: a call that
- * starts as a switch flips may go either way. */
-typedef enum { KP_CALLS_OFF, KP_CALLS_COUNTED, KP_CALLS_TIMED } kp_calls_mode;
-extern _Atomic int kp_calls_recorders, kp_calls_untimers;
-static inline kp_calls_mode kp_calls_recording(void) {
-    if (atomic_load_explicit(&kp_calls_recorders, memory_order_relaxed) <= 0)
-        return KP_CALLS_OFF;
-    return atomic_load_explicit(&kp_calls_untimers, memory_order_relaxed) > 0 ? KP_CALLS_COUNTED
-                                                                              : KP_CALLS_TIMED;
+ * Calls are recorded only while something will show them: kiln.ipython
+ * records each notebook cell, whose footer reports them; a script, a test
+ * or a benchmark pays one load and a branch. While recording, the count of
+ * calls is exact, and so is the run time of calls long enough for the clock
+ * to be negligible; a call shorter than the clock is worth timing is
+ * sampled (the team's decision, measured in bench/profiler_overhead.py):
+ *
+ * - each compiled function (one record per specialization) has its first
+ *   KP_EXACT_CALLS calls of a recording timed one by one;
+ * - once those show it runs under KP_SHORT_CALL_NS on average, one call in
+ *   about KP_SAMPLE_EVERY is timed (a random gap, so that a periodic
+ *   pattern of arguments cannot line up with the samples), and the calls in
+ *   between are estimated at the samples' mean; a sample over the threshold
+ *   times every call again. Such a total is flagged `estimated`.
+ *
+ * The dispatcher's fast path is then a counter increment and a compare
+ * (kp_call_starts); the two clock reads and the bookkeeping (kp_call_timed)
+ * run on the first calls, on long calls, and on the samples.
+ *
+ * Inside a cell, %timeit and %compare count their loops' calls without
+ * timing any (untimed), so that what they measure is the dispatch a script
+ * gets; the footer says those calls were timed there.
+ *
+ * Thread safety: records, switches and totals are changed and read only
+ * with the GIL held (the dispatcher records before it releases the GIL for
+ * a nogil call and after it takes it back), so plain loads and stores do. */
+#define KP_EXACT_CALLS 16
+#define KP_SHORT_CALL_NS 1000
+#define KP_SAMPLE_EVERY 128
+
+typedef enum { KP_CALLS_OFF, KP_CALLS_TIMED, KP_CALLS_UNTIMED } kp_calls_mode;
+
+/* One specialization's calls in the current recording. The dispatcher makes
+ * one per specialization (kp_calls_new) and gives it back when the
+ * specialization goes (kp_calls_release); only kp_call_* touch the counts. */
+typedef struct kp_calls {
+    struct kp_call_counts {
+        uint64_t calls;         /* calls while recording, not untimed: exact */
+        uint64_t next_timed;    /* the call numbered above this is timed */
+        uint64_t untimed;       /* calls counted in untimed loops */
+        uint64_t timed;         /* calls timed, and their ticks */
+        uint64_t timed_ticks;
+        uint64_t samples;       /* of those, timed as samples of short calls */
+        uint64_t sample_ticks;
+        bool sampling;          /* the next timed call is a sample */
+        bool linked;            /* on the recording's list (has calls in it) */
+    } n;
+    bool released;              /* its specialization went: freed when unlinked */
+    PyObject *function;         /* str, owned: names it in reports */
+    PyObject *signature;        /* str, owned */
+    struct kp_calls *next;      /* on the recording's list */
+} kp_calls;
+
+extern kp_calls_mode kp_calls_mode_now;  /* changed by the switches below */
+
+/* Joins the current recording's list (first call in it). */
+void kp_calls_link(kp_calls *r);
+
+/* Called before each call of compiled code: whether to time it. */
+static inline bool kp_call_starts(kp_calls *r) {
+    if (__builtin_expect(kp_calls_mode_now == KP_CALLS_OFF, 1))
+        return false;
+    if (kp_calls_mode_now == KP_CALLS_UNTIMED) {
+        if (!r->n.linked)
+            kp_calls_link(r);
+        r->n.untimed++;
+        return false;
+    }
+    return ++r->n.calls > r->n.next_timed;
 }
-/* Add one user of the switch (on != 0) or remove one. Each returns the
- * number left, or -1 when asked to remove one that was never added (the
- * count stays 0). */
+
+/* After a call kp_call_starts chose to time: `ticks` is the difference of
+ * two kp_ticks() around it. Links the record on its first call and picks
+ * the next call to time. */
+void kp_call_timed(kp_calls *r, uint64_t ticks);
+
+/* A zeroed record, or NULL when memory runs out. `function` and
+ * `signature` (str) name it in reports; each is borrowed and kept with a
+ * new reference. */
+kp_calls *kp_calls_new(PyObject *function, PyObject *signature);
+
+/* Gives the record back: freed now, or when the recording that shows its
+ * calls ends (its totals stay in the report until then). NULL is fine. */
+void kp_calls_release(kp_calls *r);
+
+/* Add one user of the switch (on != 0) or remove one. Calls are recorded
+ * while kp_record_calls has users, and counted untimed while
+ * kp_untime_calls has users too. The first user of kp_record_calls starts
+ * a new recording: every record starts again from zero. Each returns the
+ * number of users left, or -1 when asked to remove one that was never
+ * added (the count stays 0). */
 int kp_record_calls(int on);
 int kp_untime_calls(int on);
 
-/* One call counted, not timed (KP_CALLS_COUNTED). */
-void kp_record_untimed_call(void);
+/* Calls `visit(record, ctx)` for each record with calls in the current (or
+ * last) recording, stopping at the first nonzero return, which it returns. */
+int kp_calls_each(int (*visit)(const kp_calls *record, void *ctx), void *ctx);
 
-/* Time spent inside compiled code by one call from Python (the dispatcher
- * adds it after each call returns, while KP_CALLS_TIMED). These record
- * whenever called: the switch is the caller's to check. The _ticks form
- * takes a difference of kp_ticks() and is the cheaper pair on the hot path:
- *     uint64_t t0 = kp_ticks(); ...call...; kp_record_call_ticks(kp_ticks() - t0); */
-void kp_record_call(uint64_t elapsed_ns);
-void kp_record_call_ticks(uint64_t elapsed_ticks);
+/* A record's run time in ns: exact, or with the calls not timed estimated
+ * at its samples' mean (*estimated set when any was). */
+double kp_calls_ns(const kp_calls *r, bool *estimated);
 
-/* Totals since the process started, summed over threads; a reader
- * subtracts two snapshots. A call still running on another thread shows up
- * in the snapshot after it returns. */
-typedef struct {
-    uint64_t calls;     /* kp_record_call count */
-    uint64_t call_ns;   /* sum of their elapsed_ns */
-    uint64_t untimed_calls;  /* kp_record_untimed_call count */
-    size_t compiles;    /* kp_record_compile count (index of the next record) */
-} kp_counters;
-
-kp_counters kp_snapshot(void);
+/* Compile records recorded so far (the index of the next one). */
+size_t kp_compile_count(void);
 
 /* Fills *out with record number `index` (0 = first ever). Its strings stay
  * owned by the profiler, which never frees a record: they live until the
@@ -118,6 +177,10 @@ int kp_compile_at(size_t index, kp_compile_record *out);
 /* Adds the profiler's Python functions to the _kiln module.
  * Returns 0, or -1 with a Python exception set. */
 int kp_module_init(PyObject *module);
+
+/* Adds _kiln.profiler_costs(n) (bench.c), for bench/profiler_overhead.py.
+ * Returns 0, or -1 with a Python exception set. */
+int kp_bench_init(PyObject *module);
 
 /* Adds _kiln.host_info() (LLVM's view of the host CPU, LLVM's version).
  * Returns 0, or -1 with a Python exception set. */

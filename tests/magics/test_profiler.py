@@ -1,12 +1,34 @@
-"""The C profiler through its Python face: compile records read back as
-written, call totals summed over threads, and bad input refused with a clear
-error while the records stay intact."""
+"""The C profiler through its Python face: compile records and cache loads
+read back as written, calls counted exactly per compiled function (also
+from many threads), long calls timed exactly and short ones sampled without
+bias, and bad input refused with a clear error while the records stay
+intact."""
+import gc
 import threading
+import time
 
+import numpy as np
 import pytest
 
 import _kiln
+import kiln
 from kiln.magics import records
+
+
+def recorded(fn):
+    """The FunctionCalls of the current recording for dispatcher `fn`."""
+    found = [f for f in records.calls() if f.function == fn.py_func.__qualname__]
+    assert len(found) == 1, records.calls()
+    return found[0]
+
+
+@kiln.jit
+def spin(n):
+    """About n float steps that LLVM cannot fold: a call as long as we like."""
+    s = 0.0
+    for _ in range(n):
+        s = s * 0.999 + 1.0
+    return s
 
 
 def test_compile_records_read_back_in_order_from_a_snapshot():
@@ -20,49 +42,32 @@ def test_compile_records_read_back_in_order_from_a_snapshot():
     assert delta.compiles[0].phases["codegen"] == pytest.approx(0.25)
     assert delta.compiles[0].seconds == pytest.approx(0.251)
     assert delta.compiles[1].seconds == 0
-    assert delta.calls == 0 and not records.since(records.snapshot())
+    assert delta.loads == [] and records.since(records.snapshot()).compiles == []
 
 
-def test_calls_from_many_threads_all_count():
+def test_a_cache_load_is_read_back_apart_from_the_compiles():
     before = records.snapshot()
-
-    def work():
-        for _ in range(20_000):
-            _kiln.profiler_record_call(1_000)
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    _kiln.profiler_record_cache_load("h", "(int64,)", "cpu", 0.003)
     delta = records.since(before)
-    assert delta.calls == 80_000
-    assert delta.call_seconds == pytest.approx(80_000 * 1e-6)
+    assert delta.compiles == [] and delta.compile_seconds == 0
+    (load,) = delta.loads
+    assert (load.title, load.from_cache, load.phases) == ("h(int64,)", True, {"cache_load": pytest.approx(0.003)})
+    assert load.seconds == pytest.approx(0.003)
 
 
-def test_timing_a_call_adds_one_call_per_iteration():
-    before = records.snapshot()
-    assert _kiln.profiler_time_record_call(1000) > 0
-    assert records.since(before).calls == 1000
-
-
-@pytest.mark.parametrize("args, error, message", [
-    (("f", "()", "cpu", {"parse": -1.0}), ValueError, "phase parse must be >= 0"),
-    (("f", "()", "cpu", {"typing": "fast"}), TypeError, "must be real number"),
-    (("f", "()", "cpu", [0.1]), TypeError, "must be dict"),
+@pytest.mark.parametrize("record, args, error, message", [
+    ("profiler_record_compile", ("f", "()", "cpu", {"parse": -1.0}), ValueError, "phase parse must be >= 0"),
+    ("profiler_record_compile", ("f", "()", "cpu", {"typing": "fast"}), TypeError, "must be real number"),
+    ("profiler_record_compile", ("f", "()", "cpu", [0.1]), TypeError, "must be dict"),
+    ("profiler_record_cache_load", ("f", "()", "cpu", -0.5), ValueError, "seconds must be >= 0"),
+    ("profiler_record_cache_load", ("f", "()", "cpu"), TypeError, "takes exactly 4 arguments"),
 ])
-def test_bad_compile_records_are_refused_and_nothing_is_recorded(args, error, message):
+def test_bad_compile_records_are_refused_and_nothing_is_recorded(record, args, error, message):
     before = records.snapshot()
     with pytest.raises(error, match=message):
-        _kiln.profiler_record_compile(*args)
-    assert records.since(before).compiles == []
-
-
-def test_bad_call_records_are_refused():
-    with pytest.raises(OverflowError):
-        _kiln.profiler_record_call(-5)
-    with pytest.raises(ValueError, match="n must be > 0"):
-        _kiln.profiler_time_record_call(0)
+        getattr(_kiln, record)(*args)
+    delta = records.since(before)
+    assert delta.compiles == [] and delta.loads == []
 
 
 def test_host_info_is_llvms_view_of_this_machine():
@@ -72,75 +77,115 @@ def test_host_info_is_llvms_view_of_this_machine():
     assert all(f[0] in "+-" for f in info["cpu_features"].split(","))
 
 
-def test_concurrent_records_without_the_gil_are_all_counted():
-    # ctypes releases the GIL around each foreign call, so these threads
-    # really call kp_record_call at the same time, as nogil code would.
-    import ctypes
-    lib = ctypes.CDLL(_kiln.__file__)
-    lib.kp_record_call.argtypes = [ctypes.c_uint64]
-    lib.kp_record_call_ticks.argtypes = [ctypes.c_uint64]
-    before = records.snapshot()
-
-    def work(record):
-        for _ in range(50_000):
-            record(1_000)
-
-    threads = [threading.Thread(target=work, args=(f,)) for f in (lib.kp_record_call, lib.kp_record_call_ticks) * 3]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    delta = records.since(before)
-    assert delta.calls == 300_000
-    # 150,000 calls of 1,000 ns, plus 150,000 of 1,000 ticks: more than nothing,
-    # less than 1,000 ns each (the TSC ticks at GHz rates; kp_now_ns at 1 per ns).
-    ns_part = 150_000 * 1e-6
-    assert ns_part < delta.call_seconds <= 2 * ns_part + 1e-9
-
-
 def test_the_dispatcher_counts_calls_only_while_recording_is_on():
-    import kiln
-
     @kiln.jit
     def twice(x):
         return 2 * x
 
     assert twice(3) == 6  # compiled outside any recording
-    before = records.snapshot()
     for i in range(5):
-        twice(i)
-    assert records.since(before).calls == 0  # a script pays nothing and is told nothing
+        twice(i)  # a script pays nothing and is told nothing
     with records.recording_calls():
+        assert records.calls() == []  # a new recording starts empty
         with records.recording_calls():  # nested users: the inner one leaving does not stop the outer
             twice(1)
         for i in range(4):
             assert twice(-i) == -2 * i
-        delta = records.since(before)
-    assert delta.calls == 5 and delta.call_seconds > 0
     twice(2)
-    assert records.since(before).calls == 5
+    calls = recorded(twice)
+    assert (calls.calls, calls.untimed, calls.title) == (5, 0, "test_the_dispatcher_counts_calls_only_while_"
+                                                         "recording_is_on.<locals>.twice(int64)")
+    assert calls.seconds > 0 and not calls.estimated  # too few calls to sample
 
 
 def test_switching_off_recording_that_was_never_on_is_refused():
     with pytest.raises(ValueError, match="was not switched on"):
         _kiln.profiler_record_calls(False)
-    before = records.snapshot()
-    _kiln.profiler_record_call(1_000)  # explicit records still count, switch or not
-    assert records.since(before).calls == 1
+    with pytest.raises(ValueError, match="profiler_untime_calls.False.: it was not switched on"):
+        _kiln.profiler_untime_calls(False)
+
+
+def test_long_calls_are_all_timed_and_the_total_is_exact():
+    spin(1)
+    with records.recording_calls():
+        start = time.perf_counter()
+        for _ in range(200):
+            spin(3000)  # several µs each: the clock is negligible, every call is timed
+        wall = time.perf_counter() - start
+    calls = recorded(spin)
+    assert calls.calls == 200 and not calls.estimated
+    # the compiled code's own time: most of the loop's, never more
+    assert 0.5 * wall < calls.seconds <= wall
+
+
+def test_short_calls_are_counted_exactly_and_their_time_estimated():
+    @kiln.jit
+    def inc(x):
+        return x + 1
+
+    inc(0)
+    with records.recording_calls():
+        start = time.perf_counter()
+        for i in range(100_000):
+            inc(i)
+        wall = time.perf_counter() - start
+    calls = recorded(inc)
+    assert calls.calls == 100_000 and calls.estimated
+    assert 0 < calls.seconds < wall
+
+
+def test_sampling_is_not_fooled_by_calls_that_alternate_short_and_long():
+    # One call in about 128 is timed, at random gaps: a fixed gap (even)
+    # would time only the short calls of this period-2 pattern, or only the
+    # long ones, and be off by a factor of two or more.
+    spin(1)
+
+    def estimate(pattern):
+        with records.recording_calls():
+            for _ in range(40_000 // len(pattern)):
+                for n in pattern:
+                    spin(n)
+        calls = recorded(spin)
+        assert calls.calls == 40_000
+        return calls.seconds
+
+    short, long_, alternating = estimate([0]), estimate([300]), estimate([0, 300])
+    assert long_ > 3 * short  # the two kinds of call really differ
+    assert alternating == pytest.approx((short + long_) / 2, rel=0.3)
+
+
+def test_calls_from_many_threads_are_all_counted():
+    @kiln.jit(nogil=True)
+    def work(n):
+        s = 0
+        for i in range(n):
+            s += i
+        return s
+
+    work(1)
+
+    def caller():
+        for _ in range(5_000):
+            work(100)
+
+    with records.recording_calls():
+        threads = [threading.Thread(target=caller) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    calls = recorded(work)
+    assert calls.calls == 20_000 and calls.seconds > 0
 
 
 def test_calls_in_loops_that_time_themselves_are_counted_untimed():
-    import kiln
-
     @kiln.jit
     def halve(x):
         return x / 2
 
     halve(1.0)
-    before = records.snapshot()
     with records.untimed_calls():  # recording is off: nothing to count
         halve(1.0)
-    assert not records.since(before)
     with records.recording_calls():
         halve(2.0)
         with records.untimed_calls():
@@ -148,7 +193,33 @@ def test_calls_in_loops_that_time_themselves_are_counted_untimed():
                 assert halve(3.0) == 1.5
             halve(4.0)
         halve(5.0)
-    delta = records.since(before)
+    calls = recorded(halve)
+    assert (calls.calls, calls.untimed) == (2, 2)
+    delta = records.since(records.snapshot())
     assert (delta.calls, delta.untimed_calls) == (2, 2)
-    with pytest.raises(ValueError, match="profiler_untime_calls.False.: it was not switched on"):
-        _kiln.profiler_untime_calls(False)
+
+
+def test_a_function_freed_while_recording_stays_in_the_report():
+    with records.recording_calls():
+        @kiln.jit
+        def gone(x):
+            return x - 1
+
+        assert gone(np.int64(3)) == 2
+        assert gone(7) == 6
+        name = gone.py_func.__qualname__
+        del gone
+        gc.collect()
+        (calls,) = [f for f in records.calls() if f.function == name]
+        assert calls.calls == 2
+    with records.recording_calls():  # the next recording lets it go
+        assert not [f for f in records.calls() if f.function == name]
+
+
+def test_the_cost_of_each_part_is_measured_and_bad_counts_refused():
+    costs = _kiln.profiler_costs(1000)
+    assert {"empty call", "2 x clock_gettime(MONOTONIC)", "record: short calls (sampled)",
+            "record: long calls (every call timed)"} <= set(costs)
+    assert all(ns > 0 for ns in costs.values())
+    with pytest.raises(ValueError, match="n must be > 0"):
+        _kiln.profiler_costs(0)

@@ -32,29 +32,57 @@ def test_a_cell_without_kiln_code_gets_no_footer(shell):
     assert error is None and displays == []
 
 
+SPIN = ("import kiln\n"
+        "@kiln.jit\n"
+        "def spin(n):\n"
+        "    s = 0.0\n"
+        "    for _ in range(n):\n"
+        "        s = s * 0.999 + 1.0\n"
+        "    return s\n"
+        "spin(1)")
+
+
 def test_footer_names_each_compile_with_phases_and_the_run_time(shell):
+    assert run(shell, SPIN)[2] is None
     code = ("_kiln.profiler_record_compile('mm', '(float64[:, :],)', 'cpu',"
             " {'parse': 0.002, 'typing': 0.004, 'lowering': 0.003, 'optimize': 0.03, 'codegen': 0.011})\n"
-            "for _ in range(3): _kiln.profiler_record_call(2_000_000)")
+            "for _ in range(3): spin(5000)")
     _, displays, error = run(shell, code)
     assert error is None
     (footer,) = displays
     text = footer["text/plain"]
-    assert text.startswith("kiln: compiled mm(float64[:, :],) in 50 ms")
-    assert "ran compiled code for 6 ms in 3 calls" in text
+    assert text.startswith("kiln: compiled mm(float64[:, :],) in 50 ms · ")
+    # calls of several µs are all timed: an exact total, no "≈"
+    assert re.search(r" · ran compiled code for [\d.]+ µs in 3 calls · ", text), text
     # 50 ms of compiling is most of a cell that otherwise did next to nothing.
     assert re.search(r"mostly compiling \(\d+%\)", text)
     html = footer["text/html"]
     assert '<details class="kiln-compile"' in html
     assert 'title="parse 2 ms, typing 4 ms, lowering 3 ms, optimize 30 ms, codegen 11 ms"' in html
     assert 'class="kiln-mostly"' in html
+    assert "≈" not in text + html and "kiln-estimated" not in html
 
 
 def test_footer_for_calls_only_does_not_claim_compilation(shell):
-    _, displays, _ = run(shell, "_kiln.profiler_record_call(1500)")
+    assert run(shell, SPIN)[2] is None
+    _, displays, _ = run(shell, "spin(2000)")
     (footer,) = displays
-    assert footer["text/plain"].startswith("kiln: ran compiled code for 1.5 µs in 1 call · cell took ")
+    assert re.match(r"kiln: ran compiled code for [\d.]+ µs in 1 call · cell took ", footer["text/plain"])
     assert "compil" not in footer["text/plain"].split("·", 1)[1]
+
+
+def test_footer_marks_the_run_time_of_many_short_calls_as_estimated(shell):
+    assert run(shell, SPIN)[2] is None
+    _, displays, error = run(shell, "for i in range(20_000): spin(0)\nfor i in range(3): spin(3000)")
+    assert error is None
+    (footer,) = displays
+    text, html = footer["text/plain"], footer["text/html"]
+    # the count stays exact; the time of calls under 1 µs comes from a sample
+    assert re.match(r"kiln: ran compiled code for ≈[\d.]+ (ns|µs|ms) in 20,003 calls · cell took ", text), text
+    ran = re.search(r'<span class="kiln-estimated" title="([^"]*)">ran compiled code for ≈', html)
+    assert ran, html
+    assert re.match(r"spin\(int64\): 20,003 in ≈[\d.]+ (µs|ms) \(≈: calls under 1 µs are timed on a sample",
+                    ran.group(1)), ran.group(1)
 
 
 def test_footer_counts_a_cells_real_calls_and_recording_stops_with_the_cell(shell):
@@ -65,9 +93,8 @@ def test_footer_counts_a_cells_real_calls_and_recording_stops_with_the_cell(shel
     assert error is None
     (footer,) = displays
     assert re.match(r"kiln: ran compiled code for [\d.]+ (ns|µs|ms) in 7 calls · cell took ", footer["text/plain"])
-    before = records.snapshot()
     shell.user_ns["triple"](2)  # outside a cell: nothing shows it, so nothing records it
-    assert records.since(before).calls == 0
+    assert [f.calls for f in records.calls() if f.function == "triple"] == [7]
 
 
 def test_timeit_and_compare_loops_are_counted_apart_from_the_cells_timed_calls(shell):

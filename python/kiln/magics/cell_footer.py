@@ -1,8 +1,9 @@
 """The per-cell bookkeeping behind the footer: a snapshot when a cell
 starts, the Delta and the footer line when it ends. Registered as IPython's
-pre_run_cell / post_run_cell callbacks by kiln.ipython. The dispatcher times
-and counts calls only while a cell runs (records.recording_calls): the footer
-is what shows them, and outside a shell nothing pays for it."""
+pre_run_cell / post_run_cell callbacks by kiln.ipython. The dispatcher counts
+and times calls only while a cell runs (records.recording_calls, one
+recording per cell): the footer is what shows them, and outside a shell
+nothing pays for it."""
 import sys
 import time
 
@@ -21,8 +22,9 @@ class CellWatch:
         self.listeners = []  # callables(delta) told after every cell
 
     def pre_run_cell(self, info=None):
-        if self._before is None:  # (a cell that raised before post_run_cell left it on)
-            self._recording.start()
+        if self._before is not None:  # a cell that raised before post_run_cell left it on
+            self._recording.stop()
+        self._recording.start()  # a new recording: this cell's calls only
         self._before = records.snapshot()
         self._start = time.perf_counter()
 

@@ -1,8 +1,10 @@
 """The one compact line under a cell that called or compiled Kiln code:
 what was compiled and how long each took (phases on hover and in a details
-element), how long compiled code ran, and whether compiling dominated. Calls
-made by %timeit and %compare are counted there, not timed: those magics
-print their own timings."""
+element), what was loaded from the disk cache instead, how long compiled
+code ran (with "≈" when calls under a microsecond were timed on a sample:
+profiler/profiler.h), and whether compiling dominated. Calls made by
+%timeit and %compare are counted there, not timed: those magics print their
+own timings."""
 from . import gpu_records
 from .records import PHASES
 from .rich import FONT, Rich, esc, fmt_seconds
@@ -30,6 +32,26 @@ def _compile_html(compile_):
     )
 
 
+# Why a total carries "≈", on hover and in the docs of FunctionCalls.
+SAMPLED = ("≈: calls under 1 µs are timed on a sample (about 1 in 128) and the others estimated "
+           "at the sample's mean; the count is exact")
+
+
+def _ran(delta):
+    """(text, HTML) of how long compiled code ran, or None when nothing ran."""
+    if not delta.calls:
+        return None
+    calls = f"{delta.calls:,} call{'s' if delta.calls != 1 else ''}"
+    approx = "≈" if delta.estimated else ""
+    text = f"ran compiled code for {approx}{fmt_seconds(delta.call_seconds)} in {calls}"
+    per_function = "; ".join(
+        f"{f.title}: {f.calls:,} in {'≈' if f.estimated else ''}{fmt_seconds(f.seconds)}"
+        for f in delta.functions if f.calls)
+    hover = per_function + (f" ({SAMPLED})" if delta.estimated else "")
+    mark = ' class="kiln-estimated"' if delta.estimated else ""
+    return text, f'<span{mark} title="{esc(hover)}">{esc(text)}</span>'
+
+
 def _gpu(summary):
     """(text, HTML) of the GPU lines under the footer line, or ("", "")."""
     if summary is None:
@@ -52,11 +74,14 @@ def render(delta, cell_seconds, gpu_summary=None):
             "compiled " + ", ".join(f"{c.title} in {fmt_seconds(c.seconds)}" for c in delta.compiles)
         )
         parts_html.append("compiled " + "".join(_compile_html(c) for c in delta.compiles))
-    if delta.calls:
-        calls = f"{delta.calls:,} call{'s' if delta.calls != 1 else ''}"
-        ran = f"ran compiled code for {fmt_seconds(delta.call_seconds)} in {calls}"
-        parts_text.append(ran)
-        parts_html.append(esc(ran))
+    if delta.loads:
+        loaded = "loaded " + ", ".join(f"{c.title} from cache in {fmt_seconds(c.seconds)}" for c in delta.loads)
+        parts_text.append(loaded)
+        parts_html.append(f'<span class="kiln-cache-load">{esc(loaded)}</span>')
+    ran = _ran(delta)
+    if ran:
+        parts_text.append(ran[0])
+        parts_html.append(ran[1])
     share = delta.compile_seconds / cell_seconds if cell_seconds > 0 else 0.0
     verdict = f"cell took {fmt_seconds(cell_seconds)}"
     if share > MOSTLY:

@@ -1,5 +1,6 @@
-"""Reading the C profiler (_kiln.profiler_*): snapshots and what happened
-between two of them, as plain Python objects the renderers take."""
+"""Reading the C profiler (_kiln.profiler_*): compile records since a
+snapshot, the calls of the current recording, as plain Python objects the
+renderers take."""
 from dataclasses import dataclass, field
 
 import _kiln
@@ -7,14 +8,22 @@ import _kiln
 PHASES = tuple(_kiln.profiler_phases)
 
 
+def _title(function, signature):
+    """How a user names one specialization: f(float64, int64)."""
+    return function + (signature if signature.startswith("(") else f"({signature})")
+
+
 @dataclass(frozen=True)
 class Compile:
-    """One finished compile of one function for one signature."""
+    """One finished compile of one function for one signature, or, with
+    from_cache, its machine code loaded from the disk cache instead (one
+    phase then: cache_load)."""
 
     function: str
     signature: str
     target: str
     phases: dict  # phase name -> seconds, in PHASES order
+    from_cache: bool = False
 
     @property
     def seconds(self):
@@ -22,36 +31,65 @@ class Compile:
 
     @property
     def title(self):
-        """How a user names it: f(float64, int64)."""
-        sig = self.signature
-        return self.function + (sig if sig.startswith("(") else f"({sig})")
+        return _title(self.function, self.signature)
+
+
+@dataclass(frozen=True)
+class FunctionCalls:
+    """One specialization's calls in the current recording. `calls` is
+    exact; `seconds` is too unless `estimated`: calls under a microsecond
+    are timed on a sample and the rest estimated (profiler/profiler.h).
+    `untimed` calls were made in loops that time themselves."""
+
+    function: str
+    signature: str
+    calls: int
+    seconds: float
+    estimated: bool
+    untimed: int
+
+    @property
+    def title(self):
+        return _title(self.function or "?", self.signature or "()")
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    calls: int
-    call_ns: int
     compiles: int  # index of the next compile record
-    untimed_calls: int = 0
 
 
 @dataclass
 class Delta:
-    """What compiled code did between two snapshots. `calls` were timed (in
-    call_seconds); `untimed_calls` were only counted, in loops that time
-    themselves (%timeit, %compare)."""
+    """What compiled code did: compiles and cache loads since a snapshot,
+    and each function's calls in the current recording."""
 
-    calls: int = 0
-    call_seconds: float = 0.0
-    compiles: list = field(default_factory=list)
-    untimed_calls: int = 0
+    compiles: list = field(default_factory=list)  # Compile, compiled now
+    loads: list = field(default_factory=list)  # Compile, from the disk cache
+    functions: list = field(default_factory=list)  # FunctionCalls
 
     @property
     def compile_seconds(self):
         return sum(c.seconds for c in self.compiles)
 
+    @property
+    def calls(self):
+        return sum(f.calls for f in self.functions)
+
+    @property
+    def call_seconds(self):
+        return sum(f.seconds for f in self.functions)
+
+    @property
+    def estimated(self):
+        """Whether call_seconds is partly estimated from samples."""
+        return any(f.estimated for f in self.functions)
+
+    @property
+    def untimed_calls(self):
+        return sum(f.untimed for f in self.functions)
+
     def __bool__(self):
-        return bool(self.calls or self.compiles or self.untimed_calls)
+        return bool(self.compiles or self.loads or self.calls or self.untimed_calls)
 
 
 class _Switch:
@@ -77,34 +115,37 @@ class _Switch:
 
 
 class recording_calls(_Switch):
-    """Within it the dispatcher times and counts every call of compiled code,
-    so that a Delta's calls and call_seconds are exact; outside any such
-    block calls cost nothing extra and are not counted (profiler/profiler.h
-    says why). kiln.ipython records each cell."""
+    """Within it the dispatcher counts every call of compiled code and times
+    them (sampling calls under a microsecond); outside any such block calls
+    cost nothing extra and are not counted (profiler/profiler.h says why).
+    The outermost block starts a new recording, which calls() reads until
+    the next one starts. kiln.ipython records each cell."""
 
     _flip = _kiln.profiler_record_calls
 
 
 class untimed_calls(_Switch):
-    """Within it, while recording, calls are counted (Delta.untimed_calls) but
-    not timed: for loops that time themselves, so that they measure the
-    dispatch a script gets, not the two clock reads per call of recording."""
+    """Within it, while recording, calls are counted (FunctionCalls.untimed)
+    but not timed: for loops that time themselves, so that they measure the
+    dispatch a script gets."""
 
     _flip = _kiln.profiler_untime_calls
 
 
 def snapshot():
-    calls, call_ns, compiles, untimed = _kiln.profiler_counters()
-    return Snapshot(calls, call_ns, compiles, untimed)
+    return Snapshot(_kiln.profiler_compile_count())
+
+
+def calls():
+    """[FunctionCalls] of the current (or last) recording."""
+    return [FunctionCalls(**r) for r in _kiln.profiler_calls()]
 
 
 def since(before):
-    """The Delta from snapshot `before` to now."""
-    now = snapshot()
-    records = _kiln.profiler_compiles(before.compiles)
-    return Delta(
-        calls=now.calls - before.calls,
-        call_seconds=(now.call_ns - before.call_ns) * 1e-9,
-        compiles=[Compile(r["function"], r["signature"], r["target"], r["phases"]) for r in records],
-        untimed_calls=now.untimed_calls - before.untimed_calls,
-    )
+    """The Delta of compiles and cache loads from snapshot `before` to now,
+    with the calls of the current recording."""
+    records = [Compile(r["function"], r["signature"], r["target"], r["phases"], r["from_cache"])
+               for r in _kiln.profiler_compiles(before.compiles)]
+    return Delta(compiles=[c for c in records if not c.from_cache],
+                 loads=[c for c in records if c.from_cache],
+                 functions=calls())
