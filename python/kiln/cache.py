@@ -233,6 +233,8 @@ def _load_or_compile(dispatcher, argspecs, retspec, slot, key):
         except Exception:   # noqa: BLE001 - a file that does not link is replaced below
             _relinks += 1
     if spec is not None:
+        # the cell footer shows a load where it would show a compile
+        _kiln.profiler_record_cache_load(name, spec.signature, "cpu", spec.stats["cache_load"])
         return spec, False
     dispatcher._kiln_cache_prefix = f"kc_{key[:24]}" + (f"_{_relinks}" if _relinks else "")
     try:
