@@ -31,6 +31,7 @@ try {
     const views = (selector) => [...document.querySelectorAll(selector)].map((el) => ({
       ...box(el),
       text: el.innerText ?? el.textContent,
+      title: el.getAttribute('title'),
       bars: [...el.querySelectorAll('rect.kiln-bar')].map((bar) => ({ label: bar.dataset.label, ...box(bar) })),
       rows: [...el.querySelectorAll('tr')].map((tr) => ({ ...box(tr), text: tr.innerText,
                                                            kind: tr.className })),
@@ -39,6 +40,8 @@ try {
       tables: views('table.kiln-compare-table'),
       charts: views('svg.kiln-chart'),
       footers: views('div.kiln-footer'),
+      estimates: views('div.kiln-footer span.kiln-estimated'),
+      cacheLoads: views('div.kiln-footer span.kiln-cache-load'),
       annotations: views('div.kiln-annotate'),
       jitcells: views('div.kiln-jit-cell'),
       parallel: views('div.kiln-par'),

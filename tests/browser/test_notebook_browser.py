@@ -15,20 +15,40 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "magics"))
 import magics_notebook as mn  # noqa: E402  (shared notebook runner)
 
 
-@pytest.fixture(scope="module")
-def seen(tmp_path_factory):
-    work = tmp_path_factory.mktemp("browser")
-    nb = mn.execute("compile_vs_run.ipynb")
+def look(nb, name, work):
+    """What headless Chromium saw of notebook node `nb` exported to HTML;
+    its screenshot is <build>/browser/<name>.png."""
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
-    html_path = work / "compile_vs_run.html"
+    html_path = work / f"{name}.html"
     html_path.write_text(body, encoding="utf-8")
     shots = os.path.join(mn.BUILD, "browser")
     os.makedirs(shots, exist_ok=True)
     done = subprocess.run(["node", os.path.join(HERE, "check_notebook.mjs"), str(html_path),
-                           os.path.join(shots, "compile_vs_run.png")],
+                           os.path.join(shots, f"{name}.png")],
                           cwd=HERE, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, f"headless Chromium failed (run scripts/setup.sh?):\n{done.stderr}"
     return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory):
+    return look(mn.execute("compile_vs_run.ipynb"), "compile_vs_run", tmp_path_factory.mktemp("browser"))
+
+
+# A cell that loads its function from the disk cache and calls it many times
+# with short calls: the footer forms the course notebook does not show.
+FOOTER_CELLS = ("%%jit --cache\ndef halve(x):\n    return x / 2",
+                "total = 0.0\nfor i in range(50_000):\n    total += halve(float(i))\ntotal")
+
+
+@pytest.fixture(scope="module")
+def footers_seen(tmp_path_factory):
+    work = tmp_path_factory.mktemp("browser-footers")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("KILN_CACHE_DIR", str(work / "cache"))  # the kernels inherit it
+        mn.execute_cells(mn.new_notebook(*FOOTER_CELLS))  # compiles into the cache
+        nb = mn.execute_cells(mn.new_notebook(*FOOTER_CELLS))
+    return look(nb, "footers", work)
 
 
 COMPARE_CELLS = 5  # %compare outputs in compile_vs_run.ipynb
@@ -92,3 +112,14 @@ def test_generated_code_views_are_visible(seen):
     llvm, asm = seen["code"]
     assert llvm["visible"] and "define" in llvm["text"]
     assert asm["visible"] and "sqrtpd" in asm["text"]
+
+
+def test_estimated_run_time_and_cache_load_are_visible_in_the_footer(footers_seen):
+    (footer,) = footers_seen["footers"]
+    assert footer["visible"] and footer["text"].startswith("kiln")
+    (load,) = footers_seen["cacheLoads"]
+    assert load["visible"] and load["text"].startswith("loaded halve(float64) from cache in ")
+    (estimate,) = footers_seen["estimates"]
+    assert estimate["visible"] and estimate["text"].startswith("ran compiled code for ≈")
+    assert estimate["text"].endswith(" in 50,000 calls")
+    assert estimate["title"].startswith("halve(float64): 50,000 in ≈")

@@ -38,12 +38,22 @@ def execute(name):
     """The executed copy of notebooks/<name>, run once per test process
     (the notebook and browser tests read the same run; do not modify it).
     Raises CellExecutionError, with the failing cell's traceback."""
+    return execute_cells(nbformat.read(os.path.join(NOTEBOOKS, name), as_version=4))
+
+
+def execute_cells(nb):
+    """Runs notebook node `nb` in place, in a new Kiln kernel (which
+    inherits this process's environment), and returns it."""
     install_kernelspec()
-    nb = nbformat.read(os.path.join(NOTEBOOKS, name), as_version=4)
     client = NotebookClient(nb, kernel_name="kiln", timeout=300,
                             resources={"metadata": {"path": tempfile.mkdtemp(prefix="kiln-notebook-run-")}})
     client.execute()
     return nb
+
+
+def new_notebook(*sources):
+    """A notebook node of code cells with these sources."""
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
 
 
 def cell(nb, tag):

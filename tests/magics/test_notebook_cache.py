@@ -4,10 +4,6 @@ function was compiled; the second run's says it was loaded from the disk
 cache, and how long that took, where a compile would be."""
 import re
 
-import nbformat
-import pytest
-from nbclient import NotebookClient
-
 import magics_notebook as mn
 
 TIME = r"[\d.]+ (?:ns|µs|ms|s)"
@@ -18,32 +14,23 @@ CELLS = [
 ]
 
 
-def run_notebook(tmp_path):
+def run_notebook():
     """The footer text and HTML under the cell that calls, and its result."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
-    NotebookClient(nb, kernel_name="kiln", timeout=120,
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
-    outputs = nb.cells[1].outputs
+    outputs = mn.execute_cells(mn.new_notebook(*CELLS)).cells[1].outputs
     (result,) = [o for o in outputs if o.output_type == "execute_result"]
     (footer,) = [o for o in outputs if o.output_type == "display_data"]
     return footer.data["text/plain"], footer.data["text/html"], result.data["text/plain"]
 
 
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    mn.install_kernelspec()
-    monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path / "cache"))  # the kernels inherit it
-    return tmp_path
-
-
-def test_second_kernel_footer_says_the_function_was_loaded_from_the_cache(cache_dir):
-    text, html, result = run_notebook(cache_dir)
+def test_second_kernel_footer_says_the_function_was_loaded_from_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path))  # the kernels inherit it
+    text, html, result = run_notebook()
     assert result == "array([-1.5, -1. , -0.5,  0. ,  0.5,  1. ,  1.5])"
     sig = re.escape("halve_all(array(float64, 1d, C))")
     assert re.match(rf"kiln: compiled {sig} in {TIME} · ran compiled code for {TIME} in 1 call · ", text), text
     assert "from cache" not in text and "kiln-cache-load" not in html
 
-    text, html, result = run_notebook(cache_dir)
+    text, html, result = run_notebook()
     assert result == "array([-1.5, -1. , -0.5,  0. ,  0.5,  1. ,  1.5])"
     match = re.match(rf"kiln: loaded {sig} from cache in ({TIME}) · ran compiled code for {TIME} in 1 call · "
                      rf"cell took ({TIME})", text)
