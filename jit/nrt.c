@@ -11,17 +11,103 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
 
 /* Process-wide counters, atomic so nogil functions may allocate. */
 static _Atomic int64_t n_allocs, n_frees, n_live_bytes;
 
+/* Blocks this large ask the kernel for transparent huge pages, as NumPy
+ * does for its own arrays (where THP is "madvise", the common default):
+ * writing a fresh 8 MB result then costs a few faults instead of two
+ * thousand, and streaming it misses the TLB far less. Advice only: a
+ * refusal changes nothing. */
+#define HUGE_ADVICE_BYTES ((int64_t)4 << 20)
+
+static void advise_huge(void *data, int64_t nbytes) {
+#ifdef MADV_HUGEPAGE
+    uintptr_t page = 4096, lo = ((uintptr_t)data + page - 1) / page * page;
+    uintptr_t hi = ((uintptr_t)data + (uintptr_t)nbytes) / page * page;
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)nbytes;
+#endif
+}
+
+/* ---- recycling large blocks ----
+ * A function returning a new multi-megabyte array on every call would get
+ * that memory from the C heap each time, and whether the heap hands back
+ * pages already touched or fresh ones (two thousand page faults for 8 MB,
+ * costing as much as computing it) depends on whatever else the process
+ * allocated in between. So a few freed large blocks wait for the next
+ * request of about their size; the bounds keep what is held small. */
+#define RECYCLE_MIN ((int64_t)1 << 20)
+#define RECYCLE_MAX ((int64_t)32 << 20)
+#define RECYCLE_HELD_MAX ((int64_t)64 << 20)
+#define RECYCLE_SLOTS 4
+
+static pthread_mutex_t recycle_lock = PTHREAD_MUTEX_INITIALIZER;   /* guards the three below */
+static kj_block_t *kept[RECYCLE_SLOTS];   /* oldest first */
+static int n_kept;
+static int64_t kept_bytes;
+
+/* Takes kept[i] out, closing the gap. */
+static kj_block_t *unkeep(int i) {
+    kj_block_t *b = kept[i];
+    memmove(&kept[i], &kept[i + 1], sizeof *kept * (size_t)(n_kept - i - 1));
+    n_kept--;
+    kept_bytes -= b->capacity;
+    return b;
+}
+
+/* A kept block that holds nbytes wasting at most a quarter, or NULL; the
+ * newest first (its memory is the likeliest still in cache). */
+static kj_block_t *take_recycled(int64_t nbytes) {
+    if (nbytes < RECYCLE_MIN || nbytes > RECYCLE_MAX)
+        return NULL;
+    kj_block_t *got = NULL;
+    pthread_mutex_lock(&recycle_lock);
+    for (int i = n_kept - 1; i >= 0 && !got; i--)
+        if (kept[i]->capacity >= nbytes && kept[i]->capacity - nbytes <= kept[i]->capacity / 4)
+            got = unkeep(i);
+    pthread_mutex_unlock(&recycle_lock);
+    return got;
+}
+
+/* Keeps b for a later request, giving up the oldest kept blocks to make
+ * room, or frees it. */
+static void give_back(kj_block_t *b) {
+    if (b->capacity < RECYCLE_MIN || b->capacity > RECYCLE_MAX) {
+        free(b);
+        return;
+    }
+    kj_block_t *out[RECYCLE_SLOTS];
+    int n_out = 0;
+    pthread_mutex_lock(&recycle_lock);
+    while (n_kept == RECYCLE_SLOTS || (n_kept > 0 && kept_bytes + b->capacity > RECYCLE_HELD_MAX))
+        out[n_out++] = unkeep(0);
+    kept[n_kept++] = b;
+    kept_bytes += b->capacity;
+    pthread_mutex_unlock(&recycle_lock);
+    for (int i = 0; i < n_out; i++)   /* outside the lock: free may return memory to the system */
+        free(out[i]);
+}
+
 kj_block_t *kj_nrt_alloc(int64_t nbytes) {
     if (nbytes < 0)
         return NULL;
-    size_t total = ((size_t)KJ_NRT_HEADER + (size_t)nbytes + 63) / 64 * 64;
-    kj_block_t *b = aligned_alloc(64, total ? total : 64);
-    if (!b)
-        return NULL;
+    kj_block_t *b = take_recycled(nbytes);
+    if (!b) {
+        size_t total = ((size_t)KJ_NRT_HEADER + (size_t)nbytes + 63) / 64 * 64;
+        b = aligned_alloc(64, total);
+        if (!b)
+            return NULL;
+        b->capacity = (int64_t)(total - KJ_NRT_HEADER);
+        if (nbytes >= HUGE_ADVICE_BYTES)
+            advise_huge(kj_nrt_data(b), nbytes);
+    }
     atomic_init((_Atomic int64_t *)&b->refcnt, 1);
     b->nbytes = nbytes;
     b->dtor = NULL;
@@ -56,7 +142,7 @@ void kj_nrt_decref(void *owner) {
         b->dtor(b);
     atomic_fetch_add_explicit(&n_frees, 1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&n_live_bytes, b->nbytes, memory_order_relaxed);
-    free(b);
+    give_back(b);
 }
 
 kj_nrt_stats_t kj_nrt_stats(void) {

@@ -28,6 +28,7 @@ typedef void (*kj_block_dtor)(kj_block_t *b);
 struct kj_block {
     int64_t refcnt;              /* atomic */
     int64_t nbytes;              /* of the data */
+    int64_t capacity;            /* bytes the data area holds (>= nbytes; a recycled block may be larger) */
     kj_block_dtor dtor;          /* frees what the data points to (lists), or NULL */
 };
 

@@ -139,3 +139,36 @@ def test_an_exception_caught_in_compiled_code_gives_back_the_arrays_of_the_try_b
         a = np.arange(float(n))
         assert caught_with_arrays_alive(a, fail) == caught_with_arrays_alive.py_func(a, fail)
     assert live() == before
+
+
+@kiln.jit
+def filled(n, v):
+    return np.full(n, v)
+
+
+@kiln.jit
+def zeroed(n):
+    return np.zeros(n)
+
+
+def test_large_blocks_given_back_are_reused_without_sharing_memory():
+    """Freed multi-megabyte blocks wait for the next request of about their
+    size (no page faults on each call); a reused block never backs two live
+    arrays, and np.zeros on one reads zeros, not what it held before."""
+    n = 1_000_000   # 8 MB: recycled
+    before = live()
+    first = filled(n, 1.5)
+    address = first.__array_interface__["data"][0]
+    del first
+    again = filled(n, 2.5)
+    assert again.__array_interface__["data"][0] == address   # the same memory, given back and taken again
+    other = filled(n, 3.5)   # the first still alive: other memory
+    assert other.__array_interface__["data"][0] != address
+    assert (again == 2.5).all() and (other == 3.5).all()
+    del again, other
+    z = zeroed(n)
+    assert not z.any()
+    smaller = filled(n - 1000, -1.0)   # about the same size: may take a kept block
+    assert (smaller == -1.0).all() and smaller.shape == (n - 1000,) and not z.any()
+    del z, smaller
+    assert live() == before
