@@ -4,13 +4,22 @@
  * ignore it, integer arithmetic wraps at the dtype's width. */
 #include "jit/lower_np.h"
 #include "jit/np_dtype.h"
+#include "jit/np_vecmath.h"
 
 #include <string.h>
 
 static LLVMValueRef fc(LLVMTypeRef t, double v) { return LLVMConstReal(t, v); }
 
+static int float_bits(LLVMTypeRef t) {
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    return k == LLVMFloatTypeKind ? 32 : k == LLVMDoubleTypeKind ? 64 : 0;
+}
+
+/* An intrinsic; a math one ("llvm.asin") may widen to libmvec's version. */
 static LLVMValueRef intrin(kj_lw *w, const char *name, LLVMTypeRef t, int n, LLVMValueRef *x) {
-    return kj_fm(w, kj_call_intrinsic(w, name, t, n, x));
+    LLVMValueRef call = kj_call_intrinsic(w, name, t, n, x);
+    kj_np_vector_variants(w, call, name + 5, float_bits(t), n);
+    return kj_fm(w, call);
 }
 
 /* A libm function through the target (sinf for float32 on the CPU). */
@@ -24,7 +33,9 @@ static LLVMValueRef libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t
         return LLVMGetUndef(ft);
     }
     LLVMTypeRef tys[2] = {ft, ft};
-    return kj_fm(w, kj_call(w, sym, ft, n, tys, x));
+    LLVMValueRef call = kj_call(w, sym, ft, n, tys, x);
+    kj_np_vector_variants(w, call, fn, t->bits, n);
+    return kj_fm(w, call);
 }
 
 static bool is_float(const kj_type *t) { return t->kind == KJ_T_FLOAT; }
