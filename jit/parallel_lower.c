@@ -223,7 +223,32 @@ static LLVMValueRef ctx_ptr(kj_lw *o, LLVMValueRef ctx, int index) {
 
 static const kj_type *type_of(kj_function *f, int i) { return f->locals[i].type ? f->locals[i].type : kj_none(); }
 
-static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p) {
+/* The reduction updates of float locals in the body (`s += x`, `s = s * x`)
+ * may reassociate: the chunks already sum in another order than the serial
+ * loop, and reassociating inside a chunk lets LLVM keep partial sums in
+ * vector lanes (the body vectorizes where the serial loop cannot), as the
+ * split whole-array sums do (parallel_reduce.c). */
+static void reassociate_reductions(kj_lw *o, LLVMValueRef fn, const kj_ploop *p) {
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            if (LLVMGetInstructionOpcode(in) != LLVMStore)
+                continue;
+            LLVMValueRef v = LLVMGetOperand(in, 0), to = LLVMGetOperand(in, 1);
+            if (!LLVMIsAInstruction(v))
+                continue;
+            LLVMOpcode op = LLVMGetInstructionOpcode(v);
+            if (op != LLVMFAdd && op != LLVMFSub && op != LLVMFMul)
+                continue;
+            for (int r = 0; r < p->nred; r++)
+                if (to == o->slots[p->red[r].slot] && p->red[r].op <= KJ_RED_MUL)
+                    LLVMSetFastMathFlags(v, LLVMGetFastMathFlags(v) | LLVMFastMathAllowReassoc);
+        }
+}
+
+/* pstart, pstep: the range's start and step in the parent; constants are
+ * built into the body (so LLVM knows i's direction and sign, as for a
+ * serial range loop), others are read from ctx. */
+static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p, LLVMValueRef pstart, LLVMValueRef pstep) {
     kj_unit *u = w->u;
     kj_function *f = w->f;
     int nl = f->nlocals;
@@ -261,8 +286,8 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p) {
         }
         LLVMBuildStore(o.b, identity(&o, p->red[r].op, t, cur), o.slots[v]);
     }
-    LLVMValueRef start = LLVMBuildLoad2(o.b, o.i64, ctx_ptr(&o, ctx, CTX_START), "start");
-    LLVMValueRef step = LLVMBuildLoad2(o.b, o.i64, ctx_ptr(&o, ctx, CTX_STEP), "step");
+    LLVMValueRef start = LLVMIsAConstantInt(pstart) ? pstart : LLVMBuildLoad2(o.b, o.i64, ctx_ptr(&o, ctx, CTX_START), "start");
+    LLVMValueRef step = LLVMIsAConstantInt(pstep) ? pstep : LLVMBuildLoad2(o.b, o.i64, ctx_ptr(&o, ctx, CTX_STEP), "step");
     LLVMValueRef len = LLVMBuildLoad2(o.b, o.i64, ctx_ptr(&o, ctx, CTX_LEN), "len");
     kj_poll_interrupt(&o);
 
@@ -275,7 +300,17 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p) {
     LLVMValueRef t = LLVMBuildLoad2(o.b, o.i64, t_p, "");
     LLVMBuildCondBr(o.b, LLVMBuildICmp(o.b, LLVMIntSLT, t, hi, ""), body, done);
     LLVMPositionBuilderAtEnd(o.b, body);
-    LLVMValueRef iv = LLVMBuildAdd(o.b, start, LLVMBuildMul(o.b, t, step, ""), "i");
+    /* nsw and the assumptions: what lower.c's range loop tells LLVM, so that
+     * a[i] keeps unit-stride loads without the negative-index wraparound */
+    LLVMValueRef iv = LLVMBuildNSWAdd(o.b, start, LLVMBuildNSWMul(o.b, t, step, ""), "i");
+    if (LLVMIsAConstantInt(step) && LLVMConstIntGetSExtValue(step) > 0) {
+        LLVMValueRef above = LLVMBuildICmp(o.b, LLVMIntSGE, iv, start, "");
+        kj_call_intrinsic(&o, "llvm.assume", NULL, 1, &above);
+        if (LLVMIsAConstantInt(start) && LLVMConstIntGetSExtValue(start) >= 0) {
+            LLVMValueRef nonneg = LLVMBuildICmp(o.b, LLVMIntSGE, iv, c64(&o, 0), "");
+            kj_call_intrinsic(&o, "llvm.assume", NULL, 1, &nonneg);
+        }
+    }
     LLVMBuildStore(o.b, kj_cast(&o, iv, KJ_I64, type_of(f, p->index_slot)), o.slots[p->index_slot]);
     o.continue_bb = latch;
     outline_depth++;
@@ -284,7 +319,7 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p) {
     if (!kj_terminated(&o))
         LLVMBuildBr(o.b, latch);
     LLVMPositionBuilderAtEnd(o.b, latch);
-    LLVMBuildStore(o.b, LLVMBuildAdd(o.b, LLVMBuildLoad2(o.b, o.i64, t_p, ""), c64(&o, 1), ""), t_p);
+    LLVMBuildStore(o.b, LLVMBuildNSWAdd(o.b, LLVMBuildLoad2(o.b, o.i64, t_p, ""), c64(&o, 1), ""), t_p);
     LLVMBuildBr(o.b, cond);
 
     LLVMPositionBuilderAtEnd(o.b, done);
@@ -319,6 +354,7 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p) {
             LLVMPositionBuilderAtEnd(o.b, bb);
             LLVMBuildUnreachable(o.b);
         }
+    reassociate_reductions(&o, fn, p);
     LLVMDisposeBuilder(o.b);
     free(o.slots);
     free(shared);
@@ -385,7 +421,7 @@ bool kj_parallel_lower_for(kj_lw *w, kj_node *s) {
     }
     int saved_line = outer_line;
     outer_line = s->line;
-    LLVMValueRef body = outline(w, s, &p);
+    LLVMValueRef body = outline(w, s, &p, start, step);
     outer_line = saved_line;
     kj_at(w, s);
     LLVMValueRef st = kj_call(w, "kj_pool_run", w->i32, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr},
