@@ -46,6 +46,10 @@ static inline uint64_t kp_ticks(void) {
 double kp_ticks_to_ns(uint64_t ticks);
 uint64_t kp_ns_to_ticks(double ns);
 
+/* Ticks that two back-to-back kp_ticks() read apart (a median measured at
+ * initialization): what timing a call adds to the call's own ticks. */
+uint64_t kp_ticks_overhead(void);
+
 /* One finished compile of one function for one signature, or one load of
  * its machine code from the disk cache (cache=True), which stands for a
  * compile: then from_cache is set and load_ns is its time, the phases 0. */
@@ -68,16 +72,17 @@ void kp_record_compile(const kp_compile_record *record);
  * records each notebook cell, whose footer reports them; a script, a test
  * or a benchmark pays one load and a branch. While recording, the count of
  * calls is exact, and so is the run time of calls long enough for the clock
- * to be negligible; a call shorter than the clock is worth timing is
- * sampled (the team's decision, measured in bench/profiler_overhead.py):
+ * (two TSC reads, about 20 ns) to be negligible; shorter calls are timed on
+ * a sample (the team's decision, measured in bench/profiler_overhead.py):
  *
  * - each compiled function (one record per specialization) has its first
  *   KP_EXACT_CALLS calls of a recording timed one by one;
- * - once those show it runs under KP_SHORT_CALL_NS on average, one call in
- *   about KP_SAMPLE_EVERY is timed (a random gap, so that a periodic
- *   pattern of arguments cannot line up with the samples), and the calls in
- *   between are estimated at the samples' mean; a sample over the threshold
- *   times every call again. Such a total is flagged `estimated`.
+ * - while its timed calls run under KP_SHORT_CALL_NS on average, and the
+ *   last one did too, only one call in about KP_SAMPLE_EVERY is timed (at
+ *   random gaps, so that a periodic pattern of arguments cannot line up
+ *   with the samples), and the calls in between are estimated at the
+ *   samples' mean; a long sample has the calls after it timed one by one
+ *   again. A total with estimated calls in it is flagged `estimated`.
  *
  * The dispatcher's fast path is then a counter increment and a compare
  * (kp_call_starts); the two clock reads and the bookkeeping (kp_call_timed)
@@ -117,7 +122,7 @@ typedef struct kp_calls {
     struct kp_calls *next;      /* on the recording's list */
 } kp_calls;
 
-extern kp_calls_mode kp_calls_mode_now;  /* changed by the switches below */
+extern kp_calls_mode kp_calls_mode_now;  /* set by the switches below, under the GIL */
 
 /* Joins the current recording's list (first call in it). */
 void kp_calls_link(kp_calls *r);
@@ -145,8 +150,9 @@ void kp_call_timed(kp_calls *r, uint64_t ticks);
  * new reference. */
 kp_calls *kp_calls_new(PyObject *function, PyObject *signature);
 
-/* Gives the record back: freed now, or when the recording that shows its
- * calls ends (its totals stay in the report until then). NULL is fine. */
+/* Gives the record back: freed now, or, when it has calls in the current
+ * recording, as the next recording starts (its calls stay in the report
+ * until then). NULL is fine. */
 void kp_calls_release(kp_calls *r);
 
 /* Add one user of the switch (on != 0) or remove one. Calls are recorded
@@ -162,8 +168,9 @@ int kp_untime_calls(int on);
  * last) recording, stopping at the first nonzero return, which it returns. */
 int kp_calls_each(int (*visit)(const kp_calls *record, void *ctx), void *ctx);
 
-/* A record's run time in ns: exact, or with the calls not timed estimated
- * at its samples' mean (*estimated set when any was). */
+/* A record's run time in ns, less the clock's own share of each call
+ * (kp_ticks_overhead): exact, or with the calls not timed estimated at
+ * its samples' mean (*estimated set when any was). */
 double kp_calls_ns(const kp_calls *r, bool *estimated);
 
 /* Compile records recorded so far (the index of the next one). */
