@@ -86,9 +86,20 @@ LLVMValueRef kj_np_reduce_span(kj_lw *w, const char *m, LLVMValueRef data, LLVMV
                                const kj_type *et, const kj_type *rt);
 
 /* Calls fn on every element of the array expression n, in C order,
- * without making the array (fused reductions). */
+ * without making the array (fused reductions); returns the number of
+ * elements. With split (a parallel=True function, parallel_reduce.c), when
+ * every operand is contiguous with the result's shape, the loop runs in
+ * chunks on the pool instead: in the chunk function, begin runs before a
+ * chunk's elements and end after them with the participant's pool slot;
+ * both get `shared` (a parent value) as it reads there. Other layouts take
+ * the serial strided loop. */
 typedef void (*kj_np_elem_fn)(kj_lw *w, LLVMValueRef v, const kj_type *vt, void *ctx);
-void kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx);
+typedef struct {
+    LLVMValueRef shared;
+    void (*begin)(kj_lw *o, LLVMValueRef shared, void *ctx);
+    void (*end)(kj_lw *o, LLVMValueRef shared, LLVMValueRef slot, void *ctx);
+} kj_np_each_split;
+LLVMValueRef kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx, const kj_np_each_split *split);
 
 /* A scalar-only elementwise call (np.where on numbers, np.sign(x)). */
 LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n);

@@ -246,6 +246,63 @@ static LLVMValueRef flat_ok(kj_lw *w, ew *e, int nd, LLVMValueRef *shape, LLVMVa
     return ok;
 }
 
+/* The flat loop over every element, on this thread or, in a parallel=True
+ * function, in chunks on the pool (parallel.h): flat_begin returns the
+ * lowering state to build the loop body in (the chunk function's, where the
+ * leaves' values and `extra` are passed in; *extra_in is extra there),
+ * flat_index opens the loop and loads every leaf's element i (returned),
+ * flat_close_loop closes it, and flat_end, when split, runs the chunks. */
+typedef struct {
+    kj_par_region region;
+    bool split;
+    LLVMValueRef outer[MAX_LEAVES + 1];
+    kj_np_loop loop;
+} flat_split;
+
+static kj_lw *flat_begin(kj_lw *w, ew *e, flat_split *sp, const char *what, int line, bool split,
+                         LLVMValueRef extra, LLVMValueRef *extra_in) {
+    sp->split = split;
+    *extra_in = extra;
+    if (!split)
+        return w;
+    LLVMValueRef inside[MAX_LEAVES + 1];
+    for (int k = 0; k < e->n; k++)
+        sp->outer[k] = e->leaves[k].v;
+    sp->outer[e->n] = extra ? extra : LLVMConstNull(w->ptr);
+    kj_lw *o = kj_parallel_region_begin(w, &sp->region, what, line, e->n + 1, sp->outer, inside);
+    for (int k = 0; k < e->n; k++)
+        e->leaves[k].v = inside[k];
+    *extra_in = inside[e->n];
+    return o;
+}
+
+static LLVMValueRef flat_index(kj_lw *lw, ew *e, flat_split *sp, LLVMValueRef size) {
+    LLVMValueRef first = c64(lw, 0), count = size;
+    if (sp->split) {
+        first = sp->region.lo;
+        count = LLVMBuildSub(lw->b, sp->region.hi, sp->region.lo, "");
+    }
+    LLVMValueRef i = LLVMBuildAdd(lw->b, first, kj_np_loop_begin(lw, &sp->loop, count), "");
+    for (int k = 0; k < e->n; k++) {
+        leaf *l = &e->leaves[k];
+        l->elem = l->t->kind != KJ_T_ARRAY
+                      ? l->v
+                      : kj_np_load(lw, LLVMBuildGEP2(lw->b, kj_llmemtype(lw, l->t->elem), kj_array_field(lw, l->v, 1, 0), &i, 1, ""),
+                                   l->t->elem);
+    }
+    return i;
+}
+
+static void flat_close_loop(kj_lw *w, flat_split *sp) { kj_np_loop_end(sp->split ? &sp->region.o : w, &sp->loop); }
+
+static void flat_end(kj_lw *w, ew *e, flat_split *sp, LLVMValueRef size) {
+    if (!sp->split)
+        return;
+    kj_parallel_region_end(w, &sp->region, size);
+    for (int k = 0; k < e->n; k++)
+        e->leaves[k].v = sp->outer[k];
+}
+
 LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot) {
     ew e = {.n = 0};
     collect(w, &e, n, true);
@@ -281,41 +338,16 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
     /* contiguous: one loop, element i of everything; in a parallel=True
      * function its range is split across the thread pool (parallel.h) */
     LLVMPositionBuilderAtEnd(w->b, flat);
-    LLVMValueRef size = kj_np_size(w, res, nd), first = c64(w, 0), count = size, res_in = res;
-    LLVMValueRef outer[MAX_LEAVES + 1], inside[MAX_LEAVES + 1];
-    kj_par_region region;
-    kj_lw *lw = w;
-    if (kj_parallel_wanted(w)) {
-        for (int k = 0; k < e.n; k++)
-            outer[k] = e.leaves[k].v;
-        outer[e.n] = res;
-        lw = kj_parallel_region_begin(w, &region, "ew", n->line, e.n + 1, outer, inside);
-        for (int k = 0; k < e.n; k++)
-            e.leaves[k].v = inside[k];
-        res_in = inside[e.n];
-        first = region.lo;
-        count = LLVMBuildSub(lw->b, region.hi, region.lo, "");
-    }
-    kj_np_loop loop;
-    LLVMValueRef i = LLVMBuildAdd(lw->b, first, kj_np_loop_begin(lw, &loop, count), "");
-    for (int k = 0; k < e.n; k++) {
-        leaf *l = &e.leaves[k];
-        if (l->t->kind == KJ_T_ARRAY)
-            l->elem = kj_np_load(lw, LLVMBuildGEP2(lw->b, kj_llmemtype(lw, l->t->elem), kj_array_field(lw, l->v, 1, 0), &i, 1, ""),
-                                 l->t->elem);
-        else
-            l->elem = l->v;
-    }
+    LLVMValueRef size = kj_np_size(w, res, nd), res_in;
+    flat_split sp;
+    kj_lw *lw = flat_begin(w, &e, &sp, "ew", n->line, kj_parallel_wanted(w), res, &res_in);
+    LLVMValueRef i = flat_index(lw, &e, &sp, size);
     const kj_type *vt;
     LLVMValueRef v = element(lw, &e, n, true, &vt);
     kj_np_store_elem(lw, LLVMBuildGEP2(lw->b, kj_llmemtype(lw, rt->elem), kj_array_field(lw, res_in, 1, 0), &i, 1, ""), v, vt,
                      rt->elem);
-    kj_np_loop_end(lw, &loop);
-    if (lw != w) {
-        kj_parallel_region_end(w, &region, size);
-        for (int k = 0; k < e.n; k++)
-            e.leaves[k].v = outer[k];
-    }
+    flat_close_loop(w, &sp);
+    flat_end(w, &e, &sp, size);
     LLVMBuildBr(w->b, done);
     if (flat_only) {
         LLVMPositionBuilderAtEnd(w->b, done);
@@ -379,13 +411,13 @@ void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef sr
     kj_np_nest_end(w, &nest);
 }
 
-void kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx) {
+LLVMValueRef kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx, const kj_np_each_split *split) {
     ew e = {.n = 0};
     collect(w, &e, n, true);
     if (e.overflow) {
         kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, n->line, n->col, "Split the expression over two lines.",
                 "this array expression has more than %d operands", MAX_LEAVES);
-        return;
+        return c64(w, 0);
     }
     int nd = n->type->ndim;
     LLVMValueRef shape[KJ_NP_MAXDIM], size = c64(w, 1);
@@ -395,20 +427,23 @@ void kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx) {
     LLVMBasicBlockRef flat = kj_new_bb(w, "each.flat"), strided = kj_new_bb(w, "each.strided"),
                       done = kj_new_bb(w, "each.done");
     LLVMBuildCondBr(w->b, flat_ok(w, &e, nd, shape, NULL, NULL), flat, strided);
-    /* contiguous operands: one flat loop the vectorizer sees whole */
+    /* contiguous operands: one flat loop the vectorizer sees whole, split
+     * into chunks when asked */
     LLVMPositionBuilderAtEnd(w->b, flat);
-    kj_np_loop loop;
-    LLVMValueRef i = kj_np_loop_begin(w, &loop, size);
-    for (int k = 0; k < e.n; k++) {
-        leaf *l = &e.leaves[k];
-        l->elem = l->t->kind != KJ_T_ARRAY ? l->v
-                  : kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, l->t->elem), kj_array_field(w, l->v, 1, 0), &i, 1, ""),
-                               l->t->elem);
-    }
+    flat_split sp;
+    LLVMValueRef shared_in;
+    kj_lw *lw = flat_begin(w, &e, &sp, "red", n->line, split && kj_parallel_wanted(w), split ? split->shared : NULL,
+                           &shared_in);
+    if (sp.split)
+        split->begin(lw, shared_in, ctx);
+    flat_index(lw, &e, &sp, size);
     const kj_type *vt;
-    LLVMValueRef v = element(w, &e, n, true, &vt);
-    fn(w, v, vt, ctx);
-    kj_np_loop_end(w, &loop);
+    LLVMValueRef v = element(lw, &e, n, true, &vt);
+    fn(lw, v, vt, ctx);
+    flat_close_loop(w, &sp);
+    if (sp.split)
+        split->end(lw, shared_in, LLVMGetParam(sp.region.fn, 3), ctx);
+    flat_end(w, &e, &sp, size);
     LLVMBuildBr(w->b, done);
     /* otherwise the strides, in C order */
     LLVMPositionBuilderAtEnd(w->b, strided);
@@ -421,4 +456,5 @@ void kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx) {
     kj_np_nest_end(w, &nest);
     LLVMBuildBr(w->b, done);
     LLVMPositionBuilderAtEnd(w->b, done);
+    return size;
 }

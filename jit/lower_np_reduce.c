@@ -202,7 +202,7 @@ static LLVMValueRef fused_reduce(kj_lw *w, kj_node *arrn, const char *m, const k
                         : m[0] == 'p' ? kj_cast(w, c64(w, 1), KJ_I64, rt) : LLVMConstNull(lt);
     LLVMBuildStore(w->b, init, f.acc);
     LLVMBuildStore(w->b, c64(w, 0), f.count);
-    kj_np_ewise_each(w, arrn, fused_step, &f);
+    kj_np_ewise_each(w, arrn, fused_step, &f, NULL);
     LLVMValueRef acc = LLVMBuildLoad2(w->b, lt, f.acc, ""), n = LLVMBuildLoad2(w->b, w->i64, f.count, "");
     if (strstr(m, "min") || strstr(m, "max")) {
         bool is_max = strstr(m, "max") != NULL;
@@ -218,8 +218,10 @@ static LLVMValueRef fused_reduce(kj_lw *w, kj_node *arrn, const char *m, const k
 LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arrn, kj_node *axisn) {
     const kj_type *at = arrn->type, *t = n->type;
     if ((!axisn || axisn->type->kind == KJ_T_NONE) && kj_np_is_ewise(arrn) && fusable(m) &&
-        at->elem->kind != KJ_T_COMPLEX)
-        return fused_reduce(w, arrn, m, t);
+        at->elem->kind != KJ_T_COMPLEX) {   /* in a parallel=True function, split across the pool when it can be */
+        LLVMValueRef r = kj_parallel_reduce_expr(w, n, m, arrn, t);
+        return r ? r : fused_reduce(w, arrn, m, t);
+    }
     LLVMValueRef arr = kj_lower_expr(w, arrn);
     const kj_type *et = at->elem;
     bool cumulative = !strncmp(m, "cum", 3);

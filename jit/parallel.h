@@ -99,12 +99,21 @@ void kj_par_array_partial(kj_lw *o, kj_red_op op, const kj_type *t, LLVMValueRef
 void kj_par_array_fold(kj_lw *w, kj_node *at, kj_red_op op, const kj_type *t, LLVMValueRef partials,
                        LLVMValueRef acc_slot);
 
-/* A whole-array reduction m (sum, prod, mean, var, std, min, max, all, any) of count
+/* A whole-array reduction m (sum, prod, mean, var, std, min, max, all, any,
+ * argmin, argmax) of count
  * contiguous elements from data, split across the pool in a parallel=True
  * function (parallel_reduce.c); NULL when it is not split, and the caller
  * reduces serially. at: the call, for its line. */
 LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef count,
                                 const kj_type *et, const kj_type *rt);
+
+/* A fused reduction m (sum, prod, mean, min, max, all, any) of the array
+ * expression arrn (np.sum(x * y), (a - b).max()), split across the pool in
+ * a parallel=True function without making the array: each chunk reduces
+ * the elements it computes from the operands into its slot's partial
+ * (parallel_reduce.c). NULL when it is not split; the caller fuses it
+ * serially. at: the call, for its line; rt: the result's type. */
+LLVMValueRef kj_parallel_reduce_expr(kj_lw *w, kj_node *at, const char *m, kj_node *arrn, const kj_type *rt);
 
 /* The kernel's CPU and features on another function, so that LLVM may
  * inline between them (it only inlines into at least the callee's features). */

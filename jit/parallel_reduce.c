@@ -1,9 +1,10 @@
-/* parallel_reduce: a whole-array reduction (np.sum, np.prod, min, max,
- * mean, var, std, all, any) in a parallel=True function, split across the
- * pool.
+/* parallel_reduce: reductions in a parallel=True function, split across
+ * the pool: a whole array's np.sum, np.prod, min, max, mean, var, std, all,
+ * any, argmin and argmax, and the fused reductions of array expressions
+ * (np.sum(x * y), (a - b).max()).
  *
- * The array is one contiguous line (lower_np_reduce.c copies a strided one
- * first). Each chunk [lo, hi) reduces its part with the serial code
+ * A whole array is one contiguous line (lower_np_reduce.c copies a strided
+ * one first). Each chunk [lo, hi) reduces its part with the serial code
  * (kj_np_reduce_span; for min and max kj_np_extreme_span, which skips the
  * empty check a chunk never needs) and folds the result into its pool
  * slot's partial; the parent then combines
@@ -12,11 +13,18 @@
  * are associative); float sums differ from the serial order only by
  * rounding (chunk_value). A small line runs as one direct chunk
  * (kj_parallel_region_end), so it costs two short loops over the slots
- * more than the serial code. */
+ * more than the serial code.
+ *
+ * argmin / argmax: a chunk finds its extreme with the vectorizing loop,
+ * then the first element equal to it; partials are (value, index) pairs.
+ * An array expression's reduction never makes the array: its contiguous
+ * loop (kj_np_ewise_each) runs in chunks, each reducing the elements it
+ * computes into a running value that starts at the operation's identity. */
 #include "jit/lower_np.h"
 #include "jit/parallel.h"
 #include "jit/pool.h"
 
+#include <math.h>
 #include <string.h>
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
@@ -135,8 +143,229 @@ static LLVMValueRef split_pass(kj_lw *w, kj_node *at, part_kind k, LLVMValueRef 
     return LLVMBuildLoad2(w->b, lt, acc, "");
 }
 
+/* ---- argmin, argmax ---- */
+
+/* Whether (vb, ib) beats (va, ia): NumPy's first NaN wins, then the
+ * better value, then the smaller index (a slot's chunks lie anywhere in the
+ * line, so the index settles ties across slots). */
+static LLVMValueRef arg_beats(kj_lw *w, bool is_max, const kj_type *et, LLVMValueRef va, LLVMValueRef ia,
+                              LLVMValueRef vb, LLVMValueRef ib) {
+    LLVMValueRef earlier = LLVMBuildICmp(w->b, LLVMIntSLT, ib, ia, "");
+    if (et->kind != KJ_T_FLOAT) {
+        bool s = et->is_signed;
+        LLVMValueRef better = LLVMBuildICmp(w->b, is_max ? (s ? LLVMIntSGT : LLVMIntUGT) : (s ? LLVMIntSLT : LLVMIntULT),
+                                            vb, va, "");
+        LLVMValueRef tie = LLVMBuildICmp(w->b, LLVMIntEQ, vb, va, "");
+        return LLVMBuildOr(w->b, better, LLVMBuildAnd(w->b, tie, earlier, ""), "");
+    }
+    LLVMValueRef a_nan = LLVMBuildFCmp(w->b, LLVMRealUNO, va, va, ""), b_nan = LLVMBuildFCmp(w->b, LLVMRealUNO, vb, vb, "");
+    LLVMValueRef better = LLVMBuildFCmp(w->b, is_max ? LLVMRealOGT : LLVMRealOLT, vb, va, "");
+    LLVMValueRef tie = LLVMBuildFCmp(w->b, LLVMRealOEQ, vb, va, "");
+    LLVMValueRef numbers = LLVMBuildOr(w->b, better, LLVMBuildAnd(w->b, tie, earlier, ""), "");
+    LLVMValueRef nans = LLVMBuildAnd(w->b, b_nan, LLVMBuildOr(w->b, LLVMBuildNot(w->b, a_nan, ""), earlier, ""), "");
+    return LLVMBuildOr(w->b, nans, LLVMBuildAnd(w->b, LLVMBuildNot(w->b, a_nan, ""), numbers, ""), "");
+}
+
+/* The index of the first element of count > 0 from data equal to best (a
+ * NaN: the first NaN), which is there: best is one of them. */
+static LLVMValueRef first_equal(kj_lw *o, LLVMValueRef data, LLVMValueRef count, const kj_type *et, LLVMValueRef best) {
+    LLVMValueRef j_p = kj_entry_alloca(o, o->i64, "argj");
+    LLVMBuildStore(o->b, c64(o, 0), j_p);
+    LLVMBasicBlockRef cond = kj_new_bb(o, "arg.cond"), test = kj_new_bb(o, "arg.test"), next = kj_new_bb(o, "arg.next"),
+                      found = kj_new_bb(o, "arg.found");
+    LLVMBuildBr(o->b, cond);
+    LLVMPositionBuilderAtEnd(o->b, cond);
+    LLVMValueRef j = LLVMBuildLoad2(o->b, o->i64, j_p, "");
+    LLVMBuildCondBr(o->b, LLVMBuildICmp(o->b, LLVMIntSLT, j, count, ""), test, found);
+    LLVMPositionBuilderAtEnd(o->b, test);
+    LLVMValueRef x = kj_np_load(o, LLVMBuildGEP2(o->b, kj_llmemtype(o, et), data, &j, 1, ""), et), hit;
+    if (et->kind == KJ_T_FLOAT)
+        hit = LLVMBuildOr(o->b, LLVMBuildFCmp(o->b, LLVMRealOEQ, x, best, ""),
+                          LLVMBuildAnd(o->b, LLVMBuildFCmp(o->b, LLVMRealUNO, best, best, ""),
+                                       LLVMBuildFCmp(o->b, LLVMRealUNO, x, x, ""), ""), "");
+    else
+        hit = LLVMBuildICmp(o->b, LLVMIntEQ, x, best, "");
+    LLVMBuildCondBr(o->b, hit, found, next);
+    LLVMPositionBuilderAtEnd(o->b, next);
+    LLVMBuildStore(o->b, LLVMBuildAdd(o->b, j, c64(o, 1), ""), j_p);
+    LLVMBuildBr(o->b, cond);
+    LLVMPositionBuilderAtEnd(o->b, found);
+    return LLVMBuildLoad2(o->b, o->i64, j_p, "");
+}
+
+/* (value, index) of slot s in the partials pv, pi: the element pointers. */
+static void arg_slot(kj_lw *w, LLVMTypeRef vt, LLVMValueRef pv, LLVMValueRef pi, LLVMValueRef s, LLVMValueRef *v,
+                     LLVMValueRef *i) {
+    LLVMTypeRef it = LLVMArrayType2(w->i64, KJ_POOL_MAX_THREADS);
+    *v = LLVMBuildGEP2(w->b, vt, pv, (LLVMValueRef[]){c64(w, 0), s}, 2, "");
+    *i = LLVMBuildGEP2(w->b, it, pi, (LLVMValueRef[]){c64(w, 0), s}, 2, "");
+}
+
+/* (cur_v, cur_i) = the better of them and (v, i), through the pointers. */
+static void arg_keep_better(kj_lw *w, bool is_max, const kj_type *et, LLVMValueRef cur_v, LLVMValueRef cur_i,
+                            LLVMValueRef v, LLVMValueRef i) {
+    LLVMTypeRef lt = kj_lltype(w, et);
+    LLVMValueRef ov = LLVMBuildLoad2(w->b, lt, cur_v, ""), oi = LLVMBuildLoad2(w->b, w->i64, cur_i, "");
+    LLVMValueRef take = arg_beats(w, is_max, et, ov, oi, v, i);
+    LLVMBuildStore(w->b, LLVMBuildSelect(w->b, take, v, ov, ""), cur_v);
+    LLVMBuildStore(w->b, LLVMBuildSelect(w->b, take, i, oi, ""), cur_i);
+}
+
+static LLVMValueRef split_arg(kj_lw *w, kj_node *at, bool is_max, LLVMValueRef data, LLVMValueRef count,
+                              const kj_type *et) {
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, count, c64(w, 0), ""), PyExc_ValueError,
+                is_max ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence");
+    LLVMTypeRef lt = kj_lltype(w, et), vt = LLVMArrayType2(lt, KJ_POOL_MAX_THREADS);
+    LLVMValueRef pv = kj_entry_alloca(w, vt, "arg.values"), pi = kj_entry_alloca(w, LLVMArrayType2(w->i64, KJ_POOL_MAX_THREADS), "arg.indices");
+    LLVMValueRef first = kj_np_load(w, data, et), sv, si;   /* element 0: a candidate anyway */
+    kj_np_loop init;
+    LLVMValueRef s = kj_np_loop_begin(w, &init, c64(w, KJ_POOL_MAX_THREADS));
+    arg_slot(w, vt, pv, pi, s, &sv, &si);
+    LLVMBuildStore(w->b, first, sv);
+    LLVMBuildStore(w->b, c64(w, 0), si);
+    kj_np_loop_end(w, &init);
+
+    kj_par_region r;
+    LLVMValueRef inside[3];
+    kj_lw *o = kj_parallel_region_begin(w, &r, "red", at->line, 3, (LLVMValueRef[]){data, pv, pi}, inside);
+    LLVMValueRef chunk = LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &r.lo, 1, "");
+    LLVMValueRef n = LLVMBuildSub(o->b, r.hi, r.lo, "");
+    LLVMValueRef best = kj_np_extreme_span(o, is_max, chunk, n, et, et);
+    LLVMValueRef where = LLVMBuildAdd(o->b, r.lo, first_equal(o, chunk, n, et, best), "");
+    arg_slot(o, vt, inside[1], inside[2], LLVMGetParam(r.fn, 3), &sv, &si);
+    arg_keep_better(o, is_max, et, sv, si, best, where);
+    kj_parallel_region_end(w, &r, count);
+
+    LLVMValueRef bv = kj_entry_alloca(w, lt, "arg.best"), bi = kj_entry_alloca(w, w->i64, "arg.besti");
+    LLVMBuildStore(w->b, first, bv);
+    LLVMBuildStore(w->b, c64(w, 0), bi);
+    kj_np_loop fold;
+    s = kj_np_loop_begin(w, &fold, c64(w, KJ_POOL_MAX_THREADS));
+    arg_slot(w, vt, pv, pi, s, &sv, &si);
+    arg_keep_better(w, is_max, et, bv, bi, LLVMBuildLoad2(w->b, lt, sv, ""), LLVMBuildLoad2(w->b, w->i64, si, ""));
+    kj_np_loop_end(w, &fold);
+    return LLVMBuildLoad2(w->b, w->i64, bi, "");
+}
+
+/* ---- reductions of array expressions ---- */
+
+/* The value a running k-reduction in pt starts from and that changes
+ * nothing: 0, 1, true, false, or for min and max the far end of pt (an
+ * infinity for floats, so that a NaN still wins). */
+static LLVMValueRef identity(kj_lw *w, part_kind k, const kj_type *pt) {
+    LLVMTypeRef lt = kj_lltype(w, pt);
+    if (k == PART_ALL || k == PART_ANY)
+        return LLVMConstInt(w->i1, k == PART_ALL, 0);
+    if (k != PART_MIN && k != PART_MAX)
+        return kj_cast(w, c64(w, k == PART_PROD), KJ_I64, pt);
+    if (pt->kind == KJ_T_FLOAT)
+        return LLVMConstReal(lt, k == PART_MIN ? INFINITY : -INFINITY);
+    unsigned bits = LLVMGetIntTypeWidth(lt);
+    unsigned long long top = 1ULL << (bits - 1);   /* the sign bit */
+    bool s = pt->kind == KJ_T_INT && pt->is_signed;
+    if (k == PART_MAX)
+        return LLVMConstInt(lt, s ? top : 0, 0);
+    return s ? LLVMConstInt(lt, top - 1, 0) : LLVMConstAllOnes(lt);
+}
+
+typedef struct {
+    part_kind k;
+    kj_node *at;
+    const kj_type *pt;
+    LLVMTypeRef lt, parts_t;
+    LLVMValueRef acc;      /* the running value: the parent's, or inside a chunk the chunk's */
+    LLVMValueRef parent;   /* the parent's (the strided loop runs there) */
+} expr_red;
+
+static void expr_start(kj_lw *w, expr_red *e, const char *name) {
+    e->acc = kj_entry_alloca(w, e->lt, name);
+    LLVMBuildStore(w->b, identity(w, e->k, e->pt), e->acc);
+}
+
+/* acc = acc op element v: a float sum or product may reassociate (the
+ * chunks already change its order), and min / max use LLVM's intrinsics,
+ * so that the chunk's loop vectorizes (llvm.maximum lets a NaN win). */
+static void expr_step(kj_lw *w, LLVMValueRef v, const kj_type *vt, void *ctx) {
+    expr_red *e = ctx;
+    LLVMValueRef cur = LLVMBuildLoad2(w->b, e->lt, e->acc, ""), r;
+    if (e->k == PART_ALL || e->k == PART_ANY) {
+        LLVMValueRef t = kj_truth(w, v, vt);
+        r = e->k == PART_ALL ? LLVMBuildAnd(w->b, cur, t, "") : LLVMBuildOr(w->b, cur, t, "");
+    } else if (e->k == PART_MIN || e->k == PART_MAX) {
+        bool mx = e->k == PART_MAX, s = e->pt->kind == KJ_T_INT && e->pt->is_signed;
+        const char *op = e->pt->kind == KJ_T_FLOAT ? (mx ? "llvm.maximum" : "llvm.minimum")
+                         : s ? (mx ? "llvm.smax" : "llvm.smin") : (mx ? "llvm.umax" : "llvm.umin");
+        r = kj_call_intrinsic(w, op, e->lt, 2, (LLVMValueRef[]){cur, kj_cast(w, v, vt, e->pt)});
+    } else {
+        LLVMValueRef x = kj_cast(w, v, vt, e->pt);
+        bool mul = e->k == PART_PROD;
+        if (e->pt->kind == KJ_T_FLOAT) {
+            r = kj_fm(w, mul ? LLVMBuildFMul(w->b, cur, x, "") : LLVMBuildFAdd(w->b, cur, x, ""));
+            LLVMSetFastMathFlags(r, LLVMGetFastMathFlags(r) | LLVMFastMathAllowReassoc);
+        } else
+            r = mul ? LLVMBuildMul(w->b, cur, x, "") : LLVMBuildAdd(w->b, cur, x, "");
+    }
+    LLVMBuildStore(w->b, r, e->acc);
+}
+
+static void expr_chunk_begin(kj_lw *o, LLVMValueRef parts, void *ctx) {
+    (void)parts;
+    expr_start(o, ctx, "chunk.acc");
+}
+
+/* a slot runs its chunks one after another: no other thread writes its partial */
+static void expr_chunk_end(kj_lw *o, LLVMValueRef parts, LLVMValueRef slot, void *ctx) {
+    expr_red *e = ctx;
+    LLVMValueRef part = LLVMBuildGEP2(o->b, e->parts_t, parts, (LLVMValueRef[]){c64(o, 0), slot}, 2, "");
+    LLVMValueRef mine = LLVMBuildLoad2(o->b, e->lt, e->acc, "");
+    LLVMBuildStore(o->b, combine(o, e->at, e->k, LLVMBuildLoad2(o->b, e->lt, part, ""), mine, e->pt), part);
+    e->acc = e->parent;
+}
+
+LLVMValueRef kj_parallel_reduce_expr(kj_lw *w, kj_node *at, const char *m, kj_node *arrn, const kj_type *rt) {
+    part_kind k;
+    if (!kj_parallel_wanted(w) || !part_of(m, &k) || !strcmp(m, "var") || !strcmp(m, "std") ||
+        rt->kind == KJ_T_COMPLEX || arrn->type->elem->kind == KJ_T_COMPLEX)
+        return NULL;
+    expr_red e = {.k = k, .at = at, .pt = k == PART_ALL || k == PART_ANY ? kj_bool() : rt};
+    e.lt = k == PART_ALL || k == PART_ANY ? w->i1 : kj_lltype(w, e.pt);
+    e.parts_t = LLVMArrayType2(e.lt, KJ_POOL_MAX_THREADS);
+    LLVMValueRef id = identity(w, k, e.pt), parts = kj_entry_alloca(w, e.parts_t, "red.partials");
+    kj_np_loop init;
+    LLVMValueRef s = kj_np_loop_begin(w, &init, c64(w, KJ_POOL_MAX_THREADS));
+    LLVMBuildStore(w->b, id, LLVMBuildGEP2(w->b, e.parts_t, parts, (LLVMValueRef[]){c64(w, 0), s}, 2, ""));
+    kj_np_loop_end(w, &init);
+    expr_start(w, &e, "red.acc");
+    e.parent = e.acc;
+
+    kj_np_each_split split = {.shared = parts, .begin = expr_chunk_begin, .end = expr_chunk_end};
+    LLVMValueRef count = kj_np_ewise_each(w, arrn, expr_step, &e, &split);
+
+    /* the strided loop's value (the identity when the chunks ran), then the slots' */
+    LLVMValueRef total = kj_entry_alloca(w, e.lt, "red.total");
+    LLVMBuildStore(w->b, LLVMBuildLoad2(w->b, e.lt, e.parent, ""), total);
+    kj_np_loop fold;
+    s = kj_np_loop_begin(w, &fold, c64(w, KJ_POOL_MAX_THREADS));
+    LLVMValueRef p = LLVMBuildLoad2(w->b, e.lt, LLVMBuildGEP2(w->b, e.parts_t, parts, (LLVMValueRef[]){c64(w, 0), s}, 2, ""), "");
+    LLVMBuildStore(w->b, combine(w, at, k, LLVMBuildLoad2(w->b, e.lt, total, ""), p, e.pt), total);
+    kj_np_loop_end(w, &fold);
+    LLVMValueRef v = LLVMBuildLoad2(w->b, e.lt, total, "");
+    if (k == PART_MIN || k == PART_MAX)
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, count, c64(w, 0), ""), PyExc_ValueError,
+                    k == PART_MAX ? "zero-size array to reduction operation maximum which has no identity"
+                                  : "zero-size array to reduction operation minimum which has no identity");
+    if (!strcmp(m, "mean"))
+        v = kj_fm(w, LLVMBuildFDiv(w->b, v, LLVMBuildSIToFP(w->b, count, e.lt, ""), ""));
+    return v;
+}
+
+/* ---- the entry of lower_np_reduce.c's whole-array reductions ---- */
+
 LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef count,
                                 const kj_type *et, const kj_type *rt) {
+    if (kj_parallel_wanted(w) && (!strcmp(m, "argmin") || !strcmp(m, "argmax")) &&
+        (et->kind == KJ_T_INT || et->kind == KJ_T_FLOAT))
+        return kj_cast(w, split_arg(w, at, m[4] == 'a', data, count, et), KJ_I64, rt);
     part_kind k;
     if (!kj_parallel_wanted(w) || !part_of(m, &k) || et->kind == KJ_T_COMPLEX || rt->kind == KJ_T_COMPLEX)
         return NULL;
