@@ -8,6 +8,7 @@
 #include "jit/runtime.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,18 +23,81 @@
 
 static LLVMOrcLLJITRef jit;
 
-void kj_llvm_init(void) {
-    static int done;
-    if (done)
-        return;
-    done = 1;
+/* O2, not O3: it vectorizes the same loops (both run the loop and SLP
+ * vectorizers) and the bench's steady times do not move, but it costs
+ * about a quarter less optimization time; what O3 adds (aggressive
+ * unswitching and inlining, argument promotion) did not pay on the
+ * course's workloads (bench/jit_vs_numba.py) */
+#define KJ_PIPELINE "default<O2>"
+
+/* The one-time LLVM set-up (options, host target, the LLJIT, the first
+ * pipeline and machine-code run) costs about 5 ms of CPU. kj_engine_warm_up
+ * starts it on a thread at `import kiln` so that it overlaps the user's own
+ * work; every path into LLVM goes through kj_llvm_init, which waits for that
+ * thread first, so LLVM is never used from two threads at once. The thread
+ * touches no Python object and holds no GIL. warm_state is written before
+ * the thread starts and after it is joined, both under the GIL. */
+enum { WARM_NONE, WARM_RUNNING, WARM_DONE };
+static int warm_state = WARM_NONE;   /* main thread only */
+static pthread_t warm_thread;
+static _Thread_local bool on_warm_thread;
+static bool options_set;   /* by the warm-up thread before it is joined, or under the GIL */
+
+static void set_options(void) {
+    if (options_set)
+        return;   /* LLVM's options may only be parsed once */
+    options_set = true;
     /* glibc's vector math (libmvec): loops of llvm.exp/sin/log... widen to
      * its SIMD functions, found by the JIT's process search once loaded */
     bool mvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL) != NULL;
+    /* -unroll-max-count=4: runtime unrolling by 8 (what the host's cost
+     * model picks for loops left scalar) made a fifth of optimization plus
+     * machine-code time on the bench's loops, and by 4 they run as fast
+     * (bench/jit_vs_numba.py) */
     const char *args[] = {"kiln", "-pass-remarks=loop-vectorize",
                           "-pass-remarks-missed=loop-vectorize",
-                          "-pass-remarks-analysis=loop-vectorize", "-vector-library=LIBMVEC-X86"};
-    LLVMParseCommandLineOptions(mvec ? 5 : 4, args, NULL);
+                          "-pass-remarks-analysis=loop-vectorize", "-unroll-max-count=4",
+                          "-vector-library=LIBMVEC-X86"};
+    LLVMParseCommandLineOptions(mvec ? 6 : 5, args, NULL);
+}
+
+static int create_jit(kj_error *e);
+static void warm_pipeline(void);
+
+static void *warm_up(void *arg) {
+    (void)arg;
+    on_warm_thread = true;
+    kj_error e = {0};
+    /* a failure here is met again, and reported, by the first compile */
+    if (create_jit(&e) == 0)
+        warm_pipeline();
+    return NULL;
+}
+
+/* Waits for the warm-up thread; a no-op on that thread itself. */
+static void settle(void) {
+    if (warm_state == WARM_RUNNING && !on_warm_thread) {
+        pthread_join(warm_thread, NULL);
+        warm_state = WARM_DONE;
+    }
+}
+
+void kj_engine_warm_up(void) {
+    if (warm_state != WARM_NONE)
+        return;
+    warm_state = WARM_DONE;   /* unless the thread starts: then the first compile does the set-up */
+    /* fork() while the thread holds LLVM's locks would leave the child
+     * unable to take them: the parent waits for the set-up to end first */
+    if (getenv("KILN_NO_WARM_UP") || pthread_atfork(settle, NULL, NULL) != 0)
+        return;
+    warm_state = WARM_RUNNING;
+    if (pthread_create(&warm_thread, NULL, warm_up, NULL) != 0)
+        warm_state = WARM_DONE;
+}
+
+void kj_llvm_init(void) {
+    settle();
+    set_options();
 }
 
 /* Fills e from an LLVMErrorRef, consuming it. */
@@ -44,13 +108,13 @@ static int llvm_fail(kj_error *e, LLVMErrorRef err, const char *what) {
     return -1;
 }
 
-static int create_jit(kj_unit *u) {
+static int create_jit(kj_error *e) {
+    kj_llvm_init();   /* libmvec loaded before any object (a cached one too) is linked */
     if (jit)
         return 0;
-    kj_llvm_init();   /* libmvec loaded before any object (a cached one too) is linked */
     const kj_target *t = kj_target_cpu();
     if (!t->target_machine(t))
-        return kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "LLVM has no target for this CPU");
+        return kj_fail(e, KJ_ERR_INTERNAL, 0, 0, NULL, "LLVM has no target for this CPU");
     /* a second target machine for ORC's own use, owned by the builder */
     LLVMTargetMachineRef base = t->target_machine(t);
     char *cpu = LLVMGetTargetMachineCPU(base), *features = LLVMGetTargetMachineFeatureString(base);
@@ -67,7 +131,7 @@ static int create_jit(kj_unit *u) {
     LLVMErrorRef err = LLVMOrcCreateLLJIT(&jit, builder);
     if (err) {
         jit = NULL;
-        return llvm_fail(&u->err, err, "cannot start the JIT");
+        return llvm_fail(e, err, "cannot start the JIT");
     }
     LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(jit);
     /* the runtime, by address: _kiln.so is loaded RTLD_LOCAL, so dlsym
@@ -88,15 +152,63 @@ static int create_jit(kj_unit *u) {
     }
     err = LLVMOrcJITDylibDefine(dylib, LLVMOrcAbsoluteSymbols(pairs, (size_t)n));
     if (err)
-        return llvm_fail(&u->err, err, "cannot define the runtime symbols");
+        return llvm_fail(e, err, "cannot define the runtime symbols");
     /* libm and libc from the process */
     LLVMOrcDefinitionGeneratorRef gen;
     err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(jit),
                                                                NULL, NULL);
     if (err)
-        return llvm_fail(&u->err, err, "cannot search the process for symbols");
+        return llvm_fail(e, err, "cannot search the process for symbols");
     LLVMOrcJITDylibAddGenerator(dylib, gen);
     return 0;
+}
+
+/* One small function (*ret = x + x for the double x that args[0] points at) through the pipeline and
+ * the JIT, with the host's CPU attributes as lower.c sets them: what LLVM
+ * builds on first use (pass registry, subtargets of both target machines,
+ * the machine-code layers) is then ready for the first real compile.
+ * Errors only cost that head start, so they are dropped. */
+static void warm_pipeline(void) {
+    const kj_target *t = kj_target_cpu();
+    LLVMTargetMachineRef tm = t->target_machine(t);
+    if (!tm)
+        return;
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+    LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("kiln_warm_up", ctx);
+    LLVMSetTarget(mod, t->triple(t));
+    LLVMSetDataLayout(mod, t->data_layout(t));
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0), f64 = LLVMDoubleTypeInContext(ctx);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), params[] = {ptr, ptr};
+    LLVMValueRef fn = LLVMAddFunction(mod, "kiln_warm_up", LLVMFunctionType(i32, params, 2, 0));
+    char *cpu = LLVMGetTargetMachineCPU(tm), *features = LLVMGetTargetMachineFeatureString(tm);
+    LLVMAddTargetDependentFunctionAttr(fn, "target-cpu", cpu);
+    LLVMAddTargetDependentFunctionAttr(fn, "target-features", features);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
+    LLVMValueRef arg = LLVMBuildLoad2(b, ptr, LLVMGetParam(fn, 1), "arg");
+    LLVMValueRef x = LLVMBuildLoad2(b, f64, arg, "x");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, x, x, "twice"), LLVMGetParam(fn, 0));
+    LLVMBuildRet(b, LLVMConstInt(i32, 0, 0));
+    LLVMDisposeBuilder(b);
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(mod, KJ_PIPELINE, tm, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if (!err) {
+        err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit),
+                                          LLVMOrcCreateNewThreadSafeModule(mod, tsc));
+        mod = NULL;
+    }
+    LLVMOrcExecutorAddress addr;
+    if (!err)
+        err = LLVMOrcLLJITLookup(jit, &addr, "kiln_warm_up");
+    if (err)
+        LLVMConsumeError(err);
+    if (mod)
+        LLVMDisposeModule(mod);
+    LLVMOrcDisposeThreadSafeContext(tsc);
 }
 
 /* ---- remarks ---- */
@@ -151,7 +263,7 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     int rc = -1;
     remark_sink sink = {.list = PyList_New(0)};
     char *msg = NULL;
-    if (create_jit(u) < 0 || !sink.list)
+    if (create_jit(&u->err) < 0 || !sink.list)
         goto dispose;
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
         kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "internal: Kiln made invalid LLVM IR: %.400s", msg);
@@ -164,12 +276,7 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(opts, 1);
     LLVMPassBuilderOptionsSetSLPVectorization(opts, 1);
-    /* O2, not O3: it vectorizes the same loops (both run the loop and SLP
-     * vectorizers) and the bench's steady times do not move, but it costs
-     * about a quarter less optimization time; what O3 adds (aggressive
-     * unswitching and inlining, argument promotion) did not pay on the
-     * course's workloads (bench/jit_vs_numba.py) */
-    LLVMErrorRef err = LLVMRunPasses(mod, "default<O2>", u->target->target_machine(u->target), opts);
+    LLVMErrorRef err = LLVMRunPasses(mod, KJ_PIPELINE, u->target->target_machine(u->target), opts);
     LLVMDisposePassBuilderOptions(opts);
     LLVMContextSetDiagnosticHandler(u->ctx, NULL, NULL);
     if (err) {
@@ -221,7 +328,7 @@ dispose:
 }
 
 int kj_engine_define_absolute(kj_unit *u, const char *name, void *addr) {
-    if (create_jit(u) < 0)
+    if (create_jit(&u->err) < 0)
         return -1;
     LLVMOrcCSymbolMapPair pair = {
         .Name = LLVMOrcLLJITMangleAndIntern(jit, name),
@@ -233,7 +340,7 @@ int kj_engine_define_absolute(kj_unit *u, const char *name, void *addr) {
 }
 
 int kj_engine_add_object(kj_unit *u, LLVMMemoryBufferRef obj, const char *entry_name, void **entry) {
-    if (create_jit(u) < 0) {
+    if (create_jit(&u->err) < 0) {
         LLVMDisposeMemoryBuffer(obj);
         return -1;
     }

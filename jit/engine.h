@@ -11,8 +11,13 @@
 
 /* Parses LLVM's command-line options once per process (loop-vectorize
  * remarks on). Other layers that need LLVM options must go through here:
- * LLVM's options may only be parsed once. */
+ * LLVM's options may only be parsed once. Every use of LLVM starts here:
+ * it first waits for the warm-up thread, if one runs. */
 void kj_llvm_init(void);
+
+/* Starts LLVM's one-time set-up on a background thread (called at import;
+ * KILN_NO_WARM_UP=1 in the environment leaves it to the first compile). */
+void kj_engine_warm_up(void);
 
 typedef struct {
     char *ir;            /* optimized IR (malloc'd) */

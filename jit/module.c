@@ -1,11 +1,13 @@
 /* module: the jit layer's part of the _kiln module (Dispatcher,
  * Specialization, compile, typeof_spec, TypingError, UnsupportedError), and
- * the process-wide set-up done once at import: NumPy's C API and the SIGINT
- * handler that lets compiled loops be interrupted. */
+ * the process-wide set-up done once at import: NumPy's C API, the SIGINT
+ * handler that lets compiled loops be interrupted, and LLVM's own start-up
+ * on a background thread (engine.c). */
 #define KJ_NUMPY_DEFINE_API
 #include "jit/numpy_api.h"
 
 #include "jit/compile.h"
+#include "jit/engine.h"
 #include "jit/errors.h"
 #include "jit/jit.h"
 #include "jit/nrt.h"
@@ -25,5 +27,6 @@ int kj_module_init(PyObject *module) {
         kj_parallel_module_init(module) < 0 ||
         kj_install_interrupt_handler() < 0)
         return -1;
+    kj_engine_warm_up();
     return 0;
 }

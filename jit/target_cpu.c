@@ -2,6 +2,7 @@
  * space; math functions are the C library's (sin / sinf); interrupts are
  * polled. */
 #include "jit/target.h"
+#include "jit/engine.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,7 @@ typedef struct {
 static cpu_state state;
 
 static int cpu_init(void) {
+    kj_llvm_init();   /* after the warm-up thread, which may be filling state */
     if (state.ready)
         return state.ready;
     state.ready = -1;
