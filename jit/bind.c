@@ -1,23 +1,29 @@
 /* bind: a call from compiled code to another kiln function, with keyword
- * arguments and the callee's default values (and an inner function's free
- * variables), rewritten to the plain positional call the later phases know. It runs in the front end, so
- * inference and lowering never see a keyword or a missing argument: the
- * defaults become constants, read once when the caller is compiled, as
- * Python reads them once when the def runs. */
+ * arguments, the callee's default values and *args (and an inner function's
+ * free variables), rewritten to the plain positional call the later phases
+ * know. It runs in the front end, so inference and lowering never see a
+ * keyword or a missing argument: the defaults become constants, read once
+ * when the caller is compiled, as Python reads them once when the def runs;
+ * the arguments a callee's *args collects become one tuple display. A call
+ * that spreads a tuple, g(*t), is bound by inference instead, once t's type
+ * says how many arguments it gives (kj_bind_spread). */
 #include "jit/frontend.h"
 
 #include <string.h>
 
-/* The callee's parameter names (new reference, a tuple) and defaults
- * (new reference, a tuple, possibly empty); -1 with a Python error set. */
-static int callee_params(PyObject *dispatcher, PyObject **names, PyObject **defaults) {
+/* The callee's positional parameter names (new reference, a tuple),
+ * defaults (new reference, a tuple, possibly empty) and whether it collects
+ * *args; -1 with a Python error set. */
+static int callee_params(PyObject *dispatcher, PyObject **names, PyObject **defaults, bool *vararg) {
     *names = *defaults = NULL;
     PyObject *fn = PyObject_GetAttrString(dispatcher, "py_func");
     PyObject *code = fn ? PyObject_GetAttrString(fn, "__code__") : NULL;
     PyObject *varnames = code ? PyObject_GetAttrString(code, "co_varnames") : NULL;
     PyObject *argcount = code ? PyObject_GetAttrString(code, "co_argcount") : NULL;
+    PyObject *flags = code ? PyObject_GetAttrString(code, "co_flags") : NULL;
     PyObject *dfl = fn ? PyObject_GetAttrString(fn, "__defaults__") : NULL;
     Py_ssize_t n = argcount ? PyLong_AsSsize_t(argcount) : -1;
+    *vararg = flags && (PyLong_AsLong(flags) & CO_VARARGS);
     if (varnames && dfl && n >= 0 && PyTuple_Check(varnames) && n <= PyTuple_GET_SIZE(varnames)) {
         *names = PyTuple_GetSlice(varnames, 0, n);
         *defaults = dfl == Py_None ? PyTuple_New(0) : (Py_INCREF(dfl), dfl);
@@ -26,6 +32,7 @@ static int callee_params(PyObject *dispatcher, PyObject **names, PyObject **defa
     Py_XDECREF(code);
     Py_XDECREF(varnames);
     Py_XDECREF(argcount);
+    Py_XDECREF(flags);
     Py_XDECREF(dfl);
     if (*names && *defaults && PyTuple_Check(*defaults))
         return 0;
@@ -44,19 +51,32 @@ static int param_index(PyObject *names, const char *name) {
 }
 
 /* Fills slots[0..nparams) from the call's positional and keyword kids and
- * the defaults; the messages are Python's own for the same mistakes. */
+ * the defaults, and with *args (vararg) slots[nparams] with a tuple display
+ * of the positional arguments left over; the messages are Python's own for
+ * the same mistakes. */
 static int fill_slots(kj_function *f, kj_error *e, kj_node *call, const char *callee, PyObject *names,
-                      PyObject *defaults, kj_node **slots) {
+                      PyObject *defaults, bool vararg, kj_node **slots) {
     int nparams = (int)PyTuple_GET_SIZE(names), npos = 0, given = 0;
     for (int i = 1; i < call->nkids; i++)
         given += call->kids[i]->kind != KJ_E_KEYWORD;
-    if (given > nparams)
+    if (given > nparams && !vararg)
         return kj_fail(e, KJ_ERR_TYPING, call->line, call->col, NULL,
                        "%s() takes %d positional argument(s) but %d were given", callee, nparams, given);
+    kj_node *rest = NULL;
+    if (vararg) {
+        int extra = given > nparams ? given - nparams : 0;
+        if (!(rest = kj_new_node(f, KJ_E_TUPLE, call->line, call->col, extra)))
+            return kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+        rest->nkids = 0;   /* filled below */
+        slots[nparams] = rest;
+    }
     for (int i = 1; i < call->nkids; i++) {
         kj_node *k = call->kids[i];
         if (k->kind != KJ_E_KEYWORD) {
-            slots[npos++] = k;
+            if (npos < nparams)
+                slots[npos++] = k;
+            else
+                rest->kids[rest->nkids++] = k;
             continue;
         }
         int p = param_index(names, k->name);
@@ -107,35 +127,56 @@ static int pass_freevars(kj_function *f, kj_node *call,
     return rc;
 }
 
-int kj_bind_call(kj_function *f, kj_error *e, kj_node *call,
-                 kj_node *(*load)(void *ctx, const char *name, int line, int col), void *ctx) {
-    bool keywords = false;
-    for (int i = 1; i < call->nkids; i++)
+/* Binds call (its kids[1..nkids - nfree), the last nfree being an inner
+ * function's free variables, already read) to the callee's parameters. */
+static int bind(kj_function *f, kj_error *e, kj_node *call, int nfree) {
+    bool keywords = false, vararg;
+    int nkids = call->nkids - nfree;
+    for (int i = 1; i < nkids; i++)
         keywords |= call->kids[i]->kind == KJ_E_KEYWORD;
     PyObject *names, *defaults;
-    if (callee_params(call->kids[0]->pyobj, &names, &defaults) < 0)
+    if (callee_params(call->kids[0]->pyobj, &names, &defaults, &vararg) < 0)
         return kj_fail(e, KJ_ERR_PYTHON, call->line, call->col, NULL, "binding a call");
-    int nparams = (int)PyTuple_GET_SIZE(names), rc = 0;
-    if (keywords || call->nkids - 1 != nparams) {
+    int nparams = (int)PyTuple_GET_SIZE(names), nslots = nparams + vararg, rc = 0;
+    if (keywords || vararg || nkids - 1 != nparams) {
         PyObject *qn = PyObject_GetAttrString(call->kids[0]->pyobj, "__qualname__");
         const char *callee = qn && PyUnicode_Check(qn) ? PyUnicode_AsUTF8(qn) : "the function";
         PyErr_Clear();
-        kj_node **kids = kj_alloc(f, sizeof(kj_node *) * (size_t)(nparams + 1));
+        kj_node **kids = kj_alloc(f, sizeof(kj_node *) * (size_t)(nslots + nfree + 1));
         rc = kids ? 0 : kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
         if (rc == 0) {
-            memset(kids, 0, sizeof(kj_node *) * (size_t)(nparams + 1));
+            memset(kids, 0, sizeof(kj_node *) * (size_t)(nslots + 1));
             kids[0] = call->kids[0];
-            rc = fill_slots(f, e, call, callee, names, defaults, kids + 1);
+            call->nkids = nkids;   /* the free variables stay out of the binding */
+            rc = fill_slots(f, e, call, callee, names, defaults, vararg, kids + 1);
+            memcpy(kids + nslots + 1, call->kids + nkids, sizeof(kj_node *) * (size_t)nfree);
+            call->nkids = nkids + nfree;
         }
         if (rc == 0) {
             call->kids = kids;
-            call->nkids = nparams + 1;
+            call->nkids = nslots + nfree + 1;
         }
         Py_XDECREF(qn);
     }
     Py_DECREF(names);
     Py_DECREF(defaults);
-    if (rc == 0 && pass_freevars(f, call, load, ctx) < 0)
-        rc = kj_fail(e, KJ_ERR_PYTHON, call->line, call->col, NULL, "inner function call");
     return rc;
+}
+
+int kj_bind_call(kj_function *f, kj_error *e, kj_node *call,
+                 kj_node *(*load)(void *ctx, const char *name, int line, int col), void *ctx) {
+    bool spread = false;
+    for (int i = 1; i < call->nkids; i++)
+        spread |= call->kids[i]->kind == KJ_E_STARRED;
+    if (!spread && bind(f, e, call, 0) < 0)
+        return -1;
+    int nkids = call->nkids;
+    if (pass_freevars(f, call, load, ctx) < 0)
+        return kj_fail(e, KJ_ERR_PYTHON, call->line, call->col, NULL, "inner function call");
+    call->ival = spread ? call->nkids - nkids : 0;   /* the free variables kj_bind_spread leaves alone */
+    return 0;
+}
+
+int kj_bind_spread(kj_function *f, kj_error *e, kj_node *call) {
+    return bind(f, e, call, (int)call->ival);
 }

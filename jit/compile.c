@@ -395,6 +395,47 @@ static PyObject *fail_unit(kj_unit *u) {
     return NULL;
 }
 
+/* A function with *args compiles with its trailing arguments as one tuple
+ * (the entry packs them, lower.c): fills packed with the instance's types
+ * from the n types a call passes and returns how many, or -1 with a Python
+ * exception set. */
+static int pack_varargs(PyObject *dispatcher, int n, const kj_type *const *flat, const kj_type **packed) {
+    memcpy(packed, flat, sizeof(kj_type *) * (size_t)n);
+    PyObject *fn = PyObject_GetAttrString(dispatcher, "py_func");
+    if (!fn)
+        return -1;
+    int r = n;
+    if (PyFunction_Check(fn) && (((PyCodeObject *)PyFunction_GET_CODE(fn))->co_flags & CO_VARARGS)) {
+        int k = ((PyCodeObject *)PyFunction_GET_CODE(fn))->co_argcount;
+        if (n < k) {
+            PyErr_Format(PyExc_TypeError, "%S() takes at least %d positional argument(s) but %d were given",
+                         ((PyFunctionObject *)fn)->func_qualname, k, n);
+            r = -1;
+        } else if (!(packed[k] = kj_tuple(n - k, flat + k))) {
+            PyErr_Format(PyExc_TypeError, "%S(): too many arguments for *args (%d)",
+                         ((PyFunctionObject *)fn)->func_qualname, n - k);
+            r = -1;
+        } else {
+            r = k + 1;
+        }
+    }
+    Py_DECREF(fn);
+    return r;
+}
+
+/* The types a call from Python passes, one per argument, from those of
+ * instance `in` (whose *args parameter holds a tuple). */
+static void flatten_args(const kj_instance *in, const kj_type **out) {
+    for (int i = 0, k = 0; i < in->f->nargs; i++) {
+        if (in->f->vararg != i + 1) {
+            out[k++] = in->args[i];
+            continue;
+        }
+        for (int j = 0; j < in->args[i]->n; j++)
+            out[k++] = in->args[i]->elems[j];
+    }
+}
+
 PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     (void)self;
     PyObject *dispatcher, *argspecs, *retspec;
@@ -417,12 +458,16 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     PyErr_Clear();
     if (saved_locked && PyObject_SetAttrString(dispatcher, "_kiln_locked_sigs", Py_None) < 0)
         PyErr_Clear();
-    kj_instance *top = kj_unit_instance(&u, dispatcher, nargs, args);
+    const kj_type *packed[nargs + 1];
+    int npacked = pack_varargs(dispatcher, nargs, args, packed);
+    kj_instance *top = npacked < 0 ? NULL : kj_unit_instance(&u, dispatcher, npacked, packed);
     if (saved_locked) {
         PyObject_SetAttrString(dispatcher, "_kiln_locked_sigs", saved_locked);
         Py_DECREF(saved_locked);
         PyErr_Clear();
     }
+    if (npacked < 0)
+        return NULL;
     if (!top)
         return fail_unit(&u);
     if (ret) {
@@ -486,14 +531,15 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     s->entry = (kj_entry_fn)out.entry;
     s->nargs = nargs;
     s->args = calloc((size_t)nargs + 1, sizeof(kj_type *));
-    memcpy(s->args, top->args, sizeof(kj_type *) * (size_t)nargs);
+    if (s->args)
+        flatten_args(top, s->args);
     s->ret = top->ret;
     s->nogil = top->opts.nogil;
     s->ir = out.ir;
     s->asm_text = NULL;
     s->remarks = out.remarks;
     s->annotations = annotations(top->f);
-    s->signature = signature_text(nargs, top->args);
+    s->signature = s->args ? signature_text(nargs, s->args) : NULL;
     s->keep = PyList_New(0);
     s->parallel = u.parallel_report ? u.parallel_report : PyList_New(0);   /* takes the unit's reference */
     u.parallel_report = NULL;

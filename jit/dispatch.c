@@ -38,6 +38,7 @@ typedef struct {
     PyObject *py_func;
     PyObject *dict;
     Py_ssize_t nparams;          /* py_func's positional parameters, or -1 */
+    Py_ssize_t nfixed;           /* with *args: the positional parameters before it, or 0 */
     entry *entries;
     int nentries, cap;
 } dispatcher;
@@ -513,7 +514,7 @@ static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, si
                                        PyObject *kwnames) {
     dispatcher *d = (dispatcher *)self;
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-    if ((kwnames && PyTuple_GET_SIZE(kwnames) > 0) || (n != d->nparams && d->nparams >= 0))
+    if ((kwnames && PyTuple_GET_SIZE(kwnames) > 0) || (n != d->nparams && d->nparams >= 0) || n < d->nfixed)
         return call_bound(self, args, n, kwnames);
     if (n > MAX_ARGS) {
         PyErr_SetString(PyExc_TypeError, "kiln: compiled functions take at most 32 arguments");
@@ -570,13 +571,17 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
     d->vectorcall = dispatcher_vectorcall;
     Py_INCREF(py_func);
     d->py_func = py_func;
-    /* *args, **kwargs and keyword-only parameters are not compiled (the
-     * front end says so): such calls go through as given */
+    /* **kwargs and keyword-only parameters are not compiled (the front end
+     * says so): such calls go through as given; so do calls that fill a
+     * function's *args (each argument typed on its own), once they give every
+     * parameter before it */
     d->nparams = -1;
     if (PyFunction_Check(py_func)) {
         PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(py_func);
         if (code->co_kwonlyargcount == 0 && !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)))
             d->nparams = code->co_argcount;
+        else if (code->co_kwonlyargcount == 0 && !(code->co_flags & CO_VARKEYWORDS))
+            d->nfixed = code->co_argcount;
     }
     return (PyObject *)d;
 }

@@ -233,6 +233,36 @@ static kj_node *load_name(void *ctx, const char *name, int line, int col) {
     return n;
 }
 
+/* A call's positional arguments into n->kids[1..]. `*t` becomes a
+ * KJ_E_STARRED that inference spreads once t's type (a tuple) is known; it
+ * reads t once per element, so t must be a name or a tuple display, which
+ * read the same each time. */
+static int call_args(fe *c, PyObject *items, kj_node *n, bool star_ok) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++) {
+        PyObject *item = PyList_GET_ITEM(items, i);
+        if (!kj_fe_is(item, "Starred")) {
+            if (!(n->kids[1 + i] = kj_fe_expr(c, item)))
+                return -1;
+            continue;
+        }
+        if (!star_ok)
+            return kj_fe_unsupported(c, item, "Pass the arguments one by one.",
+                                     "*args in method calls is not supported");
+        PyObject *value = kj_fe_get(c, item, "value");
+        kj_node *s = value ? kj_new_node(c->f, KJ_E_STARRED, kj_fe_line(c, item), kj_fe_col(c, item), 1) : NULL;
+        kj_node *v = s ? kj_fe_expr(c, value) : NULL;
+        Py_XDECREF(value);
+        if (!v)
+            return -1;
+        if (v->kind != KJ_E_LOCAL && v->kind != KJ_E_TUPLE)
+            return kj_fe_unsupported(c, item, "Assign the tuple to a variable first: t = ...; f(*t).",
+                                     "*args in calls takes a variable or a tuple");
+        s->kids[0] = v;
+        n->kids[1 + i] = s;
+    }
+    return 0;
+}
+
 static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     PyObject *func = kj_fe_get(c, node, "func"), *args = kj_fe_get(c, node, "args"),
              *kw = kj_fe_get(c, node, "keywords");
@@ -240,11 +270,6 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     if (!func || !args || !kw)
         goto done;
     int nargs = (int)PyList_GET_SIZE(args);
-    for (int i = 0; i < nargs; i++)
-        if (kj_fe_is(PyList_GET_ITEM(args, i), "Starred")) {
-            kj_fe_unsupported(c, node, "Pass the arguments one by one.", "*args in calls is not supported");
-            goto done;
-        }
     if (kj_fe_is(func, "Attribute")) {
         /* obj.method(args), unless obj is a module (then a function) */
         PyObject *value = kj_fe_get(c, func, "value"), *attr = kj_fe_get(c, func, "attr");
@@ -259,7 +284,7 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
             n->kind = KJ_E_CALL;
             n->nkids = nargs + 1;
             if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))) ||
-                !(n->kids[0] = kj_fe_expr(c, func)) || expr_list(c, args, n, 1) < 0 ||
+                !(n->kids[0] = kj_fe_expr(c, func)) || call_args(c, args, n, true) < 0 ||
                 add_keywords(c, kw, n) < 0)
                 goto done;
             r = n;
@@ -272,7 +297,7 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
         if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))))
             goto done;
         n->kids[0] = obj;
-        if (expr_list(c, args, n, 1) < 0 || add_keywords(c, kw, n) < 0)
+        if (call_args(c, args, n, false) < 0 || add_keywords(c, kw, n) < 0)
             goto done;
         r = n;
         goto done;
@@ -280,7 +305,7 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     n->kind = KJ_E_CALL;
     n->nkids = nargs + 1;
     if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))) ||
-        !(n->kids[0] = kj_fe_expr(c, func)) || expr_list(c, args, n, 1) < 0 ||
+        !(n->kids[0] = kj_fe_expr(c, func)) || call_args(c, args, n, true) < 0 ||
         add_keywords(c, kw, n) < 0)
         goto done;
     if (n->kids[0]->kind == KJ_E_FUNC && strcmp(n->kids[0]->name, "dispatcher") == 0 &&

@@ -17,13 +17,18 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial);
  * names it in errors. NULL with e filled (globals.c). */
 kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int col, const char *what);
 
-/* Rewrites a call to a kiln dispatcher (kids[0]) that passes keywords or
- * leaves parameters to their defaults into a positional call with every
- * parameter, then, for an inner function (inner.c), appends its free
+/* Rewrites a call to a kiln dispatcher (kids[0]) that passes keywords,
+ * leaves parameters to their defaults or feeds a *args into a positional
+ * call with every parameter (a callee's *args gets one tuple), then, for an inner function (inner.c), appends its free
  * variables as load(ctx, name, line, col) reads them; a Python-worded
  * TypingError otherwise (bind.c). */
 int kj_bind_call(kj_function *f, kj_error *e, kj_node *call,
                  kj_node *(*load)(void *ctx, const char *name, int line, int col), void *ctx);
+
+/* The binding of a call that spread a tuple (g(*t)), once inference has
+ * replaced the spread by the tuple's elements; the free variables
+ * kj_bind_call appended (call->ival of them) stay last (bind.c). */
+int kj_bind_spread(kj_function *f, kj_error *e, kj_node *call);
 
 /* Inner functions (inner.c). kj_inner_def: lifts the def node fdef (on
  * file line `line`) of f into a dispatcher of its own whose free variables

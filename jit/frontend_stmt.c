@@ -439,17 +439,21 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
              *dfl = PyObject_GetAttrString(arguments, "defaults");
     args = PyObject_GetAttrString(arguments, "args");
     /* defaults are fine: every call arrives with all parameters bound (the
-     * dispatcher from Python, bind.c from compiled code) */
-    bool plain = va == Py_None && kwa == Py_None && kwo && PyList_GET_SIZE(kwo) == 0 && dfl;
+     * dispatcher from Python, bind.c from compiled code); so is *args, which
+     * arrives as one tuple (packed by the entry from Python, lower.c, and by
+     * bind.c from compiled code) */
+    bool plain = kwa == Py_None && kwo && PyList_GET_SIZE(kwo) == 0 && dfl;
+    PyObject *va_name = va && va != Py_None ? PyObject_GetAttrString(va, "arg") : NULL;
     Py_XDECREF(va);
     Py_XDECREF(kwa);
     Py_XDECREF(kwo);
     Py_XDECREF(dfl);
     if (!plain || !args) {
         kj_fail(e, KJ_ERR_UNSUPPORTED, kj_fe_line(&c, fdef), kj_fe_col(&c, fdef),
-                "Use positional parameters (default values are fine).",
-                "*args, **kwargs and keyword-only parameters are not supported yet");
+                "Use positional parameters (default values and *args are fine).",
+                "**kwargs and keyword-only parameters are not supported yet");
         Py_DECREF(arguments);
+        Py_XDECREF(va_name);
         goto fail;
     }
     Py_DECREF(arguments);
@@ -457,10 +461,20 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
         PyObject *name = PyObject_GetAttrString(PyList_GET_ITEM(args, i), "arg");
         int slot = name ? kj_fe_add_local(f, PyUnicode_AsUTF8(name), true) : -1;
         Py_XDECREF(name);
-        if (slot < 0)
+        if (slot < 0) {
+            Py_XDECREF(va_name);
             goto fail_py;
+        }
     }
     f->nargs = (int)PyList_GET_SIZE(args);
+    if (va_name) {
+        int slot = kj_fe_add_local(f, PyUnicode_AsUTF8(va_name), true);
+        Py_DECREF(va_name);
+        if (slot < 0)
+            goto fail_py;
+        f->vararg = slot + 1;
+        f->nargs++;
+    }
     int lifted = kj_lifted_params(f, py_func, kj_fe_add_param);   /* an inner function's outer variables */
     if (lifted < 0)
         goto fail_py;

@@ -4,6 +4,7 @@
  * more in strict mode, where anything still untyped is an error with the
  * line that caused it. */
 #include "gpu/intrinsics.h"
+#include "jit/frontend.h"
 #include "jit/infer_np.h"
 #include "jit/lists.h"
 #include "jit/strings.h"
@@ -317,7 +318,88 @@ static bool tuples_compare(const kj_type *a, const kj_type *b, bool equality) {
     return true;
 }
 
+/* f(*t): each KJ_E_STARRED argument becomes the elements of its tuple, as
+ * t[0], t[1]... (or the display's own items), once t's type is known; a call
+ * to a kiln function is bound only then (bind.c). Returns 1 when no spread
+ * is left, 0 while a tuple's type is still unknown, -1 on an error. */
+static int spread(ti *c, kj_node *n) {
+    int count = 0;
+    bool any = false;
+    for (int i = 1; i < n->nkids; i++) {
+        kj_node *k = n->kids[i];
+        if (k->kind != KJ_E_STARRED) {
+            count++;
+            continue;
+        }
+        any = true;
+        kj_node *v = k->kids[0];
+        if (v->kind == KJ_E_TUPLE) {
+            count += v->nkids;
+            continue;
+        }
+        const kj_type *t = infer_expr(c, v);
+        if (!t)
+            return 0;
+        if (t->kind != KJ_T_TUPLE) {
+            kj_fail(&c->u->err, KJ_ERR_TYPING, k->line, k->col,
+                    "Spread a tuple: Kiln must know how many arguments it gives when it compiles.",
+                    "*%s in a call needs a tuple; %s is %s", c->f->locals[v->slot].name,
+                    c->f->locals[v->slot].name, t->name);
+            c->u->err_function = c->f;
+            c->failed = true;
+            return -1;
+        }
+        count += t->n;
+    }
+    if (!any)
+        return 1;
+    kj_node **kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(count + 1));
+    if (!kids) {
+        c->failed = true;
+        return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+    }
+    kids[0] = n->kids[0];
+    int m = 1;
+    for (int i = 1; i < n->nkids; i++) {
+        kj_node *k = n->kids[i], *v = k->kind == KJ_E_STARRED ? k->kids[0] : NULL;
+        if (!v) {
+            kids[m++] = k;
+        } else if (v->kind == KJ_E_TUPLE) {
+            for (int j = 0; j < v->nkids; j++)
+                kids[m++] = v->kids[j];
+        } else {
+            for (int j = 0; j < v->type->n; j++) {
+                kj_node *item = kj_new_node(c->f, KJ_E_INDEX, k->line, k->col, 2);
+                kj_node *local = kj_new_node(c->f, KJ_E_LOCAL, k->line, k->col, 0);
+                kj_node *pos = kj_new_node(c->f, KJ_E_CONST, k->line, k->col, 0);
+                if (!item || !local || !pos) {
+                    c->failed = true;
+                    return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+                }
+                local->slot = v->slot;
+                pos->type = KJ_I64;
+                pos->ival = j;
+                item->kids[0] = local;
+                item->kids[1] = pos;
+                kids[m++] = item;
+            }
+        }
+    }
+    n->kids = kids;
+    n->nkids = count + 1;
+    kj_node *fn = n->kids[0];
+    if (fn->kind == KJ_E_FUNC && strcmp(fn->name, "dispatcher") == 0 &&
+        kj_bind_spread(c->f, &c->u->err, n) < 0) {
+        c->u->err_function = c->f;
+        c->failed = true;
+        return -1;
+    }
+    return 1;
+}
+
 static const kj_type *call_type(ti *c, kj_node *n) {
+    if (spread(c, n) <= 0)
+        return NULL;
     kj_node *fn = n->kids[0];
     if (fn->kind == KJ_E_FUNC && strncmp(fn->name, "np.", 3) == 0)
         return kj_np_call_type(c, n);
@@ -640,6 +722,8 @@ static int infer_stmt(ti *c, kj_node *s) {
     }
     case KJ_S_FOR: {
         const kj_type *it = infer_expr(c, s->kids[1]);
+        if (it && it->kind == KJ_T_TUPLE && it->n == 0)   /* an empty *args: the body never runs */
+            return infer_block(c, &s->orelse);
         if (it) {
             const kj_type *e = kj_iter_elem(it);
             if (!e)

@@ -36,6 +36,8 @@ typedef enum {
     KJ_E_LISTCOMP,   /* [kids[0] for kids[1] in kids[2] if kids[3] if ...] (lists.c) */
     KJ_E_FSTRING,    /* f"...": kids are str constants and KJ_E_FORMAT parts (strings.c) */
     KJ_E_FORMAT,     /* {kids[0]!ival:str} inside an f-string: ival the conversion or 0, str the spec or NULL */
+    KJ_E_STARRED,    /* *kids[0] (a local or a tuple display) among a call's arguments; inference
+                        spreads it into the tuple's elements, so lowering never meets one */
     /* statements */
     KJ_S_ASSIGN,     /* kids[0]: target (LOCAL, INDEX or TUPLE of those), kids[1]: value */
     KJ_S_AUGASSIGN,  /* op, kids[0]: target, kids[1]: value */
@@ -102,6 +104,7 @@ typedef struct kj_function {
     int first_line;              /* line of `def` in the file */
     PyObject *source_lines;      /* owned list of str (the whole file or cell) */
     int nargs;
+    int vararg;                  /* 1 + the slot of the *args parameter (a tuple), or 0 */
     kj_local *locals;
     int nlocals, cap_locals;
     kj_block body;

@@ -714,8 +714,16 @@ static void define(kj_unit *u, kj_instance *in, kj_lw *w) {
         u->target->finish_function(u->target, u->mod, w->fn, KJ_FN_INTERNAL);
 }
 
+/* Argument `i` of an entry: args[i] points at it, laid out as its LLVM type. */
+static LLVMValueRef entry_arg(kj_lw *w, LLVMValueRef args, int i, const kj_type *t) {
+    LLVMValueRef slot = LLVMBuildGEP2(w->b, w->ptr, args, (LLVMValueRef[]){LLVMConstInt(w->i64, (unsigned)i, 0)}, 1, "");
+    return LLVMBuildLoad2(w->b, kj_lltype(w, t), LLVMBuildLoad2(w->b, w->ptr, slot, ""), "");
+}
+
 /* The entry the dispatcher calls: i32 entry(ptr ret, ptr args), where
- * args[i] points at argument i laid out as its LLVM type. */
+ * args[i] points at argument i laid out as its LLVM type. The arguments a
+ * *args parameter collects arrive one by one (the dispatcher types each)
+ * and are packed into its tuple here. */
 static void define_entry(kj_unit *u, kj_instance *in, kj_lw *w) {
     char name[160];
     snprintf(name, sizeof name, "%s_entry", in->symbol);
@@ -734,12 +742,17 @@ static void define_entry(kj_unit *u, kj_instance *in, kj_lw *w) {
     LLVMTypeRef tys[n + 1];
     args[0] = LLVMGetParam(fn, 0);
     tys[0] = w->ptr;
-    for (int i = 0; i < n; i++) {
-        LLVMValueRef slot = LLVMBuildGEP2(b, w->ptr, LLVMGetParam(fn, 1),
-                                          (LLVMValueRef[]){LLVMConstInt(w->i64, (unsigned)i, 0)}, 1, "");
-        LLVMValueRef p = LLVMBuildLoad2(b, w->ptr, slot, "");
-        tys[i + 1] = kj_lltype(w, in->args[i]);
-        args[i + 1] = LLVMBuildLoad2(b, tys[i + 1], p, "");
+    for (int i = 0, flat = 0; i < n; i++) {
+        const kj_type *t = in->args[i];
+        tys[i + 1] = kj_lltype(w, t);
+        if (in->f->vararg != i + 1) {
+            args[i + 1] = entry_arg(w, LLVMGetParam(fn, 1), flat++, t);
+            continue;
+        }
+        args[i + 1] = LLVMGetUndef(tys[i + 1]);
+        for (int j = 0; j < t->n; j++)
+            args[i + 1] = LLVMBuildInsertValue(b, args[i + 1], entry_arg(w, LLVMGetParam(fn, 1), flat++, t->elems[j]),
+                                               (unsigned)j, "");
     }
     LLVMValueRef st = LLVMBuildCall2(b, LLVMGlobalGetValueType(in->llfn), in->llfn, args,
                                      (unsigned)n + 1, "");

@@ -60,6 +60,12 @@ def _arg_names(py_func):
     return code.co_varnames[:code.co_argcount]
 
 
+def _vararg_name(py_func):
+    """The name of py_func's *args parameter, or None."""
+    code = py_func.__code__
+    return code.co_varnames[code.co_argcount] if code.co_flags & inspect.CO_VARARGS else None
+
+
 def _compile(self, argspecs, retspec):
     if self._kiln_options.get("cache"):
         from . import cache
@@ -72,9 +78,9 @@ def _compile(self, argspecs, retspec):
 
 
 def _unsupported_params(py_func):
-    """*args, **kwargs or keyword-only parameters, which Kiln does not compile."""
+    """**kwargs or keyword-only parameters, which Kiln does not compile."""
     code = py_func.__code__
-    return code.co_kwonlyargcount > 0 or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+    return code.co_kwonlyargcount > 0 or code.co_flags & inspect.CO_VARKEYWORDS
 
 
 def _specialize(self, args):
@@ -86,7 +92,13 @@ def _specialize(self, args):
             return _compile(self, [], None)
         except _kiln.TypingError as exc:
             raise exc.with_traceback(None) from None
-    if len(args) != len(names):
+    vararg = _vararg_name(self.py_func)
+    if vararg is not None:
+        # *args: each argument is typed (and passed) on its own; the entry
+        # packs them into the tuple (jit/lower.c). The C dispatcher sends a
+        # call with fewer to _call_bound, which fills the defaults.
+        names = names + tuple(f"{vararg}[{i}]" for i in range(len(args) - len(names)))
+    elif len(args) != len(names):
         raise TypeError(f"{self.py_func.__qualname__}() takes {len(names)} positional argument(s) "
                         f"but {len(args)} were given")
     for name, value in zip(names, args):
@@ -119,8 +131,10 @@ def _binder(py_func):
     errors, naming py_func) exactly as it would for py_func."""
     code = py_func.__code__
     names = code.co_varnames[:code.co_argcount]
+    vararg = _vararg_name(py_func)
+    params, rest = (names + ("*" + vararg,), " + " + vararg) if vararg else (names, "")
     scope = {}
-    exec(f"def binder({', '.join(names)}):\n    return ({''.join(n + ', ' for n in names)})", scope)
+    exec(f"def binder({', '.join(params)}):\n    return ({''.join(n + ', ' for n in names)}){rest}", scope)
     binder = scope["binder"]
     binder.__name__, binder.__qualname__ = py_func.__name__, py_func.__qualname__
     binder.__defaults__ = py_func.__defaults__

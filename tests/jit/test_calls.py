@@ -59,15 +59,59 @@ def test_missing_argument_between_kiln_functions():
     assert "scale() missing required argument 'x'" in _typing_error(g, 1)
 
 
-def test_star_args_parameters_are_unsupported_with_the_def_line():
+def test_star_kwargs_parameters_are_unsupported_with_the_def_line():
     @kiln.jit
-    def h(*values):
+    def h(**values):
         return 0
     with pytest.raises(kiln.UnsupportedError) as info:
-        h(1, 2)
+        h(a=1)
     msg = str(info.value)
-    assert "*args, **kwargs and keyword-only parameters are not supported yet" in msg
-    assert "def h(*values):" in msg
+    assert "**kwargs and keyword-only parameters are not supported yet" in msg
+    assert "def h(**values):" in msg
+
+
+@kiln.jit
+def _star(a, b=10, *rest):
+    return a + b + len(rest)
+
+
+def test_star_args_from_python_bind_as_python_does():
+    assert _star(1) == 11 and _star(1, 2) == 3 and _star(1, 2, 3.5, 4) == 5 and _star(b=1, a=2) == 3
+    assert _star.signatures == [(kiln.int64, kiln.int64), (kiln.int64, kiln.int64, kiln.float64, kiln.int64)]
+    with pytest.raises(TypeError) as info:
+        _star()
+    assert "missing 1 required positional argument: 'a'" in str(info.value)
+    with pytest.raises(TypeError) as info:
+        _star(1, 2, 3, a=4)
+    assert "multiple values for argument 'a'" in str(info.value)
+
+
+def test_spreading_too_many_arguments_is_python_s_error():
+    @kiln.jit
+    def g(x):
+        t = (x, x, x)
+        return scale(*t, 1)
+    assert "scale() takes 3 positional argument(s) but 4 were given" in _typing_error(g, 1.0)
+
+
+def test_spreading_what_is_not_a_tuple_says_so():
+    @kiln.jit
+    def g(x):
+        return scale(*x)
+    msg = _typing_error(g, 2)
+    assert "*x in a call needs a tuple; x is int64" in msg
+    lines = msg.splitlines()
+    src = next(i for i, line in enumerate(lines) if line.endswith("return scale(*x)"))
+    assert lines[src + 1].index("^") == lines[src].index("*")
+
+
+def test_spreading_an_expression_asks_for_a_variable():
+    @kiln.jit
+    def g(x):
+        return scale(*(x, x)[:1])
+    with pytest.raises(kiln.UnsupportedError) as info:
+        g(1)
+    assert "Assign the tuple to a variable first" in str(info.value)
 
 
 def test_tuple_compared_with_array_is_a_typing_error():
