@@ -203,13 +203,18 @@ print((t1 - t0) + (time.perf_counter() - t2))
 """
 
 
-def first_call(folder, tool, mod, runs):
+def first_call(folder, tool, mod, runs, warm_up=True):
     """Best of `runs` fresh processes: import of the code (signatures compile
-    there) + first call (compile + run), without making the input data."""
+    there) + first call (compile + run), without making the input data.
+    Kiln starts LLVM on a thread at `import kiln`; that thread has the time
+    make() takes to finish, so warm_up=False measures without it too."""
     out = []
+    env = env_for(folder)
+    if not warm_up:
+        env["KILN_NO_WARM_UP"] = "1"
     for _ in range(runs):
         code = FIRST_CALL.format(tool="kiln" if tool.startswith("kiln") else "numba", mod=mod)
-        r = subprocess.run([sys.executable, "-c", code], env=env_for(folder), capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError(f"{mod}: {r.stderr[-2000:]}")
         out.append(float(r.stdout.strip().splitlines()[-1]))
@@ -226,6 +231,7 @@ fb(*args_b)
 best = [float("inf"), float("inf")]
 for _ in range({repeats}):   # alternate, so both see the same machine
     for k, (fn, args) in enumerate(((fa, args_a), (fb, args_b))):
+        time.sleep({settle})
         t0 = time.perf_counter()
         fn(*args)
         best[k] = min(best[k], time.perf_counter() - t0)
@@ -233,11 +239,14 @@ print(best[0], best[1])
 """
 
 
-def alternate(folder, mod_a, mod_b, repeats):
+def alternate(folder, mod_a, mod_b, repeats, settle=0.0):
     """Best call time after the first of module mod_a's workload and of
     mod_b's, the two taking turns in one process so that both see the same
-    load on the machine."""
-    code = ALTERNATE.format(mod_a=mod_a, mod_b=mod_b, repeats=repeats)
+    load on the machine. settle: seconds to sleep before each timed call,
+    so that one tool's idle worker threads have stopped spinning when the
+    other's call starts (Numba's OpenMP workers spin about 3 ms of CPU
+    after each parallel call; on 2 cores that is half the machine)."""
+    code = ALTERNATE.format(mod_a=mod_a, mod_b=mod_b, repeats=repeats, settle=settle)
     r = subprocess.run([sys.executable, "-c", code], env=env_for(folder), capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{mod_a}: {r.stderr[-2000:]}")
@@ -245,9 +254,9 @@ def alternate(folder, mod_a, mod_b, repeats):
     return float(a), float(b)
 
 
-def steady(folder, kiln_mod, numba_mod, repeats):
+def steady(folder, kiln_mod, numba_mod, repeats, settle=0.0):
     """(kiln, numba): best steady call times."""
-    return alternate(folder, kiln_mod, numba_mod, repeats)
+    return alternate(folder, kiln_mod, numba_mod, repeats, settle)
 
 
 def polling(folder, with_poll, without, repeats):
@@ -310,7 +319,7 @@ def main():
         print(head)
         print(f"{'':34} {'kiln':>9} {'numba':>9} {'':6}   {'kiln':>13} {'numba':>9} {'':6}   "
               f"{'kiln':>10} {'numba':>9}")
-        steady_ratios, first_ratios, compile_ratios, results = [], [], [], {}
+        steady_ratios, first_ratios, cold_ratios, compile_ratios, results = [], [], [], [], {}
         for name in WORKLOADS:
             row = {}
             best = dict(zip(("kiln", "numba"), steady(folder, names[("kiln", name)], names[("numba", name)], repeats)))
@@ -319,6 +328,7 @@ def main():
                 row[tool] = (best[tool], fc, max(fc - best[tool], 0.0))
             results[name] = row
             (ks, kf, kc), (ns, nf, nc) = row["kiln"], row["numba"]
+            cold_ratios.append(first_call(folder, "kiln", names[("kiln", name)], runs, warm_up=False) / nf)
             steady_ratios.append(ks / ns)
             first_ratios.append(kf / nf)
             compile_ratios.append(max(kc, 1e-6) / max(nc, 1e-6))
@@ -327,8 +337,11 @@ def main():
         geo = math.exp(sum(map(math.log, steady_ratios)) / len(steady_ratios))
         geo_first = math.exp(sum(map(math.log, first_ratios)) / len(first_ratios))
         geo_compile = math.exp(sum(map(math.log, compile_ratios)) / len(compile_ratios))
+        geo_cold = math.exp(sum(map(math.log, cold_ratios)) / len(cold_ratios))
         print(f"\ngeometric mean Kiln/Numba: steady {geo:.2f} (goal <= 1.0), first call {geo_first:.3f} "
               f"(goal <= 0.1; it includes one run), compile alone {geo_compile:.3f}")
+        print(f"first call with LLVM started by the first compile instead of at import "
+              f"(KILN_NO_WARM_UP=1): {geo_cold:.3f}")
 
         print("\ndispatch overhead, ns per call of an identity function (Kiln's profiler times calls only "
               "in notebook cells: bench/profiler_overhead.py)")
