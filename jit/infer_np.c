@@ -131,6 +131,10 @@ static const kj_type *reduction_type(kj_infer_ctx *c, kj_node *n, const char *m,
                                      kj_node *axis) {
     if (a->kind != KJ_T_ARRAY)
         FAIL(c, n, NULL, "np.%s needs an array here, got %s", m, a->name);
+    if (a->elem->kind == KJ_T_COMPLEX && strcmp(m, "sum") && strcmp(m, "prod") && strcmp(m, "mean") &&
+        strncmp(m, "cum", 3))   /* NumPy orders complex numbers by real part, then imaginary: not done yet */
+        FAIL(c, n, "Reduce the real parts (a.real) or the magnitudes (np.abs(a)) instead.",
+             "np.%s of a complex array is not supported yet", m);
     if (axis) {
         const kj_type *at = value(c, axis);
         if (!at)
@@ -523,6 +527,10 @@ const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
         *handled = true;
         return self;
     }
+    if ((!strcmp(n->name, "real") || !strcmp(n->name, "imag")) && self->elem->kind == KJ_T_COMPLEX) {
+        *handled = true;   /* a view of the parts: floats one complex apart */
+        return kj_array(kj_float(self->elem->bits / 2), self->ndim, KJ_LAYOUT_A, self->readonly);
+    }
     return NULL;
 }
 
@@ -579,7 +587,9 @@ bool kj_np_lowers(const kj_node *n) {
                kj_builtin_type(fn->name, uf->nin, ops, why, sizeof why) == NULL;
     }
     case KJ_E_METHOD: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY;
-    case KJ_E_ATTR: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY && !strcmp(n->name, "real");
+    case KJ_E_ATTR:
+        return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY &&
+               (!strcmp(n->name, "real") || (!strcmp(n->name, "imag") && n->kids[0]->type->elem->kind == KJ_T_COMPLEX));
     case KJ_E_INDEX:
         for (int i = 1; i < n->nkids; i++)
             if (n->kids[i]->kind != KJ_E_SLICE && n->kids[i]->type && n->kids[i]->type->kind == KJ_T_ARRAY)

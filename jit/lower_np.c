@@ -25,6 +25,24 @@ static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
     return handled ? v : kj_np_lower_other(w, n, m, &a);
 }
 
+/* a.real, a.imag: of a complex array, a view of its real or imaginary
+ * parts (the array's strides, the imaginary part one float further on);
+ * .real of a real array is the array itself. */
+static LLVMValueRef lower_part(kj_lw *w, kj_node *n) {
+    const kj_type *at = n->kids[0]->type;
+    LLVMValueRef arr = kj_lower_expr(w, n->kids[0]);
+    if (at->elem->kind != KJ_T_COMPLEX)
+        return arr;
+    LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM], data = kj_array_field(w, arr, 1, 0);
+    kj_np_shape(w, arr, at->ndim, shape);
+    kj_np_strides(w, arr, at->ndim, strides);
+    if (!strcmp(n->name, "imag")) {
+        LLVMValueRef half = LLVMConstInt(w->i64, (unsigned long long)at->elem->bits / 16, 0);
+        data = LLVMBuildGEP2(w->b, w->i8, data, &half, 1, "imag");
+    }
+    return kj_np_make(w, n->type, kj_array_field(w, arr, 0, 0), data, shape, strides);
+}
+
 LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n) {
     kj_at(w, n);
     switch (n->kind) {
@@ -33,7 +51,7 @@ LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n) {
     case KJ_E_COMPARE: return kj_np_ewise(w, n, NULL, NULL);
     case KJ_E_CALL: return lower_call(w, n);
     case KJ_E_METHOD: return kj_np_lower_method(w, n);
-    case KJ_E_ATTR: return kj_lower_expr(w, n->kids[0]);   /* .real of a real array */
+    case KJ_E_ATTR: return lower_part(w, n);
     case KJ_E_INDEX: return kj_np_lower_fancy_index(w, n);
     default:
         kj_fail(&w->u->err, KJ_ERR_INTERNAL, n->line, n->col, NULL, "internal: not a NumPy node");

@@ -171,14 +171,123 @@ static LLVMValueRef unary_float(kj_lw *w, kj_node *at, const char *u, LLVMValueR
     return NULL;
 }
 
+/* ---- complex elements: {real, imag} pairs ---- */
+
+static LLVMValueRef part(kj_lw *w, LLVMValueRef z, unsigned i) { return LLVMBuildExtractValue(w->b, z, i, ""); }
+
+static LLVMValueRef pair(kj_lw *w, const kj_type *t, LLVMValueRef re, LLVMValueRef im) {
+    LLVMValueRef z = LLVMBuildInsertValue(w->b, LLVMGetUndef(kj_lltype(w, t)), re, 0, "");
+    return LLVMBuildInsertValue(w->b, z, im, 1, "");
+}
+
+/* x / y as NumPy divides complex numbers (Smith's method: scale by the
+ * larger part of the divisor, so squares neither overflow nor underflow);
+ * a zero divisor gives inf or nan parts instead of raising. */
+static LLVMValueRef complex_divide(kj_lw *w, LLVMValueRef x, LLVMValueRef y, const kj_type *t) {
+    LLVMBuilderRef b = w->b;
+#define F(v) kj_fm(w, v)
+    LLVMValueRef a = part(w, x, 0), bi = part(w, x, 1), c = part(w, y, 0), d = part(w, y, 1);
+    LLVMTypeRef ft = LLVMTypeOf(a);
+    LLVMValueRef ac = kj_call_intrinsic(w, "llvm.fabs", ft, 1, &c), ad = kj_call_intrinsic(w, "llvm.fabs", ft, 1, &d);
+    LLVMValueRef real_big = LLVMBuildFCmp(b, LLVMRealOGE, ac, ad, "");
+    /* |c| >= |d|: r = d/c, s = 1/(c + d r), ((a + b r) s, (b - a r) s) */
+    LLVMValueRef r1 = F(LLVMBuildFDiv(b, d, c, ""));
+    LLVMValueRef s1 = F(LLVMBuildFDiv(b, fc(ft, 1.0), F(LLVMBuildFAdd(b, c, F(LLVMBuildFMul(b, d, r1, "")), "")), ""));
+    LLVMValueRef re1 = F(LLVMBuildFMul(b, F(LLVMBuildFAdd(b, a, F(LLVMBuildFMul(b, bi, r1, "")), "")), s1, ""));
+    LLVMValueRef im1 = F(LLVMBuildFMul(b, F(LLVMBuildFSub(b, bi, F(LLVMBuildFMul(b, a, r1, "")), "")), s1, ""));
+    /* both parts zero: (a/|c|, b/|c|), inf or nan as IEEE division gives */
+    LLVMValueRef zero = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, ac, LLVMConstNull(ft), ""),
+                                     LLVMBuildFCmp(b, LLVMRealOEQ, ad, LLVMConstNull(ft), ""), "");
+    re1 = LLVMBuildSelect(b, zero, F(LLVMBuildFDiv(b, a, ac, "")), re1, "");
+    im1 = LLVMBuildSelect(b, zero, F(LLVMBuildFDiv(b, bi, ac, "")), im1, "");
+    /* |d| > |c|: r = c/d, s = 1/(d + c r), ((a r + b) s, (b r - a) s) */
+    LLVMValueRef r2 = F(LLVMBuildFDiv(b, c, d, ""));
+    LLVMValueRef s2 = F(LLVMBuildFDiv(b, fc(ft, 1.0), F(LLVMBuildFAdd(b, d, F(LLVMBuildFMul(b, c, r2, "")), "")), ""));
+    LLVMValueRef re2 = F(LLVMBuildFMul(b, F(LLVMBuildFAdd(b, F(LLVMBuildFMul(b, a, r2, "")), bi, "")), s2, ""));
+    LLVMValueRef im2 = F(LLVMBuildFMul(b, F(LLVMBuildFSub(b, F(LLVMBuildFMul(b, bi, r2, "")), a, "")), s2, ""));
+#undef F
+    return pair(w, t, LLVMBuildSelect(b, real_big, re1, re2, ""), LLVMBuildSelect(b, real_big, im1, im2, ""));
+}
+
+/* The ufuncs of complex operands (or a complex result); NULL when u is not
+ * one of them (the caller reports it). */
+static LLVMValueRef complex_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValueRef *x,
+                               const kj_type *const *xt, const kj_type *rt) {
+    LLVMBuilderRef b = w->b;
+    if (n == 1 && xt[0]->kind == KJ_T_COMPLEX && rt->kind != KJ_T_COMPLEX) {   /* predicates, magnitude */
+        LLVMValueRef re = part(w, x[0], 0), im = part(w, x[0], 1);
+        const kj_type *ft = kj_float(xt[0]->bits / 2);
+        if (!strcmp(u, "absolute"))
+            return kj_cast(w, libm(w, at, "hypot", ft, 2, (LLVMValueRef[]){re, im}), ft, rt);
+        LLVMValueRef z[2] = {re, im}, r[2];
+        for (int i = 0; i < 2; i++) {
+            LLVMValueRef a = kj_call_intrinsic(w, "llvm.fabs", LLVMTypeOf(z[i]), 1, &z[i]);
+            LLVMValueRef inf = fc(LLVMTypeOf(z[i]), 1.0 / 0.0);
+            r[i] = !strcmp(u, "isnan") ? LLVMBuildFCmp(b, LLVMRealUNO, z[i], z[i], "")
+                   : !strcmp(u, "isinf") ? LLVMBuildFCmp(b, LLVMRealOEQ, a, inf, "")
+                   : !strcmp(u, "isfinite") ? LLVMBuildFCmp(b, LLVMRealOLT, a, inf, "") : NULL;
+            if (!r[i])
+                return NULL;
+        }
+        return !strcmp(u, "isfinite") ? LLVMBuildAnd(b, r[0], r[1], "") : LLVMBuildOr(b, r[0], r[1], "");
+    }
+    if (n == 2 && (!strcmp(u, "equal") || !strcmp(u, "not_equal"))) {
+        const kj_type *ct = common(xt[0], xt[1]);
+        LLVMValueRef p = kj_cast(w, x[0], xt[0], ct), q = kj_cast(w, x[1], xt[1], ct);
+        bool eq = u[0] == 'e';
+        LLVMValueRef re = LLVMBuildFCmp(b, eq ? LLVMRealOEQ : LLVMRealUNE, part(w, p, 0), part(w, q, 0), "");
+        LLVMValueRef im = LLVMBuildFCmp(b, eq ? LLVMRealOEQ : LLVMRealUNE, part(w, p, 1), part(w, q, 1), "");
+        return eq ? LLVMBuildAnd(b, re, im, "") : LLVMBuildOr(b, re, im, "");
+    }
+    if (rt->kind != KJ_T_COMPLEX)
+        return NULL;
+    if (!strcmp(u, "where"))
+        return LLVMBuildSelect(b, kj_truth(w, x[0], xt[0]), kj_cast(w, x[1], xt[1], rt), kj_cast(w, x[2], xt[2], rt), "");
+    LLVMValueRef v[2];
+    for (int i = 0; i < n && i < 2; i++)
+        v[i] = kj_cast(w, x[i], xt[i], rt);
+#define F(e) kj_fm(w, e)
+    if (n == 1) {
+        LLVMValueRef re = part(w, v[0], 0), im = part(w, v[0], 1);
+        if (!strcmp(u, "negative"))
+            return pair(w, rt, F(LLVMBuildFNeg(b, re, "")), F(LLVMBuildFNeg(b, im, "")));
+        if (!strcmp(u, "positive"))
+            return v[0];
+        if (!strcmp(u, "conjugate") || !strcmp(u, "conj"))
+            return pair(w, rt, re, F(LLVMBuildFNeg(b, im, "")));
+        if (strcmp(u, "square") != 0)
+            return NULL;
+        v[1] = v[0];
+        u = "multiply";
+    } else if (n != 2) {
+        return NULL;
+    }
+    LLVMValueRef a = part(w, v[0], 0), bi = part(w, v[0], 1), c = part(w, v[1], 0), d = part(w, v[1], 1);
+    if (!strcmp(u, "add"))
+        return pair(w, rt, F(LLVMBuildFAdd(b, a, c, "")), F(LLVMBuildFAdd(b, bi, d, "")));
+    if (!strcmp(u, "subtract"))
+        return pair(w, rt, F(LLVMBuildFSub(b, a, c, "")), F(LLVMBuildFSub(b, bi, d, "")));
+    if (!strcmp(u, "multiply"))   /* (ac - bd, ad + bc), as NumPy: no special case for inf */
+        return pair(w, rt, F(LLVMBuildFSub(b, F(LLVMBuildFMul(b, a, c, "")), F(LLVMBuildFMul(b, bi, d, "")), "")),
+                    F(LLVMBuildFAdd(b, F(LLVMBuildFMul(b, a, d, "")), F(LLVMBuildFMul(b, bi, c, "")), "")));
+#undef F
+    if (!strcmp(u, "true_divide") || !strcmp(u, "divide"))
+        return complex_divide(w, v[0], v[1], rt);
+    return NULL;
+}
+
 LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValueRef *x,
                            const kj_type *const *xt, const kj_type *rt) {
     LLVMBuilderRef b = w->b;
     for (int i = 0; i < n; i++)
         if (xt[i]->kind == KJ_T_COMPLEX || rt->kind == KJ_T_COMPLEX) {
-            kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, "Loop over the elements.",
-                    "complex arrays in array expressions are not supported yet");
-            return LLVMGetUndef(kj_lltype(w, rt));
+            LLVMValueRef v = complex_op(w, at, u, n, x, xt, rt);
+            if (!v) {
+                kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, "Loop over the elements.",
+                        "np.%s of complex numbers in array expressions is not supported yet", u);
+                v = LLVMGetUndef(kj_lltype(w, rt));
+            }
+            return v;
         }
     /* predicates look at the operand as it is */
     if (!strcmp(u, "isnan") || !strcmp(u, "isinf") || !strcmp(u, "isfinite")) {
@@ -214,7 +323,7 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValu
     if (n == 1) {
         if (!strcmp(u, "negative"))
             return fl ? kj_fm(w, LLVMBuildFNeg(b, v[0], "")) : LLVMBuildNeg(b, v[0], "");
-        if (!strcmp(u, "positive"))
+        if (!strcmp(u, "positive") || !strcmp(u, "conjugate") || !strcmp(u, "conj"))
             return v[0];
         if (!strcmp(u, "invert"))
             return LLVMBuildNot(b, v[0], "");   /* ~ of a bool is `not` */

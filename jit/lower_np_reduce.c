@@ -21,6 +21,12 @@ static LLVMValueRef line_elem(kj_lw *w, const line *ln, LLVMValueRef i, const kj
 
 static bool is_float(const kj_type *t) { return t->kind == KJ_T_FLOAT; }
 
+/* cur + x (cur * x) in t, as NumPy's add (multiply): integers wrap,
+ * complex numbers are pairs. */
+static LLVMValueRef combine(kj_lw *w, LLVMValueRef cur, LLVMValueRef x, const kj_type *t, bool prod) {
+    return kj_np_elem_op(w, NULL, prod ? "multiply" : "add", 2, (LLVMValueRef[]){cur, x}, (const kj_type *[]){t, t}, t);
+}
+
 /* Sum (or product) of a line in type at. */
 static LLVMValueRef fold(kj_lw *w, const line *ln, const kj_type *et, const kj_type *at, bool prod) {
     LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, at), "acc");
@@ -28,11 +34,19 @@ static LLVMValueRef fold(kj_lw *w, const line *ln, const kj_type *et, const kj_t
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
     LLVMValueRef x = kj_cast(w, line_elem(w, ln, i, et), et, at), cur = LLVMBuildLoad2(w->b, kj_lltype(w, at), acc, "");
-    LLVMValueRef r = is_float(at) ? kj_fm(w, prod ? LLVMBuildFMul(w->b, cur, x, "") : LLVMBuildFAdd(w->b, cur, x, ""))
-                                  : prod ? LLVMBuildMul(w->b, cur, x, "") : LLVMBuildAdd(w->b, cur, x, "");
-    LLVMBuildStore(w->b, r, acc);
+    LLVMBuildStore(w->b, combine(w, cur, x, at, prod), acc);
     kj_np_loop_end(w, &l);
     return LLVMBuildLoad2(w->b, kj_lltype(w, at), acc, "");
+}
+
+/* sum / count, the mean, in t (float or complex). */
+static LLVMValueRef mean_of(kj_lw *w, LLVMValueRef sum, LLVMValueRef count, const kj_type *t) {
+    if (t->kind != KJ_T_COMPLEX)
+        return kj_fm(w, LLVMBuildFDiv(w->b, sum, LLVMBuildSIToFP(w->b, count, kj_lltype(w, t), ""), ""));
+    LLVMValueRef n = LLVMBuildSIToFP(w->b, count, LLVMTypeOf(LLVMBuildExtractValue(w->b, sum, 0, "")), "");
+    for (unsigned k = 0; k < 2; k++)
+        sum = LLVMBuildInsertValue(w->b, sum, kj_fm(w, LLVMBuildFDiv(w->b, LLVMBuildExtractValue(w->b, sum, k, ""), n, "")), k, "");
+    return sum;
 }
 
 /* Index of the first minimum (maximum) of a line; a NaN wins, as in NumPy. */
@@ -115,10 +129,10 @@ static LLVMValueRef reduce_line(kj_lw *w, const char *m, const line *ln, const k
         return extreme(w, ln, et, rt, is_max);
     }
     /* mean, var, std: NumPy's two passes */
-    LLVMValueRef nf = LLVMBuildSIToFP(w->b, ln->count, kj_lltype(w, rt), "");
-    LLVMValueRef mean = kj_fm(w, LLVMBuildFDiv(w->b, fold(w, ln, et, rt, false), nf, ""));
+    LLVMValueRef mean = mean_of(w, fold(w, ln, et, rt, false), ln->count, rt);
     if (!strcmp(m, "mean"))
         return mean;
+    LLVMValueRef nf = LLVMBuildSIToFP(w->b, ln->count, kj_lltype(w, rt), "");
     LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, rt), "acc");
     LLVMBuildStore(w->b, LLVMConstNull(kj_lltype(w, rt)), acc);
     kj_np_loop l;
@@ -147,8 +161,7 @@ static void cumulate(kj_lw *w, const line *ln, const kj_type *et, LLVMValueRef o
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
     LLVMValueRef x = kj_cast(w, line_elem(w, ln, i, et), et, rt), cur = LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
-    LLVMValueRef r = is_float(rt) ? kj_fm(w, prod ? LLVMBuildFMul(w->b, cur, x, "") : LLVMBuildFAdd(w->b, cur, x, ""))
-                                  : prod ? LLVMBuildMul(w->b, cur, x, "") : LLVMBuildAdd(w->b, cur, x, "");
+    LLVMValueRef r = combine(w, cur, x, rt, prod);
     LLVMBuildStore(w->b, r, acc);
     LLVMValueRef off = LLVMBuildMul(w->b, i, ostride, "");
     kj_np_store_elem(w, LLVMBuildGEP2(w->b, w->i8, out, &off, 1, ""), r, rt, rt);
@@ -211,15 +224,16 @@ static LLVMValueRef fused_reduce(kj_lw *w, kj_node *arrn, const char *m, const k
                            : "zero-size array to reduction operation minimum which has no identity");
     }
     if (!strcmp(m, "mean"))
-        acc = kj_fm(w, LLVMBuildFDiv(w->b, acc, LLVMBuildSIToFP(w->b, n, lt, ""), ""));
+        acc = mean_of(w, acc, n, rt);
     return acc;
 }
 
 LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arrn, kj_node *axisn) {
     const kj_type *at = arrn->type, *t = n->type;
-    if ((!axisn || axisn->type->kind == KJ_T_NONE) && kj_np_is_ewise(arrn) && fusable(m) &&
-        at->elem->kind != KJ_T_COMPLEX) {   /* in a parallel=True function, split across the pool when it can be */
-        LLVMValueRef r = kj_parallel_reduce_expr(w, n, m, arrn, t);
+    bool complex = at->elem->kind == KJ_T_COMPLEX || t->kind == KJ_T_COMPLEX;   /* never split: pairs */
+    if ((!axisn || axisn->type->kind == KJ_T_NONE) && kj_np_is_ewise(arrn) && fusable(m)) {
+        /* in a parallel=True function, split across the pool when it can be */
+        LLVMValueRef r = complex ? NULL : kj_parallel_reduce_expr(w, n, m, arrn, t);
         return r ? r : fused_reduce(w, arrn, m, t);
     }
     LLVMValueRef arr = kj_lower_expr(w, arrn);
@@ -245,7 +259,7 @@ LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *ar
                         (LLVMBasicBlockRef[]){from, copy_end}, 2);
         line ln = {data, kj_np_itemsize(w, et), kj_np_size(w, arr, at->ndim)};
         if (!cumulative) {   /* in a parallel=True function, split across the pool when it can be */
-            LLVMValueRef r = kj_parallel_reduce(w, n, m, ln.data, ln.count, et, rt);
+            LLVMValueRef r = complex ? NULL : kj_parallel_reduce(w, n, m, ln.data, ln.count, et, rt);
             return r ? r : reduce_line(w, m, &ln, et, rt);
         }
         LLVMValueRef out = kj_np_alloc(w, t, &ln.count, false);

@@ -100,7 +100,7 @@ static const kj_np_ufunc ufuncs[] = {
     {"logical_and", 2}, {"logical_or", 2}, {"logical_xor", 2}, {"bitwise_and", 2},
     {"bitwise_or", 2}, {"bitwise_xor", 2}, {"left_shift", 2}, {"right_shift", 2},
     {"equal", 2}, {"not_equal", 2}, {"less", 2}, {"less_equal", 2}, {"greater", 2},
-    {"greater_equal", 2}, {"copysign", 2}, {"where", 3}, {"clip", 3},
+    {"greater_equal", 2}, {"copysign", 2}, {"where", 3}, {"clip", 3}, {"conjugate", 1}, {"conj", 1},
 };
 
 const kj_np_ufunc *kj_np_find_ufunc(const char *name) {
