@@ -46,6 +46,8 @@ static int find_local(kj_function *f, const char *name) {
     return -1;
 }
 
+bool kj_fe_is_local(kj_function *f, const char *name) { return find_local(f, name) >= 0; }
+
 int kj_fe_add_local(kj_function *f, const char *name, bool is_arg) {
     int i = find_local(f, name);
     if (i >= 0)
@@ -464,6 +466,13 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         const char *name = PyUnicode_AsUTF8(id);
         int slot = find_local(c->f, name);
         kj_node *r = n;
+        for (fe_handler *h = c->handler; h; h = h->outer)
+            if (h->name && strcmp(h->name, name) == 0) {
+                Py_DECREF(id);
+                kj_fe_unsupported(c, node, "Re-raise it with `raise`, or handle the error without reading the exception.",
+                                  "the caught exception can only be re-raised in compiled code");
+                return NULL;
+            }
         if (slot >= 0) {
             n->kind = KJ_E_LOCAL;
             n->slot = slot;

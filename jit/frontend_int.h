@@ -19,7 +19,17 @@ typedef struct {
     PyObject *closure;    /* owned dict: free variables' values, or NULL */
     PyObject *inner;      /* owned dict: inner functions by name (inner.c), or NULL */
     bool is_lambda;
+    struct fe_handler *handler;   /* the innermost except clause being read, or NULL */
 } fe;
+
+/* An except clause whose body the front end is reading: raise (bare) and
+ * raise name re-raise its exception, which marks the clause (node->ival) to
+ * keep it; name (the `as` name, or NULL) may be used in no other way. */
+typedef struct fe_handler {
+    kj_node *node;
+    const char *name;
+    struct fe_handler *outer;
+} fe_handler;
 
 /* The ast class name of node, and whether it is `kind`. */
 const char *kj_fe_kind_of(PyObject *node);
@@ -38,6 +48,7 @@ int kj_fe_unsupported(fe *c, PyObject *node, const char *hint, const char *what)
 /* Adds a local (or parameter) to f, or returns the one of that name; -1 on
  * failure. kj_fe_add_param is kj_fe_add_local(f, name, true). */
 int kj_fe_add_local(kj_function *f, const char *name, bool is_arg);
+bool kj_fe_is_local(kj_function *f, const char *name);
 int kj_fe_add_param(kj_function *f, const char *name);
 
 /* Makes every name assigned anywhere under node a local of c->f. */

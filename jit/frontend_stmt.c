@@ -18,9 +18,10 @@ static kj_node *except_clause(fe *c, PyObject *h) {
     int nclasses = type == Py_None ? 0 : elts ? (int)PyList_GET_SIZE(elts) : 1;
     if (!n || !type || !name || !body)
         goto done;
-    if (name != Py_None) {
-        kj_fe_unsupported(c, h, "Write `except E:` without `as name`; the exception object does not exist in compiled code.",
-                    "binding the exception (except ... as name) is not supported");
+    fe_handler self = {.node = n, .name = name != Py_None ? PyUnicode_AsUTF8(name) : NULL, .outer = c->handler};
+    if (self.name && kj_fe_is_local(c->f, self.name)) {
+        kj_fe_unsupported(c, h, "Give the exception a name of its own.",
+                          "the name of the caught exception is also a variable of the function");
         goto done;
     }
     if (nclasses && !(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)nclasses)))
@@ -36,8 +37,10 @@ static kj_node *except_clause(fe *c, PyObject *h) {
         }
     }
     n->nkids = nclasses;
+    c->handler = &self;
     if (stmts(c, body, &n->body) == 0)
         r = n;
+    c->handler = self.outer;
 done:
     Py_XDECREF(type);
     Py_XDECREF(name);
@@ -115,8 +118,20 @@ static int raise_stmt(fe *c, PyObject *node, kj_node *n) {
     n->nkids = 1;
     int r = -1;
     PyObject *callee = NULL, *args = NULL;
-    if (exc == Py_None) {
-        kj_fe_unsupported(c, node, "Raise an exception class or instance.", "bare raise is not supported");
+    PyObject *id = kj_fe_is(exc, "Name") ? PyObject_GetAttrString(exc, "id") : NULL;
+    bool reraise = exc == Py_None || (id && c->handler && c->handler->name &&
+                                      strcmp(PyUnicode_AsUTF8(id), c->handler->name) == 0);
+    Py_XDECREF(id);
+    PyErr_Clear();
+    if (reraise) {   /* raise, or raise e in `except ... as e`: the caught exception again */
+        if (!c->handler) {
+            kj_fe_unsupported(c, node, "Raise an exception class or instance.",
+                              "bare raise outside an except clause is not supported");
+            goto done;
+        }
+        c->handler->node->ival = 1;
+        n->nkids = 0;
+        r = 0;
         goto done;
     }
     if (kj_fe_is(exc, "Call")) {

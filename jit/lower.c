@@ -101,6 +101,16 @@ void kj_raise(kj_lw *w, PyObject *cls, const char *msg) {
     LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
 }
 
+/* The exception the innermost except clause kept (w->caught), raised again. */
+static void reraise(kj_lw *w) {
+    LLVMTypeRef pair = LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0);
+    LLVMValueRef e = LLVMBuildLoad2(w->b, pair, w->caught, "");
+    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr},
+            (LLVMValueRef[]){LLVMBuildExtractValue(w->b, e, 0, ""), LLVMBuildExtractValue(w->b, e, 1, "")});
+    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
+}
+
 void kj_unwind(kj_lw *w, LLVMValueRef status) {
     if (w->handler_bb)
         LLVMBuildBr(w->b, w->handler_bb);
@@ -476,8 +486,16 @@ static void lower_try_except(kj_lw *w, kj_node *s, int nhandlers) {
         LLVMBasicBlockRef yes = kj_new_bb(w, "except"), no = kj_new_bb(w, "except.next");
         LLVMBuildCondBr(w->b, match, yes, no);
         LLVMPositionBuilderAtEnd(w->b, yes);
-        kj_call(w, "kj_rt_clear_error", w->vd, 0, NULL, NULL);
+        LLVMValueRef caught = w->caught;
+        if (h->ival) {   /* the clause re-raises: keep the exception, {cls, msg} as the C struct is returned */
+            LLVMTypeRef pair = LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0);
+            w->caught = kj_entry_alloca(w, pair, "caught");
+            LLVMBuildStore(w->b, kj_call(w, "kj_rt_take_error", pair, 0, NULL, NULL), w->caught);
+        } else {
+            kj_call(w, "kj_rt_clear_error", w->vd, 0, NULL, NULL);
+        }
         lower_block(w, &h->body);
+        w->caught = caught;
         if (!kj_terminated(w))
             LLVMBuildBr(w->b, exit);
         LLVMPositionBuilderAtEnd(w->b, no);
@@ -626,7 +644,9 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         lower_return(w, s);
         break;
     case KJ_S_RAISE:
-        if (s->nkids > 1)
+        if (s->nkids == 0)   /* raise / raise e inside except: the caught exception again */
+            reraise(w);
+        else if (s->nkids > 1)
             kj_str_raise(w, s);   /* raise E(f"...") */
         else
             kj_raise(w, s->kids[0]->pyobj, s->str);

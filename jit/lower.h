@@ -25,6 +25,7 @@ typedef struct {
     LLVMBasicBlockRef break_bb, continue_bb;
     LLVMBasicBlockRef interrupt_bb;  /* the function's exit for KeyboardInterrupt */
     LLVMBasicBlockRef handler_bb;    /* the enclosing try's handlers (kj_unwind), or NULL */
+    LLVMValueRef caught;             /* the except clause's kept exception {cls, msg} (re-raise), or NULL */
     LLVMMetadataRef scope;           /* the function's DISubprogram */
     LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr, vd;
     struct kj_nrt_fn *nrt;           /* reference counting state (lower_nrt.c), NULL if none */

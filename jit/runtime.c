@@ -269,6 +269,7 @@ const kj_symbol kj_runtime_symbols[] = {
     {"kj_rt_raise", (void *)kj_rt_raise},
     {"kj_rt_error_matches", (void *)kj_rt_error_matches},
     {"kj_rt_clear_error", (void *)kj_rt_clear_error},
+    {"kj_rt_take_error", (void *)kj_rt_take_error},   /* except ... as e: raise e (lower.c) */
     {"kj_rt_random", (void *)kj_rt_random},
     {"kj_rt_rng_state", (void *)kj_rt_rng_state},
     {"kj_rt_seed", (void *)kj_rt_seed},

@@ -405,3 +405,39 @@ def finally_then_exception_reaches_python(n):
     finally:
         x += 1
     return x
+@case(*N)
+def except_as_name_ignored_or_reraised(n):
+    try:
+        r = _checked_root(n - 2)
+    except ValueError as err:
+        if n < -1:
+            raise err
+        r = -1.0
+    except ZeroDivisionError as err:
+        raise
+    return r
+@case(*N)
+def bare_raise_reraises_through_nested_handlers(n):
+    total = 0
+    for i in range(3):
+        try:
+            try:
+                total += _checked_root(n - i) // 1
+            except ValueError:
+                total += 10
+                if i == 2:
+                    raise
+        except ValueError as outer:
+            if n == -3:
+                raise outer
+            total += 1000
+    return total
+@case(*N)
+def reraise_keeps_an_f_string_message(n):
+    try:
+        if n % 2 == 1:
+            raise KeyError(f"odd {n}")
+        return n
+    except KeyError as e:
+        raise e
+

@@ -160,7 +160,7 @@ def test_unknown_options_are_refused():
         kiln.jit(speed=11)
 
 
-def test_return_in_try_finally_and_except_as_are_unsupported_with_hints():
+def test_return_in_try_finally_and_reading_a_caught_exception_are_unsupported_with_hints():
     @kiln.jit
     def f(n):
         try:
@@ -173,7 +173,7 @@ def test_return_in_try_finally_and_except_as_are_unsupported_with_hints():
         try:
             n += 1
         except ValueError as exc:
-            n = 0
+            n = exc
         return n
     with pytest.raises(kiln.UnsupportedError) as info:
         f(1)
@@ -181,8 +181,10 @@ def test_return_in_try_finally_and_except_as_are_unsupported_with_hints():
     assert "Hint: Set a result and return after the try statement." in str(info.value)
     with pytest.raises(kiln.UnsupportedError) as info:
         g(1)
-    assert "binding the exception (except ... as name) is not supported" in str(info.value)
-    assert "except ValueError as exc:\n" in str(info.value)
+    assert "the caught exception can only be re-raised in compiled code" in str(info.value)
+    lines = str(info.value).splitlines()
+    src = next(i for i, line in enumerate(lines) if line.endswith("n = exc"))
+    assert lines[src + 1].index("^") == lines[src].index("exc")
 
 
 def test_try_in_a_cuda_kernel_is_refused_clearly():
@@ -197,3 +199,25 @@ def test_try_in_a_cuda_kernel_is_refused_clearly():
             a[i] = 2.0
     with pytest.raises(kiln.UnsupportedError, match="try / except is not supported on the cuda"):
         k[1, 4](np.zeros(4))
+
+
+def test_bare_raise_outside_except_and_a_caught_name_that_is_a_variable():
+    @kiln.jit
+    def f(n):
+        raise
+    with pytest.raises(kiln.UnsupportedError, match="bare raise outside an except clause"):
+        f(1)
+
+    @kiln.jit
+    def g(n):
+        e = n
+        try:
+            e += 1
+        except ValueError as e:
+            pass
+        return e
+    with pytest.raises(kiln.UnsupportedError) as info:
+        g(1)
+    assert "the name of the caught exception is also a variable of the function" in str(info.value)
+    assert "Hint: Give the exception a name of its own." in str(info.value)
+
