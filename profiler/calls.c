@@ -58,9 +58,15 @@ void kp_call_timed(kp_calls *r, uint64_t ticks) {
     struct kp_call_counts *n = &r->n;
     if (!n->linked)
         kp_calls_link(r);
+    /* A sample far over the function's mean and over the threshold stands
+     * only for itself: for a function that runs under a microsecond it was
+     * most likely interrupted (preempted, a page fault), and weighed as the
+     * ~128 calls it samples, one interruption would become most of a cell. */
+    bool interrupted = ticks > short_call_ticks && n->timed > 0 &&
+                       ticks / KP_INTERRUPTED_FACTOR > n->timed_ticks / n->timed;
     n->timed++;
     n->timed_ticks += ticks;
-    if (n->sampling) {
+    if (n->sampling && !interrupted) {
         n->samples++;
         n->sample_ticks += ticks;
     }

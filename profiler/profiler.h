@@ -82,7 +82,12 @@ void kp_record_compile(const kp_compile_record *record);
  *   random gaps, so that a periodic pattern of arguments cannot line up
  *   with the samples), and the calls in between are estimated at the
  *   samples' mean; a long sample has the calls after it timed one by one
- *   again. A total with estimated calls in it is flagged `estimated`.
+ *   again; and a sample over KP_INTERRUPTED_FACTOR times the mean counts
+ *   only for itself: for a function under a microsecond such a call was
+ *   most likely interrupted (preempted, a page fault), and weighing it as
+ *   the calls it samples would turn one interruption into most of a cell.
+ *   The price: a short function's rare, really long calls are under-
+ *   counted. A total with estimated calls in it is flagged `estimated`.
  *
  * The dispatcher's fast path is then a counter increment and a compare
  * (kp_call_starts); the two clock reads and the bookkeeping (kp_call_timed)
@@ -98,6 +103,7 @@ void kp_record_compile(const kp_compile_record *record);
 #define KP_EXACT_CALLS 16
 #define KP_SHORT_CALL_NS 1000
 #define KP_SAMPLE_EVERY 128
+#define KP_INTERRUPTED_FACTOR 64
 
 typedef enum { KP_CALLS_OFF, KP_CALLS_TIMED, KP_CALLS_UNTIMED } kp_calls_mode;
 

@@ -95,7 +95,7 @@ def test_the_dispatcher_counts_calls_only_while_recording_is_on():
     calls = recorded(twice)
     assert (calls.calls, calls.untimed, calls.title) == (5, 0, "test_the_dispatcher_counts_calls_only_while_"
                                                          "recording_is_on.<locals>.twice(int64)")
-    assert calls.seconds > 0 and not calls.estimated  # too few calls to sample
+    assert not calls.estimated  # too few calls to sample
 
 
 def test_switching_off_recording_that_was_never_on_is_refused():
@@ -103,6 +103,17 @@ def test_switching_off_recording_that_was_never_on_is_refused():
         _kiln.profiler_record_calls(False)
     with pytest.raises(ValueError, match="profiler_untime_calls.False.: it was not switched on"):
         _kiln.profiler_untime_calls(False)
+
+
+def fastest_call(fn, *args):
+    """The shortest of 20 single calls, timed from Python: a lower bound of
+    any one call that a busy machine can only make longer."""
+    best = float("inf")
+    for _ in range(20):
+        start = time.perf_counter()
+        fn(*args)
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def test_long_calls_are_all_timed_and_the_total_is_exact():
@@ -114,8 +125,8 @@ def test_long_calls_are_all_timed_and_the_total_is_exact():
         wall = time.perf_counter() - start
     calls = recorded(spin)
     assert calls.calls == 200 and not calls.estimated
-    # the compiled code's own time: most of the loop's, never more
-    assert 0.5 * wall < calls.seconds <= wall
+    # the compiled code's own time: all 200 calls in it, never more than the loop took
+    assert 200 * fastest_call(spin, 3000) / 2 < calls.seconds <= wall
 
 
 def test_short_calls_are_counted_exactly_and_their_time_estimated():
@@ -137,13 +148,18 @@ def test_sampling_is_not_fooled_by_calls_that_alternate_short_and_long():
     spin(1)
 
     def estimate(pattern):
-        with records.recording_calls():
-            for _ in range(40_000 // len(pattern)):
-                for n in pattern:
-                    spin(n)
-        calls = recorded(spin)
-        assert calls.calls == 40_000
-        return calls.seconds
+        """The median of three recordings' estimates: a busy machine may
+        stretch one."""
+        seconds = []
+        for _ in range(3):
+            with records.recording_calls():
+                for _ in range(40_000 // len(pattern)):
+                    for n in pattern:
+                        spin(n)
+            calls = recorded(spin)
+            assert calls.calls == 40_000
+            seconds.append(calls.seconds)
+        return sorted(seconds)[1]
 
     short, long_, alternating = estimate([0]), estimate([300]), estimate([0, 300])
     assert long_ > 3 * short  # the two kinds of call really differ
@@ -153,9 +169,9 @@ def test_sampling_is_not_fooled_by_calls_that_alternate_short_and_long():
 def test_calls_from_many_threads_are_all_counted():
     @kiln.jit(nogil=True)
     def work(n):
-        s = 0
-        for i in range(n):
-            s += i
+        s = 0.0
+        for _ in range(n):
+            s = s * 0.999 + 1.0  # (an integer sum would fold into a formula and take no time)
         return s
 
     work(1)
