@@ -58,10 +58,8 @@ void kp_call_timed(kp_calls *r, uint64_t ticks) {
     struct kp_call_counts *n = &r->n;
     if (!n->linked)
         kp_calls_link(r);
-    /* A sample far over the function's mean and over the threshold stands
-     * only for itself: for a function that runs under a microsecond it was
-     * most likely interrupted (preempted, a page fault), and weighed as the
-     * ~128 calls it samples, one interruption would become most of a cell. */
+    /* far over a short function's mean: interrupted, most likely, so it
+     * stands only for itself (profiler.h) */
     bool interrupted = ticks > short_call_ticks && n->timed > 0 &&
                        ticks / KP_INTERRUPTED_FACTOR > n->timed_ticks / n->timed;
     n->timed++;
@@ -71,9 +69,8 @@ void kp_call_timed(kp_calls *r, uint64_t ticks) {
         n->sample_ticks += ticks;
     }
     /* Sample only once the first calls show the function short on average,
-     * and only while each sample is short too: a long call (bigger
-     * arguments?) is timed exactly, as are the ones after it until they are
-     * short again. */
+     * and only while each timed call is short too: after a long call (bigger
+     * arguments?) calls are timed one by one until one is short again. */
     n->sampling = n->timed >= KP_EXACT_CALLS && ticks < short_call_ticks &&
                   n->timed_ticks / n->timed < short_call_ticks;
     n->next_timed = n->calls + (n->sampling ? sample_gap() : 1) - 1;
