@@ -1,6 +1,7 @@
 """Kiln against Numba for issue 7, side by side in one run: prange loops,
-whole-array reductions and array reductions (speedup of parallel=True over
-the same code serial, per tool), vectorize
+whole-array reductions, reductions of array expressions, argmax and array
+reductions (speedup of parallel=True over the same code serial, per
+tool), vectorize
 ufuncs (cpu and parallel targets), and the first call of a cache=True
 function in a fresh process whose cache is warm.
 
@@ -17,6 +18,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from jit_vs_numba import QUICK, first_call, ms, steady  # noqa: E402
 
 HEADER = "import math\nimport numpy as np\nimport {tool} as nb\nfrom {tool} import prange\n"
+
+# Seconds between timed calls: each call starts with the other tool's
+# worker threads asleep (Numba's OpenMP workers spin for about 3 ms of CPU
+# after a parallel call, Kiln's watch for the next run for under 0.25 ms),
+# so that neither measures the other's spinning on the same cores.
+SETTLE = 0.02
 
 # name -> code with {par} (True/False) and {rng} (prange/range); make() -> (fn, args)
 PRANGE = {
@@ -68,6 +75,22 @@ PRANGE = {
         def make():
             return stats, (np.random.default_rng(0).random(10**7),)
     """,
+    # the reduction of an array expression: split without making x * y
+    "np.sum(x * y) of 1e7, parallel=True": """
+        @nb.njit(parallel={par})
+        def dot(x, y):
+            return np.sum(x * y)
+        def make():
+            rng = np.random.default_rng(0)
+            return dot, (rng.random(10**7), rng.random(10**7))
+    """,
+    "np.argmax of 1e7, parallel=True": """
+        @nb.njit(parallel={par})
+        def where_max(a):
+            return np.argmax(a)
+        def make():
+            return where_max, (np.random.default_rng(0).random(10**7),)
+    """,
     "column sums 20000x500, acc += a[i]": """
         @nb.njit(parallel={par})
         def column_sums(a):
@@ -102,6 +125,41 @@ UFUNCS = {
             grid = np.linspace(-3, 3, 5000)
             x, y = np.meshgrid(grid, grid)
             return run, (x, y)
+    """,
+    # seed 004's gufuncs on the CPU: a norm per row, a small matrix product per stack entry
+    "l2_norm (i)->() of 1e6 x 8 float32, guvectorize cpu (seed 004)": """
+        @nb.guvectorize(['(float32[:], float32[:])'], '(i)->()')
+        def l2_norm(vec, out):
+            acc = 0.0
+            for value in vec:
+                acc += value**2
+            out[0] = math.sqrt(acc)
+        def make():
+            return l2_norm, (np.random.default_rng(0).random((10**6, 8), dtype=np.float32),)
+    """,
+    "l2_norm (i)->() of 1e6 x 8 float32, guvectorize parallel": """
+        @nb.guvectorize(['(float32[:], float32[:])'], '(i)->()', target='parallel')
+        def l2_norm(vec, out):
+            acc = 0.0
+            for value in vec:
+                acc += value**2
+            out[0] = math.sqrt(acc)
+        def make():
+            return l2_norm, (np.random.default_rng(0).random((10**6, 8), dtype=np.float32),)
+    """,
+    "matmulcore (m,n),(n,p)->(m,p) of 20000 4x4 float32, guvectorize cpu": """
+        @nb.guvectorize(['void(float32[:,:], float32[:,:], float32[:,:])'], '(m,n),(n,p)->(m,p)')
+        def matmulcore(A, B, C):
+            m, n = A.shape
+            n, p = B.shape
+            for i in range(m):
+                for j in range(p):
+                    C[i, j] = 0
+                    for k in range(n):
+                        C[i, j] += A[i, k] * B[k, j]
+        def make():
+            rng = np.random.default_rng(0)
+            return matmulcore, (rng.random((20000, 4, 4), dtype=np.float32), rng.random((20000, 4, 4), dtype=np.float32))
     """,
     "maximum of two float32 256^3 (seed 001)": """
         @nb.vectorize(['float32(float32,float32)'])
@@ -155,17 +213,17 @@ def main():
             for par in (False, True):
                 variant = code.replace("{par}", str(par)).replace("{rng}", "prange" if par else "range")
                 mods = [write(folder, f"p{i}_{tool}_{par}", tool, variant) for tool in ("kiln", "numba")]
-                t["kiln", par], t["numba", par] = steady(folder, *mods, repeats)
+                t["kiln", par], t["numba", par] = steady(folder, *mods, repeats, SETTLE)
             ks, kp, ns, np_ = t["kiln", False], t["kiln", True], t["numba", False], t["numba", True]
             print(f"{name:42} {ms(ks):>11} {ms(kp):>11} {ks / kp:7.2f}   {ms(ns):>12} {ms(np_):>12} {ns / np_:7.2f}")
         print("  (evaluate_functions: Kiln finds vector1 carried between iterations and runs the loop serially;"
               " Numba runs it in parallel and returns other numbers)")
 
-        print("\nvectorize ufuncs (ratio = kiln / numba; goal <= 1)")
+        print("\nvectorize and guvectorize ufuncs (ratio = kiln / numba; goal <= 1)")
         for i, (name, code) in enumerate(UFUNCS.items()):
             k, n = steady(folder, write(folder, f"u{i}_kiln", "kiln", code),
-                          write(folder, f"u{i}_numba", "numba", code), repeats)
-            print(f"  {name:55} kiln {ms(k)} numba {ms(n)}   ratio {k / n:5.2f}")
+                          write(folder, f"u{i}_numba", "numba", code), repeats, SETTLE)
+            print(f"  {name:68} kiln {ms(k)} numba {ms(n)}   ratio {k / n:5.2f}")
 
         print("\ncache=True: import + first call in a fresh process with a warm cache (ratio = kiln / numba)")
         k_mod, n_mod = write(folder, "c_kiln", "kiln", CACHED), write(folder, "c_numba", "numba", CACHED)
