@@ -31,7 +31,8 @@
  *                outlining of cleared loops and array expressions
  *                (parallel_lower.c), with the report parallel_diagnostics reads;
  *                per-thread arrays of `acc += a[i]` (parallel_array.c); np.sum,
- *                min, max... of a whole array split across the pool
+ *                min, max, argmax... of a whole array or of an array
+ *                expression (np.sum(x * y)) split across the pool
  *                (parallel_reduce.c)
  *   ufunc*.c     vectorize / guvectorize: an LLVM loop around the kernel
  *                (ufunc_loop.c) handed to NumPy as a real ufunc (ufunc.c)
