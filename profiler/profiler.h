@@ -86,8 +86,13 @@ void kp_record_compile(const kp_compile_record *record);
  *   only for itself: for a function under a microsecond such a call was
  *   most likely interrupted (preempted, a page fault), and weighing it as
  *   the calls it samples would turn one interruption into most of a cell.
- *   The price: a short function's rare, really long calls are under-
- *   counted. A total with estimated calls in it is flagged `estimated`.
+ *   A total with estimated calls in it is flagged `estimated`.
+ *
+ * The price of sampling: once a function has shown itself short in a cell,
+ * a long call of it later in the same cell is timed only if a sample lands
+ * on it (and then counts for itself only), else it is estimated at the
+ * short calls' mean: a short function's rare long calls are under-counted.
+ * Each cell starts a new recording, which times every first call again.
  *
  * The dispatcher's fast path is then a counter increment and a compare
  * (kp_call_starts); the two clock reads and the bookkeeping (kp_call_timed)
