@@ -44,9 +44,15 @@ LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals);
 typedef struct {
     LLVMBasicBlockRef cond, body, exit;
     LLVMValueRef slot, n;
+    bool scalar;   /* set by kj_np_loop_keep_scalar */
 } kj_np_loop;
 LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n);
 void kj_np_loop_end(kj_lw *w, kj_np_loop *l);
+/* Asks LLVM not to vectorize (nor interleave) l, before its end: for a loop
+ * whose accesses go through strides known at run time not to be all unit
+ * ones, where the vectorizer would only make gathers, behind run-time
+ * checks and beside a scalar copy: much more to compile for little gain. */
+void kj_np_loop_keep_scalar(kj_np_loop *l);
 
 /* Nested loops over a shape in C order: begin fills idx[0..nd-1]. */
 typedef struct {

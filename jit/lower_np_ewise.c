@@ -359,6 +359,8 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
     LLVMValueRef idx[KJ_NP_MAXDIM];
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, nd, shape, idx);
+    if (nd == 1)   /* the flat loop took unit strides: here some are not */
+        kj_np_loop_keep_scalar(&nest.loops[0]);
     load_leaves_strided(w, &e, nd, idx);
     v = element(w, &e, n, true, &vt);
     kj_np_store_elem(w, kj_np_ptr(w, res, nd, idx), v, vt, rt->elem);
@@ -450,6 +452,8 @@ LLVMValueRef kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx,
     LLVMValueRef idx[KJ_NP_MAXDIM];
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, nd, shape, idx);
+    if (nd == 1)   /* the flat loop took unit strides: here some are not */
+        kj_np_loop_keep_scalar(&nest.loops[0]);
     load_leaves_strided(w, &e, nd, idx);
     v = element(w, &e, n, true, &vt);
     fn(w, v, vt, ctx);

@@ -4,6 +4,8 @@
 #include "jit/lower_nrt.h"
 #include "jit/nrt.h"
 
+#include <llvm-c/DebugInfo.h>
+
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
 LLVMValueRef kj_np_itemsize(kj_lw *w, const kj_type *elem) {
@@ -106,6 +108,7 @@ LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) {
 }
 
 LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
+    l->scalar = false;
     l->slot = kj_entry_alloca(w, w->i64, "np.i");
     l->n = n;
     LLVMBuildStore(w->b, c64(w, 0), l->slot);
@@ -120,10 +123,27 @@ LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
     return LLVMBuildLoad2(w->b, w->i64, l->slot, "i");
 }
 
+void kj_np_loop_keep_scalar(kj_np_loop *l) { l->scalar = true; }
+
+/* The back edge's !llvm.loop: a node naming itself, then
+ * !{"llvm.loop.vectorize.enable", i1 false} (which also stops interleaving). */
+static void no_vectorize(kj_lw *w, LLVMValueRef back) {
+    static const char hint[] = "llvm.loop.vectorize.enable";
+    LLVMMetadataRef self = LLVMTemporaryMDNode(w->ctx, NULL, 0);
+    LLVMMetadataRef pair[2] = {LLVMMDStringInContext2(w->ctx, hint, sizeof hint - 1),
+                               LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
+    LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(w->ctx, pair, 2)};
+    LLVMMetadataRef id = LLVMMDNodeInContext2(w->ctx, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(self, id);
+    LLVMSetMetadata(back, LLVMGetMDKindIDInContext(w->ctx, "llvm.loop", 9), LLVMMetadataAsValue(w->ctx, id));
+}
+
 void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
     LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
     LLVMBuildStore(w->b, LLVMBuildNSWAdd(w->b, i, c64(w, 1), ""), l->slot);
-    LLVMBuildBr(w->b, l->cond);
+    LLVMValueRef back = LLVMBuildBr(w->b, l->cond);
+    if (l->scalar)
+        no_vectorize(w, back);
     LLVMPositionBuilderAtEnd(w->b, l->exit);
 }
 
