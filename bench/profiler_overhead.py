@@ -53,32 +53,28 @@ WORKLOADS = ((identity, 1.0, "short: identity(float)", 300_000),
 
 
 def per_call_ns(fn, arg, number):
-    """Best of 5 timings of `number` calls, in ns per call."""
-    timer = timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg})
-    return min(timer.repeat(repeat=5, number=number)) / number * 1e9
+    """One timing of `number` calls, in ns per call."""
+    return timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg}).timeit(number) / number * 1e9
 
 
-def dispatches(jit, mode, switches):
-    """{(mode, workload label): ns per call} for `jit` of each workload,
-    inside the profiler `switches` (context-manager factories)."""
-    rows = {}
+def dispatches(jit, modes, rounds=25):
+    """{(mode, workload label): ns per call} for `jit` of each workload, in
+    each of `modes` ({mode: profiler switches, context-manager factories}):
+    the best of `rounds`, the modes of one workload timed in turn (a few ms
+    each) so that a busy spell of the (shared) machine hits them alike."""
+    compiled = []
     for fn, arg, what, number in WORKLOADS:
-        compiled = jit(fn)
-        compiled(arg)
-        with contextlib.ExitStack() as stack:
-            for switch in switches:
-                stack.enter_context(switch())
-            rows[(mode, what)] = per_call_ns(compiled, arg, number)
-    return rows
-
-
-def best_of_rounds(measure, rounds=3):
-    """measure() -> {key: ns}, taken `rounds` times, interleaved with the other
-    measurements; the best per key (the machine is shared)."""
+        compiled.append((jit(fn), arg, what, number))
+        compiled[-1][0](arg)
     best = {}
     for _ in range(rounds):
-        for key, ns in measure().items():
-            best[key] = min(best.get(key, ns), ns)
+        for fn, arg, what, number in compiled:
+            for mode, switches in modes.items():
+                with contextlib.ExitStack() as stack:
+                    for switch in switches:
+                        stack.enter_context(switch())
+                    ns = per_call_ns(fn, arg, number)
+                best[(mode, what)] = min(best.get((mode, what), ns), ns)
     return best
 
 
@@ -102,11 +98,10 @@ def main():
     modes = {"off (script, test, bench)": (),
              "recorded (a notebook cell)": (records.recording_calls,),
              "counted (%timeit in a cell)": (records.recording_calls, records.untimed_calls)}
-    kiln_ns = best_of_rounds(lambda: {k: v for mode, switches in modes.items()
-                                      for k, v in dispatches(kiln.jit, mode, switches).items()})
+    kiln_ns = dispatches(kiln.jit, modes)
     try:
         import numba
-        numba_ns = best_of_rounds(lambda: dispatches(numba.njit, "numba", ()), rounds=1)
+        numba_ns = dispatches(numba.njit, {"numba": ()}, rounds=5)
     except ImportError as exc:
         print(f"numba not importable ({exc})")
         numba_ns = {}
