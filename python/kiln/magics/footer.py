@@ -32,7 +32,7 @@ def _compile_html(compile_):
     )
 
 
-# Why a total carries "≈", on hover and in the docs of FunctionCalls.
+# Why a total carries "≈", said on hover (profiler/profiler.h has the rules).
 SAMPLED = ("≈: calls under 1 µs are timed on a sample (about 1 in 128) and the others estimated "
            "at the sample's mean; the count is exact")
 
