@@ -12,6 +12,8 @@
 #define PY_SSIZE_T_CLEAN
 #include "profiler/profiler.h"
 
+#include <math.h>
+
 static PyObject *compile_count(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
@@ -80,8 +82,8 @@ static int phase_from_dict(PyObject *phases, kp_phase p, uint64_t *ns) {
     double seconds = PyFloat_AsDouble(v);
     if (seconds == -1.0 && PyErr_Occurred())
         return -1;
-    if (!(seconds >= 0.0)) {
-        PyErr_Format(PyExc_ValueError, "profiler_record_compile: phase %s must be >= 0 seconds",
+    if (!(seconds >= 0.0 && isfinite(seconds))) {  /* (NaN fails the first test) */
+        PyErr_Format(PyExc_ValueError, "profiler_record_compile: phase %s must be >= 0 seconds, and finite",
                      kp_phase_name(p));
         return -1;
     }
@@ -110,8 +112,8 @@ static PyObject *record_cache_load(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "sssd:profiler_record_cache_load", &r.function, &r.signature, &r.target,
                           &seconds))
         return NULL;
-    if (!(seconds >= 0.0)) {
-        PyErr_SetString(PyExc_ValueError, "profiler_record_cache_load: seconds must be >= 0");
+    if (!(seconds >= 0.0 && isfinite(seconds))) {
+        PyErr_SetString(PyExc_ValueError, "profiler_record_cache_load: seconds must be >= 0, and finite");
         return NULL;
     }
     r.load_ns = (uint64_t)(seconds * 1e9 + 0.5);

@@ -59,7 +59,10 @@ def test_a_cache_load_is_read_back_apart_from_the_compiles():
     ("profiler_record_compile", ("f", "()", "cpu", {"parse": -1.0}), ValueError, "phase parse must be >= 0"),
     ("profiler_record_compile", ("f", "()", "cpu", {"typing": "fast"}), TypeError, "must be real number"),
     ("profiler_record_compile", ("f", "()", "cpu", [0.1]), TypeError, "must be dict"),
+    ("profiler_record_compile", ("f", "()", "cpu", {"codegen": float("inf")}), ValueError, "and finite"),
+    ("profiler_record_compile", ("f", "()", "cpu", {"codegen": float("nan")}), ValueError, "and finite"),
     ("profiler_record_cache_load", ("f", "()", "cpu", -0.5), ValueError, "seconds must be >= 0"),
+    ("profiler_record_cache_load", ("f", "()", "cpu", float("inf")), ValueError, "and finite"),
     ("profiler_record_cache_load", ("f", "()", "cpu"), TypeError, "takes exactly 4 arguments"),
 ])
 def test_bad_compile_records_are_refused_and_nothing_is_recorded(record, args, error, message):
