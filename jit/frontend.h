@@ -35,8 +35,9 @@ int kj_bind_spread(kj_function *f, kj_error *e, kj_node *call);
  * are trailing parameters, stored as inner[name]; -1 with e filled.
  * kj_lifted_freevars: those names (new reference) if dispatcher is such a
  * lifted function, else NULL. kj_lifted_params: for a lifted py_func, adds
- * the free variables as parameters of f through add_param; returns how
- * many (0 for any other function), or -1 with a Python exception set. */
+ * those names as parameters of f through add_param; returns how many (0
+ * for any other function), or -1 with a Python exception set. An inner
+ * function may call itself and the inner functions defined before it. */
 int kj_inner_def(kj_function *f, PyObject *fdef, PyObject *inner, int line, int col, kj_error *e);
 PyObject *kj_lifted_freevars(PyObject *dispatcher);
 int kj_lifted_params(kj_function *f, PyObject *py_func, int (*add_param)(kj_function *, const char *));

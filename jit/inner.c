@@ -4,7 +4,8 @@
  * parameters: each call from the outer function passes their values at that
  * moment, which is what a Python closure would read. The lifted function
  * gets a dispatcher of its own, so it is compiled like any kiln function
- * called from compiled code (an instance of the same unit). */
+ * called from compiled code (an instance of the same unit), and may call
+ * itself. */
 #include "jit/frontend.h"
 
 #include <string.h>
@@ -30,8 +31,13 @@ static PyObject *inner_code(PyObject *outer, const char *name, int line) {
 }
 
 /* A new dispatcher for the def `name` on file line `line` of outer: the
- * def's code with empty closure cells (the values arrive as arguments). */
-static PyObject *lift(PyObject *outer, const char *name, int line, int col, kj_error *e) {
+ * def's code with closure cells that are empty where an outer local is
+ * read (the value arrives as an argument) and hold the dispatcher where the
+ * def calls itself or an inner function defined before it (then the call is
+ * one between kiln functions). Its parameters for outer locals, in
+ * __kiln_lifted__ and _kiln_lifted, are those it reads and those the inner
+ * functions it calls read, which it passes on. */
+static PyObject *lift(PyObject *outer, const char *name, int line, int col, PyObject *inner, kj_error *e) {
     PyObject *code = inner_code(outer, name, line);
     if (!code) {
         kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Define the function at module level and decorate it with @kiln.jit.",
@@ -40,7 +46,7 @@ static PyObject *lift(PyObject *outer, const char *name, int line, int col, kj_e
     }
     PyObject *freevars = PyObject_GetAttrString(code, "co_freevars");
     Py_ssize_t nfree = freevars ? PyTuple_GET_SIZE(freevars) : 0;
-    PyObject *cells = freevars ? PyTuple_New(nfree) : NULL;
+    PyObject *cells = freevars ? PyTuple_New(nfree) : NULL, *params = cells ? PyList_New(0) : NULL;
     for (Py_ssize_t i = 0; cells && i < nfree; i++) {
         PyObject *cell = PyCell_New(NULL);
         if (!cell)
@@ -48,32 +54,43 @@ static PyObject *lift(PyObject *outer, const char *name, int line, int col, kj_e
         else
             PyTuple_SET_ITEM(cells, i, cell);
     }
-    PyObject *fn = cells ? PyFunction_New(code, PyFunction_GetGlobals(outer)) : NULL;
+    PyObject *fn = cells && params ? PyFunction_New(code, PyFunction_GetGlobals(outer)) : NULL;
     PyObject *d = NULL;
     if (fn && (nfree == 0 || PyFunction_SetClosure(fn, cells) == 0) &&
-        PyObject_SetAttrString(fn, "__kiln_lifted__", Py_True) == 0 &&
-        (d = PyObject_CallOneArg((PyObject *)kj_dispatcher_type, fn)) &&
-        PyObject_SetAttrString(d, "_kiln_lifted", freevars) < 0)
-        Py_CLEAR(d);
+        (d = PyObject_CallOneArg((PyObject *)kj_dispatcher_type, fn))) {
+        for (Py_ssize_t i = 0; d && i < nfree; i++) {
+            PyObject *v = PyTuple_GET_ITEM(freevars, i);
+            PyObject *callee = PyUnicode_CompareWithASCIIString(v, name) == 0 ? d : PyDict_GetItemWithError(inner, v);
+            PyObject *its = callee && callee != d ? kj_lifted_freevars(callee) : NULL;
+            for (Py_ssize_t k = 0; its && d && k < PyTuple_GET_SIZE(its); k++) {
+                PyObject *p = PyTuple_GET_ITEM(its, k);
+                if (PyUnicode_CompareWithASCIIString(p, name) == 0) {   /* it reads this def: defined after it */
+                    kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Define them at module level and decorate them with @kiln.jit.",
+                            "inner functions that call each other are not supported");
+                    Py_CLEAR(d);
+                } else if (!PySequence_Contains(params, p) && PyList_Append(params, p) < 0) {
+                    Py_CLEAR(d);
+                }
+            }
+            Py_XDECREF(its);
+            if (d && (PyErr_Occurred() ||
+                      (callee ? PyCell_Set(PyTuple_GET_ITEM(cells, i), callee)
+                              : PySequence_Contains(params, v) ? 0 : PyList_Append(params, v)) < 0))
+                Py_CLEAR(d);
+        }
+        PyObject *t = d ? PyList_AsTuple(params) : NULL;
+        if (d && (!t || PyObject_SetAttrString(d, "_kiln_lifted", t) < 0 ||
+                  PyObject_SetAttrString(fn, "__kiln_lifted__", t) < 0))
+            Py_CLEAR(d);
+        Py_XDECREF(t);
+    }
     Py_XDECREF(fn);
     Py_XDECREF(cells);
+    Py_XDECREF(params);
     Py_XDECREF(freevars);
-    if (!d)
+    if (!d && e->kind == KJ_ERR_NONE)
         kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "lifting an inner function");
     return d;
-}
-
-/* Whether the def reads itself or an earlier inner function (which would
- * be a free variable holding a function value). */
-static bool calls_inner(PyObject *d, PyObject *name, PyObject *inner) {
-    PyObject *names = kj_lifted_freevars(d);
-    bool found = false;
-    for (Py_ssize_t i = 0; names && !found && i < PyTuple_GET_SIZE(names); i++) {
-        PyObject *v = PyTuple_GET_ITEM(names, i);
-        found = PyUnicode_Compare(v, name) == 0 || PyDict_GetItem(inner, v) != NULL;
-    }
-    Py_XDECREF(names);
-    return found;
 }
 
 int kj_inner_def(kj_function *f, PyObject *fdef, PyObject *inner, int line, int col, kj_error *e) {
@@ -86,11 +103,8 @@ int kj_inner_def(kj_function *f, PyObject *fdef, PyObject *inner, int line, int 
     } else if (PyList_GET_SIZE(decos) > 0 || PyList_GET_SIZE(dfl) > 0) {
         kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Define it at module level and decorate it with @kiln.jit.",
                 "an inner function with decorators or default values is not supported");
-    } else if ((d = lift(f->py_func, PyUnicode_AsUTF8(name), line, col, e))) {
-        if (calls_inner(d, name, inner))
-            kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Define them at module level and decorate them with @kiln.jit.",
-                    "an inner function that calls itself or another inner function is not supported");
-        else if (PyList_Append(f->keep, d) < 0 || PyDict_SetItem(inner, name, d) < 0)
+    } else if ((d = lift(f->py_func, PyUnicode_AsUTF8(name), line, col, inner, e))) {
+        if (PyList_Append(f->keep, d) < 0 || PyDict_SetItem(inner, name, d) < 0)
             kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "inner function");
         else
             rc = 0;
@@ -118,14 +132,15 @@ int kj_lifted_params(kj_function *f, PyObject *py_func, int (*add_param)(kj_func
         PyErr_Clear();
         return 0;
     }
-    Py_DECREF(flag);
-    PyObject *names = PyObject_GetAttrString(PyFunction_GetCode(py_func), "co_freevars");
-    if (!names)
+    if (!PyTuple_Check(flag)) {
+        Py_DECREF(flag);
+        PyErr_SetString(PyExc_TypeError, "kiln: __kiln_lifted__ must be a tuple of names");
         return -1;
-    int n = (int)PyTuple_GET_SIZE(names);
-    for (int i = 0; n >= 0 && i < PyTuple_GET_SIZE(names); i++)
-        if (add_param(f, PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i))) < 0)
+    }
+    int n = (int)PyTuple_GET_SIZE(flag);
+    for (int i = 0; n >= 0 && i < PyTuple_GET_SIZE(flag); i++)
+        if (add_param(f, PyUnicode_AsUTF8(PyTuple_GET_ITEM(flag, i))) < 0)
             n = -1;
-    Py_DECREF(names);
+    Py_DECREF(flag);
     return n;
 }

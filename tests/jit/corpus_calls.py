@@ -1,7 +1,7 @@
 """Corpus, part 4: keyword arguments and default values (from Python and
 between kiln functions), tuple comparisons, enumerate/zip over tuples,
 complex powers, mutual recursion and functions defined inside compiled
-functions."""
+functions (recursive ones too)."""
 import numpy as np
 
 import kiln
@@ -144,3 +144,25 @@ def two_inner_functions(n):
             return x * 2
         return x + x
     return neg(n) + twice(n) + twice(neg(n))
+
+
+@case((0,), (1,), (5,), (12,), (-2,))
+def recursive_inner_function(n):
+    def fact(m):
+        if m < 2:
+            return 1
+        return m * fact(m - 1)
+    return fact(n), fact(n + 20)   # 22! wraps at 64 bits, as compiled integers do
+
+
+@case((0, 1), (6, 0), (9, -3))
+def recursive_inner_function_reading_outer_variables(n, k):
+    scale = k * 2
+    def fib(m):
+        if m < 2:
+            return m + scale
+        return fib(m - 1) + fib(m - 2)
+    def twice_fib(m):   # calls an earlier inner function, passing on what it reads
+        return 2 * fib(m)
+    return fib(n), twice_fib(n)
+
