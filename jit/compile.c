@@ -449,7 +449,6 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     const kj_type *ret = retspec == Py_None ? NULL : kj_type_from_spec(retspec);
     if (retspec != Py_None && !ret)
         return NULL;
-    kj_llvm_init();
     uint64_t phase[KP_PHASE_COUNT] = {0};
     kj_unit u = {.target = kj_target_cpu()};
     uint64_t t0 = kp_now_ns();
@@ -480,6 +479,9 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
         return fail_unit(&u);
     /* callees were parsed during inference: count their parse in typing */
     phase[KP_PHASE_TYPING] = kp_now_ns() - t0;
+    /* LLVM from here on: the front end and inference above ran while the
+     * warm-up thread (engine.c) may still have been setting LLVM up */
+    kj_llvm_init();
     t0 = kp_now_ns();
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
     u.ctx = LLVMOrcThreadSafeContextGetContext(tsc);
