@@ -1,0 +1,61 @@
+"""LLVM's one-time set-up runs on a thread started by `import kiln`
+(jit/engine.c). What a user could do around it must still work: compile
+right after the import, fork right after it (multiprocessing's default on
+Linux) and compile in both processes, or turn the thread off. Each case runs
+in a fresh process, since the set-up happens once per process."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+PRELUDE = r"""
+import os, sys
+import kiln
+
+@kiln.jit
+def poly(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s * x + i
+    return s
+
+def expected(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s * x + i
+    return s
+"""
+
+COMPILE_AT_ONCE = PRELUDE + r"""
+assert poly(0.5, 10) == expected(0.5, 10)
+print("ok")
+"""
+
+FORK_AT_ONCE = PRELUDE + r"""
+pid = os.fork()
+if pid == 0:
+    ok = poly(-1.5, 7) == expected(-1.5, 7)
+    os._exit(0 if ok else 3)
+ok = poly(2.0, 5) == expected(2.0, 5)
+_, status = os.waitpid(pid, 0)
+print("ok" if ok and os.WEXITSTATUS(status) == 0 else f"failed {status}")
+"""
+
+
+def _run(tmp_path, code, env_extra=None):
+    script = tmp_path / "script.py"   # compiled functions need their source in a file
+    script.write_text(code)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), **(env_extra or {}))
+    return subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+
+
+@pytest.mark.parametrize("code", [COMPILE_AT_ONCE, FORK_AT_ONCE], ids=["compile", "fork"])
+@pytest.mark.parametrize("env", [{}, {"KILN_NO_WARM_UP": "1"}], ids=["warm-up", "no-warm-up"])
+def test_compiles_whenever_llvm_starts(tmp_path, code, env):
+    r = _run(tmp_path, code, env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "ok"
