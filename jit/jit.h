@@ -11,8 +11,9 @@
  *   frontend.c   CPython's ast objects -> Kiln IR (ir.h, ir.c): expressions
  *                here, statements in frontend_stmt.c (shared: frontend_int.h); globals.c
  *                reads globals and closure cells at compile time; bind.c
- *                binds keywords and defaults of calls to kiln functions;
- *                inner.c lifts functions defined inside compiled ones
+ *                binds keywords, defaults and *args of calls to kiln
+ *                functions; inner.c lifts functions defined inside compiled
+ *                ones
  *   infer.c      type inference (types.h: interned types, unification);
  *                builtins.c says how known functions are typed
  *   lower*.c     typed IR -> LLVM IR for a target (target.h; the host is
@@ -20,7 +21,7 @@
  *                builtins; every function returns a status, exceptions
  *                are recorded in the runtime
  *   engine.c     O2 with the new pass manager, loop-vectorize remarks, ORC
- *                LLJIT
+ *                LLJIT; LLVM's one-time start-up on a thread begun at import
  *   runtime.c    what compiled code calls: exceptions, the interrupt flag
  *                (SIGINT), random numbers, integer helpers
  *   errors.c     TypingError / UnsupportedError with the line and a caret
