@@ -84,14 +84,16 @@ static const kj_type *ewise_type(kj_infer_ctx *c, kj_node *n, const char *ufunc,
         else if (ops[i]->kind != KJ_T_ARRAY && !kj_is_number(ops[i]))
             FAIL(c, n, NULL, "np.%s cannot take %s", ufunc, ops[i]->name);
     }
-    for (int i = 0; nd == 0 && i < nops; i++)   /* NumPy would give a scalar: not lowered yet */
-        if (ops[i]->kind == KJ_T_ARRAY)
-            FAIL(c, n, "Take the element first: a[()] is the number a 0-d array holds.",
-                 "np.%s of a 0-d array is not supported yet", ufunc);
+    /* only 0-d arrays and numbers: NumPy gives a number, typed as if each
+     * 0-d array were a NumPy scalar of its dtype (NumPy 1.x promotes such
+     * operands by type alone) */
+    const kj_type *probe_ops[3];
+    for (int i = 0; i < nops && i < 3; i++)
+        probe_ops[i] = nd == 0 && ops[i]->kind == KJ_T_ARRAY ? ops[i]->elem : ops[i];
     kj_node *consts[3] = {NULL, NULL, NULL};
     for (int i = 0; i < nops && i < 3; i++)
         consts[i] = opn[i]->kind == KJ_E_CONST && kj_is_number(opn[i]->type) ? opn[i] : NULL;
-    const kj_type *e = kj_np_result_dtype_c(ufunc, nops, ops, consts, why, sizeof why);
+    const kj_type *e = kj_np_result_dtype_c(ufunc, nops, probe_ops, consts, why, sizeof why);
     if (!e)
         FAIL(c, n, NULL, "np.%s: %s", ufunc, why);
     return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
@@ -568,7 +570,16 @@ bool kj_np_lowers(const kj_node *n) {
     switch (n->kind) {
     case KJ_E_BINOP:
     case KJ_E_UNARY:
-    case KJ_E_COMPARE: return n->type->kind == KJ_T_ARRAY;
+    case KJ_E_COMPARE: {   /* arrays, or numbers computed from 0-d arrays by a ufunc (not `x in a`) */
+        if (n->type->kind == KJ_T_ARRAY)
+            return true;
+        const char *u = n->kind == KJ_E_COMPARE ? (n->nkids == 2 ? kj_np_op_ufunc(n->ops[0], false) : NULL)
+                                                : kj_np_op_ufunc(n->op, n->kind == KJ_E_UNARY);
+        for (int i = 0; u && i < n->nkids; i++)
+            if (n->kids[i]->type && n->kids[i]->type->kind == KJ_T_ARRAY && n->kids[i]->type->ndim == 0)
+                return true;
+        return false;
+    }
     case KJ_E_CALL: {
         const kj_node *fn = n->kids[0];
         if (fn->kind != KJ_E_FUNC || strncmp(fn->name, "np.", 3) != 0)

@@ -48,7 +48,7 @@ LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n) {
     switch (n->kind) {
     case KJ_E_BINOP:
     case KJ_E_UNARY:
-    case KJ_E_COMPARE: return kj_np_ewise(w, n, NULL, NULL);
+    case KJ_E_COMPARE: return n->type->kind == KJ_T_ARRAY ? kj_np_ewise(w, n, NULL, NULL) : kj_np_ewise_scalar(w, n);
     case KJ_E_CALL: return lower_call(w, n);
     case KJ_E_METHOD: return kj_np_lower_method(w, n);
     case KJ_E_ATTR: return lower_part(w, n);

@@ -107,7 +107,8 @@ typedef struct {
 } kj_np_each_split;
 LLVMValueRef kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx, const kj_np_each_split *split);
 
-/* A scalar-only elementwise call (np.where on numbers, np.sign(x)). */
+/* A scalar-only elementwise call (np.where on numbers, np.sign(x)), or an
+ * operation on 0-d arrays and numbers, which gives a number as in NumPy. */
 LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n);
 /* dst[...] = src with src broadcast to dst's shape (src may be a scalar). */
 void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef src, const kj_type *st);

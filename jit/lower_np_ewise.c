@@ -373,8 +373,10 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
 LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n) {
     ew e = {.n = 0};
     collect(w, &e, n, true);
-    for (int k = 0; k < e.n; k++)
-        e.leaves[k].elem = e.leaves[k].v;
+    for (int k = 0; k < e.n; k++) {   /* a number, or a 0-d array's one element */
+        leaf *l = &e.leaves[k];
+        l->elem = l->t->kind == KJ_T_ARRAY ? kj_np_load(w, kj_array_field(w, l->v, 1, 0), l->t->elem) : l->v;
+    }
     const kj_type *vt;
     LLVMValueRef v = element(w, &e, n, true, &vt);
     return kj_cast(w, v, vt, n->type);
