@@ -75,14 +75,23 @@ static void each_owner(kj_lw *w, LLVMValueRef v, const kj_type *t, LLVMValueRef 
     }
 }
 
-static void incref_owner(kj_lw *w, LLVMValueRef owner, void *ctx) {
-    (void)ctx;
+/* Branches on whether owner is a block (tagged): only those are counted.
+ * The builder is left in the block for a block owner; returns the block to
+ * branch to afterwards. Inline, so that LLVM drops the test and the count
+ * for an owner it knows (a gufunc's core arrays have none). */
+static LLVMBasicBlockRef if_block_owner(kj_lw *w, LLVMValueRef owner, const char *name) {
     LLVMValueRef bits = LLVMBuildPtrToInt(w->b, owner, w->i64, "");
     LLVMValueRef tagged = LLVMBuildICmp(w->b, LLVMIntNE, LLVMBuildAnd(w->b, bits, LLVMConstInt(w->i64, 1, 0), ""),
                                         LLVMConstInt(w->i64, 0, 0), "");
-    LLVMBasicBlockRef yes = kj_new_bb(w, "incref"), done = kj_new_bb(w, "incref.done");
+    LLVMBasicBlockRef yes = kj_new_bb(w, name), done = kj_new_bb(w, "owner.done");
     LLVMBuildCondBr(w->b, tagged, yes, done);
     LLVMPositionBuilderAtEnd(w->b, yes);
+    return done;
+}
+
+static void incref_owner(kj_lw *w, LLVMValueRef owner, void *ctx) {
+    (void)ctx;
+    LLVMBasicBlockRef done = if_block_owner(w, owner, "incref");
     LLVMValueRef minus1 = LLVMConstInt(w->i64, (unsigned long long)-1, 1);
     LLVMValueRef count = LLVMBuildGEP2(w->b, w->i8, owner, &minus1, 1, "refcnt");
     LLVMBuildAtomicRMW(w->b, LLVMAtomicRMWBinOpAdd, count, LLVMConstInt(w->i64, 1, 0),
@@ -93,7 +102,10 @@ static void incref_owner(kj_lw *w, LLVMValueRef owner, void *ctx) {
 
 static void decref_owner(kj_lw *w, LLVMValueRef owner, void *ctx) {
     (void)ctx;
+    LLVMBasicBlockRef done = if_block_owner(w, owner, "decref");
     kj_call(w, "kj_nrt_decref", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &owner);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
 }
 
 void kj_nrt_incref_value(kj_lw *w, LLVMValueRef v, const kj_type *t) {
