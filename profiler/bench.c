@@ -2,6 +2,8 @@
  * timed in C over n rounds around an empty indirect call (the stand-in for
  * compiled code), for bench/profiler_overhead.py to set beside a whole
  * dispatch. The clocks it compares are the candidates for timing a call;
+ * an unfenced rdtsc is cheaper but lets the read that ends a call run
+ * ahead of the call's last instructions (profiler.h, kp_ticks);
  * the adds are the bookkeeping designs (a shared atomic total, per-thread
  * totals as Kiln kept before, the per-specialization record it keeps now).
  * It starts a recording of its own (one record, given back), so it is not
@@ -40,7 +42,7 @@ static const char *const cost_names[COST_COUNT] = {
     [COST_CALL] = "empty call",
     [COST_RDTSC] = "2 x rdtsc",
     [COST_RDTSCP] = "2 x rdtscp",
-    [COST_LFENCE_RDTSC] = "2 x lfence;rdtsc",
+    [COST_LFENCE_RDTSC] = "2 x lfence;rdtsc;lfence (kp_ticks)",
     [COST_CLOCK_GETTIME] = "2 x clock_gettime(MONOTONIC)",
     [COST_ATOMIC_ADD] = "atomic add to a shared total",
     [COST_THREAD_ADD] = "add to a thread-local total",
@@ -75,9 +77,11 @@ static double run(cost what, long n, kp_calls *r) {
         case COST_LFENCE_RDTSC: {
             _mm_lfence();
             uint64_t t0 = __rdtsc();
+            _mm_lfence();
             sink += (uint64_t)call_target();
             _mm_lfence();
             sink += __rdtsc() - t0;
+            _mm_lfence();
             break;
         }
 #endif

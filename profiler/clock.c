@@ -1,6 +1,6 @@
 /* The profiler's clocks. kp_now_ns() is CLOCK_MONOTONIC. kp_ticks() is the
  * cheapest timestamp that can time a call: on x86-64 with an invariant TSC it
- * is the TSC itself (rdtsc, about half the cost of clock_gettime, which reads
+ * is the TSC itself (fenced rdtsc, cheaper than clock_gettime, which reads
  * the TSC and then converts), else kp_now_ns(). Ticks become nanoseconds only
  * when totals are read, at a rate measured once against CLOCK_MONOTONIC. */
 #include "profiler/profiler.h"
@@ -60,8 +60,8 @@ static int by_value(const void *a, const void *b) {
 }
 
 /* The median of what two back-to-back kp_ticks() read apart: the clock's
- * own share of every timed call (about 14 ns of TSC reads on an AMD EPYC,
- * as much as a short call), which kp_calls_ns takes off. */
+ * own share of every timed call (about 20 ns of fenced TSC reads on an
+ * AMD EPYC, as much as a short call), which kp_calls_ns takes off. */
 static void measure_overhead(void) {
     enum { PAIRS = 255 };
     uint64_t apart[PAIRS];

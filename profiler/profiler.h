@@ -36,8 +36,17 @@ extern int kp_ticks_are_tsc;  /* set once by kp_clock_init, read-only after */
 void kp_clock_init(void);
 static inline uint64_t kp_ticks(void) {
 #if defined(__x86_64__)
-    if (kp_ticks_are_tsc)
-        return __builtin_ia32_rdtsc();
+    if (kp_ticks_are_tsc) {
+        /* fenced on both sides: read once everything before has finished,
+         * before anything after starts. Unfenced, the read that ends a short
+         * call runs ahead of the call's last dependent instructions (a
+         * 50-step float chain read as almost nothing); the fences cost about
+         * 15 ns a pair, paid on timed calls only. */
+        __builtin_ia32_lfence();
+        uint64_t t = __builtin_ia32_rdtsc();
+        __builtin_ia32_lfence();
+        return t;
+    }
 #endif
     return kp_now_ns();
 }
@@ -72,8 +81,9 @@ void kp_record_compile(const kp_compile_record *record);
  * records each notebook cell, whose footer reports them; a script, a test
  * or a benchmark pays one load and a branch. While recording, the count of
  * calls is exact, and so is the run time of calls long enough for the clock
- * (two TSC reads, about 20 ns) to be negligible; shorter calls are timed on
- * a sample (the team's decision, measured in bench/profiler_overhead.py):
+ * (two fenced TSC reads, about 35 ns) to be negligible; shorter calls are
+ * timed on a sample (the team's decision, measured in
+ * bench/profiler_overhead.py):
  *
  * - each compiled function (one record per specialization) has its first
  *   KP_EXACT_CALLS calls of a recording timed one by one;
