@@ -144,29 +144,39 @@ def test_short_calls_are_counted_exactly_and_their_time_estimated():
     assert 0 < calls.seconds < wall
 
 
+def median_estimate(fn, *patterns, calls=40_000):
+    """The median over three recordings of `calls` calls of fn, its
+    arguments taken in turn from `patterns`, of their estimated seconds: a
+    busy machine may stretch one recording."""
+    seconds = []
+    for _ in range(3):
+        with records.recording_calls():
+            for _ in range(calls // len(patterns)):
+                for arg in patterns:
+                    fn(arg)
+        found = recorded(fn)
+        assert found.calls == calls
+        seconds.append(found.seconds)
+    return sorted(seconds)[1]
+
+
 def test_sampling_is_not_fooled_by_calls_that_alternate_short_and_long():
     # One call in about 128 is timed, at random gaps: a fixed gap (even)
     # would time only the short calls of this period-2 pattern, or only the
     # long ones, and be off by a factor of two or more.
     spin(1)
-
-    def estimate(pattern):
-        """The median of three recordings' estimates: a busy machine may
-        stretch one."""
-        seconds = []
-        for _ in range(3):
-            with records.recording_calls():
-                for _ in range(40_000 // len(pattern)):
-                    for n in pattern:
-                        spin(n)
-            calls = recorded(spin)
-            assert calls.calls == 40_000
-            seconds.append(calls.seconds)
-        return sorted(seconds)[1]
-
-    short, long_, alternating = estimate([0]), estimate([300]), estimate([0, 300])
+    short, long_ = median_estimate(spin, 0), median_estimate(spin, 300)
+    alternating = median_estimate(spin, 0, 300)
     assert long_ > 3 * short  # the two kinds of call really differ
     assert alternating == pytest.approx((short + long_) / 2, rel=0.3)
+
+
+def test_a_short_call_is_timed_to_its_end():
+    # Twice the steps of a float chain, twice the time: a clock read that ran
+    # ahead of the call's last instructions (an unfenced TSC read) would
+    # miss a fixed tail of each call and make the shorter one read as nothing.
+    spin(1)
+    assert median_estimate(spin, 200) / median_estimate(spin, 100) == pytest.approx(2, rel=0.25)
 
 
 def test_calls_from_many_threads_are_all_counted():
