@@ -5,6 +5,7 @@
 #include "jit/nrt.h"
 
 #include <llvm-c/DebugInfo.h>
+#include <string.h>
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
@@ -125,14 +126,12 @@ LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
 
 void kj_np_loop_keep_scalar(kj_np_loop *l) { l->scalar = true; }
 
-/* The back edge's !llvm.loop: a node naming itself, then
- * !{"llvm.loop.vectorize.enable", i1 false} (which also stops interleaving). */
-static void no_vectorize(kj_lw *w, LLVMValueRef back) {
-    static const char hint[] = "llvm.loop.vectorize.enable";
+static LLVMMetadataRef md_str(kj_lw *w, const char *s) { return LLVMMDStringInContext2(w->ctx, s, strlen(s)); }
+
+/* Sets the back edge's !llvm.loop: a node naming itself, then one hint. */
+static void hint_loop(kj_lw *w, LLVMValueRef back, LLVMMetadataRef hint) {
     LLVMMetadataRef self = LLVMTemporaryMDNode(w->ctx, NULL, 0);
-    LLVMMetadataRef pair[2] = {LLVMMDStringInContext2(w->ctx, hint, sizeof hint - 1),
-                               LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
-    LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(w->ctx, pair, 2)};
+    LLVMMetadataRef ops[2] = {self, hint};
     LLVMMetadataRef id = LLVMMDNodeInContext2(w->ctx, ops, 2);
     LLVMMetadataReplaceAllUsesWith(self, id);
     LLVMSetMetadata(back, LLVMGetMDKindIDInContext(w->ctx, "llvm.loop", 9), LLVMMetadataAsValue(w->ctx, id));
@@ -142,8 +141,17 @@ void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
     LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
     LLVMBuildStore(w->b, LLVMBuildNSWAdd(w->b, i, c64(w, 1), ""), l->slot);
     LLVMValueRef back = LLVMBuildBr(w->b, l->cond);
-    if (l->scalar)
-        no_vectorize(w, back);
+    if (l->scalar) {   /* also stops interleaving */
+        LLVMMetadataRef off[2] = {md_str(w, "llvm.loop.vectorize.enable"), LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
+        hint_loop(w, back, LLVMMDNodeInContext2(w->ctx, off, 2));
+    } else {
+        /* the scalar loop left after vectorizing runs fewer iterations than
+         * one vector step: not unrolled (unrolled, it was a third of what
+         * was compiled for evaluate_functions' six ufunc loops) */
+        LLVMMetadataRef no_unroll = md_str(w, "llvm.loop.unroll.disable");
+        LLVMMetadataRef then[2] = {md_str(w, "llvm.loop.vectorize.followup_epilogue"), LLVMMDNodeInContext2(w->ctx, &no_unroll, 1)};
+        hint_loop(w, back, LLVMMDNodeInContext2(w->ctx, then, 2));
+    }
     LLVMPositionBuilderAtEnd(w->b, l->exit);
 }
 
