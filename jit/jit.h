@@ -19,7 +19,9 @@
  *   lower*.c     typed IR -> LLVM IR for a target (target.h; the host is
  *                target_cpu.c): statements and loops, expressions, arrays,
  *                builtins; every function returns a status, exceptions
- *                are recorded in the runtime
+ *                are recorded in the runtime; NumPy code in lower_np*.c
+ *                (lower_np.h), whose math calls name glibc's SIMD versions
+ *                to the vectorizer (np_vecmath.c)
  *   engine.c     O2 with the new pass manager, loop-vectorize remarks, ORC
  *                LLJIT; LLVM's one-time start-up on a thread begun at import
  *   runtime.c    what compiled code calls: exceptions, the interrupt flag
