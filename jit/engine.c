@@ -89,7 +89,8 @@ void kj_engine_warm_up(void) {
     /* fork() while the thread holds LLVM's locks would leave the child
      * unable to take them, and exit() would run LLVM's static destructors
      * under it: both wait for the set-up to end first */
-    if (getenv("KILN_NO_WARM_UP") || pthread_atfork(settle, NULL, NULL) != 0 || atexit(settle) != 0)
+    const char *off = getenv("KILN_NO_WARM_UP");
+    if ((off && *off && strcmp(off, "0") != 0) || pthread_atfork(settle, NULL, NULL) != 0 || atexit(settle) != 0)
         return;
     warm_state = WARM_RUNNING;
     if (pthread_create(&warm_thread, NULL, warm_up, NULL) != 0)
