@@ -318,6 +318,24 @@ static bool tuples_compare(const kj_type *a, const kj_type *b, bool equality) {
     return true;
 }
 
+/* t[i] of a tuple t that is a variable (a new read of it) or a display (its
+ * own item); NULL out of memory. */
+static kj_node *tuple_item(ti *c, kj_node *t, int i) {
+    if (t->kind == KJ_E_TUPLE)
+        return t->kids[i];
+    kj_node *item = kj_new_node(c->f, KJ_E_INDEX, t->line, t->col, 2);
+    kj_node *local = kj_new_node(c->f, KJ_E_LOCAL, t->line, t->col, 0);
+    kj_node *pos = kj_new_node(c->f, KJ_E_CONST, t->line, t->col, 0);
+    if (!item || !local || !pos)
+        return NULL;
+    local->slot = t->slot;
+    pos->type = KJ_I64;
+    pos->ival = i;
+    item->kids[0] = local;
+    item->kids[1] = pos;
+    return item;
+}
+
 /* f(*t): each KJ_E_STARRED argument becomes the elements of its tuple, as
  * t[0], t[1]... (or the display's own items), once t's type is known; a call
  * to a kiln function is bound only then (bind.c). Returns 1 when no spread
@@ -368,21 +386,11 @@ static int spread(ti *c, kj_node *n) {
             for (int j = 0; j < v->nkids; j++)
                 kids[m++] = v->kids[j];
         } else {
-            for (int j = 0; j < v->type->n; j++) {
-                kj_node *item = kj_new_node(c->f, KJ_E_INDEX, k->line, k->col, 2);
-                kj_node *local = kj_new_node(c->f, KJ_E_LOCAL, k->line, k->col, 0);
-                kj_node *pos = kj_new_node(c->f, KJ_E_CONST, k->line, k->col, 0);
-                if (!item || !local || !pos) {
+            for (int j = 0; j < v->type->n; j++)
+                if (!(kids[m++] = tuple_item(c, v, j))) {
                     c->failed = true;
                     return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
                 }
-                local->slot = v->slot;
-                pos->type = KJ_I64;
-                pos->ival = j;
-                item->kids[0] = local;
-                item->kids[1] = pos;
-                kids[m++] = item;
-            }
         }
     }
     n->kids = kids;
@@ -397,8 +405,59 @@ static int spread(ti *c, kj_node *n) {
     return 1;
 }
 
+/* sum(t[, start]), min(t) and max(t) of a tuple t (a variable or a
+ * display): sum becomes start + t[0] + t[1] + ... (Python's order, from 0),
+ * which n turns into; min and max become min(*t) and max(*t). Returns 2
+ * when n is no longer a call, 1 when it is one to type as such, 0 while
+ * t's type is unknown, -1 out of memory. */
+static int tuple_reduction(ti *c, kj_node *n) {
+    kj_node *fn = n->kids[0], *t = n->nkids >= 2 ? n->kids[1] : NULL;
+    if (fn->kind != KJ_E_FUNC || !t || (t->kind != KJ_E_LOCAL && t->kind != KJ_E_TUPLE))
+        return 1;
+    bool sum = strcmp(fn->name, "sum") == 0 && (n->nkids == 2 || (n->nkids == 3 && n->kids[2]->kind != KJ_E_KEYWORD));
+    bool extreme = n->nkids == 2 && (strcmp(fn->name, "min") == 0 || strcmp(fn->name, "max") == 0);
+    if (!sum && !extreme)
+        return 1;
+    const kj_type *tt = infer_expr(c, t);
+    if (!tt)
+        return 0;
+    if (tt->kind != KJ_T_TUPLE)
+        return 1;   /* a list or an array: typed as before */
+    if (extreme) {
+        kj_node *star = kj_new_node(c->f, KJ_E_STARRED, t->line, t->col, 1);
+        if (!star)
+            return -1;
+        star->kids[0] = t;
+        n->kids[1] = star;
+        return 1;
+    }
+    kj_node *acc = n->nkids == 3 ? n->kids[2] : kj_new_node(c->f, KJ_E_CONST, n->line, n->col, 0);
+    if (!acc)
+        return -1;
+    if (n->nkids == 2)
+        acc->type = KJ_I64;   /* ival 0 */
+    for (int i = 0; i < tt->n; i++) {
+        kj_node *add = kj_new_node(c->f, KJ_E_BINOP, n->line, n->col, 2);
+        if (!add || !(add->kids[1] = tuple_item(c, t, i)))
+            return -1;
+        add->op = KJ_OP_ADD;
+        add->kids[0] = acc;
+        acc = add;
+    }
+    *n = *acc;
+    return 2;
+}
+
 static const kj_type *call_type(ti *c, kj_node *n) {
-    if (spread(c, n) <= 0)
+    int reduced = tuple_reduction(c, n);
+    if (reduced == 2)
+        return infer_expr(c, n);
+    if (reduced < 0) {
+        c->failed = true;
+        kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+        return NULL;
+    }
+    if (reduced == 0 || spread(c, n) <= 0)
         return NULL;
     kj_node *fn = n->kids[0];
     if (fn->kind == KJ_E_FUNC && strncmp(fn->name, "np.", 3) == 0)

@@ -1,6 +1,7 @@
 """Corpus, part 5: *args parameters (from Python and between kiln
-functions, heterogeneous, empty, with defaults before them) and calls that
-spread a tuple, f(*t), into kiln functions, builtins and math functions."""
+functions, heterogeneous, empty, with defaults before them), calls that
+spread a tuple, f(*t), into kiln functions, builtins and math functions,
+and sum / min / max of a tuple (the seed course's mean(*args))."""
 import math
 
 import numpy as np
@@ -82,3 +83,20 @@ def spread_in_a_loop(n):
 def spread_arrays(a):
     t = (a, a)
     return _head(*t)[1], _total(len(a), *(a.size, a.ndim))
+
+
+@kiln.jit
+def _mean(*args):   # the seed course's mean(*args), jitted
+    return sum(args) / len(args)
+
+
+@case((1.0, 2.0, 3.0), (4, -1), (2.5,), (), (2**40, -3, 1))
+def seed_mean_of_star_args(*values):
+    return sum(values) / len(values)
+
+
+@case((3, (1.5, -2, 7)), (0, ()), (-1, (2**62, 2**62)), (2, (np.float32(0.5), True)))
+def sum_min_max_of_tuples(start, t):
+    u = (start, 2, -5)
+    return sum(t), sum(t, start), sum(u), min(u), max(u), max((start, 1.5)), sum((start, start)), _mean(*u)
+
