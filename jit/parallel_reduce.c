@@ -166,33 +166,6 @@ static LLVMValueRef arg_beats(kj_lw *w, bool is_max, const kj_type *et, LLVMValu
     return LLVMBuildOr(w->b, nans, LLVMBuildAnd(w->b, LLVMBuildNot(w->b, a_nan, ""), numbers, ""), "");
 }
 
-/* The index of the first element of count > 0 from data equal to best (a
- * NaN: the first NaN), which is there: best is one of them. */
-static LLVMValueRef first_equal(kj_lw *o, LLVMValueRef data, LLVMValueRef count, const kj_type *et, LLVMValueRef best) {
-    LLVMValueRef j_p = kj_entry_alloca(o, o->i64, "argj");
-    LLVMBuildStore(o->b, c64(o, 0), j_p);
-    LLVMBasicBlockRef cond = kj_new_bb(o, "arg.cond"), test = kj_new_bb(o, "arg.test"), next = kj_new_bb(o, "arg.next"),
-                      found = kj_new_bb(o, "arg.found");
-    LLVMBuildBr(o->b, cond);
-    LLVMPositionBuilderAtEnd(o->b, cond);
-    LLVMValueRef j = LLVMBuildLoad2(o->b, o->i64, j_p, "");
-    LLVMBuildCondBr(o->b, LLVMBuildICmp(o->b, LLVMIntSLT, j, count, ""), test, found);
-    LLVMPositionBuilderAtEnd(o->b, test);
-    LLVMValueRef x = kj_np_load(o, LLVMBuildGEP2(o->b, kj_llmemtype(o, et), data, &j, 1, ""), et), hit;
-    if (et->kind == KJ_T_FLOAT)
-        hit = LLVMBuildOr(o->b, LLVMBuildFCmp(o->b, LLVMRealOEQ, x, best, ""),
-                          LLVMBuildAnd(o->b, LLVMBuildFCmp(o->b, LLVMRealUNO, best, best, ""),
-                                       LLVMBuildFCmp(o->b, LLVMRealUNO, x, x, ""), ""), "");
-    else
-        hit = LLVMBuildICmp(o->b, LLVMIntEQ, x, best, "");
-    LLVMBuildCondBr(o->b, hit, found, next);
-    LLVMPositionBuilderAtEnd(o->b, next);
-    LLVMBuildStore(o->b, LLVMBuildAdd(o->b, j, c64(o, 1), ""), j_p);
-    LLVMBuildBr(o->b, cond);
-    LLVMPositionBuilderAtEnd(o->b, found);
-    return LLVMBuildLoad2(o->b, o->i64, j_p, "");
-}
-
 /* (value, index) of slot s in the partials pv, pi: the element pointers. */
 static void arg_slot(kj_lw *w, LLVMTypeRef vt, LLVMValueRef pv, LLVMValueRef pi, LLVMValueRef s, LLVMValueRef *v,
                      LLVMValueRef *i) {
@@ -231,7 +204,7 @@ static LLVMValueRef split_arg(kj_lw *w, kj_node *at, bool is_max, LLVMValueRef d
     LLVMValueRef chunk = LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &r.lo, 1, "");
     LLVMValueRef n = LLVMBuildSub(o->b, r.hi, r.lo, "");
     LLVMValueRef best = kj_np_extreme_span(o, is_max, chunk, n, et, et);
-    LLVMValueRef where = LLVMBuildAdd(o->b, r.lo, first_equal(o, chunk, n, et, best), "");
+    LLVMValueRef where = LLVMBuildAdd(o->b, r.lo, kj_np_first_equal(o, chunk, n, et, best), "");
     arg_slot(o, vt, inside[1], inside[2], LLVMGetParam(r.fn, 3), &sv, &si);
     arg_keep_better(o, is_max, et, sv, si, best, where);
     kj_parallel_region_end(w, &r, count);

@@ -1,6 +1,7 @@
 """Reductions of array expressions (np.sum(x * y), (a - b).max(), np.all(x < y))
 and whole-array argmin / argmax in a parallel=True function are split
-across the thread pool without making the expression's array: the results
+across the thread pool without making the expression's array (argmin and
+argmax serially too take the extreme, then its first occurrence): the results
 equal CPython's run of the same function (exact for integers, wrapping
 included; within rounding for float sums) with 1, 2 and 4 threads, on
 negative, empty, NaN-holding, broadcast and non-contiguous inputs."""
@@ -107,18 +108,18 @@ def test_broadcast_and_strided_operands_take_the_serial_loop(threads):
 def test_argmin_argmax_first_occurrence(threads, dtype, n):
     rng = np.random.default_rng(n)
     a = rng.integers(0, 100, n).astype(dtype)           # many ties: the first index wins
-    f = kiln.njit(parallel=True)(positions)
-    assert f(a) == positions(a)
     b = a[::-1].copy()
-    assert f(b) == positions(b)
-    if np.dtype(dtype).kind == "i":
-        a = a - 50
+    for f in (kiln.njit(parallel=True)(positions), kiln.njit(positions)):   # split, and the serial two passes
         assert f(a) == positions(a)
+        assert f(b) == positions(b)
+        if np.dtype(dtype).kind == "i":
+            assert f(a - 50) == positions(a - 50)
 
 
-def test_argmin_argmax_nan_and_signed_zero(threads):
+@pytest.mark.parametrize("parallel", [True, False])
+def test_argmin_argmax_nan_and_signed_zero(threads, parallel):
     x = np.random.default_rng(9).normal(size=300_000)
-    f = kiln.njit(parallel=True)(positions)
+    f = kiln.njit(parallel=parallel)(positions)
     for where in ((7,), (150_000, 290_000), (299_999,)):
         y = x.copy()
         y[list(where)] = np.nan
@@ -127,6 +128,7 @@ def test_argmin_argmax_nan_and_signed_zero(threads):
     z[40_000] = -0.0
     z[70_000] = -0.0
     assert f(z) == positions(z)
+    assert f(-z) == positions(-z)
     assert f(x[::3]) == positions(x[::3])                # a strided view is copied, then split
 
 
