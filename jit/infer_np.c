@@ -87,7 +87,7 @@ static const kj_type *ewise_type(kj_infer_ctx *c, kj_node *n, const char *ufunc,
     /* only 0-d arrays and numbers: NumPy gives a number, typed as if each
      * 0-d array were a NumPy scalar of its dtype (NumPy 1.x promotes such
      * operands by type alone) */
-    const kj_type *probe_ops[3];
+    const kj_type *probe_ops[3] = {NULL, NULL, NULL};
     for (int i = 0; i < nops && i < 3; i++)
         probe_ops[i] = nd == 0 && ops[i]->kind == KJ_T_ARRAY ? ops[i]->elem : ops[i];
     kj_node *consts[3] = {NULL, NULL, NULL};
