@@ -141,7 +141,7 @@ void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
     LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
     LLVMBuildStore(w->b, LLVMBuildNSWAdd(w->b, i, c64(w, 1), ""), l->slot);
     LLVMValueRef back = LLVMBuildBr(w->b, l->cond);
-    if (l->scalar) {   /* also stops interleaving */
+    if (l->scalar) {   /* also no interleaving; engine.c drops LLVM's remark that it is disabled */
         LLVMMetadataRef off[2] = {md_str(w, "llvm.loop.vectorize.enable"), LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
         hint_loop(w, back, LLVMMDNodeInContext2(w->ctx, off, 2));
     } else {
