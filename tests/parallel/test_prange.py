@@ -192,3 +192,25 @@ def test_boundscheck_in_a_worker_raises_index_error(threads):
     np.testing.assert_array_equal(shifted_copy(a, np.zeros(50_001), 1)[1:], a)
     with pytest.raises(IndexError, match="out of bounds"):
         shifted_copy(a, np.zeros(50_000), 1)   # the last iteration writes past the end
+
+
+@kiln.njit(parallel=True)
+def sum_of_sqrt(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += math.sqrt(a[i])
+    return s
+
+
+def test_a_float_reduction_reassociates_inside_a_chunk(threads):
+    # the chunks already add in another order than Python, so the body may
+    # too: its loop vectorizes (what a user sees in inspect_llvm and in the
+    # time), and the sum stays within rounding of CPython's
+    a = np.random.default_rng(8).random(100_003)
+    assert math.isclose(sum_of_sqrt(a), sum_of_sqrt.py_func(a), rel_tol=1e-12)
+    assert sum_of_sqrt(a[:0]) == 0.0
+    code = list(sum_of_sqrt.inspect_llvm().values())[0]
+    assert "fadd reassoc" in code and "vector.body" in code
+    serial = kiln.njit(sum_of_sqrt.py_func)
+    serial(a)
+    assert "fadd reassoc" not in list(serial.inspect_llvm().values())[0]   # kiln.prange is range there
