@@ -68,6 +68,9 @@ class ParallelReport:
                     for name, op, line in lp["reductions"]:
                         out.append(f"      reduction: {name} ({op}) at line {line}, one partial per thread, "
                                    f"combined after the loop")
+                        if op in ("+=", "-=", "*="):
+                            out.append("        (floats: each thread adds its chunks in the order that vectorizes, "
+                                       "so the total may differ from the serial loop's by rounding)")
                 elif lp["parallel"]:
                     out.append("      reductions: none")
             if level >= 3:

@@ -214,3 +214,4 @@ def test_a_float_reduction_reassociates_inside_a_chunk(threads):
     serial = kiln.njit(sum_of_sqrt.py_func)
     serial(a)
     assert "fadd reassoc" not in list(serial.inspect_llvm().values())[0]   # kiln.prange is range there
+    assert "differ from the serial loop's by rounding" in sum_of_sqrt.parallel_report().text(2)
