@@ -117,6 +117,15 @@ WORKLOADS = {
             rng = np.random.default_rng(0)
             return clipped_dot, (rng.random(1_000_000), rng.random(1_000_000))
     """,
+    "abs(z*z + c) complex128 1e6 (fused)": """
+        @nb.njit
+        def mandel_step(z, c):
+            return np.abs(z * z + c)
+        def make():
+            rng = np.random.default_rng(0)
+            z = rng.standard_normal(1_000_000) + 1j * rng.standard_normal(1_000_000)
+            return mandel_step, (z, rng.standard_normal(1_000_000) + 1j * rng.standard_normal(1_000_000))
+    """,
     "a.max() 1e7 float64": """
         @nb.njit
         def largest(a):
