@@ -209,6 +209,43 @@ static LLVMValueRef complex_divide(kj_lw *w, LLVMValueRef x, LLVMValueRef y, con
     return pair(w, t, LLVMBuildSelect(b, real_big, re1, re2, ""), LLVMBuildSelect(b, real_big, im1, im2, ""));
 }
 
+/* np.sqrt, np.exp... of a complex number: C99's csqrt, cexp... from the C
+ * library, which NumPy's own complex math calls where the system has them
+ * (glibc does). The x86-64 C calling convention passes a double complex
+ * as two doubles and returns it in two registers, a float complex packed
+ * in one: LLVM's {double, double} (double, double) and <2 x float>
+ * (<2 x float>). NULL for another function or machine. */
+static LLVMValueRef complex_libm(kj_lw *w, const char *u, LLVMValueRef z, const kj_type *t) {
+    static const struct { const char *np, *c; } table[] = {
+        {"sqrt", "csqrt"}, {"exp", "cexp"}, {"log", "clog"}, {"sin", "csin"}, {"cos", "ccos"},
+        {"tan", "ctan"}, {"sinh", "csinh"}, {"cosh", "ccosh"}, {"tanh", "ctanh"}, {"arcsin", "casin"},
+        {"arccos", "cacos"}, {"arctan", "catan"}, {"arcsinh", "casinh"}, {"arccosh", "cacosh"},
+        {"arctanh", "catanh"},
+    };
+    const kj_target *tg = w->u->target;
+    if (strcmp(tg->name, "cpu") != 0 || strncmp(tg->triple(tg), "x86_64", 6) != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (strcmp(table[i].np, u) != 0)
+            continue;
+        const char *sym = tg->math_symbol(tg, table[i].c, t->bits / 2);
+        if (!sym)
+            return NULL;
+        LLVMValueRef re = part(w, z, 0), im = part(w, z, 1);
+        if (t->bits == 128) {
+            LLVMValueRef r = kj_call(w, sym, kj_lltype(w, t), 2, (LLVMTypeRef[]){w->f64, w->f64}, (LLVMValueRef[]){re, im});
+            return pair(w, t, part(w, r, 0), part(w, r, 1));
+        }
+        LLVMTypeRef v2 = LLVMVectorType(w->f32, 2);
+        LLVMValueRef packed = LLVMBuildInsertElement(w->b, LLVMGetUndef(v2), re, LLVMConstInt(w->i32, 0, 0), "");
+        packed = LLVMBuildInsertElement(w->b, packed, im, LLVMConstInt(w->i32, 1, 0), "");
+        LLVMValueRef r = kj_call(w, sym, v2, 1, &v2, &packed);
+        return pair(w, t, LLVMBuildExtractElement(w->b, r, LLVMConstInt(w->i32, 0, 0), ""),
+                    LLVMBuildExtractElement(w->b, r, LLVMConstInt(w->i32, 1, 0), ""));
+    }
+    return NULL;
+}
+
 /* The ufuncs of complex operands (or a complex result); NULL when u is not
  * one of them (the caller reports it). */
 static LLVMValueRef complex_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValueRef *x,
@@ -256,7 +293,7 @@ static LLVMValueRef complex_op(kj_lw *w, kj_node *at, const char *u, int n, LLVM
         if (!strcmp(u, "conjugate") || !strcmp(u, "conj"))
             return pair(w, rt, re, F(LLVMBuildFNeg(b, im, "")));
         if (strcmp(u, "square") != 0)
-            return NULL;
+            return complex_libm(w, u, v[0], rt);
         v[1] = v[0];
         u = "multiply";
     } else if (n != 2) {

@@ -1,6 +1,7 @@
 """Corpus: complex arrays (complex128 and complex64) in compiled code:
 indexing, arithmetic with arrays and scalars (NumPy's division, with its
 infinities and NaNs for a zero divisor), np.abs, conjugate, comparisons,
+np.sqrt/exp/log and the trigonometric and hyperbolic functions,
 .real/.imag as views one can read and write, and sum/prod/mean/cumsum,
 on every layout, empty arrays and non-finite parts."""
 import numpy as np
@@ -85,6 +86,14 @@ def c_cumsum(a): return np.cumsum(a)
 def c_sum_axis(a): return a.sum(axis=0), a.sum(axis=1), a.mean(axis=0)
 @case(*SUMS[:5])
 def c_fused_sum(a): return np.sum(a * 2 - 1j), (a * a).mean()
+@case(*C, *CM)
+def c_math(a):
+    return np.sqrt(a), np.exp(a), np.log(a), np.sin(a), np.cos(a), np.tan(a), np.sinh(a), np.cosh(a), np.tanh(a)
+@case(*C, *CM)
+def c_inverse_math(a):
+    return np.arcsin(a), np.arccos(a), np.arctan(a), np.arcsinh(a), np.arccosh(a), np.arctanh(a)
+@case((cplx(8),), (cplx((3, 4)),))
+def c_math_chain(a): return np.abs(np.exp(1j * a) - np.sqrt(a * a + 1))
 @case(*C)
 def c_loop(a):
     s = 0j
