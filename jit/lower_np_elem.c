@@ -211,37 +211,48 @@ static LLVMValueRef complex_divide(kj_lw *w, LLVMValueRef x, LLVMValueRef y, con
 
 /* np.sqrt, np.exp... of a complex number: C99's csqrt, cexp... from the C
  * library, which NumPy's own complex math calls where the system has them
- * (glibc does). The x86-64 C calling convention passes a double complex
+ * (glibc does; for integer powers NumPy multiplies instead, which agrees
+ * to rounding; z**2 and z**3 are multiplied here too). The x86-64 C calling convention passes a double complex
  * as two doubles and returns it in two registers, a float complex packed
  * in one: LLVM's {double, double} (double, double) and <2 x float>
  * (<2 x float>). NULL for another function or machine. */
-static LLVMValueRef complex_libm(kj_lw *w, const char *u, LLVMValueRef z, const kj_type *t) {
-    static const struct { const char *np, *c; } table[] = {
-        {"sqrt", "csqrt"}, {"exp", "cexp"}, {"log", "clog"}, {"sin", "csin"}, {"cos", "ccos"},
-        {"tan", "ctan"}, {"sinh", "csinh"}, {"cosh", "ccosh"}, {"tanh", "ctanh"}, {"arcsin", "casin"},
-        {"arccos", "cacos"}, {"arctan", "catan"}, {"arcsinh", "casinh"}, {"arccosh", "cacosh"},
-        {"arctanh", "catanh"},
+static LLVMValueRef complex_libm(kj_lw *w, const char *u, int n, LLVMValueRef *z, const kj_type *t) {
+    static const struct { const char *np, *c; int n; } table[] = {
+        {"sqrt", "csqrt", 1}, {"exp", "cexp", 1}, {"log", "clog", 1}, {"sin", "csin", 1}, {"cos", "ccos", 1},
+        {"tan", "ctan", 1}, {"sinh", "csinh", 1}, {"cosh", "ccosh", 1}, {"tanh", "ctanh", 1},
+        {"arcsin", "casin", 1}, {"arccos", "cacos", 1}, {"arctan", "catan", 1}, {"arcsinh", "casinh", 1},
+        {"arccosh", "cacosh", 1}, {"arctanh", "catanh", 1}, {"power", "cpow", 2},
     };
     const kj_target *tg = w->u->target;
     if (strcmp(tg->name, "cpu") != 0 || strncmp(tg->triple(tg), "x86_64", 6) != 0)
         return NULL;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        if (strcmp(table[i].np, u) != 0)
+        if (strcmp(table[i].np, u) != 0 || table[i].n != n)
             continue;
         const char *sym = tg->math_symbol(tg, table[i].c, t->bits / 2);
         if (!sym)
             return NULL;
-        LLVMValueRef re = part(w, z, 0), im = part(w, z, 1);
+        LLVMValueRef args[4];
+        LLVMTypeRef types[4];
+        LLVMTypeRef v2 = LLVMVectorType(w->f32, 2);
+        LLVMValueRef c0 = LLVMConstInt(w->i32, 0, 0), c1 = LLVMConstInt(w->i32, 1, 0);
+        for (int k = 0; k < n; k++) {
+            LLVMValueRef re = part(w, z[k], 0), im = part(w, z[k], 1);
+            if (t->bits == 128) {
+                args[2 * k] = re, args[2 * k + 1] = im;
+                types[2 * k] = types[2 * k + 1] = w->f64;
+            } else {
+                LLVMValueRef p = LLVMBuildInsertElement(w->b, LLVMGetUndef(v2), re, c0, "");
+                args[k] = LLVMBuildInsertElement(w->b, p, im, c1, "");
+                types[k] = v2;
+            }
+        }
         if (t->bits == 128) {
-            LLVMValueRef r = kj_call(w, sym, kj_lltype(w, t), 2, (LLVMTypeRef[]){w->f64, w->f64}, (LLVMValueRef[]){re, im});
+            LLVMValueRef r = kj_call(w, sym, kj_lltype(w, t), 2 * n, types, args);
             return pair(w, t, part(w, r, 0), part(w, r, 1));
         }
-        LLVMTypeRef v2 = LLVMVectorType(w->f32, 2);
-        LLVMValueRef packed = LLVMBuildInsertElement(w->b, LLVMGetUndef(v2), re, LLVMConstInt(w->i32, 0, 0), "");
-        packed = LLVMBuildInsertElement(w->b, packed, im, LLVMConstInt(w->i32, 1, 0), "");
-        LLVMValueRef r = kj_call(w, sym, v2, 1, &v2, &packed);
-        return pair(w, t, LLVMBuildExtractElement(w->b, r, LLVMConstInt(w->i32, 0, 0), ""),
-                    LLVMBuildExtractElement(w->b, r, LLVMConstInt(w->i32, 1, 0), ""));
+        LLVMValueRef r = kj_call(w, sym, v2, n, types, args);
+        return pair(w, t, LLVMBuildExtractElement(w->b, r, c0, ""), LLVMBuildExtractElement(w->b, r, c1, ""));
     }
     return NULL;
 }
@@ -293,7 +304,7 @@ static LLVMValueRef complex_op(kj_lw *w, kj_node *at, const char *u, int n, LLVM
         if (!strcmp(u, "conjugate") || !strcmp(u, "conj"))
             return pair(w, rt, re, F(LLVMBuildFNeg(b, im, "")));
         if (strcmp(u, "square") != 0)
-            return complex_libm(w, u, v[0], rt);
+            return complex_libm(w, u, 1, v, rt);
         v[1] = v[0];
         u = "multiply";
     } else if (n != 2) {
@@ -310,7 +321,21 @@ static LLVMValueRef complex_op(kj_lw *w, kj_node *at, const char *u, int n, LLVM
 #undef F
     if (!strcmp(u, "true_divide") || !strcmp(u, "divide"))
         return complex_divide(w, v[0], v[1], rt);
-    return NULL;
+    LLVMValueRef r = complex_libm(w, u, 2, v, rt);
+    if (!r || strcmp(u, "power") != 0)
+        return r;
+    /* NumPy's rules before cpow: x**0 is 1; 0**y is 0 for a positive real
+     * y, else nan (c99's cpow would say 0) */
+    LLVMTypeRef ft = LLVMTypeOf(a);
+    LLVMValueRef zero = LLVMConstNull(ft);
+#define IS0(x) LLVMBuildFCmp(b, LLVMRealOEQ, x, zero, "")
+    LLVMValueRef y0 = LLVMBuildAnd(b, IS0(c), IS0(d), ""), x0 = LLVMBuildAnd(b, IS0(a), IS0(bi), "");
+    LLVMValueRef to0 = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGT, c, zero, ""), IS0(d), "");
+#undef IS0
+    LLVMValueRef nan = fc(ft, 0.0 / 0.0), one = fc(ft, 1.0);
+    LLVMValueRef re = LLVMBuildSelect(b, x0, LLVMBuildSelect(b, to0, zero, nan, ""), part(w, r, 0), "");
+    LLVMValueRef im = LLVMBuildSelect(b, x0, LLVMBuildSelect(b, to0, zero, nan, ""), part(w, r, 1), "");
+    return pair(w, rt, LLVMBuildSelect(b, y0, one, re, ""), LLVMBuildSelect(b, y0, zero, im, ""));
 }
 
 LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValueRef *x,

@@ -89,7 +89,7 @@ static void collect(kj_lw *w, ew *e, kj_node *n, bool root) {
  * runtime's loop), else NULL. */
 static LLVMValueRef small_power(kj_lw *w, const char *u, int k, kj_node **ops, LLVMValueRef *x,
                                 const kj_type **xt, const kj_type *rt) {
-    if (k != 2 || strcmp(u, "power") != 0 || rt->kind == KJ_T_COMPLEX || rt->kind == KJ_T_BOOL)
+    if (k != 2 || strcmp(u, "power") != 0 || rt->kind == KJ_T_BOOL)
         return NULL;
     kj_node *e = ops[1];
     if (e->kind != KJ_E_CONST)
@@ -98,9 +98,8 @@ static LLVMValueRef small_power(kj_lw *w, const char *u, int k, kj_node **ops, L
     if (p != 2 && p != 3 && p != 4)
         return NULL;
     LLVMValueRef b = kj_cast(w, x[0], xt[0], rt), r = b;
-    bool fl = rt->kind == KJ_T_FLOAT;
-    for (int i = 1; i < (int)p; i++)
-        r = fl ? kj_fm(w, LLVMBuildFMul(w->b, r, b, "")) : LLVMBuildMul(w->b, r, b, "");
+    for (int i = 1; i < (int)p; i++)   /* NumPy's multiply: floats, wrapping ints, complex pairs */
+        r = kj_np_elem_op(w, e, "multiply", 2, (LLVMValueRef[]){r, b}, (const kj_type *[]){rt, rt}, rt);
     return r;
 }
 

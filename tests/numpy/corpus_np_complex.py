@@ -1,7 +1,7 @@
 """Corpus: complex arrays (complex128 and complex64) in compiled code:
 indexing, arithmetic with arrays and scalars (NumPy's division, with its
 infinities and NaNs for a zero divisor), np.abs, conjugate, comparisons,
-np.sqrt/exp/log and the trigonometric and hyperbolic functions,
+powers, np.sqrt/exp/log and the trigonometric and hyperbolic functions,
 .real/.imag as views one can read and write, and sum/prod/mean/cumsum,
 on every layout, empty arrays and non-finite parts."""
 import numpy as np
@@ -94,6 +94,11 @@ def c_inverse_math(a):
     return np.arcsin(a), np.arccos(a), np.arctan(a), np.arcsinh(a), np.arccosh(a), np.arctanh(a)
 @case((cplx(8),), (cplx((3, 4)),))
 def c_math_chain(a): return np.abs(np.exp(1j * a) - np.sqrt(a * a + 1))
+@case(*C, *CM)
+def c_small_powers(a): return a ** 2 + 1j, a ** 3, np.square(a) - a * a, a ** 4
+@case((cplx(6), cplx(6)), (cplx(6, np.complex64), cplx(6, np.complex64)),
+      (np.array([0j, 0j, 0j, 2 + 1j, 0j, complex(np.nan, 0)]), np.array([2 + 0j, -1 + 0j, 1j, 0j, 0j, 0j])))
+def c_power(a, b): return a ** b, np.power(a, 2.5), a ** (0.5 - 1j)
 @case(*C)
 def c_loop(a):
     s = 0j
