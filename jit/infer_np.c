@@ -327,7 +327,26 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
     return NULL;
 }
 
+/* a.real, a.imag (np.real(a), np.imag(a)): the array itself for .real of
+ * a real array, a view of a complex array's parts (floats one complex
+ * apart), or NULL. */
+static const kj_type *part_type(const kj_type *self, const char *m) {
+    if (!strcmp(m, "real") && self->elem->kind != KJ_T_COMPLEX)
+        return self;
+    if ((!strcmp(m, "real") || !strcmp(m, "imag")) && self->elem->kind == KJ_T_COMPLEX)
+        return kj_array(kj_float(self->elem->bits / 2), self->ndim, KJ_LAYOUT_A, self->readonly);
+    return NULL;
+}
+
 static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
+        const kj_type *x = value(c, a->pos[0]);
+        const kj_type *t = x && x->kind == KJ_T_ARRAY ? part_type(x, m) : NULL;
+        if (!t && x)
+            FAIL(c, n, "Use .real and .imag of a number.", "np.%s takes a complex array (np.real also a real one), got %s",
+                 m, x->name);
+        return t;
+    }
     if (is_reduction(m)) {
         const kj_type *t = value(c, kj_np_arg(a, 0, "a"));
         return t ? reduction_type(c, n, m, t, kj_np_arg(a, 1, "axis")) : NULL;
@@ -525,15 +544,9 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
 const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled) {
     (void)c;
     *handled = false;
-    if (!strcmp(n->name, "real") && self->elem->kind != KJ_T_COMPLEX) {
-        *handled = true;
-        return self;
-    }
-    if ((!strcmp(n->name, "real") || !strcmp(n->name, "imag")) && self->elem->kind == KJ_T_COMPLEX) {
-        *handled = true;   /* a view of the parts: floats one complex apart */
-        return kj_array(kj_float(self->elem->bits / 2), self->ndim, KJ_LAYOUT_A, self->readonly);
-    }
-    return NULL;
+    const kj_type *t = part_type(self, n->name);
+    *handled = t != NULL;
+    return t;
 }
 
 /* ---- indexing with arrays ---- */

@@ -25,22 +25,17 @@ static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
     return handled ? v : kj_np_lower_other(w, n, m, &a);
 }
 
-/* a.real, a.imag: of a complex array, a view of its real or imaginary
- * parts (the array's strides, the imaginary part one float further on);
- * .real of a real array is the array itself. */
-static LLVMValueRef lower_part(kj_lw *w, kj_node *n) {
-    const kj_type *at = n->kids[0]->type;
-    LLVMValueRef arr = kj_lower_expr(w, n->kids[0]);
+LLVMValueRef kj_np_part(kj_lw *w, LLVMValueRef arr, const kj_type *at, bool imag, const kj_type *t) {
     if (at->elem->kind != KJ_T_COMPLEX)
         return arr;
     LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM], data = kj_array_field(w, arr, 1, 0);
     kj_np_shape(w, arr, at->ndim, shape);
     kj_np_strides(w, arr, at->ndim, strides);
-    if (!strcmp(n->name, "imag")) {
+    if (imag) {   /* one float further on */
         LLVMValueRef half = LLVMConstInt(w->i64, (unsigned long long)at->elem->bits / 16, 0);
         data = LLVMBuildGEP2(w->b, w->i8, data, &half, 1, "imag");
     }
-    return kj_np_make(w, n->type, kj_array_field(w, arr, 0, 0), data, shape, strides);
+    return kj_np_make(w, t, kj_array_field(w, arr, 0, 0), data, shape, strides);
 }
 
 LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n) {
@@ -51,7 +46,7 @@ LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n) {
     case KJ_E_COMPARE: return n->type->kind == KJ_T_ARRAY ? kj_np_ewise(w, n, NULL, NULL) : kj_np_ewise_scalar(w, n);
     case KJ_E_CALL: return lower_call(w, n);
     case KJ_E_METHOD: return kj_np_lower_method(w, n);
-    case KJ_E_ATTR: return lower_part(w, n);
+    case KJ_E_ATTR: return kj_np_part(w, kj_lower_expr(w, n->kids[0]), n->kids[0]->type, !strcmp(n->name, "imag"), n->type);
     case KJ_E_INDEX: return kj_np_lower_fancy_index(w, n);
     default:
         kj_fail(&w->u->err, KJ_ERR_INTERNAL, n->line, n->col, NULL, "internal: not a NumPy node");

@@ -128,6 +128,11 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n);
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 
+/* a.real / a.imag of arr (type at) as t: of a complex array, a view of its
+ * real or imaginary parts (the array's strides); .real of a real array is
+ * the array itself. */
+LLVMValueRef kj_np_part(kj_lw *w, LLVMValueRef arr, const kj_type *at, bool imag, const kj_type *t);
+
 /* A shape argument (int or tuple of ints) as nd i64 values. */
 void kj_np_shape_arg(kj_lw *w, kj_node *k, LLVMValueRef *shape);
 /* A value node lowered and converted to t. */

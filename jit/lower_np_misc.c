@@ -77,5 +77,7 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         !strcmp(m, "std") || !strcmp(m, "argmin") || !strcmp(m, "argmax") || !strcmp(m, "all") ||
         !strcmp(m, "any") || !strcmp(m, "cumsum") || !strcmp(m, "cumprod"))
         return kj_np_lower_reduce(w, n, m, kj_np_arg(a, 0, "a"), kj_np_arg(a, 1, "axis"));
+    if (!strcmp(m, "real") || !strcmp(m, "imag"))
+        return kj_np_part(w, kj_lower_expr(w, a->pos[0]), a->pos[0]->type, m[0] == 'i', n->type);
     return kj_np_lower_sorting(w, n, m, a);
 }
