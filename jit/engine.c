@@ -241,10 +241,12 @@ static void on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
     /* the callback sees every pass's remarks once any is enabled: keep the
      * loop vectorizer's, which are the ones the notebook explains */
     /* ...but not "explicitly disabled": Kiln's own hint on a loop it keeps
-     * scalar (kj_np_loop_keep_scalar), nothing the user wrote */
+     * scalar (kj_np_loop_keep_scalar), nothing the user wrote; nor "interleaving
+     * is not beneficial", which LLVM also says of a loop it vectorized with
+     * interleave count 1 (its "vectorized loop" remark says that already) */
     if ((strncmp(msg, "vectorized loop", 15) != 0 && strncmp(msg, "loop not vectorized", 19) != 0 &&
          strncmp(msg, "the cost-model indicates", 24) != 0) ||
-        strstr(msg, "explicitly disabled")) {
+        strstr(msg, "explicitly disabled") || strstr(msg, "interleaving is not beneficial")) {
         LLVMDisposeMessage(desc);
         return;
     }
