@@ -89,10 +89,39 @@ void kj_np_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
     kj_np_assign(w, view, target->type, v, vt);
 }
 
+/* The local an array target is a view of (a in a, a[1:], a.T[0]), or -1. */
+static int target_local(const kj_node *t) {
+    while (t->kind == KJ_E_INDEX || t->kind == KJ_E_ATTR)
+        t = t->kids[0];
+    return t->kind == KJ_E_LOCAL ? t->slot : -1;
+}
+
+/* Whether evaluating v straight into the target (the local `slot`, bare or
+ * a view of it) could read elements the same loop already wrote: the local
+ * appears in v other than as the bare whole array, element for element,
+ * under operators (a += a * 2 is safe; a[1:] += a[:-1] and a += a[::-1]
+ * are not). A view held in another local is not seen. */
+static bool reads_what_it_writes(const kj_node *v, int slot, bool bare_target, bool elementwise) {
+    if (v->kind == KJ_E_LOCAL)
+        return v->slot == slot && !(bare_target && elementwise);
+    bool kids_elementwise = elementwise && (v->kind == KJ_E_BINOP || v->kind == KJ_E_UNARY);
+    for (int i = 0; i < v->nkids; i++)
+        if (v->kids[i] && reads_what_it_writes(v->kids[i], slot, bare_target, kids_elementwise))
+            return true;
+    return false;
+}
+
 void kj_np_augassign(kj_lw *w, kj_node *s) {
     kj_node *target = s->kids[0];
     kj_node root = {.kind = KJ_E_BINOP, .line = s->line, .col = s->col, .op = s->op,
                     .kids = (kj_node *[]){target, s->kids[1]}, .nkids = 2, .type = target->type};
+    int slot = target_local(target);
+    bool overlap = slot >= 0 && reads_what_it_writes(s->kids[1], slot, target->kind == KJ_E_LOCAL, true);
+    if (overlap && !kj_np_lowers(target)) {   /* NumPy buffers: the whole result, then the store */
+        root.type = kj_array(target->type->elem, target->type->ndim, KJ_LAYOUT_C, false);
+        kj_np_assign(w, kj_lower_expr(w, target), target->type, kj_np_ewise(w, &root, NULL, NULL), root.type);
+        return;
+    }
     if (kj_np_lowers(target)) {   /* a[mask] += v: a[mask] = a[mask] + v, as NumPy */
         root.type = s->type;
         kj_np_store(w, target, kj_np_ewise(w, &root, NULL, NULL), s->type);
