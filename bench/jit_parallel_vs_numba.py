@@ -103,6 +103,18 @@ PRANGE = {
     """,
 }
 
+# seed 004's norm per row, for both gufunc targets (TARGET: the decorator's extra argument)
+L2_NORM = """
+        @nb.guvectorize(['(float32[:], float32[:])'], '(i)->()'TARGET)
+        def l2_norm(vec, out):
+            acc = 0.0
+            for value in vec:
+                acc += value**2
+            out[0] = math.sqrt(acc)
+        def make():
+            return l2_norm, (np.random.default_rng(0).random((10**6, 8), dtype=np.float32),)
+    """
+
 UFUNCS = {
     "f(x, y) 5000x5000 meshgrid, vectorize cpu (seed 002)": """
         @nb.vectorize
@@ -127,26 +139,8 @@ UFUNCS = {
             return run, (x, y)
     """,
     # seed 004's gufuncs on the CPU: a norm per row, a small matrix product per stack entry
-    "l2_norm (i)->() of 1e6 x 8 float32, guvectorize cpu (seed 004)": """
-        @nb.guvectorize(['(float32[:], float32[:])'], '(i)->()')
-        def l2_norm(vec, out):
-            acc = 0.0
-            for value in vec:
-                acc += value**2
-            out[0] = math.sqrt(acc)
-        def make():
-            return l2_norm, (np.random.default_rng(0).random((10**6, 8), dtype=np.float32),)
-    """,
-    "l2_norm (i)->() of 1e6 x 8 float32, guvectorize parallel": """
-        @nb.guvectorize(['(float32[:], float32[:])'], '(i)->()', target='parallel')
-        def l2_norm(vec, out):
-            acc = 0.0
-            for value in vec:
-                acc += value**2
-            out[0] = math.sqrt(acc)
-        def make():
-            return l2_norm, (np.random.default_rng(0).random((10**6, 8), dtype=np.float32),)
-    """,
+    "l2_norm (i)->() of 1e6 x 8 float32, guvectorize cpu (seed 004)": L2_NORM.replace("TARGET", ""),
+    "l2_norm (i)->() of 1e6 x 8 float32, guvectorize parallel": L2_NORM.replace("TARGET", ", target='parallel'"),
     "matmulcore (m,n),(n,p)->(m,p) of 20000 4x4 float32, guvectorize cpu": """
         @nb.guvectorize(['void(float32[:,:], float32[:,:], float32[:,:])'], '(m,n),(n,p)->(m,p)')
         def matmulcore(A, B, C):
