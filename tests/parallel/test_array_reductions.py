@@ -70,14 +70,6 @@ def rebinds_the_accumulator(a):
     return acc
 
 
-@pytest.fixture(params=[1, 2, 4])
-def threads(request):
-    before = kiln.get_num_threads()
-    kiln.set_num_threads(request.param)
-    yield request.param
-    kiln.set_num_threads(before)
-
-
 def no_warnings(f, *args):
     with warnings.catch_warnings():
         warnings.simplefilter("error", kiln.ParallelSafetyWarning)

@@ -36,14 +36,6 @@ def difference_argmin(x, y):
     return (x - y).argmin()
 
 
-@pytest.fixture(params=[1, 2, 4])
-def threads(request):
-    before = kiln.get_num_threads()
-    kiln.set_num_threads(request.param)
-    yield request.param
-    kiln.set_num_threads(before)
-
-
 SIZES = [1, 9, 40_000, 250_003]   # below and above the size from which loops are split
 
 

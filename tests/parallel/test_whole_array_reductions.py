@@ -23,14 +23,6 @@ def smallest(a):
     return a.min()
 
 
-@pytest.fixture(params=[1, 2, 4])
-def threads(request):
-    before = kiln.get_num_threads()
-    kiln.set_num_threads(request.param)
-    yield request.param
-    kiln.set_num_threads(before)
-
-
 @pytest.mark.parametrize("n", [1, 9, 40_000, 250_003])
 def test_integer_reductions_are_exact(threads, n):
     f = kiln.njit(parallel=True)(reductions)
