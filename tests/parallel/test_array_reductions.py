@@ -12,6 +12,7 @@ import pytest
 import _kiln
 import kiln
 from kiln import prange
+from thread_counts import threads  # noqa: F401  (a fixture: pytest finds it by name)
 
 
 def column_sums(a):

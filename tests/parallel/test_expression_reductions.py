@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import kiln
+from thread_counts import threads  # noqa: F401  (a fixture: pytest finds it by name)
 
 
 def dot(x, y):
