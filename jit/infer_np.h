@@ -37,6 +37,11 @@ LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n);
  * integer-array index. */
 bool kj_np_lowers_store(const kj_node *target);
 void kj_np_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
+/* target[...] = value where value is an array expression (a[1:-1] = b * c):
+ * evaluated straight into the target's view, with no temporary array
+ * unless the view overlaps an operand (checked at run time). */
+bool kj_np_stores_ewise(const kj_node *target, const kj_node *value);
+void kj_np_store_ewise(kj_lw *w, kj_node *target, kj_node *value);
 /* target OP= value where target is an array: in place, as NumPy. */
 void kj_np_augassign(kj_lw *w, kj_node *s);
 

@@ -603,6 +603,10 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
     kj_at(w, s);
     switch (s->kind) {
     case KJ_S_ASSIGN: {
+        if (kj_np_stores_ewise(s->kids[0], s->kids[1])) {   /* a[1:-1] = b * c: no temporary */
+            kj_np_store_ewise(w, s->kids[0], s->kids[1]);
+            break;
+        }
         LLVMValueRef v = kj_lower_expr(w, s->kids[1]);
         assign(w, s->kids[0], v, s->kids[1]->type);
         break;

@@ -127,5 +127,9 @@ void kj_np_augassign(kj_lw *w, kj_node *s) {
         kj_np_store(w, target, kj_np_ewise(w, &root, NULL, NULL), s->type);
         return;
     }
-    kj_np_ewise(w, &root, kj_lower_expr(w, target), target->type);
+    kj_np_ewise_in_place(w, &root, kj_lower_expr(w, target), target->type);
+}
+
+bool kj_np_stores_ewise(const kj_node *target, const kj_node *value) {
+    return kj_np_lowers_store(target) && !kj_np_lowers(target) && kj_np_is_ewise(value);
 }

@@ -76,8 +76,13 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *ufunc, int n, LLVM
                            const kj_type *const *xt, const kj_type *rt);
 
 /* Evaluates the array expression n into a new array, or into `out` (an
- * array of type ot) when out is not NULL. */
+ * array of type ot, a ufunc's out=) when out is not NULL; an operand that
+ * overlaps out other than element for element is read before out is
+ * written, as in NumPy (through a buffer, when a run-time check finds one). */
 LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot);
+/* The same into out, known not to overlap an operand but element for
+ * element (a += b, once kj_np_augassign has ruled out a[1:] += a[:-1]). */
+LLVMValueRef kj_np_ewise_in_place(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot);
 
 /* The minimum (maximum) of count > 0 contiguous elements from data, in pt,
  * with NumPy's rules (a NaN wins); a loop LLVM vectorizes. parallel_reduce.c

@@ -192,12 +192,15 @@ static int node_shape(kj_lw *w, ew *e, kj_node *n, bool root, LLVMValueRef *shap
 
 static void leaf_strides(kj_lw *w, ew *e, int nd);
 
-/* The result's shape (or, with out=, checks the expression fits out's
- * shape), and each leaf's strides over it (0 where it is broadcast). */
-static void broadcast(kj_lw *w, ew *e, kj_node *n, int nd, LLVMValueRef *shape, bool given) {
+/* The result's shape into shape, with every operand's strides along it;
+ * when shape is given (out's), the expression's own shape must broadcast
+ * into it, else `raise` (kj_np_raise_out or kj_np_raise_assign, the words
+ * NumPy uses for out= and for a[...] = v) reports it. */
+static void broadcast(kj_lw *w, ew *e, kj_node *n, int nd, LLVMValueRef *shape, const char *raise) {
     LLVMValueRef own[KJ_NP_MAXDIM];
+    bool given = raise != NULL;
     int bnd = node_shape(w, e, n, true, given ? own : shape);
-    if (given) {   /* the expression's shape must broadcast into out's */
+    if (given) {
         LLVMValueRef bad = LLVMConstInt(w->i1, bnd > nd, 0);
         for (int d = 0; d < bnd && bnd <= nd; d++) {
             LLVMValueRef od = shape[nd - bnd + d];
@@ -205,8 +208,11 @@ static void broadcast(kj_lw *w, ew *e, kj_node *n, int nd, LLVMValueRef *shape, 
                                                        LLVMBuildICmp(w->b, LLVMIntNE, own[d], od, ""), ""), "");
         }
         LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
-        kj_call(w, "kj_np_raise_out", w->vd, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->i64, w->ptr},
-                (LLVMValueRef[]){c64(w, nd), kj_np_i64_array(w, nd, shape), c64(w, bnd), kj_np_i64_array(w, bnd, own)});
+        LLVMValueRef out_shape[2] = {c64(w, nd), kj_np_i64_array(w, nd, shape)}, own_shape[2] = {c64(w, bnd), kj_np_i64_array(w, bnd, own)};
+        bool assign = !strcmp(raise, "kj_np_raise_assign");   /* its arguments: the value's shape first */
+        kj_call(w, raise, w->vd, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->i64, w->ptr},
+                (LLVMValueRef[]){assign ? own_shape[0] : out_shape[0], assign ? own_shape[1] : out_shape[1],
+                                 assign ? out_shape[0] : own_shape[0], assign ? out_shape[1] : own_shape[1]});
         kj_np_fail_end(w, ok);
     }
     leaf_strides(w, e, nd);
@@ -302,10 +308,110 @@ static void flat_end(kj_lw *w, ew *e, flat_split *sp, LLVMValueRef size) {
         e->leaves[k].v = sp->outer[k];
 }
 
+/* [lo, hi): the bytes array arr (type t) spans; lo == hi when it is empty.
+ * Strides may be negative. */
+static void extent(kj_lw *w, LLVMValueRef arr, const kj_type *t, LLVMValueRef *lo, LLVMValueRef *hi) {
+    LLVMValueRef data = LLVMBuildPtrToInt(w->b, kj_array_field(w, arr, 1, 0), w->i64, "");
+    LLVMValueRef down = c64(w, 0), up = kj_np_itemsize(w, t->elem), empty = LLVMConstInt(w->i1, 0, 0);
+    for (int d = 0; d < t->ndim; d++) {
+        LLVMValueRef len = kj_array_field(w, arr, 2, d), stride = kj_array_field(w, arr, 3, d);
+        empty = LLVMBuildOr(w->b, empty, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), "");
+        LLVMValueRef span = LLVMBuildMul(w->b, stride, LLVMBuildSub(w->b, len, c64(w, 1), ""), "");
+        LLVMValueRef neg = LLVMBuildICmp(w->b, LLVMIntSLT, span, c64(w, 0), "");
+        down = LLVMBuildAdd(w->b, down, LLVMBuildSelect(w->b, neg, span, c64(w, 0), ""), "");
+        up = LLVMBuildAdd(w->b, up, LLVMBuildSelect(w->b, neg, c64(w, 0), span, ""), "");
+    }
+    *lo = LLVMBuildAdd(w->b, data, down, "lo");
+    *hi = LLVMBuildSelect(w->b, empty, *lo, LLVMBuildAdd(w->b, data, up, ""), "hi");
+}
+
+/* Whether writing the result into out element by element could change an
+ * operand before it is read: an array operand shares bytes with out and is
+ * not out itself (the same data, shape and strides, where element i is
+ * read just before element i is written). NumPy then computes into a
+ * buffer first (a[1:] = a[:-1] * 2, np.add(a[1:], a[:-1], out=a[:-1])). */
+static LLVMValueRef out_overlaps(kj_lw *w, ew *e, LLVMValueRef out, const kj_type *ot) {
+    LLVMValueRef olo, ohi, any = LLVMConstInt(w->i1, 0, 0);
+    extent(w, out, ot, &olo, &ohi);
+    for (int i = 0; i < e->n; i++) {
+        leaf *l = &e->leaves[i];
+        if (l->t->kind != KJ_T_ARRAY)
+            continue;
+        LLVMValueRef lo, hi;
+        extent(w, l->v, l->t, &lo, &hi);
+        LLVMValueRef apart = LLVMBuildOr(w->b, LLVMBuildICmp(w->b, LLVMIntULE, hi, olo, ""),
+                                         LLVMBuildICmp(w->b, LLVMIntULE, ohi, lo, ""), "apart");
+        LLVMValueRef same = LLVMConstInt(w->i1, l->t->ndim == ot->ndim, 0);
+        if (l->t->ndim == ot->ndim) {
+            same = LLVMBuildICmp(w->b, LLVMIntEQ, kj_array_field(w, l->v, 1, 0), kj_array_field(w, out, 1, 0), "");
+            for (int d = 0; d < ot->ndim; d++)
+                for (int f = 2; f <= 3; f++)
+                    same = LLVMBuildAnd(w->b, same, LLVMBuildICmp(w->b, LLVMIntEQ, kj_array_field(w, l->v, f, d),
+                                                                  kj_array_field(w, out, f, d), ""), "");
+        }
+        any = LLVMBuildOr(w->b, any, LLVMBuildNot(w->b, LLVMBuildOr(w->b, apart, same, ""), ""), "");
+    }
+    return any;
+}
+
+/* When out may overlap an operand (out_overlaps, checked at run time):
+ * a new C-contiguous array of out's shape to compute into, else out
+ * itself; *overlap is the check. */
+static LLVMValueRef buffer_if_overlapping(kj_lw *w, ew *e, LLVMValueRef out, const kj_type *ot, LLVMValueRef *shape,
+                                          LLVMValueRef *overlap) {
+    *overlap = out_overlaps(w, e, out, ot);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b), buffer = kj_new_bb(w, "ew.buffer"), join = kj_new_bb(w, "ew.into");
+    LLVMBuildCondBr(w->b, *overlap, buffer, join);
+    LLVMPositionBuilderAtEnd(w->b, buffer);
+    LLVMValueRef tmp = kj_np_alloc(w, kj_array(ot->elem, ot->ndim, KJ_LAYOUT_C, false), shape, false);
+    LLVMBasicBlockRef buffer_end = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+    LLVMValueRef res = LLVMBuildPhi(w->b, LLVMTypeOf(out), "res");
+    LLVMAddIncoming(res, (LLVMValueRef[]){out, tmp}, (LLVMBasicBlockRef[]){from, buffer_end}, 2);
+    return res;
+}
+
+/* After the loops: the buffer, if one was used, into out. */
+static void copy_buffer(kj_lw *w, LLVMValueRef overlap, LLVMValueRef out, const kj_type *ot, LLVMValueRef res) {
+    LLVMBasicBlockRef copy = kj_new_bb(w, "ew.copy"), done = kj_new_bb(w, "ew.copied");
+    LLVMBuildCondBr(w->b, overlap, copy, done);
+    LLVMPositionBuilderAtEnd(w->b, copy);
+    kj_np_assign(w, out, ot, res, kj_array(ot->elem, ot->ndim, KJ_LAYOUT_C, false));
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+}
+
+/* How the result reaches its array. */
+typedef enum {
+    EW_NEW,        /* a new array */
+    EW_OUT,        /* out, which cannot overlap an operand other than element for element */
+    EW_OUT_GUARD,  /* out (a ufunc's out=), which may */
+    EW_ASSIGN,     /* out is the view of `a[...] = expression`, which may */
+} ew_into;
+
+static LLVMValueRef ewise(kj_lw *w, ew *e, kj_node *n, LLVMValueRef out, const kj_type *ot, ew_into into);
+
 LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot) {
     ew e = {.n = 0};
     collect(w, &e, n, true);
-    if (e.overflow) {
+    return ewise(w, &e, n, out, ot, out ? EW_OUT_GUARD : EW_NEW);
+}
+
+LLVMValueRef kj_np_ewise_in_place(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot) {
+    ew e = {.n = 0};
+    collect(w, &e, n, true);
+    return ewise(w, &e, n, out, ot, EW_OUT);
+}
+
+void kj_np_store_ewise(kj_lw *w, kj_node *target, kj_node *value) {
+    ew e = {.n = 0};
+    collect(w, &e, value, true);   /* the value first, then the target, as Python does */
+    ewise(w, &e, value, kj_lower_index(w, target), target->type, EW_ASSIGN);
+}
+
+static LLVMValueRef ewise(kj_lw *w, ew *e, kj_node *n, LLVMValueRef out, const kj_type *ot, ew_into into) {
+    if (e->overflow) {
         kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, n->line, n->col, "Split the expression over two lines.",
                 "this array expression has more than %d operands", MAX_LEAVES);
         return LLVMGetUndef(kj_lltype(w, out ? ot : n->type));
@@ -315,16 +421,20 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
     LLVMValueRef shape[KJ_NP_MAXDIM];
     if (out)
         kj_np_shape(w, out, nd, shape);
-    broadcast(w, &e, n, nd, shape, out != NULL);
-    LLVMValueRef res = out ? out : kj_np_alloc(w, rt, shape, false);
+    broadcast(w, e, n, nd, shape, !out ? NULL : into == EW_ASSIGN ? "kj_np_raise_assign" : "kj_np_raise_out");
+    LLVMValueRef overlap = NULL, res = out;
+    if (!out)
+        res = kj_np_alloc(w, rt, shape, false);
+    else if (into != EW_OUT)
+        res = buffer_if_overlapping(w, e, out, ot, shape, &overlap);
     /* one C-contiguous array and scalars into a new array: always flat, so
      * the strided loop is not generated (less to compile) */
     int arrays = 0;
     bool c_only = !out;
-    for (int k = 0; k < e.n; k++)
-        if (e.leaves[k].t->kind == KJ_T_ARRAY) {
+    for (int k = 0; k < e->n; k++)
+        if (e->leaves[k].t->kind == KJ_T_ARRAY) {
             arrays++;
-            c_only = c_only && e.leaves[k].t->layout == KJ_LAYOUT_C && e.leaves[k].t->ndim == nd;
+            c_only = c_only && e->leaves[k].t->layout == KJ_LAYOUT_C && e->leaves[k].t->ndim == nd;
         }
     bool flat_only = c_only && arrays == 1;
     LLVMBasicBlockRef flat = kj_new_bb(w, "ew.flat"), strided = flat_only ? NULL : kj_new_bb(w, "ew.strided"),
@@ -332,25 +442,25 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
     if (flat_only)
         LLVMBuildBr(w->b, flat);
     else
-        LLVMBuildCondBr(w->b, flat_ok(w, &e, nd, shape, res, rt), flat, strided);
+        LLVMBuildCondBr(w->b, flat_ok(w, e, nd, shape, res, rt), flat, strided);
 
     /* contiguous: one loop, element i of everything; in a parallel=True
      * function its range is split across the thread pool (parallel.h) */
     LLVMPositionBuilderAtEnd(w->b, flat);
     LLVMValueRef size = kj_np_size(w, res, nd), res_in;
     flat_split sp;
-    kj_lw *lw = flat_begin(w, &e, &sp, "ew", n->line, kj_parallel_wanted(w), res, &res_in);
-    LLVMValueRef i = flat_index(lw, &e, &sp, size);
+    kj_lw *lw = flat_begin(w, e, &sp, "ew", n->line, kj_parallel_wanted(w), res, &res_in);
+    LLVMValueRef i = flat_index(lw, e, &sp, size);
     const kj_type *vt;
-    LLVMValueRef v = element(lw, &e, n, true, &vt);
+    LLVMValueRef v = element(lw, e, n, true, &vt);
     kj_np_store_elem(lw, LLVMBuildGEP2(lw->b, kj_llmemtype(lw, rt->elem), kj_array_field(lw, res_in, 1, 0), &i, 1, ""), v, vt,
                      rt->elem);
     flat_close_loop(w, &sp);
-    flat_end(w, &e, &sp, size);
+    flat_end(w, e, &sp, size);
     LLVMBuildBr(w->b, done);
     if (flat_only) {
         LLVMPositionBuilderAtEnd(w->b, done);
-        return res;
+        return res;   /* a new array */
     }
 
     /* any layout, broadcasting: nested loops through the strides */
@@ -360,13 +470,15 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
     kj_np_nest_begin(w, &nest, nd, shape, idx);
     if (nd == 1)   /* the flat loop took unit strides: here some are not */
         kj_np_loop_keep_scalar(&nest.loops[0]);
-    load_leaves_strided(w, &e, nd, idx);
-    v = element(w, &e, n, true, &vt);
+    load_leaves_strided(w, e, nd, idx);
+    v = element(w, e, n, true, &vt);
     kj_np_store_elem(w, kj_np_ptr(w, res, nd, idx), v, vt, rt->elem);
     kj_np_nest_end(w, &nest);
     LLVMBuildBr(w->b, done);
     LLVMPositionBuilderAtEnd(w->b, done);
-    return res;
+    if (overlap)
+        copy_buffer(w, overlap, out, ot, res);
+    return out ? out : res;
 }
 
 LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n) {
@@ -424,7 +536,7 @@ LLVMValueRef kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx,
     }
     int nd = n->type->ndim;
     LLVMValueRef shape[KJ_NP_MAXDIM], size = c64(w, 1);
-    broadcast(w, &e, n, nd, shape, false);
+    broadcast(w, &e, n, nd, shape, NULL);
     for (int d = 0; d < nd; d++)
         size = LLVMBuildMul(w->b, size, shape[d], "");
     LLVMBasicBlockRef flat = kj_new_bb(w, "each.flat"), strided = kj_new_bb(w, "each.strided"),
