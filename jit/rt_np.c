@@ -65,6 +65,60 @@ void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const i
     kj_rt_raise(PyExc_ValueError, message);
 }
 
+/* [lo, hi): the bytes array a spans (lo == hi when it is empty); strides
+ * may be negative. */
+static void span(const kj_np_layout *a, int64_t nd, int64_t itemsize, uintptr_t *lo, uintptr_t *hi) {
+    intptr_t down = 0, up = itemsize;
+    for (int64_t k = 0; k < nd; k++) {
+        int64_t len = a->dims[k], stride = a->dims[nd + k];
+        if (len == 0) {
+            *lo = *hi = (uintptr_t)a->data;
+            return;
+        }
+        intptr_t reach = (intptr_t)(stride * (len - 1));
+        if (reach < 0)
+            down += reach;
+        else
+            up += reach;
+    }
+    *lo = (uintptr_t)a->data + (uintptr_t)down;
+    *hi = (uintptr_t)a->data + (uintptr_t)up;
+}
+
+int32_t kj_np_overlaps(const kj_np_layout *a, int64_t and, int64_t aitem, const kj_np_layout *out, int64_t ond,
+                       int64_t oitem) {
+    uintptr_t alo, ahi, olo, ohi;
+    span(a, and, aitem, &alo, &ahi);
+    span(out, ond, oitem, &olo, &ohi);
+    if (alo == ahi || olo == ohi || ahi <= olo || ohi <= alo)
+        return 0;
+    bool same = and == ond && a->data == out->data;
+    for (int64_t k = 0; same && k < 2 * and; k++)
+        same = a->dims[k] == out->dims[k];
+    return !same;
+}
+
+void kj_np_unbuffer(char *dst, const int64_t *shape, const int64_t *strides, int64_t nd, const char *src,
+                    int64_t itemsize) {
+    /* nd is at most KJ_NP_MAXDIM (32), the compiler's limit */
+    int64_t idx[32] = {0}, inner = nd ? shape[nd - 1] : 1, step = nd ? strides[nd - 1] : 0;
+    for (int64_t k = 0; k < nd; k++)
+        if (shape[k] == 0)
+            return;
+    for (;;) {
+        char *d = dst;
+        for (int64_t k = 0; k + 1 < nd; k++)
+            d += idx[k] * strides[k];
+        for (int64_t i = 0; i < inner; i++, d += step, src += itemsize)
+            memcpy(d, src, (size_t)itemsize);
+        int64_t k = nd - 2;   /* the next row, in C order */
+        while (k >= 0 && ++idx[k] == shape[k])
+            idx[k--] = 0;
+        if (k < 0)
+            return;
+    }
+}
+
 /* numpy.AxisError (numpy.exceptions.AxisError in NumPy 2), looked up while
  * compiling (with the GIL) and kept for the process. */
 static PyObject *axis_error;

@@ -26,6 +26,27 @@ void kj_np_raise_histogram(int32_t code, double lo, double hi);
 void kj_np_raise_axis(int64_t axis, int64_t ndim);
 int kj_np_prepare_axis_error(void);
 
+/* An array as compiled code lays it out in memory (lower.c's kj_lltype):
+ * owner, data, then shape[nd] and strides[nd] (bytes). */
+typedef struct {
+    void *owner;
+    char *data;
+    int64_t dims[];
+} kj_np_layout;
+
+/* 1 when writing out (nd dimensions) element by element could change a
+ * (and dimensions) before it is read: they share bytes and a is not out
+ * itself (the same data, shape and strides), else 0. */
+int32_t kj_np_overlaps(const kj_np_layout *a, int64_t and, int64_t aitem, const kj_np_layout *out, int64_t ond,
+                       int64_t oitem);
+
+/* Copies the C-contiguous elements at src (itemsize bytes each) into the
+ * array at dst with nd dimensions of the given shape and byte strides: the
+ * buffer an array expression went through when its target overlapped an
+ * operand (lower_np_ewise.c). Rare, so a call rather than a loop to compile. */
+void kj_np_unbuffer(char *dst, const int64_t *shape, const int64_t *strides, int64_t nd, const char *src,
+                    int64_t itemsize);
+
 #define KJ_RT_NP_SYMBOLS                                              \
     {"kj_np_raise_broadcast", (void *)kj_np_raise_broadcast},         \
     {"kj_np_raise_dot", (void *)kj_np_raise_dot},                     \
@@ -37,6 +58,8 @@ int kj_np_prepare_axis_error(void);
     {"kj_np_raise_mask_assign", (void *)kj_np_raise_mask_assign},     \
     {"kj_np_raise_index", (void *)kj_np_raise_index},                 \
     {"kj_np_raise_histogram", (void *)kj_np_raise_histogram},                     \
-    {"kj_np_raise_assign", (void *)kj_np_raise_assign},
+    {"kj_np_raise_assign", (void *)kj_np_raise_assign},               \
+    {"kj_np_unbuffer", (void *)kj_np_unbuffer},                       \
+    {"kj_np_overlaps", (void *)kj_np_overlaps},
 
 #endif
