@@ -42,6 +42,13 @@ void kj_np_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
  * unless the view overlaps an operand (checked at run time). */
 bool kj_np_stores_ewise(const kj_node *target, const kj_node *value);
 void kj_np_store_ewise(kj_lw *w, kj_node *target, kj_node *value);
+/* Statement s, when it is a pure expression holding several whole-array
+ * reductions of one array (np.sum(a) + a.max() + np.mean(a)): they are
+ * computed in one pass over it (lower_np_group.c). begin returns NULL
+ * when s is not such a statement; end takes what begin returned. */
+typedef struct kj_np_group kj_np_group;
+kj_np_group *kj_np_group_begin(kj_lw *w, kj_node *s);
+void kj_np_group_end(kj_lw *w, kj_np_group *g);
 /* target OP= value where target is an array: in place, as NumPy. */
 void kj_np_augassign(kj_lw *w, kj_node *s);
 

@@ -595,7 +595,9 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s);
 /* A statement gives back the temporaries its expressions made. */
 static void lower_stmt(kj_lw *w, kj_node *s) {
     int mark = kj_nrt_mark(w);
+    kj_np_group *group = kj_np_group_begin(w, s);   /* np.sum(a) + a.max(): one pass over a */
     lower_stmt_inner(w, s);
+    kj_np_group_end(w, group);
     kj_nrt_release(w, mark);
 }
 

@@ -29,6 +29,7 @@ typedef struct {
     LLVMMetadataRef scope;           /* the function's DISubprogram */
     LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr, vd;
     struct kj_nrt_fn *nrt;           /* reference counting state (lower_nrt.c), NULL if none */
+    struct kj_np_group *group;       /* the statement's reductions done in one pass (lower_np_group.c), or NULL */
 } kj_lw;
 
 /* The LLVM type holding values of t. */

@@ -6,6 +6,7 @@
 
 #include "jit/infer_np.h"
 #include "jit/np_funcs.h"
+#include "jit/parallel.h"
 
 #define KJ_NP_MAXDIM 32
 
@@ -122,6 +123,17 @@ LLVMValueRef kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx,
 LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n);
 /* dst[...] = src with src broadcast to dst's shape (src may be a scalar). */
 void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef src, const kj_type *st);
+
+/* The data of array arr (type at) as one contiguous line of its size:
+ * its own, or a C-ordered copy when it is not contiguous. */
+LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at);
+
+/* Folds count contiguous elements (type et) from data into every
+ * accumulator, block by block (lower_np_group.c). */
+void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, LLVMValueRef count, const kj_type *et);
+/* The value of reduction n when the statement's group computes it (at its
+ * first member), else NULL. */
+LLVMValueRef kj_np_group_value(kj_lw *w, const kj_node *n);
 
 /* The parts (lower_np_create.c, lower_np_reduce.c, lower_np_misc.c). */
 LLVMValueRef kj_np_lower_create(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a, bool *handled);

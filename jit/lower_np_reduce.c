@@ -244,7 +244,26 @@ static LLVMValueRef fused_reduce(kj_lw *w, kj_node *arrn, const char *m, const k
     return acc;
 }
 
+LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at) {
+    LLVMValueRef contiguous = kj_np_is_contiguous(w, arr, at);
+    LLVMBasicBlockRef copy = kj_new_bb(w, "red.copy"), join = kj_new_bb(w, "red.join");
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
+    LLVMValueRef d0 = kj_array_field(w, arr, 1, 0);
+    LLVMBuildCondBr(w->b, contiguous, join, copy);
+    LLVMPositionBuilderAtEnd(w->b, copy);
+    LLVMValueRef dc = kj_array_field(w, kj_np_copy(w, arr, at, at->elem), 1, 0);
+    LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+    LLVMValueRef data = LLVMBuildPhi(w->b, w->ptr, "data");
+    LLVMAddIncoming(data, (LLVMValueRef[]){d0, dc}, (LLVMBasicBlockRef[]){from, copy_end}, 2);
+    return data;
+}
+
 LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arrn, kj_node *axisn) {
+    LLVMValueRef grouped = kj_np_group_value(w, n);   /* computed with the statement's other reductions of arrn */
+    if (grouped)
+        return grouped;
     const kj_type *at = arrn->type, *t = n->type;
     bool complex = at->elem->kind == KJ_T_COMPLEX || t->kind == KJ_T_COMPLEX;   /* never split: pairs */
     if ((!axisn || axisn->type->kind == KJ_T_NONE) && kj_np_is_ewise(arrn) && fusable(m)) {
@@ -259,21 +278,7 @@ LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *ar
     if (axisn && axisn->type->kind == KJ_T_NONE)
         axisn = NULL;
     if (!axisn) {
-        /* the whole array, as one contiguous line */
-        LLVMValueRef contiguous = kj_np_is_contiguous(w, arr, at);
-        LLVMBasicBlockRef copy = kj_new_bb(w, "red.copy"), join = kj_new_bb(w, "red.join");
-        LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
-        LLVMValueRef d0 = kj_array_field(w, arr, 1, 0);
-        LLVMBuildCondBr(w->b, contiguous, join, copy);
-        LLVMPositionBuilderAtEnd(w->b, copy);
-        LLVMValueRef dc = kj_array_field(w, kj_np_copy(w, arr, at, et), 1, 0);
-        LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(w->b);
-        LLVMBuildBr(w->b, join);
-        LLVMPositionBuilderAtEnd(w->b, join);
-        LLVMValueRef data = LLVMBuildPhi(w->b, w->ptr, "data");
-        LLVMAddIncoming(data, (LLVMValueRef[]){d0, dc},
-                        (LLVMBasicBlockRef[]){from, copy_end}, 2);
-        line ln = {data, kj_np_itemsize(w, et), kj_np_size(w, arr, at->ndim)};
+        line ln = {kj_np_whole_line(w, arr, at), kj_np_itemsize(w, et), kj_np_size(w, arr, at->ndim)};
         if (!cumulative) {   /* in a parallel=True function, split across the pool when it can be */
             LLVMValueRef r = complex ? NULL : kj_parallel_reduce(w, n, m, ln.data, ln.count, et, rt);
             return r ? r : reduce_line(w, m, &ln, et, rt);

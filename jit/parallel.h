@@ -99,6 +99,32 @@ void kj_par_array_partial(kj_lw *o, kj_red_op op, const kj_type *t, LLVMValueRef
 void kj_par_array_fold(kj_lw *w, kj_node *at, kj_red_op op, const kj_type *t, LLVMValueRef partials,
                        LLVMValueRef acc_slot);
 
+/* What a split reduction's chunks compute; KJ_PART_SQDEV: the sum of
+ * squared deviations from a mean (var and std's second pass). */
+typedef enum { KJ_PART_SUM, KJ_PART_PROD, KJ_PART_ALL, KJ_PART_ANY, KJ_PART_MIN, KJ_PART_MAX, KJ_PART_SQDEV } kj_part_kind;
+/* The value a running k-reduction in pt starts from and that changes
+ * nothing: 0, 1, true, false, or for min and max the far end of pt (an
+ * infinity for floats, so that a NaN still wins). */
+LLVMValueRef kj_part_identity(kj_lw *w, kj_part_kind k, const kj_type *pt);
+/* Two partial results as one, with NumPy's rules (a NaN wins min and max). */
+LLVMValueRef kj_part_combine(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValueRef a, LLVMValueRef b,
+                             const kj_type *pt);
+
+/* A running reduction of a group (lower_np_group.c): its kind, type, and
+ * the alloca holding it. */
+#define KJ_PART_GROUP_MAX 8
+typedef struct {
+    kj_part_kind kind;
+    const kj_type *pt;
+    LLVMValueRef acc;
+} kj_part_acc;
+/* The group's pass over count contiguous elements from data, split across
+ * the pool in a parallel=True function: each chunk folds its part into
+ * partials starting from the identity, which are then combined into the
+ * accumulators. False when it is not split; the caller runs the pass. */
+bool kj_parallel_reduce_group(kj_lw *w, kj_node *at, kj_part_acc *accs, int n, LLVMValueRef data, LLVMValueRef count,
+                              const kj_type *et);
+
 /* A whole-array reduction m (sum, prod, mean, var, std, min, max, all, any,
  * argmin, argmax) of count
  * contiguous elements from data, split across the pool in a parallel=True

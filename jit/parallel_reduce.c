@@ -29,19 +29,15 @@
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
-/* PART_SQDEV: the sum of squared deviations from a mean (var and std's
- * second pass). */
-typedef enum { PART_SUM, PART_PROD, PART_ALL, PART_ANY, PART_MIN, PART_MAX, PART_SQDEV } part_kind;
-
 /* What each chunk computes for method m (var and std: their first pass);
  * false when m is not split. */
-static bool part_of(const char *m, part_kind *k) {
+static bool part_of(const char *m, kj_part_kind *k) {
     static const struct {
         const char *m;
-        part_kind k;
-    } table[] = {{"sum", PART_SUM},  {"mean", PART_SUM}, {"prod", PART_PROD}, {"all", PART_ALL},
-                 {"any", PART_ANY},  {"min", PART_MIN},  {"amin", PART_MIN},  {"max", PART_MAX},
-                 {"amax", PART_MAX}, {"var", PART_SUM},  {"std", PART_SUM}};
+        kj_part_kind k;
+    } table[] = {{"sum", KJ_PART_SUM},  {"mean", KJ_PART_SUM}, {"prod", KJ_PART_PROD}, {"all", KJ_PART_ALL},
+                 {"any", KJ_PART_ANY},  {"min", KJ_PART_MIN},  {"amin", KJ_PART_MIN},  {"max", KJ_PART_MAX},
+                 {"amax", KJ_PART_MAX}, {"var", KJ_PART_SUM},  {"std", KJ_PART_SUM}};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(table[i].m, m)) {
             *k = table[i].k;
@@ -50,28 +46,27 @@ static bool part_of(const char *m, part_kind *k) {
     return false;
 }
 
-/* The serial reduction a chunk of PART_SUM .. PART_ANY runs. */
+/* The serial reduction a chunk of KJ_PART_SUM .. KJ_PART_ANY runs. */
 static const char *const chunk_method[] = {"sum", "prod", "all", "any"};
 
-/* Two partial results as one, with NumPy's rules (a NaN wins min and max). */
-static LLVMValueRef combine(kj_lw *w, kj_node *at, part_kind k, LLVMValueRef a, LLVMValueRef b,
+LLVMValueRef kj_part_combine(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValueRef a, LLVMValueRef b,
                             const kj_type *pt) {
     static const char *const ufunc[] = {"add", "multiply", NULL, NULL, "minimum", "maximum", "add"};
-    if (k == PART_ALL)
+    if (k == KJ_PART_ALL)
         return LLVMBuildAnd(w->b, a, b, "");
-    if (k == PART_ANY)
+    if (k == KJ_PART_ANY)
         return LLVMBuildOr(w->b, a, b, "");
     return kj_np_elem_op(w, at, ufunc[k], 2, (LLVMValueRef[]){a, b}, (const kj_type *[]){pt, pt}, pt);
 }
 
 /* The value every partial starts from: the operation's identity, or for
  * min and max the line's first element (a candidate anyway). */
-static LLVMValueRef start_value(kj_lw *w, part_kind k, LLVMValueRef data, const kj_type *et, const kj_type *pt) {
-    if (k == PART_ALL || k == PART_ANY)
-        return LLVMConstInt(w->i1, k == PART_ALL, 0);
-    if (k == PART_MIN || k == PART_MAX)
+static LLVMValueRef start_value(kj_lw *w, kj_part_kind k, LLVMValueRef data, const kj_type *et, const kj_type *pt) {
+    if (k == KJ_PART_ALL || k == KJ_PART_ANY)
+        return LLVMConstInt(w->i1, k == KJ_PART_ALL, 0);
+    if (k == KJ_PART_MIN || k == KJ_PART_MAX)
         return kj_cast(w, kj_np_load(w, data, et), et, pt);
-    return kj_cast(w, c64(w, k == PART_PROD), KJ_I64, pt);
+    return kj_cast(w, c64(w, k == KJ_PART_PROD), KJ_I64, pt);
 }
 
 /* The sum of (x - mean)**2 over count contiguous elements, in pt (a float). */
@@ -91,17 +86,17 @@ static LLVMValueRef squared_deviations(kj_lw *w, LLVMValueRef data, LLVMValueRef
 }
 
 /* The reduction of one chunk of count elements from data. */
-static LLVMValueRef chunk_value(kj_lw *o, part_kind k, LLVMValueRef data, LLVMValueRef count,
+static LLVMValueRef chunk_value(kj_lw *o, kj_part_kind k, LLVMValueRef data, LLVMValueRef count,
                                 const kj_type *et, const kj_type *pt, LLVMValueRef mean) {
-    if (k == PART_MIN || k == PART_MAX)
-        return kj_np_extreme_span(o, k == PART_MAX, data, count, et, pt);
+    if (k == KJ_PART_MIN || k == KJ_PART_MAX)
+        return kj_np_extreme_span(o, k == KJ_PART_MAX, data, count, et, pt);
     /* a float sum or product may reassociate, so that LLVM keeps several
      * partials in vector lanes (as NumPy's pairwise sum does): the split
      * result already differs from the serial order by rounding */
     kj_instance *inst = o->inst, chunk = *inst;
     chunk.opts.fastmath |= LLVMFastMathAllowReassoc;
     o->inst = &chunk;
-    LLVMValueRef v = k == PART_SQDEV ? squared_deviations(o, data, count, et, pt, mean)
+    LLVMValueRef v = k == KJ_PART_SQDEV ? squared_deviations(o, data, count, et, pt, mean)
                                      : kj_np_reduce_span(o, chunk_method[k], data, kj_np_itemsize(o, et), count,
                                                          et, pt);
     o->inst = inst;
@@ -109,10 +104,10 @@ static LLVMValueRef chunk_value(kj_lw *o, part_kind k, LLVMValueRef data, LLVMVa
 }
 
 /* One pass over the line on the pool: the partials of k combined, in pt.
- * mean: PART_SQDEV's, else NULL. */
-static LLVMValueRef split_pass(kj_lw *w, kj_node *at, part_kind k, LLVMValueRef data, LLVMValueRef count,
+ * mean: KJ_PART_SQDEV's, else NULL. */
+static LLVMValueRef split_pass(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValueRef data, LLVMValueRef count,
                                const kj_type *et, const kj_type *pt, LLVMValueRef mean) {
-    bool truth = k == PART_ALL || k == PART_ANY;
+    bool truth = k == KJ_PART_ALL || k == KJ_PART_ANY;
     LLVMTypeRef lt = truth ? w->i1 : kj_lltype(w, pt), parts_t = LLVMArrayType2(lt, KJ_POOL_MAX_THREADS);
     LLVMValueRef parts = kj_entry_alloca(w, parts_t, "red.partials");
     LLVMValueRef start = start_value(w, k, data, et, pt);
@@ -130,7 +125,7 @@ static LLVMValueRef split_pass(kj_lw *w, kj_node *at, part_kind k, LLVMValueRef 
     /* a slot runs its chunks one after another: no other thread writes its partial */
     LLVMValueRef part = LLVMBuildGEP2(o->b, parts_t, inside[1],
                                       (LLVMValueRef[]){c64(o, 0), LLVMGetParam(r.fn, 3)}, 2, "");
-    LLVMBuildStore(o->b, combine(o, at, k, LLVMBuildLoad2(o->b, lt, part, ""), mine, pt), part);
+    LLVMBuildStore(o->b, kj_part_combine(o, at, k, LLVMBuildLoad2(o->b, lt, part, ""), mine, pt), part);
     kj_parallel_region_end(w, &r, count);
 
     LLVMValueRef acc = kj_entry_alloca(w, lt, "red.total");
@@ -138,7 +133,7 @@ static LLVMValueRef split_pass(kj_lw *w, kj_node *at, part_kind k, LLVMValueRef 
     kj_np_loop fold;
     s = kj_np_loop_begin(w, &fold, c64(w, KJ_POOL_MAX_THREADS));
     LLVMValueRef p = LLVMBuildLoad2(w->b, lt, LLVMBuildGEP2(w->b, parts_t, parts, (LLVMValueRef[]){c64(w, 0), s}, 2, ""), "");
-    LLVMBuildStore(w->b, combine(w, at, k, LLVMBuildLoad2(w->b, lt, acc, ""), p, pt), acc);
+    LLVMBuildStore(w->b, kj_part_combine(w, at, k, LLVMBuildLoad2(w->b, lt, acc, ""), p, pt), acc);
     kj_np_loop_end(w, &fold);
     return LLVMBuildLoad2(w->b, lt, acc, "");
 }
@@ -222,27 +217,24 @@ static LLVMValueRef split_arg(kj_lw *w, kj_node *at, bool is_max, LLVMValueRef d
 
 /* ---- reductions of array expressions ---- */
 
-/* The value a running k-reduction in pt starts from and that changes
- * nothing: 0, 1, true, false, or for min and max the far end of pt (an
- * infinity for floats, so that a NaN still wins). */
-static LLVMValueRef identity(kj_lw *w, part_kind k, const kj_type *pt) {
+LLVMValueRef kj_part_identity(kj_lw *w, kj_part_kind k, const kj_type *pt) {
     LLVMTypeRef lt = kj_lltype(w, pt);
-    if (k == PART_ALL || k == PART_ANY)
-        return LLVMConstInt(w->i1, k == PART_ALL, 0);
-    if (k != PART_MIN && k != PART_MAX)
-        return kj_cast(w, c64(w, k == PART_PROD), KJ_I64, pt);
+    if (k == KJ_PART_ALL || k == KJ_PART_ANY)
+        return LLVMConstInt(w->i1, k == KJ_PART_ALL, 0);
+    if (k != KJ_PART_MIN && k != KJ_PART_MAX)
+        return kj_cast(w, c64(w, k == KJ_PART_PROD), KJ_I64, pt);
     if (pt->kind == KJ_T_FLOAT)
-        return LLVMConstReal(lt, k == PART_MIN ? INFINITY : -INFINITY);
+        return LLVMConstReal(lt, k == KJ_PART_MIN ? INFINITY : -INFINITY);
     unsigned bits = LLVMGetIntTypeWidth(lt);
     unsigned long long top = 1ULL << (bits - 1);   /* the sign bit */
     bool s = pt->kind == KJ_T_INT && pt->is_signed;
-    if (k == PART_MAX)
+    if (k == KJ_PART_MAX)
         return LLVMConstInt(lt, s ? top : 0, 0);
     return s ? LLVMConstInt(lt, top - 1, 0) : LLVMConstAllOnes(lt);
 }
 
 typedef struct {
-    part_kind k;
+    kj_part_kind k;
     kj_node *at;
     const kj_type *pt;
     LLVMTypeRef lt, parts_t;
@@ -252,7 +244,7 @@ typedef struct {
 
 static void expr_start(kj_lw *w, expr_red *e, const char *name) {
     e->acc = kj_entry_alloca(w, e->lt, name);
-    LLVMBuildStore(w->b, identity(w, e->k, e->pt), e->acc);
+    LLVMBuildStore(w->b, kj_part_identity(w, e->k, e->pt), e->acc);
 }
 
 /* acc = acc op element v: a float sum or product may reassociate (the
@@ -261,17 +253,17 @@ static void expr_start(kj_lw *w, expr_red *e, const char *name) {
 static void expr_step(kj_lw *w, LLVMValueRef v, const kj_type *vt, void *ctx) {
     expr_red *e = ctx;
     LLVMValueRef cur = LLVMBuildLoad2(w->b, e->lt, e->acc, ""), r;
-    if (e->k == PART_ALL || e->k == PART_ANY) {
+    if (e->k == KJ_PART_ALL || e->k == KJ_PART_ANY) {
         LLVMValueRef t = kj_truth(w, v, vt);
-        r = e->k == PART_ALL ? LLVMBuildAnd(w->b, cur, t, "") : LLVMBuildOr(w->b, cur, t, "");
-    } else if (e->k == PART_MIN || e->k == PART_MAX) {
-        bool mx = e->k == PART_MAX, s = e->pt->kind == KJ_T_INT && e->pt->is_signed;
+        r = e->k == KJ_PART_ALL ? LLVMBuildAnd(w->b, cur, t, "") : LLVMBuildOr(w->b, cur, t, "");
+    } else if (e->k == KJ_PART_MIN || e->k == KJ_PART_MAX) {
+        bool mx = e->k == KJ_PART_MAX, s = e->pt->kind == KJ_T_INT && e->pt->is_signed;
         const char *op = e->pt->kind == KJ_T_FLOAT ? (mx ? "llvm.maximum" : "llvm.minimum")
                          : s ? (mx ? "llvm.smax" : "llvm.smin") : (mx ? "llvm.umax" : "llvm.umin");
         r = kj_call_intrinsic(w, op, e->lt, 2, (LLVMValueRef[]){cur, kj_cast(w, v, vt, e->pt)});
     } else {
         LLVMValueRef x = kj_cast(w, v, vt, e->pt);
-        bool mul = e->k == PART_PROD;
+        bool mul = e->k == KJ_PART_PROD;
         if (e->pt->kind == KJ_T_FLOAT) {
             r = kj_fm(w, mul ? LLVMBuildFMul(w->b, cur, x, "") : LLVMBuildFAdd(w->b, cur, x, ""));
             LLVMSetFastMathFlags(r, LLVMGetFastMathFlags(r) | LLVMFastMathAllowReassoc);
@@ -291,19 +283,19 @@ static void expr_chunk_end(kj_lw *o, LLVMValueRef parts, LLVMValueRef slot, void
     expr_red *e = ctx;
     LLVMValueRef part = LLVMBuildGEP2(o->b, e->parts_t, parts, (LLVMValueRef[]){c64(o, 0), slot}, 2, "");
     LLVMValueRef mine = LLVMBuildLoad2(o->b, e->lt, e->acc, "");
-    LLVMBuildStore(o->b, combine(o, e->at, e->k, LLVMBuildLoad2(o->b, e->lt, part, ""), mine, e->pt), part);
+    LLVMBuildStore(o->b, kj_part_combine(o, e->at, e->k, LLVMBuildLoad2(o->b, e->lt, part, ""), mine, e->pt), part);
     e->acc = e->parent;
 }
 
 LLVMValueRef kj_parallel_reduce_expr(kj_lw *w, kj_node *at, const char *m, kj_node *arrn, const kj_type *rt) {
-    part_kind k;
+    kj_part_kind k;
     if (!kj_parallel_wanted(w) || !part_of(m, &k) || !strcmp(m, "var") || !strcmp(m, "std") ||
         rt->kind == KJ_T_COMPLEX || arrn->type->elem->kind == KJ_T_COMPLEX)
         return NULL;
-    expr_red e = {.k = k, .at = at, .pt = k == PART_ALL || k == PART_ANY ? kj_bool() : rt};
-    e.lt = k == PART_ALL || k == PART_ANY ? w->i1 : kj_lltype(w, e.pt);
+    expr_red e = {.k = k, .at = at, .pt = k == KJ_PART_ALL || k == KJ_PART_ANY ? kj_bool() : rt};
+    e.lt = k == KJ_PART_ALL || k == KJ_PART_ANY ? w->i1 : kj_lltype(w, e.pt);
     e.parts_t = LLVMArrayType2(e.lt, KJ_POOL_MAX_THREADS);
-    LLVMValueRef id = identity(w, k, e.pt), parts = kj_entry_alloca(w, e.parts_t, "red.partials");
+    LLVMValueRef id = kj_part_identity(w, k, e.pt), parts = kj_entry_alloca(w, e.parts_t, "red.partials");
     kj_np_loop init;
     LLVMValueRef s = kj_np_loop_begin(w, &init, c64(w, KJ_POOL_MAX_THREADS));
     LLVMBuildStore(w->b, id, LLVMBuildGEP2(w->b, e.parts_t, parts, (LLVMValueRef[]){c64(w, 0), s}, 2, ""));
@@ -320,16 +312,71 @@ LLVMValueRef kj_parallel_reduce_expr(kj_lw *w, kj_node *at, const char *m, kj_no
     kj_np_loop fold;
     s = kj_np_loop_begin(w, &fold, c64(w, KJ_POOL_MAX_THREADS));
     LLVMValueRef p = LLVMBuildLoad2(w->b, e.lt, LLVMBuildGEP2(w->b, e.parts_t, parts, (LLVMValueRef[]){c64(w, 0), s}, 2, ""), "");
-    LLVMBuildStore(w->b, combine(w, at, k, LLVMBuildLoad2(w->b, e.lt, total, ""), p, e.pt), total);
+    LLVMBuildStore(w->b, kj_part_combine(w, at, k, LLVMBuildLoad2(w->b, e.lt, total, ""), p, e.pt), total);
     kj_np_loop_end(w, &fold);
     LLVMValueRef v = LLVMBuildLoad2(w->b, e.lt, total, "");
-    if (k == PART_MIN || k == PART_MAX)
+    if (k == KJ_PART_MIN || k == KJ_PART_MAX)
         kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, count, c64(w, 0), ""), PyExc_ValueError,
-                    k == PART_MAX ? "zero-size array to reduction operation maximum which has no identity"
+                    k == KJ_PART_MAX ? "zero-size array to reduction operation maximum which has no identity"
                                   : "zero-size array to reduction operation minimum which has no identity");
     if (!strcmp(m, "mean"))
         v = kj_fm(w, LLVMBuildFDiv(w->b, v, LLVMBuildSIToFP(w->b, count, e.lt, ""), ""));
     return v;
+}
+
+/* ---- several reductions of one array in one pass (lower_np_group.c) ---- */
+
+bool kj_parallel_reduce_group(kj_lw *w, kj_node *at, kj_part_acc *accs, int n, LLVMValueRef data, LLVMValueRef count,
+                              const kj_type *et) {
+    if (!kj_parallel_wanted(w))
+        return false;
+    LLVMTypeRef lt[KJ_PART_GROUP_MAX], parts_t[KJ_PART_GROUP_MAX];
+    LLVMValueRef vals[KJ_PART_GROUP_MAX + 1] = {data}, inside[KJ_PART_GROUP_MAX + 1];
+    for (int a = 0; a < n; a++) {
+        lt[a] = kj_lltype(w, accs[a].pt);
+        parts_t[a] = LLVMArrayType2(lt[a], KJ_POOL_MAX_THREADS);
+        vals[a + 1] = kj_entry_alloca(w, parts_t[a], "group.partials");
+    }
+    kj_np_loop init;
+    LLVMValueRef s = kj_np_loop_begin(w, &init, c64(w, KJ_POOL_MAX_THREADS));
+    for (int a = 0; a < n; a++)
+        LLVMBuildStore(w->b, kj_part_identity(w, accs[a].kind, accs[a].pt),
+                       LLVMBuildGEP2(w->b, parts_t[a], vals[a + 1], (LLVMValueRef[]){c64(w, 0), s}, 2, ""));
+    kj_np_loop_end(w, &init);
+
+    kj_par_region r;
+    kj_lw *o = kj_parallel_region_begin(w, &r, "red", at->line, n + 1, vals, inside);
+    kj_part_acc mine[KJ_PART_GROUP_MAX];
+    for (int a = 0; a < n; a++) {
+        mine[a] = accs[a];
+        mine[a].acc = kj_entry_alloca(o, lt[a], "chunk.acc");
+        LLVMBuildStore(o->b, kj_part_identity(o, accs[a].kind, accs[a].pt), mine[a].acc);
+    }
+    /* a float sum or product may reassociate in a chunk, as chunk_value's */
+    kj_instance *inst = o->inst, chunk = *inst;
+    chunk.opts.fastmath |= LLVMFastMathAllowReassoc;
+    o->inst = &chunk;
+    kj_np_group_pass(o, mine, n, LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &r.lo, 1, ""),
+                     LLVMBuildSub(o->b, r.hi, r.lo, ""), et);
+    o->inst = inst;
+    /* a slot runs its chunks one after another: no other thread writes its partials */
+    for (int a = 0; a < n; a++) {
+        LLVMValueRef part = LLVMBuildGEP2(o->b, parts_t[a], inside[a + 1], (LLVMValueRef[]){c64(o, 0), LLVMGetParam(r.fn, 3)}, 2, "");
+        LLVMValueRef v = kj_part_combine(o, at, accs[a].kind, LLVMBuildLoad2(o->b, lt[a], part, ""),
+                                         LLVMBuildLoad2(o->b, lt[a], mine[a].acc, ""), accs[a].pt);
+        LLVMBuildStore(o->b, v, part);
+    }
+    kj_parallel_region_end(w, &r, count);
+
+    kj_np_loop fold;
+    s = kj_np_loop_begin(w, &fold, c64(w, KJ_POOL_MAX_THREADS));
+    for (int a = 0; a < n; a++) {
+        LLVMValueRef p = LLVMBuildLoad2(w->b, lt[a], LLVMBuildGEP2(w->b, parts_t[a], vals[a + 1], (LLVMValueRef[]){c64(w, 0), s}, 2, ""), "");
+        LLVMBuildStore(w->b, kj_part_combine(w, at, accs[a].kind, LLVMBuildLoad2(w->b, lt[a], accs[a].acc, ""), p, accs[a].pt),
+                       accs[a].acc);
+    }
+    kj_np_loop_end(w, &fold);
+    return true;
 }
 
 /* ---- the entry of lower_np_reduce.c's whole-array reductions ---- */
@@ -339,14 +386,14 @@ LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueR
     if (kj_parallel_wanted(w) && (!strcmp(m, "argmin") || !strcmp(m, "argmax")) &&
         (et->kind == KJ_T_INT || et->kind == KJ_T_FLOAT))
         return kj_cast(w, split_arg(w, at, m[4] == 'a', data, count, et), KJ_I64, rt);
-    part_kind k;
+    kj_part_kind k;
     if (!kj_parallel_wanted(w) || !part_of(m, &k) || et->kind == KJ_T_COMPLEX || rt->kind == KJ_T_COMPLEX)
         return NULL;
-    if (k == PART_MIN || k == PART_MAX)   /* NumPy's words, as the serial code says them */
+    if (k == KJ_PART_MIN || k == KJ_PART_MAX)   /* NumPy's words, as the serial code says them */
         kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, count, c64(w, 0), ""), PyExc_ValueError,
-                    k == PART_MAX ? "zero-size array to reduction operation maximum which has no identity"
+                    k == KJ_PART_MAX ? "zero-size array to reduction operation maximum which has no identity"
                                   : "zero-size array to reduction operation minimum which has no identity");
-    const kj_type *pt = k == PART_ALL || k == PART_ANY ? kj_bool() : rt;
+    const kj_type *pt = k == KJ_PART_ALL || k == KJ_PART_ANY ? kj_bool() : rt;
     LLVMValueRef total = split_pass(w, at, k, data, count, et, pt, NULL);
     if (strcmp(m, "mean") && strcmp(m, "var") && strcmp(m, "std"))
         return total;
@@ -355,6 +402,6 @@ LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueR
     LLVMValueRef mean = kj_fm(w, LLVMBuildFDiv(w->b, total, nf, ""));
     if (!strcmp(m, "mean"))
         return mean;
-    LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, split_pass(w, at, PART_SQDEV, data, count, et, rt, mean), nf, ""));
+    LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, split_pass(w, at, KJ_PART_SQDEV, data, count, et, rt, mean), nf, ""));
     return m[0] == 'v' ? var : kj_call_intrinsic(w, "llvm.sqrt", kj_lltype(w, rt), 1, &var);
 }
