@@ -465,8 +465,11 @@ static void report_region(kj_lw *w, const char *what, int line) {
         PyErr_Clear();   /* the report is a courtesy: the loop still runs split */
         return;
     }
+    const char *kind = !strcmp(what, "red")     ? "whole-array reduction"
+                       : !strcmp(what, "group") ? "whole-array reductions in one pass"   /* lower_np_group.c */
+                                                : "array expression";
     PyObject *rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:O,s:O,s:z,s:i,s:[],s:[],s:[],s:[],s:[],s:i}", "kind",
-                                  strcmp(what, "red") ? "array expression" : "whole-array reduction", "function", w->f->qualname, "filename", w->f->filename,
+                                  kind, "function", w->f->qualname, "filename", w->f->filename,
                                   "line", line, "index", Py_None, "parallel", Py_True, "reason", NULL,
                                   "reason_line", 0, "reductions", "private", "shared", "nested", "allocations",
                                   "min_elements",

@@ -345,7 +345,7 @@ bool kj_parallel_reduce_group(kj_lw *w, kj_node *at, kj_part_acc *accs, int n, L
     kj_np_loop_end(w, &init);
 
     kj_par_region r;
-    kj_lw *o = kj_parallel_region_begin(w, &r, "red", at->line, n + 1, vals, inside);
+    kj_lw *o = kj_parallel_region_begin(w, &r, "group", at->line, n + 1, vals, inside);
     kj_part_acc mine[KJ_PART_GROUP_MAX];
     for (int a = 0; a < n; a++) {
         mine[a] = accs[a];

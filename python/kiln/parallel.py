@@ -10,7 +10,8 @@ levels, from the records the compiler keeps per signature
 
 Each loop record is a dict: kind ('prange'; 'array expression' or
 'whole-array reduction' for the split loop of an elementwise expression or
-of np.sum and the like, with min_elements), function,
+of np.sum and the like, 'whole-array reductions in one pass' for several of
+one array in one statement, with min_elements), function,
 filename, line, index (the loop variable, None for an expression), parallel (bool), reason and reason_line (why it stays serial),
 reductions [(name, '+=' | '-=' | '*=' | 'min' | 'max', line)], private and
 shared (local names), nested (lines of prange loops inside, run serially),

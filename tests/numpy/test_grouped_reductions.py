@@ -96,3 +96,11 @@ def test_parallel_grouped_reductions_within_rounding(threads):
             g(np.zeros(0))
     finally:
         kiln.set_num_threads(before)
+
+
+def test_the_parallel_report_shows_one_pass():
+    f = kiln.njit(parallel=True)(stats)
+    f(np.ones(5))
+    (loop,) = f.parallel_report().loops   # one split loop for the three reductions
+    assert loop["kind"] == "whole-array reductions in one pass" and loop["parallel"]
+    assert "whole-array reductions in one pass, split from" in f.parallel_report().text(1)
