@@ -17,6 +17,10 @@
 
 int kj_read_options(PyObject *dispatcher, kj_options *o) {
     memset(o, 0, sizeof *o);
+    /* a kiln.vectorize / guvectorize kernel (ufunc.c): a poll in its counted
+     * loops, once per element or row, cost a third of a gufunc's time over
+     * 8-element rows; the ufunc's own loop polls every chunk of them */
+    o->loops_polled_outside = PyObject_HasAttrString(dispatcher, "_kiln_ufunc");
     PyObject *d = PyObject_GetAttrString(dispatcher, "_kiln_options");
     if (!d) {
         PyErr_Clear();

@@ -358,18 +358,7 @@ static inline PyObject *box_result(const char *src, const kj_type *t) {
 /* ---- calling ---- */
 
 static PyObject *raise_from_compiled(void) {
-    kj_rt_error e = kj_rt_take_error();
-    if (e.cls == PyExc_KeyboardInterrupt || !e.cls) {
-        kj_interrupt_flag = 0;
-        if (PyErr_CheckSignals() < 0)
-            return NULL;
-        PyErr_SetNone(PyExc_KeyboardInterrupt);
-        return NULL;
-    }
-    if (e.msg)
-        PyErr_SetString(e.cls, e.msg);
-    else
-        PyErr_SetNone(e.cls);
+    kj_rt_error_to_python(kj_rt_take_error());
     return NULL;
 }
 

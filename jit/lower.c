@@ -2,7 +2,8 @@
  * iterables are strip-mined into chunks so that the interrupt flag is
  * polled once per chunk, outside the inner loop the vectorizer sees; a
  * counted loop around other loops polls once per iteration instead (its
- * inner loops poll themselves), and while loops poll at every back-edge. */
+ * inner loops poll themselves), and while loops poll at every back-edge.
+ * A ufunc kernel's counted loops leave it to the ufunc's loop. */
 #include "jit/lower.h"
 #include "jit/infer_np.h"
 #include "jit/lists.h"
@@ -445,8 +446,8 @@ static void lower_for(kj_lw *w, kj_node *s) {
      * drops the chunk loop): chunks of it would give each loop nest twice
      * the loops, a third of the machine-code time of a triple loop, and
      * nothing that vectorizes; so does a target that does not poll (GPU) */
-    bool outer = contains_loop(&s->body);
-    bool chunks = w->u->target->poll_interrupts && !w->inst->opts.no_interrupt_poll && !outer;
+    bool outer = contains_loop(&s->body), polled = !w->inst->opts.loops_polled_outside;
+    bool chunks = w->u->target->poll_interrupts && !w->inst->opts.no_interrupt_poll && !outer && polled;
     if (chunks)
         poll_interrupt(w);
     base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
@@ -461,7 +462,7 @@ static void lower_for(kj_lw *w, kj_node *s) {
                     LLVMBuildICmp(w->b, LLVMIntSLT, t, LLVMBuildLoad2(w->b, w->i64, end_p, ""), ""),
                     ibody, olatch);
     LLVMPositionBuilderAtEnd(w->b, ibody);
-    if (outer)
+    if (outer && polled)
         poll_interrupt(w);
     assign(w, s->kids[0], it_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, "")),
            kj_iter_elem(st.type));

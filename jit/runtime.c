@@ -229,6 +229,20 @@ int64_t kj_rt_comb(int64_t n, int64_t k) {
 
 /* ---- interrupt ---- */
 
+void kj_rt_error_to_python(kj_rt_error e) {
+    if (e.cls == PyExc_KeyboardInterrupt || !e.cls) {
+        kj_interrupt_flag = 0;
+        if (PyErr_CheckSignals() < 0)   /* CPython's handler raised it */
+            return;
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return;
+    }
+    if (e.msg)
+        PyErr_SetString(e.cls, e.msg);
+    else
+        PyErr_SetNone(e.cls);
+}
+
 static struct sigaction previous;
 
 /* Sets the flag compiled loops poll, then lets the previous handler

@@ -23,6 +23,10 @@ typedef struct {
 void kj_rt_raise(PyObject *cls, const char *msg);
 /* Takes the pending error of this thread (cls NULL if none). */
 kj_rt_error kj_rt_take_error(void);
+/* e as the Python exception (GIL held): a KeyboardInterrupt (or no error:
+ * the loop stopped for the interrupt flag) consumes CPython's own record
+ * of the SIGINT, so that it is not raised a second time after the call. */
+void kj_rt_error_to_python(kj_rt_error e);
 /* For try / except in compiled code: whether the pending error's class is
  * cls or a subclass of it (never for KeyboardInterrupt, which compiled code
  * does not catch), and dropping the error once a handler took it. */

@@ -124,6 +124,7 @@ static bool outputs_overlap_inputs(const loop_data *d, char **args, npy_intp n, 
 static void ufunc_entry(char **args, const npy_intp *dims, const npy_intp *steps, void *data) {
     const loop_data *d = data;
     int st;
+    kj_interrupt_flag = 0;   /* a SIGINT from before the call is CPython's to raise, not the loop's */
     if (d->parallel && (dims[0] >= PARALLEL_MIN || d->ndims > 0) && !kj_pool_in_body() &&
         !outputs_overlap_inputs(d, args, dims[0], steps)) {
         split s = {d, args, dims, steps};
@@ -136,7 +137,7 @@ static void ufunc_entry(char **args, const npy_intp *dims, const npy_intp *steps
     kj_rt_error e = kj_rt_take_error();
     PyGILState_STATE g = PyGILState_Ensure();
     if (!PyErr_Occurred())
-        PyErr_SetString(e.cls ? e.cls : PyExc_RuntimeError, e.msg ? e.msg : "kiln ufunc kernel failed");
+        kj_rt_error_to_python(e);
     PyGILState_Release(g);
 }
 

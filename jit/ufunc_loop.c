@@ -71,8 +71,37 @@ static LLVMValueRef core_array(gen *g, LLVMValueRef data, const kj_type *at, con
     return v;
 }
 
-/* One pass over the n outer elements; on the contiguous path every step
- * is the element size, known to LLVM, so the loop can vectorize. */
+/* Outer elements (gufunc rows) between two polls of the interrupt flag:
+ * the kernel's counted loops do not poll (kj_options.loops_polled_outside).
+ * A row may be long (a core dimension of millions), an element is short. */
+#define POLL_ROWS 64
+#define POLL_ELEMENTS 65536
+
+/* Raises KeyboardInterrupt, returning 1, when the flag is set. */
+static void poll_interrupt(gen *g) {
+    LLVMBuilderRef b = g->w.b;
+    LLVMValueRef flag = LLVMGetNamedGlobal(g->w.mod, "kj_interrupt_flag");
+    if (!flag) {
+        flag = LLVMAddGlobal(g->w.mod, g->w.i32, "kj_interrupt_flag");
+        LLVMSetLinkage(flag, LLVMExternalLinkage);
+    }
+    LLVMValueRef v = LLVMBuildLoad2(b, g->w.i32, flag, "interrupt");
+    LLVMSetOrdering(v, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(v, 4);
+    LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "interrupted"),
+                      go = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "not.interrupted");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(g->w.i32, 0, 0), ""), stop, go);
+    LLVMPositionBuilderAtEnd(b, stop);
+    kj_call(&g->w, "kj_rt_raise", g->w.vd, 2, (LLVMTypeRef[]){g->w.ptr, g->w.ptr},
+            (LLVMValueRef[]){LLVMConstIntToPtr(LLVMConstInt(g->w.i64, (uintptr_t)PyExc_KeyboardInterrupt, 0), g->w.ptr),
+                             LLVMConstNull(g->w.ptr)});
+    LLVMBuildRet(b, LLVMConstInt(g->w.i32, 1, 0));
+    LLVMPositionBuilderAtEnd(b, go);
+}
+
+/* One pass over the n outer elements, in chunks with a poll before each;
+ * on the contiguous path every step is the element size, known to LLVM,
+ * so the loop within a chunk can vectorize. */
 static void emit_loop(gen *g, const kj_ufunc_layout *lay, bool contiguous, LLVMValueRef i_p,
                       LLVMValueRef ret_slot) {
     LLVMBuilderRef b = g->w.b;
@@ -85,16 +114,26 @@ static void emit_loop(gen *g, const kj_ufunc_layout *lay, bool contiguous, LLVMV
         const kj_type *t = k < nparams ? in->args[k] : in->ret;
         step[k] = contiguous ? const64(g, elem_size(t)) : at_index(g, g->w.i64, g->steps, const64(g, k));
     }
-    LLVMBasicBlockRef cond = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "cond"),
+    LLVMBasicBlockRef chunk = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "chunk"),
+                      poll = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "poll"),
+                      cond = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "cond"),
                       body = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "body"),
                       fail = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "fail"),
                       next = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "next"),
                       done = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "done");
     LLVMBuildStore(b, const64(g, 0), i_p);
+    LLVMBuildBr(b, chunk);
+    LLVMPositionBuilderAtEnd(b, chunk);
+    LLVMValueRef start = LLVMBuildLoad2(b, g->w.i64, i_p, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, start, n, ""), poll, done);
+    LLVMPositionBuilderAtEnd(b, poll);
+    poll_interrupt(g);
+    LLVMValueRef lim = LLVMBuildAdd(b, start, const64(g, lay->generalized ? POLL_ROWS : POLL_ELEMENTS), "");
+    LLVMValueRef end = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, lim, n, ""), lim, n, "end");
     LLVMBuildBr(b, cond);
     LLVMPositionBuilderAtEnd(b, cond);
     LLVMValueRef i = LLVMBuildLoad2(b, g->w.i64, i_p, "i");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, i, n, ""), body, done);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, i, end, ""), body, chunk);
     LLVMPositionBuilderAtEnd(b, body);
     LLVMValueRef call_args[KJ_UFUNC_MAX_OPS + 1];
     call_args[0] = ret_slot;

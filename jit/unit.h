@@ -19,6 +19,7 @@ typedef struct {
     bool boundscheck;
     unsigned fastmath;          /* LLVMFastMathFlags; 0 = strict IEEE */
     bool no_interrupt_poll;     /* only for measuring what polling costs (bench/) */
+    bool loops_polled_outside;  /* a ufunc kernel: the ufunc's loop polls (ufunc_loop.c), its counted loops do not */
     bool parallel;              /* prange loops run on the thread pool (parallel.h) */
 } kj_options;
 
