@@ -104,10 +104,11 @@ def _specialize(self, args):
     for name, value in zip(names, args):
         spec = _kiln.typeof_spec(value)
         if spec is None:
-            raise TypeError(f"{self.py_func.__qualname__}(): argument '{name}' is a {type(value).__name__}, "
-                            f"which Kiln cannot pass to compiled code (numbers, NumPy arrays and scalars, "
-                            f"tuples and None can be passed)"
-                            + ("; pass a NumPy array instead: np.array(values)" if isinstance(value, list) else ""))
+            what, hint = _unpassable(value)
+            raise TypeError(f"{self.py_func.__qualname__}(): argument '{name}' is {what}, "
+                            f"which Kiln cannot pass to compiled code (numbers, NumPy arrays and scalars "
+                            f"of bool, int, uint, float and complex dtypes, tuples and None can be passed)"
+                            + (f"; {hint}" if hint else ""))
         specs.append(spec)
     locked = self._kiln_locked_sigs
     if locked:
@@ -279,9 +280,25 @@ def njit(*args, **kwargs):
     return jit(*args, **kwargs)
 
 
+def _unpassable(value):
+    """(what value is, a hint or None) for a value Kiln cannot pass: the
+    dtype of a NumPy array or scalar says more than its class."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and hasattr(value, "ndim"):
+        array = type(value).__module__ == "numpy" and type(value).__name__ == "ndarray"
+        what = f"a NumPy array of dtype {dtype}" if array else f"a NumPy {dtype} scalar"
+        if dtype.kind == "f":   # float16 and long double: Kiln computes in float32 and float64, as Numba does
+            return what, f"convert it first: x.astype(np.{'float32' if dtype.itemsize < 4 else 'float64'})"
+        return what, None
+    if isinstance(value, list):
+        return "a list", "pass a NumPy array instead: np.array(values)"
+    return f"a {type(value).__name__}", None
+
+
 def typeof(value):
     """The Kiln type of a Python value (as an argument of a compiled function)."""
     spec = _kiln.typeof_spec(value)
     if spec is None:
-        raise ValueError(f"Kiln cannot type a {type(value).__name__}")
+        what, hint = _unpassable(value)
+        raise ValueError(f"Kiln cannot type {what}" + (f"; {hint}" if hint else ""))
     return kt.from_spec(spec)

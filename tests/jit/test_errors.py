@@ -101,6 +101,21 @@ def test_bad_argument_type_names_the_argument():
         f(1, "x")
 
 
+def test_an_array_of_another_dtype_names_the_dtype():
+    @kiln.jit
+    def first(a):
+        return a[0]
+    with pytest.raises(TypeError, match=r"argument 'a' is a NumPy array of dtype float16, .*x\.astype\(np\.float32\)"):
+        first(np.arange(3, dtype=np.float16))
+    with pytest.raises(TypeError, match="argument 'a' is a NumPy array of dtype <U1"):
+        first(np.array(["x"]))
+    with pytest.raises(TypeError, match=r"argument 'a' is a NumPy float16 scalar"):
+        first(np.float16(1))
+    with pytest.raises(ValueError, match="Kiln cannot type a NumPy array of dtype float16"):
+        kiln.typeof(np.zeros(2, dtype=np.float16))
+    assert first(np.arange(3, dtype=np.float32) + 2) == 2.0   # the conversion it suggests works
+
+
 def test_wrong_argument_count():
     @kiln.jit
     def f(a, b):
