@@ -2,9 +2,9 @@
  * C- and F-contiguous arrays are addressed from their shape alone, so the
  * innermost index has unit stride in the IR and loops vectorize; other
  * layouts go through the byte strides. */
-#include "jit/infer_np.h"
 #include "jit/lists.h"
 #include "jit/lower.h"
+#include "jit/lower_np.h"
 
 LLVMValueRef kj_array_field(kj_lw *w, LLVMValueRef arr, int field, int dim) {
     LLVMValueRef v = LLVMBuildExtractValue(w->b, arr, (unsigned)field, "");
@@ -15,19 +15,28 @@ LLVMValueRef kj_array_len(kj_lw *w, LLVMValueRef arr) {
     return kj_array_field(w, arr, 2, 0);
 }
 
-/* Index value i (of type it) for an axis of length len: negative counts
- * from the end; with boundscheck, out of range raises IndexError. */
-static LLVMValueRef normalize(kj_lw *w, kj_node *in, LLVMValueRef i, const kj_type *it, LLVMValueRef len) {
+/* Index value i (of type it) for axis `axis` of length len (axis -1: a
+ * tuple): negative counts from the end; with boundscheck, out of range
+ * raises IndexError with NumPy's (Python's) words. */
+static LLVMValueRef normalize(kj_lw *w, kj_node *in, LLVMValueRef i, const kj_type *it, LLVMValueRef len, int axis) {
     bool is_signed = it->kind == KJ_T_INT && it->is_signed;
-    i = LLVMBuildIntCast2(w->b, i, w->i64, is_signed, "");
+    LLVMValueRef asked = i = LLVMBuildIntCast2(w->b, i, w->i64, is_signed, "");
     bool known_nonneg = in && in->kind == KJ_E_CONST && in->ival >= 0;
     if (is_signed && !known_nonneg) {
         LLVMValueRef neg = LLVMBuildICmp(w->b, LLVMIntSLT, i, LLVMConstInt(w->i64, 0, 0), "");
         i = LLVMBuildSelect(w->b, neg, LLVMBuildAdd(w->b, i, len, ""), i, "idx");
     }
-    if (w->inst->opts.boundscheck)
-        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntUGE, i, len, ""), PyExc_IndexError,
-                    "index out of bounds");
+    if (!w->inst->opts.boundscheck)
+        return i;
+    LLVMValueRef out = LLVMBuildICmp(w->b, LLVMIntUGE, i, len, "");
+    if (axis < 0 || !w->nrt) {   /* a tuple; or a GPU kernel, whose raises carry constant words */
+        kj_raise_if(w, out, PyExc_IndexError, axis < 0 ? "tuple index out of range" : "index out of bounds");
+        return i;
+    }
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, out);   /* "index 5 is out of bounds for axis 0 with size 3" */
+    kj_call(w, "kj_np_raise_index", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64},
+            (LLVMValueRef[]){asked, LLVMConstInt(w->i64, (unsigned)axis, 0), len});
+    kj_np_fail_end(w, ok);
     return i;
 }
 
@@ -112,7 +121,7 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
         LLVMValueRef slot = kj_entry_alloca(w, kj_lltype(w, at), "tuple");
         LLVMBuildStore(w->b, arr, slot);
         LLVMValueRef len = LLVMConstInt(w->i64, (unsigned)at->n, 0);
-        LLVMValueRef k = normalize(w, i, kj_lower_expr(w, i), i->type, len);
+        LLVMValueRef k = normalize(w, i, kj_lower_expr(w, i), i->type, len, -1);
         if (!w->inst->opts.boundscheck)
             kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntUGE, k, len, ""), PyExc_IndexError,
                         "tuple index out of range");
@@ -127,7 +136,7 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
         LLVMValueRef idx[at->ndim > 0 ? at->ndim : 1];
         for (int k = 0; k < nidx; k++) {
             kj_node *in = n->kids[k + 1];
-            idx[k] = normalize(w, in, kj_lower_expr(w, in), in->type, kj_array_field(w, arr, 2, k));
+            idx[k] = normalize(w, in, kj_lower_expr(w, in), in->type, kj_array_field(w, arr, 2, k), k);
         }
         return load_elem(w, elem_ptr(w, arr, at, idx), at->elem);
     }
@@ -140,7 +149,7 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
         LLVMValueRef len = kj_array_field(w, arr, 2, k), stride = kj_array_field(w, arr, 3, k);
         kj_node *in = k < nidx ? n->kids[k + 1] : NULL;
         if (in && in->kind != KJ_E_SLICE) {
-            LLVMValueRef i = normalize(w, in, kj_lower_expr(w, in), in->type, len);
+            LLVMValueRef i = normalize(w, in, kj_lower_expr(w, in), in->type, len, k);
             off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, i, stride, ""), "");
             continue;
         }
@@ -212,7 +221,7 @@ void kj_store_index(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt
     LLVMValueRef idx[at->ndim > 0 ? at->ndim : 1];
     for (int k = 0; k < nidx; k++) {
         kj_node *in = target->kids[k + 1];
-        idx[k] = normalize(w, in, kj_lower_expr(w, in), in->type, kj_array_field(w, arr, 2, k));
+        idx[k] = normalize(w, in, kj_lower_expr(w, in), in->type, kj_array_field(w, arr, 2, k), k);
     }
     LLVMValueRef x = kj_cast(w, v, vt, at->elem);
     if (at->elem->kind == KJ_T_BOOL)

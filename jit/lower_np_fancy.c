@@ -37,7 +37,7 @@ static LLVMValueRef checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, L
     LLVMValueRef k = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, asked, c64(w, 0), ""),
                                      LLVMBuildAdd(w->b, asked, len, ""), asked, "");
     LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, k, len, ""));
-    kj_call(w, "kj_np_raise_index", w->vd, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){asked, len});
+    kj_call(w, "kj_np_raise_index", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64}, (LLVMValueRef[]){asked, c64(w, 0), len});
     kj_np_fail_end(w, ok);
     return k;
 }

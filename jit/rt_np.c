@@ -160,9 +160,9 @@ void kj_np_raise_mask_assign(int64_t have, int64_t want) {
     kj_rt_raise(PyExc_ValueError, message);
 }
 
-void kj_np_raise_index(int64_t index, int64_t size) {
-    snprintf(message, sizeof message, "index %lld is out of bounds for axis 0 with size %lld", (long long)index,
-             (long long)size);
+void kj_np_raise_index(int64_t index, int64_t axis, int64_t size) {
+    snprintf(message, sizeof message, "index %lld is out of bounds for axis %lld with size %lld", (long long)index,
+             (long long)axis, (long long)size);
     kj_rt_raise(PyExc_IndexError, message);
 }
 

@@ -18,7 +18,7 @@ void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const i
 void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v);
 void kj_np_raise_mask(int64_t dim, int64_t size, int64_t mask_size);
 void kj_np_raise_mask_assign(int64_t have, int64_t want);
-void kj_np_raise_index(int64_t index, int64_t size);
+void kj_np_raise_index(int64_t index, int64_t axis, int64_t size);
 /* What np.histogram refuses (a KJ_HIST_* code of rt_sort.h). */
 void kj_np_raise_histogram(int32_t code, double lo, double hi);
 /* numpy's AxisError for axis on an array of ndim dimensions; compiled code

@@ -155,10 +155,24 @@ def test_boundscheck_raises_index_error():
         return a[i]
     a = np.arange(3.0)
     assert f(a, -1) == 2.0
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match="^index 3 is out of bounds for axis 0 with size 3$"):   # NumPy's words
         f(a, 3)
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match="^index -4 is out of bounds for axis 0 with size 3$"):
         f(a, -4)
+
+
+def test_boundscheck_names_the_axis_and_the_tuple():
+    @kiln.jit(boundscheck=True)
+    def cell(m, i, j):
+        return m[i, j]
+
+    @kiln.jit(boundscheck=True)
+    def pick(t, i):
+        return t[i]
+    with pytest.raises(IndexError, match="^index 3 is out of bounds for axis 1 with size 3$"):
+        cell(np.zeros((2, 3)), 1, 3)
+    with pytest.raises(IndexError, match="^tuple index out of range$"):
+        pick((1, 2, 3), 3)
 
 
 def test_error_does_not_poison_the_dispatcher():
