@@ -128,6 +128,11 @@ void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef sr
  * its own, or a C-ordered copy when it is not contiguous. */
 LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at);
 
+/* The sum of count contiguous float elements (type et) from data in type
+ * at, in NumPy's order (rt_np.h's kj_np_sum_f64): NULL when another order
+ * applies (a cast, the GPU target, fastmath's reassociation). */
+LLVMValueRef kj_np_sum_in_numpy_order(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                                      const kj_type *at);
 /* Folds count contiguous elements (type et) from data into every
  * accumulator, block by block (lower_np_group.c). */
 void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, LLVMValueRef count, const kj_type *et);

@@ -13,15 +13,17 @@
  * the expression), so computing every reduction where the first one is
  * met changes nothing a program can see: the pass raises nothing, and an
  * empty array's min or max raises where that reduction stands. A float sum
- * keeps its serial order: the same result as alone. */
+ * adds the same blocks in the same order as alone: the same result. */
 #include "jit/lower_np.h"
 #include "jit/parallel.h"
+#include "jit/rt_np.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Elements per block: 4096 doubles are 32 KiB. */
-#define BLOCK 4096
+/* Elements per block: NumPy's (rt_np.h), so that a float sum adds the
+ * blocks' pairwise sums as NumPy does; 8192 doubles are 64 KiB. */
+#define BLOCK KJ_NP_SUM_BLOCK
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
@@ -236,6 +238,12 @@ void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, 
     LLVMValueRef block = LLVMBuildGEP2(w->b, kj_llmemtype(w, et), data, &first, 1, "block");
     for (int a = 0; a < nacc; a++) {   /* each reduction over the block, in the cache now */
         LLVMTypeRef lt = kj_lltype(w, accs[a].pt);
+        LLVMValueRef sum = accs[a].kind == KJ_PART_SUM ? kj_np_sum_in_numpy_order(w, block, n, et, accs[a].pt) : NULL;
+        if (sum) {   /* a float sum: the block's pairwise sum, added as NumPy adds its blocks */
+            LLVMValueRef cur = LLVMBuildLoad2(w->b, lt, accs[a].acc, "");
+            LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, cur, sum, "")), accs[a].acc);
+            continue;
+        }
         kj_np_loop l;
         LLVMValueRef i = kj_np_loop_begin(w, &l, n);
         LLVMValueRef x = kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, et), block, &i, 1, ""), et);

@@ -27,8 +27,38 @@ static LLVMValueRef combine(kj_lw *w, LLVMValueRef cur, LLVMValueRef x, const kj
     return kj_np_elem_op(w, NULL, prod ? "multiply" : "add", 2, (LLVMValueRef[]){cur, x}, (const kj_type *[]){t, t}, t);
 }
 
-/* Sum (or product) of a line in type at. */
+/* Whether a sum of et elements in at goes through the runtime's pairwise
+ * sum: not with a cast, nor on the GPU, nor where fastmath allows
+ * reassociation (then the loop vectorizes). */
+static bool numpy_order(kj_lw *w, const kj_type *et, const kj_type *at) {
+    return et == at && at->kind == KJ_T_FLOAT && w->nrt && !(w->inst->opts.fastmath & LLVMFastMathAllowReassoc);
+}
+
+LLVMValueRef kj_np_sum_in_numpy_order(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                                      const kj_type *at) {
+    if (!numpy_order(w, et, at))
+        return NULL;
+    LLVMTypeRef lt = kj_lltype(w, at);
+    return kj_call(w, at->bits == 64 ? "kj_np_sum_f64" : "kj_np_sum_f32", lt, 3, (LLVMTypeRef[]){w->ptr, w->i64, w->i64},
+                   (LLVMValueRef[]){data, count, kj_np_itemsize(w, et)});
+}
+
+/* Sum (or product) of a line in type at: a contiguous float line in
+ * NumPy's order (kj_np_sum_in_numpy_order), else element after element,
+ * the order NumPy adds along an outer axis. */
 static LLVMValueRef fold(kj_lw *w, const line *ln, const kj_type *et, const kj_type *at, bool prod) {
+    LLVMValueRef pairwise = NULL;
+    LLVMBasicBlockRef join = NULL, from = NULL;
+    if (!prod && numpy_order(w, et, at)) {
+        LLVMBasicBlockRef call = kj_new_bb(w, "sum.pairwise"), loop_bb = kj_new_bb(w, "sum.loop");
+        join = kj_new_bb(w, "sum.join");
+        LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, ln->stride, kj_np_itemsize(w, et), ""), call, loop_bb);
+        LLVMPositionBuilderAtEnd(w->b, call);
+        pairwise = kj_np_sum_in_numpy_order(w, ln->data, ln->count, et, at);
+        from = LLVMGetInsertBlock(w->b);
+        LLVMBuildBr(w->b, join);
+        LLVMPositionBuilderAtEnd(w->b, loop_bb);
+    }
     LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, at), "acc");
     LLVMBuildStore(w->b, kj_cast(w, c64(w, prod ? 1 : 0), KJ_I64, at), acc);
     kj_np_loop l;
@@ -36,7 +66,15 @@ static LLVMValueRef fold(kj_lw *w, const line *ln, const kj_type *et, const kj_t
     LLVMValueRef x = kj_cast(w, line_elem(w, ln, i, et), et, at), cur = LLVMBuildLoad2(w->b, kj_lltype(w, at), acc, "");
     LLVMBuildStore(w->b, combine(w, cur, x, at, prod), acc);
     kj_np_loop_end(w, &l);
-    return LLVMBuildLoad2(w->b, kj_lltype(w, at), acc, "");
+    LLVMValueRef sequential = LLVMBuildLoad2(w->b, kj_lltype(w, at), acc, "");
+    if (!pairwise)
+        return sequential;
+    LLVMBasicBlockRef loop_end = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+    LLVMValueRef sum = LLVMBuildPhi(w->b, kj_lltype(w, at), "sum");
+    LLVMAddIncoming(sum, (LLVMValueRef[]){pairwise, sequential}, (LLVMBasicBlockRef[]){from, loop_end}, 2);
+    return sum;
 }
 
 /* sum / count, the mean, in t (float or complex). */

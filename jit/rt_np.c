@@ -65,6 +65,45 @@ void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const i
     kj_rt_raise(PyExc_ValueError, message);
 }
 
+/* NumPy's pairwise summation, for T = double and float: below 8 elements
+ * one chain, up to 128 eight chains added as ((0+1)+(2+3))+((4+5)+(6+7))
+ * then the leftovers, above that the two halves (the first a multiple of
+ * 8 long) summed the same way; the whole in blocks of KJ_NP_SUM_BLOCK. */
+#define SUMS(T, suffix)                                                                     \
+    static T pairwise_##suffix(const char *p, int64_t n, int64_t stride) {                  \
+        if (n < 8) {                                                                        \
+            T res = 0;                                                                      \
+            for (int64_t i = 0; i < n; i++)                                                 \
+                res += *(const T *)(p + i * stride);                                        \
+            return res;                                                                     \
+        }                                                                                   \
+        if (n <= 128) {                                                                     \
+            T r[8];                                                                         \
+            for (int j = 0; j < 8; j++)                                                     \
+                r[j] = *(const T *)(p + j * stride);                                        \
+            int64_t i = 8;                                                                  \
+            for (; i < n - n % 8; i += 8)                                                   \
+                for (int j = 0; j < 8; j++)                                                 \
+                    r[j] += *(const T *)(p + (i + j) * stride);                             \
+            T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));      \
+            for (; i < n; i++)                                                              \
+                res += *(const T *)(p + i * stride);                                        \
+            return res;                                                                     \
+        }                                                                                   \
+        int64_t half = n / 2;                                                               \
+        half -= half % 8;                                                                   \
+        return pairwise_##suffix(p, half, stride) + pairwise_##suffix(p + half * stride, n - half, stride); \
+    }                                                                                       \
+    T kj_np_sum_##suffix(const char *data, int64_t n, int64_t stride) {                     \
+        T total = 0;                                                                        \
+        for (int64_t i = 0; i < n; i += KJ_NP_SUM_BLOCK)                                    \
+            total += pairwise_##suffix(data + i * stride,                                   \
+                                       n - i < KJ_NP_SUM_BLOCK ? n - i : KJ_NP_SUM_BLOCK, stride); \
+        return total;                                                                       \
+    }
+SUMS(double, f64)
+SUMS(float, f32)
+
 /* [lo, hi): the bytes array a spans (lo == hi when it is empty); strides
  * may be negative. */
 static void span(const kj_np_layout *a, int64_t nd, int64_t itemsize, uintptr_t *lo, uintptr_t *hi) {

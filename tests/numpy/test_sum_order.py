@@ -1,0 +1,55 @@
+"""np.sum and np.mean of a float array add in NumPy's order (pairwise within
+blocks of 8192, the blocks one after another), so they give NumPy's result
+to the last bit, alone, together with other reductions of the array, and
+along the last axis; along an outer axis NumPy adds row after row, and so
+does Kiln."""
+import numpy as np
+import pytest
+
+import kiln
+
+
+def total(a):
+    return np.sum(a)
+
+
+def average(a):
+    return a.mean()
+
+
+def together(a):
+    return np.sum(a), a.max(), np.mean(a)
+
+
+def columns(m):
+    return m.sum(axis=0)
+
+
+def rows(m):
+    return m.sum(axis=1)
+
+
+SIZES = [1, 2, 7, 8, 9, 15, 16, 17, 127, 128, 129, 255, 1000, 8191, 8192, 8193, 20000, 100_003]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sums_and_means_are_numpys_to_the_bit(dtype):
+    rng = np.random.default_rng(5)
+    for fn in (total, average, together):
+        jitted = kiln.njit(fn)
+        for n in SIZES:
+            a = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(dtype)   # mixed magnitudes
+            assert jitted(a) == fn(a), (fn.__name__, dtype, n)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_axis_sums_follow_numpys_order(dtype):
+    m = np.random.default_rng(6).standard_normal((300, 700)).astype(dtype)
+    assert (kiln.njit(columns)(m) == columns(m)).all()
+    assert (kiln.njit(rows)(m) == rows(m)).all()
+    assert kiln.njit(total)(m[::2, 1::3]) == pytest.approx(total(m[::2, 1::3]), rel=1e-5)   # copied first: rounding
+
+
+def test_fastmath_may_reorder():
+    a = np.random.default_rng(7).standard_normal(10_000)
+    assert kiln.njit(fastmath=True)(total)(a) == pytest.approx(total(a), rel=1e-12)
