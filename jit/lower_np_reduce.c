@@ -166,6 +166,52 @@ static LLVMValueRef truth_fold(kj_lw *w, const line *ln, const kj_type *et, bool
     return LLVMBuildLoad2(w->b, w->i1, acc, "");
 }
 
+/* (x - mean)**2 of element i of a line, in rt. */
+static LLVMValueRef deviation2(kj_lw *w, const line *ln, LLVMValueRef i, const kj_type *et, const kj_type *rt,
+                               LLVMValueRef mean) {
+    LLVMValueRef d = kj_fm(w, LLVMBuildFSub(w->b, kj_cast(w, line_elem(w, ln, i, et), et, rt), mean, ""));
+    return kj_fm(w, LLVMBuildFMul(w->b, d, d, ""));
+}
+
+/* The sum of (x - mean)**2 over a line, in rt: on a contiguous line as
+ * NumPy's var adds its array of squares (blocks of KJ_NP_SUM_BLOCK, each
+ * written to a buffer and summed pairwise), else element after element. */
+static LLVMValueRef squared_deviations(kj_lw *w, const line *ln, const kj_type *et, const kj_type *rt,
+                                       LLVMValueRef mean) {
+    LLVMTypeRef lt = kj_lltype(w, rt);
+    LLVMValueRef acc = kj_entry_alloca(w, lt, "acc");
+    LLVMBuildStore(w->b, LLVMConstNull(lt), acc);
+    bool blocked = numpy_order(w, rt, rt);
+    LLVMBasicBlockRef pairwise = kj_new_bb(w, "var.blocks"), serial = kj_new_bb(w, "var.loop"), done = kj_new_bb(w, "var.done");
+    LLVMBuildCondBr(w->b, blocked ? LLVMBuildICmp(w->b, LLVMIntEQ, ln->stride, kj_np_itemsize(w, et), "") : LLVMConstInt(w->i1, 0, 0),
+                    pairwise, serial);
+    LLVMPositionBuilderAtEnd(w->b, pairwise);
+    if (blocked) {
+        LLVMValueRef buf = kj_entry_alloca(w, LLVMArrayType2(lt, KJ_NP_SUM_BLOCK), "var.squares");
+        LLVMValueRef size = c64(w, KJ_NP_SUM_BLOCK);
+        kj_np_loop blocks;
+        LLVMValueRef b = kj_np_loop_begin(w, &blocks, LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, ln->count, c64(w, KJ_NP_SUM_BLOCK - 1), ""), size, ""));
+        LLVMValueRef first = LLVMBuildMul(w->b, b, size, ""), left = LLVMBuildSub(w->b, ln->count, first, "");
+        LLVMValueRef n = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, left, size, ""), left, size, "");
+        kj_np_loop l;
+        LLVMValueRef i = kj_np_loop_begin(w, &l, n);
+        LLVMBuildStore(w->b, deviation2(w, ln, LLVMBuildAdd(w->b, first, i, ""), et, rt, mean), LLVMBuildGEP2(w->b, lt, buf, &i, 1, ""));
+        kj_np_loop_end(w, &l);
+        LLVMValueRef part = kj_np_sum_in_numpy_order(w, buf, n, rt, rt);
+        LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt, acc, ""), part, "")), acc);
+        kj_np_loop_end(w, &blocks);
+    }
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, serial);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
+    LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt, acc, ""), deviation2(w, ln, i, et, rt, mean), "")), acc);
+    kj_np_loop_end(w, &l);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+    return LLVMBuildLoad2(w->b, lt, acc, "");
+}
+
 /* The reduction m of one line, a value of type rt. */
 static LLVMValueRef reduce_line(kj_lw *w, const char *m, const line *ln, const kj_type *et, const kj_type *rt) {
     if (!strcmp(m, "sum") || !strcmp(m, "prod"))
@@ -187,15 +233,7 @@ static LLVMValueRef reduce_line(kj_lw *w, const char *m, const line *ln, const k
     if (!strcmp(m, "mean"))
         return mean;
     LLVMValueRef nf = LLVMBuildSIToFP(w->b, ln->count, kj_lltype(w, rt), "");
-    LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, rt), "acc");
-    LLVMBuildStore(w->b, LLVMConstNull(kj_lltype(w, rt)), acc);
-    kj_np_loop l;
-    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
-    LLVMValueRef d = kj_fm(w, LLVMBuildFSub(w->b, kj_cast(w, line_elem(w, ln, i, et), et, rt), mean, ""));
-    LLVMValueRef cur = LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
-    LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, cur, kj_fm(w, LLVMBuildFMul(w->b, d, d, "")), "")), acc);
-    kj_np_loop_end(w, &l);
-    LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, ""), nf, ""));
+    LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, squared_deviations(w, ln, et, rt, mean), nf, ""));
     if (!strcmp(m, "var"))
         return var;
     return kj_call_intrinsic(w, "llvm.sqrt", kj_lltype(w, rt), 1, &var);

@@ -1,8 +1,9 @@
 """np.sum and np.mean of a float array add in NumPy's order (pairwise within
-blocks of 8192, the blocks one after another), so they give NumPy's result
-to the last bit, alone, together with other reductions of the array, and
-along the last axis; along an outer axis NumPy adds row after row, and so
-does Kiln."""
+blocks of 8192, the blocks one after another), and np.var / np.std add
+their squared deviations the same way, so they give NumPy's result to the
+last bit, alone, together with other reductions of the array, and along
+the last axis; along an outer axis NumPy adds row after row, and so does
+Kiln."""
 import numpy as np
 import pytest
 
@@ -21,8 +22,16 @@ def together(a):
     return np.sum(a), a.max(), np.mean(a)
 
 
+def spread(a):
+    return np.var(a), a.std()
+
+
 def columns(m):
     return m.sum(axis=0)
+
+
+def column_spread(m):
+    return m.var(axis=0), m.std(axis=1)
 
 
 def rows(m):
@@ -35,7 +44,7 @@ SIZES = [1, 2, 7, 8, 9, 15, 16, 17, 127, 128, 129, 255, 1000, 8191, 8192, 8193, 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_sums_and_means_are_numpys_to_the_bit(dtype):
     rng = np.random.default_rng(5)
-    for fn in (total, average, together):
+    for fn in (total, average, together, spread):
         jitted = kiln.njit(fn)
         for n in SIZES:
             a = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(dtype)   # mixed magnitudes
@@ -47,7 +56,18 @@ def test_axis_sums_follow_numpys_order(dtype):
     m = np.random.default_rng(6).standard_normal((300, 700)).astype(dtype)
     assert (kiln.njit(columns)(m) == columns(m)).all()
     assert (kiln.njit(rows)(m) == rows(m)).all()
+    got, want = kiln.njit(column_spread)(m), column_spread(m)
+    assert (got[0] == want[0]).all() and (got[1] == want[1]).all()
     assert kiln.njit(total)(m[::2, 1::3]) == pytest.approx(total(m[::2, 1::3]), rel=1e-5)   # copied first: rounding
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+def test_integer_variances_are_numpys_to_the_bit(dtype):
+    rng = np.random.default_rng(8)
+    jitted = kiln.njit(spread)
+    for n in SIZES:
+        a = rng.integers(-1000, 1000, n).astype(dtype)
+        assert jitted(a) == spread(a), (dtype, n)
 
 
 def test_fastmath_may_reorder():
