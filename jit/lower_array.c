@@ -6,6 +6,8 @@
 #include "jit/lower.h"
 #include "jit/lower_np.h"
 
+#include <string.h>
+
 LLVMValueRef kj_array_field(kj_lw *w, LLVMValueRef arr, int field, int dim) {
     LLVMValueRef v = LLVMBuildExtractValue(w->b, arr, (unsigned)field, "");
     return field >= 2 ? LLVMBuildExtractValue(w->b, v, (unsigned)dim, "") : v;
@@ -29,7 +31,7 @@ static LLVMValueRef normalize(kj_lw *w, kj_node *in, LLVMValueRef i, const kj_ty
     if (!w->inst->opts.boundscheck)
         return i;
     LLVMValueRef out = LLVMBuildICmp(w->b, LLVMIntUGE, i, len, "");
-    if (axis < 0 || !w->nrt) {   /* a tuple; or a GPU kernel, whose raises carry constant words */
+    if (axis < 0 || strcmp(w->u->target->name, "cpu") != 0) {   /* a tuple; or a GPU kernel, whose raises carry constant words */
         kj_raise_if(w, out, PyExc_IndexError, axis < 0 ? "tuple index out of range" : "index out of bounds");
         return i;
     }

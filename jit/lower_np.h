@@ -128,14 +128,29 @@ void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef sr
  * its own, or a C-ordered copy when it is not contiguous. */
 LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at);
 
-/* The sum of count contiguous float elements (type et) from data in type
- * at, in NumPy's order (rt_np.h's kj_np_sum_f64): NULL when another order
- * applies (a cast, the GPU target, fastmath's reassociation). */
+/* Whether a sum of et elements in type at goes in NumPy's order, through
+ * the runtime's pairwise sum (rt_np.h): not with a cast, nor on the GPU,
+ * nor where fastmath allows reassociation (then the loop vectorizes). */
+bool kj_np_sums_in_numpy_order(kj_lw *w, const kj_type *et, const kj_type *at);
+/* The runtime's sum of count contiguous floats of type ft from data, in
+ * NumPy's order (rt_np.h's kj_np_sum_f64 / kj_np_sum_f32). */
+LLVMValueRef kj_np_pairwise_sum(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *ft);
+/* The same for elements of type et summed in type at, or NULL when
+ * another order applies (kj_np_sums_in_numpy_order). */
 LLVMValueRef kj_np_sum_in_numpy_order(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                       const kj_type *at);
+/* The sum of (x - mean)**2 over count contiguous elements (type et) from
+ * data, in rt: in NumPy's order (np.var's array of squares, summed) where
+ * kj_np_sums_in_numpy_order(rt, rt), else element after element. */
+LLVMValueRef kj_np_squared_deviations(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                                      const kj_type *rt, LLVMValueRef mean);
 /* Folds count contiguous elements (type et) from data into every
- * accumulator, block by block (lower_np_group.c). */
-void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, LLVMValueRef count, const kj_type *et);
+ * accumulator, block by block (lower_np_group.c); data starts at block
+ * first_block of the array (KJ_NP_SUM_BLOCK elements each). A float sum in
+ * NumPy's order adds each block's pairwise sum to its accumulator, or,
+ * with block_sums set (a split pass), stores it there at the block's index. */
+void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                      LLVMValueRef first_block);
 /* The value of reduction n when the statement's group computes it (at its
  * first member), else NULL. */
 LLVMValueRef kj_np_group_value(kj_lw *w, const kj_node *n);

@@ -228,7 +228,7 @@ static LLVMValueRef step(kj_lw *w, kj_part_kind k, const kj_type *pt, LLVMValueR
 }
 
 void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, LLVMValueRef count,
-                      const kj_type *et) {
+                      const kj_type *et, LLVMValueRef first_block) {
     kj_np_loop blocks;
     LLVMValueRef nblocks = LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, count, c64(w, BLOCK - 1), ""), c64(w, BLOCK), "");
     LLVMValueRef b = kj_np_loop_begin(w, &blocks, nblocks);
@@ -238,6 +238,11 @@ void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, 
     LLVMValueRef block = LLVMBuildGEP2(w->b, kj_llmemtype(w, et), data, &first, 1, "block");
     for (int a = 0; a < nacc; a++) {   /* each reduction over the block, in the cache now */
         LLVMTypeRef lt = kj_lltype(w, accs[a].pt);
+        if (accs[a].block_sums) {   /* split: the block's sum, for the caller to add in order */
+            LLVMValueRef at = LLVMBuildAdd(w->b, first_block, b, "");
+            LLVMBuildStore(w->b, kj_np_pairwise_sum(w, block, n, et), LLVMBuildGEP2(w->b, lt, accs[a].block_sums, &at, 1, ""));
+            continue;
+        }
         LLVMValueRef sum = accs[a].kind == KJ_PART_SUM ? kj_np_sum_in_numpy_order(w, block, n, et, accs[a].pt) : NULL;
         if (sum) {   /* a float sum: the block's pairwise sum, added as NumPy adds its blocks */
             LLVMValueRef cur = LLVMBuildLoad2(w->b, lt, accs[a].acc, "");
@@ -273,7 +278,7 @@ static void compute(kj_lw *w, kj_np_group *g) {
         LLVMBuildStore(w->b, kj_part_identity(w, g->accs[a].kind, g->accs[a].pt), g->accs[a].acc);
     }
     if (!kj_parallel_reduce_group(w, g->arr, g->accs, g->nacc, data, count, et))
-        kj_np_group_pass(w, g->accs, g->nacc, data, count, et);
+        kj_np_group_pass(w, g->accs, g->nacc, data, count, et, c64(w, 0));
     for (int i = 0; i < g->n; i++) {
         member *m = &g->members[i];
         if (m->slot != g->slot)

@@ -27,20 +27,19 @@ static LLVMValueRef combine(kj_lw *w, LLVMValueRef cur, LLVMValueRef x, const kj
     return kj_np_elem_op(w, NULL, prod ? "multiply" : "add", 2, (LLVMValueRef[]){cur, x}, (const kj_type *[]){t, t}, t);
 }
 
-/* Whether a sum of et elements in at goes through the runtime's pairwise
- * sum: not with a cast, nor on the GPU, nor where fastmath allows
- * reassociation (then the loop vectorizes). */
-static bool numpy_order(kj_lw *w, const kj_type *et, const kj_type *at) {
-    return et == at && at->kind == KJ_T_FLOAT && w->nrt && !(w->inst->opts.fastmath & LLVMFastMathAllowReassoc);
+bool kj_np_sums_in_numpy_order(kj_lw *w, const kj_type *et, const kj_type *at) {
+    return et == at && at->kind == KJ_T_FLOAT && !strcmp(w->u->target->name, "cpu") &&
+           !(w->inst->opts.fastmath & LLVMFastMathAllowReassoc);
+}
+
+LLVMValueRef kj_np_pairwise_sum(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *ft) {
+    return kj_call(w, ft->bits == 64 ? "kj_np_sum_f64" : "kj_np_sum_f32", kj_lltype(w, ft), 2,
+                   (LLVMTypeRef[]){w->ptr, w->i64}, (LLVMValueRef[]){data, count});
 }
 
 LLVMValueRef kj_np_sum_in_numpy_order(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                       const kj_type *at) {
-    if (!numpy_order(w, et, at))
-        return NULL;
-    LLVMTypeRef lt = kj_lltype(w, at);
-    return kj_call(w, at->bits == 64 ? "kj_np_sum_f64" : "kj_np_sum_f32", lt, 3, (LLVMTypeRef[]){w->ptr, w->i64, w->i64},
-                   (LLVMValueRef[]){data, count, kj_np_itemsize(w, et)});
+    return kj_np_sums_in_numpy_order(w, et, at) ? kj_np_pairwise_sum(w, data, count, at) : NULL;
 }
 
 /* Sum (or product) of a line in type at: a contiguous float line in
@@ -49,7 +48,7 @@ LLVMValueRef kj_np_sum_in_numpy_order(kj_lw *w, LLVMValueRef data, LLVMValueRef 
 static LLVMValueRef fold(kj_lw *w, const line *ln, const kj_type *et, const kj_type *at, bool prod) {
     LLVMValueRef pairwise = NULL;
     LLVMBasicBlockRef join = NULL, from = NULL;
-    if (!prod && numpy_order(w, et, at)) {
+    if (!prod && kj_np_sums_in_numpy_order(w, et, at)) {
         LLVMBasicBlockRef call = kj_new_bb(w, "sum.pairwise"), loop_bb = kj_new_bb(w, "sum.loop");
         join = kj_new_bb(w, "sum.join");
         LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, ln->stride, kj_np_itemsize(w, et), ""), call, loop_bb);
@@ -181,7 +180,7 @@ static LLVMValueRef squared_deviations(kj_lw *w, const line *ln, const kj_type *
     LLVMTypeRef lt = kj_lltype(w, rt);
     LLVMValueRef acc = kj_entry_alloca(w, lt, "acc");
     LLVMBuildStore(w->b, LLVMConstNull(lt), acc);
-    bool blocked = numpy_order(w, rt, rt);
+    bool blocked = kj_np_sums_in_numpy_order(w, rt, rt);
     LLVMBasicBlockRef pairwise = kj_new_bb(w, "var.blocks"), serial = kj_new_bb(w, "var.loop"), done = kj_new_bb(w, "var.done");
     LLVMBuildCondBr(w->b, blocked ? LLVMBuildICmp(w->b, LLVMIntEQ, ln->stride, kj_np_itemsize(w, et), "") : LLVMConstInt(w->i1, 0, 0),
                     pairwise, serial);
@@ -210,6 +209,12 @@ static LLVMValueRef squared_deviations(kj_lw *w, const line *ln, const kj_type *
     LLVMBuildBr(w->b, done);
     LLVMPositionBuilderAtEnd(w->b, done);
     return LLVMBuildLoad2(w->b, lt, acc, "");
+}
+
+LLVMValueRef kj_np_squared_deviations(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                                      const kj_type *rt, LLVMValueRef mean) {
+    line ln = {data, kj_np_itemsize(w, et), count};
+    return squared_deviations(w, &ln, et, rt, mean);
 }
 
 /* The reduction m of one line, a value of type rt. */

@@ -117,6 +117,7 @@ typedef struct {
     kj_part_kind kind;
     const kj_type *pt;
     LLVMValueRef acc;
+    LLVMValueRef block_sums;   /* a split float sum in NumPy's order: each block's sum, by index (else NULL) */
 } kj_part_acc;
 /* The group's pass over count contiguous elements from data, split across
  * the pool in a parallel=True function: each chunk folds its part into

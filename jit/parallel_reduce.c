@@ -23,6 +23,7 @@
 #include "jit/lower_np.h"
 #include "jit/parallel.h"
 #include "jit/pool.h"
+#include "jit/rt_np.h"
 
 #include <math.h>
 #include <string.h>
@@ -69,22 +70,6 @@ static LLVMValueRef start_value(kj_lw *w, kj_part_kind k, LLVMValueRef data, con
     return kj_cast(w, c64(w, k == KJ_PART_PROD), KJ_I64, pt);
 }
 
-/* The sum of (x - mean)**2 over count contiguous elements, in pt (a float). */
-static LLVMValueRef squared_deviations(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
-                                       const kj_type *pt, LLVMValueRef mean) {
-    LLVMTypeRef lt = kj_lltype(w, pt);
-    LLVMValueRef acc = kj_entry_alloca(w, lt, "sqdev");
-    LLVMBuildStore(w->b, LLVMConstNull(lt), acc);
-    kj_np_loop l;
-    LLVMValueRef i = kj_np_loop_begin(w, &l, count);
-    LLVMValueRef x = kj_cast(w, kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, et), data, &i, 1, ""), et), et, pt);
-    LLVMValueRef d = kj_fm(w, LLVMBuildFSub(w->b, x, mean, ""));
-    LLVMValueRef sum = kj_fm(w, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt, acc, ""), kj_fm(w, LLVMBuildFMul(w->b, d, d, "")), ""));
-    LLVMBuildStore(w->b, sum, acc);
-    kj_np_loop_end(w, &l);
-    return LLVMBuildLoad2(w->b, lt, acc, "");
-}
-
 /* The reduction of one chunk of count elements from data. */
 static LLVMValueRef chunk_value(kj_lw *o, kj_part_kind k, LLVMValueRef data, LLVMValueRef count,
                                 const kj_type *et, const kj_type *pt, LLVMValueRef mean) {
@@ -96,7 +81,7 @@ static LLVMValueRef chunk_value(kj_lw *o, kj_part_kind k, LLVMValueRef data, LLV
     kj_instance *inst = o->inst, chunk = *inst;
     chunk.opts.fastmath |= LLVMFastMathAllowReassoc;
     o->inst = &chunk;
-    LLVMValueRef v = k == KJ_PART_SQDEV ? squared_deviations(o, data, count, et, pt, mean)
+    LLVMValueRef v = k == KJ_PART_SQDEV ? kj_np_squared_deviations(o, data, count, et, pt, mean)
                                      : kj_np_reduce_span(o, chunk_method[k], data, kj_np_itemsize(o, et), count,
                                                          et, pt);
     o->inst = inst;
@@ -134,6 +119,55 @@ static LLVMValueRef split_pass(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValueR
     s = kj_np_loop_begin(w, &fold, c64(w, KJ_POOL_MAX_THREADS));
     LLVMValueRef p = LLVMBuildLoad2(w->b, lt, LLVMBuildGEP2(w->b, parts_t, parts, (LLVMValueRef[]){c64(w, 0), s}, 2, ""), "");
     LLVMBuildStore(w->b, kj_part_combine(w, at, k, LLVMBuildLoad2(w->b, lt, acc, ""), p, pt), acc);
+    kj_np_loop_end(w, &fold);
+    return LLVMBuildLoad2(w->b, lt, acc, "");
+}
+
+/* The blocks [*first, *last) whose first element lies in the chunk [lo, hi):
+ * a chunk reduces whole blocks of KJ_NP_SUM_BLOCK, so that a float sum's
+ * blocks are NumPy's whatever the chunks (it may read past hi). */
+static void chunk_blocks(kj_lw *o, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef *first, LLVMValueRef *last) {
+    LLVMValueRef size = c64(o, KJ_NP_SUM_BLOCK), round = c64(o, KJ_NP_SUM_BLOCK - 1);
+    *first = LLVMBuildSDiv(o->b, LLVMBuildAdd(o->b, lo, round, ""), size, "");
+    *last = LLVMBuildSDiv(o->b, LLVMBuildAdd(o->b, hi, round, ""), size, "");
+}
+
+/* A float sum (KJ_PART_SUM) or sum of squared deviations (KJ_PART_SQDEV,
+ * from mean) in NumPy's order, split: NumPy adds the pairwise sums of
+ * blocks of KJ_NP_SUM_BLOCK one after another, so each chunk computes the
+ * blocks that start in it (reading past its end when a block does) into
+ * an array of block sums, which the caller then adds in order. The result
+ * is the serial one to the last bit, whatever the number of threads. */
+static LLVMValueRef split_blocks(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValueRef data, LLVMValueRef count,
+                                 const kj_type *et, const kj_type *pt, LLVMValueRef mean) {
+    LLVMTypeRef lt = kj_lltype(w, pt);
+    LLVMValueRef size = c64(w, KJ_NP_SUM_BLOCK);
+    LLVMValueRef nblocks = LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, count, c64(w, KJ_NP_SUM_BLOCK - 1), ""), size, "");
+    LLVMValueRef sums = kj_array_field(w, kj_np_alloc(w, kj_array(pt, 1, KJ_LAYOUT_C, false), &nblocks, false), 1, 0);
+
+    kj_par_region r;
+    LLVMValueRef inside[4];
+    LLVMValueRef vals[4] = {data, sums, count, mean ? mean : LLVMConstNull(lt)};
+    kj_lw *o = kj_parallel_region_begin(w, &r, "red", at->line, 4, vals, inside);
+    LLVMValueRef first, last;
+    chunk_blocks(o, r.lo, r.hi, &first, &last);
+    kj_np_loop blocks;
+    LLVMValueRef b = LLVMBuildAdd(o->b, first, kj_np_loop_begin(o, &blocks, LLVMBuildSub(o->b, last, first, "")), "");
+    LLVMValueRef start = LLVMBuildMul(o->b, b, size, ""), left = LLVMBuildSub(o->b, inside[2], start, "");
+    LLVMValueRef n = LLVMBuildSelect(o->b, LLVMBuildICmp(o->b, LLVMIntSLT, left, size, ""), left, size, "");
+    LLVMValueRef block = LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &start, 1, "");
+    LLVMValueRef v = k == KJ_PART_SUM ? kj_np_sum_in_numpy_order(o, block, n, et, pt)
+                                      : kj_np_squared_deviations(o, block, n, et, pt, inside[3]);
+    LLVMBuildStore(o->b, v, LLVMBuildGEP2(o->b, lt, inside[1], &b, 1, ""));
+    kj_np_loop_end(o, &blocks);
+    kj_parallel_region_end(w, &r, count);
+
+    LLVMValueRef acc = kj_entry_alloca(w, lt, "red.total");
+    LLVMBuildStore(w->b, LLVMConstNull(lt), acc);
+    kj_np_loop fold;
+    LLVMValueRef i = kj_np_loop_begin(w, &fold, nblocks);
+    LLVMValueRef part = LLVMBuildLoad2(w->b, lt, LLVMBuildGEP2(w->b, lt, sums, &i, 1, ""), "");
+    LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt, acc, ""), part, "")), acc);
     kj_np_loop_end(w, &fold);
     return LLVMBuildLoad2(w->b, lt, acc, "");
 }
@@ -330,38 +364,55 @@ bool kj_parallel_reduce_group(kj_lw *w, kj_node *at, kj_part_acc *accs, int n, L
                               const kj_type *et) {
     if (!kj_parallel_wanted(w))
         return false;
+    /* a float sum in NumPy's order keeps each block's sum (added in order
+     * below); the other reductions keep one partial per pool slot */
+    LLVMValueRef size = c64(w, KJ_NP_SUM_BLOCK);
+    LLVMValueRef nblocks = LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, count, c64(w, KJ_NP_SUM_BLOCK - 1), ""), size, "");
     LLVMTypeRef lt[KJ_PART_GROUP_MAX], parts_t[KJ_PART_GROUP_MAX];
-    LLVMValueRef vals[KJ_PART_GROUP_MAX + 1] = {data}, inside[KJ_PART_GROUP_MAX + 1];
+    LLVMValueRef vals[KJ_PART_GROUP_MAX + 2] = {data, count}, inside[KJ_PART_GROUP_MAX + 2];
+    bool ordered[KJ_PART_GROUP_MAX];
     for (int a = 0; a < n; a++) {
         lt[a] = kj_lltype(w, accs[a].pt);
         parts_t[a] = LLVMArrayType2(lt[a], KJ_POOL_MAX_THREADS);
-        vals[a + 1] = kj_entry_alloca(w, parts_t[a], "group.partials");
+        ordered[a] = accs[a].kind == KJ_PART_SUM && kj_np_sums_in_numpy_order(w, et, accs[a].pt);
+        vals[a + 2] = ordered[a] ? kj_array_field(w, kj_np_alloc(w, kj_array(accs[a].pt, 1, KJ_LAYOUT_C, false), &nblocks, false), 1, 0)
+                                 : kj_entry_alloca(w, parts_t[a], "group.partials");
     }
     kj_np_loop init;
     LLVMValueRef s = kj_np_loop_begin(w, &init, c64(w, KJ_POOL_MAX_THREADS));
     for (int a = 0; a < n; a++)
-        LLVMBuildStore(w->b, kj_part_identity(w, accs[a].kind, accs[a].pt),
-                       LLVMBuildGEP2(w->b, parts_t[a], vals[a + 1], (LLVMValueRef[]){c64(w, 0), s}, 2, ""));
+        if (!ordered[a])
+            LLVMBuildStore(w->b, kj_part_identity(w, accs[a].kind, accs[a].pt),
+                           LLVMBuildGEP2(w->b, parts_t[a], vals[a + 2], (LLVMValueRef[]){c64(w, 0), s}, 2, ""));
     kj_np_loop_end(w, &init);
 
     kj_par_region r;
-    kj_lw *o = kj_parallel_region_begin(w, &r, "group", at->line, n + 1, vals, inside);
+    kj_lw *o = kj_parallel_region_begin(w, &r, "group", at->line, n + 2, vals, inside);
     kj_part_acc mine[KJ_PART_GROUP_MAX];
     for (int a = 0; a < n; a++) {
         mine[a] = accs[a];
         mine[a].acc = kj_entry_alloca(o, lt[a], "chunk.acc");
+        mine[a].block_sums = ordered[a] ? inside[a + 2] : NULL;
         LLVMBuildStore(o->b, kj_part_identity(o, accs[a].kind, accs[a].pt), mine[a].acc);
     }
-    /* a float sum or product may reassociate in a chunk, as chunk_value's */
+    LLVMValueRef first, last;
+    chunk_blocks(o, r.lo, r.hi, &first, &last);
+    LLVMValueRef start = LLVMBuildMul(o->b, first, size, "");
+    LLVMValueRef end = LLVMBuildMul(o->b, last, size, "");
+    end = LLVMBuildSelect(o->b, LLVMBuildICmp(o->b, LLVMIntSLT, end, inside[1], ""), end, inside[1], "");
+    LLVMValueRef len = LLVMBuildSub(o->b, end, start, "");
+    len = LLVMBuildSelect(o->b, LLVMBuildICmp(o->b, LLVMIntSGT, len, c64(o, 0), ""), len, c64(o, 0), "");
+    /* the other float sums and products may reassociate in a chunk, as chunk_value's */
     kj_instance *inst = o->inst, chunk = *inst;
     chunk.opts.fastmath |= LLVMFastMathAllowReassoc;
     o->inst = &chunk;
-    kj_np_group_pass(o, mine, n, LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &r.lo, 1, ""),
-                     LLVMBuildSub(o->b, r.hi, r.lo, ""), et);
+    kj_np_group_pass(o, mine, n, LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &start, 1, ""), len, et, first);
     o->inst = inst;
     /* a slot runs its chunks one after another: no other thread writes its partials */
     for (int a = 0; a < n; a++) {
-        LLVMValueRef part = LLVMBuildGEP2(o->b, parts_t[a], inside[a + 1], (LLVMValueRef[]){c64(o, 0), LLVMGetParam(r.fn, 3)}, 2, "");
+        if (ordered[a])
+            continue;
+        LLVMValueRef part = LLVMBuildGEP2(o->b, parts_t[a], inside[a + 2], (LLVMValueRef[]){c64(o, 0), LLVMGetParam(r.fn, 3)}, 2, "");
         LLVMValueRef v = kj_part_combine(o, at, accs[a].kind, LLVMBuildLoad2(o->b, lt[a], part, ""),
                                          LLVMBuildLoad2(o->b, lt[a], mine[a].acc, ""), accs[a].pt);
         LLVMBuildStore(o->b, v, part);
@@ -371,11 +422,22 @@ bool kj_parallel_reduce_group(kj_lw *w, kj_node *at, kj_part_acc *accs, int n, L
     kj_np_loop fold;
     s = kj_np_loop_begin(w, &fold, c64(w, KJ_POOL_MAX_THREADS));
     for (int a = 0; a < n; a++) {
-        LLVMValueRef p = LLVMBuildLoad2(w->b, lt[a], LLVMBuildGEP2(w->b, parts_t[a], vals[a + 1], (LLVMValueRef[]){c64(w, 0), s}, 2, ""), "");
+        if (ordered[a])
+            continue;
+        LLVMValueRef p = LLVMBuildLoad2(w->b, lt[a], LLVMBuildGEP2(w->b, parts_t[a], vals[a + 2], (LLVMValueRef[]){c64(w, 0), s}, 2, ""), "");
         LLVMBuildStore(w->b, kj_part_combine(w, at, accs[a].kind, LLVMBuildLoad2(w->b, lt[a], accs[a].acc, ""), p, accs[a].pt),
                        accs[a].acc);
     }
     kj_np_loop_end(w, &fold);
+    for (int a = 0; a < n; a++) {   /* the blocks' sums in order, as NumPy adds them */
+        if (!ordered[a])
+            continue;
+        kj_np_loop blocks;
+        LLVMValueRef b = kj_np_loop_begin(w, &blocks, nblocks);
+        LLVMValueRef part = LLVMBuildLoad2(w->b, lt[a], LLVMBuildGEP2(w->b, lt[a], vals[a + 2], &b, 1, ""), "");
+        LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt[a], accs[a].acc, ""), part, "")), accs[a].acc);
+        kj_np_loop_end(w, &blocks);
+    }
     return true;
 }
 
@@ -394,7 +456,9 @@ LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueR
                     k == KJ_PART_MAX ? "zero-size array to reduction operation maximum which has no identity"
                                   : "zero-size array to reduction operation minimum which has no identity");
     const kj_type *pt = k == KJ_PART_ALL || k == KJ_PART_ANY ? kj_bool() : rt;
-    LLVMValueRef total = split_pass(w, at, k, data, count, et, pt, NULL);
+    bool numpy_order = k == KJ_PART_SUM && kj_np_sums_in_numpy_order(w, et, pt);
+    LLVMValueRef total = numpy_order ? split_blocks(w, at, k, data, count, et, pt, NULL)
+                                     : split_pass(w, at, k, data, count, et, pt, NULL);
     if (strcmp(m, "mean") && strcmp(m, "var") && strcmp(m, "std"))
         return total;
     /* NumPy's two passes: the mean, then the squared deviations from it */
@@ -402,6 +466,8 @@ LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueR
     LLVMValueRef mean = kj_fm(w, LLVMBuildFDiv(w->b, total, nf, ""));
     if (!strcmp(m, "mean"))
         return mean;
-    LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, split_pass(w, at, KJ_PART_SQDEV, data, count, et, rt, mean), nf, ""));
+    LLVMValueRef sqdev = kj_np_sums_in_numpy_order(w, rt, rt) ? split_blocks(w, at, KJ_PART_SQDEV, data, count, et, rt, mean)
+                                                              : split_pass(w, at, KJ_PART_SQDEV, data, count, et, rt, mean);
+    LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, sqdev, nf, ""));
     return m[0] == 'v' ? var : kj_call_intrinsic(w, "llvm.sqrt", kj_lltype(w, rt), 1, &var);
 }

@@ -70,35 +70,34 @@ void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const i
  * then the leftovers, above that the two halves (the first a multiple of
  * 8 long) summed the same way; the whole in blocks of KJ_NP_SUM_BLOCK. */
 #define SUMS(T, suffix)                                                                     \
-    static T pairwise_##suffix(const char *p, int64_t n, int64_t stride) {                  \
+    static T pairwise_##suffix(const T *p, int64_t n) {                                     \
         if (n < 8) {                                                                        \
             T res = 0;                                                                      \
             for (int64_t i = 0; i < n; i++)                                                 \
-                res += *(const T *)(p + i * stride);                                        \
+                res += p[i];                                                                \
             return res;                                                                     \
         }                                                                                   \
         if (n <= 128) {                                                                     \
             T r[8];                                                                         \
             for (int j = 0; j < 8; j++)                                                     \
-                r[j] = *(const T *)(p + j * stride);                                        \
+                r[j] = p[j];                                                                \
             int64_t i = 8;                                                                  \
             for (; i < n - n % 8; i += 8)                                                   \
                 for (int j = 0; j < 8; j++)                                                 \
-                    r[j] += *(const T *)(p + (i + j) * stride);                             \
+                    r[j] += p[i + j];                                                       \
             T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));      \
             for (; i < n; i++)                                                              \
-                res += *(const T *)(p + i * stride);                                        \
+                res += p[i];                                                                \
             return res;                                                                     \
         }                                                                                   \
         int64_t half = n / 2;                                                               \
         half -= half % 8;                                                                   \
-        return pairwise_##suffix(p, half, stride) + pairwise_##suffix(p + half * stride, n - half, stride); \
+        return pairwise_##suffix(p, half) + pairwise_##suffix(p + half, n - half);          \
     }                                                                                       \
-    T kj_np_sum_##suffix(const char *data, int64_t n, int64_t stride) {                     \
+    T kj_np_sum_##suffix(const T *data, int64_t n) {                                        \
         T total = 0;                                                                        \
         for (int64_t i = 0; i < n; i += KJ_NP_SUM_BLOCK)                                    \
-            total += pairwise_##suffix(data + i * stride,                                   \
-                                       n - i < KJ_NP_SUM_BLOCK ? n - i : KJ_NP_SUM_BLOCK, stride); \
+            total += pairwise_##suffix(data + i, n - i < KJ_NP_SUM_BLOCK ? n - i : KJ_NP_SUM_BLOCK); \
         return total;                                                                       \
     }
 SUMS(double, f64)

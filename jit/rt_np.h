@@ -26,15 +26,15 @@ void kj_np_raise_histogram(int32_t code, double lo, double hi);
 void kj_np_raise_axis(int64_t axis, int64_t ndim);
 int kj_np_prepare_axis_error(void);
 
-/* The sum of n floats stride bytes apart, in NumPy's order: a running
+/* The sum of n contiguous floats, in NumPy's order: a running
  * total over blocks of 8192 (the buffer NumPy's reduction hands its inner
  * loop), each block summed pairwise (eight running sums below 128
  * elements, halves above), so that np.sum and np.mean of a float array
  * give NumPy's result to the last bit, at the speed of eight independent
  * additions rather than one chain. */
 #define KJ_NP_SUM_BLOCK 8192
-double kj_np_sum_f64(const char *data, int64_t n, int64_t stride);
-float kj_np_sum_f32(const char *data, int64_t n, int64_t stride);
+double kj_np_sum_f64(const double *data, int64_t n);
+float kj_np_sum_f32(const float *data, int64_t n);
 
 /* An array as compiled code lays it out in memory (lower.c's kj_lltype):
  * owner, data, then shape[nd] and strides[nd] (bytes). */
