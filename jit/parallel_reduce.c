@@ -10,8 +10,11 @@
  * slot's partial; the parent then combines
  * the partials in slot order. var and std take NumPy's two passes, each
  * split. Integer results are exact (wrapping addition and multiplication
- * are associative); float sums differ from the serial order only by
- * rounding (chunk_value). A small line runs as one direct chunk
+ * are associative). A float sum, mean, var or std in NumPy's order
+ * (kj_np_sums_in_numpy_order) is the serial result to the last bit: its
+ * chunks sum whole blocks into an array of block sums, added in order
+ * (split_blocks); other float sums (a cast, fastmath) reassociate and
+ * differ by rounding (chunk_value). A small line runs as one direct chunk
  * (kj_parallel_region_end), so it costs two short loops over the slots
  * more than the serial code.
  *
