@@ -75,32 +75,3 @@ def test_the_other_array_and_the_empty_cases():
     with pytest.raises(IndexError):       # from a[0], before a.max() could raise ValueError
         first_index(np.zeros(0))
     check(first_index, (np.arange(5.0),))
-
-
-@pytest.mark.parametrize("threads", [1, 2, 4])
-def test_parallel_grouped_reductions_within_rounding(threads):
-    before = kiln.get_num_threads()
-    kiln.set_num_threads(threads)
-    try:
-        f = kiln.njit(parallel=True)(spread)
-        for a in (RNG.normal(size=250_003), RNG.integers(-5, 5, 100_000), np.array([3.0, np.nan] * 60_000)):
-            got, want = f(a), spread(a)
-            assert got[0] == want[0] or (np.isnan(got[0]) and np.isnan(want[0]))   # min and max exact
-            np.testing.assert_allclose(got[1], want[1], rtol=1e-10)
-            assert (got[2] == want[2]) or np.isnan(want[2]) or a.dtype.kind == "f"
-            assert got[3:] == want[3:]
-        g = kiln.njit(parallel=True)(stats)
-        x = RNG.random(1_000_000)
-        np.testing.assert_allclose(g(x), stats(x), rtol=1e-12)
-        with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
-            g(np.zeros(0))
-    finally:
-        kiln.set_num_threads(before)
-
-
-def test_the_parallel_report_shows_one_pass():
-    f = kiln.njit(parallel=True)(stats)
-    f(np.ones(5))
-    (loop,) = f.parallel_report().loops   # one split loop for the three reductions
-    assert loop["kind"] == "whole-array reductions in one pass" and loop["parallel"]
-    assert "whole-array reductions in one pass, split from" in f.parallel_report().text(1)

@@ -73,25 +73,3 @@ def test_integer_variances_are_numpys_to_the_bit(dtype):
 def test_fastmath_may_reorder():
     a = np.random.default_rng(7).standard_normal(10_000)
     assert kiln.njit(fastmath=True)(total)(a) == pytest.approx(total(a), rel=1e-12)
-
-
-def statistics(a):
-    return np.sum(a), a.mean(), np.var(a), a.std(), a.max()
-
-
-@pytest.mark.parametrize("threads", [1, 2, 4])
-def test_parallel_sums_are_the_serial_ones(threads):
-    # each chunk of the pool sums whole blocks, and the blocks' sums are added in order
-    before = kiln.get_num_threads()
-    kiln.set_num_threads(threads)
-    try:
-        f = kiln.njit(parallel=True)(statistics)
-        alone = kiln.njit(parallel=True)(spread)
-        rng = np.random.default_rng(threads)
-        for dtype in (np.float64, np.float32):
-            for n in (5, 40_000, 100_003, 1_000_003):
-                a = (rng.standard_normal(n) * 50).astype(dtype)
-                assert f(a) == statistics(a), (dtype, n)
-                assert alone(a) == spread(a), (dtype, n)
-    finally:
-        kiln.set_num_threads(before)
