@@ -1,7 +1,7 @@
 /* lower_np_group: whole-array reductions of one array in one statement
  * (np.sum(a) + a.max() + np.mean(a)) computed in one pass over it. The
- * array is read block by block, each block small enough to stay in the
- * first-level cache while every reduction folds it in turn, so the array
+ * array is read block by block, each block (64 KiB of doubles) staying in
+ * the cache while every reduction folds it in turn, so the array
  * comes from memory once instead of once per reduction (Numba's parfor
  * fusion does this for its parallel code). In a parallel=True function
  * the pass is split across the pool (parallel_reduce.c), each chunk doing
