@@ -142,9 +142,7 @@ void kj_check_status(kj_lw *w, LLVMValueRef status) {
 
 /* Polls the interrupt flag (set by the SIGINT handler) and raises
  * KeyboardInterrupt when it is set. */
-static void poll_interrupt(kj_lw *w) {
-    if (!w->u->target->poll_interrupts || w->inst->opts.no_interrupt_poll)
-        return;
+LLVMValueRef kj_interrupt_set(kj_lw *w) {
     LLVMValueRef flag = LLVMGetNamedGlobal(w->mod, "kj_interrupt_flag");
     if (!flag) {
         flag = LLVMAddGlobal(w->mod, w->i32, "kj_interrupt_flag");
@@ -155,6 +153,13 @@ static void poll_interrupt(kj_lw *w) {
     LLVMValueRef v = LLVMBuildLoad2(w->b, w->i32, flag, "interrupt");
     LLVMSetOrdering(v, LLVMAtomicOrderingMonotonic);
     LLVMSetAlignment(v, 4);
+    return LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i32, 0, 0), "");
+}
+
+static void poll_interrupt(kj_lw *w) {
+    if (!w->u->target->poll_interrupts || w->inst->opts.no_interrupt_poll)
+        return;
+    LLVMValueRef set = kj_interrupt_set(w);
     /* one cold exit per function for every poll (a kj_lw copied for an
      * outlined function must not reach into its parent's blocks) */
     if (!w->interrupt_bb || LLVMGetBasicBlockParent(w->interrupt_bb) != w->fn) {
@@ -166,7 +171,6 @@ static void poll_interrupt(kj_lw *w) {
         LLVMPositionBuilderAtEnd(w->b, here);
     }
     LLVMBasicBlockRef ok = kj_new_bb(w, "not.interrupted");
-    LLVMValueRef set = LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i32, 0, 0), "");
     set = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){set, LLVMConstInt(w->i1, 0, 0)});
     LLVMBuildCondBr(w->b, set, w->interrupt_bb, ok);
     LLVMPositionBuilderAtEnd(w->b, ok);

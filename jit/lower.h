@@ -90,6 +90,9 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args);
  * counted loops, and range()'s length (raising on step 0). */
 void kj_lower_block(kj_lw *w, kj_block *b);
 void kj_poll_interrupt(kj_lw *w);
+/* An i1: whether the SIGINT handler set the interrupt flag (read with a
+ * relaxed atomic load); for loops that leave some other way (ufunc_loop.c). */
+LLVMValueRef kj_interrupt_set(kj_lw *w);
 LLVMValueRef kj_range_len(kj_lw *w, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef step);
 
 /* Lowers every instance of the unit into u->mod (lower.c). */

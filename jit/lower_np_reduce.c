@@ -180,12 +180,11 @@ static LLVMValueRef squared_deviations(kj_lw *w, const line *ln, const kj_type *
     LLVMTypeRef lt = kj_lltype(w, rt);
     LLVMValueRef acc = kj_entry_alloca(w, lt, "acc");
     LLVMBuildStore(w->b, LLVMConstNull(lt), acc);
-    bool blocked = kj_np_sums_in_numpy_order(w, rt, rt);
-    LLVMBasicBlockRef pairwise = kj_new_bb(w, "var.blocks"), serial = kj_new_bb(w, "var.loop"), done = kj_new_bb(w, "var.done");
-    LLVMBuildCondBr(w->b, blocked ? LLVMBuildICmp(w->b, LLVMIntEQ, ln->stride, kj_np_itemsize(w, et), "") : LLVMConstInt(w->i1, 0, 0),
-                    pairwise, serial);
-    LLVMPositionBuilderAtEnd(w->b, pairwise);
-    if (blocked) {
+    LLVMBasicBlockRef done = kj_new_bb(w, "var.done"), serial = kj_new_bb(w, "var.loop");
+    if (kj_np_sums_in_numpy_order(w, rt, rt)) {
+        LLVMBasicBlockRef pairwise = kj_new_bb(w, "var.blocks");
+        LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, ln->stride, kj_np_itemsize(w, et), ""), pairwise, serial);
+        LLVMPositionBuilderAtEnd(w->b, pairwise);
         LLVMValueRef buf = kj_entry_alloca(w, LLVMArrayType2(lt, KJ_NP_SUM_BLOCK), "var.squares");
         LLVMValueRef size = c64(w, KJ_NP_SUM_BLOCK);
         kj_np_loop blocks;
@@ -196,11 +195,13 @@ static LLVMValueRef squared_deviations(kj_lw *w, const line *ln, const kj_type *
         LLVMValueRef i = kj_np_loop_begin(w, &l, n);
         LLVMBuildStore(w->b, deviation2(w, ln, LLVMBuildAdd(w->b, first, i, ""), et, rt, mean), LLVMBuildGEP2(w->b, lt, buf, &i, 1, ""));
         kj_np_loop_end(w, &l);
-        LLVMValueRef part = kj_np_sum_in_numpy_order(w, buf, n, rt, rt);
+        LLVMValueRef part = kj_np_pairwise_sum(w, buf, n, rt);
         LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt, acc, ""), part, "")), acc);
         kj_np_loop_end(w, &blocks);
+        LLVMBuildBr(w->b, done);
+    } else {
+        LLVMBuildBr(w->b, serial);
     }
-    LLVMBuildBr(w->b, done);
     LLVMPositionBuilderAtEnd(w->b, serial);
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);

@@ -159,7 +159,7 @@ static LLVMValueRef split_blocks(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValu
     LLVMValueRef start = LLVMBuildMul(o->b, b, size, ""), left = LLVMBuildSub(o->b, inside[2], start, "");
     LLVMValueRef n = LLVMBuildSelect(o->b, LLVMBuildICmp(o->b, LLVMIntSLT, left, size, ""), left, size, "");
     LLVMValueRef block = LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &start, 1, "");
-    LLVMValueRef v = k == KJ_PART_SUM ? kj_np_sum_in_numpy_order(o, block, n, et, pt)
+    LLVMValueRef v = k == KJ_PART_SUM ? kj_np_pairwise_sum(o, block, n, pt)   /* the caller checked the order */
                                       : kj_np_squared_deviations(o, block, n, et, pt, inside[3]);
     LLVMBuildStore(o->b, v, LLVMBuildGEP2(o->b, lt, inside[1], &b, 1, ""));
     kj_np_loop_end(o, &blocks);

@@ -80,17 +80,9 @@ static LLVMValueRef core_array(gen *g, LLVMValueRef data, const kj_type *at, con
 /* Raises KeyboardInterrupt, returning 1, when the flag is set. */
 static void poll_interrupt(gen *g) {
     LLVMBuilderRef b = g->w.b;
-    LLVMValueRef flag = LLVMGetNamedGlobal(g->w.mod, "kj_interrupt_flag");
-    if (!flag) {
-        flag = LLVMAddGlobal(g->w.mod, g->w.i32, "kj_interrupt_flag");
-        LLVMSetLinkage(flag, LLVMExternalLinkage);
-    }
-    LLVMValueRef v = LLVMBuildLoad2(b, g->w.i32, flag, "interrupt");
-    LLVMSetOrdering(v, LLVMAtomicOrderingMonotonic);
-    LLVMSetAlignment(v, 4);
     LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "interrupted"),
                       go = LLVMAppendBasicBlockInContext(g->w.ctx, g->fn, "not.interrupted");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(g->w.i32, 0, 0), ""), stop, go);
+    LLVMBuildCondBr(b, kj_interrupt_set(&g->w), stop, go);
     LLVMPositionBuilderAtEnd(b, stop);
     kj_call(&g->w, "kj_rt_raise", g->w.vd, 2, (LLVMTypeRef[]){g->w.ptr, g->w.ptr},
             (LLVMValueRef[]){LLVMConstIntToPtr(LLVMConstInt(g->w.i64, (uintptr_t)PyExc_KeyboardInterrupt, 0), g->w.ptr),
