@@ -8,6 +8,7 @@
 #include "gpu/targets.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +218,43 @@ static int emit(LLVMModuleRef module, LLVMTargetMachineRef tm, char **ptx, kg_er
     return *ptx ? 0 : kg_error_set(err, KG_ERR_LLVM, 0, "out of memory copying PTX");
 }
 
+/* LLVM's diagnostics while a kernel compiles. Without a handler of its own
+ * the context prints them on stderr (the loop vectorizer's remarks, which
+ * engine.c turns on for the CPU's report, appeared under every GPU compile)
+ * and ends the process on an error. Remarks are dropped here; the first
+ * error is kept and fails the compile. */
+typedef struct {
+    char error[256];
+} ptx_diagnostics;
+
+static void on_ptx_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
+    ptx_diagnostics *d = opaque;
+    if (LLVMGetDiagInfoSeverity(info) != LLVMDSError || d->error[0])
+        return;
+    char *desc = LLVMGetDiagInfoDescription(info);
+    snprintf(d->error, sizeof d->error, "%s", desc);
+    LLVMDisposeMessage(desc);
+}
+
+static int optimize_and_emit(LLVMModuleRef module, LLVMTargetMachineRef tm, const kg_ptx_options *options,
+                             char **ptx, kg_error *err) {
+    LLVMContextRef ctx = LLVMGetModuleContext(module);
+    LLVMDiagnosticHandler previous = LLVMContextGetDiagnosticHandler(ctx);
+    void *previous_context = LLVMContextGetDiagnosticContext(ctx);
+    ptx_diagnostics diagnostics = {{0}};
+    LLVMContextSetDiagnosticHandler(ctx, on_ptx_diagnostic, &diagnostics);
+    int status = run_pipeline(module, tm, options->opt_level, err);
+    if (status == 0)
+        status = emit(module, tm, ptx, err);
+    LLVMContextSetDiagnosticHandler(ctx, previous, previous_context);
+    if (status == 0 && diagnostics.error[0]) {
+        free(*ptx);
+        *ptx = NULL;
+        status = kg_error_set(err, KG_ERR_LLVM, 0, "NVPTX code generation failed: %s", diagnostics.error);
+    }
+    return status;
+}
+
 int kg_ptx_from_module(LLVMModuleRef module, const kg_ptx_options *options, char **ptx, kg_error *err) {
     *ptx = NULL;
     int sm = pick_sm(options);
@@ -241,10 +279,8 @@ int kg_ptx_from_module(LLVMModuleRef module, const kg_ptx_options *options, char
     if (status == 0) {
         set_reflect_ftz(module, options->fast_math);
         internalize(module);
-        status = run_pipeline(module, tm, options->opt_level, err);
+        status = optimize_and_emit(module, tm, options, ptx, err);
     }
-    if (status == 0)
-        status = emit(module, tm, ptx, err);
     LLVMDisposeTargetMachine(tm);
     return status;
 }

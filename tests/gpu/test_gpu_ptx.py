@@ -97,6 +97,24 @@ def test_grid_stride_add_is_straight_global_loads():
     assert ".local" not in ptx  # no stack frame for a simple kernel
 
 
+def test_gpu_compiles_print_nothing_after_cpu_compiles(capfd):
+    """The CPU compiler turns on LLVM's vectorizer remarks for its report;
+    they must not spill onto stderr (a terminal, or the kernel's log) from
+    the NVPTX pipeline, where nobody reads them."""
+    import kiln
+
+    @kiln.jit
+    def triangle(n):
+        s = 0
+        for i in range(n):
+            s += i
+        return s
+    assert triangle(4) == 6
+    capfd.readouterr()
+    assert "ld.global" in compile_ptx_from_ir(ir_kernels.ADD, "add")
+    assert capfd.readouterr().err == ""
+
+
 def test_invalid_ir_is_a_compile_error():
     with pytest.raises(CudaCompileError, match="not valid LLVM IR"):
         compile_ptx_from_ir("define void @k( {", "k")
