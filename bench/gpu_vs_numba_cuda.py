@@ -10,7 +10,8 @@ Measures: launch overhead of an empty kernel taking a device array (also
 against CuPy's RawKernel where CuPy is installed); host to
 device and back bandwidth (pageable and pinned); the grid-stride add over
 2^26 float32 (Kiln IR vs numba-cuda vs nvcc's CUDA C, all timed with CUDA
-events, median of 50); first-use time (compile + load + first launch);
+events, median of 50); first-use time (compile + load + first launch), in
+this process and in fresh ones with the driver's PTX cache off;
 creating seed 004's 1536 random generator states.
 
 Writes a JSON of the figures to $OUT/bench_gpu.json when OUT is set."""
@@ -239,6 +240,68 @@ def bench_first_use():
     row("first use of a small kernel (compile+load+run)", kiln_s * 1e3, peer * 1e3 if peer else None, "ms")
 
 
+# A course's first GPU cell in a fresh process: the context made by a
+# to_device, then the first launch of seed 004's add (compile, load, run).
+# Printed: the first launch's time, then import + context. The tool's module
+# is substituted for TOOL.
+FRESH_FIRST_CALL = """
+import time
+import numpy as np
+if not hasattr(np, "row_stack"):
+    np.row_stack = np.vstack
+start = time.perf_counter()
+from TOOL import cuda
+d = cuda.to_device(np.ones(1 << 20, np.float32))
+cuda.synchronize()
+ready = time.perf_counter()
+
+@cuda.jit
+def add(x, y, out):
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, x.shape[0], stride):
+        out[i] = x[i] + y[i]
+
+t = time.perf_counter()
+add[4, 256](d, d, d)
+cuda.synchronize()
+print("FIRST", time.perf_counter() - t, ready - start)
+"""
+
+
+def fresh_first_call_ms(tool, runs=3):
+    """Median first launch and import + context time (ms) over fresh
+    processes, with the driver's PTX cache off (CUDA_CACHE_DISABLE): what
+    the very first run of a notebook costs."""
+    firsts, readies = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "first_call.py")   # a file: kiln.cuda.jit reads the kernel's source
+        with open(script, "w") as f:
+            f.write(FRESH_FIRST_CALL.replace("TOOL", tool))
+        for _ in range(runs):
+            done = subprocess.run([sys.executable, script], capture_output=True, text=True,
+                                  env=dict(os.environ, CUDA_CACHE_DISABLE="1"))
+            line = [x for x in done.stdout.splitlines() if x.startswith("FIRST")]
+            if not line:
+                print(f"   {tool}: the fresh-process run failed: {done.stderr[-300:]}")
+                return None, None
+            first, ready = map(float, line[0].split()[1:])
+            firsts.append(first * 1e3)
+            readies.append(ready * 1e3)
+    return statistics.median(firsts), statistics.median(readies)
+
+
+def bench_fresh_first_call():
+    kiln_first, kiln_ready = fresh_first_call_ms("kiln")
+    peer_first = peer_ready = None
+    if ncuda:
+        peer_first, peer_ready = fresh_first_call_ms("numba")
+    if kiln_first is None:
+        return
+    row("fresh process: first launch of seed 004's add", kiln_first, peer_first, "ms")
+    row("fresh process: import + context", kiln_ready, peer_ready, "ms")
+
+
 def bench_random_states():
     """Seed 004's 24 x 64 generator states: Numba compiles and runs a
     host-side loop for them, Kiln jumps ahead in C."""
@@ -367,6 +430,7 @@ def main():
           f"{gpu.MULTIPROCESSOR_COUNT} SMs; numba-cuda: {'yes' if ncuda else 'not installed'}")
     print(f"{'what':<44} {'kiln':>12} {'peer':>12} unit   ratio")
     bench_first_use()  # first: nothing compiled or loaded yet
+    bench_fresh_first_call()
     bench_random_states()
     bench_launch_overhead()
     bench_add()

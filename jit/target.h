@@ -53,6 +53,10 @@ struct kj_target {
      * (exceptions set by kj_rt_raise; a GPU target records an error code). */
     bool poll_interrupts;
     bool has_runtime;
+    /* Whether range(start, stop, step) with a step that is not a literal (a
+     * GPU grid-stride loop) steps its index instead of counting iterations
+     * (lower.c, lower_for_strided_range). */
+    bool step_strided_ranges;
 
     /* The symbol of the library function computing `fn` ("sin", "pow",
      * "atan2", ...; the names of C's math.h for double) for a float of

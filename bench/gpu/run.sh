@@ -12,6 +12,8 @@
 #   git archive HEAD | gzip > .device/src.tar.gz
 # and this script builds and tests that committed snapshot instead.
 # KILN_CMAKE_FLAGS adds CMake flags (as scripts/setup.sh does).
+# --build-only stops after the build and prints the environment that runs
+# Kiln there (for a probe of one's own in the same device call, via eval).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 src=$root
@@ -47,6 +49,10 @@ tail -5 "$logs/build.log"
 
 # Only the tests and the benchmark see the carried libraries.
 export LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if [ "${1:-}" = --build-only ]; then
+  echo "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH KILN_BUILD_DIR=$build PYTHONPATH=$build/python:$src/python"
+  exit 0
+fi
 cd "$src"
 KILN_BUILD_DIR=$build "$python" -m pytest -v -p no:cacheprovider tests/gpu > "$logs/tests.log" 2>&1
 tests=$?

@@ -255,6 +255,86 @@ def test_boundscheck_false_has_no_checks():
     assert off_by_one.inspect_ptx().count("setp") > unchecked.inspect_ptx().count("setp")
 
 
+def test_grid_stride_loops_step_without_a_trip_count():
+    """A range whose step is a variable (the grid-stride loop) steps its
+    index on the GPU targets: no division for a trip count (the driver's
+    PTX JIT was slower on it), and one load per operand (unrolled by LLVM it
+    ran 20% slower on the H100, bench/gpu/RESULTS.md). A loop with a
+    literal step (matmul's k) is still counted and unrolls."""
+    add = cuda.jit(boundscheck=False)(sk.add_kernel.py_func)
+    v = np.arange(40, dtype=np.float32)
+    out = np.zeros_like(v)
+    add[2, 8](v, v, out)
+    np.testing.assert_array_equal(out, 2 * v)
+    assert add.inspect_ptx().count("ld.global.f32") == 2
+    assert "div." not in add.inspect_ptx()
+    matmul = cuda.jit(boundscheck=False)(sk.matmul.py_func)
+    a = np.ones((8, 8), np.float32)
+    c = np.zeros_like(a)
+    matmul[(1, 1), (8, 8)](a, a, c)
+    np.testing.assert_array_equal(c, a @ a)
+    assert matmul.inspect_ptx().count("ld.global.f32") > 2
+
+
+@cuda.jit
+def stepped_range(out, start, stop, step):
+    n = 0
+    for i in range(start, stop, step):
+        if n + 1 < out.shape[0]:
+            out[n + 1] = i
+        i = 0   # rebinding the loop variable does not change the iteration
+        n += 1
+    out[0] = n
+
+
+@cuda.jit
+def stepped_break_else(out, stop, step):
+    out[0] = -1
+    for i in range(0, stop, step):
+        if i % 2 == 1:
+            continue
+        if i == 6:
+            out[0] = i
+            break
+    else:
+        out[0] = 99
+
+
+BIG = 2 ** 63 - 1
+
+
+@pytest.mark.parametrize("start, stop, step", [
+    (0, 10, 3), (10, 0, -3), (5, 5, 2), (5, 0, 2), (0, 5, -1), (-7, 20, 4), (3, 4, 7),
+    (BIG - 10, BIG, 4), (-BIG + 5, -BIG - 1, -3), (0, BIG, 2 ** 62), (-BIG - 1, BIG, BIG)])
+def test_stepped_range_matches_python(start, stop, step):
+    out = np.zeros(16, np.int64)
+    stepped_range[1, 1](out, start, stop, step)
+    expected = list(range(start, stop, step))
+    assert out[0] == len(expected)
+    np.testing.assert_array_equal(out[1:1 + len(expected)], expected[:15])
+
+
+@pytest.mark.parametrize("stop, step, expected", [(10, 3, 6), (10, 2, 6), (5, 1, 99), (10, 4, 99)])
+def test_stepped_range_break_continue_else(stop, step, expected):
+    out = np.zeros(1, np.int64)
+    stepped_break_else[1, 1](out, stop, step)
+    assert out[0] == expected
+
+
+@needs_ptxas
+def test_stepped_range_ptx_assembles(tmp_path):
+    stepped_range[1, 1](np.zeros(4, np.int64), 0, 10, 3)
+    stepped_break_else[1, 1](np.zeros(1, np.int64), 10, 3)
+    run_ptxas(stepped_range.inspect_ptx(), tmp_path)
+    run_ptxas(stepped_break_else.inspect_ptx(), tmp_path)
+
+
+def test_stepped_range_step_zero_is_a_value_error():
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):
+        stepped_range[1, 1](np.zeros(4, np.int64), 0, 10, 0)
+        cuda.synchronize()
+
+
 @cuda.jit
 def returns_value(x):
     return x[0]
