@@ -21,7 +21,9 @@
  *                builtins; every function returns a status, exceptions
  *                are recorded in the runtime; NumPy code in lower_np*.c
  *                (lower_np.h), whose math calls name glibc's SIMD versions
- *                to the vectorizer (np_vecmath.c)
+ *                to the vectorizer (np_vecmath.c); on the GPU targets a
+ *                loop whose range proves its bounds checks also gets a copy
+ *                without them (lower_range_checks.c)
  *   engine.c     O2 with the new pass manager, loop-vectorize remarks, ORC
  *                LLJIT; LLVM's one-time start-up on a thread begun at import
  *   runtime.c    what compiled code calls: exceptions, the interrupt flag

@@ -482,9 +482,49 @@ static void lower_for_strided_range(kj_lw *w, kj_node *s) {
     LLVMPositionBuilderAtEnd(w->b, exit);
 }
 
+static void lower_for_once(kj_lw *w, kj_node *s);
+
+/* Loop s twice: where its range proves the bounds checks r names, a copy
+ * without them; else the loop as written. The range's bounds are
+ * evaluated once more for the condition (kj_range_checks_scan allows only
+ * bounds for which that changes nothing). */
+static void lower_for_versioned(kj_lw *w, kj_node *s, kj_loop_range *r) {
+    kj_node *range = s->kids[1];
+    int na = range->nkids - 1;
+    LLVMValueRef zero = LLVMConstInt(w->i64, 0, 0), a[3] = {zero, zero, zero};
+    for (int i = 0; i < na && i < 3; i++)
+        a[i] = kj_cast(w, kj_lower_expr(w, range->kids[i + 1]), range->kids[i + 1]->type, KJ_I64);
+    LLVMValueRef hold = kj_range_checks_hold(w, r, na == 1 ? zero : a[0], na == 1 ? a[0] : a[1]);
+    if (na == 3)   /* counting up */
+        hold = LLVMBuildAnd(w->b, hold, LLVMBuildICmp(w->b, LLVMIntSGT, a[2], zero, ""), "");
+    LLVMBasicBlockRef proven = kj_new_bb(w, "for.proven"), checked = kj_new_bb(w, "for.checked"),
+                      join = kj_new_bb(w, "for.join");
+    LLVMBuildCondBr(w->b, hold, proven, checked);
+    LLVMPositionBuilderAtEnd(w->b, proven);
+    r->outer = w->ranges;
+    w->ranges = r;
+    lower_for_once(w, s);
+    w->ranges = r->outer;
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, checked);
+    lower_for_once(w, s);
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+}
+
 static void lower_for(kj_lw *w, kj_node *s) {
     if (kj_parallel_lower_for(w, s))   /* a prange loop of a parallel=True function */
         return;
+    kj_loop_range proven;
+    if (kj_range_checks_scan(w, s, &proven) > 0)
+        lower_for_versioned(w, s, &proven);
+    else
+        lower_for_once(w, s);
+}
+
+static void lower_for_once(kj_lw *w, kj_node *s) {
     if (is_strided_range(w, s->kids[1])) {
         lower_for_strided_range(w, s);
         return;

@@ -30,7 +30,36 @@ typedef struct {
     LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr, vd;
     struct kj_nrt_fn *nrt;           /* reference counting state (lower_nrt.c), NULL if none */
     struct kj_np_group *group;       /* the statement's reductions done in one pass (lower_np_group.c), or NULL */
+    struct kj_loop_range *ranges;    /* loop copies whose range proves checks in their body, innermost first */
 } kj_lw;
+
+/* ---- bounds checks a loop's range proves (lower_range_checks.c) ---- */
+
+#define KJ_RANGE_CHECKS_MAX 8
+
+/* A range loop's variable (local `slot`) and the element accesses of its
+ * body whose checks a condition before the loop can prove: arrays[i] (a
+ * local array) on axes[i], indexed by local indices[i], the loop variable
+ * (proven by the range) or a local the body does not rebind (proven by its
+ * value). */
+typedef struct kj_loop_range {
+    int slot, n;
+    kj_node *arrays[KJ_RANGE_CHECKS_MAX], *indices[KJ_RANGE_CHECKS_MAX];
+    int axes[KJ_RANGE_CHECKS_MAX];
+    struct kj_loop_range *outer;
+} kj_loop_range;
+
+/* Fills r for `for` statement s when its range could prove checks of its
+ * body (boundscheck on, a target that versions loops, a range loop whose
+ * variable and arrays the body does not rebind, bounds that may be
+ * evaluated twice); returns r->n, 0 if none. */
+int kj_range_checks_scan(kj_lw *w, const kj_node *s, kj_loop_range *r);
+/* 0 <= start, stop <= the length of each array r indexes by the loop
+ * variable, and 0 <= i < the length for each other index i. */
+LLVMValueRef kj_range_checks_hold(kj_lw *w, const kj_loop_range *r, LLVMValueRef start, LLVMValueRef stop);
+/* Whether the check of arr[..., in, ...] on `axis` is proven by the loop
+ * copy being lowered. */
+bool kj_range_check_proven(const kj_lw *w, const kj_node *arr, const kj_node *in, int axis);
 
 /* The LLVM type holding values of t. */
 LLVMTypeRef kj_lltype(kj_lw *w, const kj_type *t);

@@ -20,7 +20,8 @@ LLVMValueRef kj_array_len(kj_lw *w, LLVMValueRef arr) {
 /* Index value i (of type it) for axis `axis` of length len (axis -1: a
  * tuple): negative counts from the end; with boundscheck, out of range
  * raises IndexError with NumPy's (Python's) words. */
-static LLVMValueRef normalize(kj_lw *w, kj_node *in, LLVMValueRef i, const kj_type *it, LLVMValueRef len, int axis) {
+static LLVMValueRef normalize(kj_lw *w, const kj_node *arr, kj_node *in, LLVMValueRef i, const kj_type *it,
+                              LLVMValueRef len, int axis) {
     bool is_signed = it->kind == KJ_T_INT && it->is_signed;
     LLVMValueRef asked = i = LLVMBuildIntCast2(w->b, i, w->i64, is_signed, "");
     bool known_nonneg = in && in->kind == KJ_E_CONST && in->ival >= 0;
@@ -28,7 +29,7 @@ static LLVMValueRef normalize(kj_lw *w, kj_node *in, LLVMValueRef i, const kj_ty
         LLVMValueRef neg = LLVMBuildICmp(w->b, LLVMIntSLT, i, LLVMConstInt(w->i64, 0, 0), "");
         i = LLVMBuildSelect(w->b, neg, LLVMBuildAdd(w->b, i, len, ""), i, "idx");
     }
-    if (!w->inst->opts.boundscheck)
+    if (!w->inst->opts.boundscheck || kj_range_check_proven(w, arr, in, axis))
         return i;
     LLVMValueRef out = LLVMBuildICmp(w->b, LLVMIntUGE, i, len, "");
     if (axis < 0 || strcmp(w->u->target->name, "cpu") != 0) {   /* a tuple; or a GPU kernel, whose raises carry constant words */
@@ -123,7 +124,7 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
         LLVMValueRef slot = kj_entry_alloca(w, kj_lltype(w, at), "tuple");
         LLVMBuildStore(w->b, arr, slot);
         LLVMValueRef len = LLVMConstInt(w->i64, (unsigned)at->n, 0);
-        LLVMValueRef k = normalize(w, i, kj_lower_expr(w, i), i->type, len, -1);
+        LLVMValueRef k = normalize(w, NULL, i, kj_lower_expr(w, i), i->type, len, -1);
         if (!w->inst->opts.boundscheck)
             kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntUGE, k, len, ""), PyExc_IndexError,
                         "tuple index out of range");
@@ -138,7 +139,7 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
         LLVMValueRef idx[at->ndim > 0 ? at->ndim : 1];
         for (int k = 0; k < nidx; k++) {
             kj_node *in = n->kids[k + 1];
-            idx[k] = normalize(w, in, kj_lower_expr(w, in), in->type, kj_array_field(w, arr, 2, k), k);
+            idx[k] = normalize(w, n->kids[0], in, kj_lower_expr(w, in), in->type, kj_array_field(w, arr, 2, k), k);
         }
         return load_elem(w, elem_ptr(w, arr, at, idx), at->elem);
     }
@@ -151,7 +152,7 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
         LLVMValueRef len = kj_array_field(w, arr, 2, k), stride = kj_array_field(w, arr, 3, k);
         kj_node *in = k < nidx ? n->kids[k + 1] : NULL;
         if (in && in->kind != KJ_E_SLICE) {
-            LLVMValueRef i = normalize(w, in, kj_lower_expr(w, in), in->type, len, k);
+            LLVMValueRef i = normalize(w, n->kids[0], in, kj_lower_expr(w, in), in->type, len, k);
             off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, i, stride, ""), "");
             continue;
         }
@@ -223,7 +224,7 @@ void kj_store_index(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt
     LLVMValueRef idx[at->ndim > 0 ? at->ndim : 1];
     for (int k = 0; k < nidx; k++) {
         kj_node *in = target->kids[k + 1];
-        idx[k] = normalize(w, in, kj_lower_expr(w, in), in->type, kj_array_field(w, arr, 2, k), k);
+        idx[k] = normalize(w, target->kids[0], in, kj_lower_expr(w, in), in->type, kj_array_field(w, arr, 2, k), k);
     }
     LLVMValueRef x = kj_cast(w, v, vt, at->elem);
     if (at->elem->kind == KJ_T_BOOL)

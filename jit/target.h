@@ -53,6 +53,9 @@ struct kj_target {
      * (exceptions set by kj_rt_raise; a GPU target records an error code). */
     bool poll_interrupts;
     bool has_runtime;
+    /* Whether a range loop whose range proves some bounds checks of its
+     * body is emitted twice, with and without them (lower_range_checks.c). */
+    bool version_checked_loops;
     /* Whether range(start, stop, step) with a step that is not a literal (a
      * GPU grid-stride loop) steps its index instead of counting iterations
      * (lower.c, lower_for_strided_range). */

@@ -276,13 +276,72 @@ def test_grid_stride_loops_step_without_a_trip_count():
     assert matmul.inspect_ptx().count("ld.global.f32") > 2
 
 
-def test_naive_matmul_checks_leave_the_inner_loop():
-    """gpu/ptx.c unswitches the loop-invariant bounds checks out of naive
-    matmul's k loop after inlining, and cleans up after: six conditional
-    branches in the kernel (seven without the unswitching, on LLVM 19)."""
+def test_naive_matmul_has_a_copy_of_its_loop_without_checks():
+    """The k loop's range proves B[k, col] and A[row, k] in bounds when
+    A.shape[1] <= B.shape[0] and row, col are inside: jit/lower_range_checks.c
+    emits the loop twice, and the copy without checks unrolls as the
+    unchecked kernel does (8 loads), while the other keeps them."""
     a = np.ones((8, 8), np.float32)
     sk.matmul[(1, 1), (8, 8)](a, a, np.zeros_like(a))
-    assert sk.matmul.inspect_ptx().count("@%p") <= 6
+    ptx = sk.matmul.inspect_ptx()
+    assert ptx.count("ld.global.f32") >= 8 and "atom.global.cas" in ptx
+
+
+def test_loops_with_a_barrier_are_not_copied():
+    """The copy a loop runs in is chosen per thread (row and col differ
+    between threads); with cuda.syncthreads() in the loop, threads of one
+    block could wait at different barriers, so such a loop stays one."""
+    SEED_LAUNCHES["fast_matmul"]()
+    assert sk.fast_matmul.inspect_ptx().count("bar.sync") == 2
+
+
+@cuda.jit
+def gather_guarded(out, a, n):
+    for k in range(n):
+        if k < a.shape[0]:
+            out[k] = a[k]
+        else:
+            out[k] = -1.0
+
+
+@cuda.jit
+def row_sum(out, m, row):
+    s = 0.0
+    for k in range(m.shape[1]):
+        s += m[row, k]
+    out[0] = s
+
+
+@cuda.jit
+def copy_first(out, a, n):
+    for k in range(n):
+        out[k] = a[k]
+
+
+def test_checks_a_loop_proves_still_hold_where_it_does_not():
+    """Each loop runs in its copy without checks where its range and
+    indices prove them, else in the checked copy: the results are Python's
+    either way, and an access that is out of bounds still raises."""
+    a = np.arange(5.0)
+    out = np.zeros(8)
+    gather_guarded[1, 1](out, a, 8)        # runs past a: the guard keeps it in bounds
+    np.testing.assert_array_equal(out, [0, 1, 2, 3, 4, -1, -1, -1])
+    gather_guarded[1, 1](out, a, 5)
+    np.testing.assert_array_equal(out[:5], a)
+    m = np.arange(12.0).reshape(3, 4)
+    got = np.zeros(1)
+    for row in (0, 2, -1, -3):             # negative rows count from the end, in the checked copy
+        row_sum[1, 1](got, m, row)
+        assert got[0] == m[row].sum()
+    with pytest.raises(IndexError, match="kernel 'row_sum'"):
+        row_sum[1, 1](got, m, 3)
+        cuda.synchronize()
+    dst = np.zeros(6)
+    copy_first[1, 1](dst, a, 5)
+    np.testing.assert_array_equal(dst[:5], a)
+    with pytest.raises(IndexError, match="kernel 'copy_first'"):
+        copy_first[1, 1](dst, a, 6)
+        cuda.synchronize()
 
 
 @cuda.jit
