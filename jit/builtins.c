@@ -4,6 +4,7 @@
  * lowering follows it. Math functions go to LLVM intrinsics where LLVM can
  * vectorize them, otherwise to the target's library symbol. */
 #include "jit/lower.h"
+#include "jit/np_vecmath.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -286,7 +287,12 @@ static LLVMValueRef libm(kj_lw *w, const char *fn, const kj_type *t, int n, LLVM
         return LLVMGetUndef(ft);
     }
     LLVMTypeRef tys[2] = {ft, ft};
-    return kj_fm(w, kj_call(w, sym, ft, n, tys, args));
+    LLVMValueRef call = kj_call(w, sym, ft, n, tys, args);
+    /* math.cos(x) in a loop widens to libmvec's cos as np.cos of an array
+     * does; without it the call, which LLVM takes to write errno, kept the
+     * loop scalar */
+    kj_np_vector_variants(w, call, fn, t->bits, n);
+    return kj_fm(w, call);
 }
 
 static LLVMValueRef intrinsic(kj_lw *w, const char *name, const kj_type *t, int n, LLVMValueRef *args) {

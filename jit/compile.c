@@ -33,6 +33,8 @@ int kj_read_options(PyObject *dispatcher, kj_options *o) {
             o->nogil = PyObject_IsTrue(v) == 1;
         if ((v = PyDict_GetItemString(d, "boundscheck")))
             o->boundscheck = PyObject_IsTrue(v) == 1;
+        if ((v = PyDict_GetItemString(d, "numpy_errors")))
+            o->numpy_errors = PyObject_IsTrue(v) == 1;
         if ((v = PyDict_GetItemString(d, "no_interrupt_poll")))
             o->no_interrupt_poll = PyObject_IsTrue(v) == 1;
         if ((v = PyDict_GetItemString(d, "parallel")))

@@ -229,8 +229,9 @@ LLVMValueRef kj_arith(kj_lw *w, kj_node *at, kj_op op, LLVMValueRef a, LLVMValue
         case KJ_OP_SUB: return kj_fm(w, LLVMBuildFSub(bd, a, b, ""));
         case KJ_OP_MUL: return kj_fm(w, LLVMBuildFMul(bd, a, b, ""));
         case KJ_OP_DIV:
-            kj_raise_if(w, LLVMBuildFCmp(bd, LLVMRealOEQ, b, LLVMConstNull(LLVMTypeOf(b)), ""),
-                        PyExc_ZeroDivisionError, "float division by zero");
+            if (!w->inst->opts.numpy_errors)
+                kj_raise_if(w, LLVMBuildFCmp(bd, LLVMRealOEQ, b, LLVMConstNull(LLVMTypeOf(b)), ""),
+                            PyExc_ZeroDivisionError, "float division by zero");
             return kj_fm(w, LLVMBuildFDiv(bd, a, b, ""));
         case KJ_OP_FLOORDIV:
         case KJ_OP_MOD: return float_floordiv_mod(w, op, a, b);
@@ -289,8 +290,9 @@ static LLVMValueRef lower_binop(kj_lw *w, kj_node *n) {
     }
     LLVMValueRef b = kj_lower_expr(w, n->kids[1]);
     if (n->op == KJ_OP_DIV && kj_is_intlike(ta) && kj_is_intlike(tb)) {
-        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, b, LLVMConstNull(LLVMTypeOf(b)), ""),
-                    PyExc_ZeroDivisionError, "division by zero");
+        if (!w->inst->opts.numpy_errors)
+            kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, b, LLVMConstNull(LLVMTypeOf(b)), ""),
+                        PyExc_ZeroDivisionError, "division by zero");
         return kj_arith(w, n, n->op, kj_cast(w, a, ta, t), kj_cast(w, b, tb, t), t);
     }
     if (n->op == KJ_OP_POW && kj_is_intlike(tb) && t->kind != KJ_T_COMPLEX)

@@ -17,6 +17,7 @@
 typedef struct {
     bool nogil;
     bool boundscheck;
+    bool numpy_errors;          /* error_model='numpy': float division by zero is IEEE's inf or nan */
     unsigned fastmath;          /* LLVMFastMathFlags; 0 = strict IEEE */
     bool no_interrupt_poll;     /* only for measuring what polling costs (bench/) */
     bool loops_polled_outside;  /* a ufunc kernel: the ufunc's loop polls (ufunc_loop.c), its counted loops do not */

@@ -42,7 +42,12 @@ def _options(kwargs):
         if bad:
             raise ValueError(f"kiln.jit: unknown fastmath flag(s) {sorted(bad)}; known: {sorted(_FASTMATH)}")
         flags = sum(_FASTMATH[n] for n in names)
+    error_model = kwargs.get("error_model", "python")
+    if error_model not in ("python", "numpy"):
+        raise ValueError(f"kiln.jit: error_model must be 'python' or 'numpy', not {error_model!r}")
     return {"nogil": bool(kwargs.get("nogil", False)), "boundscheck": bool(kwargs.get("boundscheck") or False),
+            # Numba's error_model='numpy': a float division by zero gives inf or nan instead of raising
+            "numpy_errors": error_model == "numpy",
             "fastmath_flags": flags,
             # prange loops on the thread pool (jit/parallel.h); Numba's option dicts count as True
             "parallel": bool(kwargs.get("parallel", False)),

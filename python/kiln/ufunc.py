@@ -55,8 +55,10 @@ def _spec_of_dtype(dtype):
 
 
 def _kernel(py_func, description, options):
-    """A private dispatcher for py_func whose compiles produce ufunc loops."""
-    d = jit(**options)(py_func)
+    """A private dispatcher for py_func whose compiles produce ufunc loops.
+    Like Numba's, it follows NumPy's error model: 1.0 / 0.0 is inf, as
+    np.divide gives, and a loop that cannot raise is one LLVM vectorizes."""
+    d = jit(error_model="numpy", **options)(py_func)
     d._kiln_ufunc = description
     return d
 
