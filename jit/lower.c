@@ -371,8 +371,16 @@ static int static_len(const kj_type *t) {
     }
 }
 
-/* for target in <tuple>: the body once per element (the elements may have
- * different types, each converted to the loop variable's). */
+/* An else block (of an if, or of a loop that ended without break) lowered
+ * at block `at`, going on to `exit`, where lowering then continues. */
+static void lower_else(kj_lw *w, kj_block *orelse, LLVMBasicBlockRef at, LLVMBasicBlockRef exit) {
+    LLVMPositionBuilderAtEnd(w->b, at);
+    lower_block(w, orelse);
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, exit);
+}
+
 /* Lowers a loop body in which `break` goes to brk and `continue` to cont;
  * a body that does not end in a jump falls through to cont. */
 static void lower_loop_body(kj_lw *w, kj_block *body, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont) {
@@ -386,6 +394,8 @@ static void lower_loop_body(kj_lw *w, kj_block *body, LLVMBasicBlockRef brk, LLV
         LLVMBuildBr(w->b, cont);
 }
 
+/* for target in <tuple>: the body once per element (the elements may have
+ * different types, each converted to the loop variable's). */
 static void lower_for_tuple(kj_lw *w, kj_node *s, int n) {
     it_state st = {0};
     it_setup(w, s->kids[1], &st);
@@ -399,11 +409,7 @@ static void lower_for_tuple(kj_lw *w, kj_node *s, int n) {
     }
     if (n == 0)
         LLVMBuildBr(w->b, orelse);
-    LLVMPositionBuilderAtEnd(w->b, orelse);
-    lower_block(w, &s->orelse);
-    if (!kj_terminated(w))
-        LLVMBuildBr(w->b, exit);
-    LLVMPositionBuilderAtEnd(w->b, exit);
+    lower_else(w, &s->orelse, orelse, exit);
     it_free(&st);
 }
 
@@ -475,11 +481,7 @@ static void lower_for_strided_range(kj_lw *w, kj_node *s) {
     LLVMPositionBuilderAtEnd(w->b, next);
     LLVMBuildStore(w->b, LLVMBuildAdd(w->b, i, step, ""), i_p);
     LLVMBuildBr(w->b, body);
-    LLVMPositionBuilderAtEnd(w->b, orelse);
-    lower_block(w, &s->orelse);
-    if (!kj_terminated(w))
-        LLVMBuildBr(w->b, exit);
-    LLVMPositionBuilderAtEnd(w->b, exit);
+    lower_else(w, &s->orelse, orelse, exit);
 }
 
 static void lower_for_once(kj_lw *w, kj_node *s);
@@ -580,11 +582,7 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
     LLVMPositionBuilderAtEnd(w->b, olatch);
     LLVMBuildStore(w->b, LLVMBuildLoad2(w->b, w->i64, end_p, ""), base_p);
     LLVMBuildBr(w->b, ocond);
-    LLVMPositionBuilderAtEnd(w->b, orelse);
-    lower_block(w, &s->orelse);
-    if (!kj_terminated(w))
-        LLVMBuildBr(w->b, exit);
-    LLVMPositionBuilderAtEnd(w->b, exit);
+    lower_else(w, &s->orelse, orelse, exit);
     it_free(&st);
 }
 
@@ -676,11 +674,7 @@ static void lower_while(kj_lw *w, kj_node *s) {
     LLVMBuildCondBr(w->b, test, body, orelse);
     LLVMPositionBuilderAtEnd(w->b, body);
     lower_loop_body(w, &s->body, exit, cond);
-    LLVMPositionBuilderAtEnd(w->b, orelse);
-    lower_block(w, &s->orelse);
-    if (!kj_terminated(w))
-        LLVMBuildBr(w->b, exit);
-    LLVMPositionBuilderAtEnd(w->b, exit);
+    lower_else(w, &s->orelse, orelse, exit);
 }
 
 static void lower_return(kj_lw *w, kj_node *s) {
@@ -757,11 +751,7 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         lower_block(w, &s->body);
         if (!kj_terminated(w))
             LLVMBuildBr(w->b, exit);
-        LLVMPositionBuilderAtEnd(w->b, other);
-        lower_block(w, &s->orelse);
-        if (!kj_terminated(w))
-            LLVMBuildBr(w->b, exit);
-        LLVMPositionBuilderAtEnd(w->b, exit);
+        lower_else(w, &s->orelse, other, exit);
         break;
     }
     case KJ_S_WHILE:
