@@ -15,6 +15,7 @@ this process and in fresh ones with the driver's PTX cache off;
 creating seed 004's 1536 random generator states.
 
 Writes a JSON of the figures to $OUT/bench_gpu.json when OUT is set."""
+import ast
 import json
 import os
 import shutil
@@ -236,10 +237,21 @@ def bench_first_use():
     row("first use of a small kernel (compile+load+run)", kiln_s * 1e3, peer * 1e3 if peer else None, "ms")
 
 
+def seed_source(name):
+    """The source of a seed kernel in tests/gpu/seed_kernels.py, its
+    @cuda.jit line included, read without importing the module."""
+    path = os.path.join(HERE, "..", "tests", "gpu", "seed_kernels.py")
+    with open(path) as f:
+        text = f.read()
+    fn = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == name)
+    lines = text.splitlines()
+    return "\n".join(lines[fn.decorator_list[0].lineno - 1:fn.end_lineno]) + "\n"
+
+
 # A course's first GPU cell in a fresh process: the context made by a
 # to_device, then the first launch of seed 004's add (compile, load, run).
 # Printed: the first launch's time, then import + context. The tool's module
-# is substituted for TOOL.
+# is substituted for TOOL, the kernel's source for KERNEL.
 FRESH_FIRST_CALL = """
 import time
 import numpy as np
@@ -251,15 +263,9 @@ d = cuda.to_device(np.ones(1 << 20, np.float32))
 cuda.synchronize()
 ready = time.perf_counter()
 
-@cuda.jit
-def add(x, y, out):
-    start = cuda.grid(1)
-    stride = cuda.gridsize(1)
-    for i in range(start, x.shape[0], stride):
-        out[i] = x[i] + y[i]
-
+KERNEL
 t = time.perf_counter()
-add[4, 256](d, d, d)
+add_kernel[4, 256](d, d, d)
 cuda.synchronize()
 print("FIRST", time.perf_counter() - t, ready - start)
 """
@@ -273,7 +279,7 @@ def fresh_first_call_ms(tool, runs=3):
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "first_call.py")   # a file: kiln.cuda.jit reads the kernel's source
         with open(script, "w") as f:
-            f.write(FRESH_FIRST_CALL.replace("TOOL", tool))
+            f.write(FRESH_FIRST_CALL.replace("TOOL", tool).replace("KERNEL", seed_source("add_kernel")))
         for _ in range(runs):
             done = subprocess.run([sys.executable, script], capture_output=True, text=True,
                                   env=dict(os.environ, CUDA_CACHE_DISABLE="1"))

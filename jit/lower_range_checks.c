@@ -140,12 +140,6 @@ int kj_range_checks_scan(kj_lw *w, const kj_node *s, kj_loop_range *r) {
     if (!w->inst->opts.boundscheck || !w->u->target->version_checked_loops || target->kind != KJ_E_LOCAL ||
         range->type->kind != KJ_T_RANGE || binds_in_block(&s->body, target->slot) || visit_block(&s->body, syncs, NULL))
         return 0;
-    /* A grid-stride loop (a step that is not a literal) runs a few
-     * iterations per thread, memory-bound: its checks cost seed 004's add
-     * about 1% on the H100, less than a second copy adds to its compile
-     * (2.5 ms of 7 here), which its first call pays. */
-    if (range->nkids == 4 && range->kids[3]->kind != KJ_E_CONST)
-        return 0;
     for (int i = 1; i < range->nkids; i++)
         if (!repeatable(range->kids[i]))
             return 0;
