@@ -381,6 +381,7 @@ static void free_unit(kj_unit *u) {
     u->instances = NULL;
     Py_CLEAR(u->parallel_report);
     Py_CLEAR(u->cache_object);
+    Py_CLEAR(u->loop_remarks);
     kj_function_free(u->orphan);
     u->orphan = NULL;
 }

@@ -23,9 +23,13 @@
  *                (lower_np.h), whose math calls name glibc's SIMD versions
  *                to the vectorizer (np_vecmath.c); on the GPU targets a
  *                loop whose range proves its bounds checks also gets a copy
- *                without them (lower_range_checks.c)
- *   engine.c     O2 with the new pass manager, loop-vectorize remarks, ORC
- *                LLJIT; LLVM's one-time start-up on a thread begun at import
+ *                without them (lower_range_checks.c); on the host a loop
+ *                whose in-order float sum gains nothing from vector lanes
+ *                stays scalar (lower_strict_sums.c)
+ *   engine.c     O2 with the new pass manager, loop-vectorize remarks (and
+ *                Kiln's "ordered" remark for a float sum vectorized in
+ *                order), ORC LLJIT; LLVM's one-time start-up on a thread
+ *                begun at import
  *   runtime.c    what compiled code calls: exceptions, the interrupt flag
  *                (SIGINT), random numbers, integer helpers
  *   errors.c     TypingError / UnsupportedError with the line and a caret

@@ -582,7 +582,9 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
     LLVMPositionBuilderAtEnd(w->b, ilatch);
     LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, t_p, ""),
                                       LLVMConstInt(w->i64, 1, 0), ""), t_p);
-    LLVMBuildBr(w->b, icond);
+    LLVMValueRef back = LLVMBuildBr(w->b, icond);
+    if (!outer && kj_strict_sum_stays_scalar(w, s))
+        kj_loop_keep_scalar_edge(w, back);
     LLVMPositionBuilderAtEnd(w->b, olatch);
     LLVMBuildStore(w->b, LLVMBuildLoad2(w->b, w->i64, end_p, ""), base_p);
     LLVMBuildBr(w->b, ocond);

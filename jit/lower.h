@@ -33,6 +33,27 @@ typedef struct {
     struct kj_loop_range *ranges;    /* loop copies whose range proves checks in their body, innermost first */
 } kj_lw;
 
+/* ---- walking a function's IR (lower_range_checks.c) ---- */
+
+/* Visits every node of block b (statements and expressions, nested ones
+ * too) until visit returns true; returns whether it did. */
+typedef bool (*kj_visitor)(const kj_node *n, void *arg);
+bool kj_visit_block(const kj_block *b, kj_visitor visit, void *arg);
+/* Whether expression n reads local `slot`. */
+bool kj_mentions_local(const kj_node *n, int slot);
+/* Whether a statement of b, nested ones too, binds local `slot`. */
+bool kj_binds_in_block(const kj_block *b, int slot);
+
+/* ---- float sums left scalar (lower_strict_sums.c) ---- */
+
+/* Whether innermost `for` loop s keeps a float sum (no fastmath) and has
+ * nothing else slow enough to gain from vector lanes; if so, Kiln's own
+ * remarks saying so are added to the unit. */
+bool kj_strict_sum_stays_scalar(kj_lw *w, const kj_node *s);
+/* Tells the vectorizer to leave the loop whose back edge is `back`
+ * (lower_np_util.c); engine.c drops LLVM's remark that it did. */
+void kj_loop_keep_scalar_edge(kj_lw *w, LLVMValueRef back);
+
 /* ---- bounds checks a loop's range proves (lower_range_checks.c) ---- */
 
 #define KJ_RANGE_CHECKS_MAX 8

@@ -137,13 +137,17 @@ static void hint_loop(kj_lw *w, LLVMValueRef back, LLVMMetadataRef hint) {
     LLVMSetMetadata(back, LLVMGetMDKindIDInContext(w->ctx, "llvm.loop", 9), LLVMMetadataAsValue(w->ctx, id));
 }
 
+void kj_loop_keep_scalar_edge(kj_lw *w, LLVMValueRef back) {   /* also no interleaving */
+    LLVMMetadataRef off[2] = {md_str(w, "llvm.loop.vectorize.enable"), LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
+    hint_loop(w, back, LLVMMDNodeInContext2(w->ctx, off, 2));
+}
+
 void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
     LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
     LLVMBuildStore(w->b, LLVMBuildNSWAdd(w->b, i, c64(w, 1), ""), l->slot);
     LLVMValueRef back = LLVMBuildBr(w->b, l->cond);
-    if (l->scalar) {   /* also no interleaving; engine.c drops LLVM's remark that it is disabled */
-        LLVMMetadataRef off[2] = {md_str(w, "llvm.loop.vectorize.enable"), LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
-        hint_loop(w, back, LLVMMDNodeInContext2(w->ctx, off, 2));
+    if (l->scalar) {
+        kj_loop_keep_scalar_edge(w, back);
     } else {
         /* the scalar loop left after vectorizing runs fewer iterations than
          * one vector step: not unrolled (unrolled, it was a third of what

@@ -12,20 +12,16 @@
 
 #include <string.h>
 
-/* Visits every node of block b (statements and expressions, nested ones
- * too) until visit returns true; returns whether it did. */
-typedef bool (*visitor)(const kj_node *n, void *arg);
+static bool visit_node(const kj_node *n, kj_visitor visit, void *arg);
 
-static bool visit_node(const kj_node *n, visitor visit, void *arg);
-
-static bool visit_block(const kj_block *b, visitor visit, void *arg) {
+bool kj_visit_block(const kj_block *b, kj_visitor visit, void *arg) {
     for (int i = 0; i < b->n; i++)
         if (visit_node(b->items[i], visit, arg))
             return true;
     return false;
 }
 
-static bool visit_node(const kj_node *n, visitor visit, void *arg) {
+static bool visit_node(const kj_node *n, kj_visitor visit, void *arg) {
     if (!n)
         return false;
     if (visit(n, arg))
@@ -33,16 +29,16 @@ static bool visit_node(const kj_node *n, visitor visit, void *arg) {
     for (int i = 0; i < n->nkids; i++)
         if (visit_node(n->kids[i], visit, arg))
             return true;
-    return visit_block(&n->body, visit, arg) || visit_block(&n->orelse, visit, arg);
+    return kj_visit_block(&n->body, visit, arg) || kj_visit_block(&n->orelse, visit, arg);
 }
 
-static bool mentions_local(const kj_node *n, int slot) {
+bool kj_mentions_local(const kj_node *n, int slot) {
     if (!n)
         return false;
     if (n->kind == KJ_E_LOCAL)
         return n->slot == slot;
     for (int i = 0; i < n->nkids; i++)
-        if (mentions_local(n->kids[i], slot))
+        if (kj_mentions_local(n->kids[i], slot))
             return true;
     return false;
 }
@@ -53,11 +49,11 @@ static bool binds(const kj_node *n, void *slot) {
     int s = *(const int *)slot;
     if ((n->kind == KJ_S_ASSIGN || n->kind == KJ_S_AUGASSIGN || n->kind == KJ_S_FOR) && n->nkids > 0 &&
         n->kids[0] && n->kids[0]->kind != KJ_E_INDEX)
-        return mentions_local(n->kids[0], s);
-    return n->kind == KJ_E_LISTCOMP && n->nkids > 1 && mentions_local(n->kids[1], s);
+        return kj_mentions_local(n->kids[0], s);
+    return n->kind == KJ_E_LISTCOMP && n->nkids > 1 && kj_mentions_local(n->kids[1], s);
 }
 
-static bool binds_in_block(const kj_block *b, int slot) { return visit_block(b, binds, &slot); }
+bool kj_binds_in_block(const kj_block *b, int slot) { return kj_visit_block(b, binds, &slot); }
 
 /* n is a barrier: cuda.syncthreads(), or a call to a device function that
  * may hold one. The copy of a loop is chosen per thread (the condition can
@@ -91,12 +87,12 @@ typedef struct {
 static bool scan(const kj_node *n, void *arg) {
     scan_state *st = arg;
     if (n->kind != KJ_E_INDEX || n->kids[0]->kind != KJ_E_LOCAL || n->kids[0]->type->kind != KJ_T_ARRAY ||
-        n->nkids - 1 != n->kids[0]->type->ndim || binds_in_block(st->body, n->kids[0]->slot))
+        n->nkids - 1 != n->kids[0]->type->ndim || kj_binds_in_block(st->body, n->kids[0]->slot))
         return false;
     for (int k = 1; k < n->nkids; k++) {
         kj_node *in = n->kids[k];
         if (in->kind == KJ_E_LOCAL && in->type->kind == KJ_T_INT &&
-            (in->slot == st->r->slot || !binds_in_block(st->body, in->slot)))
+            (in->slot == st->r->slot || !kj_binds_in_block(st->body, in->slot)))
             note(st->r, n->kids[0], k - 1, in);
     }
     return false;
@@ -138,14 +134,14 @@ int kj_range_checks_scan(kj_lw *w, const kj_node *s, kj_loop_range *r) {
     r->n = 0;
     const kj_node *target = s->kids[0], *range = s->kids[1];
     if (!w->inst->opts.boundscheck || !w->u->target->version_checked_loops || target->kind != KJ_E_LOCAL ||
-        range->type->kind != KJ_T_RANGE || binds_in_block(&s->body, target->slot) || visit_block(&s->body, syncs, NULL))
+        range->type->kind != KJ_T_RANGE || kj_binds_in_block(&s->body, target->slot) || kj_visit_block(&s->body, syncs, NULL))
         return 0;
     for (int i = 1; i < range->nkids; i++)
         if (!repeatable(range->kids[i]))
             return 0;
     r->slot = target->slot;
     scan_state st = {&s->body, r};
-    visit_block(&s->body, scan, &st);
+    kj_visit_block(&s->body, scan, &st);
     return r->n;
 }
 

@@ -60,6 +60,10 @@ struct kj_target {
      * GPU grid-stride loop) steps its index instead of counting iterations
      * (lower.c, lower_for_strided_range). */
     bool step_strided_ranges;
+    /* Whether engine.c's optimizer may vectorize a float sum without
+     * fastmath, its adds kept in order; lower.c then leaves the loops that
+     * gain nothing from it scalar (lower_strict_sums.c). */
+    bool vectorizes_ordered_sums;
 
     /* The symbol of the library function computing `fn` ("sin", "pow",
      * "atan2", ...; the names of C's math.h for double) for a float of

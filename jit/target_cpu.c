@@ -97,6 +97,7 @@ static const kj_target cpu_target = {
     .shared_as = 0,
     .local_as = 0,
     .poll_interrupts = true,
+    .vectorizes_ordered_sums = true,
     .has_runtime = true,
     .math_symbol = cpu_math_symbol,
     .finish_function = cpu_finish,

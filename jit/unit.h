@@ -47,6 +47,7 @@ typedef struct {
     kj_function *orphan;        /* a function whose front end failed (owned) */
     PyObject *parallel_report;  /* list of prange loop records (parallel_lower.c), or NULL */
     PyObject *cache_object;     /* cache=True: [object bytes, entry, symbols] (cache.c), or NULL */
+    PyObject *loop_remarks;     /* Kiln's own loop remarks (lower_strict_sums.c), or NULL; engine.c adds LLVM's */
     /* lowering */
     LLVMContextRef ctx;
     LLVMModuleRef mod;

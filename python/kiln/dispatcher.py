@@ -187,7 +187,9 @@ def inspect_asm(self, signature=None):
 
 def inspect_remarks(self, signature=None):
     """LLVM's loop-vectorize remarks for one signature (the latest if None):
-    a list of {line, kind: 'vectorized' | 'missed' | 'analysis', message}."""
+    a list of {line, kind: 'vectorized' | 'missed' | 'analysis' | 'ordered', message}
+    ('ordered': a float sum, without fastmath, whose vectorized loop adds in
+    source order; Kiln's remark, read from the optimized code)."""
     if not self._kiln_specs:
         return []
     sig = tuple(signature) if signature is not None else list(self._kiln_specs)[-1]

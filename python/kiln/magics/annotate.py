@@ -3,6 +3,8 @@ types the compiler inferred on each line and one colour per line saying how
 fast it is, in the spirit of Cython's `%%cython -a`:
 
   missed      orange   a loop LLVM did not vectorize, with LLVM's reason
+  ordered     peach    a float sum (no fastmath) whose adds run one after another
+                       in source order, though its loop is vectorized
   check       yellow   runtime checks: division by zero, index wraparound/bounds
   boundary    cream    Python objects unboxed on entry, the result boxed on return
                        (Kiln compiles nopython only: no line calls back into Python)
@@ -23,6 +25,7 @@ from .rich import FONT, Rich, esc
 # (kind, background, legend) from the most to the least costly.
 KINDS = (
     ("missed", "#ffd8a8", "loop not vectorized"),
+    ("ordered", "#ffe8cc", "float sum in source order"),
     ("check", "#fff3b0", "runtime checks"),
     ("boundary", "#fdf6e3", "boxing at the Python boundary"),
     ("vectorized", "#c6f6d5", "loop vectorized"),
@@ -30,7 +33,7 @@ KINDS = (
 )
 _RANK = {kind: i for i, (kind, _, _) in enumerate(KINDS)}
 _COLOUR = {kind: colour for kind, colour, _ in KINDS}
-_MARK = {"missed": "M", "check": "C", "boundary": "B", "vectorized": "V", "plain": " "}
+_MARK = {"missed": "M", "ordered": "O", "check": "C", "boundary": "B", "vectorized": "V", "plain": " "}
 _WIDTH = re.compile(r"vectorization width: (\d+), interleaved count: (\d+)")
 
 
@@ -98,15 +101,20 @@ def _remark_notes(remarks):
         elif r["kind"] == "missed":
             why = "; ".join(dict.fromkeys(reasons[r["line"]])) or "LLVM gave no reason"
             add(r["line"], "missed", f"loop not vectorized: {why}")
+        elif r["kind"] == "ordered":
+            add(r["line"], "ordered", "sum kept in source order: each add waits for the one before "
+                "(strict floating point); fastmath=True lets it run in vector lanes")
     return notes
 
 
 def _note_kind(note):
-    """The CSS class suffix of a note: vectorized, missed or info."""
+    """The CSS class suffix of a note: vectorized, missed, ordered or info."""
     if note.startswith("loop vectorized"):
         return "vectorized"
     if note.startswith(("loop not vectorized", "blocks vectorization")):
         return "missed"
+    if note.startswith("sum kept in source order"):
+        return "ordered"
     return "info"
 
 
