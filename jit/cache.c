@@ -210,18 +210,9 @@ static LLVMTargetMachineRef pic_machine(void) {
 }
 
 LLVMMemoryBufferRef kj_cache_emit(kj_unit *u, LLVMModuleRef mod) {
-    LLVMTargetMachineRef tm = pic_machine();
-    char *msg = NULL;
-    LLVMMemoryBufferRef buf = NULL;
-    if (!tm) {
-        kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "LLVM has no target for this CPU");
+    LLVMMemoryBufferRef buf = kj_engine_emit(u, pic_machine(), mod);
+    if (!buf)
         return NULL;
-    }
-    if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &buf)) {
-        kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "cannot emit the object file: %s", msg);
-        LLVMDisposeMessage(msg);
-        return NULL;
-    }
     PyObject *bytes = PyBytes_FromStringAndSize(LLVMGetBufferStart(buf), (Py_ssize_t)LLVMGetBufferSize(buf));
     if (!bytes || PyList_SetItem(u->cache_object, 0, bytes) < 0) {   /* steals bytes */
         LLVMDisposeMemoryBuffer(buf);

@@ -30,17 +30,27 @@ static LLVMOrcLLJITRef jit;
  * course's workloads (bench/jit_vs_numba.py) */
 #define KJ_PIPELINE "default<O2>"
 
-/* The one-time LLVM set-up (options, host target, the LLJIT, the first
- * pipeline and machine-code run) costs about 5 ms of CPU. kj_engine_warm_up
- * starts it on a thread at `import kiln` so that it overlaps the user's own
- * work; every path into LLVM goes through kj_llvm_init, which waits for that
- * thread first, so LLVM is never used from two threads at once. The thread
- * touches no Python object and holds no GIL. warm_state is written before
- * the thread starts and after it is joined, both under the GIL. */
+/* The one-time LLVM set-up costs about 7 ms of CPU: options, the host's
+ * target machines, the LLJIT and a first run of the pipeline (phase one),
+ * then a first machine-code run through ORC (phase two). kj_engine_warm_up
+ * starts both on a thread at `import kiln`, to overlap the user's own work.
+ * A compile waits for phase one only (kj_llvm_init). From then on the two
+ * threads share no LLVM object: the compile builds, optimizes and emits its
+ * module in its own context with the CPU's target machine, which the thread
+ * no longer touches, while the thread uses ORC's own target machine (LLVM
+ * allows separate contexts and target machines on separate threads). Only
+ * linking the object into the JIT waits for the whole thread
+ * (join_warm_up). In the bench's first calls a compile began about 3.5 ms
+ * after the import and used to wait that long for the whole thread. The
+ * thread touches no Python object and holds no GIL. warm_state is written
+ * before the thread starts and after it is joined, both under the GIL. */
 enum { WARM_NONE, WARM_RUNNING, WARM_DONE };
 static int warm_state = WARM_NONE;   /* main thread only */
 static pthread_t warm_thread;
 static _Thread_local bool on_warm_thread;
+static pthread_mutex_t warm_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t warm_cond = PTHREAD_COND_INITIALIZER;
+static bool phase_one_done;   /* guarded by warm_lock */
 static bool options_set;   /* by the warm-up thread before it is joined, or under the GIL */
 
 static void set_options(void) {
@@ -67,20 +77,26 @@ static void set_options(void) {
 }
 
 static int create_jit(kj_error *e);
-static void warm_pipeline(void);
+static LLVMOrcThreadSafeModuleRef warm_module(void);
+static void warm_machine_code(LLVMOrcThreadSafeModuleRef tsm);
 
 static void *warm_up(void *arg) {
     (void)arg;
     on_warm_thread = true;
     kj_error e = {0};
     /* a failure here is met again, and reported, by the first compile */
-    if (create_jit(&e) == 0)
-        warm_pipeline();
+    LLVMOrcThreadSafeModuleRef tsm = create_jit(&e) == 0 ? warm_module() : NULL;
+    pthread_mutex_lock(&warm_lock);
+    phase_one_done = true;
+    pthread_cond_broadcast(&warm_cond);
+    pthread_mutex_unlock(&warm_lock);
+    if (tsm)
+        warm_machine_code(tsm);
     return NULL;
 }
 
-/* Waits for the warm-up thread; a no-op on that thread itself. */
-static void settle(void) {
+/* Waits for the whole warm-up thread; a no-op on that thread itself. */
+static void join_warm_up(void) {
     if (warm_state == WARM_RUNNING && !on_warm_thread) {
         pthread_join(warm_thread, NULL);
         warm_state = WARM_DONE;
@@ -95,7 +111,8 @@ void kj_engine_warm_up(void) {
      * unable to take them, and exit() would run LLVM's static destructors
      * under it: both wait for the set-up to end first */
     const char *off = getenv("KILN_NO_WARM_UP");
-    if ((off && *off && strcmp(off, "0") != 0) || pthread_atfork(settle, NULL, NULL) != 0 || atexit(settle) != 0)
+    if ((off && *off && strcmp(off, "0") != 0) || pthread_atfork(join_warm_up, NULL, NULL) != 0 ||
+        atexit(join_warm_up) != 0)
         return;
     warm_state = WARM_RUNNING;
     if (pthread_create(&warm_thread, NULL, warm_up, NULL) != 0)
@@ -103,7 +120,12 @@ void kj_engine_warm_up(void) {
 }
 
 void kj_llvm_init(void) {
-    settle();
+    if (warm_state == WARM_RUNNING && !on_warm_thread) {
+        pthread_mutex_lock(&warm_lock);
+        while (!phase_one_done)
+            pthread_cond_wait(&warm_cond, &warm_lock);
+        pthread_mutex_unlock(&warm_lock);
+    }
     set_options();
 }
 
@@ -116,6 +138,7 @@ static int llvm_fail(kj_error *e, LLVMErrorRef err, const char *what) {
 }
 
 static int create_jit(kj_error *e) {
+    join_warm_up();   /* the JIT from one thread at a time */
     kj_llvm_init();   /* libmvec loaded before any object (a cached one too) is linked */
     if (jit)
         return 0;
@@ -170,16 +193,16 @@ static int create_jit(kj_error *e) {
     return 0;
 }
 
-/* One small function (*ret = x + x for the double x that args[0] points at) through the pipeline and
- * the JIT, with the host's CPU attributes as lower.c sets them: what LLVM
- * builds on first use (pass registry, subtargets of both target machines,
- * the machine-code layers) is then ready for the first real compile.
- * Errors only cost that head start, so they are dropped. */
-static void warm_pipeline(void) {
+/* One small function (*ret = x + x for the double x that args[0] points
+ * at), with the host's CPU attributes as lower.c sets them, through the
+ * pipeline: what LLVM builds on first use (pass registry, the subtarget)
+ * is then ready for the first real compile. NULL if that failed: errors
+ * only cost that head start, so they are dropped. */
+static LLVMOrcThreadSafeModuleRef warm_module(void) {
     const kj_target *t = kj_target_cpu();
     LLVMTargetMachineRef tm = t->target_machine(t);
     if (!tm)
-        return;
+        return NULL;
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
     LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
     LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("kiln_warm_up", ctx);
@@ -203,19 +226,26 @@ static void warm_pipeline(void) {
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(mod, KJ_PIPELINE, tm, opts);
     LLVMDisposePassBuilderOptions(opts);
-    if (!err) {
-        err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit),
-                                          LLVMOrcCreateNewThreadSafeModule(mod, tsc));
-        mod = NULL;
+    if (err) {
+        LLVMConsumeError(err);
+        LLVMDisposeModule(mod);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        return NULL;
     }
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
+    LLVMOrcDisposeThreadSafeContext(tsc);   /* the module keeps the context alive */
+    return tsm;
+}
+
+/* The module through ORC's machine-code layers, which build themselves on
+ * first use too. */
+static void warm_machine_code(LLVMOrcThreadSafeModuleRef tsm) {
+    LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
     LLVMOrcExecutorAddress addr;
     if (!err)
         err = LLVMOrcLLJITLookup(jit, &addr, "kiln_warm_up");
     if (err)
         LLVMConsumeError(err);
-    if (mod)
-        LLVMDisposeModule(mod);
-    LLVMOrcDisposeThreadSafeContext(tsc);
 }
 
 /* ---- remarks ---- */
@@ -313,7 +343,7 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     remark_sink sink = {.list = u->loop_remarks ? u->loop_remarks : PyList_New(0)};   /* takes the unit's */
     u->loop_remarks = NULL;
     char *msg = NULL;
-    if (create_jit(&u->err) < 0 || !sink.list)
+    if (!sink.list)
         goto dispose;
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
         kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "internal: Kiln made invalid LLVM IR: %.400s", msg);
@@ -340,17 +370,21 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     LLVMDisposeMessage(ir);
     /* line tables served the remarks; machine code does not need them */
     LLVMStripModuleDebugInfo(mod);
+    /* machine code on this thread, while the warm-up thread may still run
+     * ORC's own compiler: with the CPU's target machine, or for cache=True
+     * the relocatable one whose object also goes to disk (cache.c); then
+     * the object is linked into the JIT, after that thread */
     t0 = kp_now_ns();
-    if (u->cache_object) {   /* cache=True: one object file, also written to disk (cache.c) */
-        LLVMMemoryBufferRef obj = kj_cache_emit(u, mod);
-        if (!obj)
-            goto dispose;
-        err = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), obj);
-    } else {
-        LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
-        mod = NULL;
-        err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
+    LLVMMemoryBufferRef obj = u->cache_object ? kj_cache_emit(u, mod) : kj_engine_emit(u, u->target->target_machine(u->target), mod);
+    if (!obj)
+        goto dispose;
+    uint64_t emit_ns = kp_now_ns() - t0;
+    if (create_jit(&u->err) < 0) {
+        LLVMDisposeMemoryBuffer(obj);
+        goto dispose;
     }
+    t0 = kp_now_ns();
+    err = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), obj);
     if (err) {
         llvm_fail(&u->err, err, "cannot add the module to the JIT");
         goto dispose;
@@ -358,10 +392,10 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     LLVMOrcExecutorAddress addr = 0;
     err = LLVMOrcLLJITLookup(jit, &addr, entry_name);
     if (err) {
-        llvm_fail(&u->err, err, "machine code generation failed");
+        llvm_fail(&u->err, err, "cannot link the compiled code");
         goto dispose;
     }
-    out->codegen_ns = kp_now_ns() - t0;
+    out->codegen_ns = emit_ns + (kp_now_ns() - t0);
     out->entry = (void *)(uintptr_t)addr;
     out->remarks = sink.list;
     sink.list = NULL;
@@ -376,6 +410,21 @@ dispose:
         out->ir = NULL;
     }
     return rc;
+}
+
+LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMTargetMachineRef tm, LLVMModuleRef mod) {
+    char *msg = NULL;
+    LLVMMemoryBufferRef obj = NULL;
+    if (!tm) {
+        kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "LLVM has no target for this CPU");
+        return NULL;
+    }
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &obj)) {
+        kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "machine code generation failed: %s", msg);
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    return obj;
 }
 
 int kj_engine_define_absolute(kj_unit *u, const char *name, void *addr) {

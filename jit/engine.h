@@ -12,7 +12,9 @@
 /* Parses LLVM's command-line options once per process (loop-vectorize
  * remarks on). Other layers that need LLVM options must go through here:
  * LLVM's options may only be parsed once. Every use of LLVM starts here:
- * it first waits for the warm-up thread, if one runs. */
+ * it first waits for the warm-up thread's first phase (options, target
+ * machines, the LLJIT), if one runs; machine code through ORC waits for
+ * the rest of it (engine.c). */
 void kj_llvm_init(void);
 
 /* Starts LLVM's one-time set-up on a background thread (called at import;
@@ -31,6 +33,9 @@ typedef struct {
  * Returns 0, or -1 with u->err filled. */
 int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *entry_name,
                      kj_engine_out *out);
+
+/* mod as an object file made with tm, or NULL with u->err filled. */
+LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMTargetMachineRef tm, LLVMModuleRef mod);
 
 /* For cached code (cache.c): defines an absolute symbol in the JIT (each
  * name once per process), and adds an object file (consumed), looking up
