@@ -188,29 +188,8 @@ int kj_cache_compile_hook(kj_unit *u, kj_instance *top, char *entry_name, size_t
     return rc;
 }
 
-/* The host target machine for cached objects: position-independent code,
- * so the file links wherever another process's JIT puts it. Kept for the
- * process; NULL if LLVM has none. */
-static LLVMTargetMachineRef pic_machine(void) {
-    static LLVMTargetMachineRef tm;
-    if (tm)
-        return tm;
-    const kj_target *t = kj_target_cpu();
-    LLVMTargetMachineRef base = t->target_machine(t);
-    if (!base)
-        return NULL;
-    char *cpu = LLVMGetTargetMachineCPU(base), *features = LLVMGetTargetMachineFeatureString(base);
-    char *triple = LLVMGetTargetMachineTriple(base);
-    tm = LLVMCreateTargetMachine(LLVMGetTargetMachineTarget(base), triple, cpu, features,
-                                 LLVMCodeGenLevelAggressive, LLVMRelocPIC, LLVMCodeModelDefault);
-    LLVMDisposeMessage(cpu);
-    LLVMDisposeMessage(features);
-    LLVMDisposeMessage(triple);
-    return tm;
-}
-
 LLVMMemoryBufferRef kj_cache_emit(kj_unit *u, LLVMModuleRef mod) {
-    LLVMMemoryBufferRef buf = kj_engine_emit(u, pic_machine(), mod);
+    LLVMMemoryBufferRef buf = kj_engine_emit(u, mod);
     if (!buf)
         return NULL;
     PyObject *bytes = PyBytes_FromStringAndSize(LLVMGetBufferStart(buf), (Py_ssize_t)LLVMGetBufferSize(buf));

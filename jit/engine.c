@@ -371,11 +371,10 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     /* line tables served the remarks; machine code does not need them */
     LLVMStripModuleDebugInfo(mod);
     /* machine code on this thread, while the warm-up thread may still run
-     * ORC's own compiler: with the CPU's target machine, or for cache=True
-     * the relocatable one whose object also goes to disk (cache.c); then
-     * the object is linked into the JIT, after that thread */
+     * ORC's own compiler (for cache=True the object also goes to disk,
+     * cache.c); then the object is linked into the JIT, after that thread */
     t0 = kp_now_ns();
-    LLVMMemoryBufferRef obj = u->cache_object ? kj_cache_emit(u, mod) : kj_engine_emit(u, u->target->target_machine(u->target), mod);
+    LLVMMemoryBufferRef obj = u->cache_object ? kj_cache_emit(u, mod) : kj_engine_emit(u, mod);
     if (!obj)
         goto dispose;
     uint64_t emit_ns = kp_now_ns() - t0;
@@ -412,7 +411,34 @@ dispose:
     return rc;
 }
 
-LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMTargetMachineRef tm, LLVMModuleRef mod) {
+/* The host target machine for the objects the JIT links (and cache=True
+ * writes): position-independent code with the JIT's code model (large on
+ * x86-64), as ORC's own compiler made them until the first compile emitted
+ * its object itself, so the code is the same. The small code model gave the
+ * closest-pair loop of bench/jit_vs_numba.py, without its polls, the same
+ * instructions at other addresses, and 32 ms instead of 16 on this Zen 5.
+ * Kept for the process, made on first use after phase one; NULL if LLVM
+ * has no target. */
+static LLVMTargetMachineRef object_machine(void) {
+    static LLVMTargetMachineRef tm;
+    if (tm)
+        return tm;
+    const kj_target *t = kj_target_cpu();
+    LLVMTargetMachineRef base = t->target_machine(t);
+    if (!base)
+        return NULL;
+    char *cpu = LLVMGetTargetMachineCPU(base), *features = LLVMGetTargetMachineFeatureString(base);
+    char *triple = LLVMGetTargetMachineTriple(base);
+    tm = LLVMCreateTargetMachine(LLVMGetTargetMachineTarget(base), triple, cpu, features,
+                                 LLVMCodeGenLevelAggressive, LLVMRelocPIC, LLVMCodeModelJITDefault);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    LLVMDisposeMessage(triple);
+    return tm;
+}
+
+LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMModuleRef mod) {
+    LLVMTargetMachineRef tm = object_machine();
     char *msg = NULL;
     LLVMMemoryBufferRef obj = NULL;
     if (!tm) {
@@ -455,8 +481,7 @@ int kj_engine_add_object(kj_unit *u, LLVMMemoryBufferRef obj, const char *entry_
 }
 
 char *kj_engine_asm(const char *ir) {
-    const kj_target *t = kj_target_cpu();
-    LLVMTargetMachineRef tm = t->target_machine(t);
+    LLVMTargetMachineRef tm = object_machine();   /* the code that runs */
     if (!tm) {
         PyErr_SetString(PyExc_RuntimeError, "LLVM has no target for this CPU");
         return NULL;

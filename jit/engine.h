@@ -34,8 +34,9 @@ typedef struct {
 int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *entry_name,
                      kj_engine_out *out);
 
-/* mod as an object file made with tm, or NULL with u->err filled. */
-LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMTargetMachineRef tm, LLVMModuleRef mod);
+/* mod as the object file the JIT links (position-independent, for the
+ * host), or NULL with u->err filled. */
+LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMModuleRef mod);
 
 /* For cached code (cache.c): defines an absolute symbol in the JIT (each
  * name once per process), and adds an object file (consumed), looking up
