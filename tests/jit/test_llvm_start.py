@@ -1,8 +1,10 @@
 """LLVM's one-time set-up runs on a thread started by `import kiln`
-(jit/engine.c). What a user could do around it must still work: compile
-right after the import, fork right after it (multiprocessing's default on
-Linux) and compile in both processes, or turn the thread off. Each case runs
-in a fresh process, since the set-up happens once per process."""
+(jit/engine.c); a compile optimizes and emits its machine code while that
+thread may still be at work. What a user could do around it must still
+work: compile right after the import (eagerly, at decoration, too, and with
+cache=True), fork right after it (multiprocessing's default on Linux) and
+compile in both processes, or turn the thread off. Each case runs in a
+fresh process, since the set-up happens once per process."""
 import os
 import subprocess
 import sys
@@ -45,6 +47,37 @@ print("ok" if ok and os.WEXITSTATUS(status) == 0 else f"failed {status}")
 """
 
 
+SEVERAL_AT_ONCE = r"""
+import os, sys
+import numpy as np
+import kiln
+
+@kiln.jit("float64(float64[:])")            # compiled here, at decoration
+def norm(a):
+    s = 0.0
+    for x in a:
+        s += np.sqrt(x * x)
+    return s
+
+@kiln.jit(cache=True)
+def scale(a, k):
+    return a * k
+
+@kiln.jit(fastmath=True)
+def total(a):
+    s = 0.0
+    for x in a:
+        s += x
+    return s
+
+a = np.arange(-50.0, 50.0)
+assert norm(a) == sum(abs(float(x)) for x in a)
+assert np.array_equal(scale(a, 3.0), a * 3.0)
+assert total(a) == -50.0
+print("ok")
+"""
+
+
 def _run(tmp_path, code, env_extra=None):
     script = tmp_path / "script.py"   # compiled functions need their source in a file
     script.write_text(code)
@@ -59,3 +92,11 @@ def test_compiles_whenever_llvm_starts(tmp_path, code, env):
     r = _run(tmp_path, code, env)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip() == "ok"
+
+
+def test_several_compiles_at_once_while_the_thread_runs(tmp_path):
+    # the compiles race the warm-up thread differently in each process
+    for i in range(8):
+        r = _run(tmp_path, SEVERAL_AT_ONCE, {"KILN_CACHE_DIR": str(tmp_path / f"cache{i % 2}")})
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert r.stdout.strip() == "ok"
