@@ -250,6 +250,13 @@ static void warm_machine_code(LLVMOrcThreadSafeModuleRef tsm) {
 
 /* ---- remarks ---- */
 
+void kj_remark_add(PyObject *list, long line, const char *kind, const char *message) {
+    PyObject *d = Py_BuildValue("{s:l,s:s,s:s}", "line", line, "kind", kind, "message", message);
+    if (!d || PyList_Append(list, d) < 0)
+        PyErr_Clear();   /* a remark lost costs only its note */
+    Py_XDECREF(d);
+}
+
 typedef struct {
     PyObject *list;
 } remark_sink;
@@ -288,12 +295,7 @@ static void on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
     const char *kind = strncmp(msg, "vectorized loop", 15) == 0        ? "vectorized"
                        : strncmp(msg, "loop not vectorized:", 20) == 0 ? "analysis"
                                                                        : "missed";
-    PyObject *d = Py_BuildValue("{s:l,s:s,s:s}", "line", line, "kind", kind, "message", msg);
-    if (d) {
-        PyList_Append(sink->list, d);
-        Py_DECREF(d);
-    }
-    PyErr_Clear();
+    kj_remark_add(sink->list, line, kind, msg);
     LLVMDisposeMessage(desc);
 }
 
@@ -324,13 +326,9 @@ static void add_ordered_remarks(LLVMModuleRef mod, PyObject *list) {
                 if (seen || n == (int)(sizeof lines / sizeof *lines))
                     continue;
                 lines[n++] = line;
-                PyObject *d = Py_BuildValue(
-                    "{s:l,s:s,s:s}", "line", line, "kind", "ordered", "message",
-                    "floating-point reduction kept in source order: the loop runs in vector lanes, "
-                    "but its adds wait for one another (fastmath=True lets them reorder)");
-                if (!d || PyList_Append(list, d) < 0)
-                    PyErr_Clear();
-                Py_XDECREF(d);
+                kj_remark_add(list, line, "ordered",
+                              "floating-point reduction kept in source order: the loop runs in vector "
+                              "lanes, but its adds wait for one another (fastmath=True lets them reorder)");
             }
 }
 

@@ -34,6 +34,10 @@ typedef struct {
 int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *entry_name,
                      kj_engine_out *out);
 
+/* Appends {line, kind, message} to a remark list (inspect_remarks'
+ * shape); a failure is dropped. */
+void kj_remark_add(PyObject *list, long line, const char *kind, const char *message);
+
 /* mod as the object file the JIT links (position-independent, for the
  * host), or NULL with u->err filled. */
 LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMModuleRef mod);

@@ -12,6 +12,7 @@
  * (seed 004's l2_norm over rows of 8: 2.6 -> 3.3 ms). lower.c leaves such
  * loops scalar, as they were before, and the unit gets remarks in LLVM's
  * shape saying why, since LLVM says nothing of a loop it was told to leave. */
+#include "jit/engine.h"
 #include "jit/lower.h"
 
 #include <string.h>
@@ -114,10 +115,7 @@ static void add_remark(kj_unit *u, int line, const char *kind, const char *messa
         PyErr_Clear();
         return;
     }
-    PyObject *d = Py_BuildValue("{s:i,s:s,s:s}", "line", line, "kind", kind, "message", message);
-    if (!d || PyList_Append(u->loop_remarks, d) < 0)
-        PyErr_Clear();
-    Py_XDECREF(d);
+    kj_remark_add(u->loop_remarks, line, kind, message);
 }
 
 bool kj_strict_sum_stays_scalar(kj_lw *w, const kj_node *s) {
