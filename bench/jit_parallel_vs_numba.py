@@ -210,8 +210,9 @@ def main():
                 t["kiln", par], t["numba", par] = steady(folder, *mods, repeats, SETTLE)
             ks, kp, ns, np_ = t["kiln", False], t["kiln", True], t["numba", False], t["numba", True]
             print(f"{name:42} {ms(ks):>11} {ms(kp):>11} {ks / kp:7.2f}   {ms(ns):>12} {ms(np_):>12} {ns / np_:7.2f}")
-        print("  (evaluate_functions: Kiln finds vector1 carried between iterations and runs the loop serially;"
-              " Numba runs it in parallel and returns other numbers)")
+        print("  (evaluate_functions: Kiln finds vector1 carried between iterations, keeps them in order and"
+              " splits the elements across threads instead;\n   Numba runs the iterations in parallel and returns"
+              " other numbers)")
 
         print("\nvectorize and guvectorize ufuncs (ratio = kiln / numba; goal <= 1)")
         for i, (name, code) in enumerate(UFUNCS.items()):

@@ -517,8 +517,11 @@ static void lower_for_versioned(kj_lw *w, kj_node *s, kj_loop_range *r) {
 }
 
 static void lower_for(kj_lw *w, kj_node *s) {
-    if (kj_parallel_lower_for(w, s))   /* a prange loop of a parallel=True function */
-        return;
+    if (!kj_parallel_lower_for(w, s))   /* a prange loop of a parallel=True function */
+        kj_lower_for_serial(w, s);
+}
+
+void kj_lower_for_serial(kj_lw *w, kj_node *s) {
     /* A grid-stride loop runs a few iterations per thread, memory-bound:
      * its checks cost seed 004's add about 1% on the H100, less than a
      * second copy adds to its compile (2.5 ms of 7 here), which its first

@@ -139,6 +139,8 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args);
 /* For parallel_lower.c: a block of statements, the interrupt poll of
  * counted loops, and range()'s length (raising on step 0). */
 void kj_lower_block(kj_lw *w, kj_block *b);
+/* A `for` statement as a loop on this thread (a prange loop kept serial). */
+void kj_lower_for_serial(kj_lw *w, kj_node *s);
 void kj_poll_interrupt(kj_lw *w);
 /* An i1: whether the SIGINT handler set the interrupt flag (read with a
  * relaxed atomic load); for loops that leave some other way (ufunc_loop.c). */

@@ -118,6 +118,16 @@ typedef struct {
 } kj_np_each_split;
 LLVMValueRef kj_np_ewise_each(kj_lw *w, kj_node *n, kj_np_elem_fn fn, void *ctx, const kj_np_each_split *split);
 
+/* The operands of elementwise node n (kj_np_is_ewise): two of an operator,
+ * one of a unary one, a ufunc call's positional arguments; returns how many. */
+int kj_np_ewise_operands(kj_node *n, kj_node **ops);
+/* One element of the elementwise expression n, computed from its operands'
+ * elements, which leaf_fn gives for every operand that is not elementwise
+ * itself (a variable, a constant), with its element type in *type. The
+ * result's element type goes in *type. */
+typedef LLVMValueRef (*kj_np_leaf_fn)(kj_lw *w, kj_node *leaf, const kj_type **type, void *arg);
+LLVMValueRef kj_np_ewise_element(kj_lw *w, kj_node *n, kj_np_leaf_fn leaf_fn, void *arg, const kj_type **type);
+
 /* A scalar-only elementwise call (np.where on numbers, np.sign(x)), or an
  * operation on 0-d arrays and numbers, which gives a number as in NumPy. */
 LLVMValueRef kj_np_ewise_scalar(kj_lw *w, kj_node *n);

@@ -25,10 +25,11 @@ typedef struct {
     leaf leaves[MAX_LEAVES];
     int n;
     bool overflow;
+    kj_np_leaf_fn leaf_fn;                 /* set: the operands' elements come from it, not from leaves */
+    void *leaf_arg;
 } ew;
 
-/* The operand kids of an elementwise node. */
-static int operands(kj_node *n, kj_node **ops) {
+int kj_np_ewise_operands(kj_node *n, kj_node **ops) {
     switch (n->kind) {
     case KJ_E_BINOP:
     case KJ_E_COMPARE: ops[0] = n->kids[0]; ops[1] = n->kids[1]; return 2;
@@ -67,7 +68,7 @@ static leaf *find(ew *e, const kj_node *n) {
 static void collect(kj_lw *w, ew *e, kj_node *n, bool root) {
     if (root || kj_np_is_ewise(n)) {
         kj_node *ops[3];
-        int k = operands(n, ops);
+        int k = kj_np_ewise_operands(n, ops);
         for (int i = 0; i < k; i++)
             collect(w, e, ops[i], false);
         return;
@@ -106,12 +107,14 @@ static LLVMValueRef small_power(kj_lw *w, const char *u, int k, kj_node **ops, L
 /* The element of n, from the leaves' current elements. */
 static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, const kj_type **type) {
     if (!root && !kj_np_is_ewise(n)) {
+        if (e->leaf_fn)
+            return e->leaf_fn(w, n, type, e->leaf_arg);
         leaf *l = find(e, n);
         *type = l->t->kind == KJ_T_ARRAY ? l->t->elem : l->t;
         return l->elem;
     }
     kj_node *ops[3];
-    int k = operands(n, ops);
+    int k = kj_np_ewise_operands(n, ops);
     LLVMValueRef x[3];
     const kj_type *xt[3];
     for (int i = 0; i < k; i++)
@@ -120,6 +123,11 @@ static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, const kj_typ
     *type = rt;
     LLVMValueRef p = small_power(w, ufunc_of(n), k, ops, x, xt, rt);
     return p ? p : kj_np_elem_op(w, n, ufunc_of(n), k, x, xt, rt);
+}
+
+LLVMValueRef kj_np_ewise_element(kj_lw *w, kj_node *n, kj_np_leaf_fn leaf_fn, void *arg, const kj_type **type) {
+    ew e = {.leaf_fn = leaf_fn, .leaf_arg = arg};
+    return element(w, &e, n, true, type);
 }
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
@@ -152,7 +160,7 @@ static int node_shape(kj_lw *w, ew *e, kj_node *n, bool root, LLVMValueRef *shap
         return l->t->ndim;
     }
     kj_node *ops[3];
-    int k = operands(n, ops), ond[3], nd = 0;
+    int k = kj_np_ewise_operands(n, ops), ond[3], nd = 0;
     LLVMValueRef osh[3][KJ_NP_MAXDIM];
     for (int i = 0; i < k; i++) {
         ond[i] = node_shape(w, e, ops[i], false, osh[i]);

@@ -62,6 +62,29 @@ bool kj_is_prange_loop(const kj_node *s);
 void kj_parallel_analyze(kj_function *f, kj_node *s, kj_ploop *out);
 void kj_ploop_free(kj_ploop *p);
 
+/* The length of prange loop s's range, its start and step in *start and
+ * *step (i64), evaluated where the builder is. */
+LLVMValueRef kj_prange_len(kj_lw *w, kj_node *s, LLVMValueRef *start, LLVMValueRef *step);
+
+/* A prange loop kept serial whose statements are all `array = array
+ * expression` (parallel_interchange.c): its elements run in parallel,
+ * each through the iterations in order. */
+#define KJ_INTERCHANGE_MAX 16
+typedef struct {
+    int index_slot, nd;
+    int targets[KJ_INTERCHANGE_MAX];       /* the arrays the body assigns */
+    bool carried[KJ_INTERCHANGE_MAX];      /* read in an iteration before it assigns them */
+    int ntargets, ncarried;
+    kj_node *scalars[KJ_INTERCHANGE_MAX];  /* operands that are the same numbers in every iteration */
+    int nscalars;
+    char names[200];                       /* "`a`, `b`": the assigned arrays, for the report */
+} kj_interchange;
+/* Whether loop s (index in local index_slot) has that shape; fills *pl. */
+bool kj_interchange_plan(kj_function *f, kj_node *s, int index_slot, kj_interchange *pl);
+/* Lowers s that way where the arrays carried in have one shape, else as
+ * written on this thread. */
+void kj_interchange_lower(kj_lw *w, kj_node *s, const kj_interchange *pl);
+
 /* Called by lower_for for every `for` statement: lowers s as a parallel
  * loop and returns true when s is a prange loop of a parallel=True
  * function that the analysis clears; otherwise records why (for prange
@@ -86,6 +109,9 @@ bool kj_parallel_wanted(kj_lw *w);
 kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, int line, int nvals,
                                 const LLVMValueRef *vals, LLVMValueRef *inside);
 void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n);
+/* The same where `work`, not n, says whether waking the workers pays (n
+ * units of many elements each). */
+void kj_parallel_region_end_work(kj_lw *w, kj_par_region *r, LLVMValueRef n, LLVMValueRef work);
 
 /* Array reductions of prange loops (parallel_array.c). `partials` is the
  * parent's [KJ_POOL_MAX_THREADS x array] of per-slot arrays, all null before

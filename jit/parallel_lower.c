@@ -58,7 +58,7 @@ static PyObject *names_with(kj_function *f, const kj_ploop *p, kj_var_use use) {
 /* Appends this loop's record to u->parallel_report and, for a loop that
  * stays serial, warns. Returns -1 with u->err filled if Python failed
  * (a warning turned into an error). */
-static int report(kj_lw *w, const kj_ploop *p, const char *nested_why) {
+static int report(kj_lw *w, const kj_ploop *p, const char *nested_why, const char *instead) {
     kj_unit *u = w->u;
     kj_function *f = w->f;
     if (!u->parallel_report && !(u->parallel_report = PyList_New(0)))
@@ -88,8 +88,8 @@ static int report(kj_lw *w, const kj_ploop *p, const char *nested_why) {
     char msg[512];
     bool warn = why && !nested_why;
     if (warn)
-        snprintf(msg, sizeof msg, "kiln: the prange loop of %s at line %d runs serially: %s", f->qualname,
-                 p->loop->line, why);
+        snprintf(msg, sizeof msg, "kiln: the prange loop of %s at line %d runs serially: %s%s", f->qualname,
+                 p->loop->line, why, instead ? instead : "");
     PyObject *rec = NULL;
     if (reds && nested && allocs)
         rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:s,s:O,s:z,s:i,s:N,s:N,s:N,s:N,s:N,s:z}", "kind", "prange",
@@ -365,6 +365,18 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p, LLVMValueRe
 
 /* ---- the loop in its function ---- */
 
+LLVMValueRef kj_prange_len(kj_lw *w, kj_node *s, LLVMValueRef *start, LLVMValueRef *step) {
+    kj_at(w, s);
+    kj_node *it = s->kids[1];
+    int na = it->nkids - 1;
+    LLVMValueRef a[3] = {c64(w, 0), c64(w, 0), c64(w, 1)};
+    for (int k = 0; k < na; k++)
+        a[k] = kj_cast(w, kj_lower_expr(w, it->kids[k + 1]), it->kids[k + 1]->type, KJ_I64);
+    *start = na == 1 ? c64(w, 0) : a[0];
+    *step = na == 3 ? a[2] : c64(w, 1);
+    return kj_range_len(w, *start, na == 1 ? a[0] : a[1], *step);
+}
+
 bool kj_parallel_lower_for(kj_lw *w, kj_node *s) {
     if (!w->inst->opts.parallel || !kj_is_prange_loop(s) || !w->u->target->has_runtime)
         return false;
@@ -375,24 +387,32 @@ bool kj_parallel_lower_for(kj_lw *w, kj_node *s) {
         snprintf(why, sizeof why,
                  "it is nested in the parallel loop at line %d: only the outermost prange runs in parallel, "
                  "inner ones run serially on each thread", outer_line);
-        report(w, &p, why);
+        report(w, &p, why, NULL);
         kj_ploop_free(&p);
         return false;
     }
-    if (report(w, &p, NULL) < 0 || !p.parallel) {
+    kj_interchange ix;
+    bool inside_out = !p.parallel && !w->handler_bb && kj_interchange_plan(w->f, s, p.index_slot, &ix);
+    char instead[400];
+    if (inside_out)
+        snprintf(instead, sizeof instead,
+                 ". Every statement of its body is elementwise, so Kiln splits the elements of %s across threads "
+                 "instead, each element taking the iterations in order",
+                 ix.names);
+    if (report(w, &p, NULL, inside_out ? instead : NULL) < 0) {
         kj_ploop_free(&p);
         return false;
+    }
+    if (!p.parallel) {
+        kj_ploop_free(&p);
+        if (inside_out)
+            kj_interchange_lower(w, s, &ix);
+        return inside_out;
     }
     kj_function *f = w->f;
     int nl = f->nlocals;
     kj_at(w, s);
-    kj_node *it = s->kids[1];
-    int na = it->nkids - 1;
-    LLVMValueRef a[3] = {c64(w, 0), c64(w, 0), c64(w, 1)};
-    for (int k = 0; k < na; k++)
-        a[k] = kj_cast(w, kj_lower_expr(w, it->kids[k + 1]), it->kids[k + 1]->type, KJ_I64);
-    LLVMValueRef start = na == 1 ? c64(w, 0) : a[0], stop = na == 1 ? a[0] : a[1], step = na == 3 ? a[2] : c64(w, 1);
-    LLVMValueRef len = kj_range_len(w, start, stop, step);
+    LLVMValueRef start, step, len = kj_prange_len(w, s, &start, &step);
 
     int nctx = CTX_EXTRA + p.nred + nl;
     LLVMValueRef ctx = kj_entry_alloca(w, LLVMArrayType2(w->ptr, (unsigned)nctx), "prange.ctx");
@@ -465,9 +485,10 @@ static void report_region(kj_lw *w, const char *what, int line) {
         PyErr_Clear();   /* the report is a courtesy: the loop still runs split */
         return;
     }
-    const char *kind = !strcmp(what, "red")     ? "whole-array reduction"
-                       : !strcmp(what, "group") ? "whole-array reductions in one pass"   /* lower_np_group.c */
-                                                : "array expression";
+    const char *kind = !strcmp(what, "red")           ? "whole-array reduction"
+                       : !strcmp(what, "group")       ? "whole-array reductions in one pass"   /* lower_np_group.c */
+                       : !strcmp(what, "interchange") ? "elements through the iterations"   /* parallel_interchange.c */
+                                                      : "array expression";
     PyObject *rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:O,s:O,s:z,s:i,s:[],s:[],s:[],s:[],s:[],s:i}", "kind",
                                   kind, "function", w->f->qualname, "filename", w->f->filename,
                                   "line", line, "index", Py_None, "parallel", Py_True, "reason", NULL,
@@ -506,7 +527,9 @@ kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, in
     return &r->o;
 }
 
-void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n) {
+void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n) { kj_parallel_region_end_work(w, r, n, n); }
+
+void kj_parallel_region_end_work(kj_lw *w, kj_par_region *r, LLVMValueRef n, LLVMValueRef work) {
     outline_depth--;
     kj_lw *o = &r->o;
     if (!kj_terminated(o))
@@ -522,7 +545,7 @@ void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n) {
     /* small: one direct call; large: the pool */
     LLVMBasicBlockRef direct = kj_new_bb(w, "region.direct"), pooled = kj_new_bb(w, "region.pool"),
                       join = kj_new_bb(w, "region.join");
-    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, n, c64(w, REGION_MIN), ""), direct, pooled);
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, work, c64(w, REGION_MIN), ""), direct, pooled);
     LLVMPositionBuilderAtEnd(w->b, direct);
     LLVMValueRef st1 = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(r->fn), r->fn,
                                       (LLVMValueRef[]){r->ctx, c64(w, 0), n, c64(w, 0)}, 4, "");

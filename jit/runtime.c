@@ -297,6 +297,7 @@ const kj_symbol kj_runtime_symbols[] = {
     {"kj_rt_perm", (void *)kj_rt_perm},
     {"kj_rt_cpow", (void *)kj_rt_cpow},
     {"kj_pool_run", (void *)kj_pool_run},   /* prange loops (parallel_lower.c) */
+    {"kj_pool_threads", (void *)kj_pool_threads},   /* chunks of a loop turned inside out (parallel_interchange.c) */
     {"kj_interrupt_flag", (void *)&kj_interrupt_flag},
     {NULL, NULL},
 };

@@ -11,7 +11,9 @@ levels, from the records the compiler keeps per signature
 Each loop record is a dict: kind ('prange'; 'array expression' or
 'whole-array reduction' for the split loop of an elementwise expression or
 of np.sum and the like, 'whole-array reductions in one pass' for several of
-one array in one statement, with min_elements), function,
+one array in one statement, 'elements through the iterations' for a prange
+loop kept serial whose array statements run element by element across
+threads, with min_elements), function,
 filename, line, index (the loop variable, None for an expression), parallel (bool), reason and reason_line (why it stays serial),
 reductions [(name, '+=' | '-=' | '*=' | 'min' | 'max', line)], private and
 shared (local names), nested (lines of prange loops inside, run serially),
@@ -23,6 +25,9 @@ import html
 import _kiln
 
 _LEVELS = (1, 2, 3, 4)
+# a prange loop kept serial whose elementwise body runs element by element
+# across threads (jit/parallel_interchange.c)
+_INSIDE_OUT = "elements through the iterations"
 
 
 class ParallelReport:
@@ -56,8 +61,10 @@ class ParallelReport:
         out.append(f"{len(self.loops)} loop(s) found, {len(self.parallel_loops)} running in parallel "
                    f"on up to {_kiln.get_num_threads()} thread(s).")
         for k, lp in enumerate(self.loops, 1):
-            what = (f"for {lp['index']} in prange" if lp.get("kind", "prange") == "prange" else
-                    f"{lp['kind']}, split from {lp.get('min_elements', 0):,} elements")
+            kind = lp.get("kind", "prange")
+            what = (f"for {lp['index']} in prange" if kind == "prange" else
+                    f"{kind}, split from {lp.get('min_elements', 0):,} elements"
+                    + (" x iterations" if kind == _INSIDE_OUT else ""))
             where = f"{lp['function']}, line {lp['line']}, {what}"
             if lp["parallel"]:
                 out.append(f"  loop #{k} ({where}): PARALLEL")
@@ -74,6 +81,10 @@ class ParallelReport:
                                        "so the total may differ from the serial loop's by rounding)")
                 elif lp["parallel"]:
                     out.append("      reductions: none")
+                if kind == _INSIDE_OUT:
+                    out.append("      each thread takes a block of elements and runs every iteration of the loop "
+                               "on it in order:")
+                    out.append("      the same operations in the same order as the serial loop")
             if level >= 3:
                 out.append(f"      private per iteration: {', '.join(lp['private']) or '-'}")
                 out.append(f"      shared (read only): {', '.join(lp['shared']) or '-'}")

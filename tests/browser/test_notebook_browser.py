@@ -102,12 +102,13 @@ def test_footers_and_jit_listings_are_visible(seen):
 
 
 def test_parallel_views_mark_the_parallel_and_the_serial_loop(seen):
-    row_sums, running_total = seen["parallel"]
-    for view in (row_sums, running_total):
+    row_sums, running_total, inside_out = seen["parallel"]
+    for view in (row_sums, running_total, inside_out):
         assert view["visible"] and view["width"] > 300
     assert "row_sums" in row_sums["text"] and "running_total" in running_total["text"]
     assert any(r["kind"] == "par" and r["visible"] and "prange" in r["text"] for r in row_sums["rows"])
     assert any(r["kind"] == "why" and r["visible"] for r in running_total["rows"])
+    assert "elements through the iterations split across threads" in inside_out["text"]
 
 
 def test_generated_code_views_are_visible(seen):

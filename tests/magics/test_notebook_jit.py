@@ -126,14 +126,20 @@ def test_llvm_and_asm_views_are_highlighted_code_of_the_compiled_signature(nb):
 
 def test_parallel_jit_cell_shows_each_loops_verdict_once_compiled(nb):
     printed = "".join(mn.outputs(nb, "parallel-call", "text/plain"))
-    assert "True 10.0" in printed  # row sums agree with NumPy; the serial running total is right
+    # row sums agree with NumPy; the serial running total is right; so is the loop run element by element
+    assert "True 10.0 True" in printed
     (listing,) = mn.outputs(nb, "jit-parallel", "text/plain")
-    assert listing.startswith("%%jit (parallel=True): 2 functions")
+    assert listing.startswith("%%jit (parallel=True): 3 functions")
     row_sums = listing[listing.index("Parallel diagnostics for row_sums"):listing.index("Parallel diagnostics for running_total")]
-    running = listing[listing.index("Parallel diagnostics for running_total"):]
+    running = listing[listing.index("Parallel diagnostics for running_total"):
+                      listing.index("Parallel diagnostics for evaluate_functions")]
+    inside_out = listing[listing.index("Parallel diagnostics for evaluate_functions"):]
     assert re.search(r"loop #1 \(row_sums, line \d+, for i in prange\): PARALLEL", row_sums)
     assert re.search(r"loop #1 \(running_total, line \d+, for i in prange\): SERIAL", running)
     assert "why (line" in running and "why" not in row_sums
+    assert re.search(r"loop #1 \(evaluate_functions, line \d+, for i in prange\): SERIAL", inside_out)
+    assert re.search(r"loop #2 \(evaluate_functions, line \d+, elements through the iterations, .*\): PARALLEL",
+                     inside_out)
     (html,) = mn.outputs(nb, "jit-parallel", "text/html")
-    assert html.count("<table class='kiln-par'>") == 2
+    assert html.count("<table class='kiln-par'>") == 3
     assert "<tr class='par'>" in html and "<tr class='why'>" in html

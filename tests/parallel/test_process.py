@@ -1,5 +1,5 @@
 """What only a fresh process shows: SIGINT stops a long prange loop on every
-thread as KeyboardInterrupt and the process goes on; KILN_NUM_THREADS sets
+thread as KeyboardInterrupt (one run element by element too) and the process goes on; KILN_NUM_THREADS sets
 the pool's size (and a bad value is ignored); a forked child (multiprocessing)
 gets a working pool of its own."""
 import os
@@ -35,6 +35,33 @@ print("alive", busy(3))
 """
 
 
+# a prange loop run element by element (parallel_interchange.c)
+SPIN_INSIDE_OUT = r"""
+import os, subprocess, time
+import numpy as np
+import kiln
+from kiln import prange
+
+@kiln.njit(parallel=True)
+def spin(n):
+    v = np.linspace(0.0, 1.0, 1000)
+    for i in prange(n):
+        v = np.cos(v)
+    return v
+
+kiln.set_num_threads(3)
+spin(2)
+subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
+t0 = time.monotonic()
+try:
+    spin(10**12)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic() - t0)
+print("alive", abs(spin(1)[-1] - np.cos(1.0)) < 1e-15)
+"""
+
+
 def run(code, tmp_path, **env_extra):
     script = tmp_path / "child.py"   # compiled functions need their source in a file
     script.write_text(code)
@@ -50,6 +77,13 @@ def test_sigint_stops_a_parallel_loop(tmp_path):
     (stop,) = [float(line.split()[1]) for line in out.splitlines() if line.startswith("interrupted")]
     assert 0.25 < stop < 5, out    # loose for a busy machine: the point is that it stops
     assert "alive 12" in out
+
+
+def test_sigint_stops_a_loop_run_element_by_element(tmp_path):
+    out = run(SPIN_INSIDE_OUT, tmp_path)
+    (stop,) = [float(line.split()[1]) for line in out.splitlines() if line.startswith("interrupted")]
+    assert 0.25 < stop < 5, out
+    assert "alive True" in out
 
 
 def test_kiln_num_threads_sets_the_pool(tmp_path):
