@@ -91,10 +91,11 @@ LLVMValueRef kj_np_ewise_in_place(kj_lw *w, kj_node *n, LLVMValueRef out, const 
 LLVMValueRef kj_np_extreme_span(kj_lw *w, bool is_max, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                 const kj_type *pt);
 
-/* The index of the first of count > 0 contiguous elements from data equal
- * to best (a NaN: the first NaN); best must be one of them (argmin and
- * argmax: the extreme, then this; parallel_reduce.c's chunks too). */
-LLVMValueRef kj_np_first_equal(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et, LLVMValueRef best);
+/* The index of the first minimum (maximum) of count > 0 contiguous
+ * elements from data, its value in *value; a NaN wins, as in NumPy. One
+ * pass over memory (argmin and argmax; parallel_reduce.c's chunks too). */
+LLVMValueRef kj_np_arg_extreme_span(kj_lw *w, bool is_max, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                                    LLVMValueRef *value);
 
 /* The reduction m (np.sum's name: "sum", "min", ...) of count elements
  * stride bytes apart from data, as a value of type rt; raises as NumPy does

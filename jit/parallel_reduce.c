@@ -18,8 +18,8 @@
  * (kj_parallel_region_end), so it costs two short loops over the slots
  * more than the serial code.
  *
- * argmin / argmax: a chunk finds its extreme with the vectorizing loop,
- * then the first element equal to it; partials are (value, index) pairs.
+ * argmin / argmax: a chunk finds its first extreme in one pass
+ * (kj_np_arg_extreme_span); partials are (value, index) pairs.
  * An array expression's reduction never makes the array: its contiguous
  * loop (kj_np_ewise_each) runs in chunks, each reducing the elements it
  * computes into a running value that starts at the operation's identity. */
@@ -235,8 +235,7 @@ static LLVMValueRef split_arg(kj_lw *w, kj_node *at, bool is_max, LLVMValueRef d
     kj_lw *o = kj_parallel_region_begin(w, &r, "red", at->line, 3, (LLVMValueRef[]){data, pv, pi}, inside);
     LLVMValueRef chunk = LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &r.lo, 1, "");
     LLVMValueRef n = LLVMBuildSub(o->b, r.hi, r.lo, "");
-    LLVMValueRef best = kj_np_extreme_span(o, is_max, chunk, n, et, et);
-    LLVMValueRef where = LLVMBuildAdd(o->b, r.lo, kj_np_first_equal(o, chunk, n, et, best), "");
+    LLVMValueRef best, where = LLVMBuildAdd(o->b, r.lo, kj_np_arg_extreme_span(o, is_max, chunk, n, et, &best), "");
     arg_slot(o, vt, inside[1], inside[2], LLVMGetParam(r.fn, 3), &sv, &si);
     arg_keep_better(o, is_max, et, sv, si, best, where);
     kj_parallel_region_end(w, &r, count);

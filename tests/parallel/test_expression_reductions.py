@@ -1,7 +1,8 @@
 """Reductions of array expressions (np.sum(x * y), (a - b).max(), np.all(x < y))
 and whole-array argmin / argmax in a parallel=True function are split
 across the thread pool without making the expression's array (argmin and
-argmax serially too take the extreme, then its first occurrence): the results
+argmax, serially too, keep the block of 4096 elements where the extreme
+first appears, then find it there): the results
 equal CPython's run of the same function (exact for integers, wrapping
 included; within rounding for float sums) with 1, 2 and 4 threads, on
 negative, empty, NaN-holding, broadcast and non-contiguous inputs."""
@@ -107,6 +108,21 @@ def test_argmin_argmax_first_occurrence(threads, dtype, n):
         assert f(b) == positions(b)
         if np.dtype(dtype).kind == "i":
             assert f(a - 50) == positions(a - 50)
+
+
+@pytest.mark.parametrize("parallel", [True, False])
+@pytest.mark.parametrize("n", [4095, 4096, 4097, 3 * 4096 + 5, 200_003])
+def test_argmin_argmax_at_block_edges(threads, parallel, n):
+    f = kiln.njit(parallel=parallel)(positions)
+    x = np.random.default_rng(n).normal(size=n)
+    places = sorted({p for p in (0, 4095, 4096, 2 * 4096 + 1, n // 2, n - 1) if p < n})
+    for at in places:
+        for twin in places[places.index(at):]:   # the same extreme again, later: the first still wins
+            y = x.copy()
+            y[[at, twin]] = 9.5
+            y[[(at + 1) % n, (twin + 1) % n]] = -9.5
+            assert f(y) == positions(y)
+            assert f(y.astype(np.int32) * 3) == positions(y.astype(np.int32) * 3)
 
 
 @pytest.mark.parametrize("parallel", [True, False])
