@@ -87,6 +87,7 @@ struct kj_node {
     kj_block body, orelse;
     const kj_type *type;         /* set by inference */
     void *aux;                   /* inference's note for lowering (a callee) */
+    bool may_be_unbound;         /* KJ_E_LOCAL: a read some path reaches before an assignment (unbound.c) */
 };
 
 typedef struct {
@@ -94,6 +95,7 @@ typedef struct {
     const kj_type *type;         /* unification of everything assigned */
     int line;                    /* where it got its first type */
     bool is_arg;
+    bool may_be_unbound;         /* some read of it may find it unassigned (unbound.c) */
 } kj_local;
 
 /* One function being compiled: its source, its IR, its locals. */

@@ -5,6 +5,7 @@
  * inner loops poll themselves), and while loops poll at every back-edge.
  * A ufunc kernel's counted loops leave it to the ufunc's loop. */
 #include "jit/lower.h"
+#include "jit/unbound.h"
 #include "jit/infer_np.h"
 #include "jit/lists.h"
 #include "jit/strings.h"
@@ -178,11 +179,21 @@ static void poll_interrupt(kj_lw *w) {
 
 /* ---- assignment ---- */
 
+void kj_mark_bound(kj_lw *w, int slot, LLVMValueRef when) {
+    if (!w->bound || !w->bound[slot])
+        return;
+    LLVMValueRef yes = LLVMConstInt(w->i1, 1, 0);
+    if (when)
+        yes = LLVMBuildOr(w->b, LLVMBuildLoad2(w->b, w->i1, w->bound[slot], ""), when, "");
+    LLVMBuildStore(w->b, yes, w->bound[slot]);
+}
+
 static void store_local(kj_lw *w, int slot, LLVMValueRef v, const kj_type *vt) {
     const kj_type *lt = w->f->locals[slot].type;
     v = kj_cast(w, v, vt, lt);
     kj_nrt_replace(w, w->slots[slot], v, lt);
     LLVMBuildStore(w->b, v, w->slots[slot]);
+    kj_mark_bound(w, slot, NULL);
 }
 
 static void assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
@@ -848,6 +859,14 @@ static void define(kj_unit *u, kj_instance *in, kj_lw *w) {
         const kj_type *t = f->locals[i].type ? f->locals[i].type : kj_none();
         w->slots[i] = LLVMBuildAlloca(w->b, kj_lltype(w, t), f->locals[i].name);
     }
+    /* UnboundLocalError needs the host runtime; a GPU kernel reads as before */
+    w->bound = u->target->has_runtime && kj_find_unbound_reads(f) ? calloc((size_t)f->nlocals + 1, sizeof *w->bound)
+                                                                    : NULL;
+    for (int i = 0; w->bound && i < f->nlocals; i++)
+        if (f->locals[i].may_be_unbound) {
+            w->bound[i] = LLVMBuildAlloca(w->b, w->i1, "bound");
+            LLVMBuildStore(w->b, LLVMConstInt(w->i1, i < f->nargs || i == f->vararg - 1, 0), w->bound[i]);
+        }
     for (int i = 0; i < f->nargs; i++)
         LLVMBuildStore(w->b, kj_cast(w, LLVMGetParam(w->fn, (unsigned)i + 1), in->args[i],
                                      f->locals[i].type), w->slots[i]);
@@ -867,6 +886,8 @@ static void define(kj_unit *u, kj_instance *in, kj_lw *w) {
         }
     free(w->slots);
     w->slots = NULL;
+    free(w->bound);
+    w->bound = NULL;
     if (u->target->finish_function)
         u->target->finish_function(u->target, u->mod, w->fn, KJ_FN_INTERNAL);
 }

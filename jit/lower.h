@@ -22,6 +22,8 @@ typedef struct {
     LLVMValueRef fn;
     LLVMValueRef ret_ptr;
     LLVMValueRef *slots;             /* alloca per local */
+    LLVMValueRef *bound;             /* per local: an i1 alloca, set when it is assigned, where a read may
+                                        find it unassigned (unbound.c); NULL entries elsewhere, or NULL */
     LLVMBasicBlockRef break_bb, continue_bb;
     LLVMBasicBlockRef interrupt_bb;  /* the function's exit for KeyboardInterrupt */
     LLVMBasicBlockRef handler_bb;    /* the enclosing try's handlers (kj_unwind), or NULL */
@@ -139,6 +141,9 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args);
 /* For parallel_lower.c: a block of statements, the interrupt poll of
  * counted loops, and range()'s length (raising on step 0). */
 void kj_lower_block(kj_lw *w, kj_block *b);
+/* Records that local `slot` holds a value now (when `when`, an i1, is
+ * true; NULL: always), for the reads that check it. */
+void kj_mark_bound(kj_lw *w, int slot, LLVMValueRef when);
 /* A `for` statement as a loop on this thread (a prange loop kept serial). */
 void kj_lower_for_serial(kj_lw *w, kj_node *s);
 void kj_poll_interrupt(kj_lw *w);

@@ -538,6 +538,13 @@ static LLVMValueRef lower_expr_inner(kj_lw *w, kj_node *n) {
         default: return LLVMConstInt(w->i8, 0, 0);
         }
     case KJ_E_LOCAL:
+        if (n->may_be_unbound && w->bound && w->bound[n->slot]) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "cannot access local variable '%s' where it is not associated with a value",
+                     w->f->locals[n->slot].name);
+            kj_raise_if(w, LLVMBuildNot(w->b, LLVMBuildLoad2(w->b, w->i1, w->bound[n->slot], ""), ""),
+                        PyExc_UnboundLocalError, msg);
+        }
         return LLVMBuildLoad2(w->b, kj_lltype(w, t), w->slots[n->slot], w->f->locals[n->slot].name);
     case KJ_E_BINOP: return lower_binop(w, n);
     case KJ_E_UNARY: return lower_unary(w, n);

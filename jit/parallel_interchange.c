@@ -295,10 +295,12 @@ void kj_interchange_lower(kj_lw *w, kj_node *s, const kj_interchange *pl) {
         const kj_type *lt = f->locals[pl->targets[k]].type;
         kj_nrt_replace(w, w->slots[pl->targets[k]], arrays[k], lt);
         LLVMBuildStore(w->b, arrays[k], w->slots[pl->targets[k]]);
+        kj_mark_bound(w, pl->targets[k], NULL);
     }
     /* the loop variable keeps the last iteration's value, as after the loop */
     LLVMValueRef last = LLVMBuildAdd(w->b, start, LLVMBuildMul(w->b, LLVMBuildSub(w->b, count, c64(w, 1), ""), step, ""), "");
     LLVMBuildStore(w->b, kj_cast(w, last, KJ_I64, f->locals[pl->index_slot].type), w->slots[pl->index_slot]);
+    kj_mark_bound(w, pl->index_slot, NULL);
     LLVMBuildBr(w->b, done);
     LLVMPositionBuilderAtEnd(w->b, done);
 }

@@ -196,6 +196,7 @@ static void enter_function(kj_lw *w, kj_lw *o, LLVMValueRef fn, const char *name
     o->fn = fn;
     o->b = LLVMCreateBuilderInContext(w->ctx);
     o->nrt = NULL;
+    o->bound = NULL;   /* the parent's flags are not this function's: reads here are not checked */
     o->break_bb = o->continue_bb = NULL;
     o->interrupt_bb = NULL;
     LLVMMetadataRef ftype = LLVMDIBuilderCreateSubroutineType(u->di, u->di_file, NULL, 0, 0);
@@ -452,6 +453,11 @@ bool kj_parallel_lower_for(kj_lw *w, kj_node *s) {
             kj_par_array_fold(w, s, p.red[r].op, type_of(f, p.red[r].slot), ctx_ptr(w, ctx, CTX_EXTRA + r),
                               w->slots[p.red[r].slot]);
     kj_check_status(w, st);
+    /* the last chunk left the body's locals as the last iteration did */
+    LLVMValueRef ran = LLVMBuildICmp(w->b, LLVMIntSGT, len, c64(w, 0), "");
+    for (int i = 0; i < nl; i++)
+        if (i == p.index_slot || kj_binds_in_block(&s->body, i))
+            kj_mark_bound(w, i, ran);
     for (int r = 0; r < p.nred; r++) {
         int v = p.red[r].slot;
         const kj_type *vt = type_of(f, v);

@@ -2,6 +2,8 @@
 functions, recursion, returns of several types, exceptions."""
 import math
 
+import numpy as np
+
 import kiln
 from jit_diff import case
 
@@ -441,3 +443,69 @@ def reraise_keeps_an_f_string_message(n):
     except KeyError as e:
         raise e
 
+
+
+# ---- locals a path reaches before they are assigned: UnboundLocalError, as in CPython ----
+
+@case(*N)
+def loop_variable_after_the_loop(n):
+    for i in range(n):
+        pass
+    return i
+@case(*N)
+def assigned_in_one_branch(n):
+    if n > 2:
+        y = n * 1.5
+    return y
+@case(*N)
+def assigned_in_a_while_body(n):
+    t = 0
+    while t < n:
+        last = t * t
+        t += 1
+    return last
+@case(*N)
+def augmented_before_any_assignment(n):
+    for i in range(n):
+        s = i
+    s += 1
+    return s
+@case(*N)
+def array_assigned_in_one_branch(n):
+    if n > 0:
+        a = np.ones(n)
+    return a.sum()
+@case(*N)
+def assigned_after_the_raise_point(n):
+    try:
+        if n > 1:
+            raise ValueError("big")
+        v = n
+    except ValueError:
+        pass
+    return v
+@case(*N)
+def read_in_the_next_iteration(n):
+    total = 0
+    for i in range(n):
+        if i > 0:
+            total += prev
+        prev = i * 3
+    return total
+@case(*N)
+def assigned_before_break(n):
+    while True:
+        x = n * 2
+        if x > 3:
+            break
+        n += 1
+    return x
+@case(*N)
+def assigned_on_every_path(n):
+    if n > 0:
+        z = 1
+    else:
+        z = -1
+    for k in range(n):
+        z += k
+    return z
