@@ -25,7 +25,8 @@
  *                loop whose range proves its bounds checks also gets a copy
  *                without them (lower_range_checks.c); on the host a loop
  *                whose in-order float sum gains nothing from vector lanes
- *                stays scalar (lower_strict_sums.c)
+ *                stays scalar (lower_strict_sums.c); reads of a local some
+ *                path reaches unassigned check a flag (unbound.c)
  *   engine.c     O2 with the new pass manager, loop-vectorize remarks (and
  *                Kiln's "ordered" remark for a float sum vectorized in
  *                order), ORC LLJIT; LLVM's one-time start-up on a thread
@@ -42,7 +43,9 @@
  *                per-thread arrays of `acc += a[i]` (parallel_array.c); np.sum,
  *                min, max, argmax... of a whole array or of an array
  *                expression (np.sum(x * y)) split across the pool
- *                (parallel_reduce.c)
+ *                (parallel_reduce.c); a loop kept serial whose statements
+ *                are all elementwise, run element by element across the
+ *                pool (parallel_interchange.c)
  *   ufunc*.c     vectorize / guvectorize: an LLVM loop around the kernel
  *                (ufunc_loop.c) handed to NumPy as a real ufunc (ufunc.c)
  *   cache.c      cache=True: the object file a second process links instead
