@@ -72,9 +72,10 @@ LLVMValueRef kj_prange_len(kj_lw *w, kj_node *s, LLVMValueRef *start, LLVMValueR
 #define KJ_INTERCHANGE_MAX 16
 typedef struct {
     int index_slot, nd;
-    int targets[KJ_INTERCHANGE_MAX];       /* the arrays the body assigns */
-    bool carried[KJ_INTERCHANGE_MAX];      /* read in an iteration before it assigns them */
-    int ntargets, ncarried;
+    int arrays[KJ_INTERCHANGE_MAX];        /* the array locals the body reads or assigns */
+    bool assigned[KJ_INTERCHANGE_MAX];     /* the body assigns it; else it is the same in every iteration */
+    bool read_first[KJ_INTERCHANGE_MAX];   /* an iteration reads its value from before (carried in, or never assigned) */
+    int narrays;
     kj_node *scalars[KJ_INTERCHANGE_MAX];  /* operands that are the same numbers in every iteration */
     int nscalars;
     char names[200];                       /* "`a`, `b`": the assigned arrays, for the report */

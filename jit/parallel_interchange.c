@@ -14,12 +14,14 @@
  * BLOCK elements (the padding repeats the last element, so it computes
  * what a real element does and raises nothing new), and a chunk of blocks
  * runs every iteration over its lanes in a loop LLVM vectorizes: a chunk
- * stays in the first-level cache across the iterations. Each array the body
- * assigns ends up bound to its buffer, as it would to the last iteration's
- * new array.
+ * stays in the first-level cache across the iterations. Arrays the body
+ * reads but never assigns (the same in every iteration) are copied into
+ * such buffers too. Each array the body assigns ends up bound to its
+ * buffer, as it would to the last iteration's new array.
  *
- * When the arrays carried in do not all have one shape (a body that would
- * broadcast and grow them), the loop runs as written, serially. */
+ * When the arrays read before an assignment do not all have one shape (a
+ * body that would broadcast and grow them), the loop runs as written,
+ * serially. */
 #include "jit/lower_np.h"
 #include "jit/lower_nrt.h"
 #include "jit/parallel.h"
@@ -37,14 +39,25 @@ static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (un
 
 /* ---- which loops ---- */
 
-static int target_index(const kj_interchange *pl, int slot) {
-    for (int k = 0; k < pl->ntargets; k++)
-        if (pl->targets[k] == slot)
+static int array_index(const kj_interchange *pl, int slot) {
+    for (int k = 0; k < pl->narrays; k++)
+        if (pl->arrays[k] == slot)
             return k;
     return -1;
 }
 
-static bool bound_in_loop(const kj_interchange *pl, int slot) { return slot == pl->index_slot || target_index(pl, slot) >= 0; }
+static int add_array(kj_interchange *pl, int slot) {
+    int k = array_index(pl, slot);
+    if (k >= 0 || pl->narrays == KJ_INTERCHANGE_MAX)
+        return k;
+    pl->arrays[pl->narrays] = slot;
+    return pl->narrays++;
+}
+
+static bool assigned_in_loop(const kj_interchange *pl, int slot) {
+    int k = array_index(pl, slot);
+    return slot == pl->index_slot || (k >= 0 && pl->assigned[k]);
+}
 
 /* A scalar operand computed the same in every iteration: numbers and
  * operators over locals the loop does not assign. */
@@ -53,32 +66,32 @@ static bool invariant_scalar(const kj_interchange *pl, const kj_node *n) {
         return false;
     switch (n->kind) {
     case KJ_E_CONST: return true;
-    case KJ_E_LOCAL: return !bound_in_loop(pl, n->slot);
+    case KJ_E_LOCAL: return !assigned_in_loop(pl, n->slot);
     case KJ_E_BINOP: return invariant_scalar(pl, n->kids[0]) && invariant_scalar(pl, n->kids[1]);
     case KJ_E_UNARY: return invariant_scalar(pl, n->kids[0]);
     default: return false;
     }
 }
 
-/* Checks the operands of expression n of the statement at position `at`:
- * an array is a local the body assigns (carried in when no earlier
- * statement of the iteration assigned it), anything else an invariant
- * scalar, kept once. */
-static bool operands_fit(kj_interchange *pl, kj_node *n, const bool *assigned, int nd) {
+/* Checks the operands of expression n: an array is a local of the loop's
+ * shape (read first when no earlier statement of the iteration assigned
+ * it: carried in, or the same in every iteration), anything else an
+ * invariant scalar, kept once. */
+static bool operands_fit(kj_interchange *pl, kj_node *n, const bool *assigned_now) {
     if (kj_np_is_ewise(n)) {
         kj_node *ops[3];
         int k = kj_np_ewise_operands(n, ops);
         for (int i = 0; i < k; i++)
-            if (!operands_fit(pl, ops[i], assigned, nd))
+            if (!operands_fit(pl, ops[i], assigned_now))
                 return false;
         return true;
     }
     if (n->kind == KJ_E_LOCAL && n->type->kind == KJ_T_ARRAY) {
-        int t = target_index(pl, n->slot);
-        if (t < 0 || n->type->ndim != nd)
+        int k = add_array(pl, n->slot);
+        if (k < 0 || n->type->ndim != pl->nd)
             return false;
-        if (!assigned[t])
-            pl->carried[t] = true;
+        if (!assigned_now[k])
+            pl->read_first[k] = true;
         return true;
     }
     if (!invariant_scalar(pl, n))
@@ -107,28 +120,28 @@ bool kj_interchange_plan(kj_function *f, kj_node *s, int index_slot, kj_intercha
         if (pl->nd && lt->ndim != pl->nd)
             return false;
         pl->nd = lt->ndim;
-        if (target_index(pl, st->kids[0]->slot) < 0) {
-            if (pl->ntargets == KJ_INTERCHANGE_MAX)
-                return false;
-            pl->targets[pl->ntargets++] = st->kids[0]->slot;
-        }
+        int k = add_array(pl, st->kids[0]->slot);
+        if (k < 0)
+            return false;
+        pl->assigned[k] = true;
     }
-    bool assigned[KJ_INTERCHANGE_MAX] = {false};
+    bool assigned_now[KJ_INTERCHANGE_MAX] = {false};
     for (int i = 0; i < b->n; i++) {
         kj_node *st = b->items[i];
-        if (!operands_fit(pl, st->kids[1], assigned, pl->nd))
+        if (!operands_fit(pl, st->kids[1], assigned_now))
             return false;
-        assigned[target_index(pl, st->kids[0]->slot)] = true;
+        assigned_now[array_index(pl, st->kids[0]->slot)] = true;
     }
+    bool carried = false;
     int pos = 0;
-    for (int k = 0; k < pl->ntargets; k++) {
-        pl->ncarried += pl->carried[k];
-        pos += snprintf(pl->names + pos, sizeof pl->names - (size_t)pos, "%s`%s`", k ? ", " : "",
-                        f->locals[pl->targets[k]].name);
-        if (pos >= (int)sizeof pl->names)
-            break;
+    for (int k = 0; k < pl->narrays && pos < (int)sizeof pl->names; k++) {
+        if (!pl->assigned[k])
+            continue;
+        carried = carried || pl->read_first[k];
+        pos += snprintf(pl->names + pos, sizeof pl->names - (size_t)pos, "%s`%s`", pos ? ", " : "",
+                        f->locals[pl->arrays[k]].name);
     }
-    return pl->ncarried > 0;
+    return carried;
 }
 
 /* ---- the loop nest turned inside out ---- */
@@ -140,11 +153,17 @@ typedef struct {
     LLVMValueRef scalar[KJ_INTERCHANGE_MAX];     /* the invariant scalars, inside the chunk function */
 } lane_state;
 
+static const kj_type *elem_type(const lane_state *ls, int k) { return ls->f->locals[ls->pl->arrays[k]].type->elem; }
+
+static LLVMValueRef lane_ptr(kj_lw *o, const lane_state *ls, LLVMValueRef *data, int k, LLVMValueRef l) {
+    return LLVMBuildGEP2(o->b, kj_llmemtype(o, elem_type(ls, k)), data[k], &l, 1, "");
+}
+
 static LLVMValueRef operand_element(kj_lw *o, kj_node *leaf, const kj_type **type, void *arg) {
     lane_state *ls = arg;
     if (leaf->kind == KJ_E_LOCAL && leaf->type->kind == KJ_T_ARRAY) {
         *type = leaf->type->elem;
-        return ls->elem[target_index(ls->pl, leaf->slot)];
+        return ls->elem[array_index(ls->pl, leaf->slot)];
     }
     *type = leaf->type;
     for (int k = 0; k < ls->pl->nscalars; k++)
@@ -156,22 +175,18 @@ static LLVMValueRef operand_element(kj_lw *o, kj_node *leaf, const kj_type **typ
 /* Lane l of every array through one iteration of the body. */
 static void one_iteration(kj_lw *o, kj_node *s, lane_state *ls, LLVMValueRef *data, LLVMValueRef l) {
     const kj_interchange *pl = ls->pl;
-    for (int k = 0; k < pl->ntargets; k++) {
-        const kj_type *et = ls->f->locals[pl->targets[k]].type->elem;
-        ls->elem[k] = pl->carried[k] ? kj_np_load(o, LLVMBuildGEP2(o->b, kj_llmemtype(o, et), data[k], &l, 1, ""), et)
-                                     : NULL;
-    }
+    for (int k = 0; k < pl->narrays; k++)
+        ls->elem[k] = pl->read_first[k] ? kj_np_load(o, lane_ptr(o, ls, data, k, l), elem_type(ls, k)) : NULL;
     for (int i = 0; i < s->body.n; i++) {
         kj_node *st = s->body.items[i];
         kj_at(o, st);
         const kj_type *vt;
         LLVMValueRef v = kj_np_ewise_element(o, st->kids[1], operand_element, ls, &vt);
-        ls->elem[target_index(pl, st->kids[0]->slot)] = v;
+        ls->elem[array_index(pl, st->kids[0]->slot)] = v;
     }
-    for (int k = 0; k < pl->ntargets; k++) {
-        const kj_type *et = ls->f->locals[pl->targets[k]].type->elem;
-        kj_np_store_elem(o, LLVMBuildGEP2(o->b, kj_llmemtype(o, et), data[k], &l, 1, ""), ls->elem[k], et, et);
-    }
+    for (int k = 0; k < pl->narrays; k++)
+        if (pl->assigned[k])
+            kj_np_store_elem(o, lane_ptr(o, ls, data, k, l), ls->elem[k], elem_type(ls, k), elem_type(ls, k));
 }
 
 /* Values the chunk function reads, in order. */
@@ -180,10 +195,10 @@ enum { V_COUNT, V_SIZE, V_GRAIN, V_NBLOCKS, V_DATA };
 static void chunk_body(kj_lw *o, kj_par_region *r, kj_node *s, lane_state *ls, const LLVMValueRef *in) {
     const kj_interchange *pl = ls->pl;
     LLVMValueRef data[KJ_INTERCHANGE_MAX];
-    for (int k = 0; k < pl->ntargets; k++)
+    for (int k = 0; k < pl->narrays; k++)
         data[k] = in[V_DATA + k];
     for (int k = 0; k < pl->nscalars; k++)
-        ls->scalar[k] = in[V_DATA + pl->ntargets + k];
+        ls->scalar[k] = in[V_DATA + pl->narrays + k];
     LLVMValueRef count = in[V_COUNT], size = in[V_SIZE], grain = in[V_GRAIN], nblocks = in[V_NBLOCKS];
     /* units of `grain` blocks [r->lo, r->hi) -> lanes [first, first + lanes) */
     LLVMValueRef b0 = LLVMBuildMul(o->b, r->lo, grain, ""), b1 = LLVMBuildMul(o->b, r->hi, grain, "");
@@ -197,11 +212,10 @@ static void chunk_body(kj_lw *o, kj_par_region *r, kj_node *s, lane_state *ls, c
     LLVMBasicBlockRef fill = kj_new_bb(o, "pad.fill"), next = kj_new_bb(o, "pad.next");
     LLVMBuildCondBr(o->b, LLVMBuildICmp(o->b, LLVMIntSGT, l, last, ""), fill, next);
     LLVMPositionBuilderAtEnd(o->b, fill);
-    for (int k = 0; k < pl->ntargets; k++)
-        if (pl->carried[k]) {
-            LLVMTypeRef mt = kj_llmemtype(o, ls->f->locals[pl->targets[k]].type->elem);
-            LLVMValueRef v = LLVMBuildLoad2(o->b, mt, LLVMBuildGEP2(o->b, mt, data[k], &last, 1, ""), "");
-            LLVMBuildStore(o->b, v, LLVMBuildGEP2(o->b, mt, data[k], &l, 1, ""));
+    for (int k = 0; k < pl->narrays; k++)
+        if (pl->read_first[k]) {
+            LLVMTypeRef mt = kj_llmemtype(o, elem_type(ls, k));
+            LLVMBuildStore(o->b, LLVMBuildLoad2(o->b, mt, lane_ptr(o, ls, data, k, last), ""), lane_ptr(o, ls, data, k, l));
         }
     LLVMBuildBr(o->b, next);
     LLVMPositionBuilderAtEnd(o->b, next);
@@ -218,18 +232,22 @@ static void chunk_body(kj_lw *o, kj_par_region *r, kj_node *s, lane_state *ls, c
     kj_np_loop_end(o, &iters);
 }
 
+static LLVMValueRef local_value(kj_lw *w, int slot) {
+    return LLVMBuildLoad2(w->b, kj_lltype(w, w->f->locals[slot].type), w->slots[slot], "");
+}
+
 void kj_interchange_lower(kj_lw *w, kj_node *s, const kj_interchange *pl) {
     kj_function *f = w->f;
     int nd = pl->nd;
     LLVMValueRef start, step, count = kj_prange_len(w, s, &start, &step);
+    /* every array read before an assignment has one shape */
     LLVMValueRef shape[KJ_NP_MAXDIM], other[KJ_NP_MAXDIM];
     bool have_shape = false;
     LLVMValueRef same = LLVMBuildICmp(w->b, LLVMIntSGT, count, c64(w, 0), "");
-    for (int k = 0; k < pl->ntargets; k++) {
-        if (!pl->carried[k])
+    for (int k = 0; k < pl->narrays; k++) {
+        if (!pl->read_first[k])
             continue;
-        LLVMValueRef arr = LLVMBuildLoad2(w->b, kj_lltype(w, f->locals[pl->targets[k]].type), w->slots[pl->targets[k]], "");
-        kj_np_shape(w, arr, nd, have_shape ? other : shape);
+        kj_np_shape(w, local_value(w, pl->arrays[k]), nd, have_shape ? other : shape);
         for (int d = 0; have_shape && d < nd; d++)
             same = LLVMBuildAnd(w->b, same, LLVMBuildICmp(w->b, LLVMIntEQ, shape[d], other[d], ""), "");
         have_shape = true;
@@ -265,20 +283,20 @@ void kj_interchange_lower(kj_lw *w, kj_node *s, const kj_interchange *pl) {
     LLVMValueRef units = LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, nblocks, LLVMBuildSub(w->b, grain, c64(w, 1), ""), ""),
                                        grain, "");
 
-    /* each array: a padded buffer, seen as an array of the shape; the
-     * carried ones start as a copy of their value before the loop */
+    /* each array: a padded buffer, seen as an array of the shape, starting
+     * as a copy of its value before the loop where an iteration reads that */
     LLVMValueRef vals[V_DATA + 2 * KJ_INTERCHANGE_MAX], arrays[KJ_INTERCHANGE_MAX];
     LLVMValueRef padded = LLVMBuildMul(w->b, nblocks, c64(w, BLOCK), "");
-    for (int k = 0; k < pl->ntargets; k++) {
-        const kj_type *lt = f->locals[pl->targets[k]].type;
+    for (int k = 0; k < pl->narrays; k++) {
+        const kj_type *lt = f->locals[pl->arrays[k]].type;
         LLVMValueRef line = kj_np_alloc(w, kj_array(lt->elem, 1, KJ_LAYOUT_C, false), &padded, false);
         arrays[k] = kj_np_make(w, lt, kj_array_field(w, line, 0, 0), kj_array_field(w, line, 1, 0), shape, NULL);
-        if (pl->carried[k])
-            kj_np_copy_into(w, arrays[k], lt, LLVMBuildLoad2(w->b, kj_lltype(w, lt), w->slots[pl->targets[k]], ""), lt);
+        if (pl->read_first[k])
+            kj_np_copy_into(w, arrays[k], lt, local_value(w, pl->arrays[k]), lt);
         vals[V_DATA + k] = kj_array_field(w, line, 1, 0);
     }
     for (int k = 0; k < pl->nscalars; k++)
-        vals[V_DATA + pl->ntargets + k] = kj_lower_expr(w, pl->scalars[k]);
+        vals[V_DATA + pl->narrays + k] = kj_lower_expr(w, pl->scalars[k]);
     vals[V_COUNT] = count;
     vals[V_SIZE] = size;
     vals[V_GRAIN] = grain;
@@ -287,15 +305,17 @@ void kj_interchange_lower(kj_lw *w, kj_node *s, const kj_interchange *pl) {
     kj_par_region r;
     LLVMValueRef in[V_DATA + 2 * KJ_INTERCHANGE_MAX];
     lane_state ls = {.pl = pl, .f = f};
-    kj_lw *o = kj_parallel_region_begin(w, &r, "interchange", s->line, V_DATA + pl->ntargets + pl->nscalars, vals, in);
+    kj_lw *o = kj_parallel_region_begin(w, &r, "interchange", s->line, V_DATA + pl->narrays + pl->nscalars, vals, in);
     chunk_body(o, &r, s, &ls, in);
     kj_parallel_region_end_work(w, &r, units, LLVMBuildMul(w->b, size, count, ""));
 
-    for (int k = 0; k < pl->ntargets; k++) {
-        const kj_type *lt = f->locals[pl->targets[k]].type;
-        kj_nrt_replace(w, w->slots[pl->targets[k]], arrays[k], lt);
-        LLVMBuildStore(w->b, arrays[k], w->slots[pl->targets[k]]);
-        kj_mark_bound(w, pl->targets[k], NULL);
+    for (int k = 0; k < pl->narrays; k++) {   /* the assigned arrays end bound to their buffers */
+        if (!pl->assigned[k])
+            continue;
+        const kj_type *lt = f->locals[pl->arrays[k]].type;
+        kj_nrt_replace(w, w->slots[pl->arrays[k]], arrays[k], lt);
+        LLVMBuildStore(w->b, arrays[k], w->slots[pl->arrays[k]]);
+        kj_mark_bound(w, pl->arrays[k], NULL);
     }
     /* the loop variable keeps the last iteration's value, as after the loop */
     LLVMValueRef last = LLVMBuildAdd(w->b, start, LLVMBuildMul(w->b, LLVMBuildSub(w->b, count, c64(w, 1), ""), step, ""), "");

@@ -1,15 +1,17 @@
 """A prange loop whose iterations depend on each other, but whose every
-statement is `array = array expression` (seed 000's evaluate_functions),
-runs element by element across threads: each element goes through all
-the iterations in order. Results are CPython's with 1, 2 and 4 threads,
+statement is `array = array expression` over arrays it carries or only
+reads (seed 000's evaluate_functions), runs element by element across
+threads: each element goes through all the iterations in order, with no
+array made per iteration. Results are CPython's with 1, 2 and 4 threads,
 the iterations still count as serial in the report and the warning, and a
-body that does not fit (or arrays carried in with different shapes) runs
+body that does not fit (or arrays read first with different shapes) runs
 as written."""
 import warnings
 
 import numpy as np
 import pytest
 
+import _kiln
 import kiln
 from kiln import prange
 
@@ -65,6 +67,19 @@ def counting_down(a, k):
     return a, i
 
 
+def relax(u, b, k, dt):
+    """b is read in every iteration and never assigned: the same array throughout."""
+    for i in prange(k):
+        u = u + dt * (b - u)
+    return u
+
+
+def counts_and_weights(x, counts, k):
+    for i in prange(k):
+        x = x * 0.5 + counts
+    return x
+
+
 def growing(a, b, k):
     """a + b broadcasts while b has one element: the shapes differ."""
     for i in prange(k):
@@ -112,6 +127,9 @@ CASES = [
     (two_grids, lambda: (grid(1, (40, 40)), grid(2, (40, 40)), 64)),
     (two_grids, lambda: (grid(3, (17, 33)).T, grid(4, (33, 17)), 20)),   # an F-ordered array carried in
     (counting_down, lambda: (np.linspace(0, 1, 99), 100)),
+    (relax, lambda: (np.zeros(1000), np.linspace(-2, 2, 1000), 300, 0.01)),
+    (relax, lambda: (np.zeros((30, 20)), grid(5, (20, 30)).T, 50, 0.1)),   # an F-ordered array read throughout
+    (counts_and_weights, lambda: (np.ones(77), np.arange(77, dtype=np.int64)[::-1], 12)),
     (damped, lambda: (np.zeros(0), 10, 0.25)),
 ]
 
@@ -154,6 +172,16 @@ def test_seed_evaluate_functions_runs_element_by_element(threads, n):  # noqa: F
     assert inside_out["kind"] == INSIDE_OUT and inside_out["parallel"] and inside_out["line"] == prange_loop["line"]
 
 
+def test_no_array_is_made_per_iteration():
+    f = compiled(evaluate_functions)
+    call(f, 100, 2)
+    before = _kiln.nrt_stats()["alloc"]
+    got = call(f, 100, 500)
+    # linspace, then one padded buffer for each of vector1 and vector2: not 6 arrays per iteration
+    assert _kiln.nrt_stats()["alloc"] - before == 3
+    np.testing.assert_allclose(got, evaluate_functions(100, 500), rtol=1e-8)
+
+
 def test_zero_iterations_leave_the_arrays():
     f = compiled(evaluate_functions)
     np.testing.assert_array_equal(call(f, 9, 0), np.linspace(-1500.0, 1500.0, 9))
@@ -164,6 +192,9 @@ def test_arrays_of_different_shapes_run_the_loop_as_written(threads):  # noqa: F
     for a, b in ((np.zeros(50), np.ones(1)), (np.zeros(50), np.ones(50))):
         assert_same(call(f, a, b, 10), growing(a, b, 10))
     assert kinds(f) == [("prange", False), (INSIDE_OUT, True)]   # the serial copy adds no record
+    g = compiled(relax)
+    u, b = np.zeros(40), np.linspace(0, 1, 40)
+    assert_same(call(g, u, b[:1], 5, 0.5), relax(u, b[:1], 5, 0.5))   # b broadcast: as written
 
 
 def test_a_body_that_is_not_elementwise_stays_serial():
