@@ -46,6 +46,7 @@ typedef struct {
     LLVMBasicBlockRef cond, body, exit;
     LLVMValueRef slot, n;
     bool scalar;   /* set by kj_np_loop_keep_scalar */
+    bool one_step; /* set by kj_np_loop_elementwise */
 } kj_np_loop;
 LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n);
 void kj_np_loop_end(kj_lw *w, kj_np_loop *l);
@@ -54,6 +55,13 @@ void kj_np_loop_end(kj_lw *w, kj_np_loop *l);
  * ones, where the vectorizer would only make gathers, behind run-time
  * checks and beside a scalar copy: much more to compile for little gain. */
 void kj_np_loop_keep_scalar(kj_np_loop *l);
+/* Tells LLVM that l's iterations are independent element for element (an
+ * array expression, no running value), before its end: one vector step per
+ * iteration, not four interleaved. Nothing carries from one iteration to
+ * the next, so the out-of-order core overlaps the steps anyway, and a row
+ * of 500 doubles leaves 4 elements to the scalar loop instead of 20
+ * (`acc += a[i]` over 20000 such rows: 3.7 -> 2.7 ms). */
+void kj_np_loop_elementwise(kj_np_loop *l);
 
 /* Nested loops over a shape in C order: begin fills idx[0..nd-1]. */
 typedef struct {

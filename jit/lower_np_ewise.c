@@ -447,6 +447,7 @@ static LLVMValueRef ewise(kj_lw *w, ew *e, kj_node *n, LLVMValueRef out, const k
     LLVMValueRef v = element(lw, e, n, true, &vt);
     kj_np_store_elem(lw, LLVMBuildGEP2(lw->b, kj_llmemtype(lw, rt->elem), kj_array_field(lw, res_in, 1, 0), &i, 1, ""), v, vt,
                      rt->elem);
+    kj_np_loop_elementwise(&sp.loop);
     flat_close_loop(w, &sp);
     flat_end(w, e, &sp, size);
     LLVMBuildBr(w->b, done);

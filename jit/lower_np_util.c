@@ -109,7 +109,7 @@ LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) {
 }
 
 LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
-    l->scalar = false;
+    l->scalar = l->one_step = false;
     l->slot = kj_entry_alloca(w, w->i64, "np.i");
     l->n = n;
     LLVMBuildStore(w->b, c64(w, 0), l->slot);
@@ -126,16 +126,20 @@ LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
 
 void kj_np_loop_keep_scalar(kj_np_loop *l) { l->scalar = true; }
 
+void kj_np_loop_elementwise(kj_np_loop *l) { l->one_step = true; }
+
 static LLVMMetadataRef md_str(kj_lw *w, const char *s) { return LLVMMDStringInContext2(w->ctx, s, strlen(s)); }
 
-/* Sets the back edge's !llvm.loop: a node naming itself, then one hint. */
-static void hint_loop(kj_lw *w, LLVMValueRef back, LLVMMetadataRef hint) {
+/* Sets the back edge's !llvm.loop: a node naming itself, then the hints. */
+static void hint_loop_n(kj_lw *w, LLVMValueRef back, int n, const LLVMMetadataRef *hints) {
     LLVMMetadataRef self = LLVMTemporaryMDNode(w->ctx, NULL, 0);
-    LLVMMetadataRef ops[2] = {self, hint};
-    LLVMMetadataRef id = LLVMMDNodeInContext2(w->ctx, ops, 2);
+    LLVMMetadataRef ops[3] = {self, hints[0], n > 1 ? hints[1] : NULL};
+    LLVMMetadataRef id = LLVMMDNodeInContext2(w->ctx, ops, (size_t)n + 1);
     LLVMMetadataReplaceAllUsesWith(self, id);
     LLVMSetMetadata(back, LLVMGetMDKindIDInContext(w->ctx, "llvm.loop", 9), LLVMMetadataAsValue(w->ctx, id));
 }
+
+static void hint_loop(kj_lw *w, LLVMValueRef back, LLVMMetadataRef hint) { hint_loop_n(w, back, 1, &hint); }
 
 void kj_loop_keep_scalar_edge(kj_lw *w, LLVMValueRef back) {   /* also no interleaving */
     LLVMMetadataRef off[2] = {md_str(w, "llvm.loop.vectorize.enable"), LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
@@ -154,7 +158,9 @@ void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
          * was compiled for evaluate_functions' six ufunc loops) */
         LLVMMetadataRef no_unroll = md_str(w, "llvm.loop.unroll.disable");
         LLVMMetadataRef then[2] = {md_str(w, "llvm.loop.vectorize.followup_epilogue"), LLVMMDNodeInContext2(w->ctx, &no_unroll, 1)};
-        hint_loop(w, back, LLVMMDNodeInContext2(w->ctx, then, 2));
+        LLVMMetadataRef once[2] = {md_str(w, "llvm.loop.interleave.count"), LLVMValueAsMetadata(LLVMConstInt(w->i32, 1, 0))};
+        LLVMMetadataRef hints[2] = {LLVMMDNodeInContext2(w->ctx, then, 2), LLVMMDNodeInContext2(w->ctx, once, 2)};
+        hint_loop_n(w, back, l->one_step ? 2 : 1, hints);
     }
     LLVMPositionBuilderAtEnd(w->b, l->exit);
 }
