@@ -11,6 +11,7 @@
  * (callgrind); bench/jit_vs_numba.py sets it against Numba's. */
 #define PY_SSIZE_T_CLEAN
 #include "jit/compile.h"
+#include "jit/fault.h"
 #include "jit/frontend.h"
 #include "jit/numpy_api.h"
 #include "jit/lists.h"
@@ -433,10 +434,10 @@ static PyObject *call_spec(kj_spec *s, PyObject *py_func, PyObject *const *args,
     int status;
     if (s->nogil) {
         Py_BEGIN_ALLOW_THREADS
-        status = s->entry(ret, ptrs);
+        status = kj_guarded_entry(s->entry, ret, ptrs);
         Py_END_ALLOW_THREADS
     } else {
-        status = s->entry(ret, ptrs);
+        status = kj_guarded_entry(s->entry, ret, ptrs);
     }
     if (timed)
         kp_call_timed(record, kp_ticks() - t0);

@@ -33,6 +33,9 @@
  *                begun at import
  *   runtime.c    what compiled code calls: exceptions, the interrupt flag
  *                (SIGINT), random numbers, integer helpers
+ *   fault.c      a segmentation fault in a call (an index far out of
+ *                bounds, runaway recursion) as kiln.MemoryFault or
+ *                RecursionError, the process kept
  *   errors.c     TypingError / UnsupportedError with the line and a caret
  *
  * Beside that path (issue 7; parallel_module.c adds their Python face):

@@ -9,6 +9,7 @@
 #include "jit/compile.h"
 #include "jit/engine.h"
 #include "jit/errors.h"
+#include "jit/fault.h"
 #include "jit/jit.h"
 #include "jit/nrt.h"
 #include "jit/runtime.h"
@@ -25,7 +26,7 @@ int kj_module_init(PyObject *module) {
     if (import_numpy() < 0 || kj_errors_init(module) < 0 || kj_compile_init(module) < 0 ||
         kj_dispatch_init(module) < 0 || kj_nrt_module_init(module) < 0 ||
         kj_parallel_module_init(module) < 0 ||
-        kj_install_interrupt_handler() < 0)
+        kj_install_interrupt_handler() < 0 || kj_install_fault_handler(module) < 0)
         return -1;
     kj_engine_warm_up();
     return 0;

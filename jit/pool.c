@@ -9,6 +9,7 @@
  * go. */
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include "jit/pool.h"
+#include "jit/fault.h"
 #include "jit/runtime.h"
 
 #include <pthread.h>
@@ -114,7 +115,7 @@ static void work(run *r, int64_t slot) {
     while (claim(r, &lo, &hi)) {
         if (atomic_load(&r->status) != 0)
             break;
-        int st = r->body(r->ctx, lo, hi, slot);
+        int st = kj_guarded_body(r->body, r->ctx, lo, hi, slot);
         if (st != 0) {
             int expected = 0;
             kj_rt_error e = kj_rt_take_error();
@@ -222,7 +223,7 @@ static void install_fork_handler(void) { pthread_atfork(NULL, NULL, after_fork_c
 static int run_inline(int64_t n, kj_pool_body body, void *ctx) {
     bool outer = in_body;
     in_body = true;
-    int st = n > 0 ? body(ctx, 0, n, 0) : 0;
+    int st = n > 0 ? kj_guarded_body(body, ctx, 0, n, 0) : 0;   /* in_body is reset after a fault too */
     in_body = outer;
     return st;
 }

@@ -6,6 +6,7 @@
 #define PY_SSIZE_T_CLEAN
 #include "jit/ufunc.h"
 #include "jit/compile.h"
+#include "jit/fault.h"
 #include "jit/numpy_api.h"
 #include "jit/pool.h"
 #include "jit/runtime.h"
@@ -66,10 +67,9 @@ int kj_ufunc_compile_hook(kj_unit *u, kj_instance *top, char *entry_name, size_t
 
 /* ---- loops as NumPy sees them ---- */
 
-typedef int (*llvm_loop)(char **args, const npy_intp *dims, const npy_intp *steps, void *unused);
 
 typedef struct {
-    llvm_loop loop;
+    kj_ufunc_loop loop;
     int nin, nops;     /* inputs; inputs + outputs */
     int ndims;         /* entries of dims after the outer length (core dimensions) */
     bool parallel;
@@ -130,7 +130,7 @@ static void ufunc_entry(char **args, const npy_intp *dims, const npy_intp *steps
         split s = {d, args, dims, steps};
         st = kj_pool_run(dims[0], run_part, &s);
     } else {
-        st = d->loop(args, dims, steps, NULL);
+        st = kj_guarded_loop(d->loop, args, dims, steps);
     }
     if (st == 0)
         return;
@@ -219,7 +219,7 @@ static PyObject *make_ufunc(PyObject *self, PyObject *a) {
         }
         for (int j = 0; j < nops; j++)
             k->types[i * nops + j] = (char)PyLong_AsLong(PyTuple_GET_ITEM(typenums, j));
-        k->loops[i] = (loop_data){.loop = (llvm_loop)(void *)((kj_spec *)spec)->entry, .nin = nin, .nops = nops,
+        k->loops[i] = (loop_data){.loop = (kj_ufunc_loop)(void *)((kj_spec *)spec)->entry, .nin = nin, .nops = nops,
                                   .ndims = ndims, .parallel = parallel};
         k->funcs[i] = (PyUFuncGenericFunction)ufunc_entry;
         k->data[i] = &k->loops[i];

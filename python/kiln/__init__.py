@@ -20,6 +20,7 @@ __version__ = "0.1.0"
 
 TypingError = _kiln.TypingError
 UnsupportedError = _kiln.UnsupportedError
+MemoryFault = _kiln.MemoryFault
 Dispatcher = _kiln.Dispatcher
 
 set_num_threads = _kiln.set_num_threads

@@ -1,0 +1,177 @@
+"""A fault in compiled code (an index far out of bounds, runaway recursion)
+raises an exception in the calling thread and the process goes on; a fault
+anywhere else still ends the process as it did without Kiln."""
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import kiln
+
+FAR = 10**10   # 80 GB past an array of doubles: unmapped memory
+
+
+@kiln.jit
+def peek(a, i):
+    return a[i]
+
+
+@kiln.jit
+def poke(a, i, value):
+    a[i] = value
+
+
+@kiln.jit
+def depth(n):
+    if n <= 0:
+        return 0
+    return 1 + depth(n - 1)
+
+
+@kiln.jit
+def runaway(n):
+    if n < 0:   # never: the type of the result comes from here
+        return 0
+    return 1 + runaway(n + 1)
+
+
+@kiln.jit(parallel=True)
+def total_reaching(a, far):
+    s = 0.0
+    for i in kiln.prange(a.shape[0]):
+        s += a[i + far * (i == a.shape[0] - 1)]   # only the last iteration reaches out
+    return s
+
+
+@kiln.jit(nogil=True)
+def peek_nogil(a, i):
+    return a[i]
+
+
+def test_a_read_far_out_of_bounds_raises_memory_fault_and_names_the_cure():
+    a = np.arange(10.0)
+    with pytest.raises(kiln.MemoryFault) as info:
+        peek(a, FAR)
+    assert isinstance(info.value, RuntimeError)
+    assert "index out of bounds" in str(info.value) and "boundscheck=True" in str(info.value)
+    assert peek(a, 3) == 3.0 and peek(a, -1) == 9.0
+
+
+def test_a_write_far_out_of_bounds_raises_memory_fault_and_leaves_the_array():
+    a = np.arange(10.0)
+    with pytest.raises(kiln.MemoryFault):
+        poke(a, -FAR, 1.0)
+    assert np.array_equal(a, np.arange(10.0))
+    poke(a, 2, -1.0)
+    assert a[2] == -1.0
+
+
+def test_boundscheck_names_the_index_instead():
+    checked = kiln.jit(boundscheck=True)(peek.py_func)
+    with pytest.raises(IndexError):
+        checked(np.arange(10.0), FAR)
+
+
+def test_runaway_recursion_raises_recursion_error_and_recursion_still_works():
+    with pytest.raises(RecursionError, match="compiled code"):
+        runaway(0)
+    assert depth(1000) == 1000
+    with pytest.raises(RecursionError):   # the stack recovers for the next overflow too
+        runaway(0)
+
+
+def test_a_fault_on_a_worker_thread_stops_the_parallel_loop_and_the_pool_goes_on():
+    before = kiln.get_num_threads()
+    kiln.set_num_threads(2)
+    try:
+        a = np.ones(100_000)
+        with pytest.raises(kiln.MemoryFault):
+            total_reaching(a, FAR)
+        assert total_reaching(a, 0) == 100_000.0
+        assert total_reaching(a, 0) == 100_000.0
+    finally:
+        kiln.set_num_threads(before)
+
+
+def test_a_fault_without_the_gil_in_another_thread_raises_there():
+    caught = []
+
+    def call():
+        try:
+            peek_nogil(np.zeros(4), FAR)
+        except kiln.MemoryFault as e:
+            caught.append(e)
+
+    threads = [threading.Thread(target=call) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(caught) == 3
+    assert peek_nogil(np.arange(4.0), 2) == 2.0
+
+
+OUTSIDE = """
+import ctypes, sys
+{before}
+import kiln
+@kiln.jit
+def peek(a, i):
+    return a[i]
+import numpy as np
+try:
+    peek(np.zeros(3), 10**10)
+except kiln.MemoryFault:
+    print("caught", flush=True)
+ctypes.string_at(0)   # a fault in no compiled code
+print("survived", flush=True)
+"""
+
+
+@pytest.mark.parametrize("before", ["", "import faulthandler; faulthandler.enable()"],
+                         ids=["default", "faulthandler"])
+def test_a_fault_outside_compiled_code_still_ends_the_process(before, tmp_path):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    build = os.environ.get("KILN_BUILD_DIR", os.path.join(root, "build"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(build, "python"), os.path.join(root, "python")]))
+    script = tmp_path / "outside.py"   # compiled functions need their source in a file
+    script.write_text(OUTSIDE.format(before=before))
+    r = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert r.stdout == "caught\n"
+    assert r.returncode == -11   # SIGSEGV, as without Kiln
+    if before:
+        assert "Fatal Python error: Segmentation fault" in r.stderr
+
+
+@kiln.guvectorize(["void(float64[:], int64, float64[:])"], "(n),()->()")
+def pick(a, i, out):
+    out[0] = a[i]
+
+
+def test_a_fault_in_a_ufunc_kernel_raises_through_numpy():
+    a = np.arange(5.0)
+    with pytest.raises(kiln.MemoryFault):
+        pick(a, FAR)
+    assert np.array_equal(pick(np.stack([a, -a]), 2), [2.0, -2.0])
+
+
+def test_a_forked_child_is_guarded_too():
+    assert peek(np.arange(3.0), 1) == 1.0   # the parent's thread holds its record before the fork
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: report what the fault raised, then leave at once
+        try:
+            peek(np.zeros(3), FAR)
+            os.write(write_end, b"no error")
+        except kiln.MemoryFault:
+            os.write(write_end, b"MemoryFault")
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as r:
+        reported = r.read()
+    _, status = os.waitpid(pid, 0)
+    assert reported == b"MemoryFault" and os.WIFEXITED(status)
