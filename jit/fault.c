@@ -100,9 +100,10 @@ static void release_thread(void *stack) {
     }
 }
 
-/* This thread's slot, and an alternate signal stack unless it has one
- * already (Python's faulthandler sets one up on the main thread). */
-static void register_thread(void) {
+/* Takes this thread's slot (returned, or -2), and gives it an alternate
+ * signal stack unless it has one already (Python's faulthandler sets one
+ * up on the main thread). */
+static int register_thread(void) {
     pid_t me = gettid();
     my_slot = -2;
     for (int i = 0; i < MAX_THREADS && my_slot < 0; i++) {
@@ -111,7 +112,7 @@ static void register_thread(void) {
             my_slot = i;
     }
     if (my_slot < 0)
-        return;
+        return my_slot;
     void *stack = &thread_key;   /* a key's destructor runs only for a value other than NULL */
     stack_t current;
     if (sigaltstack(NULL, &current) == 0 && (current.ss_flags & SS_DISABLE)) {
@@ -123,6 +124,7 @@ static void register_thread(void) {
             free(mem);
     }
     pthread_setspecific(thread_key, stack);
+    return my_slot;
 }
 
 /* A forked child has only the thread that forked, under a new id. */
@@ -156,15 +158,20 @@ static int faulted(guard *g) {
     return 1;
 }
 
+/* This thread's slot, taken on its first call; -2 if none was free. One
+ * read of my_slot: each costs a call in a shared library. */
+static inline int thread_slot(void) {
+    int slot = my_slot;
+    return slot == -1 ? register_thread() : slot;
+}
+
 /* The body of every guarded call: a macro, because sigsetjmp must run in
  * the frame that stays live while the compiled code runs. g is not
  * initialised as a whole: clearing its sigjmp_buf cost more than the rest
  * of a call of an identity function. */
 #define GUARDED(call)                                                                 \
     do {                                                                              \
-        if (my_slot == -1)                                                            \
-            register_thread();                                                        \
-        int slot_ = my_slot;                                                          \
+        const int slot_ = thread_slot();                                              \
         if (slot_ < 0)                                                                \
             return (call);                                                            \
         guard g;                                                                      \
@@ -177,6 +184,11 @@ static int faulted(guard *g) {
         return status;                                                                \
     } while (0)
 
+/* GCC takes the slot, held in a register across sigsetjmp, for a value a
+ * longjmp could clobber; it is set before sigsetjmp and never after. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wclobbered"
+
 int kj_guarded_entry(int (*entry)(void *, void **), void *ret, void **args) { GUARDED(entry(ret, args)); }
 
 int kj_guarded_body(kj_pool_body body, void *ctx, int64_t lo, int64_t hi, int64_t slot) {
@@ -186,6 +198,8 @@ int kj_guarded_body(kj_pool_body body, void *ctx, int64_t lo, int64_t hi, int64_
 int kj_guarded_loop(kj_ufunc_loop loop, char **args, const intptr_t *dims, const intptr_t *steps) {
     GUARDED(loop(args, dims, steps, NULL));
 }
+
+#pragma GCC diagnostic pop
 
 int kj_install_fault_handler(PyObject *module) {
     kj_MemoryFault = PyErr_NewExceptionWithDoc(
