@@ -39,28 +39,29 @@ static LLVMOrcLLJITRef jit;
  * object_machine, so that the first compile finds that code warm and the
  * object machine's subtarget built: the first compile of the bench's
  * hypot 0.1 s after the import fell from 6.5 to 5.1 ms (medians of ten
- * fresh processes, alternated with the build before, 2 cores). A compile
- * that begins before phase three does not wait for it: phase three is
- * skipped; one that needs object_machine while it runs waits for its end.
- * A compile waits for phase one only (kj_llvm_init). Then, phase three
- * aside, the two threads share no LLVM object: the compile builds, optimizes and emits its
- * module in its own context with the CPU's target machine, which the thread
- * no longer touches, while the thread uses ORC's own target machine (LLVM
- * allows separate contexts and target machines on separate threads). Only
- * linking the object into the JIT waits for the whole thread
- * (join_warm_up). In the bench's first calls a compile began about 3.5 ms
- * after the import and used to wait that long for the whole thread. The
- * thread touches no Python object and holds no GIL. warm_state is written
- * before the thread starts and after it is joined, both under the GIL. */
+ * fresh processes, alternated with the build before, 2 cores).
+ *
+ * What each side waits for (wait_for_warm_up): a compile waits for phase
+ * one before it optimizes with the CPU's target machine (kj_llvm_init),
+ * for phase two before it links into the JIT (create_jit; a cache load
+ * too), and for the end of phase three before it emits with
+ * object_machine. A compile (or cache load) that begins before phase three
+ * keeps it from starting. Otherwise the two threads share no LLVM object:
+ * each builds its modules in its own context (LLVM allows separate
+ * contexts and target machines on separate threads), and phase two uses
+ * ORC's own target machine. The thread touches no Python object and holds
+ * no GIL. warm_state is written before the thread starts and after it is
+ * joined (at fork and at exit), both under the GIL. */
 enum { WARM_NONE, WARM_RUNNING, WARM_DONE };
 static int warm_state = WARM_NONE;   /* main thread only */
 static pthread_t warm_thread;
 static _Thread_local bool on_warm_thread;
 static pthread_mutex_t warm_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t warm_cond = PTHREAD_COND_INITIALIZER;
-static bool phase_one_done;   /* guarded by warm_lock */
-static bool compile_began;   /* guarded by warm_lock: then phase three is skipped */
-static bool in_phase_three;   /* guarded by warm_lock: it uses object_machine */
+/* guarded by warm_lock */
+static bool phase_one_done, jit_ready;   /* the thread is done with the CPU's target machine, the JIT */
+static bool compile_began;               /* then phase three is skipped */
+static bool in_phase_three;              /* it uses object_machine */
 static bool options_set;   /* by the warm-up thread before it is joined, or under the GIL */
 
 static void set_options(void) {
@@ -92,6 +93,14 @@ static void warm_machine_code(LLVMOrcThreadSafeModuleRef tsm);
 static void warm_object_machine(void);
 static LLVMTargetMachineRef object_machine(void);
 
+/* The warm-up thread's side: sets *flag to value for the waiting threads. */
+static void warm_set(bool *flag, bool value) {
+    pthread_mutex_lock(&warm_lock);
+    *flag = value;
+    pthread_cond_broadcast(&warm_cond);
+    pthread_mutex_unlock(&warm_lock);
+}
+
 /* Phase three starts only if no compile has begun; true if it may. */
 static bool begin_phase_three(void) {
     pthread_mutex_lock(&warm_lock);
@@ -100,10 +109,17 @@ static bool begin_phase_three(void) {
     return begin;
 }
 
-static void end_phase_three(void) {
+/* A compile's side (or a cache load's): phase three, if it has not
+ * started, will not, and this waits until the thread has set *ready, or
+ * with ready NULL until phase three is over. A no-op on the thread itself
+ * and once it is joined. */
+static void wait_for_warm_up(const bool *ready) {
+    if (warm_state != WARM_RUNNING || on_warm_thread)
+        return;
     pthread_mutex_lock(&warm_lock);
-    in_phase_three = false;
-    pthread_cond_broadcast(&warm_cond);
+    compile_began = true;
+    while (ready ? !*ready : in_phase_three)
+        pthread_cond_wait(&warm_cond, &warm_lock);
     pthread_mutex_unlock(&warm_lock);
 }
 
@@ -113,16 +129,13 @@ static void *warm_up(void *arg) {
     kj_error e = {0};
     /* a failure here is met again, and reported, by the first compile */
     LLVMOrcThreadSafeModuleRef tsm = create_jit(&e) == 0 ? warm_module() : NULL;
-    pthread_mutex_lock(&warm_lock);
-    phase_one_done = true;
-    pthread_cond_broadcast(&warm_cond);
-    pthread_mutex_unlock(&warm_lock);
-    if (tsm) {
+    warm_set(&phase_one_done, true);
+    if (tsm)
         warm_machine_code(tsm);
-        if (begin_phase_three()) {
-            warm_object_machine();
-            end_phase_three();
-        }
+    warm_set(&jit_ready, true);
+    if (tsm && begin_phase_three()) {
+        warm_object_machine();
+        warm_set(&in_phase_three, false);
     }
     return NULL;
 }
@@ -157,13 +170,7 @@ void kj_engine_warm_up(void) {
 }
 
 void kj_llvm_init(void) {
-    if (warm_state == WARM_RUNNING && !on_warm_thread) {
-        pthread_mutex_lock(&warm_lock);
-        compile_began = true;
-        while (!phase_one_done)
-            pthread_cond_wait(&warm_cond, &warm_lock);
-        pthread_mutex_unlock(&warm_lock);
-    }
+    wait_for_warm_up(&phase_one_done);
     set_options();
 }
 
@@ -176,7 +183,7 @@ static int llvm_fail(kj_error *e, LLVMErrorRef err, const char *what) {
 }
 
 static int create_jit(kj_error *e) {
-    join_warm_up();   /* the JIT from one thread at a time */
+    wait_for_warm_up(&jit_ready);   /* the JIT from one thread at a time */
     kj_llvm_init();   /* libmvec loaded before any object (a cached one too) is linked */
     if (jit)
         return 0;
@@ -543,13 +550,7 @@ dispose:
  * three of the warm-up); NULL if LLVM has no target. */
 static LLVMTargetMachineRef object_machine(void) {
     static LLVMTargetMachineRef tm;
-    if (warm_state == WARM_RUNNING && !on_warm_thread) {
-        pthread_mutex_lock(&warm_lock);
-        compile_began = true;
-        while (in_phase_three)
-            pthread_cond_wait(&warm_cond, &warm_lock);
-        pthread_mutex_unlock(&warm_lock);
-    }
+    wait_for_warm_up(NULL);   /* phase three emits with it */
     if (tm)
         return tm;
     const kj_target *t = kj_target_cpu();
