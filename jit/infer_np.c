@@ -69,6 +69,25 @@ static bool only_known_keywords(const kj_np_args *a, const char *const *names) {
     return true;
 }
 
+/* The arguments after the array of sort / argsort (np.sort(a, axis, kind)
+ * from `first` on, a.sort(axis, kind)) ask for what Kiln does: the last
+ * axis (-1, or its number) and any of NumPy's kinds, since Kiln's sort and
+ * argsort are stable, which every kind allows. NULL, or why not. */
+static const char *sort_args_refused(const kj_np_args *a, int first, int ndim) {
+    static const char *const known[] = {"axis", "kind", NULL};
+    if (a->npos > first + 2 || !only_known_keywords(a, known))
+        return "takes the array, axis and kind here";
+    const kj_node *axis = kj_np_arg(a, first, "axis"), *kind = kj_np_arg(a, first + 1, "kind");
+    if (axis && !(axis->kind == KJ_E_CONST && axis->type && kj_is_intlike(axis->type) &&
+                  (axis->ival == -1 || axis->ival == ndim - 1)))
+        return "sorts along the last axis only (axis=-1)";
+    if (kind && !(kind->kind == KJ_E_CONST && kind->type && kind->type->kind == KJ_T_STR &&
+                  (!strcmp(kind->str, "quicksort") || !strcmp(kind->str, "mergesort") ||
+                   !strcmp(kind->str, "heapsort") || !strcmp(kind->str, "stable"))))
+        return "takes kind='quicksort', 'mergesort', 'heapsort' or 'stable' (a constant)";
+    return NULL;
+}
+
 /* ---- elementwise ---- */
 
 /* opn: the operands' nodes (their constants' values matter to NumPy). */
@@ -369,8 +388,11 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         const kj_type *x = value(c, kj_np_arg(a, 0, "a"));
         if (!x)
             return NULL;
-        if (x->kind != KJ_T_ARRAY || a->npos > 1 || a->nkw > 0)
+        if (x->kind != KJ_T_ARRAY || (m[0] == 'u' && (a->npos > 1 || a->nkw > 0)))
             FAIL(c, n, "Sort along the last axis (the default).", "np.%s takes one array here, got %s", m, x->name);
+        const char *refused = m[0] == 'u' ? NULL : sort_args_refused(a, 1, x->ndim);
+        if (refused)
+            FAIL(c, n, "Sort along the last axis (the default).", "np.%s %s", m, refused);
         /* sort and argsort along the last axis; unique flattens */
         return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, m[0] == 'u' ? 1 : x->ndim, KJ_LAYOUT_C, false);
     }
@@ -533,7 +555,10 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
         int nd = self->ndim + y->ndim - 2;
         return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
     }
-    if ((!strcmp(m, "sort") || !strcmp(m, "argsort")) && a.npos == 0 && a.nkw == 0) {   /* along the last axis */
+    if (!strcmp(m, "sort") || !strcmp(m, "argsort")) {   /* along the last axis */
+        const char *refused = sort_args_refused(&a, 0, self->ndim);
+        if (refused)
+            FAIL(c, n, "Sort along the last axis (the default).", "%s() %s", m, refused);
         if (m[0] == 's' && self->readonly)
             FAIL(c, n, NULL, "cannot sort a read-only array in place");
         return m[0] == 's' ? kj_none() : kj_array(KJ_I64, self->ndim, KJ_LAYOUT_C, false);

@@ -91,6 +91,12 @@ def augmented_views_and_masks(a):
     return a
 @case(*M, *MI, (floats((2, 3, 4)),))
 def sort_rows(a): return np.sort(a), np.argsort(np.sort(a)), np.sort(a.T)
+@case(*VI, *MI, (ints(30, lo=0, hi=4),), (ints((3, 9), lo=0, hi=3),), *V)
+def sort_kinds_with_ties(a):   # Kiln's sort is stable: the order NumPy's stable kinds give
+    return (np.argsort(a, kind="stable"), np.argsort(a, -1, "mergesort"), a.argsort(kind="stable"),
+            np.sort(a, axis=-1, kind="quicksort"), np.sort(a, -1, "heapsort"))
+@case(*MI, (ints((3, 9), lo=0, hi=3),))
+def argsort_last_axis_by_number(a): return np.argsort(a, axis=1, kind="stable"), a.argsort(1)
 @case(*M, *MI)
 def sort_rows_in_place(a):
     a.sort()
