@@ -41,15 +41,26 @@ int kj_fe_unsupported(fe *c, PyObject *node, const char *hint, const char *what)
 
 static int find_local(kj_function *f, const char *name) {
     for (int i = 0; i < f->nlocals; i++)
-        if (strcmp(f->locals[i].name, name) == 0)
+        if (!f->locals[i].comprehension_own && strcmp(f->locals[i].name, name) == 0)
             return i;
     return -1;
 }
 
+/* The slot a name read or stored at this point of the walk means: a
+ * comprehension's own name inside it, else the function's local. */
+static int slot_of(fe *c, const char *name) {
+    for (fe_scope *s = c->scope; s; s = s->outer)
+        for (int i = 0; i < s->n; i++)
+            if (strcmp(s->names[i], name) == 0)
+                return s->slots[i];
+    return find_local(c->f, name);
+}
+
 bool kj_fe_is_local(kj_function *f, const char *name) { return find_local(f, name) >= 0; }
 
-int kj_fe_add_local(kj_function *f, const char *name, bool is_arg) {
-    int i = find_local(f, name);
+/* A new local, or with `own` false the one of that name if there is one. */
+static int add_local(kj_function *f, const char *name, bool is_arg, bool own) {
+    int i = own ? -1 : find_local(f, name);
     if (i >= 0)
         return i;
     if (f->nlocals == f->cap_locals) {
@@ -63,9 +74,11 @@ int kj_fe_add_local(kj_function *f, const char *name, bool is_arg) {
     char *n = kj_strdup(f, name);
     if (!n)
         return -1;
-    f->locals[f->nlocals] = (kj_local){.name = n, .is_arg = is_arg};
+    f->locals[f->nlocals] = (kj_local){.name = n, .is_arg = is_arg, .comprehension_own = own};
     return f->nlocals++;
 }
+
+int kj_fe_add_local(kj_function *f, const char *name, bool is_arg) { return add_local(f, name, is_arg, false); }
 
 int kj_fe_add_param(kj_function *f, const char *name) { return kj_fe_add_local(f, name, true); }
 
@@ -91,6 +104,13 @@ int kj_fe_collect_locals(fe *c, PyObject *node) {
     }
     if (kj_fe_is(node, "FunctionDef") || kj_fe_is(node, "Lambda") || kj_fe_is(node, "ClassDef"))
         return 0;   /* reported as unsupported when reached */
+    if (kj_fe_is(node, "comprehension")) {   /* its target is its own (expr_listcomp) */
+        PyObject *iter = kj_fe_get(c, node, "iter"), *ifs = iter ? kj_fe_get(c, node, "ifs") : NULL;
+        int r = ifs && kj_fe_collect_locals(c, iter) == 0 && kj_fe_collect_locals(c, ifs) == 0 ? 0 : -1;
+        Py_XDECREF(iter);
+        Py_XDECREF(ifs);
+        return r;
+    }
     PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(node), "_fields");
     if (!fields) {
         PyErr_Clear();
@@ -226,7 +246,7 @@ static int add_keywords(fe *c, PyObject *kw, kj_node *n) {
  * passes an inner function's free variables through this). */
 static kj_node *load_name(void *ctx, const char *name, int line, int col) {
     fe *c = ctx;
-    int slot = find_local(c->f, name);
+    int slot = slot_of(c, name);
     if (slot < 0)
         return global_name(c, name, line, col);
     kj_node *n = kj_new_node(c->f, KJ_E_LOCAL, line, col, 0);
@@ -354,6 +374,37 @@ done:
 }
 
 
+/* The names a comprehension's target binds, each a new local of its own
+ * in scope (Python keeps them apart: `x` after `[x for x in a]` is the
+ * function's x). */
+static int own_names(fe *c, PyObject *target, fe_scope *scope) {
+    if (kj_fe_is(target, "Tuple") || kj_fe_is(target, "List")) {
+        PyObject *elts = kj_fe_get(c, target, "elts");
+        int r = elts ? 0 : -1;
+        for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(elts); i++)
+            r = own_names(c, PyList_GET_ITEM(elts, i), scope);
+        Py_XDECREF(elts);
+        return r;
+    }
+    if (!kj_fe_is(target, "Name"))
+        return 0;   /* kj_fe_target says what is wrong with it */
+    PyObject *id = kj_fe_get(c, target, "id");
+    if (!id)
+        return -1;
+    const char *name = kj_strdup(c->f, PyUnicode_AsUTF8(id));
+    Py_DECREF(id);
+    if (!name)
+        return -1;
+    if (scope->n == FE_SCOPE_NAMES)
+        return kj_fe_unsupported(c, target, "Unpack fewer names.", "a list comprehension binds at most 16 names");
+    int slot = add_local(c->f, name, false, true);
+    if (slot < 0)
+        return -1;
+    scope->names[scope->n] = name;
+    scope->slots[scope->n++] = slot;
+    return 0;
+}
+
 /* [elt for target in iter if cond ...] with one `for`. */
 static kj_node *expr_listcomp(fe *c, PyObject *node, kj_node *n) {
     PyObject *elt = kj_fe_get(c, node, "elt"), *gens = kj_fe_get(c, node, "generators");
@@ -368,10 +419,16 @@ static kj_node *expr_listcomp(fe *c, PyObject *node, kj_node *n) {
         int nifs = (int)PyList_GET_SIZE(ifs);
         n->kind = KJ_E_LISTCOMP;
         n->nkids = 3 + nifs;
+        /* the iterable is read outside the comprehension's names, the rest inside */
+        fe_scope scope = {.outer = c->scope};
         if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)n->nkids)) &&
-            (n->kids[1] = kj_fe_target(c, tgt)) && (n->kids[2] = kj_fe_expr(c, iter)) &&
-            (n->kids[0] = kj_fe_expr(c, elt)) && expr_list(c, ifs, n, 3) == 0)
-            r = n;
+            (n->kids[2] = kj_fe_expr(c, iter)) && own_names(c, tgt, &scope) == 0) {
+            c->scope = &scope;
+            if ((n->kids[1] = kj_fe_target(c, tgt)) && (n->kids[0] = kj_fe_expr(c, elt)) &&
+                expr_list(c, ifs, n, 3) == 0)
+                r = n;
+            c->scope = scope.outer;
+        }
     }
     Py_XDECREF(elt);
     Py_XDECREF(gens);
@@ -464,7 +521,7 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         if (!id)
             return NULL;
         const char *name = PyUnicode_AsUTF8(id);
-        int slot = find_local(c->f, name);
+        int slot = slot_of(c, name);
         kj_node *r = n;
         for (fe_handler *h = c->handler; h; h = h->outer)
             if (h->name && strcmp(h->name, name) == 0) {

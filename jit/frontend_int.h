@@ -20,7 +20,19 @@ typedef struct {
     PyObject *inner;      /* owned dict: inner functions by name (inner.c), or NULL */
     bool is_lambda;
     struct fe_handler *handler;   /* the innermost except clause being read, or NULL */
+    struct fe_scope *scope;       /* the innermost list comprehension being read, or NULL */
 } fe;
+
+/* A list comprehension's names (its target's), which Python keeps apart
+ * from the function's locals: slots[i] is the local names[i] means inside
+ * it. */
+#define FE_SCOPE_NAMES 16
+typedef struct fe_scope {
+    const char *names[FE_SCOPE_NAMES];
+    int slots[FE_SCOPE_NAMES];
+    int n;
+    struct fe_scope *outer;
+} fe_scope;
 
 /* An except clause whose body the front end is reading: raise (bare) and
  * raise name re-raise its exception, which marks the clause (node->ival) to

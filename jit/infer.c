@@ -876,3 +876,7 @@ const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, c
 int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at) {
     return assign_local(c, slot, t, at);
 }
+
+int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at) {
+    return assign_to(c, target, t, at);
+}

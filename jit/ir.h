@@ -96,6 +96,7 @@ typedef struct {
     int line;                    /* where it got its first type */
     bool is_arg;
     bool may_be_unbound;         /* some read of it may find it unassigned (unbound.c) */
+    bool comprehension_own;      /* a list comprehension's target, a name only inside it */
 } kj_local;
 
 /* One function being compiled: its source, its IR, its locals. */

@@ -19,6 +19,8 @@ typedef struct {
 /* ---- inference ---- */
 /* Gives local `slot` a (more precise) type, as an assignment would. */
 int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at);
+/* Types an assignment's target (a local or a tuple of them) as holding t. */
+int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at);
 const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n);          /* LIST, LISTCOMP */
 const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);

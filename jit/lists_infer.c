@@ -24,6 +24,18 @@ static const kj_type *item_type(const kj_type *t) {
     return t->kind == KJ_T_BOOL ? t : kj_is_number(t) ? t : NULL;
 }
 
+/* A comprehension's target: a name, or a tuple of targets like it. */
+static bool names_only(const kj_node *t) {
+    if (t->kind == KJ_E_LOCAL)
+        return true;
+    if (t->kind != KJ_E_TUPLE)
+        return false;
+    for (int i = 0; i < t->nkids; i++)
+        if (!names_only(t->kids[i]))
+            return false;
+    return true;
+}
+
 const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
     if (n->kind == KJ_E_LIST) {
         const kj_type *u = NULL;
@@ -45,14 +57,14 @@ const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
     if (!it)
         return NULL;
     const kj_type *e = kj_iter_elem(it);
-    if (!e || it->kind == KJ_T_TUPLE || it->kind == KJ_T_ZIP || it->kind == KJ_T_ENUMERATE ||
-        (it->kind == KJ_T_ARRAY && it->ndim != 1))
-        FAIL(c, n->kids[2], "Loop over range(), a 1-d array or a list.", "a list comprehension cannot loop over %s", it->name);
-    if (n->kids[1]->kind != KJ_E_LOCAL)
-        FAIL(c, n->kids[1], "Use one name.", "the target of a list comprehension must be one name");
-    if (kj_infer_assign_local(c, n->kids[1]->slot, e, n) < 0)
+    if (!e || it->kind == KJ_T_TUPLE)
+        FAIL(c, n->kids[2], "Loop over range(), an array, a list, enumerate() or zip().",
+             "a list comprehension cannot loop over %s", it->name);
+    if (!names_only(n->kids[1]))
+        FAIL(c, n->kids[1], "Use a name, or a tuple of names to unpack.",
+             "the target of a list comprehension must be names");
+    if (kj_infer_assign_target(c, n->kids[1], e, n) < 0)
         return NULL;
-    n->kids[1]->type = e;
     for (int i = 3; i < n->nkids; i++)
         if (!value(c, n->kids[i]))
             return NULL;

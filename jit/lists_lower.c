@@ -80,23 +80,12 @@ static LLVMValueRef range_parts(kj_lw *w, kj_node *r, LLVMValueRef *start, LLVMV
 }
 
 static LLVMValueRef comprehension(kj_lw *w, kj_node *n) {
-    kj_node *itn = n->kids[2], *target = n->kids[1];
-    const kj_type *it = itn->type, *e = kj_iter_elem(it);
-    LLVMValueRef start = c64(w, 0), step = c64(w, 1), len, src = NULL;
-    if (it->kind == KJ_T_RANGE) {
-        len = range_parts(w, itn, &start, &step);
-    } else {
-        src = kj_lower_expr(w, itn);
-        len = it->kind == KJ_T_LIST ? kj_list_len(w, src) : kj_array_len(w, src);
-    }
+    kj_iter it = {0};
+    LLVMValueRef len = kj_iter_setup(w, n->kids[2], &it);
     LLVMValueRef list = new_list(w, n->type, len);
     kj_np_loop l;
     LLVMValueRef t = kj_np_loop_begin(w, &l, len);
-    LLVMValueRef x = it->kind == KJ_T_RANGE ? LLVMBuildAdd(w->b, start, LLVMBuildMul(w->b, t, step, ""), "")
-                     : it->kind == KJ_T_LIST ? kj_list_get(w, src, e, t)
-                                              : kj_array_item(w, src, it, t);
-    const kj_type *lt = w->f->locals[target->slot].type;
-    LLVMBuildStore(w->b, kj_cast(w, x, e, lt), w->slots[target->slot]);
+    kj_assign(w, n->kids[1], kj_iter_item(w, &it, t), kj_iter_elem(n->kids[2]->type));
     LLVMBasicBlockRef skip = kj_new_bb(w, "comp.skip");
     for (int i = 3; i < n->nkids; i++) {
         LLVMBasicBlockRef next = kj_new_bb(w, "comp.if");
@@ -107,6 +96,7 @@ static LLVMValueRef comprehension(kj_lw *w, kj_node *n) {
     LLVMBuildBr(w->b, skip);
     LLVMPositionBuilderAtEnd(w->b, skip);
     kj_np_loop_end(w, &l);
+    kj_iter_free(&it);
     return list;
 }
 

@@ -94,14 +94,16 @@ LLVMValueRef kj_call_intrinsic(kj_lw *w, const char *name, LLVMTypeRef overload,
 
 /* ---- exceptions ---- */
 
-void kj_raise(kj_lw *w, PyObject *cls, const char *msg) {
-    LLVMValueRef args[2] = {
-        LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr),
-        msg ? LLVMBuildGlobalStringPtr(w->b, msg, "msg") : LLVMConstNull(w->ptr),
-    };
+/* kj_raise with the message chosen at run time (msg: a ptr). */
+static void raise_message(kj_lw *w, PyObject *cls, LLVMValueRef msg) {
+    LLVMValueRef args[2] = {LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr), msg};
     kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, args);
     kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
     LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
+}
+
+void kj_raise(kj_lw *w, PyObject *cls, const char *msg) {
+    raise_message(w, cls, msg ? LLVMBuildGlobalStringPtr(w->b, msg, "msg") : LLVMConstNull(w->ptr));
 }
 
 /* The exception the innermost except clause kept (w->caught), raised again. */
@@ -196,7 +198,33 @@ static void store_local(kj_lw *w, int slot, LLVMValueRef v, const kj_type *vt) {
     kj_mark_bound(w, slot, NULL);
 }
 
-static void assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
+/* `a, b = arr`: CPython's ValueError unless arr has k items; the message
+ * for too few names how many there were, so it is picked at run time. */
+static void check_unpack_length(kj_lw *w, LLVMValueRef n, int k) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "too many values to unpack (expected %d)", k);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSGT, n, LLVMConstInt(w->i64, (unsigned)k, 0), ""),
+                PyExc_ValueError, msg);
+    LLVMBasicBlockRef few = kj_new_bb(w, "unpack.few"), ok = kj_new_bb(w, "unpack.ok");
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, n, LLVMConstInt(w->i64, (unsigned)k, 0), ""), few, ok);
+    LLVMPositionBuilderAtEnd(w->b, few);
+    LLVMValueRef msgs[k];
+    for (int got = 0; got < k; got++) {
+        snprintf(msg, sizeof msg, "not enough values to unpack (expected %d, got %d)", k, got);
+        msgs[got] = LLVMBuildGlobalStringPtr(w->b, msg, "msg");
+    }
+    LLVMTypeRef table_type = LLVMArrayType2(w->ptr, (uint64_t)k);
+    LLVMValueRef table = LLVMAddGlobal(w->mod, table_type, "unpack.messages");
+    LLVMSetInitializer(table, LLVMConstArray2(w->ptr, msgs, (uint64_t)k));
+    LLVMSetGlobalConstant(table, 1);
+    LLVMSetLinkage(table, LLVMPrivateLinkage);
+    LLVMValueRef at = LLVMBuildGEP2(w->b, table_type, table, (LLVMValueRef[]){LLVMConstInt(w->i64, 0, 0), n}, 2, "");
+    raise_message(w, PyExc_ValueError, LLVMBuildLoad2(w->b, w->ptr, at, ""));
+    LLVMBuildUnreachable(w->b);
+    LLVMPositionBuilderAtEnd(w->b, ok);
+}
+
+void kj_assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
     if (target->kind == KJ_E_LOCAL) {
         store_local(w, target->slot, v, vt);
     } else if (target->kind == KJ_E_INDEX) {
@@ -204,14 +232,12 @@ static void assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt)
     } else if (target->kind == KJ_E_TUPLE) {
         for (int i = 0; i < target->nkids; i++) {
             if (vt->kind == KJ_T_ARRAY) {   /* a, b = arr: unpack the first axis */
-                LLVMValueRef n = kj_array_len(w, v);
-                kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, n,
-                                             LLVMConstInt(w->i64, (unsigned)target->nkids, 0), ""),
-                            PyExc_ValueError, "cannot unpack the array: wrong number of values");
-                assign(w, target->kids[i], kj_array_item(w, v, vt, LLVMConstInt(w->i64, i, 0)),
+                if (i == 0)
+                    check_unpack_length(w, kj_array_len(w, v), target->nkids);
+                kj_assign(w, target->kids[i], kj_array_item(w, v, vt, LLVMConstInt(w->i64, i, 0)),
                        vt->elem);
             } else {
-                assign(w, target->kids[i], LLVMBuildExtractValue(w->b, v, (unsigned)i, ""),
+                kj_assign(w, target->kids[i], LLVMBuildExtractValue(w->b, v, (unsigned)i, ""),
                        vt->elems[i]);
             }
         }
@@ -237,16 +263,7 @@ static LLVMValueRef range_len(kj_lw *w, LLVMValueRef start, LLVMValueRef stop, L
     return LLVMBuildSelect(w->b, nonempty, n, zero, "len");
 }
 
-/* A counted iterable being looped over: how to get its element t. */
-typedef struct it_state {
-    kj_node *node;
-    const kj_type *type;
-    LLVMValueRef value, start, step, enum_start;
-    struct it_state *subs;
-    int nsubs;
-} it_state;
-
-static LLVMValueRef it_setup(kj_lw *w, kj_node *n, it_state *s) {
+LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
     s->node = n;
     s->type = n->type;
     LLVMValueRef zero = LLVMConstInt(w->i64, 0, 0), one = LLVMConstInt(w->i64, 1, 0);
@@ -278,14 +295,14 @@ static LLVMValueRef it_setup(kj_lw *w, kj_node *n, it_state *s) {
         s->nsubs = 1;
         s->enum_start = n->nkids > 2 ? kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, KJ_I64)
                                      : zero;
-        return it_setup(w, n->kids[1], &s->subs[0]);
+        return kj_iter_setup(w, n->kids[1], &s->subs[0]);
     }
     case KJ_T_ZIP: {
         s->nsubs = n->nkids - 1;
         s->subs = calloc((size_t)s->nsubs, sizeof *s->subs);
         LLVMValueRef len = NULL;
         for (int i = 0; i < s->nsubs; i++) {
-            LLVMValueRef l = it_setup(w, n->kids[i + 1], &s->subs[i]);
+            LLVMValueRef l = kj_iter_setup(w, n->kids[i + 1], &s->subs[i]);
             len = len ? LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, l, len, ""), l, len, "")
                       : l;
         }
@@ -296,7 +313,7 @@ static LLVMValueRef it_setup(kj_lw *w, kj_node *n, it_state *s) {
     }
 }
 
-static LLVMValueRef it_item(kj_lw *w, it_state *s, LLVMValueRef t) {
+LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
     switch (s->type->kind) {
     case KJ_T_RANGE: {
         /* nsw: a range's items lie between its start and stop, so neither
@@ -330,12 +347,12 @@ static LLVMValueRef it_item(kj_lw *w, it_state *s, LLVMValueRef t) {
     case KJ_T_ENUMERATE: {
         LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, kj_iter_elem(s->type)));
         tup = LLVMBuildInsertValue(w->b, tup, LLVMBuildAdd(w->b, t, s->enum_start, ""), 0, "");
-        return LLVMBuildInsertValue(w->b, tup, it_item(w, &s->subs[0], t), 1, "");
+        return LLVMBuildInsertValue(w->b, tup, kj_iter_item(w, &s->subs[0], t), 1, "");
     }
     case KJ_T_ZIP: {
         LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, kj_iter_elem(s->type)));
         for (int i = 0; i < s->nsubs; i++)
-            tup = LLVMBuildInsertValue(w->b, tup, it_item(w, &s->subs[i], t), (unsigned)i, "");
+            tup = LLVMBuildInsertValue(w->b, tup, kj_iter_item(w, &s->subs[i], t), (unsigned)i, "");
         return tup;
     }
     default:
@@ -343,9 +360,9 @@ static LLVMValueRef it_item(kj_lw *w, it_state *s, LLVMValueRef t) {
     }
 }
 
-static void it_free(it_state *s) {
+void kj_iter_free(kj_iter *s) {
     for (int i = 0; i < s->nsubs; i++)
-        it_free(&s->subs[i]);
+        kj_iter_free(&s->subs[i]);
     free(s->subs);
 }
 
@@ -408,20 +425,20 @@ static void lower_loop_body(kj_lw *w, kj_block *body, LLVMBasicBlockRef brk, LLV
 /* for target in <tuple>: the body once per element (the elements may have
  * different types, each converted to the loop variable's). */
 static void lower_for_tuple(kj_lw *w, kj_node *s, int n) {
-    it_state st = {0};
-    it_setup(w, s->kids[1], &st);
+    kj_iter st = {0};
+    kj_iter_setup(w, s->kids[1], &st);
     const kj_type *et = kj_iter_elem(st.type);
     LLVMBasicBlockRef orelse = kj_new_bb(w, "for.else"), exit = kj_new_bb(w, "for.exit");
     for (int i = 0; i < n; i++) {
         LLVMBasicBlockRef next = i + 1 < n ? kj_new_bb(w, "for.next") : orelse;
-        assign(w, s->kids[0], it_item(w, &st, LLVMConstInt(w->i64, (unsigned long long)i, 0)), et);
+        kj_assign(w, s->kids[0], kj_iter_item(w, &st, LLVMConstInt(w->i64, (unsigned long long)i, 0)), et);
         lower_loop_body(w, &s->body, exit, next);
         LLVMPositionBuilderAtEnd(w->b, next);
     }
     if (n == 0)
         LLVMBuildBr(w->b, orelse);
     lower_else(w, &s->orelse, orelse, exit);
-    it_free(&st);
+    kj_iter_free(&st);
 }
 
 /* Whether b runs a loop of its own (a tuple's unrolled loop does not count,
@@ -483,7 +500,7 @@ static void lower_for_strided_range(kj_lw *w, kj_node *s) {
         LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntSLE, i, start, ""), LLVMBuildICmp(w->b, LLVMIntSGT, i, stop, ""), ""),
         "");
     kj_call_intrinsic(w, "llvm.assume", NULL, 1, &inside);
-    assign(w, s->kids[0], i, KJ_I64);
+    kj_assign(w, s->kids[0], i, KJ_I64);
     lower_loop_body(w, &s->body, exit, latch);
     LLVMPositionBuilderAtEnd(w->b, latch);
     i = LLVMBuildLoad2(w->b, w->i64, i_p, "");
@@ -554,8 +571,8 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
         lower_for_tuple(w, s, unrolled);
         return;
     }
-    it_state st = {0};
-    LLVMValueRef n = it_setup(w, s->kids[1], &st);
+    kj_iter st = {0};
+    LLVMValueRef n = kj_iter_setup(w, s->kids[1], &st);
     LLVMValueRef base_p = kj_entry_alloca(w, w->i64, "chunk"), t_p = kj_entry_alloca(w, w->i64, "t");
     LLVMValueRef end_p = kj_entry_alloca(w, w->i64, "chunk.end");
     LLVMBuildStore(w->b, LLVMConstInt(w->i64, 0, 0), base_p);
@@ -590,7 +607,7 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
     LLVMPositionBuilderAtEnd(w->b, ibody);
     if (outer && polled)
         poll_interrupt(w);
-    assign(w, s->kids[0], it_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, "")),
+    kj_assign(w, s->kids[0], kj_iter_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, "")),
            kj_iter_elem(st.type));
     lower_loop_body(w, &s->body, exit, ilatch);
     LLVMPositionBuilderAtEnd(w->b, ilatch);
@@ -603,7 +620,7 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
     LLVMBuildStore(w->b, LLVMBuildLoad2(w->b, w->i64, end_p, ""), base_p);
     LLVMBuildBr(w->b, ocond);
     lower_else(w, &s->orelse, orelse, exit);
-    it_free(&st);
+    kj_iter_free(&st);
 }
 
 /* try / except / else: a raise in the body (here or in a callee, which
@@ -731,7 +748,7 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
             break;
         }
         LLVMValueRef v = kj_lower_expr(w, s->kids[1]);
-        assign(w, s->kids[0], v, s->kids[1]->type);
+        kj_assign(w, s->kids[0], v, s->kids[1]->type);
         break;
     }
     case KJ_S_AUGASSIGN: {
@@ -756,7 +773,7 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         else
             r = kj_arith(w, s, s->op, kj_cast(w, cur, s->kids[0]->type, rt),
                          kj_cast(w, v, s->kids[1]->type, rt), rt);
-        assign(w, s->kids[0], r, rt);
+        kj_assign(w, s->kids[0], r, rt);
         break;
     }
     case KJ_S_EXPR:

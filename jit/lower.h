@@ -146,6 +146,25 @@ void kj_lower_block(kj_lw *w, kj_block *b);
 void kj_mark_bound(kj_lw *w, int slot, LLVMValueRef when);
 /* A `for` statement as a loop on this thread (a prange loop kept serial). */
 void kj_lower_for_serial(kj_lw *w, kj_node *s);
+
+/* A counted iterable being looped over (range, array, list, enumerate,
+ * zip; a tuple only in unrolled loops): kj_iter_setup lowers it and
+ * returns its length, kj_iter_item gives its element t (0 <= t < length),
+ * kj_iter_free frees what setup allocated. */
+typedef struct kj_iter {
+    kj_node *node;
+    const kj_type *type;
+    LLVMValueRef value, start, step, enum_start;
+    struct kj_iter *subs;
+    int nsubs;
+} kj_iter;
+LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s);
+LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t);
+void kj_iter_free(kj_iter *s);
+
+/* Stores v, of type vt, into an assignment's target: a local, an item, or
+ * a tuple of those (unpacking a tuple or a 1-d array). */
+void kj_assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
 void kj_poll_interrupt(kj_lw *w);
 /* An i1: whether the SIGINT handler set the interrupt flag (read with a
  * relaxed atomic load); for loops that leave some other way (ufunc_loop.c). */

@@ -3,7 +3,7 @@ Python lists."""
 import numpy as np
 
 from np_diff import case
-from np_inputs import V, VI
+from np_inputs import M, V, VI
 
 N = [(0,), (1,), (10,), (37,)]
 
@@ -36,6 +36,24 @@ def comprehension_array(a): return [x * 2 for x in a]
 def comprehension_of_list(n):
     a = [i for i in range(n)]
     return [x + 1 for x in a if x > 2]
+@case(*[(a, a[::-1] * 2) for (a,) in V])
+def comprehension_zip(a, b): return [x * y for x, y in zip(a, b[1:])]
+@case(*V, *VI)
+def comprehension_enumerate(a): return [i * x for i, x in enumerate(a, 3) if x > 0]
+@case(*M)
+def comprehension_rows(m): return [row.sum() for row in m]
+@case((np.arange(8.0).reshape(4, 2),), (np.zeros((0, 2)),), (np.ones((2, 3)),), (np.ones((3, 1)),))
+def comprehension_unpacks_rows(m): return [p - q for p, q in m]   # CPython's messages for other lengths
+@case(*V)
+def comprehension_keeps_its_names(a):   # Python 3: the target is the comprehension's own
+    x, i = 0.5, -1
+    doubled = [x * 2 for x in a]
+    indexed = [i + x for i, x in enumerate(a)]
+    return doubled, indexed, x, i
+@case(*N)
+def comprehension_zip_list_and_range(n):
+    halves = [i * 0.5 for i in range(n)]
+    return [h + k for h, k in zip(halves, range(n, 0, -1))]
 @case(*N)
 def append_floats(n):
     out = []
