@@ -685,16 +685,8 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
 
 /* An assignment target: a local, an element, or a tuple of those. */
 kj_node *kj_fe_target(fe *c, PyObject *node) {
-    if (kj_fe_is(node, "Name") || kj_fe_is(node, "Subscript") || kj_fe_is(node, "Tuple")) {
-        kj_node *t = kj_fe_expr(c, node);
-        if (t && t->kind == KJ_E_TUPLE)
-            for (int i = 0; i < t->nkids; i++)
-                if (t->kids[i]->kind == KJ_E_TUPLE) {
-                    kj_fe_unsupported(c, node, "Unpack in two steps.", "nested unpacking is not supported");
-                    return NULL;
-                }
-        return t;
-    }
+    if (kj_fe_is(node, "Name") || kj_fe_is(node, "Subscript") || kj_fe_is(node, "Tuple"))
+        return kj_fe_expr(c, node);
     kj_fe_unsupported(c, node, "Assign to a local name, an array element or a tuple of names.",
                 "assignment to an attribute is not supported in compiled code");
     return NULL;

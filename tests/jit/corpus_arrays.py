@@ -135,6 +135,19 @@ def zip_arrays(a, b):
     for x, y in zip(a, b):
         s += x * y
     return s
+@case(*[(V, V[::-1]), (V[:5], V[3:]), (np.zeros(0), V)])
+def enumerate_zip_nested_targets(a, b):
+    s = 0.0
+    for i, (x, y) in enumerate(zip(a, b), 2):
+        s += i * x - y
+    return s
+@case((M[:, :2],), (np.zeros((0, 2)),), (M[:3, :3],), (M[:, :1],))
+def unpack_rows_in_a_tuple(m):   # CPython's messages for rows of other lengths
+    out = 0.0
+    for i, (p, q) in enumerate(m):
+        out += i * (p - q)
+    (first, second), third = (out, 2 * out), 3
+    return first + second + third
 @case(*[(I.astype(np.int64), 3), (I.astype(np.int64), -4)])
 def index_with_arg(a, k):
     return a[k] + a[k + 1]

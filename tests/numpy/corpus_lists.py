@@ -40,6 +40,8 @@ def comprehension_of_list(n):
 def comprehension_zip(a, b): return [x * y for x, y in zip(a, b[1:])]
 @case(*V, *VI)
 def comprehension_enumerate(a): return [i * x for i, x in enumerate(a, 3) if x > 0]
+@case(*[(a, a[::-1] * 2) for (a,) in V])
+def comprehension_nested_targets(a, b): return [i * x - y for i, (x, y) in enumerate(zip(a, b)) if x > y]
 @case(*M)
 def comprehension_rows(m): return [row.sum() for row in m]
 @case((np.arange(8.0).reshape(4, 2),), (np.zeros((0, 2)),), (np.ones((2, 3)),), (np.ones((3, 1)),))
