@@ -388,19 +388,14 @@ static int own_names(fe *c, PyObject *target, fe_scope *scope) {
     }
     if (!kj_fe_is(target, "Name"))
         return 0;   /* kj_fe_target says what is wrong with it */
-    PyObject *id = kj_fe_get(c, target, "id");
-    if (!id)
-        return -1;
-    const char *name = kj_strdup(c->f, PyUnicode_AsUTF8(id));
-    Py_DECREF(id);
-    if (!name)
-        return -1;
     if (scope->n == FE_SCOPE_NAMES)
         return kj_fe_unsupported(c, target, "Unpack fewer names.", "a list comprehension binds at most 16 names");
-    int slot = add_local(c->f, name, false, true);
+    PyObject *id = kj_fe_get(c, target, "id");
+    int slot = id ? add_local(c->f, PyUnicode_AsUTF8(id), false, true) : -1;
+    Py_XDECREF(id);
     if (slot < 0)
         return -1;
-    scope->names[scope->n] = name;
+    scope->names[scope->n] = c->f->locals[slot].name;   /* in the function's arena */
     scope->slots[scope->n++] = slot;
     return 0;
 }
