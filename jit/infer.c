@@ -267,6 +267,9 @@ static const kj_type *attr_type(ti *c, kj_node *n) {
         }
         if (strcmp(a, "ndim") == 0 || strcmp(a, "size") == 0 || strcmp(a, "itemsize") == 0)
             return KJ_I64;
+        if (strcmp(a, "dtype") == 0)
+            return problem(c, n, "Pass it where NumPy takes a dtype: np.empty(n, dtype=a.dtype), b.astype(a.dtype).",
+                           "a.dtype names a type here, not a value");
         if (strcmp(a, "T") == 0)
             return kj_array(t->elem, t->ndim,
                             t->layout == KJ_LAYOUT_C   ? KJ_LAYOUT_F

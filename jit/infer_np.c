@@ -28,15 +28,22 @@ static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
     return t;
 }
 
+/* The dtype node k names, typing the array of `a.dtype` first. */
+static const kj_type *dtype_node(kj_infer_ctx *c, kj_node *k) {
+    if (kj_np_is_dtype_attr(k))
+        value(c, k->kids[0]);
+    return kj_np_dtype_node(k);
+}
+
 /* A dtype= argument: NULL when absent (*bad false) or not a dtype (*bad). */
 static const kj_type *dtype_arg(kj_infer_ctx *c, kj_node *k, bool *bad) {
     *bad = false;
     if (!k)
         return NULL;
-    const kj_type *t = kj_np_dtype_node(k);
+    const kj_type *t = dtype_node(c, k);
     if (!t) {
         *bad = true;
-        kj_infer_problem(c, k, "Write the type as np.float64, np.int32, float, int or bool.",
+        kj_infer_problem(c, k, "Write the type as np.float64, np.int32, float, int or bool, or as a.dtype of an array a.",
                          "this is not a dtype compiled code knows");
     }
     return t;
@@ -434,10 +441,10 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
 static bool infer_values(kj_infer_ctx *c, const kj_np_args *a) {
     bool ok = true;
     for (int i = 0; i < a->npos; i++)
-        if (!kj_np_dtype_node(a->pos[i]))
+        if (!dtype_node(c, a->pos[i]))
             ok = value(c, a->pos[i]) && ok;
     for (int i = 0; i < a->nkw; i++)
-        if (!kj_np_dtype_node(a->kw[i]->kids[0]))
+        if (!dtype_node(c, a->kw[i]->kids[0]))
             ok = value(c, a->kw[i]->kids[0]) && ok;
     return ok;
 }

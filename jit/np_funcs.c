@@ -57,6 +57,10 @@ static const kj_type *dtype_string(const char *s) {
 const kj_type *kj_np_dtype_node(const kj_node *k) {
     if (k && k->kind == KJ_E_CONST && k->type && k->type->kind == KJ_T_STR)
         return dtype_string(k->str);
+    if (kj_np_is_dtype_attr(k)) {   /* a.dtype, once a is typed */
+        const kj_type *t = k->kids[0]->type;
+        return t && t->kind == KJ_T_ARRAY ? t->elem : NULL;
+    }
     if (!k || k->kind != KJ_E_FUNC)
         return NULL;
     const char *s = k->name;
@@ -84,6 +88,10 @@ const kj_type *kj_np_dtype_node(const kj_node *k) {
             return kj_complex(i == 11 ? 64 : 128);
         }
     return NULL;
+}
+
+bool kj_np_is_dtype_attr(const kj_node *k) {
+    return k && k->kind == KJ_E_ATTR && !strcmp(k->name, "dtype");
 }
 
 static const kj_np_ufunc ufuncs[] = {

@@ -23,6 +23,8 @@ kj_node *kj_np_arg(const kj_np_args *a, int pos, const char *name);
 
 /* The dtype a node names (np.float32, float, int, bool, complex), or NULL. */
 const kj_type *kj_np_dtype_node(const kj_node *k);
+/* k is `x.dtype`: a dtype argument once x is typed as an array. */
+bool kj_np_is_dtype_attr(const kj_node *k);
 
 /* Elementwise functions: NumPy's ufunc name for a node's operation, and the
  * number of operands. "where" and "clip" count as elementwise. */

@@ -112,3 +112,8 @@ def returned_tuple_of_arrays(n): return np.zeros(n), np.ones((n, 2)), n
 def dtype_strings(n): return np.zeros(n, dtype="float32"), np.ones(n, "i4"), np.arange(n, dtype="uint8"), np.full(n, 2, "int16")
 @case(*V[:4], *VI)   # no NaN: float to int of NaN is undefined in NumPy too
 def astype_string(a): return a.astype("float32"), a.astype("int64")
+@case(*V[:4], *VI, *M[:3], *MI)   # a.dtype names the dtype of what is made from a
+def dtype_of_argument(a):
+    n = a.shape[0]
+    return (np.empty(n, dtype=a.dtype).shape, np.zeros((n, 2), a.dtype), np.ones_like(a, dtype=a.dtype),
+            np.full(n, 3, a.dtype), np.arange(n, dtype=a.dtype), a.astype(np.float32).astype(a.dtype))
