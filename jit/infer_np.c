@@ -116,6 +116,14 @@ static const kj_type *ewise_type(kj_infer_ctx *c, kj_node *n, const char *ufunc,
     const kj_type *probe_ops[3] = {NULL, NULL, NULL};
     for (int i = 0; i < nops && i < 3; i++)
         probe_ops[i] = nd == 0 && ops[i]->kind == KJ_T_ARRAY ? ops[i]->elem : ops[i];
+    if (nops == 2 && !strcmp(ufunc, "round")) {   /* NumPy's rule: the array's own dtype */
+        const kj_type *e = probe_ops[0]->kind == KJ_T_ARRAY ? probe_ops[0]->elem : probe_ops[0];
+        if (ops[1]->kind == KJ_T_ARRAY || !kj_is_intlike(ops[1]) || ops[1]->kind == KJ_T_BOOL)
+            FAIL(c, opn[1], NULL, "np.round takes decimals as an int, got %s", ops[1]->name);
+        if (e->kind == KJ_T_BOOL)
+            FAIL(c, n, "Convert it first: a.astype(np.float64).", "np.round of booleans gives float16 in NumPy, which compiled code does not have");
+        return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
+    }
     kj_node *consts[3] = {NULL, NULL, NULL};
     for (int i = 0; i < nops && i < 3; i++)
         consts[i] = opn[i]->kind == KJ_E_CONST && kj_is_number(opn[i]->type) ? opn[i] : NULL;
@@ -462,6 +470,8 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
     const kj_np_ufunc *uf = kj_np_find_ufunc(m);
     if (uf) {
         static const char *const out_kw[] = {"out", NULL};
+        if ((a.npos != uf->nin || !only_known_keywords(&a, out_kw)) && !strcmp(m, "round"))
+            FAIL(c, n, NULL, "np.round takes the array, decimals and out= only");
         if (a.npos != uf->nin || !only_known_keywords(&a, out_kw))
             FAIL(c, n, NULL, "np.%s takes %d operand%s (and out=)", m, uf->nin, uf->nin > 1 ? "s" : "");
         const kj_type *ops[3];

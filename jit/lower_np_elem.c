@@ -338,9 +338,67 @@ static LLVMValueRef complex_op(kj_lw *w, kj_node *at, const char *u, int n, LLVM
     return pair(w, rt, LLVMBuildSelect(b, y0, one, re, ""), LLVMBuildSelect(b, y0, zero, im, ""));
 }
 
+/* ---- np.round(x, decimals), NumPy's way: x * 10**d, rint, / 10**d
+ * (for d < 0: x / 10**-d, rint, * 10**-d), in the float's own precision;
+ * integers are themselves for d >= 0 and go through float64 otherwise. */
+
+/* 10**n for 0 <= n, from a constant table: exact through 1e22, each later
+ * one ten times the one before, as NumPy's power_of_ten multiplies; inf
+ * past 1e308. */
+static LLVMValueRef power_of_ten(kj_lw *w, LLVMValueRef n) {
+    enum { N = 310 };
+    LLVMTypeRef at = LLVMArrayType2(w->f64, N);
+    LLVMValueRef table = LLVMGetNamedGlobal(w->mod, "np.round.powers");
+    if (!table) {
+        LLVMValueRef v[N];
+        double p = 1.0;
+        for (int i = 0; i < N; i++, p *= 10.0)
+            v[i] = LLVMConstReal(w->f64, p);
+        table = LLVMAddGlobal(w->mod, at, "np.round.powers");
+        LLVMSetInitializer(table, LLVMConstArray2(w->f64, v, N));
+        LLVMSetGlobalConstant(table, 1);
+        LLVMSetLinkage(table, LLVMPrivateLinkage);
+    }
+    LLVMValueRef last = LLVMConstInt(w->i64, N - 1, 0);
+    LLVMValueRef i = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntUGT, n, last, ""), last, n, "");
+    LLVMValueRef at_i = LLVMBuildGEP2(w->b, at, table, (LLVMValueRef[]){LLVMConstInt(w->i64, 0, 0), i}, 2, "");
+    return LLVMBuildLoad2(w->b, w->f64, at_i, "");
+}
+
+/* One float (of type t) rounded to d decimals (an i64). */
+static LLVMValueRef round_float(kj_lw *w, LLVMValueRef x, const kj_type *t, LLVMValueRef d) {
+    LLVMBuilderRef b = w->b;
+    LLVMTypeRef lt = kj_lltype(w, t);
+    LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, d, LLVMConstInt(w->i64, 0, 0), "");
+    LLVMValueRef f = power_of_ten(w, LLVMBuildSelect(b, neg, LLVMBuildNeg(b, d, ""), d, ""));
+    f = kj_cast(w, f, KJ_F64, t);
+    LLVMValueRef up = LLVMBuildFMul(b, x, f, ""), down = LLVMBuildFDiv(b, x, f, "");
+    LLVMValueRef r = kj_call_intrinsic(w, "llvm.rint", lt, 1, (LLVMValueRef[]){LLVMBuildSelect(b, neg, down, up, "")});
+    return LLVMBuildSelect(b, neg, LLVMBuildFMul(b, r, f, ""), LLVMBuildFDiv(b, r, f, ""), "");
+}
+
+static LLVMValueRef round_elem(kj_lw *w, LLVMValueRef x, const kj_type *xt, LLVMValueRef d, const kj_type *dt,
+                               const kj_type *rt) {
+    d = kj_cast(w, d, dt, KJ_I64);
+    if (rt->kind == KJ_T_COMPLEX) {
+        const kj_type *ft = kj_float(rt->bits / 2);
+        LLVMValueRef z = kj_cast(w, x, xt, rt);
+        return pair(w, rt, round_float(w, part(w, z, 0), ft, d), round_float(w, part(w, z, 1), ft, d));
+    }
+    if (rt->kind == KJ_T_FLOAT)
+        return round_float(w, kj_cast(w, x, xt, rt), rt, d);
+    LLVMValueRef v = kj_cast(w, x, xt, rt);
+    LLVMValueRef r = LLVMBuildFPToSI(w->b, round_float(w, kj_cast(w, x, xt, KJ_F64), KJ_F64, d), w->i64, "");
+    if (rt->bits < 64)   /* through int64, so that a multiple of ten past the dtype's range wraps as NumPy's cast does */
+        r = LLVMBuildTrunc(w->b, r, kj_lltype(w, rt), "");
+    return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, d, LLVMConstInt(w->i64, 0, 0), ""), r, v, "");
+}
+
 LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValueRef *x,
                            const kj_type *const *xt, const kj_type *rt) {
     LLVMBuilderRef b = w->b;
+    if (!strcmp(u, "round"))
+        return round_elem(w, x[0], xt[0], x[1], xt[1], rt);
     for (int i = 0; i < n; i++)
         if (xt[i]->kind == KJ_T_COMPLEX || rt->kind == KJ_T_COMPLEX) {
             LLVMValueRef v = complex_op(w, at, u, n, x, xt, rt);
