@@ -35,8 +35,11 @@ LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
  * function with the failure. */
 LLVMBasicBlockRef kj_np_fail_begin(kj_lw *w, LLVMValueRef cond);
 void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok);
-/* Raises cls with fmt (one %lld) formatted with v when cond holds. */
+/* Raises cls with fmt (one %lld) formatted with v when cond holds; x2: two
+ * %lld, v then v2. */
 void kj_np_raise_i64_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v);
+void kj_np_raise_i64x2_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
+                          LLVMValueRef v2);
 /* n i64 values in a stack array (for the runtime); its address. */
 LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals);
 
@@ -183,6 +186,7 @@ LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np
 LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n);
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 
 /* a.real / a.imag of arr (type at) as t: of a complex array, a view of its
  * real or imaginary parts (the array's strides); .real of a real array is

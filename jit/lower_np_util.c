@@ -176,15 +176,43 @@ void kj_np_nest_end(kj_lw *w, kj_np_nest *s) {
         kj_np_loop_end(w, &s->loops[k]);
 }
 
+/* Copies count elements between contiguous data, converting them: one
+ * flat loop of unit steps, which LLVM vectorizes. */
+static void copy_flat(kj_lw *w, LLVMValueRef dst, const kj_type *de, LLVMValueRef src, const kj_type *se,
+                      LLVMValueRef count) {
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, count);
+    LLVMValueRef v = kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, se), src, &i, 1, ""), se);
+    kj_np_store_elem(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, de), dst, &i, 1, ""), v, se, de);
+    kj_np_loop_elementwise(&l);
+    kj_np_loop_end(w, &l);
+}
+
 void kj_np_copy_into(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef src, const kj_type *st) {
     int nd = st->ndim;
-    LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
-    kj_np_shape(w, src, nd, shape);
-    kj_np_nest nest;
-    kj_np_nest_begin(w, &nest, nd, shape, idx);
-    LLVMValueRef v = kj_np_load(w, kj_np_ptr(w, src, nd, idx), st->elem);
-    kj_np_store_elem(w, kj_np_ptr(w, dst, nd, idx), v, st->elem, dt->elem);
-    kj_np_nest_end(w, &nest);
+    LLVMValueRef both = LLVMBuildAnd(w->b, kj_np_is_contiguous(w, src, st), kj_np_is_contiguous(w, dst, dt), "");
+    bool always = LLVMIsAConstantInt(both) && LLVMConstIntGetZExtValue(both);
+    LLVMBasicBlockRef flat = kj_new_bb(w, "copy.flat"), strided = kj_new_bb(w, "copy.strided"),
+                      done = kj_new_bb(w, "copy.done");
+    LLVMBuildCondBr(w->b, both, flat, strided);
+    LLVMPositionBuilderAtEnd(w->b, flat);
+    copy_flat(w, kj_array_field(w, dst, 1, 0), dt->elem, kj_array_field(w, src, 1, 0), st->elem,
+              kj_np_size(w, src, nd));
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, strided);
+    if (always) {   /* never taken: nothing to compile there */
+        LLVMBuildUnreachable(w->b);
+    } else {
+        LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+        kj_np_shape(w, src, nd, shape);
+        kj_np_nest nest;
+        kj_np_nest_begin(w, &nest, nd, shape, idx);
+        LLVMValueRef v = kj_np_load(w, kj_np_ptr(w, src, nd, idx), st->elem);
+        kj_np_store_elem(w, kj_np_ptr(w, dst, nd, idx), v, st->elem, dt->elem);
+        kj_np_nest_end(w, &nest);
+        LLVMBuildBr(w->b, done);
+    }
+    LLVMPositionBuilderAtEnd(w->b, done);
 }
 
 LLVMValueRef kj_np_copy(kj_lw *w, LLVMValueRef src, const kj_type *st, const kj_type *et) {
@@ -234,12 +262,17 @@ void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok) {
     LLVMPositionBuilderAtEnd(w->b, ok);
 }
 
-void kj_np_raise_i64_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v) {
+void kj_np_raise_i64x2_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
+                          LLVMValueRef v2) {
     LLVMBasicBlockRef ok = kj_np_fail_begin(w, cond);
     LLVMValueRef cls_v = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr);
-    kj_call(w, "kj_np_raise_i64", w->vd, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64},
-            (LLVMValueRef[]){cls_v, LLVMBuildGlobalStringPtr(w->b, fmt, "fmt"), v});
+    kj_call(w, "kj_np_raise_i64", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64, w->i64},
+            (LLVMValueRef[]){cls_v, LLVMBuildGlobalStringPtr(w->b, fmt, "fmt"), v, v2});
     kj_np_fail_end(w, ok);
+}
+
+void kj_np_raise_i64_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v) {
+    kj_np_raise_i64x2_if(w, cond, cls, fmt, v, c64(w, 0));
 }
 
 LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals) {

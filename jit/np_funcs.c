@@ -90,6 +90,16 @@ const kj_type *kj_np_dtype_node(const kj_node *k) {
     return NULL;
 }
 
+int kj_np_join_rank(const char *m, int nd) {
+    if (!strcmp(m, "concatenate") || !strcmp(m, "hstack"))
+        return nd;
+    if (!strcmp(m, "vstack"))
+        return nd < 2 ? 2 : nd;
+    if (!strcmp(m, "stack"))
+        return nd + 1;
+    return 0;
+}
+
 bool kj_np_is_dtype_attr(const kj_node *k) {
     return k && k->kind == KJ_E_ATTR && !strcmp(k->name, "dtype");
 }

@@ -23,6 +23,10 @@ kj_node *kj_np_arg(const kj_np_args *a, int pos, const char *name);
 
 /* The dtype a node names (np.float32, float, int, bool, complex), or NULL. */
 const kj_type *kj_np_dtype_node(const kj_node *k);
+/* The number of dimensions np.<m> gives when it joins arrays of nd
+ * dimensions (concatenate, hstack, vstack, stack), or 0 when m is not one
+ * of those. */
+int kj_np_join_rank(const char *m, int nd);
 /* k is `x.dtype`: a dtype argument once x is typed as an array. */
 bool kj_np_is_dtype_attr(const kj_node *k);
 

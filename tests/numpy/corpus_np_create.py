@@ -2,7 +2,7 @@
 import numpy as np
 
 from np_diff import case
-from np_inputs import M, MI, SIZES, V, VI
+from np_inputs import M, MI, SIZES, V, VI, floats, ints
 
 
 @case(*SIZES, (-1,))
@@ -117,3 +117,20 @@ def dtype_of_argument(a):
     n = a.shape[0]
     return (np.empty(n, dtype=a.dtype).shape, np.zeros((n, 2), a.dtype), np.ones_like(a, dtype=a.dtype),
             np.full(n, 3, a.dtype), np.arange(n, dtype=a.dtype), a.astype(np.float32).astype(a.dtype))
+# joining arrays: the promoted dtype, every layout, empty arrays, NumPy's messages for shapes that do not fit
+_ROWS = (floats((2, 3)), ints((2, 3), np.int32)[:, ::-1])
+_SHORT = (floats((2, 3)), floats((2, 4)))
+@case((floats(3), ints(4, np.uint8)), (floats(0), floats(2)), _ROWS, _SHORT, (floats((3, 2)).T, floats((2, 1))))
+def concatenate_first_axis(a, b): return np.concatenate((a, b)), np.concatenate((b, a, b), axis=0)
+@case(_ROWS, _SHORT, (floats((2, 3)), floats((3, 3))), (np.asfortranarray(floats((2, 2))), floats((2, 0))))
+def concatenate_last_axis(a, b): return np.concatenate((a, b), axis=1), np.concatenate((b, a), axis=-1)
+@case((floats(3), ints(2)), _ROWS, _SHORT, (floats((2, 3)), floats((3, 3))))
+def hstack_vstack(a, b): return np.hstack((a, b)), np.vstack((a, a, b[::-1]))
+@case((floats(3), ints(3, np.int8)), (floats(3), floats(4)), _ROWS, (floats((0, 2)), floats((0, 2))))
+def stack_axes(a, b): return np.stack((a, b)), np.stack((b, a), axis=1), np.stack((a, b, a), axis=-1)
+@case(*V[:3])
+def concatenate_in_loop(a):
+    out = a[:0].copy()
+    for i in range(3):
+        out = np.concatenate((out, a * i))
+    return out
