@@ -202,8 +202,11 @@ static const kj_type *index_type(ti *c, kj_node *n) {
     const kj_type *np_t = kj_np_index_type(c, n, t, &np_index);
     if (np_index)
         return np_t;
-    if (nidx > t->ndim)
-        return problem(c, n, NULL, "too many indices (%d) for %s", nidx, t->name);
+    int newaxes = 0;
+    for (int k = 1; k <= nidx; k++)
+        newaxes += kj_is_newaxis(n->kids[k]);
+    if (nidx - newaxes > t->ndim)
+        return problem(c, n, NULL, "too many indices (%d) for %s", nidx - newaxes, t->name);
     int ints = 0;
     bool leading_ints = true, sliced = false;
     for (int k = 1; k <= nidx; k++) {
@@ -222,6 +225,10 @@ static const kj_type *index_type(ti *c, kj_node *n) {
             i->type = kj_none();
             continue;
         }
+        if (kj_is_newaxis(i)) {
+            sliced = true;   /* the view keeps no layout */
+            continue;
+        }
         const kj_type *it = infer_expr(c, i);
         if (!it)
             return NULL;
@@ -232,7 +239,7 @@ static const kj_type *index_type(ti *c, kj_node *n) {
             leading_ints = false;
         ints++;
     }
-    int nd = t->ndim - ints;
+    int nd = t->ndim - ints + newaxes;
     if (nd == 0)
         return t->elem;
     char layout = KJ_LAYOUT_A;

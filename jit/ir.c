@@ -82,3 +82,10 @@ char *kj_strdup(kj_function *f, const char *s) {
         memcpy(p, s, n);
     return p;
 }
+
+kj_node *kj_index_of_axis(const kj_node *n, int axis) {
+    for (int p = 1; p < n->nkids; p++)
+        if (!kj_is_newaxis(n->kids[p]) && axis-- == 0)
+            return n->kids[p];
+    return NULL;
+}

@@ -116,6 +116,14 @@ typedef struct kj_function {
     struct kj_chunk *chunks;
 } kj_function;
 
+/* An index that is None (np.newaxis): a new axis of length 1 in the view. */
+static inline bool kj_is_newaxis(const kj_node *i) {
+    return i->kind == KJ_E_CONST && i->type && i->type->kind == KJ_T_NONE;
+}
+/* The index node of an array's axis `axis` in index node n (kids[1..]),
+ * past any newaxis, or NULL when the index leaves that axis whole. */
+kj_node *kj_index_of_axis(const kj_node *n, int axis);
+
 void *kj_alloc(kj_function *f, size_t size);
 kj_node *kj_new_node(kj_function *f, kj_node_kind kind, int line, int col, int nkids);
 int kj_block_push(kj_function *f, kj_block *b, kj_node *n);

@@ -133,7 +133,7 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
     }
     bool all_ints = nidx == at->ndim;
     for (int k = 1; k <= nidx; k++)
-        if (n->kids[k]->kind == KJ_E_SLICE)
+        if (n->kids[k]->kind == KJ_E_SLICE || kj_is_newaxis(n->kids[k]))
             all_ints = false;
     if (all_ints) {
         LLVMValueRef idx[at->ndim > 0 ? at->ndim : 1];
@@ -143,16 +143,23 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
         }
         return load_elem(w, elem_ptr(w, arr, at, idx), at->elem);
     }
-    /* a view: ints drop an axis, slices narrow one, missing trailing axes stay */
+    /* a view: ints drop an axis, slices narrow one, None (np.newaxis) adds
+     * one of length 1, missing trailing axes stay */
     const kj_type *rt = n->type;
     LLVMValueRef off = LLVMConstInt(w->i64, 0, 0);
-    LLVMValueRef shapes[at->ndim], strides[at->ndim];
+    LLVMValueRef shapes[at->ndim + nidx], strides[at->ndim + nidx];
     int out = 0;
-    for (int k = 0; k < at->ndim; k++) {
-        LLVMValueRef len = kj_array_field(w, arr, 2, k), stride = kj_array_field(w, arr, 3, k);
-        kj_node *in = k < nidx ? n->kids[k + 1] : NULL;
+    for (int k = 0, p = 1; k < at->ndim || p <= nidx; p++) {
+        kj_node *in = p <= nidx ? n->kids[p] : NULL;
+        if (in && kj_is_newaxis(in)) {
+            shapes[out] = LLVMConstInt(w->i64, 1, 0);
+            strides[out++] = LLVMConstInt(w->i64, 0, 0);
+            continue;
+        }
+        int axis = k++;
+        LLVMValueRef len = kj_array_field(w, arr, 2, axis), stride = kj_array_field(w, arr, 3, axis);
         if (in && in->kind != KJ_E_SLICE) {
-            LLVMValueRef i = normalize(w, n->kids[0], in, kj_lower_expr(w, in), in->type, len, k);
+            LLVMValueRef i = normalize(w, n->kids[0], in, kj_lower_expr(w, in), in->type, len, axis);
             off = LLVMBuildAdd(w->b, off, LLVMBuildMul(w->b, i, stride, ""), "");
             continue;
         }

@@ -89,6 +89,9 @@ static bool scan(const kj_node *n, void *arg) {
     if (n->kind != KJ_E_INDEX || n->kids[0]->kind != KJ_E_LOCAL || n->kids[0]->type->kind != KJ_T_ARRAY ||
         n->nkids - 1 != n->kids[0]->type->ndim || kj_binds_in_block(st->body, n->kids[0]->slot))
         return false;
+    for (int k = 1; k < n->nkids; k++)
+        if (kj_is_newaxis(n->kids[k]))   /* a view, not an element: its positions are not axes */
+            return false;
     for (int k = 1; k < n->nkids; k++) {
         kj_node *in = n->kids[k];
         if (in->kind == KJ_E_LOCAL && in->type->kind == KJ_T_INT &&

@@ -375,7 +375,8 @@ static bool affine(ck *c, const kj_node *n, offset *o) {
 
 /* Access a's index on axis `axis` as i + k, if it has that form. */
 static bool by_index(ck *c, const elem_access *a, int axis, offset *o) {
-    return a->index->nkids > axis + 1 && affine(c, a->index->kids[axis + 1], o);
+    kj_node *in = kj_index_of_axis(a->index, axis);
+    return in && affine(c, in, o);
 }
 
 static bool same_offset(const offset *a, const offset *b) {

@@ -1,9 +1,9 @@
 """Corpus: boolean masks and integer-array indices (read and write),
-sorting, unique, searchsorted, histogram."""
+sorting, unique, searchsorted, histogram, None (np.newaxis) in an index."""
 import numpy as np
 
 from np_diff import case
-from np_inputs import M, MI, V, VI, floats, ints
+from np_inputs import M, MI, PAIRS, V, VI, floats, ints
 
 FINITE = [(floats(9),), (floats(12)[::3],), (ints(10).astype(np.float64),), (floats(0),)]
 
@@ -101,3 +101,12 @@ def argsort_last_axis_by_number(a): return np.argsort(a, axis=1, kind="stable"),
 def sort_rows_in_place(a):
     a.sort()
     return a
+# None (np.newaxis) adds an axis of length 1: outer differences, pairwise distances
+@case(*PAIRS[2:3], (floats(3), ints(4, np.int32)), (floats(0), floats(2)))
+def newaxis_outer(x, y): return x[:, None] - y[None, :], x[np.newaxis] * 2, y[:, np.newaxis].shape
+@case(*M[:4], M[5], *MI)   # not the empty one: a[None, 0] indexes past it, unchecked as in Numba
+def newaxis_views(a): return a[None], a[:, None, :], a[1:, None], a[None, 0], a[0, None, ::-1], a[:, :, None]
+@case((floats((5, 2)),), (floats((1, 3)),), (floats((0, 2)),))
+def newaxis_pairwise_distances(p):
+    d = p[:, None, :] - p[None, :, :]
+    return np.sqrt((d * d).sum(axis=2))
