@@ -285,64 +285,6 @@ static int call_args(fe *c, PyObject *items, kj_node *n, bool star_ok) {
     return 0;
 }
 
-/* np.round(a, decimals, out), np.around, np.round_ and a.round(decimals)
- * become one elementwise call, np.round(a, decimals) with decimals
- * positional (0 when left out) and out= a keyword, so that inference and
- * lowering see them as the ufuncs are seen (infer_np.c, lower_np_elem.c).
- * Anything else passed stays, for inference to refuse. */
-static int round_call(fe *c, kj_node *n) {
-    bool method = n->kind == KJ_E_METHOD;
-    if (method ? strcmp(n->name, "round") != 0
-               : !(n->kids[0]->kind == KJ_E_FUNC && (!strcmp(n->kids[0]->name, "np.round") ||
-                                                     !strcmp(n->kids[0]->name, "np.round_") ||
-                                                     !strcmp(n->kids[0]->name, "np.around"))))
-        return 0;
-    kj_node *pos[3] = {NULL, NULL, NULL}, **kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(n->nkids + 2));
-    kj_node *fn = kj_new_node(c->f, KJ_E_FUNC, n->line, n->col, 0);
-    if (!kids || !fn || !(fn->name = kj_strdup(c->f, "np.round")))
-        return -1;
-    int npos = 0, nrest = 0;
-    kj_node *rest[n->nkids];
-    if (method)
-        pos[npos++] = n->kids[0];
-    for (int i = 1; i < n->nkids; i++) {
-        kj_node *k = n->kids[i];
-        int at = k->kind != KJ_E_KEYWORD ? npos : !strcmp(k->name, "decimals") ? 1 : !strcmp(k->name, "out") ? 2 : -1;
-        if (at >= 0 && at < 3 && !pos[at] && (k->kind == KJ_E_KEYWORD || npos < 3)) {
-            pos[at] = k->kind == KJ_E_KEYWORD && at < 2 ? k->kids[0] : k;
-            npos += k->kind != KJ_E_KEYWORD;
-        } else {
-            rest[nrest++] = k;
-        }
-    }
-    if (!pos[0])
-        return kj_fail(c->e, KJ_ERR_TYPING, n->line, n->col, NULL, "np.round takes the array to round");
-    if (!pos[1]) {
-        if (!(pos[1] = kj_new_node(c->f, KJ_E_CONST, n->line, n->col, 0)))
-            return -1;
-        pos[1]->type = KJ_I64;
-    }
-    if (pos[2] && pos[2]->kind != KJ_E_KEYWORD) {   /* out given by position */
-        kj_node *kw = kj_new_node(c->f, KJ_E_KEYWORD, pos[2]->line, pos[2]->col, 1);
-        if (!kw || !(kw->name = kj_strdup(c->f, "out")))
-            return -1;
-        kw->kids[0] = pos[2];
-        pos[2] = kw;
-    }
-    int m = 0;
-    kids[m++] = fn;
-    for (int i = 0; i < 3; i++)
-        if (pos[i])
-            kids[m++] = pos[i];
-    for (int i = 0; i < nrest; i++)
-        kids[m++] = rest[i];
-    n->kind = KJ_E_CALL;
-    n->name = NULL;
-    n->kids = kids;
-    n->nkids = m;
-    return 0;
-}
-
 static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     PyObject *func = kj_fe_get(c, node, "func"), *args = kj_fe_get(c, node, "args"),
              *kw = kj_fe_get(c, node, "keywords");
@@ -365,7 +307,7 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
             n->nkids = nargs + 1;
             if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))) ||
                 !(n->kids[0] = kj_fe_expr(c, func)) || call_args(c, args, n, true) < 0 ||
-                add_keywords(c, kw, n) < 0 || round_call(c, n) < 0)
+                add_keywords(c, kw, n) < 0 || kj_np_rewrite_call(c->f, c->e, n) < 0)
                 goto done;
             r = n;
             goto done;
@@ -377,7 +319,7 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
         if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))))
             goto done;
         n->kids[0] = obj;
-        if (call_args(c, args, n, false) < 0 || add_keywords(c, kw, n) < 0 || round_call(c, n) < 0)
+        if (call_args(c, args, n, false) < 0 || add_keywords(c, kw, n) < 0 || kj_np_rewrite_call(c->f, c->e, n) < 0)
             goto done;
         r = n;
         goto done;
@@ -391,7 +333,7 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     if (n->kids[0]->kind == KJ_E_FUNC && strcmp(n->kids[0]->name, "dispatcher") == 0 &&
         kj_bind_call(c->f, c->e, n, load_name, c) < 0)
         goto done;
-    if (round_call(c, n) < 0)
+    if (kj_np_rewrite_call(c->f, c->e, n) < 0)
         goto done;
     r = n;
 done:

@@ -165,6 +165,8 @@ static bool is_reduction(const char *m) {
  * (cumsum keeps the shape, or flattens without an axis). */
 static const kj_type *reduction_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *a,
                                      kj_node *axis) {
+    if (kj_is_number(a) && !axis && (!strcmp(m, "all") || !strcmp(m, "any")))
+        return kj_bool();   /* NumPy's all and any of a number: its truth */
     if (a->kind != KJ_T_ARRAY)
         FAIL(c, n, NULL, "np.%s needs an array here, got %s", m, a->name);
     if (a->elem->kind == KJ_T_COMPLEX && strcmp(m, "sum") && strcmp(m, "prod") && strcmp(m, "mean") &&
@@ -517,8 +519,6 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
     const kj_np_ufunc *uf = kj_np_find_ufunc(m);
     if (uf) {
         static const char *const out_kw[] = {"out", NULL};
-        if ((a.npos != uf->nin || !only_known_keywords(&a, out_kw)) && !strcmp(m, "round"))
-            FAIL(c, n, NULL, "np.round takes the array, decimals and out= only");
         if (a.npos != uf->nin || !only_known_keywords(&a, out_kw))
             FAIL(c, n, NULL, "np.%s takes %d operand%s (and out=)", m, uf->nin, uf->nin > 1 ? "s" : "");
         const kj_type *ops[3];

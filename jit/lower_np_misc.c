@@ -75,8 +75,12 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
     if (!strcmp(m, "sum") || !strcmp(m, "prod") || !strcmp(m, "min") || !strcmp(m, "max") ||
         !strcmp(m, "amin") || !strcmp(m, "amax") || !strcmp(m, "mean") || !strcmp(m, "var") ||
         !strcmp(m, "std") || !strcmp(m, "argmin") || !strcmp(m, "argmax") || !strcmp(m, "all") ||
-        !strcmp(m, "any") || !strcmp(m, "cumsum") || !strcmp(m, "cumprod"))
-        return kj_np_lower_reduce(w, n, m, kj_np_arg(a, 0, "a"), kj_np_arg(a, 1, "axis"));
+        !strcmp(m, "any") || !strcmp(m, "cumsum") || !strcmp(m, "cumprod")) {
+        kj_node *arr = kj_np_arg(a, 0, "a");
+        if (arr->type->kind != KJ_T_ARRAY)   /* all or any of a number */
+            return kj_truth(w, kj_lower_expr(w, arr), arr->type);
+        return kj_np_lower_reduce(w, n, m, arr, kj_np_arg(a, 1, "axis"));
+    }
     if (!strcmp(m, "real") || !strcmp(m, "imag"))
         return kj_np_part(w, kj_lower_expr(w, a->pos[0]), a->pos[0]->type, m[0] == 'i', n->type);
     if (kj_np_join_rank(m, 1) > 0)

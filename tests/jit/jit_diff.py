@@ -60,8 +60,9 @@ def same(expected, got, rel=1e-9):
         if math.isinf(expected):
             return got == expected
         return math.isclose(got, expected, rel_tol=rel, abs_tol=1e-300)
-    if isinstance(expected, complex):
-        return isinstance(got, complex) and same(expected.real, got.real, rel) and same(expected.imag, got.imag, rel)
+    if isinstance(expected, (complex, np.complexfloating)):   # complex64 is not a Python complex
+        return (isinstance(got, (complex, np.complexfloating)) and same(expected.real, got.real, rel)
+                and same(expected.imag, got.imag, rel))
     if expected is None:
         return got is None
     if isinstance(expected, tuple):

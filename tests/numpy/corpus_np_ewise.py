@@ -193,3 +193,9 @@ def round_fused_out(a):
     return out, np.round(a, 2, out=np.empty_like(a)) + 1
 @case((2.5, 0), (-7.45, 1), (1234.5, -2), (3, -1), (-15, -1))
 def round_scalar(x, d): return np.round(x, d), np.round(x)
+# np.isclose and np.outer: NumPy's definitions, fused (jit/np_rewrite.c)
+_NEAR = (np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 100.0, 0.0]), np.array([1.0 + 1e-9, np.nan, np.inf, np.inf, 0.0, 100.001, -0.0]))
+@case(_NEAR, (_NEAR[0].astype(np.float32), _NEAR[1].astype(np.float32)), *PAIRS[:4], (ints(4), ints(4)), (2.0, 2.0 + 1e-7))
+def isclose(a, b): return np.isclose(a, b), np.isclose(a, b, equal_nan=True), np.isclose(a, b, rtol=1e-3, atol=0.5)
+@case(*PAIRS, (floats((2, 2)), ints(3, np.int8)))
+def outer(a, b): return np.outer(a, b), np.outer(b, a[::-1])

@@ -157,3 +157,15 @@ def fused_reductions(a, b):
     return np.sum(a * b), (a - b).mean(), np.max(a + b), (a * b > 0).all(), np.any(a > b), np.prod(a / 100 + 1)
 @case(*V)
 def fused_min_nan_and_empty(a): return np.min(a * 2), (a + 1).max()
+# NumPy functions that are other NumPy code (jit/np_rewrite.c)
+@case(*V, *VI, *M, *MI, (bools((3, 4)),))
+def count_nonzero(a): return np.count_nonzero(a), np.count_nonzero(a > 1), np.count_nonzero(a, axis=0)
+@case(*V, *VI, *M, (np.array([np.nan, np.nan]),), (np.array([1.0, np.nan, np.inf]),))
+def nansum(a): return np.nansum(a)
+@case(*V, *VI, *M, (np.array([3 + 4j, -1j, 2.0]),))
+def linalg_norm(a): return np.linalg.norm(a)
+_CLOSE = (np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 100.0, 0.0]),
+          np.array([1.0 + 1e-9, np.nan, np.inf, np.inf, 0.0, 100.001, -0.0]))
+@case(_CLOSE, (_CLOSE[0][[0, 5, 6]], _CLOSE[1][[0, 5, 6]]), (floats(4), floats(4)), (ints(5), ints(5)),
+      (_CLOSE[0].astype(np.float32), _CLOSE[1].astype(np.float32)), (1.0, 1.0 + 1e-12), (floats((2, 3)), floats(3)))
+def allclose(a, b): return np.allclose(a, b), np.allclose(a, b, equal_nan=True), np.allclose(a, b, 1e-2, 1e-3)

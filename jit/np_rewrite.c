@@ -1,0 +1,259 @@
+/* np_rewrite: NumPy calls the front end writes as other NumPy code that
+ * Kiln compiles, the way NumPy itself defines them, so that they fuse and
+ * vectorize with the rest of an expression:
+ *   np.outer(a, b)          a.ravel()[:, None] * b.ravel()[None, :]
+ *   np.count_nonzero(a)     np.sum(a != 0)                (axis= kept)
+ *   np.isclose(a, b)        np.where(np.isfinite(a) & np.isfinite(b),
+ *                                    np.abs(a - b) <= atol + rtol * np.abs(b), a == b)
+ *                           (| np.isnan(a) & np.isnan(b) with equal_nan=True)
+ *   np.allclose(a, b)       np.all(np.isclose(a, b))
+ *   np.linalg.norm(x)       np.sqrt(np.sum(np.abs(x * 1.0) ** 2))
+ *   np.nansum(a)            np.sum(np.where(np.isnan(a), 0, a))
+ * and np.round in all its spellings becomes np.round(a, decimals) with
+ * out= as a keyword, which inference and lowering treat as a ufunc. An
+ * operand a rewrite reads twice must be a name or a constant, so that
+ * nothing is computed twice. */
+#include "jit/frontend_int.h"
+
+#include <string.h>
+
+typedef struct {
+    kj_function *f;
+    int line, col;
+    bool failed;   /* out of memory */
+} rw;
+
+static kj_node *node(rw *r, kj_node_kind kind, int nkids) {
+    kj_node *n = kj_new_node(r->f, kind, r->line, r->col, nkids);
+    r->failed = r->failed || !n;
+    return n;
+}
+
+static kj_node *func(rw *r, const char *name) {
+    kj_node *n = node(r, KJ_E_FUNC, 0);
+    if (n && !(n->name = kj_strdup(r->f, name)))
+        r->failed = true;
+    return n;
+}
+
+static kj_node *call(rw *r, const char *name, int nargs, kj_node *a0, kj_node *a1, kj_node *a2) {
+    kj_node *n = node(r, KJ_E_CALL, nargs + 1), *args[3] = {a0, a1, a2};
+    if (!n)
+        return NULL;
+    n->kids[0] = func(r, name);
+    for (int i = 0; i < nargs; i++)
+        n->kids[i + 1] = args[i];
+    return n;
+}
+
+static kj_node *method(rw *r, kj_node *obj, const char *name) {
+    kj_node *n = node(r, KJ_E_METHOD, 1);
+    if (n && !(n->name = kj_strdup(r->f, name)))
+        r->failed = true;
+    if (n)
+        n->kids[0] = obj;
+    return n;
+}
+
+static kj_node *binop(rw *r, kj_op op, kj_node *a, kj_node *b) {
+    kj_node *n = node(r, b ? KJ_E_BINOP : KJ_E_UNARY, b ? 2 : 1);
+    if (n) {
+        n->op = op;
+        n->kids[0] = a;
+        if (b)
+            n->kids[1] = b;
+    }
+    return n;
+}
+
+static kj_node *compare(rw *r, kj_op op, kj_node *a, kj_node *b) {
+    kj_node *n = node(r, KJ_E_COMPARE, 2);
+    if (n && !(n->ops = kj_alloc(r->f, sizeof(kj_op))))
+        r->failed = true;
+    if (n && n->ops) {
+        n->ops[0] = op;
+        n->kids[0] = a;
+        n->kids[1] = b;
+    }
+    return n;
+}
+
+static kj_node *constant(rw *r, const kj_type *t, int64_t i, double x) {
+    kj_node *n = node(r, KJ_E_CONST, 0);
+    if (n) {
+        n->type = t;
+        n->ival = i;
+        n->fval = x;
+    }
+    return n;
+}
+
+/* x[:, None] (column) or x[None, :] (row). */
+static kj_node *as_column_or_row(rw *r, kj_node *x, bool column) {
+    kj_node *n = node(r, KJ_E_INDEX, 3), *all = node(r, KJ_E_SLICE, 3);
+    if (n) {
+        n->kids[0] = x;
+        n->kids[column ? 1 : 2] = all;
+        n->kids[column ? 2 : 1] = constant(r, kj_none(), 0, 0);
+    }
+    return n;
+}
+
+static kj_node *keyword(rw *r, const char *name, kj_node *v) {
+    kj_node *n = node(r, KJ_E_KEYWORD, 1);
+    if (n && !(n->name = kj_strdup(r->f, name)))
+        r->failed = true;
+    if (n)
+        n->kids[0] = v;
+    return n;
+}
+
+/* The call's arguments: positional ones in order, then each keyword of
+ * `names` (NULL-terminated, the parameters after the positional ones) at
+ * its parameter's position. Anything else makes it refuse. */
+typedef struct {
+    kj_node *arg[6];
+    const char *unknown;   /* a keyword no parameter has, or NULL */
+    bool too_many;
+} call_args;
+
+static void bind(const kj_node *n, int first, const char *const *params, call_args *a) {
+    memset(a, 0, sizeof *a);
+    int np = 0;
+    while (params[np])
+        np++;
+    for (int i = first, pos = 0; i < n->nkids; i++) {
+        kj_node *k = n->kids[i];
+        if (k->kind != KJ_E_KEYWORD) {
+            if (pos < np)
+                a->arg[pos++] = k;
+            else
+                a->too_many = true;
+            continue;
+        }
+        int at = 0;
+        while (at < np && strcmp(params[at], k->name) != 0)
+            at++;
+        if (at == np || a->arg[at])
+            a->unknown = k->name;
+        else
+            a->arg[at] = k->kids[0];
+    }
+}
+
+static bool read_twice_ok(const kj_node *k) { return k->kind == KJ_E_LOCAL || k->kind == KJ_E_CONST; }
+
+/* np.isclose(a, b, rtol, atol, equal_nan) as its elementwise expression. */
+static kj_node *isclose(rw *r, call_args *a) {
+    kj_node *x = a->arg[0], *y = a->arg[1];
+    kj_node *rtol = a->arg[2] ? a->arg[2] : constant(r, KJ_F64, 0, 1e-05);
+    kj_node *atol = a->arg[3] ? a->arg[3] : constant(r, KJ_F64, 0, 1e-08);
+    kj_node *finite = binop(r, KJ_OP_BITAND, call(r, "np.isfinite", 1, x, NULL, NULL), call(r, "np.isfinite", 1, y, NULL, NULL));
+    kj_node *within = compare(r, KJ_OP_LE, call(r, "np.absolute", 1, binop(r, KJ_OP_SUB, x, y), NULL, NULL),
+                              binop(r, KJ_OP_ADD, atol, binop(r, KJ_OP_MUL, rtol, call(r, "np.absolute", 1, y, NULL, NULL))));
+    kj_node *close = call(r, "np.where", 3, finite, within, compare(r, KJ_OP_EQ, x, y));
+    if (a->arg[4]) {   /* equal_nan: a NaN in both places counts as close */
+        kj_node *both_nan = binop(r, KJ_OP_BITAND, call(r, "np.isnan", 1, x, NULL, NULL), call(r, "np.isnan", 1, y, NULL, NULL));
+        close = binop(r, KJ_OP_BITOR, close, binop(r, KJ_OP_BITAND, both_nan, a->arg[4]));
+    }
+    return close;
+}
+
+static int refuse(kj_error *e, const kj_node *n, const char *hint, const char *fmt, const char *name) {
+    return kj_fail(e, KJ_ERR_TYPING, n->line, n->col, hint, fmt, name);
+}
+
+/* np.round(a, decimals, out), np.around, np.round_, a.round(decimals);
+ * NULL when the arguments are not those. */
+static kj_node *round_call(rw *r, kj_node *n, bool method_form, call_args *a) {
+    static const char *const params[] = {"a", "decimals", "out", NULL};
+    if (method_form) {
+        bind(n, 1, params + 1, a);
+        memmove(&a->arg[1], &a->arg[0], sizeof a->arg[0] * 2);
+        a->arg[0] = n->kids[0];
+    } else {
+        bind(n, 1, params, a);
+    }
+    if (!a->arg[0] || a->unknown || a->too_many)
+        return NULL;
+    kj_node *decimals = a->arg[1] ? a->arg[1] : constant(r, KJ_I64, 0, 0);
+    kj_node *c = call(r, "np.round", 2, a->arg[0], decimals, NULL);
+    if (a->arg[2] && c) {   /* out= stays a keyword: the ufuncs' way */
+        kj_node **kids = kj_alloc(r->f, sizeof(kj_node *) * 4);
+        if (!kids)
+            return r->failed = true, NULL;
+        memcpy(kids, c->kids, sizeof(kj_node *) * 3);
+        kids[3] = keyword(r, "out", a->arg[2]);
+        c->kids = kids;
+        c->nkids = 4;
+    }
+    return c;
+}
+
+int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
+    bool method_form = n->kind == KJ_E_METHOD;
+    const char *m = method_form ? n->name
+                    : n->kids[0]->kind == KJ_E_FUNC && !strncmp(n->kids[0]->name, "np.", 3) ? n->kids[0]->name + 3
+                                                                                                : NULL;
+    if (!m || (method_form && strcmp(m, "round") != 0))
+        return 0;
+    rw r = {f, n->line, n->col, false};
+    call_args a;
+    kj_node *out = NULL;
+    if (!strcmp(m, "round") || !strcmp(m, "round_") || !strcmp(m, "around")) {
+        if (!(out = round_call(&r, n, method_form, &a)) && !r.failed)
+            return refuse(e, n, NULL, "%s takes the array, decimals and out= only", "np.round");
+    } else if (!strcmp(m, "outer")) {
+        static const char *const params[] = {"a", "b", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[1] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes two arrays here", m);
+        out = binop(&r, KJ_OP_MUL, as_column_or_row(&r, method(&r, a.arg[0], "ravel"), true),
+                    as_column_or_row(&r, method(&r, a.arg[1], "ravel"), false));
+    } else if (!strcmp(m, "count_nonzero")) {
+        static const char *const params[] = {"a", "axis", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes an array and axis= here", m);
+        kj_node *nonzero = compare(&r, KJ_OP_NE, a.arg[0], constant(&r, KJ_I64, 0, 0));
+        out = call(&r, "np.sum", a.arg[1] ? 2 : 1, nonzero, a.arg[1], NULL);
+    } else if (!strcmp(m, "isclose") || !strcmp(m, "allclose")) {
+        static const char *const params[] = {"a", "b", "rtol", "atol", "equal_nan", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[1] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes a, b, rtol, atol and equal_nan here", m);
+        if (!read_twice_ok(a.arg[0]) || !read_twice_ok(a.arg[1]))
+            return refuse(e, n, "Assign them to names first: x = ...; np.isclose(x, y).",
+                          "np.%s compares names or constants in compiled code", m);
+        out = isclose(&r, &a);
+        if (m[0] == 'a')
+            out = call(&r, "np.all", 1, out, NULL, NULL);
+    } else if (!strcmp(m, "norm")) {   /* np.linalg.norm: the front end names NumPy's functions by their own names */
+        static const char *const params[] = {"x", "ord", "axis", "keepdims", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.arg[1] || a.arg[2] || a.arg[3] || a.unknown || a.too_many)
+            return refuse(e, n, "Write other norms out, e.g. np.abs(x).sum() for ord=1.",
+                          "np.linalg.%s takes only the array here (the 2-norm, Frobenius for a matrix)", m);
+        kj_node *as_float = binop(&r, KJ_OP_MUL, a.arg[0], constant(&r, KJ_F64, 0, 1.0));
+        kj_node *squares = binop(&r, KJ_OP_POW, call(&r, "np.absolute", 1, as_float, NULL, NULL), constant(&r, KJ_I64, 2, 0));
+        out = call(&r, "np.sqrt", 1, call(&r, "np.sum", 1, squares, NULL, NULL), NULL, NULL);
+    } else if (!strcmp(m, "nansum")) {
+        static const char *const params[] = {"a", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, "Sum along an axis with np.where(np.isnan(a), 0, a).sum(axis).",
+                          "np.%s takes only the array here", m);
+        if (!read_twice_ok(a.arg[0]))
+            return refuse(e, n, "Assign it to a name first: x = ...; np.nansum(x).",
+                          "np.%s takes a name or a constant in compiled code", m);
+        kj_node *zeroed = call(&r, "np.where", 3, call(&r, "np.isnan", 1, a.arg[0], NULL, NULL),
+                               constant(&r, KJ_I64, 0, 0), a.arg[0]);
+        out = call(&r, "np.sum", 1, zeroed, NULL, NULL);
+    } else {
+        return 0;
+    }
+    if (r.failed || !out)
+        return kj_fail(e, KJ_ERR_INTERNAL, n->line, n->col, NULL, "out of memory");
+    *n = *out;   /* the call becomes its rewrite, in place */
+    return 0;
+}
