@@ -36,6 +36,8 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
             n->ival = v == Py_True;
         return n;
     }
+    if (v == Py_Ellipsis)   /* an index's ... (infer.c) */
+        return kj_new_node(f, KJ_E_ELLIPSIS, line, col, 0);
     if (PyLong_Check(v)) {
         int overflow;
         long long x = PyLong_AsLongLongAndOverflow(v, &overflow);

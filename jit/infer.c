@@ -174,6 +174,53 @@ static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, 
     }
 }
 
+/* An array index's ... as the slices it stands for, in place: as many full
+ * ones (reversed ones for np.flip's, ival -1) as the array has axes the
+ * other indices leave. NumPy's IndexError for two. */
+static bool expand_ellipsis(ti *c, kj_node *n, const kj_type *t) {
+    int at = -1, named = 0;
+    for (int k = 1; k < n->nkids; k++) {
+        if (n->kids[k]->kind != KJ_E_ELLIPSIS) {
+            named += !kj_is_newaxis(n->kids[k]);
+            continue;
+        }
+        if (at >= 0) {
+            problem(c, n, NULL, "an index can only have a single ellipsis ('...')");
+            return false;
+        }
+        at = k;
+    }
+    if (at < 0)
+        return true;
+    int fill = t->ndim > named ? t->ndim - named : 0;
+    kj_node **kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(n->nkids - 1 + fill));
+    if (!kids)
+        return false;
+    kj_node *dots = n->kids[at];
+    int m = 0;
+    for (int k = 0; k < n->nkids; k++) {
+        if (k != at) {
+            kids[m++] = n->kids[k];
+            continue;
+        }
+        for (int i = 0; i < fill; i++) {
+            kj_node *s = kj_new_node(c->f, KJ_E_SLICE, dots->line, dots->col, 3);
+            if (!s)
+                return false;
+            if (dots->ival && !(s->kids[2] = kj_new_node(c->f, KJ_E_CONST, dots->line, dots->col, 0)))
+                return false;
+            if (dots->ival) {
+                s->kids[2]->type = KJ_I64;
+                s->kids[2]->ival = dots->ival;
+            }
+            kids[m++] = s;
+        }
+    }
+    n->kids = kids;
+    n->nkids = m;
+    return true;
+}
+
 /* Types of index expressions: an element, or a view. */
 static const kj_type *index_type(ti *c, kj_node *n) {
     const kj_type *t = infer_expr(c, n->kids[0]);
@@ -198,6 +245,9 @@ static const kj_type *index_type(ti *c, kj_node *n) {
     if (t->kind != KJ_T_ARRAY)
         return t->kind == KJ_T_LIST ? kj_list_index_type(c, n, t)
                                     : problem(c, n, NULL, "%s cannot be indexed", t->name);
+    if (!expand_ellipsis(c, n, t))
+        return NULL;
+    nidx = n->nkids - 1;
     bool np_index;
     const kj_type *np_t = kj_np_index_type(c, n, t, &np_index);
     if (np_index)
@@ -631,6 +681,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         return index_type(c, n);
     case KJ_E_SLICE:
         return problem(c, n, NULL, "a slice is only allowed inside []");
+    case KJ_E_ELLIPSIS:
+        return problem(c, n, NULL, "... (Ellipsis) stands for axes in an array index only");
     case KJ_E_LIST:
     case KJ_E_LISTCOMP:
         return kj_list_expr_type(c, n);

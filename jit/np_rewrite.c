@@ -9,6 +9,9 @@
  *   np.allclose(a, b)       np.all(np.isclose(a, b))
  *   np.linalg.norm(x)       np.sqrt(np.sum(np.abs(x * 1.0) ** 2))
  *   np.nansum(a)            np.sum(np.where(np.isnan(a), 0, a))
+ *   np.flip(a, axis)        a[::-1, ::-1, ...] (every axis), a[:, ::-1] (axis=1), a[..., ::-1] (axis=-1)
+ *                           (np.flipud: axis 0, np.fliplr: axis 1)
+ *   np.diff(a, n, axis)     a[..., 1:] - a[..., :-1], n times (along axis, the last by default)
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -97,6 +100,53 @@ static kj_node *as_column_or_row(rw *r, kj_node *x, bool column) {
         n->kids[column ? 2 : 1] = constant(r, kj_none(), 0, 0);
     }
     return n;
+}
+
+/* a[...] with the ellipsis at `pos` (ival `step`: -1 reverses every axis
+ * it stands for) and, after it, `after` full slices; or, for pos < 0, a
+ * with `before` full slices and then one slice (lo, hi, step): the one on
+ * the axis that matters. Slice bounds are ints (0 for none). */
+static kj_node *slice(rw *r, int64_t lo, int64_t hi, int64_t step) {
+    kj_node *s = node(r, KJ_E_SLICE, 3);
+    if (s && lo)
+        s->kids[0] = constant(r, KJ_I64, lo, 0);
+    if (s && hi)
+        s->kids[1] = constant(r, KJ_I64, hi, 0);
+    if (s && step)
+        s->kids[2] = constant(r, KJ_I64, step, 0);
+    return s;
+}
+
+/* a with one slice on axis `axis` (from the end when negative) and every
+ * other axis whole. */
+static kj_node *slice_axis(rw *r, kj_node *a, int64_t axis, kj_node *one) {
+    int before = axis >= 0 ? (int)axis : 0, after = axis >= 0 ? 0 : (int)(-axis - 1);
+    kj_node *n = node(r, KJ_E_INDEX, 1 + before + (axis < 0) + 1 + after);
+    if (!n)
+        return NULL;
+    int k = 0;
+    n->kids[k++] = a;
+    for (int i = 0; i < before; i++)
+        n->kids[k++] = slice(r, 0, 0, 0);
+    if (axis < 0)
+        n->kids[k++] = node(r, KJ_E_ELLIPSIS, 0);
+    n->kids[k++] = one;
+    for (int i = 0; i < after; i++)
+        n->kids[k++] = slice(r, 0, 0, 0);
+    return n;
+}
+
+/* A constant int argument's value in *v (def when absent); false when it
+ * is not one. */
+static bool const_int(const kj_node *k, int64_t def, int64_t *v) {
+    if (!k) {
+        *v = def;
+        return true;
+    }
+    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_BOOL))
+        return false;
+    *v = k->ival;
+    return true;
 }
 
 static kj_node *keyword(rw *r, const char *name, kj_node *v) {
@@ -249,6 +299,38 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         kj_node *zeroed = call(&r, "np.where", 3, call(&r, "np.isnan", 1, a.arg[0], NULL, NULL),
                                constant(&r, KJ_I64, 0, 0), a.arg[0]);
         out = call(&r, "np.sum", 1, zeroed, NULL, NULL);
+    } else if (!strcmp(m, "flip") || !strcmp(m, "flipud") || !strcmp(m, "fliplr")) {
+        static const char *const params[] = {"m", "axis", NULL};
+        bind(n, 1, params, &a);
+        int64_t axis = m[4] == 'u' ? 0 : 1;
+        bool every = m[4] == 0 && (!a.arg[1] || (a.arg[1]->kind == KJ_E_CONST && a.arg[1]->type->kind == KJ_T_NONE));
+        if (!a.arg[0] || a.unknown || a.too_many || (m[4] && a.arg[1]) || (!every && m[4] == 0 && !const_int(a.arg[1], 0, &axis)))
+            return refuse(e, n, "Write the axis as a number, or index with ::-1 yourself.",
+                          "np.%s takes an array and a constant axis here", m);
+        if (every) {   /* a[<...>] whose ellipsis stands for reversed slices */
+            out = node(&r, KJ_E_INDEX, 2);
+            kj_node *dots = node(&r, KJ_E_ELLIPSIS, 0);
+            if (out && dots) {
+                dots->ival = -1;
+                out->kids[0] = a.arg[0];
+                out->kids[1] = dots;
+            }
+        } else {
+            out = slice_axis(&r, a.arg[0], axis, slice(&r, 0, 0, -1));
+        }
+    } else if (!strcmp(m, "diff")) {
+        static const char *const params[] = {"a", "n", "axis", NULL};
+        bind(n, 1, params, &a);
+        int64_t times, axis;
+        if (!a.arg[0] || a.unknown || a.too_many || !const_int(a.arg[1], 1, &times) || !const_int(a.arg[2], -1, &axis) ||
+            times < 0 || times > 8)
+            return refuse(e, n, "Write n and axis as numbers.", "np.%s takes an array, n (0 to 8) and axis as constants here", m);
+        if (!read_twice_ok(a.arg[0]))
+            return refuse(e, n, "Assign it to a name first: x = ...; np.diff(x).",
+                          "np.%s takes a name or a constant in compiled code", m);
+        out = a.arg[0];
+        for (int64_t i = 0; i < times; i++)
+            out = binop(&r, KJ_OP_SUB, slice_axis(&r, out, axis, slice(&r, 1, 0, 0)), slice_axis(&r, out, axis, slice(&r, 0, -1, 0)));
     } else {
         return 0;
     }

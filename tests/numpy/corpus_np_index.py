@@ -110,3 +110,20 @@ def newaxis_views(a): return a[None], a[:, None, :], a[1:, None], a[None, 0], a[
 def newaxis_pairwise_distances(p):
     d = p[:, None, :] - p[None, :, :]
     return np.sqrt((d * d).sum(axis=2))
+# ... in an index, and np.flip and np.diff, which are written with it (jit/np_rewrite.c)
+_CUBE = (floats((2, 3, 4)),)
+@case(_CUBE, (floats((2, 3, 4))[:, ::-1, 1:],), *M[:4], (floats((2, 0, 3)),))
+def ellipsis_index(a): return a[..., 0], a[0, ...], a[...], a[..., None], a[1:, ..., ::-1]
+@case(_CUBE, *M[:4], M[5])   # not the empty one: a[0, ...] indexes past it, unchecked as in Numba
+def ellipsis_store(a):
+    a[..., 0] = -1.0
+    a[0, ...] *= 2
+    return a
+@case(*V, *VI, _CUBE, *M, *MI)
+def flip_every_axis(a): return np.flip(a), np.flip(a, 0), np.flip(a, axis=-1), np.flipud(a)
+@case(_CUBE, *M, *MI)
+def flip_second_axis(a): return np.fliplr(a), np.flip(a, 1), np.flip(a, -2)
+@case(*V, *VI, (np.arange(5, dtype=np.uint8),), (floats(1),))
+def diff_1d(a): return np.diff(a), np.diff(a, 2), np.diff(a, n=0), np.diff(a, n=4)
+@case(_CUBE, *M, *MI)
+def diff_axes(a): return np.diff(a), np.diff(a, axis=0), np.diff(a, 2, -2)

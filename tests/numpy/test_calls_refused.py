@@ -1,4 +1,5 @@
-"""np.round, a.dtype, np.linalg.norm, np.isclose and np.nansum where
+"""np.round, a.dtype, np.linalg.norm, np.isclose, np.nansum, np.flip,
+np.diff and ... where
 compiled code refuses them, with a message that says what to write instead;
 what they do compile is in the corpus (corpus_np_ewise.py,
 corpus_np_create.py, corpus_np_reduce.py)."""
@@ -43,6 +44,27 @@ def nansum_along_axis(a):
     return np.nansum(a, axis=0)
 
 
+@kiln.njit
+def flip_axis_at_run_time(a, k):
+    return np.flip(a, k)
+
+
+@kiln.njit
+def diff_of_expression(a):
+    return np.diff(a * 2)
+
+
+@kiln.njit
+def two_ellipses(a):
+    return a[..., 0, ...]
+
+
+@kiln.njit
+def ellipsis_as_value(a):
+    x = ...
+    return a
+
+
 def test_refusals_say_what_to_write():
     a = np.arange(-3.0, 3.0)
     with pytest.raises(kiln.TypingError, match="np.round takes decimals as an int, got float64"):
@@ -63,3 +85,12 @@ def test_refusals_say_what_to_write():
     assert "Assign them to names first" in str(e.value)
     with pytest.raises(kiln.TypingError, match="np.nansum takes only the array here"):
         nansum_along_axis(a)
+    with pytest.raises(kiln.TypingError, match="np.flip takes an array and a constant axis here") as e:
+        flip_axis_at_run_time(a, 0)
+    assert "::-1" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.diff takes a name or a constant in compiled code"):
+        diff_of_expression(a)
+    with pytest.raises(kiln.TypingError, match=r"an index can only have a single ellipsis \('...'\)"):
+        two_ellipses(a.reshape(2, 3))
+    with pytest.raises(kiln.TypingError, match=r"\.\.\. \(Ellipsis\) stands for axes in an array index only"):
+        ellipsis_as_value(a)
