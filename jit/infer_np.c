@@ -605,6 +605,11 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
             FAIL(c, n, NULL, "fill takes a number, on a writeable array");
         return kj_none();
     }
+    if (!strcmp(m, "item") && a.nkw == 0 && a.npos <= 1) {   /* a.item(), a.item(flat_index) */
+        if (a.npos == 1 && !kj_is_intlike(value(c, a.pos[0])))
+            FAIL(c, a.pos[0], NULL, "item takes a flat index (an int)");
+        return self->elem;
+    }
     if (!strcmp(m, "dot") && a.npos == 1) {
         const kj_type *y = value(c, a.pos[0]);
         if (!y)

@@ -201,6 +201,30 @@ static LLVMValueRef reshape(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMValue
     return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), shape, NULL);
 }
 
+/* a.item() of a one-element array, a.item(i): element i in C order (from
+ * the end when negative), checked as NumPy checks it. */
+static LLVMValueRef item(kj_lw *w, const kj_np_args *a, LLVMValueRef self, const kj_type *st) {
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef size = kj_np_size(w, self, st->ndim), zero = LLVMConstInt(w->i64, 0, 0), flat = zero;
+    if (a->npos == 0) {
+        kj_raise_if(w, LLVMBuildICmp(b, LLVMIntNE, size, LLVMConstInt(w->i64, 1, 0), ""), PyExc_ValueError,
+                    "can only convert an array of size 1 to a Python scalar");
+    } else {
+        LLVMValueRef i = kj_np_value(w, a->pos[0], KJ_I64);
+        flat = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, i, zero, ""), LLVMBuildAdd(b, i, size, ""), i, "");
+        kj_np_raise_i64x2_if(w, LLVMBuildICmp(b, LLVMIntUGE, flat, size, ""), PyExc_IndexError,
+                             st->ndim == 1 ? "index %lld is out of bounds for axis 0 with size %lld"
+                                           : "index %lld is out of bounds for size %lld", i, size);
+    }
+    LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+    kj_np_shape(w, self, st->ndim, shape);
+    for (int k = st->ndim - 1; k >= 0; k--) {   /* no axis is empty here: size > flat */
+        idx[k] = LLVMBuildURem(b, flat, shape[k], "");
+        flat = LLVMBuildUDiv(b, flat, shape[k], "");
+    }
+    return kj_np_load(w, kj_np_ptr(w, self, st->ndim, idx), st->elem);
+}
+
 LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
     const char *m = n->name;
     const kj_type *st = n->kids[0]->type, *t = n->type;
@@ -244,6 +268,8 @@ LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
         kj_np_fill(w, self, st, kj_lower_expr(w, a.pos[0]), a.pos[0]->type);
         return LLVMConstInt(w->i8, 0, 0);
     }
+    if (!strcmp(m, "item"))
+        return item(w, &a, self, st);
     kj_fail(&w->u->err, KJ_ERR_INTERNAL, n->line, n->col, NULL, "internal: array method %s", m);
     return LLVMGetUndef(kj_lltype(w, t));
 }
