@@ -460,6 +460,18 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         /* sort and argsort along the last axis; unique flattens */
         return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, m[0] == 'u' ? 1 : x->ndim, KJ_LAYOUT_C, false);
     }
+    if (!strcmp(m, "median") || !strcmp(m, "percentile") || !strcmp(m, "quantile")) {
+        bool median = m[0] == 'm';
+        kj_node *q = median ? NULL : kj_np_arg(a, 1, "q");
+        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *qt = q ? value(c, q) : NULL;
+        if (!x || (q && !qt))
+            return NULL;
+        if (a->npos + a->nkw != (median ? 1 : 2) || x->kind != KJ_T_ARRAY || x->elem->kind == KJ_T_COMPLEX ||
+            x->elem->kind == KJ_T_BOOL || (q && (qt->kind == KJ_T_ARRAY || !kj_is_number(qt) || qt->kind == KJ_T_COMPLEX)))
+            FAIL(c, n, "Pass the whole array (no axis=) and one number q; np.sort(a, axis) gives rows to index.",
+                 median ? "np.median takes one real array here" : "np.%s takes a real array and one number q here", m);
+        return median && x->elem->kind == KJ_T_FLOAT && x->elem->bits == 32 ? x->elem : KJ_F64;
+    }
     if (!strcmp(m, "searchsorted")) {
         const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *v = value(c, kj_np_arg(a, 1, "v"));
         kj_node *side = kj_np_arg(a, 2, "side");

@@ -1,5 +1,5 @@
-/* lower_np_sort: np.sort, a.sort(), argsort, unique, searchsorted and
- * histogram: the data is made contiguous (a copy where NumPy returns a
+/* lower_np_sort: np.sort, a.sort(), argsort, unique, searchsorted,
+ * histogram, median, percentile and quantile: the data is made contiguous (a copy where NumPy returns a
  * new array anyway) and handed to rt_sort.c. */
 #include "jit/lower_np.h"
 #include "jit/np_dtype.h"
@@ -89,9 +89,48 @@ static LLVMValueRef searchsorted(kj_lw *w, kj_node *n, const kj_np_args *a) {
     return out;
 }
 
+/* np.median(a), np.percentile(a, q), np.quantile(a, q): over a sorted
+ * float64 copy of the whole array, in rt_sort.c. */
+static LLVMValueRef order_statistic(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    kj_node *an = kj_np_arg(a, 0, "a");
+    LLVMValueRef c = flat_copy(w, kj_lower_expr(w, an), an->type, KJ_F64), len = kj_array_len(w, c);
+    LLVMValueRef empty = LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), "");
+    sort_data(w, data_of(w, c), len, KJ_F64);
+    LLVMValueRef r;
+    if (m[0] == 'm') {   /* of nothing: NaN, NumPy's mean of no values */
+        LLVMBasicBlockRef some = kj_new_bb(w, "median.some"), done = kj_new_bb(w, "median.done");
+        LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
+        LLVMBuildCondBr(w->b, empty, done, some);
+        LLVMPositionBuilderAtEnd(w->b, some);
+        LLVMValueRef v = kj_call(w, "kj_np_median", w->f64, 2, (LLVMTypeRef[]){w->ptr, w->i64},
+                                 (LLVMValueRef[]){data_of(w, c), len});
+        LLVMBasicBlockRef some_end = LLVMGetInsertBlock(w->b);
+        LLVMBuildBr(w->b, done);
+        LLVMPositionBuilderAtEnd(w->b, done);
+        r = LLVMBuildPhi(w->b, w->f64, "median");
+        LLVMAddIncoming(r, (LLVMValueRef[]){LLVMConstReal(w->f64, __builtin_nan("")), v},
+                        (LLVMBasicBlockRef[]){from, some_end}, 2);
+    } else {
+        bool percent = m[0] == 'p';
+        LLVMValueRef q = kj_np_value(w, kj_np_arg(a, 1, "q"), KJ_F64);
+        if (percent)
+            q = LLVMBuildFDiv(w->b, q, LLVMConstReal(w->f64, 100.0), "");
+        LLVMValueRef inside = LLVMBuildAnd(w->b, LLVMBuildFCmp(w->b, LLVMRealOGE, q, LLVMConstReal(w->f64, 0), ""),
+                                           LLVMBuildFCmp(w->b, LLVMRealOLE, q, LLVMConstReal(w->f64, 1), ""), "");
+        kj_raise_if(w, LLVMBuildNot(w->b, inside, ""), PyExc_ValueError,
+                    percent ? "Percentiles must be in the range [0, 100]" : "Quantiles must be in the range [0, 1]");
+        kj_raise_if(w, empty, PyExc_IndexError, "cannot do a non-empty take from an empty axes.");
+        r = kj_call(w, "kj_np_quantile", w->f64, 3, (LLVMTypeRef[]){w->ptr, w->i64, w->f64},
+                    (LLVMValueRef[]){data_of(w, c), len, q});
+    }
+    return kj_cast(w, r, KJ_F64, n->type);
+}
+
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "histogram"))
         return histogram(w, n, a);
+    if (!strcmp(m, "median") || !strcmp(m, "percentile") || !strcmp(m, "quantile"))
+        return order_statistic(w, n, m, a);
     if (!strcmp(m, "searchsorted"))
         return searchsorted(w, n, a);
     kj_node *an = kj_np_arg(a, 0, "a");

@@ -149,3 +149,33 @@ int32_t kj_np_histogram(const double *x, int64_t n, int64_t bins, int64_t has_ra
     }
     return 0;
 }
+
+double kj_np_median(const double *sorted, int64_t n) {
+    if (isnan(sorted[n - 1]))
+        return NAN;
+    if (n % 2)
+        return sorted[n / 2];
+    return (sorted[n / 2 - 1] + sorted[n / 2]) / 2;   /* NumPy's mean of the middle two */
+}
+
+/* NumPy's _quantile for method 'linear': virtual index (n - 1) * q between
+ * two neighbours, and its _lerp, which counts from the upper neighbour for
+ * weights of a half or more. At the top, both neighbours are the last
+ * element and the weight is measured from index -1, as NumPy does. */
+double kj_np_quantile(const double *sorted, int64_t n, double q) {
+    if (isnan(sorted[n - 1]))
+        return NAN;
+    double at = (double)(n - 1) * q, gamma;
+    int64_t lo, hi;
+    if (at >= (double)(n - 1)) {
+        lo = hi = n - 1;
+        gamma = at + 1;
+    } else {
+        double below = floor(at);
+        lo = (int64_t)below;
+        hi = lo + 1;
+        gamma = at - below;
+    }
+    double a = sorted[lo], b = sorted[hi], diff = b - a;
+    return gamma >= 0.5 ? b - diff * (1 - gamma) : a + diff * gamma;
+}

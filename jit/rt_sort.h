@@ -22,11 +22,18 @@ enum { KJ_HIST_BAD_BINS = 1, KJ_HIST_BAD_RANGE, KJ_HIST_AUTO_NOT_FINITE, KJ_HIST
 int32_t kj_np_histogram(const double *x, int64_t n, int64_t bins, int64_t has_range, double lo, double hi,
                         int64_t *counts, double *edges, double *bad_lo, double *bad_hi);
 
+/* np.median and np.quantile (NumPy's default method, 'linear') of n > 0
+ * doubles sorted in NumPy's order: NaN when the last is NaN, as in NumPy. */
+double kj_np_median(const double *sorted, int64_t n);
+double kj_np_quantile(const double *sorted, int64_t n, double q);
+
 #define KJ_RT_SORT_SYMBOLS                                  \
     {"kj_np_sort", (void *)kj_np_sort},                     \
     {"kj_np_argsort", (void *)kj_np_argsort},               \
     {"kj_np_unique", (void *)kj_np_unique},                 \
     {"kj_np_searchsorted", (void *)kj_np_searchsorted},     \
-    {"kj_np_histogram", (void *)kj_np_histogram},
+    {"kj_np_histogram", (void *)kj_np_histogram},           \
+    {"kj_np_median", (void *)kj_np_median},                 \
+    {"kj_np_quantile", (void *)kj_np_quantile},
 
 #endif

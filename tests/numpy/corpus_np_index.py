@@ -134,3 +134,12 @@ def item_flat(a): return a.item(0), a.item(-1), a.item(a.size // 2)
 def item_out_of_bounds(a): return a.item(a.size)
 @case((np.array([[2.5]]),), (np.array(7),), (floats(3),))
 def item_of_one(a): return a.item()
+# np.median, np.percentile, np.quantile: NumPy's 'linear' method, NaN, the ends, its messages
+@case(*V, *VI, *M, *MI, (np.array([np.inf, 1.0, -np.inf]),), (np.array([5.0]),))
+def median(a): return np.median(a), np.median(a[::-1])
+@case(*V[:1], *V[2:], *VI[:4], *M[:4], *MI, (np.array([np.inf, 1.0, -np.inf]),), (np.array([5.0]),))
+def percentiles(a): return (
+    np.percentile(a, 0), np.percentile(a, 12.5), np.percentile(a, 30), np.quantile(a, 0.5), np.quantile(a, 0.999),
+    np.percentile(a, 100))
+@case((floats(5), 101.0), (floats(5), -0.5), (floats(0), 50.0), (ints(4), np.nan))
+def percentile_refused(a, q): return np.percentile(a, q)
