@@ -419,6 +419,20 @@ static const kj_type *join_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
     return kj_array(e, rank, KJ_LAYOUT_C, false);
 }
 
+/* np.nonzero(a): a tuple of index arrays, one per axis; np.flatnonzero:
+ * one of flat indices; np.argwhere: rows of indices. */
+static const kj_type *nonzero_type(const char *m, const kj_type *x) {
+    const kj_type *line = kj_array(KJ_I64, 1, KJ_LAYOUT_C, false);
+    if (!strcmp(m, "argwhere"))
+        return kj_array(KJ_I64, 2, KJ_LAYOUT_C, false);
+    if (!strcmp(m, "flatnonzero"))
+        return line;
+    const kj_type *e[x->ndim];   /* ndim >= 1: checked by the callers */
+    for (int k = 0; k < x->ndim; k++)
+        e[k] = line;
+    return kj_tuple(x->ndim, e);
+}
+
 static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
         const kj_type *x = value(c, a->pos[0]);
@@ -459,6 +473,14 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
             FAIL(c, n, "Sort along the last axis (the default).", "np.%s %s", m, refused);
         /* sort and argsort along the last axis; unique flattens */
         return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, m[0] == 'u' ? 1 : x->ndim, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "nonzero") || !strcmp(m, "flatnonzero") || !strcmp(m, "argwhere")) {
+        const kj_type *x = value(c, kj_np_arg(a, 0, "a"));
+        if (!x)
+            return NULL;
+        if (a->npos + a->nkw != 1 || x->kind != KJ_T_ARRAY || x->ndim == 0)
+            FAIL(c, n, NULL, "np.%s takes one array of at least one dimension", m);
+        return nonzero_type(m, x);
     }
     if (!strcmp(m, "median") || !strcmp(m, "percentile") || !strcmp(m, "quantile")) {
         bool median = m[0] == 'm';
@@ -617,6 +639,8 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
             FAIL(c, n, NULL, "fill takes a number, on a writeable array");
         return kj_none();
     }
+    if (!strcmp(m, "nonzero") && a.npos == 0 && a.nkw == 0 && self->ndim > 0)
+        return nonzero_type(m, self);
     if (!strcmp(m, "item") && a.nkw == 0 && a.npos <= 1) {   /* a.item(), a.item(flat_index) */
         if (a.npos == 1 && !kj_is_intlike(value(c, a.pos[0])))
             FAIL(c, a.pos[0], NULL, "item takes a flat index (an int)");

@@ -187,6 +187,9 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n);
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *arr);
+/* How many elements of a (any dtype) are nonzero (true). */
+LLVMValueRef kj_np_count_true(kj_lw *w, LLVMValueRef a, const kj_type *at);
 
 /* a.real / a.imag of arr (type at) as t: of a complex array, a view of its
  * real or imaginary parts (the array's strides); .real of a real array is

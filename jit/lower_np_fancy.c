@@ -18,19 +18,6 @@ static void check_mask_shape(kj_lw *w, LLVMValueRef a, LLVMValueRef m, int nd) {
     }
 }
 
-static LLVMValueRef count_true(kj_lw *w, LLVMValueRef m, const kj_type *mt) {
-    LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
-    kj_np_shape(w, m, mt->ndim, shape);
-    LLVMValueRef acc = kj_entry_alloca(w, w->i64, "count");
-    LLVMBuildStore(w->b, c64(w, 0), acc);
-    kj_np_nest nest;
-    kj_np_nest_begin(w, &nest, mt->ndim, shape, idx);
-    LLVMValueRef t = kj_np_load(w, kj_np_ptr(w, m, mt->ndim, idx), mt->elem);
-    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, acc, ""), LLVMBuildZExt(w->b, t, w->i64, ""), ""), acc);
-    kj_np_nest_end(w, &nest);
-    return LLVMBuildLoad2(w->b, w->i64, acc, "");
-}
-
 /* An index from an integer array, negative from the end, checked. */
 static LLVMValueRef checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef len) {
     LLVMValueRef asked = kj_cast(w, i, it, KJ_I64);
@@ -53,7 +40,7 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
     if (it->elem->kind == KJ_T_BOOL) {   /* a[mask]: the selected elements, in C order */
         int nd = at->ndim;
         check_mask_shape(w, a, ix, nd);
-        LLVMValueRef count = count_true(w, ix, it);
+        LLVMValueRef count = kj_np_count_true(w, ix, it);
         LLVMValueRef out = kj_np_alloc(w, t, &count, false);
         LLVMValueRef at_slot = kj_entry_alloca(w, w->i64, "k");
         LLVMBuildStore(w->b, c64(w, 0), at_slot);
@@ -98,7 +85,7 @@ void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type 
         int nd = at->ndim;
         check_mask_shape(w, a, ix, nd);
         if (from_array) {
-            LLVMValueRef count = count_true(w, ix, it), have = kj_np_size(w, v, vt->ndim);
+            LLVMValueRef count = kj_np_count_true(w, ix, it), have = kj_np_size(w, v, vt->ndim);
             LLVMValueRef bad = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, have, count, ""),
                                             LLVMBuildICmp(w->b, LLVMIntNE, have, c64(w, 1), ""), "");
             LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);

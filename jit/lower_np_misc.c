@@ -85,5 +85,7 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_part(w, kj_lower_expr(w, a->pos[0]), a->pos[0]->type, m[0] == 'i', n->type);
     if (kj_np_join_rank(m, 1) > 0)
         return kj_np_lower_join(w, n, m, a);
+    if (!strcmp(m, "nonzero") || !strcmp(m, "flatnonzero") || !strcmp(m, "argwhere"))
+        return kj_np_lower_nonzero(w, n, m, a->pos[0]);
     return kj_np_lower_sorting(w, n, m, a);
 }

@@ -12,6 +12,7 @@
  *   np.flip(a, axis)        a[::-1, ::-1, ...] (every axis), a[:, ::-1] (axis=1), a[..., ::-1] (axis=-1)
  *                           (np.flipud: axis 0, np.fliplr: axis 1)
  *   np.diff(a, n, axis)     a[..., 1:] - a[..., :-1], n times (along axis, the last by default)
+ *   np.where(c)             np.nonzero(c)
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -253,6 +254,8 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
     if (!strcmp(m, "round") || !strcmp(m, "round_") || !strcmp(m, "around")) {
         if (!(out = round_call(&r, n, method_form, &a)) && !r.failed)
             return refuse(e, n, NULL, "%s takes the array, decimals and out= only", "np.round");
+    } else if (!strcmp(m, "where") && n->nkids == 2 && n->kids[1]->kind != KJ_E_KEYWORD) {
+        out = call(&r, "np.nonzero", 1, n->kids[1], NULL, NULL);
     } else if (!strcmp(m, "outer")) {
         static const char *const params[] = {"a", "b", NULL};
         bind(n, 1, params, &a);

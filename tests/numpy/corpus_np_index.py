@@ -3,7 +3,7 @@ sorting, unique, searchsorted, histogram, None (np.newaxis) in an index."""
 import numpy as np
 
 from np_diff import case
-from np_inputs import M, MI, PAIRS, V, VI, floats, ints
+from np_inputs import M, MI, PAIRS, V, VI, bools, floats, ints
 
 FINITE = [(floats(9),), (floats(12)[::3],), (ints(10).astype(np.float64),), (floats(0),)]
 
@@ -143,3 +143,10 @@ def percentiles(a): return (
     np.percentile(a, 100))
 @case((floats(5), 101.0), (floats(5), -0.5), (floats(0), 50.0), (ints(4), np.nan))
 def percentile_refused(a, q): return np.percentile(a, q)
+# where an array is nonzero: np.nonzero (a.nonzero(), np.where(a)), np.flatnonzero, np.argwhere
+@case(*V, *VI, *M, *MI, (bools((3, 4)),), (floats((2, 3, 2))[:, ::-1] > 0,), (np.array([0.0, np.nan, -0.0, 2.0]),))
+def nonzero_family(a): return np.nonzero(a), a.nonzero(), np.where(a > 1), np.flatnonzero(a), np.argwhere(a)
+@case((ints((3, 4)),), (floats((0, 2)),))
+def nonzero_unpacked(a):
+    i, j = np.nonzero(a > 0)
+    return i * 10 + j
