@@ -13,7 +13,8 @@
  *                reads globals and closure cells at compile time; bind.c
  *                binds keywords, defaults and *args of calls to kiln
  *                functions; inner.c lifts functions defined inside compiled
- *                ones
+ *                ones; np_rewrite.c writes NumPy calls such as np.outer,
+ *                np.isclose and np.diff as the NumPy expressions they are
  *   infer.c      type inference (types.h: interned types, unification);
  *                builtins.c says how known functions are typed
  *   lower*.c     typed IR -> LLVM IR for a target (target.h; the host is
