@@ -681,9 +681,28 @@ const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
 
 /* ---- indexing with arrays ---- */
 
+/* Whether t is a 1-d array of integers: one axis's part of a point index. */
+static bool point_coordinates(const kj_type *t) {
+    return t && t->kind == KJ_T_ARRAY && t->ndim == 1 && t->elem->kind == KJ_T_INT;
+}
+
 const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, bool *handled) {
     *handled = false;
     int nidx = n->nkids - 1;
+    /* a[i, j] with an integer array per axis, or a[np.nonzero(m)]: the points */
+    for (int k = 1; k <= nidx; k++)
+        if (n->kids[k]->kind == KJ_E_SLICE || kj_is_newaxis(n->kids[k]))
+            nidx = -1;   /* not points */
+    const kj_type *tup = nidx == 1 ? kj_infer_sub(c, n->kids[1]) : NULL;
+    int npoints = tup && tup->kind == KJ_T_TUPLE ? tup->n : nidx;
+    bool points = npoints == a->ndim && npoints > 1;
+    for (int k = 0; points && k < npoints; k++)
+        points = point_coordinates(tup && tup->kind == KJ_T_TUPLE ? tup->elems[k] : kj_infer_sub(c, n->kids[k + 1]));
+    nidx = n->nkids - 1;
+    if (points) {
+        *handled = true;
+        return kj_array(a->elem, 1, KJ_LAYOUT_C, false);
+    }
     for (int k = 1; k <= nidx; k++) {
         kj_node *i = n->kids[k];
         if (i->kind == KJ_E_SLICE)
@@ -693,7 +712,7 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
             continue;
         *handled = true;
         if (nidx != 1)
-            FAIL(c, n, "Index with one array at a time, e.g. a[mask] or a[idx].",
+            FAIL(c, n, "Index with one array (a[mask], a[idx]), or with a 1-d integer array for every axis (a[i, j]).",
                  "an array index mixed with other indices is not supported");
         if (it->elem->kind == KJ_T_BOOL) {
             if (it->ndim != a->ndim)
@@ -705,6 +724,15 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
         return kj_array(a->elem, a->ndim, KJ_LAYOUT_C, false);
     }
     return NULL;
+}
+
+bool kj_np_is_point_index(const kj_node *n) {
+    const kj_type *a = n->kids[0]->type, *t = n->nkids == 2 ? n->kids[1]->type : NULL;
+    if (!a || a->kind != KJ_T_ARRAY || a->ndim < 2)
+        return false;
+    if (t && t->kind == KJ_T_TUPLE)
+        return t->n == a->ndim && point_coordinates(t->elems[0]);
+    return n->nkids - 1 == a->ndim && n->kids[1]->kind != KJ_E_SLICE && point_coordinates(n->kids[1]->type);
 }
 
 bool kj_np_lowers(const kj_node *n) {
@@ -745,6 +773,8 @@ bool kj_np_lowers(const kj_node *n) {
         return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY &&
                (!strcmp(n->name, "real") || (!strcmp(n->name, "imag") && n->kids[0]->type->elem->kind == KJ_T_COMPLEX));
     case KJ_E_INDEX:
+        if (kj_np_is_point_index(n))
+            return true;
         for (int i = 1; i < n->nkids; i++)
             if (n->kids[i]->kind != KJ_E_SLICE && n->kids[i]->type && n->kids[i]->type->kind == KJ_T_ARRAY)
                 return true;

@@ -1,6 +1,7 @@
 /* lower_np_fancy: indexing with arrays, as users write it: a boolean mask
- * of the array's shape (a[a > 0], a[m] = 0) and a 1-d integer array on the
- * first axis (a[idx], a[idx] = v). Both make copies when read, as NumPy
+ * of the array's shape (a[a > 0], a[m] = 0), a 1-d integer array on the
+ * first axis (a[idx], a[idx] = v), and one per axis, naming points
+ * (a[i, j], a[np.nonzero(m)]). Both make copies when read, as NumPy
  * does; the mask is walked in C order. */
 #include "jit/lower_np.h"
 #include "jit/rt_np.h"
@@ -19,14 +20,53 @@ static void check_mask_shape(kj_lw *w, LLVMValueRef a, LLVMValueRef m, int nd) {
 }
 
 /* An index from an integer array, negative from the end, checked. */
-static LLVMValueRef checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef len) {
+static LLVMValueRef checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef len, int axis) {
     LLVMValueRef asked = kj_cast(w, i, it, KJ_I64);
     LLVMValueRef k = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, asked, c64(w, 0), ""),
                                      LLVMBuildAdd(w->b, asked, len, ""), asked, "");
     LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, k, len, ""));
-    kj_call(w, "kj_np_raise_index", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64}, (LLVMValueRef[]){asked, c64(w, 0), len});
+    kj_call(w, "kj_np_raise_index", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64},
+            (LLVMValueRef[]){asked, c64(w, axis), len});
     kj_np_fail_end(w, ok);
     return k;
+}
+
+/* a[i, j, ...] (or a[t], t a tuple of them): one 1-d integer array per
+ * axis, naming the points a[i[k], j[k], ...]. */
+typedef struct {
+    LLVMValueRef a, ix[KJ_NP_MAXDIM], count;
+    const kj_type *at, *it[KJ_NP_MAXDIM];
+} points;
+
+/* The arrays of point index n, checked to be of one length (NumPy's
+ * IndexError when not). */
+static void points_of(kj_lw *w, kj_node *n, points *p) {
+    p->at = n->kids[0]->type;
+    p->a = kj_lower_expr(w, n->kids[0]);
+    int nd = p->at->ndim;
+    const kj_type *tt = n->kids[1]->type;
+    LLVMValueRef tuple = tt->kind == KJ_T_TUPLE ? kj_lower_expr(w, n->kids[1]) : NULL;
+    for (int d = 0; d < nd; d++) {
+        p->it[d] = tuple ? tt->elems[d] : n->kids[d + 1]->type;
+        p->ix[d] = tuple ? LLVMBuildExtractValue(w->b, tuple, (unsigned)d, "") : kj_lower_expr(w, n->kids[d + 1]);
+    }
+    p->count = kj_array_len(w, p->ix[0]);
+    for (int d = 1; d < nd; d++) {
+        LLVMValueRef len = kj_array_len(w, p->ix[d]);
+        kj_np_raise_i64x2_if(w, LLVMBuildICmp(w->b, LLVMIntNE, len, p->count, ""), PyExc_IndexError,
+                             /* NumPy ends it with a space */
+                             "shape mismatch: indexing arrays could not be broadcast together with shapes (%lld,) (%lld,) ",
+                             p->count, len);
+    }
+}
+
+/* The address of point k, each coordinate checked (from the end when negative). */
+static LLVMValueRef point_ptr(kj_lw *w, const points *p, LLVMValueRef k) {
+    LLVMValueRef idx[KJ_NP_MAXDIM];
+    for (int d = 0; d < p->at->ndim; d++)
+        idx[d] = checked_index(w, kj_array_item(w, p->ix[d], p->it[d], k), p->it[d]->elem,
+                               kj_array_field(w, p->a, 2, d), d);
+    return kj_np_ptr(w, p->a, p->at->ndim, idx);
 }
 
 /* The rest of a's shape after the first axis, and a view of row i. */
@@ -35,6 +75,17 @@ static LLVMValueRef row(kj_lw *w, LLVMValueRef a, const kj_type *at, LLVMValueRe
 }
 
 LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
+    if (kj_np_is_point_index(n)) {   /* a[i, j]: the elements at those points */
+        points p;
+        points_of(w, n, &p);
+        LLVMValueRef out = kj_np_alloc(w, n->type, &p.count, false);
+        kj_np_loop l;
+        LLVMValueRef k = kj_np_loop_begin(w, &l, p.count);
+        kj_np_store_elem(w, kj_np_ptr(w, out, 1, &k), kj_np_load(w, point_ptr(w, &p, k), p.at->elem), p.at->elem,
+                         n->type->elem);
+        kj_np_loop_end(w, &l);
+        return out;
+    }
     const kj_type *at = n->kids[0]->type, *it = n->kids[1]->type, *t = n->type;
     LLVMValueRef a = kj_lower_expr(w, n->kids[0]), ix = kj_lower_expr(w, n->kids[1]);
     if (it->elem->kind == KJ_T_BOOL) {   /* a[mask]: the selected elements, in C order */
@@ -68,7 +119,7 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
     LLVMValueRef out = kj_np_alloc(w, t, shape, false);
     kj_np_loop l;
     LLVMValueRef k = kj_np_loop_begin(w, &l, shape[0]);
-    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len);
+    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, 0);
     if (at->ndim == 1)
         kj_np_store_elem(w, kj_np_ptr(w, out, 1, &k), kj_array_item(w, a, at, i), at->elem, t->elem);
     else
@@ -78,6 +129,31 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
 }
 
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
+    if (kj_np_is_point_index(target)) {   /* a[i, j] = v: a number, or one value per point (or one for all) */
+        points p;
+        points_of(w, target, &p);
+        LLVMValueRef single = NULL;
+        if (vt->kind == KJ_T_ARRAY) {
+            if (vt->ndim != 1 || vt->layout != KJ_LAYOUT_C)
+                v = kj_np_copy(w, v, vt, vt->elem);   /* walked flat below */
+            LLVMValueRef have = kj_np_size(w, v, vt->ndim);
+            single = LLVMBuildICmp(w->b, LLVMIntEQ, have, c64(w, 1), "");
+            kj_np_raise_i64x2_if(w, LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, have, p.count, ""), LLVMBuildNot(w->b, single, ""), ""),
+                                 PyExc_ValueError, "shape mismatch: value array of shape (%lld,) could not be broadcast to "
+                                                   "indexing result of shape (%lld,)", have, p.count);
+        }
+        kj_np_loop l;
+        LLVMValueRef k = kj_np_loop_begin(w, &l, p.count), x = v;
+        const kj_type *xt = vt;
+        if (single) {
+            LLVMValueRef src = LLVMBuildSelect(w->b, single, c64(w, 0), k, "");
+            x = kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, vt->elem), kj_array_field(w, v, 1, 0), &src, 1, ""), vt->elem);
+            xt = vt->elem;
+        }
+        kj_np_store_elem(w, point_ptr(w, &p, k), x, xt, p.at->elem);
+        kj_np_loop_end(w, &l);
+        return;
+    }
     const kj_type *at = target->kids[0]->type, *it = target->kids[1]->type;
     LLVMValueRef a = kj_lower_expr(w, target->kids[0]), ix = kj_lower_expr(w, target->kids[1]);
     bool from_array = vt->kind == KJ_T_ARRAY;
@@ -130,7 +206,7 @@ void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type 
     }
     kj_np_loop l;
     LLVMValueRef k = kj_np_loop_begin(w, &l, n);
-    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len);
+    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, 0);
     LLVMValueRef x = v;
     const kj_type *xt = vt;
     if (per_index) {

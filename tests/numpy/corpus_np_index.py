@@ -150,3 +150,14 @@ def nonzero_family(a): return np.nonzero(a), a.nonzero(), np.where(a > 1), np.fl
 def nonzero_unpacked(a):
     i, j = np.nonzero(a > 0)
     return i * 10 + j
+# a[i, j]: an integer array per axis names points (a[np.nonzero(m)] too), read and written
+_I, _J = np.array([0, 2, -1, 1]), np.array([1, 3, 0, -4], dtype=np.int32)
+@case((floats((3, 4)), _I, _J), (ints((3, 4), np.int32).T.copy().T, _I, _J), (floats((3, 4)), _I[:0], _J[:0]),
+      (floats((3, 4)), np.array([0, 3]), np.array([0, 1])), (floats((3, 4)), _I, _J[:3]))
+def points_read(a, i, j): return a[i, j], a[np.nonzero(a > 0)], a[np.where(a < 0)]
+@case((floats((3, 4)), _I, _J, 9.5), (floats((3, 4)), _I, _J, np.arange(4.0)), (floats((3, 4)), _I, _J, np.array([7])),
+      (floats((3, 4)), _I, _J, np.arange(3.0)))
+def points_write(a, i, j, v):
+    a[i, j] = v
+    a[np.nonzero(a < -5)] = 0
+    return a
