@@ -159,9 +159,10 @@ static kj_node *keyword(rw *r, const char *name, kj_node *v) {
     return n;
 }
 
-/* The call's arguments: positional ones in order, then each keyword of
- * `names` (NULL-terminated, the parameters after the positional ones) at
- * its parameter's position. Anything else makes it refuse. */
+/* The call's arguments by parameter (params: NumPy's names, in order,
+ * NULL-terminated): positional ones first, then keywords at their
+ * parameter's place. A keyword no parameter has, a parameter given twice
+ * or too many positional ones are recorded, for the caller to refuse. */
 typedef struct {
     kj_node *arg[6];
     const char *unknown;   /* a keyword no parameter has, or NULL */
