@@ -690,15 +690,15 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
     *handled = false;
     int nidx = n->nkids - 1;
     /* a[i, j] with an integer array per axis, or a[np.nonzero(m)]: the points */
+    bool plain = true;   /* no slice or newaxis among the indices */
     for (int k = 1; k <= nidx; k++)
-        if (n->kids[k]->kind == KJ_E_SLICE || kj_is_newaxis(n->kids[k]))
-            nidx = -1;   /* not points */
-    const kj_type *tup = nidx == 1 ? kj_infer_sub(c, n->kids[1]) : NULL;
-    int npoints = tup && tup->kind == KJ_T_TUPLE ? tup->n : nidx;
-    bool points = npoints == a->ndim && npoints > 1;
+        plain = plain && n->kids[k]->kind != KJ_E_SLICE && !kj_is_newaxis(n->kids[k]);
+    const kj_type *tup = plain && nidx == 1 ? kj_infer_sub(c, n->kids[1]) : NULL;
+    bool by_tuple = tup && tup->kind == KJ_T_TUPLE;
+    int npoints = by_tuple ? tup->n : nidx;
+    bool points = plain && npoints == a->ndim && npoints > 1;
     for (int k = 0; points && k < npoints; k++)
-        points = point_coordinates(tup && tup->kind == KJ_T_TUPLE ? tup->elems[k] : kj_infer_sub(c, n->kids[k + 1]));
-    nidx = n->nkids - 1;
+        points = point_coordinates(by_tuple ? tup->elems[k] : kj_infer_sub(c, n->kids[k + 1]));
     if (points) {
         *handled = true;
         return kj_array(a->elem, 1, KJ_LAYOUT_C, false);

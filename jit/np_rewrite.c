@@ -50,22 +50,22 @@ static kj_node *call(rw *r, const char *name, int nargs, kj_node *a0, kj_node *a
     return n;
 }
 
-static kj_node *method(rw *r, kj_node *obj, const char *name) {
-    kj_node *n = node(r, KJ_E_METHOD, 1);
+/* A node with a name and one kid: obj.name() (KJ_E_METHOD), name=v (KJ_E_KEYWORD). */
+static kj_node *named(rw *r, kj_node_kind kind, const char *name, kj_node *kid) {
+    kj_node *n = node(r, kind, 1);
     if (n && !(n->name = kj_strdup(r->f, name)))
         r->failed = true;
     if (n)
-        n->kids[0] = obj;
+        n->kids[0] = kid;
     return n;
 }
 
 static kj_node *binop(rw *r, kj_op op, kj_node *a, kj_node *b) {
-    kj_node *n = node(r, b ? KJ_E_BINOP : KJ_E_UNARY, b ? 2 : 1);
+    kj_node *n = node(r, KJ_E_BINOP, 2);
     if (n) {
         n->op = op;
         n->kids[0] = a;
-        if (b)
-            n->kids[1] = b;
+        n->kids[1] = b;
     }
     return n;
 }
@@ -92,21 +92,7 @@ static kj_node *constant(rw *r, const kj_type *t, int64_t i, double x) {
     return n;
 }
 
-/* x[:, None] (column) or x[None, :] (row). */
-static kj_node *as_column_or_row(rw *r, kj_node *x, bool column) {
-    kj_node *n = node(r, KJ_E_INDEX, 3), *all = node(r, KJ_E_SLICE, 3);
-    if (n) {
-        n->kids[0] = x;
-        n->kids[column ? 1 : 2] = all;
-        n->kids[column ? 2 : 1] = constant(r, kj_none(), 0, 0);
-    }
-    return n;
-}
-
-/* a[...] with the ellipsis at `pos` (ival `step`: -1 reverses every axis
- * it stands for) and, after it, `after` full slices; or, for pos < 0, a
- * with `before` full slices and then one slice (lo, hi, step): the one on
- * the axis that matters. Slice bounds are ints (0 for none). */
+/* lo:hi:step with int bounds, 0 standing for one left out. */
 static kj_node *slice(rw *r, int64_t lo, int64_t hi, int64_t step) {
     kj_node *s = node(r, KJ_E_SLICE, 3);
     if (s && lo)
@@ -116,6 +102,17 @@ static kj_node *slice(rw *r, int64_t lo, int64_t hi, int64_t step) {
     if (s && step)
         s->kids[2] = constant(r, KJ_I64, step, 0);
     return s;
+}
+
+/* x[:, None] (column) or x[None, :] (row). */
+static kj_node *as_column_or_row(rw *r, kj_node *x, bool column) {
+    kj_node *n = node(r, KJ_E_INDEX, 3), *all = slice(r, 0, 0, 0);
+    if (n) {
+        n->kids[0] = x;
+        n->kids[column ? 1 : 2] = all;
+        n->kids[column ? 2 : 1] = constant(r, kj_none(), 0, 0);
+    }
+    return n;
 }
 
 /* a with one slice on axis `axis` (from the end when negative) and every
@@ -148,15 +145,6 @@ static bool const_int(const kj_node *k, int64_t def, int64_t *v) {
         return false;
     *v = k->ival;
     return true;
-}
-
-static kj_node *keyword(rw *r, const char *name, kj_node *v) {
-    kj_node *n = node(r, KJ_E_KEYWORD, 1);
-    if (n && !(n->name = kj_strdup(r->f, name)))
-        r->failed = true;
-    if (n)
-        n->kids[0] = v;
-    return n;
 }
 
 /* The call's arguments by parameter (params: NumPy's names, in order,
@@ -235,7 +223,7 @@ static kj_node *round_call(rw *r, kj_node *n, bool method_form, call_args *a) {
         if (!kids)
             return r->failed = true, NULL;
         memcpy(kids, c->kids, sizeof(kj_node *) * 3);
-        kids[3] = keyword(r, "out", a->arg[2]);
+        kids[3] = named(r, KJ_E_KEYWORD, "out", a->arg[2]);
         c->kids = kids;
         c->nkids = 4;
     }
@@ -262,8 +250,8 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         bind(n, 1, params, &a);
         if (!a.arg[1] || a.unknown || a.too_many)
             return refuse(e, n, NULL, "np.%s takes two arrays here", m);
-        out = binop(&r, KJ_OP_MUL, as_column_or_row(&r, method(&r, a.arg[0], "ravel"), true),
-                    as_column_or_row(&r, method(&r, a.arg[1], "ravel"), false));
+        out = binop(&r, KJ_OP_MUL, as_column_or_row(&r, named(&r, KJ_E_METHOD, "ravel", a.arg[0]), true),
+                    as_column_or_row(&r, named(&r, KJ_E_METHOD, "ravel", a.arg[1]), false));
     } else if (!strcmp(m, "count_nonzero")) {
         static const char *const params[] = {"a", "axis", NULL};
         bind(n, 1, params, &a);
