@@ -30,6 +30,7 @@ struct kj_block {
     int64_t nbytes;              /* of the data */
     int64_t capacity;            /* bytes the data area holds (>= nbytes; a recycled block may be larger) */
     kj_block_dtor dtor;          /* frees what the data points to (lists), or NULL */
+    void *allocation;            /* what free() takes: the block, or before it (nrt.c, place_large) */
 };
 
 /* A new block with one reference and nbytes of data (uninitialized);
