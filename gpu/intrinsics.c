@@ -28,7 +28,7 @@ static int type_object_node(kj_function *f, PyObject *v, int line, int col, kj_n
     PyErr_Clear();
     if (!t || !kj_is_number(t))
         return 0;
-    char name[200];
+    char name[sizeof t->name + 8];
     snprintf(name, sizeof name, "cast:%s", t->name);
     *out = func_node(f, line, col, name, NULL);
     return 1;

@@ -12,7 +12,7 @@
 
 #define FAIL(c, n, hint, ...)                                           \
     do {                                                                \
-        char what_[400];                                                \
+        char what_[1200];                                               \
         snprintf(what_, sizeof what_, __VA_ARGS__);                     \
         return kj_infer_problem(c, n, hint, what_);                     \
     } while (0)
@@ -162,11 +162,29 @@ static bool is_reduction(const char *m) {
 }
 
 /* np.<m>(a, axis) / a.<m>(axis): a scalar, or an array with one axis less
- * (cumsum keeps the shape, or flattens without an axis). */
+ * (cumsum keeps the shape, or flattens without an axis). args: the call's
+ * arguments, the array's own among them when `first` is 1 (np.<m>(a)). */
 static const kj_type *reduction_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *a,
-                                     kj_node *axis) {
+                                     const kj_np_args *args, int first) {
+    static const char *const known[] = {"a", "axis", NULL};
+    if (args->npos > first + 1 || !only_known_keywords(args, known + (first ? 0 : 1)))
+        FAIL(c, n, "Convert first for another dtype (a.astype(np.float64).sum()); keepdims, out and initial are not supported.",
+             "np.%s takes the array and axis here", m);
+    kj_node *axis = kj_np_arg(args, first, "axis");
     if (kj_is_number(a) && !axis && (!strcmp(m, "all") || !strcmp(m, "any")))
         return kj_bool();   /* NumPy's all and any of a number: its truth */
+    if (a->kind == KJ_T_TUPLE && first) {   /* np.prod(a.shape): the tuple as NumPy's array of it */
+        static const char *const of_tuples[] = {"sum", "prod", "min", "max", "amin", "amax", "mean", "all", "any", NULL};
+        const kj_type *u = NULL;
+        for (int i = 0; i < a->n && (u = kj_unify(u, a->elems[i])); i++)
+            ;
+        bool known = false;
+        for (int i = 0; of_tuples[i]; i++)
+            known = known || !strcmp(of_tuples[i], m);
+        if (!known || !u || axis || !(kj_is_number(u) || u->kind == KJ_T_BOOL))
+            FAIL(c, n, "Make an array of it first: np.array(t).", "np.%s takes a non-empty tuple of numbers and no axis here", m);
+        a = kj_array(u, 1, KJ_LAYOUT_C, false);
+    }
     if (a->kind != KJ_T_ARRAY)
         FAIL(c, n, NULL, "np.%s needs an array here, got %s", m, a->name);
     if (a->elem->kind == KJ_T_COMPLEX && strcmp(m, "sum") && strcmp(m, "prod") && strcmp(m, "mean") &&
@@ -256,7 +274,30 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
             FAIL(c, n, NULL, "np.random.shuffle takes one writeable array");
         return kj_none();
     }
-    FAIL(c, n, "Compiled code has seed, random, rand, randn, uniform, normal, randint, choice and shuffle.",
+    if (!strcmp(m, "permutation")) {
+        if (a->npos != 1 || !(kj_is_intlike(t[0]) || (t[0]->kind == KJ_T_ARRAY && t[0]->ndim == 1)))
+            FAIL(c, n, "Permute an index array and take rows with it.", "np.random.permutation takes an int or a 1-d array");
+        return kj_array(t[0]->kind == KJ_T_ARRAY ? t[0]->elem : KJ_I64, 1, KJ_LAYOUT_C, false);
+    }
+    const kj_np_distribution *d = kj_np_distribution_of(m);
+    if (d) {
+        for (int i = 0; i < d->nparams; i++) {
+            kj_node *k = kj_np_arg(a, i, d->params[i]);
+            const kj_type *pt = k ? value(c, k) : NULL;
+            if (!k && d->required[i])
+                FAIL(c, n, NULL, "np.random.%s needs %s", m, d->params[i]);
+            if (k && (!pt || !kj_is_number(pt) || pt->kind == KJ_T_COMPLEX || (d->integer[i] && !kj_is_intlike(pt))))
+                FAIL(c, k, NULL, "np.random.%s takes %s numbers for %s", m, d->integer[i] ? "integer" : "real",
+                     d->params[i]);
+        }
+        if (a->npos == d->nparams + 1 && (nd = shape_ndim(t[d->nparams])) < 0)
+            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
+        const kj_type *e = d->counts ? KJ_I64 : KJ_F64;
+        return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
+    }
+    FAIL(c, n,
+         "Compiled code has seed, random, rand, randn, uniform, normal, randint, choice, shuffle, permutation, "
+         "exponential, standard_exponential, lognormal, poisson, binomial and geometric.",
          "np.random.%s is not supported in compiled code", m);
 }
 
@@ -350,6 +391,17 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
         const kj_type *dt = dtype_arg(c, kj_np_arg(a, 1, "dtype"), &bad);
         if (bad)
             return NULL;
+        if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0 && src->elem && src->elem->kind == KJ_T_TUPLE) {
+            /* np.array(pairs): one row per tuple, the numbers promoted as NumPy does */
+            const kj_type *u = NULL;
+            for (int i = 0; i < src->elem->n && (u = kj_unify(u, src->elem->elems[i])); i++)
+                if (!kj_is_number(u) && u->kind != KJ_T_BOOL)
+                    u = NULL;
+            if (!u)
+                FAIL(c, n, "Build the array with np.empty and fill it.",
+                     "np.%s takes a list of tuples of numbers only, got a list of %s", m, src->elem->name);
+            return kj_array(dt ? dt : u, 2, KJ_LAYOUT_C, false);
+        }
         if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0)   /* np.array([1, 2, 3]) */
             return kj_array(dt ? dt : src->elem ? src->elem : KJ_F64, 1, KJ_LAYOUT_C, false);
         if (src->kind != KJ_T_ARRAY)
@@ -444,7 +496,7 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     }
     if (is_reduction(m)) {
         const kj_type *t = value(c, kj_np_arg(a, 0, "a"));
-        return t ? reduction_type(c, n, m, t, kj_np_arg(a, 1, "axis")) : NULL;
+        return t ? reduction_type(c, n, m, t, a, 1) : NULL;
     }
     if (kj_np_join_rank(m, 1) > 0)
         return join_type(c, n, m, a);
@@ -523,6 +575,39 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         const kj_type *e[2] = {kj_array(KJ_I64, 1, KJ_LAYOUT_C, false), kj_array(KJ_F64, 1, KJ_LAYOUT_C, false)};
         return kj_tuple(2, e);
     }
+    if (!strcmp(m, "bincount")) {
+        static const char *const known[] = {"x", "weights", "minlength", NULL};
+        const kj_type *x = value(c, kj_np_arg(a, 0, "x"));
+        kj_node *wn = kj_np_arg(a, 1, "weights"), *ml = kj_np_arg(a, 2, "minlength");
+        const kj_type *wt = wn ? value(c, wn) : kj_none(), *mt = ml ? value(c, ml) : KJ_I64;
+        if (!x || !wt || !mt)
+            return NULL;
+        if (a->npos > 3 || !only_known_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim != 1 ||
+            !(x->elem->kind == KJ_T_BOOL || (x->elem->kind == KJ_T_INT && (x->elem->is_signed || x->elem->bits < 64))) ||
+            (wt->kind != KJ_T_NONE && (wt->kind != KJ_T_ARRAY || wt->ndim != 1 || wt->elem->kind == KJ_T_COMPLEX)) ||
+            !kj_is_intlike(mt))
+            FAIL(c, n, "Convert the values with x.astype(np.int64) first.",
+                 "np.bincount takes a 1-d array of non-negative ints, weights= a 1-d real array and an int minlength=");
+        return kj_array(wt->kind == KJ_T_NONE ? KJ_I64 : KJ_F64, 1, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "interp")) {
+        static const char *const known[] = {"x", "xp", "fp", "left", "right", NULL};
+        const char *const *p = known;
+        const kj_type *t[5];
+        for (int i = 0; i < 5; i++) {
+            kj_node *k = kj_np_arg(a, i, p[i]);
+            if (!(t[i] = k ? value(c, k) : kj_none()))
+                return NULL;
+            bool real = kj_is_number(t[i]) && t[i]->kind != KJ_T_COMPLEX;
+            bool ok = i == 0 ? real || (t[i]->kind == KJ_T_ARRAY && t[i]->elem->kind != KJ_T_COMPLEX)
+                      : i < 3 ? t[i]->kind == KJ_T_ARRAY && t[i]->ndim == 1 && t[i]->elem->kind != KJ_T_COMPLEX
+                              : real || t[i]->kind == KJ_T_NONE;
+            if (!ok || a->npos > 5 || !only_known_keywords(a, known))
+                FAIL(c, n, "Interpolate the real and imaginary parts one at a time.",
+                     "np.interp takes x (a number or a real array), 1-d real xp and fp, and numbers for left and right");
+        }
+        return t[0]->kind == KJ_T_ARRAY ? kj_array(KJ_F64, t[0]->ndim, KJ_LAYOUT_C, false) : KJ_F64;
+    }
     FAIL(c, n, "See the Kiln documentation for the NumPy functions compiled code supports.",
          "np.%s is not supported in compiled code", m);
 }
@@ -598,7 +683,7 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
         return NULL;
     bool bad;
     if (is_reduction(m))
-        return reduction_type(c, n, m, self, kj_np_arg(&a, 0, "axis"));
+        return reduction_type(c, n, m, self, &a, 0);
     if (!strcmp(m, "copy") && a.npos == 0 && a.nkw == 0)
         return kj_array(self->elem, self->ndim, KJ_LAYOUT_C, false);
     if (!strcmp(m, "astype")) {

@@ -1,5 +1,5 @@
-/* lists_infer: the types of lists in compiled code. A list holds numbers
- * of one type; `[]` starts as list(undefined) and takes the type of the
+/* lists_infer: the types of lists in compiled code. A list holds items
+ * of one type, numbers or tuples of numbers; `[]` starts as list(undefined) and takes the type of the
  * first thing appended to it (the variable is given the precise type, as
  * an assignment would). */
 #include "jit/lists.h"
@@ -9,7 +9,7 @@
 
 #define FAIL(c, n, hint, ...)                                           \
     do {                                                                \
-        char what_[400];                                                \
+        char what_[1200];                                               \
         snprintf(what_, sizeof what_, __VA_ARGS__);                     \
         return kj_infer_problem(c, n, hint, what_);                     \
     } while (0)
@@ -19,10 +19,31 @@ static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
     return t && t->kind == KJ_T_OPTIONAL ? t->elem : t;
 }
 
-/* The item type of a list holding values of type t. */
+/* The item type of a list holding values of type t: a number or a bool,
+ * or a tuple of them (and of such tuples). */
 static const kj_type *item_type(const kj_type *t) {
+    if (t->kind == KJ_T_TUPLE) {
+        for (int i = 0; i < t->n; i++)
+            if (!item_type(t->elems[i]))
+                return NULL;
+        return t->n > 0 ? t : NULL;
+    }
     return t->kind == KJ_T_BOOL ? t : kj_is_number(t) ? t : NULL;
 }
+
+/* Whether Python can order items of type t (complex numbers it cannot). */
+static bool orderable(const kj_type *t) {
+    if (t->kind == KJ_T_TUPLE) {
+        for (int i = 0; i < t->n; i++)
+            if (!orderable(t->elems[i]))
+                return false;
+        return true;
+    }
+    return t->kind != KJ_T_COMPLEX;
+}
+
+#define ITEMS_HINT "Use a NumPy array for anything else."
+#define ITEMS_WHAT "lists in compiled code hold numbers and tuples of numbers, not %s"
 
 /* A comprehension's target: a name, or a tuple of targets like it. */
 static bool names_only(const kj_node *t) {
@@ -44,10 +65,10 @@ const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
             if (!t)
                 return NULL;
             if (!item_type(t))
-                FAIL(c, n->kids[i], "Use a NumPy array for anything else.", "lists in compiled code hold numbers, not %s", t->name);
+                FAIL(c, n->kids[i], ITEMS_HINT, ITEMS_WHAT, t->name);
             const kj_type *v = kj_unify(u, t);
             if (!v)
-                FAIL(c, n, NULL, "a list holds one type of number; this one mixes %s and %s", u->name, t->name);
+                FAIL(c, n, NULL, "a list holds one type of item; this one mixes %s and %s", u->name, t->name);
             u = v;
         }
         return kj_list(u);
@@ -72,7 +93,7 @@ const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
     if (!t)
         return NULL;
     if (!item_type(t))
-        FAIL(c, n->kids[0], "Use a NumPy array for anything else.", "lists in compiled code hold numbers, not %s", t->name);
+        FAIL(c, n->kids[0], ITEMS_HINT, ITEMS_WHAT, t->name);
     return kj_list(t);
 }
 
@@ -106,7 +127,7 @@ const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
     na = npos;
     if (!strcmp(m, "append") && na == 1) {
         if (!item_type(a[0]))
-            FAIL(c, n, "Use a NumPy array for anything else.", "lists in compiled code hold numbers, not %s", a[0]->name);
+            FAIL(c, n, ITEMS_HINT, ITEMS_WHAT, a[0]->name);
         const kj_type *l = refine(c, n, self, a[0]);
         if (!l)
             return NULL;
@@ -129,16 +150,17 @@ const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
              "the items of this list have no type yet");
     if (!strcmp(m, "pop") && na <= 1 && (na == 0 || kj_is_intlike(a[0])))
         return self->elem;
-    if (!strcmp(m, "insert") && na == 2 && kj_is_intlike(a[0]) && kj_is_number(a[1]) && kj_can_convert(a[1], self->elem))
+    if (!strcmp(m, "insert") && na == 2 && kj_is_intlike(a[0]) && item_type(a[1]) && kj_can_convert(a[1], self->elem))
         return kj_none();
     if ((!strcmp(m, "sort") || !strcmp(m, "reverse") || !strcmp(m, "clear")) && na == 0) {
-        if (!strcmp(m, "sort") && self->elem->kind == KJ_T_COMPLEX)
+        if (!strcmp(m, "sort") && !orderable(self->elem))
             FAIL(c, n, NULL, "complex numbers cannot be ordered");
         return kj_none();
     }
     if (!strcmp(m, "copy") && na == 0)
         return self;
-    if ((!strcmp(m, "index") || !strcmp(m, "count")) && na == 1 && kj_is_number(a[0]))
+    if ((!strcmp(m, "index") || !strcmp(m, "count")) && na == 1 && kj_is_number(a[0]) &&
+        self->elem->kind != KJ_T_TUPLE)
         return KJ_I64;
     FAIL(c, n, "Lists in compiled code have append, extend, pop, insert, sort, reverse, clear, copy, index and count.",
          "list has no method '%s' with these arguments in compiled code", m);
@@ -190,7 +212,8 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
             return kj_list(NULL);
         const kj_type *e = nargs == 1 ? kj_iter_elem(args[0]) : NULL;
         if (!e || !item_type(e) || args[0]->kind == KJ_T_ZIP || args[0]->kind == KJ_T_ENUMERATE)
-            FAIL(c, n, NULL, "list() takes a range, a 1-d array, a tuple of numbers or a list here");
+            FAIL(c, n, "a.tolist() is list(a) in compiled code: of a 1-d array only.",
+                 "list() takes a range, a 1-d array, a tuple of numbers or a list here");
         return kj_list(e);
     }
     if (nargs < 1 || args[0]->kind != KJ_T_LIST ||
@@ -203,11 +226,13 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
         return KJ_I64;
     if (!e)
         FAIL(c, n, "Append to the list first.", "the items of this list have no type yet");
+    if (!strcmp(name, "sorted") && nargs == 1 && orderable(e))
+        return args[0];
+    if (e->kind == KJ_T_TUPLE)
+        FAIL(c, n, "Loop over the list instead.", "%s() of a list of tuples is not supported in compiled code", name);
     if (!strcmp(name, "sum") && nargs == 1)
         return kj_is_intlike(e) ? KJ_I64 : e;
     if ((!strcmp(name, "min") || !strcmp(name, "max")) && nargs == 1 && e->kind != KJ_T_COMPLEX)
         return e;
-    if (!strcmp(name, "sorted") && nargs == 1 && e->kind != KJ_T_COMPLEX)
-        return args[0];
     FAIL(c, n, NULL, "%s() of a list is not supported in compiled code", name);
 }

@@ -6,6 +6,7 @@
 #include "jit/lower_np.h"
 #include "jit/lower_nrt.h"
 #include "jit/nrt.h"
+#include "jit/rt_list.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -169,8 +170,41 @@ static LLVMValueRef slice(kj_lw *w, kj_node *sl, LLVMValueRef list, const kj_typ
 
 /* ---- methods ---- */
 
-static LLVMValueRef sort_kind(kj_lw *w, const kj_type *e) {
-    return c64(w, e->kind == KJ_T_FLOAT ? 'f' : (e->kind == KJ_T_INT && e->is_signed) ? 'i' : 'u');
+/* The numbers in an item of type e, in order, as KJ_LIST_FIELDs from
+ * *offset on; returns how many (at most max). */
+static int item_fields(kj_lw *w, const kj_type *e, int64_t *fields, int max, int64_t *offset) {
+    if (e->kind == KJ_T_TUPLE) {
+        int n = 0;
+        for (int i = 0; i < e->n; i++)
+            n += item_fields(w, e->elems[i], fields + n, max - n, offset);
+        return n;
+    }
+    int64_t size = (int64_t)LLVMConstIntGetZExtValue(kj_np_itemsize(w, e));
+    if (max > 0)
+        fields[0] = KJ_LIST_FIELD(e->kind == KJ_T_FLOAT ? 'f' : (e->kind == KJ_T_INT && e->is_signed) ? 'i' : 'u', size,
+                                  *offset);
+    *offset += size;
+    return 1;
+}
+
+/* Sorts list (items of type e) as Python does. */
+static void sort(kj_lw *w, kj_node *at, LLVMValueRef list, const kj_type *e, LLVMValueRef reverse) {
+    enum { MAX = 64 };
+    int64_t fields[MAX], offset = 0;
+    int n = item_fields(w, e, fields, MAX, &offset);
+    if (n > MAX) {
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL, "cannot sort items of more than %d numbers", MAX);
+        return;
+    }
+    LLVMValueRef v[MAX];
+    for (int i = 0; i < n; i++)
+        v[i] = c64(w, fields[i]);
+    LLVMValueRef table = LLVMAddGlobal(w->mod, LLVMArrayType2(w->i64, (uint64_t)n), "list.sort.fields");
+    LLVMSetInitializer(table, LLVMConstArray2(w->i64, v, (uint64_t)n));
+    LLVMSetGlobalConstant(table, 1);
+    LLVMSetLinkage(table, LLVMPrivateLinkage);
+    check_memory(w, kj_call(w, "kj_list_sort", w->i32, 4, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64, w->i64},
+                            (LLVMValueRef[]){list, table, c64(w, n), reverse}));
 }
 
 static LLVMValueRef fold(kj_lw *w, kj_node *n, const char *op, LLVMValueRef list, const kj_type *e, const kj_type *rt) {
@@ -236,8 +270,7 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
         for (int i = 1; i < n->nkids; i++)
             if (n->kids[i]->kind == KJ_E_KEYWORD)
                 reverse = kj_truth(w, kj_lower_expr(w, n->kids[i]->kids[0]), n->kids[i]->kids[0]->type);
-        kj_call(w, "kj_list_sort", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
-                (LLVMValueRef[]){list, sort_kind(w, e), kj_np_itemsize(w, e), LLVMBuildZExt(w->b, reverse, w->i64, "")});
+        sort(w, n, list, e, LLVMBuildZExt(w->b, reverse, w->i64, ""));
         return none;
     }
     if (!strcmp(m, "reverse")) {
@@ -325,8 +358,7 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
     LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
                              (LLVMValueRef[]){list, c64(w, 0), len, c64(w, 1), kj_np_itemsize(w, e)});
     kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
-    kj_call(w, "kj_list_sort", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
-            (LLVMValueRef[]){r, sort_kind(w, e), kj_np_itemsize(w, e), c64(w, 0)});
+    sort(w, n, r, e, c64(w, 0));
     return kj_nrt_temp(w, r, t);
 }
 

@@ -49,7 +49,15 @@ LLVMTypeRef kj_lltype(kj_lw *w, const kj_type *t) {
     }
 }
 
+/* A tuple in memory (a list item) is packed: its size is the sum of its
+ * fields', which rt_list.c reads without LLVM's layout rules. */
 LLVMTypeRef kj_llmemtype(kj_lw *w, const kj_type *t) {
+    if (t->kind == KJ_T_TUPLE) {
+        LLVMTypeRef e[t->n > 0 ? t->n : 1];
+        for (int i = 0; i < t->n; i++)
+            e[i] = kj_llmemtype(w, t->elems[i]);
+        return LLVMStructTypeInContext(w->ctx, e, (unsigned)t->n, 1);
+    }
     return t->kind == KJ_T_BOOL ? w->i8 : kj_lltype(w, t);
 }
 

@@ -148,13 +148,21 @@ LLVMValueRef kj_np_lower_create(kj_lw *w, kj_node *n, const char *m, const kj_np
         LLVMValueRef s = kj_lower_expr(w, src);
         if (t == src->type)   /* asarray of an array of this type: the same array */
             return s;
-        if (src->type->kind == KJ_T_LIST) {   /* np.array(a_list): the items, converted */
-            LLVMValueRef len = kj_list_len(w, s);
-            LLVMValueRef arr = kj_np_alloc(w, t, &len, false);
-            if (src->type->elem) {
+        if (src->type->kind == KJ_T_LIST) {   /* np.array(a_list): the items, converted; a row per tuple */
+            const kj_type *e = src->type->elem;
+            LLVMValueRef shape[2] = {kj_list_len(w, s), c64(w, e && e->kind == KJ_T_TUPLE ? e->n : 1)};
+            LLVMValueRef arr = kj_np_alloc(w, t, shape, false);
+            if (e) {
                 kj_np_loop l;
-                LLVMValueRef i = kj_np_loop_begin(w, &l, len);
-                kj_np_store_elem(w, kj_np_ptr(w, arr, 1, &i), kj_list_get(w, s, src->type->elem, i), src->type->elem, t->elem);
+                LLVMValueRef idx[2] = {kj_np_loop_begin(w, &l, shape[0]), c64(w, 0)};
+                LLVMValueRef item = kj_list_get(w, s, e, idx[0]);
+                if (e->kind != KJ_T_TUPLE)
+                    kj_np_store_elem(w, kj_np_ptr(w, arr, 1, idx), item, e, t->elem);
+                for (int k = 0; e->kind == KJ_T_TUPLE && k < e->n; k++) {
+                    idx[1] = c64(w, k);
+                    kj_np_store_elem(w, kj_np_ptr(w, arr, 2, idx), LLVMBuildExtractValue(w->b, item, (unsigned)k, ""),
+                                     e->elems[k], t->elem);
+                }
                 kj_np_loop_end(w, &l);
             }
             return arr;

@@ -69,6 +69,29 @@ static LLVMValueRef dot(kj_lw *w, kj_node *n, kj_node *xn, kj_node *yn) {
     return out;
 }
 
+/* np.sum, prod, min, max, mean, all or any of a tuple of numbers, element
+ * after element (the order NumPy adds fewer than eight numbers in), in
+ * the result's type. */
+static LLVMValueRef tuple_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arr) {
+    const kj_type *tt = arr->type, *rt = n->type;
+    LLVMValueRef t = kj_lower_expr(w, arr), acc = NULL;
+    bool truth = !strcmp(m, "all") || !strcmp(m, "any");
+    const char *op = truth ? (m[1] == 'l' ? "logical_and" : "logical_or")
+                     : !strcmp(m, "prod") ? "multiply"
+                     : strstr(m, "min") ? "minimum"
+                     : strstr(m, "max") ? "maximum" : "add";   /* sum, mean */
+    const kj_type *at = !strcmp(m, "mean") && rt->kind != KJ_T_FLOAT ? KJ_F64 : rt;
+    for (int i = 0; i < tt->n; i++) {
+        LLVMValueRef x = LLVMBuildExtractValue(w->b, t, (unsigned)i, "");
+        x = truth ? kj_truth(w, x, tt->elems[i]) : kj_cast(w, x, tt->elems[i], at);
+        acc = !acc ? x : kj_np_elem_op(w, n, op, 2, (LLVMValueRef[]){acc, x}, (const kj_type *[]){at, at}, at);
+    }
+    if (!strcmp(m, "mean"))
+        acc = kj_np_elem_op(w, n, "true_divide", 2, (LLVMValueRef[]){acc, LLVMConstReal(kj_lltype(w, at), tt->n)},
+                            (const kj_type *[]){at, at}, at);
+    return kj_cast(w, acc, at, rt);
+}
+
 LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "dot") || !strcmp(m, "matmul"))
         return dot(w, n, a->pos[0], a->pos[1]);
@@ -77,6 +100,8 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         !strcmp(m, "std") || !strcmp(m, "argmin") || !strcmp(m, "argmax") || !strcmp(m, "all") ||
         !strcmp(m, "any") || !strcmp(m, "cumsum") || !strcmp(m, "cumprod")) {
         kj_node *arr = kj_np_arg(a, 0, "a");
+        if (arr->type->kind == KJ_T_TUPLE)
+            return tuple_reduce(w, n, m, arr);
         if (arr->type->kind != KJ_T_ARRAY)   /* all or any of a number */
             return kj_truth(w, kj_lower_expr(w, arr), arr->type);
         return kj_np_lower_reduce(w, n, m, arr, kj_np_arg(a, 1, "axis"));
@@ -87,5 +112,7 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_join(w, n, m, a);
     if (!strcmp(m, "nonzero") || !strcmp(m, "flatnonzero") || !strcmp(m, "argwhere"))
         return kj_np_lower_nonzero(w, n, m, a->pos[0]);
+    if (!strcmp(m, "bincount") || !strcmp(m, "interp"))
+        return kj_np_lower_bins(w, n, m, a);
     return kj_np_lower_sorting(w, n, m, a);
 }

@@ -1,6 +1,8 @@
 /* lower_np_random: np.random.seed, random, random_sample, rand, randn,
- * standard_normal, uniform, normal, randint, choice and shuffle. A size
- * makes an array filled element by element from the generator. */
+ * standard_normal, uniform, normal, randint, choice, shuffle and
+ * permutation, and the distributions of kj_np_distribution_of
+ * (np_funcs.c). A size makes an array filled element by element from the
+ * generator. */
 #include "jit/lower_np.h"
 
 #include <string.h>
@@ -9,8 +11,9 @@ static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (un
 
 typedef struct {
     const char *m;
-    LLVMValueRef p0, p1;   /* low/high, loc/scale, or the choice's array */
+    LLVMValueRef p0, p1;   /* low/high, loc/scale, a distribution's parameters, or the choice's array */
     const kj_type *src;    /* choice: the array's type, or NULL for range(n) */
+    const kj_type *vt;     /* the type of a deviate */
 } gen;
 
 static LLVMValueRef uniform01(kj_lw *w) { return kj_call(w, "kj_rt_random", w->f64, 0, NULL, NULL); }
@@ -27,6 +30,19 @@ static LLVMValueRef draw(kj_lw *w, const gen *g) {
     if (!strcmp(g->m, "randint"))
         return kj_call(w, "kj_rt_randint", w->i64, 2, (LLVMTypeRef[]){w->i64, w->i64},
                        (LLVMValueRef[]){g->p0, LLVMBuildSub(b, g->p1, c64(w, 1), "")});
+    if (!strcmp(g->m, "exponential") || !strcmp(g->m, "standard_exponential")) {
+        LLVMValueRef e = kj_call(w, "kj_np_exponential", w->f64, 0, NULL, NULL);
+        return g->p0 ? LLVMBuildFMul(b, g->p0, e, "") : e;
+    }
+    if (!strcmp(g->m, "lognormal")) {
+        LLVMValueRef x = LLVMBuildFAdd(b, g->p0, LLVMBuildFMul(b, g->p1, kj_call(w, "kj_np_normal", w->f64, 0, NULL, NULL), ""), "");
+        return kj_call(w, "exp", w->f64, 1, &w->f64, &x);
+    }
+    if (!strcmp(g->m, "poisson") || !strcmp(g->m, "geometric"))
+        return kj_call(w, g->m[0] == 'p' ? "kj_np_poisson" : "kj_np_geometric", w->i64, 1, &w->f64,
+                       (LLVMValueRef[]){g->p0});
+    if (!strcmp(g->m, "binomial"))
+        return kj_call(w, "kj_np_binomial", w->i64, 2, (LLVMTypeRef[]){w->i64, w->f64}, (LLVMValueRef[]){g->p0, g->p1});
     if (!strcmp(g->m, "choice")) {
         LLVMValueRef n = g->src ? kj_array_len(w, g->p0) : g->p0;
         LLVMValueRef i = kj_call(w, "kj_rt_randint", w->i64, 2, (LLVMTypeRef[]){w->i64, w->i64},
@@ -42,6 +58,60 @@ static int size_arg(kj_lw *w, kj_node *k, LLVMValueRef *shape) {
         return 0;
     kj_np_shape_arg(w, k, shape);
     return k->type->kind == KJ_T_TUPLE ? k->type->n : 1;
+}
+
+/* A distribution's parameters into g (defaults where NumPy has them),
+ * checked with NumPy's messages. */
+static void distribution_parameters(kj_lw *w, const kj_np_distribution *d, const kj_np_args *a, gen *g) {
+    LLVMValueRef p[2] = {NULL, NULL};
+    for (int i = 0; i < d->nparams; i++) {
+        kj_node *k = kj_np_arg(a, i, d->params[i]);
+        p[i] = k ? kj_np_value(w, k, d->integer[i] ? KJ_I64 : KJ_F64) : LLVMConstReal(w->f64, d->defaults[i]);
+    }
+    g->p0 = p[0];
+    g->p1 = p[1];
+    g->vt = d->counts ? KJ_I64 : KJ_F64;
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef zero = LLVMConstReal(w->f64, 0.0), one = LLVMConstReal(w->f64, 1.0);
+    if (!strcmp(d->name, "exponential"))
+        kj_raise_if(w, LLVMBuildFCmp(b, LLVMRealOLT, p[0], zero, ""), PyExc_ValueError, "scale < 0");
+    else if (!strcmp(d->name, "lognormal"))
+        kj_raise_if(w, LLVMBuildFCmp(b, LLVMRealOLT, p[1], zero, ""), PyExc_ValueError, "sigma < 0");
+    else if (!strcmp(d->name, "poisson")) {
+        kj_raise_if(w, LLVMBuildFCmp(b, LLVMRealULT, p[0], zero, ""), PyExc_ValueError, "lam < 0 or lam is NaN");
+        /* NumPy's largest lam: INT64_MAX less ten of its square roots */
+        kj_raise_if(w, LLVMBuildFCmp(b, LLVMRealOGT, p[0], LLVMConstReal(w->f64, 9.223372006484771e18), ""),
+                    PyExc_ValueError, "lam value too large");
+    } else if (!strcmp(d->name, "binomial")) {
+        kj_raise_if(w, LLVMBuildICmp(b, LLVMIntSLT, p[0], c64(w, 0), ""), PyExc_ValueError, "n < 0");
+        kj_raise_if(w, LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealULT, p[1], zero, ""), LLVMBuildFCmp(b, LLVMRealOGT, p[1], one, ""), ""),
+                    PyExc_ValueError, "p < 0, p > 1 or p is NaN");
+    } else if (!strcmp(d->name, "geometric")) {
+        kj_raise_if(w, LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealULE, p[0], zero, ""), LLVMBuildFCmp(b, LLVMRealOGT, p[0], one, ""), ""),
+                    PyExc_ValueError, "p <= 0, p > 1 or p contains NaNs");
+    }
+}
+
+/* np.random.permutation(n): a shuffled np.arange(n); of an array: a
+ * shuffled copy. */
+static LLVMValueRef permutation(kj_lw *w, kj_node *n, kj_node *src) {
+    const kj_type *t = n->type;
+    LLVMValueRef out;
+    if (src->type->kind == KJ_T_ARRAY) {
+        out = kj_np_copy(w, kj_lower_expr(w, src), src->type, t->elem);
+    } else {
+        LLVMValueRef len = kj_np_value(w, src, KJ_I64);
+        len = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, len, c64(w, 0), ""), c64(w, 0), len, "");
+        out = kj_np_alloc(w, t, &len, false);
+        kj_np_loop l;
+        LLVMValueRef i = kj_np_loop_begin(w, &l, len);
+        LLVMBuildStore(w->b, i, LLVMBuildGEP2(w->b, w->i64, kj_array_field(w, out, 1, 0), &i, 1, ""));
+        kj_np_loop_end(w, &l);
+    }
+    kj_call(w, "kj_np_shuffle", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
+            (LLVMValueRef[]){kj_array_field(w, out, 1, 0), kj_array_len(w, out), kj_np_itemsize(w, t->elem),
+                             kj_np_itemsize(w, t->elem)});
+    return out;
 }
 
 LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
@@ -63,9 +133,12 @@ LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np
                                  kj_np_itemsize(w, t->elem)});
         return LLVMConstInt(w->i8, 0, 0);
     }
-    gen g = {.m = m};
+    if (!strcmp(m, "permutation"))
+        return permutation(w, n, a->pos[0]);
+    gen g = {.m = m, .vt = !strcmp(m, "randint") || !strcmp(m, "choice") ? KJ_I64 : KJ_F64};
     LLVMValueRef shape[KJ_NP_MAXDIM];
     int nd = 0;
+    const kj_np_distribution *d = kj_np_distribution_of(m);
     if (!strcmp(m, "rand") || !strcmp(m, "randn")) {
         for (int i = 0; i < a->npos; i++)
             shape[nd++] = kj_np_value(w, a->pos[i], KJ_I64);
@@ -93,6 +166,9 @@ LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np
         kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLE, len, c64(w, 0), ""), PyExc_ValueError,
                     g.src ? "'a' cannot be empty unless no samples are taken" : "a must be greater than 0 unless no samples are taken");
         nd = size_arg(w, kj_np_arg(a, 1, "size"), shape);
+    } else if (d) {
+        nd = size_arg(w, kj_np_arg(a, d->nparams, "size"), shape);
+        distribution_parameters(w, d, a, &g);
     } else {   /* random, random_sample, standard_normal */
         nd = size_arg(w, kj_np_arg(a, 0, "size"), shape);
     }
@@ -105,7 +181,7 @@ LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np
     LLVMValueRef i = kj_np_loop_begin(w, &l, size);
     LLVMValueRef v = draw(w, &g);
     kj_np_store_elem(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, t->elem), kj_array_field(w, out, 1, 0), &i, 1, ""), v,
-                     g.src ? g.src->elem : !strcmp(m, "randint") || !strcmp(m, "choice") ? KJ_I64 : KJ_F64, t->elem);
+                     g.src ? g.src->elem : g.vt, t->elem);
     kj_np_loop_end(w, &l);
     return out;
 }

@@ -80,18 +80,38 @@ LLVMValueRef kj_np_ptr(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *idx) {
     return LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, "");
 }
 
+/* A value of type t as it is held in registers, from its form in memory
+ * (kj_llmemtype: bools as bytes, tuples packed), and back. */
+static LLVMValueRef from_memory(kj_lw *w, LLVMValueRef v, const kj_type *t) {
+    if (t->kind == KJ_T_BOOL)
+        return LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i8, 0, 0), "");
+    if (t->kind != KJ_T_TUPLE)
+        return v;
+    LLVMValueRef r = LLVMGetUndef(kj_lltype(w, t));
+    for (int i = 0; i < t->n; i++)
+        r = LLVMBuildInsertValue(w->b, r, from_memory(w, LLVMBuildExtractValue(w->b, v, (unsigned)i, ""), t->elems[i]),
+                                 (unsigned)i, "");
+    return r;
+}
+
+static LLVMValueRef to_memory(kj_lw *w, LLVMValueRef v, const kj_type *t) {
+    if (t->kind == KJ_T_BOOL)
+        return LLVMBuildZExt(w->b, v, w->i8, "");
+    if (t->kind != KJ_T_TUPLE)
+        return v;
+    LLVMValueRef r = LLVMGetUndef(kj_llmemtype(w, t));
+    for (int i = 0; i < t->n; i++)
+        r = LLVMBuildInsertValue(w->b, r, to_memory(w, LLVMBuildExtractValue(w->b, v, (unsigned)i, ""), t->elems[i]),
+                                 (unsigned)i, "");
+    return r;
+}
+
 LLVMValueRef kj_np_load(kj_lw *w, LLVMValueRef p, const kj_type *et) {
-    LLVMValueRef v = LLVMBuildLoad2(w->b, kj_llmemtype(w, et), p, "");
-    if (et->kind == KJ_T_BOOL)
-        v = LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i8, 0, 0), "");
-    return v;
+    return from_memory(w, LLVMBuildLoad2(w->b, kj_llmemtype(w, et), p, ""), et);
 }
 
 void kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et) {
-    v = kj_cast(w, v, vt, et);
-    if (et->kind == KJ_T_BOOL)
-        v = LLVMBuildZExt(w->b, v, w->i8, "");
-    LLVMBuildStore(w->b, v, p);
+    LLVMBuildStore(w->b, to_memory(w, kj_cast(w, v, vt, et), et), p);
 }
 
 LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) {

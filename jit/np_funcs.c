@@ -179,3 +179,18 @@ bool kj_np_is_ewise(const kj_node *n) {
     default: return false;
     }
 }
+
+const kj_np_distribution *kj_np_distribution_of(const char *name) {
+    static const kj_np_distribution all[] = {
+        {"exponential", 1, {"scale"}, {1.0}, {false}, {false}, false},
+        {"standard_exponential", 0, {NULL}, {0.0}, {false}, {false}, false},
+        {"lognormal", 2, {"mean", "sigma"}, {0.0, 1.0}, {false, false}, {false, false}, false},
+        {"poisson", 1, {"lam"}, {1.0}, {false}, {false}, true},
+        {"binomial", 2, {"n", "p"}, {0.0, 0.0}, {true, true}, {true, false}, true},
+        {"geometric", 1, {"p"}, {0.0}, {true}, {false}, true},
+    };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (!strcmp(all[i].name, name))
+            return &all[i];
+    return NULL;
+}

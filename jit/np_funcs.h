@@ -30,6 +30,21 @@ int kj_np_join_rank(const char *m, int nd);
 /* k is `x.dtype`: a dtype argument once x is typed as an array. */
 bool kj_np_is_dtype_attr(const kj_node *k);
 
+/* np.random's distributions drawn one deviate at a time from scalar
+ * parameters (beyond uniform and normal): the parameters' names in
+ * NumPy's order, their defaults (none where required), which are
+ * integers, and whether the deviates are counts (int64) rather than
+ * float64. */
+typedef struct {
+    const char *name;
+    int nparams;
+    const char *params[2];
+    double defaults[2];
+    bool required[2], integer[2];
+    bool counts;
+} kj_np_distribution;
+const kj_np_distribution *kj_np_distribution_of(const char *name);
+
 /* Elementwise functions: NumPy's ufunc name for a node's operation, and the
  * number of operands. "where" and "clip" count as elementwise. */
 typedef struct {

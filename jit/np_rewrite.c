@@ -13,6 +13,16 @@
  *                           (np.flipud: axis 0, np.fliplr: axis 1)
  *   np.diff(a, n, axis)     a[..., 1:] - a[..., :-1], n times (along axis, the last by default)
  *   np.where(c)             np.nonzero(c)
+ *   np.ptp(a, axis)         np.max(a, axis) - np.min(a, axis)
+ *   np.average(a, axis)     np.mean(a, axis)              (no weights)
+ *   np.logspace(a, b, n)    np.power(base, np.linspace(a, b, n))
+ *   np.logaddexp(x, y)      NumPy's npy_logaddexp: x + log(2) where x == y, else
+ *                           the larger plus np.log1p(np.exp(smaller - larger)); NaN stays
+ *   np.logaddexp2(x, y)     the same in base 2 (np.exp2, log1p times log2(e))
+ *   np.heaviside(x, h)      0 below 0, h at 0, 1 above, NaN stays
+ *   np.sinc(x)              sin(y) / y with y = pi * np.where(x == 0, 1e-20, x), as NumPy
+ *   np.expand_dims(a, k)    a[:, ..., None] with None at axis k (a constant)
+ *   a.tolist()              list(a)                       (1-d: lists hold numbers)
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -58,6 +68,19 @@ static kj_node *named(rw *r, kj_node_kind kind, const char *name, kj_node *kid) 
     if (n)
         n->kids[0] = kid;
     return n;
+}
+
+/* Appends name=value to call c's arguments. */
+static void add_keyword(rw *r, kj_node *c, const char *name, kj_node *value) {
+    kj_node **kids = c ? kj_alloc(r->f, sizeof(kj_node *) * (size_t)(c->nkids + 1)) : NULL;
+    if (!kids) {
+        r->failed = true;
+        return;
+    }
+    memcpy(kids, c->kids, sizeof(kj_node *) * (size_t)c->nkids);
+    kids[c->nkids] = named(r, KJ_E_KEYWORD, name, value);
+    c->kids = kids;
+    c->nkids++;
 }
 
 static kj_node *binop(rw *r, kj_op op, kj_node *a, kj_node *b) {
@@ -199,6 +222,24 @@ static kj_node *isclose(rw *r, call_args *a) {
     return close;
 }
 
+/* np.logaddexp(x, y) (base2: np.logaddexp2) as NumPy's npy_logaddexp
+ * computes it, elementwise. */
+static kj_node *logaddexp(rw *r, kj_node *x, kj_node *y, bool base2) {
+    const double ln2 = 0.6931471805599453, log2e = 1.4426950408889634;
+    kj_node *tail[2];
+    for (int k = 0; k < 2; k++) {   /* x + log1p(exp(y - x)) where x is larger, and the mirror */
+        kj_node *big = k ? y : x, *small = k ? x : y;
+        kj_node *e = call(r, base2 ? "np.exp2" : "np.exp", 1, binop(r, KJ_OP_SUB, small, big), NULL, NULL);
+        kj_node *l = call(r, "np.log1p", 1, e, NULL, NULL);
+        tail[k] = binop(r, KJ_OP_ADD, big, base2 ? binop(r, KJ_OP_MUL, l, constant(r, KJ_F64, 0, log2e)) : l);
+    }
+    kj_node *unordered = binop(r, KJ_OP_SUB, x, y);   /* a NaN */
+    kj_node *rest = call(r, "np.where", 3, compare(r, KJ_OP_GT, x, y), tail[0],
+                         call(r, "np.where", 3, compare(r, KJ_OP_LT, x, y), tail[1], unordered));
+    kj_node *equal = binop(r, KJ_OP_ADD, x, constant(r, KJ_F64, 0, base2 ? 1.0 : ln2));
+    return call(r, "np.where", 3, compare(r, KJ_OP_EQ, x, y), equal, rest);
+}
+
 static int refuse(kj_error *e, const kj_node *n, const char *hint, const char *fmt, const char *name) {
     return kj_fail(e, KJ_ERR_TYPING, n->line, n->col, hint, fmt, name);
 }
@@ -218,15 +259,8 @@ static kj_node *round_call(rw *r, kj_node *n, bool method_form, call_args *a) {
         return NULL;
     kj_node *decimals = a->arg[1] ? a->arg[1] : constant(r, KJ_I64, 0, 0);
     kj_node *c = call(r, "np.round", 2, a->arg[0], decimals, NULL);
-    if (a->arg[2] && c) {   /* out= stays a keyword: the ufuncs' way */
-        kj_node **kids = kj_alloc(r->f, sizeof(kj_node *) * 4);
-        if (!kids)
-            return r->failed = true, NULL;
-        memcpy(kids, c->kids, sizeof(kj_node *) * 3);
-        kids[3] = named(r, KJ_E_KEYWORD, "out", a->arg[2]);
-        c->kids = kids;
-        c->nkids = 4;
-    }
+    if (a->arg[2])   /* out= stays a keyword: the ufuncs' way */
+        add_keyword(r, c, "out", a->arg[2]);
     return c;
 }
 
@@ -235,7 +269,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
     const char *m = method_form ? n->name
                     : n->kids[0]->kind == KJ_E_FUNC && !strncmp(n->kids[0]->name, "np.", 3) ? n->kids[0]->name + 3
                                                                                                 : NULL;
-    if (!m || (method_form && strcmp(m, "round") != 0))
+    if (!m || (method_form && strcmp(m, "round") != 0 && strcmp(m, "tolist") != 0))
         return 0;
     rw r = {f, n->line, n->col, false};
     call_args a;
@@ -243,6 +277,10 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
     if (!strcmp(m, "round") || !strcmp(m, "round_") || !strcmp(m, "around")) {
         if (!(out = round_call(&r, n, method_form, &a)) && !r.failed)
             return refuse(e, n, NULL, "%s takes the array, decimals and out= only", "np.round");
+    } else if (!strcmp(m, "tolist")) {
+        if (!method_form || n->nkids != 1)
+            return refuse(e, n, NULL, "%s takes no arguments", "a.tolist()");
+        out = call(&r, "list", 1, n->kids[0], NULL, NULL);
     } else if (!strcmp(m, "where") && n->nkids == 2 && n->kids[1]->kind != KJ_E_KEYWORD) {
         out = call(&r, "np.nonzero", 1, n->kids[1], NULL, NULL);
     } else if (!strcmp(m, "outer")) {
@@ -323,6 +361,68 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         out = a.arg[0];
         for (int64_t i = 0; i < times; i++)
             out = binop(&r, KJ_OP_SUB, slice_axis(&r, out, axis, slice(&r, 1, 0, 0)), slice_axis(&r, out, axis, slice(&r, 0, -1, 0)));
+    } else if (!strcmp(m, "ptp") || !strcmp(m, "average")) {
+        static const char *const params[] = {"a", "axis", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, m[0] == 'a' ? "Weigh the values yourself: np.sum(w * a) / np.sum(w)." : NULL,
+                          "np.%s takes an array and axis here", m);
+        int nargs = a.arg[1] ? 2 : 1;
+        if (m[0] == 'a') {
+            out = call(&r, "np.mean", nargs, a.arg[0], a.arg[1], NULL);
+        } else {
+            if (!read_twice_ok(a.arg[0]) || (a.arg[1] && !read_twice_ok(a.arg[1])))
+                return refuse(e, n, "Assign it to a name first: x = ...; np.ptp(x).", "np.%s takes a name or a constant in compiled code", m);
+            out = binop(&r, KJ_OP_SUB, call(&r, "np.max", nargs, a.arg[0], a.arg[1], NULL),
+                        call(&r, "np.min", nargs, a.arg[0], a.arg[1], NULL));
+        }
+    } else if (!strcmp(m, "logspace")) {
+        static const char *const params[] = {"start", "stop", "num", "endpoint", "base", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[1] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes start, stop, num, endpoint and base here", m);
+        kj_node *grid = call(&r, "np.linspace", a.arg[2] ? 3 : 2, a.arg[0], a.arg[1], a.arg[2]);
+        if (a.arg[3])
+            add_keyword(&r, grid, "endpoint", a.arg[3]);
+        out = call(&r, "np.power", 2, a.arg[4] ? a.arg[4] : constant(&r, KJ_F64, 0, 10.0), grid, NULL);
+    } else if (!strcmp(m, "logaddexp") || !strcmp(m, "logaddexp2") || !strcmp(m, "heaviside")) {
+        static const char *const params[] = {"x1", "x2", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[1] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes two operands here", m);
+        if (!read_twice_ok(a.arg[0]) || !read_twice_ok(a.arg[1]))
+            return refuse(e, n, "Assign them to names first: x = ...; np.logaddexp(x, y).",
+                          "np.%s takes names or constants in compiled code", m);
+        if (m[0] == 'l') {
+            out = logaddexp(&r, a.arg[0], a.arg[1], m[9] == '2');
+        } else {   /* NumPy's heaviside: x itself where it is NaN */
+            kj_node *x = a.arg[0], *zero = constant(&r, KJ_I64, 0, 0);
+            kj_node *at_zero = call(&r, "np.where", 3, compare(&r, KJ_OP_EQ, x, zero), a.arg[1], x);
+            kj_node *above = call(&r, "np.where", 3, compare(&r, KJ_OP_GT, x, zero), constant(&r, KJ_F64, 0, 1.0), at_zero);
+            out = call(&r, "np.where", 3, compare(&r, KJ_OP_LT, x, zero), constant(&r, KJ_F64, 0, 0.0), above);
+        }
+    } else if (!strcmp(m, "sinc")) {
+        static const char *const params[] = {"x", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes one operand", m);
+        if (!read_twice_ok(a.arg[0]))
+            return refuse(e, n, "Assign it to a name first: x = ...; np.sinc(x).", "np.%s takes a name or a constant in compiled code", m);
+        kj_node *y[2];
+        for (int k = 0; k < 2; k++) {   /* written twice: each is computed in the same fused loop */
+            kj_node *nonzero = call(&r, "np.where", 3, compare(&r, KJ_OP_EQ, a.arg[0], constant(&r, KJ_I64, 0, 0)),
+                                    constant(&r, KJ_F64, 0, 1.0e-20), a.arg[0]);
+            y[k] = binop(&r, KJ_OP_MUL, constant(&r, KJ_F64, 0, 3.141592653589793), nonzero);
+        }
+        out = binop(&r, KJ_OP_DIV, call(&r, "np.sin", 1, y[0], NULL, NULL), y[1]);
+    } else if (!strcmp(m, "expand_dims")) {
+        static const char *const params[] = {"a", "axis", NULL};
+        bind(n, 1, params, &a);
+        int64_t axis;
+        if (!a.arg[0] || !a.arg[1] || a.unknown || a.too_many || !const_int(a.arg[1], 0, &axis))
+            return refuse(e, n, "Write the axis as a number, or index with None yourself: a[:, None].",
+                          "np.%s takes an array and a constant axis here", m);
+        out = slice_axis(&r, a.arg[0], axis, constant(&r, kj_none(), 0, 0));
     } else {
         return 0;
     }

@@ -6,6 +6,7 @@
 #include "jit/nrt.h"
 #include "jit/rt_list.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,58 +102,116 @@ void *kj_list_slice(void *owner, int64_t start, int64_t len, int64_t step, int64
     return r;
 }
 
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+/* One field of two items compared as Python compares numbers: -1 less,
+ * 1 greater, 0 equal, 2 neither (a NaN). */
+static int compare_field(const char *a, const char *b, int64_t field) {
+    int kind = (int)(field & 0xff), size = (int)((field >> 8) & 0xff);
+    a += field >> 16;
+    b += field >> 16;
+    if (kind == 'f') {
+        double x, y;
+        if (size == 4) {
+            float xf, yf;
+            memcpy(&xf, a, 4);
+            memcpy(&yf, b, 4);
+            x = xf;
+            y = yf;
+        } else {
+            memcpy(&x, a, 8);
+            memcpy(&y, b, 8);
+        }
+        return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+    }
+    if (kind == 'i') {
+        int64_t x = 0, y = 0;
+        switch (size) {
+        case 1: x = *(const int8_t *)a; y = *(const int8_t *)b; break;
+        case 2: { int16_t u, v; memcpy(&u, a, 2); memcpy(&v, b, 2); x = u; y = v; break; }
+        case 4: { int32_t u, v; memcpy(&u, a, 4); memcpy(&v, b, 4); x = u; y = v; break; }
+        default: memcpy(&x, a, 8); memcpy(&y, b, 8);
+        }
+        return (x > y) - (x < y);
+    }
+    uint64_t x = 0, y = 0;
+    switch (size) {
+    case 1: x = *(const uint8_t *)a; y = *(const uint8_t *)b; break;
+    case 2: { uint16_t u, v; memcpy(&u, a, 2); memcpy(&v, b, 2); x = u; y = v; break; }
+    case 4: { uint32_t u, v; memcpy(&u, a, 4); memcpy(&v, b, 4); x = u; y = v; break; }
+    default: memcpy(&x, a, 8); memcpy(&y, b, 8);
+    }
     return (x > y) - (x < y);
-}
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-static int cmp_f64(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-static int cmp_i32(const void *a, const void *b) {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-static int cmp_f32(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-static int cmp_u8(const void *a, const void *b) {
-    return (int)*(const uint8_t *)a - (int)*(const uint8_t *)b;
 }
 
-/* Sorts in place; kind: 'i' signed, 'u' unsigned, 'f' float. Stable
- * enough for numbers: equal numbers are indistinguishable. */
-void kj_list_sort(void *owner, int64_t kind, int64_t itemsize, int64_t reverse) {
+/* Python's a < b for items: the first field that is not equal decides. */
+static bool item_less(const char *a, const char *b, const int64_t *fields, int64_t nfields) {
+    for (int64_t f = 0; f < nfields; f++) {
+        int c = compare_field(a, b, fields[f]);
+        if (c != 0)
+            return c == -1;
+    }
+    return false;
+}
+
+/* A merge sort (bottom up), stable as Python's list.sort: equal items
+ * keep their order, with reverse too. */
+int32_t kj_list_sort(void *owner, const int64_t *fields, int64_t nfields, int64_t reverse) {
     kj_list_header *h = header(owner);
-    int (*cmp)(const void *, const void *) = NULL;
-    if (kind == 'f')
-        cmp = itemsize == 8 ? cmp_f64 : cmp_f32;
-    else if (itemsize == 8)
-        cmp = kind == 'u' ? cmp_u64 : cmp_i64;
-    else if (itemsize == 4 && kind == 'i')
-        cmp = cmp_i32;
-    else if (itemsize == 1 && kind == 'u')
-        cmp = cmp_u8;
-    if (cmp && h->n > 1)
-        qsort(h->items, (size_t)h->n, (size_t)itemsize, cmp);
-    if (reverse)
-        kj_list_reverse(owner);
+    int64_t n = h->n, s = h->itemsize;
+    if (n < 2)
+        return 0;
+    char *tmp = malloc((size_t)(n * s));
+    if (!tmp)
+        return -1;
+    char *src = h->items, *dst = tmp;
+    for (int64_t width = 1; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                const char *x = src + i * s, *y = src + j * s;
+                /* the right run's item goes first only when it must */
+                bool right = reverse ? item_less(x, y, fields, nfields) : item_less(y, x, fields, nfields);
+                memcpy(dst + k++ * s, right ? y : x, (size_t)s);
+                right ? j++ : i++;
+            }
+            memcpy(dst + k * s, src + i * s, (size_t)((mid - i) * s));
+            k += mid - i;
+            memcpy(dst + k * s, src + j * s, (size_t)((hi - j) * s));
+        }
+        char *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != h->items)
+        memcpy(h->items, src, (size_t)(n * s));
+    free(tmp);
+    return 0;
 }
 
 void kj_list_reverse(void *owner) {
     kj_list_header *h = header(owner);
-    char tmp[16];
     int64_t s = h->itemsize;
     for (int64_t i = 0, j = h->n - 1; i < j; i++, j--) {
-        memcpy(tmp, h->items + i * s, (size_t)s);
-        memcpy(h->items + i * s, h->items + j * s, (size_t)s);
-        memcpy(h->items + j * s, tmp, (size_t)s);
+        char *p = h->items + i * s, *q = h->items + j * s;
+        for (int64_t k = 0; k < s; k++) {
+            char t = p[k];
+            p[k] = q[k];
+            q[k] = t;
+        }
     }
+}
+
+/* Bytes an item of type t takes in a list (kj_llmemtype in lower.c: bools
+ * as bytes, tuples packed). */
+static int64_t item_size(const kj_type *t) {
+    if (t->kind == KJ_T_BOOL)
+        return 1;
+    if (t->kind != KJ_T_TUPLE)
+        return t->bits / 8;
+    int64_t n = 0;
+    for (int i = 0; i < t->n; i++)
+        n += item_size(t->elems[i]);
+    return n;
 }
 
 static PyObject *box_item(const char *p, const kj_type *t) {
@@ -170,6 +229,17 @@ static PyObject *box_item(const char *p, const kj_type *t) {
         case 32: return t->is_signed ? PyLong_FromLong(*(const int32_t *)p) : PyLong_FromUnsignedLong(*(const uint32_t *)p);
         default: return t->is_signed ? PyLong_FromLongLong(*(const int64_t *)p) : PyLong_FromUnsignedLongLong(*(const uint64_t *)p);
         }
+    case KJ_T_TUPLE: {
+        PyObject *r = PyTuple_New(t->n);
+        for (int i = 0; r && i < t->n; p += item_size(t->elems[i]), i++) {
+            PyObject *x = box_item(p, t->elems[i]);
+            if (!x)
+                Py_CLEAR(r);
+            else
+                PyTuple_SET_ITEM(r, i, x);
+        }
+        return r;
+    }
     default:
         PyErr_Format(PyExc_TypeError, "kiln: cannot return a list of %s", t->name);
         return NULL;

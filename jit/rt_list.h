@@ -17,7 +17,12 @@ void kj_list_remove_at(void *owner, int64_t i);
 int32_t kj_list_extend(void *owner, void *other, int64_t itemsize);
 /* A new list of len items from start by step; NULL when out of memory. */
 void *kj_list_slice(void *owner, int64_t start, int64_t len, int64_t step, int64_t itemsize);
-void kj_list_sort(void *owner, int64_t kind, int64_t itemsize, int64_t reverse);
+/* Sorts in place as Python does (stable, reverse keeps equal items in
+ * order); -1 when out of memory. fields: how to compare items, field by
+ * field, each KJ_LIST_FIELD(kind, size, offset) with kind 'i' signed, 'u'
+ * unsigned or bool, 'f' float; a tuple item has one per number in it. */
+int32_t kj_list_sort(void *owner, const int64_t *fields, int64_t nfields, int64_t reverse);
+#define KJ_LIST_FIELD(kind, size, offset) ((int64_t)(kind) | (int64_t)(size) << 8 | (int64_t)(offset) << 16)
 void kj_list_reverse(void *owner);
 
 #define KJ_RT_LIST_SYMBOLS                                  \

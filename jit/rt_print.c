@@ -194,21 +194,43 @@ static PyObject *scalar_of(const kj_print_item *it) {
     }
     case KJ_PRINT_COMPLEX: return PyComplex_FromDoubles(((const double *)it->ptr)[0], ((const double *)it->ptr)[1]);
     case KJ_PRINT_ARRAY: return array_of(it);
-    case KJ_PRINT_LIST: {
-        void *owner = *(void *const *)it->ptr;
-        const kj_type *elem = kj_type_from_npy(it->typenum);
-        kj_nrt_incref(owner);   /* kj_list_box takes a reference */
-        return kj_list_box(owner, kj_list(elem));
-    }
     default:
         PyErr_SetString(PyExc_TypeError, "kiln: cannot print this value");
         return NULL;
     }
 }
 
+/* The type item *at describes (a tuple takes the next ndim items), or
+ * NULL if they run out. */
+static const kj_type *type_of(const kj_print_item *items, int64_t n, int64_t *at) {
+    const kj_print_item *it = &items[(*at)++];
+    if (it->kind != KJ_PRINT_TUPLE)
+        return kj_type_from_npy(it->typenum);
+    const kj_type *elems[it->ndim > 0 ? it->ndim : 1];
+    for (int64_t i = 0; i < it->ndim; i++)
+        if (*at >= n || !(elems[i] = type_of(items, n, at)))
+            return NULL;
+    return kj_tuple((int)it->ndim, elems);
+}
+
+/* A list's items: of the NumPy type typenum, or (ndim 1) of the type the
+ * next items describe. */
+static PyObject *list_of(const kj_print_item *it, const kj_print_item *items, int64_t n, int64_t *at) {
+    const kj_type *elem = it->ndim ? (*at < n ? type_of(items, n, at) : NULL) : kj_type_from_npy(it->typenum);
+    if (!elem) {
+        PyErr_SetString(PyExc_TypeError, "kiln: cannot print this list");
+        return NULL;
+    }
+    void *owner = *(void *const *)it->ptr;
+    kj_nrt_incref(owner);   /* kj_list_box takes a reference */
+    return kj_list_box(owner, kj_list(elem));
+}
+
 /* The object of item *at (a tuple takes the next ndim items). */
 static PyObject *object_of(const kj_print_item *items, int64_t n, int64_t *at) {
     const kj_print_item *it = &items[(*at)++];
+    if (it->kind == KJ_PRINT_LIST)
+        return list_of(it, items, n, at);
     if (it->kind != KJ_PRINT_TUPLE)
         return scalar_of(it);
     PyObject *t = PyTuple_New(it->ndim);

@@ -19,7 +19,9 @@ bool kj_fmt_spec_ok(const char *spec, bool is_float);
 
 /* One argument of print, as the generated code lays it out: ptr points at
  * the value (an i64, a double, {double, double}, a char *, an array
- * struct, a list owner). A tuple is followed by its ndim items. */
+ * struct, a list owner). A tuple is followed by its ndim items; a list of
+ * tuples (ndim 1) by its item type: a tuple item and, for each number in
+ * it, an item with only its typenum. */
 enum {
     KJ_PRINT_STR, KJ_PRINT_INT, KJ_PRINT_UINT, KJ_PRINT_FLOAT, KJ_PRINT_BOOL, KJ_PRINT_COMPLEX,
     KJ_PRINT_NONE, KJ_PRINT_ARRAY, KJ_PRINT_LIST, KJ_PRINT_TUPLE,

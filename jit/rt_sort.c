@@ -179,3 +179,33 @@ double kj_np_quantile(const double *sorted, int64_t n, double q) {
     double a = sorted[lo], b = sorted[hi], diff = b - a;
     return gamma >= 0.5 ? b - diff * (1 - gamma) : a + diff * gamma;
 }
+
+double kj_np_interp(double x, const double *xp, const double *fp, int64_t n, double left, double right) {
+    if (n == 1)   /* NumPy's one-point case: a NaN x falls through to fp[0] */
+        return x < xp[0] ? left : x > xp[0] ? right : fp[0];
+    if (isnan(x))
+        return x;
+    if (x < xp[0])
+        return left;
+    if (x > xp[n - 1])
+        return right;
+    int64_t lo = 0, hi = n;   /* j: the last sample point <= x */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (xp[mid] <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int64_t j = lo - 1;
+    if (j == n - 1 || xp[j] == x)
+        return fp[j];
+    double slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]);
+    double r = slope * (x - xp[j]) + fp[j];
+    if (isnan(r)) {   /* NumPy tries from the other end, then a flat segment's value */
+        r = slope * (x - xp[j + 1]) + fp[j + 1];
+        if (isnan(r) && fp[j] == fp[j + 1])
+            r = fp[j];
+    }
+    return r;
+}

@@ -27,6 +27,10 @@ int32_t kj_np_histogram(const double *x, int64_t n, int64_t bins, int64_t has_ra
 double kj_np_median(const double *sorted, int64_t n);
 double kj_np_quantile(const double *sorted, int64_t n, double q);
 
+/* np.interp at x between the n >= 1 sample points xp (increasing) with
+ * values fp, contiguous doubles: NumPy's arithmetic and special cases. */
+double kj_np_interp(double x, const double *xp, const double *fp, int64_t n, double left, double right);
+
 #define KJ_RT_SORT_SYMBOLS                                  \
     {"kj_np_sort", (void *)kj_np_sort},                     \
     {"kj_np_argsort", (void *)kj_np_argsort},               \
@@ -34,6 +38,7 @@ double kj_np_quantile(const double *sorted, int64_t n, double q);
     {"kj_np_searchsorted", (void *)kj_np_searchsorted},     \
     {"kj_np_histogram", (void *)kj_np_histogram},           \
     {"kj_np_median", (void *)kj_np_median},                 \
-    {"kj_np_quantile", (void *)kj_np_quantile},
+    {"kj_np_quantile", (void *)kj_np_quantile},             \
+    {"kj_np_interp", (void *)kj_np_interp},
 
 #endif

@@ -10,7 +10,7 @@
 
 #define FAIL(c, n, hint, ...)                                           \
     do {                                                                \
-        char what_[400];                                                \
+        char what_[1200];                                               \
         snprintf(what_, sizeof what_, __VA_ARGS__);                     \
         return kj_infer_problem(c, n, hint, what_);                     \
     } while (0)
@@ -150,6 +150,18 @@ static LLVMValueRef spill(kj_lw *w, LLVMValueRef v) {
     return slot;
 }
 
+/* The items of type t as placeholders: a tuple item and its fields'
+ * NumPy type numbers (rt_print.c reads a list of tuples' item type so). */
+static void add_type(kj_lw *w, print_items *p, const kj_type *t) {
+    if (t->kind != KJ_T_TUPLE) {
+        add_item(w, p, KJ_PRINT_NONE, kj_type_to_npy(t), 0, NULL);
+        return;
+    }
+    add_item(w, p, KJ_PRINT_TUPLE, 0, t->n, NULL);
+    for (int i = 0; i < t->n; i++)
+        add_type(w, p, t->elems[i]);
+}
+
 static void add_value(kj_lw *w, print_items *p, LLVMValueRef v, const kj_type *t) {
     switch (t->kind) {
     case KJ_T_TUPLE:
@@ -158,7 +170,14 @@ static void add_value(kj_lw *w, print_items *p, LLVMValueRef v, const kj_type *t
             add_value(w, p, LLVMBuildExtractValue(w->b, v, (unsigned)i, ""), t->elems[i]);
         return;
     case KJ_T_ARRAY: add_item(w, p, KJ_PRINT_ARRAY, kj_type_to_npy(t->elem), t->ndim, spill(w, v)); return;
-    case KJ_T_LIST: add_item(w, p, KJ_PRINT_LIST, t->elem ? kj_type_to_npy(t->elem) : 12, 0, spill(w, v)); return;
+    case KJ_T_LIST:
+        if (t->elem && t->elem->kind == KJ_T_TUPLE) {   /* ndim 1: the item type follows */
+            add_item(w, p, KJ_PRINT_LIST, 0, 1, spill(w, v));
+            add_type(w, p, t->elem);
+            return;
+        }
+        add_item(w, p, KJ_PRINT_LIST, t->elem ? kj_type_to_npy(t->elem) : 12, 0, spill(w, v));
+        return;
     case KJ_T_STR: add_item(w, p, KJ_PRINT_STR, 0, 0, spill(w, v)); return;
     case KJ_T_NONE: add_item(w, p, KJ_PRINT_NONE, 0, 0, NULL); return;
     case KJ_T_BOOL: add_item(w, p, KJ_PRINT_BOOL, 0, 0, spill(w, LLVMBuildZExt(w->b, v, w->i64, ""))); return;

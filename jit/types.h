@@ -37,7 +37,7 @@ struct kj_type {
     const kj_type *elem;          /* array dtype, optional/enumerate inner */
     int n;                        /* tuple / zip arity */
     const kj_type **elems;
-    char name[160];               /* "float64", "array(float64, 2d, C)" */
+    char name[512];               /* "float64", "array(float64, 2d, C)": room for a tuple of a dozen arrays */
 };
 
 const kj_type *kj_none(void);

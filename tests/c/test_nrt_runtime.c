@@ -76,7 +76,8 @@ static void test_lists(void) {
     CHECK(h->n == 1001 && item(l, 0) == 0);
     void *s = kj_list_slice(l, 10, 5, 3, 8);
     CHECK(s && item(s, 0) == 10 && item(s, 4) == 22);
-    kj_list_sort(l, 'i', 8, 1);
+    int64_t field = KJ_LIST_FIELD('i', 8, 0);
+    CHECK(kj_list_sort(l, &field, 1, 1) == 0);
     CHECK(item(l, 0) == 999 && item(l, 1000) == -5);
     CHECK(kj_list_extend(s, s, 8) == 0 && ((kj_list_header *)kj_nrt_data(kj_nrt_block(s)))->n == 10);
     kj_nrt_decref(l);

@@ -51,7 +51,9 @@ def same(expected, got, rel=1e-9):
         if isinstance(got, float):
             # a variable that also holds floats is a float in compiled code (as in Numba)
             return math.isclose(got, float(expected), rel_tol=rel)
-        return isinstance(got, (int, np.integer)) and int(got) == wrap64(int(expected))
+        # Python ints wrap at 64 bits in compiled code; NumPy's uint64 does not need to
+        want = int(expected) if isinstance(expected, np.unsignedinteger) else wrap64(int(expected))
+        return isinstance(got, (int, np.integer)) and int(got) == want
     if isinstance(expected, (float, np.floating)):
         if not isinstance(got, (float, np.floating)):
             return False

@@ -159,3 +159,50 @@ def list_pop_empty(n):
 def empty_list_returned(n):
     a = []
     return a, len(a)
+
+
+# ---- lists of tuples ----
+SMALL_INTS = [(np.array([3, -1, 7, -1, 0]).astype(dt),) for dt in (np.int8, np.int16, np.uint16, np.uint32, np.uint64)]
+
+
+@case(*VI, *SMALL_INTS)
+def sort_every_int_width(a):   # the sort once left int8/int16/uint16/uint32 lists unsorted
+    b = [x for x in a]
+    b.sort()
+    c = sorted(b)
+    c.sort(reverse=True)
+    return b, c
+@case(*V, *VI)
+def pairs_appended_and_sorted(a):
+    pairs = []
+    for i in range(len(a)):
+        pairs.append((a[i], i))
+    pairs.sort()
+    rev = sorted(pairs)
+    rev.sort(reverse=True)
+    total = 0.0
+    for x, i in pairs:
+        total += x * i
+    return pairs, rev, total
+@case(*V)
+def scored_records_with_flags(a):   # a tuple holding a float, an int and a bool, sorted best first
+    records = [(x, i, x > 0) for i, x in enumerate(a)]
+    records.sort(reverse=True)
+    best = records[0] if len(records) > 0 else (0.0, -1, False)
+    records.insert(1, (0.5, -7, True))
+    records[-1] = (-0.5, 99, False)
+    last = records.pop()
+    return records, best, last, len(records)
+@case(*N)
+def nested_tuples(n):
+    out = [(i, (i * 0.5, i % 2 == 0)) for i in range(n)]
+    out.reverse()
+    head = out[:2]
+    out.extend(head)
+    return out, sorted(out)
+@case(*[(a,) for (a,) in V + VI if len(a) > 0])   # tests/numpy/test_lists.py: the empty list
+def pairs_to_array(a):   # np.array of a list of tuples: a row per tuple, promoted as NumPy does
+    return np.array([(i, x) for i, x in enumerate(a)])
+@case(*N)
+def pairs_with_bools_to_array(n):
+    return np.array([(i % 2 == 0, i) for i in range(n + 1)]), np.array([(i, -i) for i in range(n + 1)], dtype=np.float32)

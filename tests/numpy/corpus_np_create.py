@@ -134,3 +134,8 @@ def concatenate_in_loop(a):
     for i in range(3):
         out = np.concatenate((out, a * i))
     return out
+# np.logspace and np.expand_dims (jit/np_rewrite.c)
+@case((0, 2, 5), (0.0, 1.0, 4), (-1.5, 2.5, 1), (2, 0, 0), (3.0, -3.0, 7))
+def logspace(a, b, n): return np.logspace(a, b, n), np.logspace(a, b, n, endpoint=False), np.logspace(a, b, n, base=2.0)
+@case(*V, *M)
+def expand_dims(a): return np.expand_dims(a, 0), np.expand_dims(a, 1), np.expand_dims(a, -1), np.expand_dims(a, -2) + 1

@@ -199,3 +199,12 @@ _NEAR = (np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 100.0, 0.0]), np.array([1
 def isclose(a, b): return np.isclose(a, b), np.isclose(a, b, equal_nan=True), np.isclose(a, b, rtol=1e-3, atol=0.5)
 @case(*PAIRS, (floats((2, 2)), ints(3, np.int8)))
 def outer(a, b): return np.outer(a, b), np.outer(b, a[::-1])
+# np.logaddexp, logaddexp2, heaviside and sinc: NumPy's definitions, fused (jit/np_rewrite.c)
+_LOGS = (np.array([-1.5, 0.0, 2.0, np.nan, np.inf, -np.inf, 3.0, -np.inf, 700.0]),
+         np.array([-1.5, 1.0, 0.5, 1.0, np.inf, 2.0, np.nan, -np.inf, -700.0]))
+@case(_LOGS, (_LOGS[0].astype(np.float32), _LOGS[1].astype(np.float32)), *PAIRS[:4], (ints(5), ints(5)), (1.5, -2.0), (3.0, 3.0))
+def logaddexp(a, b): return np.logaddexp(a, b), np.logaddexp2(a, b)
+@case(_LOGS, (_LOGS[0].astype(np.float32), _LOGS[1].astype(np.float32)), (ints(6), ints(6)), (floats(5), 0.5), (0.0, 0.25), (-2.0, 0.25))
+def heaviside(x, h): return np.heaviside(x, h)
+@case(*V, *M, (np.array([0.0, 1.0, -2.0, 0.5, 1e-30]),), (ints(5),), (0.0,), (0.25,))
+def sinc(x): return np.sinc(x), np.sinc(x) * 2

@@ -169,3 +169,37 @@ _CLOSE = (np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 100.0, 0.0]),
 @case(_CLOSE, (_CLOSE[0][[0, 5, 6]], _CLOSE[1][[0, 5, 6]]), (floats(4), floats(4)), (ints(5), ints(5)),
       (_CLOSE[0].astype(np.float32), _CLOSE[1].astype(np.float32)), (1.0, 1.0 + 1e-12), (floats((2, 3)), floats(3)))
 def allclose(a, b): return np.allclose(a, b), np.allclose(a, b, equal_nan=True), np.allclose(a, b, 1e-2, 1e-3)
+# np.ptp and np.average (no weights): NumPy's definitions (jit/np_rewrite.c)
+@case(*V[:4], *VI[:4], *M[:4])
+def ptp_and_average(a): return np.ptp(a), np.average(a), np.ptp(a, 0), np.average(a, axis=0)
+@case(*M[:4], *MI)
+def ptp_rows(a): return np.ptp(a, axis=1), np.average(a, 1), np.ptp(a, -1)
+@case(*V[1:2], *M[4:5])
+def ptp_of_empty(a): return np.ptp(a)   # NumPy's ValueError for a zero-size reduction
+# np.bincount and np.interp (jit/lower_np_bins.c)
+_COUNTS = [(np.array([1, 1, 3, 0, 7]),), (np.array([2, 0, 2], np.int8),), (np.array([True, False, True]),),
+           (np.array([5, 1, 5, 9], np.uint32)[::-1],), (np.array([3, -1, 2]),)]
+@case(*_COUNTS)
+def bincount(x): return np.bincount(x), np.bincount(x, minlength=12)
+@case(*[(x, (np.arange(len(x)) * 0.5).astype(np.float32)) for (x,) in _COUNTS], (np.array([1, 2]), np.ones(3)))
+def bincount_weights(x, w): return np.bincount(x, w), np.bincount(x, weights=w[::-1], minlength=3)
+@case((np.array([], np.int64),), (np.array([0, 4]),))
+def bincount_minlength(x): return np.bincount(x, minlength=0), np.bincount(x, minlength=-1)
+_XP = np.array([1.0, 2.0, 2.0, 3.0, 7.5])
+@case((np.array([0.0, 4.0, np.nan, 2.0, 1.0, 3.0, 1.5, -np.inf, np.inf, 7.5]), _XP, np.array([3.0, 2.0, 5.0, 0.0, -1.0])),
+      (floats((3, 4)), _XP, ints(5)), (2.5, _XP[::-1][::-1], _XP * 2), (np.array([1.5], np.float32), _XP[:1], _XP[1:2]),
+      (np.nan, _XP[:1], _XP[1:2]), (1.0, _XP[:0], _XP[:0]), (1.0, _XP, _XP[:3]),
+      (np.array([0.5, 1.5, 2.5]), np.array([1.0, 2.0, 3.0]), np.array([np.inf, 1.0, np.inf])))
+def interp(x, xp, fp): return np.interp(x, xp, fp), np.interp(x, xp, fp, left=-1.0, right=99)
+# reductions of a tuple, as of NumPy's array of it: np.prod(a.shape)
+@case(*M[:4], *V[:2])
+def reductions_of_shape(a): return np.prod(a.shape), np.sum(a.shape), np.max(a.shape), np.mean(a.shape), np.all(a.shape)
+@case((2.0, np.nan, 1.0), (1, 2, 3), (True, False, True), (-1.5, 2, 0))
+def reductions_of_tuple(x, y, z):
+    t = (x, y, z)
+    return np.sum(t), np.prod(t), np.min(t), np.amax(t), np.mean(t), np.any(t)
+@case(*V, *VI)
+def tolist(a):
+    b = a.tolist()
+    b.append(7)
+    return b, (a > 0).tolist()

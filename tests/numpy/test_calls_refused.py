@@ -1,8 +1,9 @@
 """np.round, a.dtype, np.linalg.norm, np.isclose, np.nansum, np.flip,
-np.diff and ... where
-compiled code refuses them, with a message that says what to write instead;
-what they do compile is in the corpus (corpus_np_ewise.py,
-corpus_np_create.py, corpus_np_reduce.py)."""
+np.diff, ..., a reduction's extra arguments, np.average, np.ptp,
+np.bincount, np.interp and np.expand_dims where compiled code refuses
+them, with a message that says what to write instead; what they do
+compile is in the corpus (corpus_np_ewise.py, corpus_np_create.py,
+corpus_np_reduce.py)."""
 import numpy as np
 import pytest
 
@@ -94,3 +95,84 @@ def test_refusals_say_what_to_write():
         two_ellipses(a.reshape(2, 3))
     with pytest.raises(kiln.TypingError, match=r"\.\.\. \(Ellipsis\) stands for axes in an array index only"):
         ellipsis_as_value(a)
+
+
+@kiln.njit
+def sum_with_dtype(a):
+    return np.sum(a, dtype=np.float32)
+
+
+@kiln.njit
+def mean_keepdims(a):
+    return a.mean(keepdims=True)
+
+
+@kiln.njit
+def sum_three_positional(a):
+    return np.sum(a, 0, np.float32)
+
+
+@kiln.njit
+def weighted_average(a):
+    return np.average(a, weights=a)
+
+
+@kiln.njit
+def ptp_of_expression(a):
+    return np.ptp(a * 2)
+
+
+@kiln.njit
+def bincount_of_floats(a):
+    return np.bincount(a)
+
+
+@kiln.njit
+def interp_complex(a):
+    return np.interp(a, a.real, a)
+
+
+@kiln.njit
+def expand_dims_at_run_time(a, k):
+    return np.expand_dims(a, k)
+
+
+def test_refusals_of_what_compiled_code_would_otherwise_get_wrong():
+    # a reduction's dtype=, keepdims= and extra arguments were once accepted and ignored
+    a = np.arange(-3.0, 3.0)
+    for fn in (sum_with_dtype, mean_keepdims, sum_three_positional):
+        with pytest.raises(kiln.TypingError, match="takes the array and axis here") as e:
+            fn(a)
+        assert "a.astype(np.float64).sum()" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.average takes an array and axis here") as e:
+        weighted_average(a)
+    assert "np.sum(w * a) / np.sum(w)" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.ptp takes a name or a constant in compiled code"):
+        ptp_of_expression(a)
+    with pytest.raises(kiln.TypingError, match="np.bincount takes a 1-d array of non-negative ints") as e:
+        bincount_of_floats(a)
+    assert "x.astype(np.int64)" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.interp takes x \\(a number or a real array\\)"):
+        interp_complex(a + 1j)
+    with pytest.raises(kiln.TypingError, match="np.expand_dims takes an array and a constant axis here"):
+        expand_dims_at_run_time(a, 0)
+
+
+@kiln.njit
+def cumsum_of_tuple(a):
+    return np.cumsum(a.shape)
+
+
+@kiln.njit
+def tolist_of_matrix(a):
+    return a.tolist()
+
+
+def test_tuples_reduce_as_arrays_of_them_and_tolist_is_one_dimensional():
+    m = np.zeros((2, 3))
+    with pytest.raises(kiln.TypingError, match="np.cumsum takes a non-empty tuple of numbers and no axis here") as e:
+        cumsum_of_tuple(m)
+    assert "np.array(t)" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="list\\(\\) takes a range, a 1-d array") as e:
+        tolist_of_matrix(m)
+    assert "a.tolist() is list(a)" in str(e.value)

@@ -55,3 +55,29 @@ def test_list_of_arrays_is_a_clear_typing_error():
     with pytest.raises(kiln.TypingError) as info:
         f(2)
     assert "lists in compiled code hold numbers" in str(info.value)
+
+
+def test_array_of_an_empty_list_of_tuples_keeps_its_columns():
+    # NumPy sees no tuples in [] and gives shape (0,); compiled code knows the
+    # items are pairs, so the rows it would have had keep their width
+    @kiln.jit
+    def rows(n):
+        return np.array([(i, i * 0.5) for i in range(n)])
+    assert rows(0).shape == (0, 2) and rows(0).dtype == np.float64
+    assert rows(2).tolist() == [[0.0, 0.0], [1.0, 0.5]]
+
+
+def test_lists_of_tuples_refuse_what_python_would_not_order_or_sum():
+    @kiln.jit
+    def total(n):
+        return sum([(i, i) for i in range(n)])
+    with pytest.raises(kiln.TypingError, match="sum\\(\\) of a list of tuples"):
+        total(3)
+
+    @kiln.jit
+    def order(n):
+        pairs = [(i, 1j * i) for i in range(n)]
+        pairs.sort()
+        return pairs
+    with pytest.raises(kiln.TypingError, match="complex numbers cannot be ordered"):
+        order(3)

@@ -15,6 +15,7 @@ def printing(n, x):
     print(1, 2, 3, sep="-", end="!\n")
     print(x / 3, 1e16, 1e15 + 0.5, 123456.0, -0.0, 1e-5, 0.0001)
     print(np.float32(x) / 3, np.ones((2, 2), np.int32), np.zeros(0))
+    print([(i, i * x, (i > 1, -i)) for i in range(n)], "after", [(x, n)])
     s = "same"
     if s == "same" and s != "other":
         print(s)
