@@ -575,6 +575,21 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         const kj_type *e[2] = {kj_array(KJ_I64, 1, KJ_LAYOUT_C, false), kj_array(KJ_F64, 1, KJ_LAYOUT_C, false)};
         return kj_tuple(2, e);
     }
+    if (!strcmp(m, "solve") || !strcmp(m, "inv") || !strcmp(m, "det")) {   /* np.linalg's, by their own names */
+        bool solve = m[0] == 's';
+        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *y = solve ? value(c, kj_np_arg(a, 1, "b")) : NULL;
+        if (!x || (solve && !y))
+            return NULL;
+        bool real_x = x->kind == KJ_T_ARRAY && x->elem->kind != KJ_T_COMPLEX;
+        bool real_y = !solve || (y->kind == KJ_T_ARRAY && y->ndim <= 2 && y->elem->kind != KJ_T_COMPLEX);
+        if (a->npos + a->nkw != (solve ? 2 : 1) || !real_x || x->ndim != 2 || !real_y)
+            FAIL(c, n, "Complex matrices and stacks of matrices are not supported yet.",
+                 solve ? "np.linalg.solve takes a 2-d real array and a 1-d or 2-d real array here"
+                       : "np.linalg.%s takes a 2-d real array here", m);
+        const kj_type *f32 = kj_float(32);
+        const kj_type *e = x->elem == f32 && (!solve || y->elem == f32) ? f32 : KJ_F64;
+        return m[0] == 'd' ? e : kj_array(e, solve ? y->ndim : 2, KJ_LAYOUT_C, false);
+    }
     if (!strcmp(m, "bincount")) {
         static const char *const known[] = {"x", "weights", "minlength", NULL};
         const kj_type *x = value(c, kj_np_arg(a, 0, "x"));

@@ -188,6 +188,8 @@ void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type 
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *arr);
+/* np.linalg.solve, inv and det (lower_np_linalg.c). */
+LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* np.bincount and np.interp (lower_np_bins.c). */
 LLVMValueRef kj_np_lower_bins(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* How many elements of a (any dtype) are nonzero (true). */

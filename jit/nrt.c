@@ -2,6 +2,7 @@
  * counters that prove it is all given back, and the Python object that
  * keeps a block alive under a NumPy array returned to Python. */
 #include "jit/nrt.h"
+#include "jit/rt_linalg.h"
 #include "jit/rt_list.h"
 #include "jit/rt_print.h"
 #include "jit/rt_random.h"
@@ -248,5 +249,6 @@ const kj_symbol kj_nrt_symbols[] = {
     KJ_RT_PRINT_SYMBOLS
     KJ_RT_SORT_SYMBOLS
     KJ_RT_RANDOM_SYMBOLS
+    KJ_RT_LINALG_SYMBOLS
     {NULL, NULL},
 };

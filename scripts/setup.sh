@@ -13,6 +13,7 @@ packages=(
   libssl-dev                    # OpenSSL: HMAC-SHA256 message signing
   llvm-19-dev                   # LLVM-C: ORC JIT, pass pipeline, X86 and NVPTX
   python3-dev python3-numpy     # CPython embedding / extension API, NumPy's C API
+  liblapack3                    # LAPACK: np.linalg in compiled code, the library NumPy's linalg uses
   python3-ipython python3-matplotlib-inline python3-matplotlib  # the shell the kernel runs
   jupyter-core python3-jupyter-client python3-nbclient python3-nbconvert  # clients, notebooks
   jupyter-client python3-comm   # `jupyter kernelspec list`; the comm API widget libraries call

@@ -1,6 +1,6 @@
 """np.round, a.dtype, np.linalg.norm, np.isclose, np.nansum, np.flip,
 np.diff, ..., a reduction's extra arguments, np.average, np.ptp,
-np.bincount, np.interp and np.expand_dims where compiled code refuses
+np.bincount, np.interp, np.expand_dims and np.linalg where compiled code refuses
 them, with a message that says what to write instead; what they do
 compile is in the corpus (corpus_np_ewise.py, corpus_np_create.py,
 corpus_np_reduce.py)."""
@@ -176,3 +176,21 @@ def test_tuples_reduce_as_arrays_of_them_and_tolist_is_one_dimensional():
     with pytest.raises(kiln.TypingError, match="list\\(\\) takes a range, a 1-d array") as e:
         tolist_of_matrix(m)
     assert "a.tolist() is list(a)" in str(e.value)
+
+
+@kiln.njit
+def solve_complex(a, b):
+    return np.linalg.solve(a, b)
+
+
+@kiln.njit
+def det_of_stack(a):
+    return np.linalg.det(a)
+
+
+def test_linalg_takes_real_matrices():
+    with pytest.raises(kiln.TypingError, match="np.linalg.solve takes a 2-d real array and a 1-d or 2-d real array"):
+        solve_complex(np.eye(2) * 1j, np.ones(2))
+    with pytest.raises(kiln.TypingError, match="np.linalg.det takes a 2-d real array here") as e:
+        det_of_stack(np.ones((3, 2, 2)))
+    assert "stacks of matrices" in str(e.value)

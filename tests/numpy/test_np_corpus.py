@@ -11,6 +11,7 @@ import corpus_lists  # noqa: F401
 import corpus_np_index  # noqa: F401
 import corpus_np_complex  # noqa: F401
 import corpus_np_zero_d  # noqa: F401
+import corpus_np_linalg  # noqa: F401
 from np_diff import CASES, check
 
 
