@@ -590,6 +590,19 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         const kj_type *e = x->elem == f32 && (!solve || y->elem == f32) ? f32 : KJ_F64;
         return m[0] == 'd' ? e : kj_array(e, solve ? y->ndim : 2, KJ_LAYOUT_C, false);
     }
+    if (!strcmp(m, "diag") || !strcmp(m, "diagonal")) {
+        static const char *const known[] = {"v", "k", "a", "offset", NULL};
+        bool diag = m[4] == 0;
+        const kj_type *v = value(c, kj_np_arg(a, 0, diag ? "v" : "a"));
+        kj_node *k = kj_np_arg(a, 1, diag ? "k" : "offset");
+        if (!v || (k && !value(c, k)))
+            return NULL;
+        if (v->kind != KJ_T_ARRAY || (v->ndim != 2 && (!diag || v->ndim != 1)) || a->npos > 2 ||
+            !only_known_keywords(a, known) || (k && !kj_is_intlike(k->type)))
+            FAIL(c, n, NULL, diag ? "np.diag takes a 1-d or 2-d array and an int k here"
+                                  : "np.diagonal takes a 2-d array and an int offset here");
+        return v->ndim == 1 ? kj_array(v->elem, 2, KJ_LAYOUT_C, false) : kj_array(v->elem, 1, KJ_LAYOUT_A, true);
+    }
     if (!strcmp(m, "bincount")) {
         static const char *const known[] = {"x", "weights", "minlength", NULL};
         const kj_type *x = value(c, kj_np_arg(a, 0, "x"));
@@ -731,6 +744,13 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
         return kj_array(self->elem, self->ndim,
                         self->layout == KJ_LAYOUT_C ? KJ_LAYOUT_F : self->layout == KJ_LAYOUT_F ? KJ_LAYOUT_C : KJ_LAYOUT_A,
                         self->readonly);
+    if (!strcmp(m, "diagonal")) {
+        static const char *const known[] = {"offset", NULL};
+        kj_node *k = kj_np_arg(&a, 0, "offset");
+        if (self->ndim != 2 || a.npos > 1 || !only_known_keywords(&a, known) || (k && !kj_is_intlike(value(c, k))))
+            FAIL(c, n, "Take the diagonal of a 2-d array, with an int offset.", "diagonal takes a 2-d array and an int offset here");
+        return kj_array(self->elem, 1, KJ_LAYOUT_A, true);   /* NumPy's diagonal is a read-only view */
+    }
     if (!strcmp(m, "fill") && a.npos == 1) {
         const kj_type *t = value(c, a.pos[0]);
         if (!t)

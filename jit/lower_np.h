@@ -188,6 +188,10 @@ void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type 
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *arr);
+/* Diagonal k of the 2-d arr as a view of type t (k > 0 above the main
+ * one); np.diag and np.diagonal (lower_np_create.c). */
+LLVMValueRef kj_np_diagonal(kj_lw *w, const kj_type *t, LLVMValueRef arr, LLVMValueRef k);
+LLVMValueRef kj_np_lower_diag(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* np.linalg.solve, inv and det (lower_np_linalg.c). */
 LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* np.bincount and np.interp (lower_np_bins.c). */

@@ -23,6 +23,7 @@
  *   np.sinc(x)              sin(y) / y with y = pi * np.where(x == 0, 1e-20, x), as NumPy
  *   np.expand_dims(a, k)    a[:, ..., None] with None at axis k (a constant)
  *   a.tolist()              list(a)                       (1-d: lists hold numbers)
+ *   np.trace(a, k)          np.sum(np.diagonal(a, k))
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -415,6 +416,12 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
             y[k] = binop(&r, KJ_OP_MUL, constant(&r, KJ_F64, 0, 3.141592653589793), nonzero);
         }
         out = binop(&r, KJ_OP_DIV, call(&r, "np.sin", 1, y[0], NULL, NULL), y[1]);
+    } else if (!strcmp(m, "trace")) {
+        static const char *const params[] = {"a", "offset", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, "Sum a diagonal of a 2-d array: np.sum(a.diagonal(k)).", "np.%s takes a 2-d array and offset here", m);
+        out = call(&r, "np.sum", 1, call(&r, "np.diagonal", a.arg[1] ? 2 : 1, a.arg[0], a.arg[1], NULL), NULL, NULL);
     } else if (!strcmp(m, "expand_dims")) {
         static const char *const params[] = {"a", "axis", NULL};
         bind(n, 1, params, &a);

@@ -1,6 +1,7 @@
 """Corpus: np.linalg.solve, inv and det, on LAPACK as NumPy's own linalg:
 results equal to the bit, float32 computed in float64 as NumPy does, and
-NumPy's errors for singular, non-square and mismatched operands."""
+NumPy's errors for singular, non-square and mismatched operands; and
+np.trace, np.diag and diagonals."""
 import numpy as np
 
 from np_diff import case
@@ -26,3 +27,13 @@ def det(a): return np.linalg.det(a)
 def residual_of_solution(a, b):   # used the way a course uses it
     x = np.linalg.solve(a, b)
     return np.abs(a @ x - b).max() < 1e-9, x @ x
+
+
+# np.trace, np.diag, np.diagonal and a.diagonal(): read-only views of a diagonal, as NumPy's
+_RECT = np.arange(12.0).reshape(3, 4)
+@case((_RECT,), (_RECT.T[::-1],), (np.arange(12).reshape(4, 3)[::2],), (np.zeros((0, 3)),), (_INTS,), (_A.astype(np.float32),))
+def diagonals(m):
+    return (np.trace(m), np.trace(m, 1), np.trace(m, -2), m.diagonal(), m.diagonal(-1), np.diagonal(m, offset=2),
+            np.diag(m, 9), np.diag(m) * 2)
+@case((np.array([1, 2, 3]),), (np.arange(4.0)[::-2],), (np.zeros(0, np.int8),), (np.array([True, False]),))
+def diag_of_vector(v): return np.diag(v), np.diag(v, 2), np.diag(v, k=-1)

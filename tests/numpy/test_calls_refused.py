@@ -194,3 +194,21 @@ def test_linalg_takes_real_matrices():
     with pytest.raises(kiln.TypingError, match="np.linalg.det takes a 2-d real array here") as e:
         det_of_stack(np.ones((3, 2, 2)))
     assert "stacks of matrices" in str(e.value)
+
+
+@kiln.njit
+def diag_of_cube(a):
+    return np.diag(a)
+
+
+@kiln.njit
+def write_through_diagonal(a):
+    d = a.diagonal()
+    d[0] = 1.0
+
+
+def test_diagonals_are_read_only_views_of_matrices():
+    with pytest.raises(kiln.TypingError, match="np.diag takes a 1-d or 2-d array and an int k here"):
+        diag_of_cube(np.zeros((2, 2, 2)))
+    with pytest.raises(kiln.TypingError, match="cannot write to a read-only array"):
+        write_through_diagonal(np.zeros((2, 2)))
