@@ -24,6 +24,8 @@
  *   np.expand_dims(a, k)    a[:, ..., None] with None at axis k (a constant)
  *   a.tolist()              list(a)                       (1-d: lists hold numbers)
  *   np.trace(a, k)          np.sum(np.diagonal(a, k))
+ *   a.clip(lo, hi)          np.clip(a, lo, hi)
+ *   np.trapz(y, x, dx)      np.sum(d * (y[..., 1:] + y[..., :-1]) / 2.0, axis), d = np.diff(x) or dx
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -270,7 +272,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
     const char *m = method_form ? n->name
                     : n->kids[0]->kind == KJ_E_FUNC && !strncmp(n->kids[0]->name, "np.", 3) ? n->kids[0]->name + 3
                                                                                                 : NULL;
-    if (!m || (method_form && strcmp(m, "round") != 0 && strcmp(m, "tolist") != 0))
+    if (!m || (method_form && strcmp(m, "round") != 0 && strcmp(m, "tolist") != 0 && strcmp(m, "clip") != 0))
         return 0;
     rw r = {f, n->line, n->col, false};
     call_args a;
@@ -278,6 +280,29 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
     if (!strcmp(m, "round") || !strcmp(m, "round_") || !strcmp(m, "around")) {
         if (!(out = round_call(&r, n, method_form, &a)) && !r.failed)
             return refuse(e, n, NULL, "%s takes the array, decimals and out= only", "np.round");
+    } else if (method_form && !strcmp(m, "clip")) {
+        static const char *const params[] = {"min", "max", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || !a.arg[1] || a.unknown || a.too_many)
+            return refuse(e, n, "Give both bounds: a.clip(lo, hi).", "%s takes both bounds here", "a.clip");
+        out = call(&r, "np.clip", 3, n->kids[0], a.arg[0], a.arg[1]);
+    } else if (!strcmp(m, "trapz")) {
+        static const char *const params[] = {"y", "x", "dx", "axis", NULL};
+        bind(n, 1, params, &a);
+        int64_t axis;
+        if (!a.arg[0] || a.unknown || a.too_many || !const_int(a.arg[3], -1, &axis) || (a.arg[1] && (a.arg[2] || axis != -1)))
+            return refuse(e, n, "Write the axis as a number.",
+                          "np.%s takes y, then x (along the last axis) or dx, and a constant axis here", m);
+        if (!read_twice_ok(a.arg[0]) || (a.arg[1] && !read_twice_ok(a.arg[1])))
+            return refuse(e, n, "Assign them to names first: y = ...; np.trapz(y).", "np.%s takes names or constants in compiled code", m);
+        /* NumPy's: add.reduce(d * (y[1:] + y[:-1]) / 2.0) along axis, d = diff(x) or dx */
+        kj_node *d = a.arg[1] ? binop(&r, KJ_OP_SUB, slice_axis(&r, a.arg[1], -1, slice(&r, 1, 0, 0)),
+                                      slice_axis(&r, a.arg[1], -1, slice(&r, 0, -1, 0)))
+                              : a.arg[2] ? a.arg[2] : constant(&r, KJ_F64, 0, 1.0);
+        kj_node *sums = binop(&r, KJ_OP_ADD, slice_axis(&r, a.arg[0], axis, slice(&r, 1, 0, 0)),
+                              slice_axis(&r, a.arg[0], axis, slice(&r, 0, -1, 0)));
+        kj_node *areas = binop(&r, KJ_OP_DIV, binop(&r, KJ_OP_MUL, d, sums), constant(&r, KJ_F64, 0, 2.0));
+        out = call(&r, "np.sum", 2, areas, constant(&r, KJ_I64, axis, 0), NULL);
     } else if (!strcmp(m, "tolist")) {
         if (!method_form || n->nkids != 1)
             return refuse(e, n, NULL, "%s takes no arguments", "a.tolist()");

@@ -203,3 +203,13 @@ def tolist(a):
     b = a.tolist()
     b.append(7)
     return b, (a > 0).tolist()
+# np.trapz and a.clip (jit/np_rewrite.c)
+@case((np.array([1.0, 2.0, 4.0]), np.array([0.0, 1.0, 3.0])), (np.array([1, 2, 4]), np.array([0, 1, 3])),
+      (np.array([]), np.array([])), (np.array([2.5]), np.array([1.0])), (floats(5), floats(5)), (floats(4), floats(3)))
+def trapz(y, x): return np.trapz(y), np.trapz(y, dx=0.5), np.trapz(y, x)
+@case(*M[:4], *MI)
+def trapz_rows(m):
+    x = np.arange(m.shape[1]) * 0.5
+    return np.trapz(m), np.trapz(m, axis=0), np.trapz(m, x), np.trapz(m, dx=2, axis=-2)
+@case(*V, *VI, *M[:3])
+def clip_method(a): return a.clip(-1, 1.5), a.clip(min=0, max=2) * 2

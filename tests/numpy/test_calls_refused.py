@@ -212,3 +212,21 @@ def test_diagonals_are_read_only_views_of_matrices():
         diag_of_cube(np.zeros((2, 2, 2)))
     with pytest.raises(kiln.TypingError, match="cannot write to a read-only array"):
         write_through_diagonal(np.zeros((2, 2)))
+
+
+@kiln.njit
+def trapz_x_along_rows(a):
+    x = np.arange(2.0)
+    return np.trapz(a, x, axis=0)
+
+
+@kiln.njit
+def clip_one_bound(a):
+    return a.clip(0)
+
+
+def test_trapz_and_clip_method_limits():
+    with pytest.raises(kiln.TypingError, match="np.trapz takes y, then x \\(along the last axis\\) or dx"):
+        trapz_x_along_rows(np.zeros((2, 3)))
+    with pytest.raises(kiln.TypingError, match="a.clip takes both bounds here"):
+        clip_one_bound(np.zeros(3))
