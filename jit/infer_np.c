@@ -740,10 +740,21 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
     }
     if ((!strcmp(m, "ravel") || !strcmp(m, "flatten")) && a.npos == 0)
         return kj_array(self->elem, 1, KJ_LAYOUT_C, m[0] == 'r' && self->layout == KJ_LAYOUT_C && self->readonly);
-    if (!strcmp(m, "transpose") && a.npos == 0)
-        return kj_array(self->elem, self->ndim,
-                        self->layout == KJ_LAYOUT_C ? KJ_LAYOUT_F : self->layout == KJ_LAYOUT_F ? KJ_LAYOUT_C : KJ_LAYOUT_A,
-                        self->readonly);
+    if (!strcmp(m, "transpose") || !strcmp(m, "swapaxes")) {
+        int perm[self->ndim > 0 ? self->ndim : 1];
+        char why[200];
+        if (kj_np_axes_perm(m, &a, 0, self->ndim, perm, why, sizeof why) < 0)
+            FAIL(c, n, "Name the axes with constant ints.", "%s", why);
+        bool same = true, reversed = true;
+        for (int k = 0; k < self->ndim; k++) {
+            same = same && perm[k] == k;
+            reversed = reversed && perm[k] == self->ndim - 1 - k;
+        }
+        char layout = same ? self->layout
+                      : reversed && self->layout == KJ_LAYOUT_C ? KJ_LAYOUT_F
+                      : reversed && self->layout == KJ_LAYOUT_F ? KJ_LAYOUT_C : KJ_LAYOUT_A;
+        return kj_array(self->elem, self->ndim, layout, self->readonly);
+    }
     if (!strcmp(m, "diagonal")) {
         static const char *const known[] = {"offset", NULL};
         kj_node *k = kj_np_arg(&a, 0, "offset");

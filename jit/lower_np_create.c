@@ -310,13 +310,16 @@ LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
         kj_node *k = kj_np_arg(&a, 0, "offset");
         return kj_np_diagonal(w, t, self, k ? kj_np_value(w, k, KJ_I64) : c64(w, 0));
     }
-    if (!strcmp(m, "transpose")) {
+    if (!strcmp(m, "transpose") || !strcmp(m, "swapaxes")) {
         LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM], rs[KJ_NP_MAXDIM], rst[KJ_NP_MAXDIM];
+        int perm[KJ_NP_MAXDIM];
+        char why[200];
+        kj_np_axes_perm(m, &a, 0, st->ndim, perm, why, sizeof why);   /* inference checked it */
         kj_np_shape(w, self, st->ndim, shape);
         kj_np_strides(w, self, st->ndim, strides);
         for (int k = 0; k < st->ndim; k++) {
-            rs[k] = shape[st->ndim - 1 - k];
-            rst[k] = strides[st->ndim - 1 - k];
+            rs[k] = shape[perm[k]];
+            rst[k] = strides[perm[k]];
         }
         return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), rs, rst);
     }

@@ -2,6 +2,7 @@
  * and lowering (lower_np*.c) of NumPy calls. */
 #include "jit/np_funcs.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void kj_np_split(kj_node *n, int first, kj_np_args *a) {
@@ -193,4 +194,57 @@ const kj_np_distribution *kj_np_distribution_of(const char *name) {
         if (!strcmp(all[i].name, name))
             return &all[i];
     return NULL;
+}
+
+/* A constant int node's value in *v. */
+static bool const_axis(const kj_node *k, int64_t *v) {
+    if (!k || k->kind != KJ_E_CONST || !k->type || k->type->kind != KJ_T_INT)
+        return false;
+    *v = k->ival;
+    return true;
+}
+
+int kj_np_axes_perm(const char *m, const kj_np_args *a, int first, int ndim, int *perm, char *why, size_t size) {
+    int n = a->npos - first;
+    const kj_node *const *given = (const kj_node *const *)a->pos + first;
+    if (a->nkw > 0 || (n == 1 && given[0]->kind == KJ_E_TUPLE)) {   /* a.transpose((1, 0)), axes=(1, 0) */
+        const kj_node *t = a->nkw > 0 ? (a->nkw == 1 && !strcmp(a->kw[0]->name, "axes") && n == 0 ? a->kw[0]->kids[0] : NULL)
+                                      : given[0];
+        if (!t || t->kind != KJ_E_TUPLE) {
+            snprintf(why, size, "%s takes the axes as constant ints here", m);
+            return -1;
+        }
+        n = t->nkids;
+        given = (const kj_node *const *)t->kids;
+    }
+    bool swap = !strcmp(m, "swapaxes");
+    if (swap ? n != 2 : (n != 0 && n != ndim)) {
+        snprintf(why, size, swap ? "swapaxes takes two axes" : "axes don't match array");
+        return -1;
+    }
+    int64_t ax[64];
+    for (int i = 0; i < n && i < 64; i++) {
+        if (!const_axis(given[i], &ax[i])) {
+            snprintf(why, size, "%s takes the axes as constant ints here", m);
+            return -1;
+        }
+        if (ax[i] < -ndim || ax[i] >= ndim) {
+            snprintf(why, size, "axis %lld is out of bounds for array of dimension %d", (long long)ax[i], ndim);
+            return -1;
+        }
+        ax[i] = ax[i] < 0 ? ax[i] + ndim : ax[i];
+    }
+    for (int k = 0; k < ndim; k++)
+        perm[k] = swap || n == 0 ? (swap ? k : ndim - 1 - k) : (int)ax[k];
+    if (swap) {
+        perm[ax[0]] = (int)ax[1];
+        perm[ax[1]] = (int)ax[0];
+    }
+    for (int k = 0; k < ndim; k++)
+        for (int j = 0; j < k; j++)
+            if (perm[j] == perm[k]) {
+                snprintf(why, size, "repeated axis in transpose");
+                return -1;
+            }
+    return 0;
 }

@@ -139,3 +139,11 @@ def concatenate_in_loop(a):
 def logspace(a, b, n): return np.logspace(a, b, n), np.logspace(a, b, n, endpoint=False), np.logspace(a, b, n, base=2.0)
 @case(*V, *M)
 def expand_dims(a): return np.expand_dims(a, 0), np.expand_dims(a, 1), np.expand_dims(a, -1), np.expand_dims(a, -2) + 1
+# np.transpose / a.transpose with axes and np.swapaxes: views with the axes permuted
+_CUBE = np.arange(24.0).reshape(2, 3, 4)
+@case((_CUBE,), (_CUBE[:, ::-1, ::2],), (np.asfortranarray(_CUBE),), (np.arange(24).reshape(4, 3, 2).T,))
+def permuted_axes(a):
+    return (np.transpose(a), np.transpose(a, (1, 0, 2)), a.transpose(2, 0, 1) * 2, a.transpose((0, 1, 2)),
+            np.swapaxes(a, 0, -1), a.swapaxes(1, 2).copy())
+@case(*M)
+def swapped_matrix(m): return np.swapaxes(m, 0, 1), np.transpose(m, axes=(1, 0)) + 1, m.transpose(-1, -2)

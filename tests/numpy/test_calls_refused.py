@@ -230,3 +230,28 @@ def test_trapz_and_clip_method_limits():
         trapz_x_along_rows(np.zeros((2, 3)))
     with pytest.raises(kiln.TypingError, match="a.clip takes both bounds here"):
         clip_one_bound(np.zeros(3))
+
+
+@kiln.njit
+def repeated_axis(a):
+    return np.transpose(a, (0, 0))
+
+
+@kiln.njit
+def axis_past_the_end(a):
+    return np.swapaxes(a, 0, 2)
+
+
+@kiln.njit
+def axes_at_run_time(a, k):
+    return a.transpose(k, 0)
+
+
+def test_axes_are_constants_numpy_would_accept():
+    m = np.zeros((2, 3))
+    with pytest.raises(kiln.TypingError, match="repeated axis in transpose"):
+        repeated_axis(m)
+    with pytest.raises(kiln.TypingError, match="axis 2 is out of bounds for array of dimension 2"):
+        axis_past_the_end(m)
+    with pytest.raises(kiln.TypingError, match="transpose takes the axes as constant ints here"):
+        axes_at_run_time(m, 1)
