@@ -152,7 +152,7 @@ const kj_type *kj_np_unary_type(kj_infer_ctx *c, kj_node *n, const kj_type *a) {
 
 static const char *const reductions[] = {"sum", "prod", "min", "max", "amin", "amax", "mean",
                                          "var", "std", "argmin", "argmax", "all", "any",
-                                         "cumsum", "cumprod", NULL};
+                                         "cumsum", "cumprod", "nanmin", "nanmax", NULL};
 
 static bool is_reduction(const char *m) {
     for (int i = 0; reductions[i]; i++)
@@ -710,7 +710,7 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
     if (!infer_values(c, &a))
         return NULL;
     bool bad;
-    if (is_reduction(m))
+    if (is_reduction(m) && strncmp(m, "nan", 3) != 0)   /* np.nanmax is a function only */
         return reduction_type(c, n, m, self, &a, 0);
     if (!strcmp(m, "copy") && a.npos == 0 && a.nkw == 0)
         return kj_array(self->elem, self->ndim, KJ_LAYOUT_C, false);

@@ -1,5 +1,6 @@
 /* lower_np_reduce: sum, prod, min, max, mean, var, std, argmin, argmax,
- * all, any over a whole array or along one axis, and cumsum / cumprod.
+ * all, any, nanmin, nanmax over a whole array or along one axis, and
+ * cumsum / cumprod.
  * A reduction runs over "lines": the whole array when it is contiguous (a
  * non-contiguous one is copied first), or each line along the axis. */
 #include "jit/lower_np.h"
@@ -87,12 +88,14 @@ static LLVMValueRef mean_of(kj_lw *w, LLVMValueRef sum, LLVMValueRef count, cons
 }
 
 /* The minimum (maximum) of a line of count > 0 elements, in pt; a NaN
- * wins, as in NumPy. LLVM's min/max intrinsics (llvm.maximum propagates a
- * NaN) keep the loop a plain reduction, which LLVM vectorizes where a
- * loop tracking the best index does not. */
-static LLVMValueRef extreme(kj_lw *w, const line *ln, const kj_type *et, const kj_type *pt, bool is_max) {
+ * wins, as in NumPy, or (skip_nan: np.nanmin, np.nanmax, NumPy's fmin and
+ * fmax) loses to any number. LLVM's min/max intrinsics (llvm.maximum
+ * propagates a NaN, llvm.maxnum drops it) keep the loop a plain
+ * reduction, which LLVM vectorizes where a loop tracking the best index
+ * does not. */
+static LLVMValueRef extreme_of(kj_lw *w, const line *ln, const kj_type *et, const kj_type *pt, bool is_max, bool skip_nan) {
     LLVMTypeRef lt = kj_lltype(w, pt);
-    const char *op = is_float(pt) ? (is_max ? "llvm.maximum" : "llvm.minimum")
+    const char *op = is_float(pt) ? (skip_nan ? (is_max ? "llvm.maxnum" : "llvm.minnum") : (is_max ? "llvm.maximum" : "llvm.minimum"))
                      : pt->kind == KJ_T_INT && pt->is_signed ? (is_max ? "llvm.smax" : "llvm.smin")
                                                              : (is_max ? "llvm.umax" : "llvm.umin");
     LLVMValueRef best = kj_entry_alloca(w, lt, "best");
@@ -104,6 +107,10 @@ static LLVMValueRef extreme(kj_lw *w, const line *ln, const kj_type *et, const k
                    best);
     kj_np_loop_end(w, &l);
     return LLVMBuildLoad2(w->b, lt, best, "");
+}
+
+static LLVMValueRef extreme(kj_lw *w, const line *ln, const kj_type *et, const kj_type *pt, bool is_max) {
+    return extreme_of(w, ln, et, pt, is_max, false);
 }
 
 LLVMValueRef kj_np_extreme_span(kj_lw *w, bool is_max, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
@@ -286,6 +293,13 @@ static LLVMValueRef reduce_line(kj_lw *w, const char *m, const line *ln, const k
                     is_max ? "zero-size array to reduction operation maximum which has no identity"
                            : "zero-size array to reduction operation minimum which has no identity");
         return extreme(w, ln, et, rt, is_max);
+    }
+    if (!strcmp(m, "nanmin") || !strcmp(m, "nanmax")) {
+        bool is_max = m[4] == 'a';
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, ln->count, c64(w, 0), ""), PyExc_ValueError,
+                    is_max ? "zero-size array to reduction operation fmax which has no identity"
+                           : "zero-size array to reduction operation fmin which has no identity");
+        return extreme_of(w, ln, et, rt, is_max, true);
     }
     /* mean, var, std: NumPy's two passes */
     LLVMValueRef mean = mean_of(w, fold(w, ln, et, rt, false), ln->count, rt);

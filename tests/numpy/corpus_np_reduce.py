@@ -213,3 +213,9 @@ def trapz_rows(m):
     return np.trapz(m), np.trapz(m, axis=0), np.trapz(m, x), np.trapz(m, dx=2, axis=-2)
 @case(*V, *VI, *M[:3])
 def clip_method(a): return a.clip(-1, 1.5), a.clip(min=0, max=2) * 2
+# np.nanmin and np.nanmax: NumPy's fmin and fmax reductions, NaN dropped, all-NaN giving NaN
+_NANS = np.array([np.nan, 1.5, -2.0, np.nan, 0.0])
+@case((_NANS,), (_NANS.astype(np.float32)[::-1],), (np.full(3, np.nan),), (np.zeros(0),), *VI[:3])
+def nan_extremes(a): return np.nanmax(a), np.nanmin(a), np.nanmax(a * 2 - 1)
+@case((np.array([[np.nan, 1.0, 2.0], [np.nan, -3.0, np.nan]]),), *M[:4], *MI)
+def nan_extremes_along_axes(m): return np.nanmax(m, axis=0), np.nanmin(m, 1), np.nanmax(m, -1)

@@ -255,3 +255,13 @@ def test_axes_are_constants_numpy_would_accept():
         axis_past_the_end(m)
     with pytest.raises(kiln.TypingError, match="transpose takes the axes as constant ints here"):
         axes_at_run_time(m, 1)
+
+
+@kiln.njit
+def nanmax_as_method(a):
+    return a.nanmax()
+
+
+def test_nanmax_is_a_function_as_in_numpy():
+    with pytest.raises(kiln.TypingError, match="nanmax"):
+        nanmax_as_method(np.zeros(3))
