@@ -603,6 +603,29 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
                                   : "np.diagonal takes a 2-d array and an int offset here");
         return v->ndim == 1 ? kj_array(v->elem, 2, KJ_LAYOUT_C, false) : kj_array(v->elem, 1, KJ_LAYOUT_A, true);
     }
+    if (!strcmp(m, "roll")) {
+        static const char *const known[] = {"a", "shift", "axis", NULL};
+        kj_node *sh = kj_np_arg(a, 1, "shift"), *ax = kj_np_arg(a, 2, "axis");
+        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *st = sh ? value(c, sh) : NULL, *axt = ax ? value(c, ax) : kj_none();
+        if (!x || (sh && !st) || !axt)
+            return NULL;
+        if (a->npos > 3 || !only_known_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !st ||
+            !kj_is_intlike(st) || (axt->kind != KJ_T_NONE && !kj_is_intlike(axt)))
+            FAIL(c, n, "Roll one axis at a time.", "np.roll takes an array, an int shift and an int axis here");
+        return kj_array(x->elem, x->ndim, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "append")) {   /* np.append(arr, values): both raveled, joined */
+        static const char *const known[] = {"arr", "values", NULL};
+        const kj_type *x = value(c, kj_np_arg(a, 0, "arr")), *y = value(c, kj_np_arg(a, 1, "values"));
+        if (!x || !y)
+            return NULL;
+        const kj_type *ex = x->kind == KJ_T_ARRAY ? x->elem : x, *ey = y->kind == KJ_T_ARRAY ? y->elem : y;
+        const kj_type *e = kj_unify(ex, ey);
+        if (a->npos > 2 || !only_known_keywords(a, known) || !e || !(kj_is_number(e) || e->kind == KJ_T_BOOL))
+            FAIL(c, n, "Join along an axis with np.concatenate((a, b), axis).",
+                 "np.append takes two arrays or numbers, and no axis, here");
+        return kj_array(e, 1, KJ_LAYOUT_C, false);
+    }
     if (!strcmp(m, "bincount")) {
         static const char *const known[] = {"x", "weights", "minlength", NULL};
         const kj_type *x = value(c, kj_np_arg(a, 0, "x"));

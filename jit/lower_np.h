@@ -187,6 +187,9 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n);
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+LLVMValueRef kj_np_lower_append(kj_lw *w, kj_node *n, const kj_np_args *a);
+/* np.roll (lower_np_roll.c). */
+LLVMValueRef kj_np_lower_roll(kj_lw *w, kj_node *n, const kj_np_args *a);
 LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *arr);
 /* Diagonal k of the 2-d arr as a view of type t (k > 0 above the main
  * one); np.diag and np.diagonal (lower_np_create.c). */

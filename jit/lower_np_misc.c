@@ -115,6 +115,10 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_nonzero(w, n, m, a->pos[0]);
     if (!strcmp(m, "bincount") || !strcmp(m, "interp"))
         return kj_np_lower_bins(w, n, m, a);
+    if (!strcmp(m, "append"))
+        return kj_np_lower_append(w, n, a);
+    if (!strcmp(m, "roll"))
+        return kj_np_lower_roll(w, n, a);
     if (!strcmp(m, "diag") || !strcmp(m, "diagonal"))
         return kj_np_lower_diag(w, n, m, a);
     if (!strcmp(m, "solve") || !strcmp(m, "inv") || !strcmp(m, "det"))

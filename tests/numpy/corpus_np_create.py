@@ -147,3 +147,11 @@ def permuted_axes(a):
             np.swapaxes(a, 0, -1), a.swapaxes(1, 2).copy())
 @case(*M)
 def swapped_matrix(m): return np.swapaxes(m, 0, 1), np.transpose(m, axes=(1, 0)) + 1, m.transpose(-1, -2)
+# np.append (both raveled, joined, NumPy's promotion) and np.roll
+@case((np.array([1, 2]), np.array([0.5, 1.5], np.float32)), (np.zeros(0, np.int8), np.array([True])),
+      (np.arange(6).reshape(2, 3)[:, ::-1], np.arange(4.0).reshape(2, 2).T), (np.array([-1.5]), np.zeros(0)))
+def append(a, b): return np.append(a, b), np.append(a, 3.5), np.append(2, b), np.append(b, a)
+@case(*[(x, s) for (x,) in V[:3] + VI[:2] + M[:4] for s in (0, 2, -7)], (np.zeros((0, 3)), 1))
+def roll(a, s): return np.roll(a, s), np.roll(a, shift=-s), np.roll(a, s, axis=-1), np.roll(a, s, 0)
+@case((np.arange(6).reshape(2, 3), 2))
+def roll_past_the_axes(a, k): return np.roll(a, 1, axis=k)   # NumPy's AxisError

@@ -265,3 +265,22 @@ def nanmax_as_method(a):
 def test_nanmax_is_a_function_as_in_numpy():
     with pytest.raises(kiln.TypingError, match="nanmax"):
         nanmax_as_method(np.zeros(3))
+
+
+@kiln.njit
+def append_along_axis(a):
+    return np.append(a, a, axis=0)
+
+
+@kiln.njit
+def roll_two_axes(a):
+    return np.roll(a, (1, 1), (0, 1))
+
+
+def test_append_and_roll_limits():
+    m = np.zeros((2, 2))
+    with pytest.raises(kiln.TypingError, match="np.append takes two arrays or numbers, and no axis, here") as e:
+        append_along_axis(m)
+    assert "np.concatenate((a, b), axis)" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.roll takes an array, an int shift and an int axis here"):
+        roll_two_axes(m)
