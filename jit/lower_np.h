@@ -149,6 +149,9 @@ void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef sr
 /* The data of array arr (type at) as one contiguous line of its size:
  * its own, or a C-ordered copy when it is not contiguous. */
 LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at);
+/* The axis a run-time int names in an array of nd dimensions (negative
+ * from the end), after raising NumPy's AxisError when there is none. */
+LLVMValueRef kj_np_axis(kj_lw *w, LLVMValueRef asked, int nd);
 
 /* Whether a sum of et elements in type at goes in NumPy's order, through
  * the runtime's pairwise sum (rt_np.h): not with a cast, nor on the GPU,

@@ -439,12 +439,7 @@ LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *ar
     /* along an axis: one line per element of the result */
     int nd = at->ndim;
     LLVMValueRef asked = kj_np_value(w, axisn, KJ_I64);
-    LLVMValueRef axis = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, asked, c64(w, 0), ""),
-                                        LLVMBuildAdd(w->b, asked, c64(w, nd), ""), asked, "axis");
-    kj_np_prepare_axis_error();
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, axis, c64(w, nd), ""));
-    kj_call(w, "kj_np_raise_axis", w->vd, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){asked, c64(w, nd)});
-    kj_np_fail_end(w, ok);
+    LLVMValueRef axis = kj_np_axis(w, asked, nd);
     LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM], oshape[KJ_NP_MAXDIM], ostrides[KJ_NP_MAXDIM];
     kj_np_shape(w, arr, nd, shape);
     kj_np_strides(w, arr, nd, strides);

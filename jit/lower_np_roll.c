@@ -3,7 +3,6 @@
  * the front, and the result has a's shape; with one, every line along the
  * axis moves so. */
 #include "jit/lower_np.h"
-#include "jit/rt_np.h"
 
 #include <string.h>
 
@@ -44,12 +43,7 @@ LLVMValueRef kj_np_lower_roll(kj_lw *w, kj_node *n, const kj_np_args *a) {
         return out;
     }
     LLVMValueRef asked = kj_np_value(w, axn, KJ_I64);
-    LLVMValueRef axis = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, asked, c64(w, 0), ""),
-                                        LLVMBuildAdd(w->b, asked, c64(w, nd), ""), asked, "axis");
-    kj_np_prepare_axis_error();
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, axis, c64(w, nd), ""));
-    kj_call(w, "kj_np_raise_axis", w->vd, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){asked, c64(w, nd)});
-    kj_np_fail_end(w, ok);
+    LLVMValueRef axis = kj_np_axis(w, asked, nd);
     LLVMValueRef len = c64(w, 0);
     for (int k = 0; k < nd; k++)
         len = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, axis, c64(w, k), ""), shape[k], len, "");

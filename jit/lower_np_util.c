@@ -3,6 +3,7 @@
 #include "jit/lower_np.h"
 #include "jit/lower_nrt.h"
 #include "jit/nrt.h"
+#include "jit/rt_np.h"
 
 #include <llvm-c/DebugInfo.h>
 #include <string.h>
@@ -300,4 +301,14 @@ LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals) {
     for (int i = 0; i < n; i++)
         LLVMBuildStore(w->b, vals[i], LLVMBuildGEP2(w->b, w->i64, a, (LLVMValueRef[]){c64(w, i)}, 1, ""));
     return a;
+}
+
+LLVMValueRef kj_np_axis(kj_lw *w, LLVMValueRef asked, int nd) {
+    LLVMValueRef axis = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, asked, c64(w, 0), ""),
+                                        LLVMBuildAdd(w->b, asked, c64(w, nd), ""), asked, "axis");
+    kj_np_prepare_axis_error();
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, axis, c64(w, nd), ""));
+    kj_call(w, "kj_np_raise_axis", w->vd, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){asked, c64(w, nd)});
+    kj_np_fail_end(w, ok);
+    return axis;
 }
