@@ -33,7 +33,11 @@
  *                order), ORC LLJIT; LLVM's one-time start-up on a thread
  *                begun at import
  *   runtime.c    what compiled code calls: exceptions, the interrupt flag
- *                (SIGINT), random numbers, integer helpers
+ *                (SIGINT), random numbers, integer helpers; NumPy's own in
+ *                rt_*.c (nrt.c owned memory, rt_np.c errors and sums,
+ *                rt_sort.c sorting, histograms and interp, rt_random.c
+ *                distributions, rt_list.c lists, rt_print.c print,
+ *                rt_linalg.c np.linalg on the system's LAPACK)
  *   fault.c      a segmentation fault in a call (an index far out of
  *                bounds, runaway recursion) as kiln.MemoryFault or
  *                RecursionError, the process kept
