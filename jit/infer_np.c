@@ -603,6 +603,23 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
                                   : "np.diagonal takes a 2-d array and an int offset here");
         return v->ndim == 1 ? kj_array(v->elem, 2, KJ_LAYOUT_C, false) : kj_array(v->elem, 1, KJ_LAYOUT_A, true);
     }
+    if (!strcmp(m, "meshgrid")) {   /* of 1-d arrays; indexing 'xy' (NumPy's default) or 'ij' */
+        kj_node *ix = kj_np_arg(a, -1, "indexing");
+        static const char *const known[] = {"indexing", NULL};
+        bool ok = a->npos >= 1 && a->npos <= 3 && only_known_keywords(a, known) &&
+                  (!ix || (ix->kind == KJ_E_CONST && ix->str && (!strcmp(ix->str, "xy") || !strcmp(ix->str, "ij"))));
+        const kj_type *e[3];
+        for (int i = 0; ok && i < a->npos; i++) {
+            const kj_type *x = value(c, a->pos[i]);
+            if (!x)
+                return NULL;
+            ok = x->kind == KJ_T_ARRAY && x->ndim == 1;
+            e[i] = ok ? kj_array(x->elem, a->npos, KJ_LAYOUT_C, false) : NULL;
+        }
+        if (!ok)
+            FAIL(c, n, "Ravel the inputs first.", "np.meshgrid takes one to three 1-d arrays and indexing='xy' or 'ij' here");
+        return kj_tuple(a->npos, e);
+    }
     if (!strcmp(m, "roll")) {
         static const char *const known[] = {"a", "shift", "axis", NULL};
         kj_node *sh = kj_np_arg(a, 1, "shift"), *ax = kj_np_arg(a, 2, "axis");

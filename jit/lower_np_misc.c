@@ -119,6 +119,8 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_append(w, n, a);
     if (!strcmp(m, "roll"))
         return kj_np_lower_roll(w, n, a);
+    if (!strcmp(m, "meshgrid"))
+        return kj_np_lower_meshgrid(w, n, a);
     if (!strcmp(m, "diag") || !strcmp(m, "diagonal"))
         return kj_np_lower_diag(w, n, m, a);
     if (!strcmp(m, "solve") || !strcmp(m, "inv") || !strcmp(m, "det"))

@@ -155,3 +155,10 @@ def append(a, b): return np.append(a, b), np.append(a, 3.5), np.append(2, b), np
 def roll(a, s): return np.roll(a, s), np.roll(a, shift=-s), np.roll(a, s, axis=-1), np.roll(a, s, 0)
 @case((np.arange(6).reshape(2, 3), 2))
 def roll_past_the_axes(a, k): return np.roll(a, 1, axis=k)   # NumPy's AxisError
+# np.meshgrid of 1-d arrays, 'xy' (NumPy's default) and 'ij'
+@case((np.arange(3), np.array([0.5, 1.5]), np.arange(4.0)[::-1]), (np.zeros(0), np.arange(2, dtype=np.int8), np.ones(1, np.float32)))
+def meshgrid(x, y, z):
+    X, Y = np.meshgrid(x, y)
+    A, B = np.meshgrid(x, y, indexing='ij')
+    P, Q, R = np.meshgrid(x, y, z)
+    return X, Y, A, B * 2, P, Q, R, np.meshgrid(z)[0]

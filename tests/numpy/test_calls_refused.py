@@ -284,3 +284,14 @@ def test_append_and_roll_limits():
     assert "np.concatenate((a, b), axis)" in str(e.value)
     with pytest.raises(kiln.TypingError, match="np.roll takes an array, an int shift and an int axis here"):
         roll_two_axes(m)
+
+
+@kiln.njit
+def meshgrid_of_matrices(a):
+    return np.meshgrid(a, a)
+
+
+def test_meshgrid_takes_vectors():
+    with pytest.raises(kiln.TypingError, match="np.meshgrid takes one to three 1-d arrays") as e:
+        meshgrid_of_matrices(np.zeros((2, 2)))
+    assert "Ravel the inputs first." in str(e.value)
