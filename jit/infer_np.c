@@ -660,10 +660,9 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     }
     if (!strcmp(m, "interp")) {
         static const char *const known[] = {"x", "xp", "fp", "left", "right", NULL};
-        const char *const *p = known;
         const kj_type *t[5];
         for (int i = 0; i < 5; i++) {
-            kj_node *k = kj_np_arg(a, i, p[i]);
+            kj_node *k = kj_np_arg(a, i, known[i]);
             if (!(t[i] = k ? value(c, k) : kj_none()))
                 return NULL;
             bool real = kj_is_number(t[i]) && t[i]->kind != KJ_T_COMPLEX;

@@ -171,27 +171,27 @@ static LLVMValueRef slice(kj_lw *w, kj_node *sl, LLVMValueRef list, const kj_typ
 /* ---- methods ---- */
 
 /* The numbers in an item of type e, in order, as KJ_LIST_FIELDs from
- * *offset on; returns how many (at most max). */
-static int item_fields(kj_lw *w, const kj_type *e, int64_t *fields, int max, int64_t *offset) {
+ * *offset on, appended to fields while *n < max; *n counts them all. */
+static void item_fields(kj_lw *w, const kj_type *e, int64_t *fields, int max, int *n, int64_t *offset) {
     if (e->kind == KJ_T_TUPLE) {
-        int n = 0;
         for (int i = 0; i < e->n; i++)
-            n += item_fields(w, e->elems[i], fields + n, max - n, offset);
-        return n;
+            item_fields(w, e->elems[i], fields, max, n, offset);
+        return;
     }
     int64_t size = (int64_t)LLVMConstIntGetZExtValue(kj_np_itemsize(w, e));
-    if (max > 0)
-        fields[0] = KJ_LIST_FIELD(e->kind == KJ_T_FLOAT ? 'f' : (e->kind == KJ_T_INT && e->is_signed) ? 'i' : 'u', size,
-                                  *offset);
+    if (*n < max)
+        fields[*n] = KJ_LIST_FIELD(e->kind == KJ_T_FLOAT ? 'f' : (e->kind == KJ_T_INT && e->is_signed) ? 'i' : 'u', size,
+                                   *offset);
+    (*n)++;
     *offset += size;
-    return 1;
 }
 
 /* Sorts list (items of type e) as Python does. */
 static void sort(kj_lw *w, kj_node *at, LLVMValueRef list, const kj_type *e, LLVMValueRef reverse) {
     enum { MAX = 64 };
     int64_t fields[MAX], offset = 0;
-    int n = item_fields(w, e, fields, MAX, &offset);
+    int n = 0;
+    item_fields(w, e, fields, MAX, &n, &offset);
     if (n > MAX) {
         kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL, "cannot sort items of more than %d numbers", MAX);
         return;

@@ -102,6 +102,19 @@ void *kj_list_slice(void *owner, int64_t start, int64_t len, int64_t step, int64
     return r;
 }
 
+/* An integer field of size bytes: its bits, zero-extended (the host is
+ * little-endian, as every target Kiln builds for), or sign-extended. */
+static uint64_t unsigned_field(const char *p, int size) {
+    uint64_t v = 0;
+    memcpy(&v, p, (size_t)size);
+    return v;
+}
+
+static int64_t signed_field(const char *p, int size) {
+    int shift = 64 - 8 * size;
+    return (int64_t)(unsigned_field(p, size) << shift) >> shift;
+}
+
 /* One field of two items compared as Python compares numbers: -1 less,
  * 1 greater, 0 equal, 2 neither (a NaN). */
 static int compare_field(const char *a, const char *b, int64_t field) {
@@ -123,22 +136,10 @@ static int compare_field(const char *a, const char *b, int64_t field) {
         return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
     }
     if (kind == 'i') {
-        int64_t x = 0, y = 0;
-        switch (size) {
-        case 1: x = *(const int8_t *)a; y = *(const int8_t *)b; break;
-        case 2: { int16_t u, v; memcpy(&u, a, 2); memcpy(&v, b, 2); x = u; y = v; break; }
-        case 4: { int32_t u, v; memcpy(&u, a, 4); memcpy(&v, b, 4); x = u; y = v; break; }
-        default: memcpy(&x, a, 8); memcpy(&y, b, 8);
-        }
+        int64_t x = signed_field(a, size), y = signed_field(b, size);
         return (x > y) - (x < y);
     }
-    uint64_t x = 0, y = 0;
-    switch (size) {
-    case 1: x = *(const uint8_t *)a; y = *(const uint8_t *)b; break;
-    case 2: { uint16_t u, v; memcpy(&u, a, 2); memcpy(&v, b, 2); x = u; y = v; break; }
-    case 4: { uint32_t u, v; memcpy(&u, a, 4); memcpy(&v, b, 4); x = u; y = v; break; }
-    default: memcpy(&x, a, 8); memcpy(&y, b, 8);
-    }
+    uint64_t x = unsigned_field(a, size), y = unsigned_field(b, size);
     return (x > y) - (x < y);
 }
 
