@@ -10,16 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FAIL(c, n, hint, ...)                                           \
-    do {                                                                \
-        char what_[1200];                                               \
-        snprintf(what_, sizeof what_, __VA_ARGS__);                     \
-        return kj_infer_problem(c, n, hint, what_);                     \
-    } while (0)
+#define FAIL KJ_NP_FAIL
 
-
-/* The type of an argument that is a value (not a dtype). */
-static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
+const kj_type *kj_np_arg_type(kj_infer_ctx *c, kj_node *k) {
     if (!k)
         return NULL;
     const kj_type *t = kj_infer_sub(c, k);
@@ -31,7 +24,7 @@ static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
 /* The dtype node k names, typing the array of `a.dtype` first. */
 static const kj_type *dtype_node(kj_infer_ctx *c, kj_node *k) {
     if (kj_np_is_dtype_attr(k))
-        value(c, k->kids[0]);
+        kj_np_arg_type(c, k->kids[0]);
     return kj_np_dtype_node(k);
 }
 
@@ -65,7 +58,7 @@ static int shape_ndim(const kj_type *t) {
     return -1;
 }
 
-static bool only_known_keywords(const kj_np_args *a, const char *const *names) {
+bool kj_np_only_keywords(const kj_np_args *a, const char *const *names) {
     for (int i = 0; i < a->nkw; i++) {
         bool ok = false;
         for (int j = 0; names && names[j]; j++)
@@ -82,7 +75,7 @@ static bool only_known_keywords(const kj_np_args *a, const char *const *names) {
  * argsort are stable, which every kind allows. NULL, or why not. */
 static const char *sort_args_refused(const kj_np_args *a, int first, int ndim) {
     static const char *const known[] = {"axis", "kind", NULL};
-    if (a->npos > first + 2 || !only_known_keywords(a, known))
+    if (a->npos > first + 2 || !kj_np_only_keywords(a, known))
         return "takes the array, axis and kind here";
     const kj_node *axis = kj_np_arg(a, first, "axis"), *kind = kj_np_arg(a, first + 1, "kind");
     if (axis && !(axis->kind == KJ_E_CONST && axis->type && kj_is_intlike(axis->type) &&
@@ -167,7 +160,7 @@ static bool is_reduction(const char *m) {
 static const kj_type *reduction_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *a,
                                      const kj_np_args *args, int first) {
     static const char *const known[] = {"a", "axis", NULL};
-    if (args->npos > first + 1 || !only_known_keywords(args, known + (first ? 0 : 1)))
+    if (args->npos > first + 1 || !kj_np_only_keywords(args, known + (first ? 0 : 1)))
         FAIL(c, n, "Convert first for another dtype (a.astype(np.float64).sum()); keepdims, out and initial are not supported.",
              "np.%s takes the array and axis here", m);
     kj_node *axis = kj_np_arg(args, first, "axis");
@@ -192,7 +185,7 @@ static const kj_type *reduction_type(kj_infer_ctx *c, kj_node *n, const char *m,
         FAIL(c, n, "Reduce the real parts (a.real) or the magnitudes (np.abs(a)) instead.",
              "np.%s of a complex array is not supported yet", m);
     if (axis) {
-        const kj_type *at = value(c, axis);
+        const kj_type *at = kj_np_arg_type(c, axis);
         if (!at)
             return NULL;
         if (!kj_is_intlike(at) && at->kind != KJ_T_NONE)
@@ -219,11 +212,11 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
     int nd = 0;
     const kj_type *t[KJ_NP_MAX_ARGS];
     for (int i = 0; i < a->npos; i++)
-        if (!(t[i] = value(c, a->pos[i])))
+        if (!(t[i] = kj_np_arg_type(c, a->pos[i])))
             return NULL;
     kj_node *size = kj_np_arg(a, -1, "size");
     if (size) {
-        if ((nd = shape_ndim(value(c, size))) < 0)
+        if ((nd = shape_ndim(kj_np_arg_type(c, size))) < 0)
             FAIL(c, size, NULL, "size must be an int or a tuple of ints");
     }
     if (!strcmp(m, "seed")) {
@@ -283,7 +276,7 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
     if (d) {
         for (int i = 0; i < d->nparams; i++) {
             kj_node *k = kj_np_arg(a, i, d->params[i]);
-            const kj_type *pt = k ? value(c, k) : NULL;
+            const kj_type *pt = k ? kj_np_arg_type(c, k) : NULL;
             if (!k && d->required[i])
                 FAIL(c, n, NULL, "np.random.%s needs %s", m, d->params[i]);
             if (k && (!pt || !kj_is_number(pt) || pt->kind == KJ_T_COMPLEX || (d->integer[i] && !kj_is_intlike(pt))))
@@ -310,14 +303,14 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
     if (!strcmp(m, "empty") || !strcmp(m, "zeros") || !strcmp(m, "ones") || !strcmp(m, "full")) {
         bool full = m[0] == 'f';
         kj_node *shape = kj_np_arg(a, 0, "shape");
-        int nd = shape_ndim(value(c, shape));
+        int nd = shape_ndim(kj_np_arg_type(c, shape));
         if (nd < 0)
             FAIL(c, n, NULL, "np.%s needs a shape: an int or a tuple of ints", m);
         const kj_type *dt = dtype_arg(c, kj_np_arg(a, full ? 2 : 1, "dtype"), &bad);
         if (bad)
             return NULL;
         if (full) {
-            const kj_type *fv = value(c, kj_np_arg(a, 1, "fill_value"));
+            const kj_type *fv = kj_np_arg_type(c, kj_np_arg(a, 1, "fill_value"));
             if (!fv || !kj_is_number(fv))
                 FAIL(c, n, NULL, "np.full needs a number to fill with");
             if (!dt) {
@@ -331,10 +324,10 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
     }
     if (!strcmp(m, "empty_like") || !strcmp(m, "zeros_like") || !strcmp(m, "ones_like") ||
         !strcmp(m, "full_like")) {
-        const kj_type *src = value(c, kj_np_arg(a, 0, "a"));
+        const kj_type *src = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
         if (!src || src->kind != KJ_T_ARRAY)
             FAIL(c, n, NULL, "np.%s needs an array", m);
-        if (m[0] == 'f' && !value(c, kj_np_arg(a, 1, "fill_value")))
+        if (m[0] == 'f' && !kj_np_arg_type(c, kj_np_arg(a, 1, "fill_value")))
             return NULL;
         const kj_type *dt = dtype_arg(c, kj_np_arg(a, m[0] == 'f' ? 2 : 1, "dtype"), &bad);
         if (bad)
@@ -344,7 +337,7 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
     if (!strcmp(m, "arange")) {
         const kj_type *e = KJ_I64;
         for (int i = 0; i < a->npos; i++) {
-            const kj_type *t = value(c, a->pos[i]);
+            const kj_type *t = kj_np_arg_type(c, a->pos[i]);
             if (!t)
                 return NULL;
             if (!kj_is_number(t) || t->kind == KJ_T_COMPLEX)
@@ -359,14 +352,14 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
     }
     if (!strcmp(m, "linspace")) {
         for (int i = 0; i < a->npos; i++) {
-            const kj_type *t = value(c, a->pos[i]);
+            const kj_type *t = kj_np_arg_type(c, a->pos[i]);
             if (!t)
                 return NULL;
             if (!kj_is_number(t) || t->kind == KJ_T_COMPLEX || (i == 2 && !kj_is_intlike(t)))
                 FAIL(c, n, NULL, "np.linspace(start, stop, num=50) takes real numbers and an int");
         }
         kj_node *ep = kj_np_arg(a, -1, "endpoint");
-        if (ep && !value(c, ep))
+        if (ep && !kj_np_arg_type(c, ep))
             return NULL;
         if (a->npos < 2 || a->npos > 3)
             FAIL(c, n, NULL, "np.linspace(start, stop, num=50)");
@@ -374,7 +367,7 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
     }
     if (!strcmp(m, "eye") || !strcmp(m, "identity")) {
         for (int i = 0; i < a->npos && i < (m[0] == 'e' ? 2 : 1); i++) {
-            const kj_type *t = value(c, a->pos[i]);
+            const kj_type *t = kj_np_arg_type(c, a->pos[i]);
             if (!t)
                 return NULL;
             if (!kj_is_intlike(t))
@@ -385,7 +378,7 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
     }
     if (!strcmp(m, "copy") || !strcmp(m, "array") || !strcmp(m, "asarray") ||
         !strcmp(m, "ascontiguousarray")) {
-        const kj_type *src = value(c, kj_np_arg(a, 0, "a"));
+        const kj_type *src = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
         if (!src)
             return NULL;
         const kj_type *dt = dtype_arg(c, kj_np_arg(a, 1, "dtype"), &bad);
@@ -433,9 +426,9 @@ static const kj_type *join_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
     static const char *const axis_kw[] = {"axis", NULL};
     bool takes_axis = !strcmp(m, "concatenate") || !strcmp(m, "stack");
     kj_node *arrays = kj_np_arg(a, 0, NULL), *axis = takes_axis ? kj_np_arg(a, 1, "axis") : NULL;
-    if (!arrays || a->npos > (takes_axis ? 2 : 1) || !only_known_keywords(a, takes_axis ? axis_kw : NULL))
+    if (!arrays || a->npos > (takes_axis ? 2 : 1) || !kj_np_only_keywords(a, takes_axis ? axis_kw : NULL))
         FAIL(c, n, NULL, "np.%s takes a tuple of arrays%s here", m, takes_axis ? " and axis=" : "");
-    const kj_type *t = value(c, arrays);
+    const kj_type *t = kj_np_arg_type(c, arrays);
     if (!t)
         return NULL;
     if (t->kind != KJ_T_TUPLE || t->n == 0)
@@ -460,7 +453,7 @@ static const kj_type *join_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
     }
     int rank = kj_np_join_rank(m, nd);
     if (axis) {
-        const kj_type *at = value(c, axis);
+        const kj_type *at = kj_np_arg_type(c, axis);
         if (!at)
             return NULL;
         if (axis->kind != KJ_E_CONST || !kj_is_intlike(at))
@@ -485,9 +478,20 @@ static const kj_type *nonzero_type(const char *m, const kj_type *x) {
     return kj_tuple(x->ndim, e);
 }
 
+/* Whether m is a function of numpy.linalg and not of numpy (the front end
+ * names np.linalg.eig "eig"): for the message that refuses it. */
+static bool in_linalg_only(const char *m) {
+    PyObject *np = PyImport_ImportModule("numpy"), *la = PyImport_ImportModule("numpy.linalg");
+    bool only = np && la && PyObject_HasAttrString(la, m) && !PyObject_HasAttrString(np, m);
+    Py_XDECREF(np);
+    Py_XDECREF(la);
+    PyErr_Clear();
+    return only;
+}
+
 static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
-        const kj_type *x = value(c, a->pos[0]);
+        const kj_type *x = kj_np_arg_type(c, a->pos[0]);
         const kj_type *t = x && x->kind == KJ_T_ARRAY ? part_type(x, m) : NULL;
         if (!t && x)
             FAIL(c, n, "Use .real and .imag of a number.", "np.%s takes a complex array (np.real also a real one), got %s",
@@ -495,13 +499,13 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return t;
     }
     if (is_reduction(m)) {
-        const kj_type *t = value(c, kj_np_arg(a, 0, "a"));
+        const kj_type *t = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
         return t ? reduction_type(c, n, m, t, a, 1) : NULL;
     }
     if (kj_np_join_rank(m, 1) > 0)
         return join_type(c, n, m, a);
     if (!strcmp(m, "dot") || !strcmp(m, "matmul")) {
-        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *y = value(c, kj_np_arg(a, 1, "b"));
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *y = kj_np_arg_type(c, kj_np_arg(a, 1, "b"));
         if (!x || !y)
             return NULL;
         if (x->kind != KJ_T_ARRAY || y->kind != KJ_T_ARRAY || x->ndim > 2 || y->ndim > 2)
@@ -515,7 +519,7 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
     }
     if (!strcmp(m, "sort") || !strcmp(m, "argsort") || !strcmp(m, "unique")) {
-        const kj_type *x = value(c, kj_np_arg(a, 0, "a"));
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
         if (!x)
             return NULL;
         if (x->kind != KJ_T_ARRAY || (m[0] == 'u' && (a->npos > 1 || a->nkw > 0)))
@@ -527,7 +531,7 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, m[0] == 'u' ? 1 : x->ndim, KJ_LAYOUT_C, false);
     }
     if (!strcmp(m, "nonzero") || !strcmp(m, "flatnonzero") || !strcmp(m, "argwhere")) {
-        const kj_type *x = value(c, kj_np_arg(a, 0, "a"));
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
         if (!x)
             return NULL;
         if (a->npos + a->nkw != 1 || x->kind != KJ_T_ARRAY || x->ndim == 0)
@@ -537,7 +541,7 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     if (!strcmp(m, "median") || !strcmp(m, "percentile") || !strcmp(m, "quantile")) {
         bool median = m[0] == 'm';
         kj_node *q = median ? NULL : kj_np_arg(a, 1, "q");
-        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *qt = q ? value(c, q) : NULL;
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *qt = q ? kj_np_arg_type(c, q) : NULL;
         if (!x || (q && !qt))
             return NULL;
         if (a->npos + a->nkw != (median ? 1 : 2) || x->kind != KJ_T_ARRAY || x->elem->kind == KJ_T_COMPLEX ||
@@ -547,7 +551,7 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return median && x->elem->kind == KJ_T_FLOAT && x->elem->bits == 32 ? x->elem : KJ_F64;
     }
     if (!strcmp(m, "searchsorted")) {
-        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *v = value(c, kj_np_arg(a, 1, "v"));
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *v = kj_np_arg_type(c, kj_np_arg(a, 1, "v"));
         kj_node *side = kj_np_arg(a, 2, "side");
         if (!x || !v)
             return NULL;
@@ -560,11 +564,11 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return kj_is_number(v) ? KJ_I64 : NULL;
     }
     if (!strcmp(m, "histogram")) {
-        const kj_type *x = value(c, kj_np_arg(a, 0, "a"));
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
         kj_node *bins = kj_np_arg(a, 1, "bins"), *range = kj_np_arg(a, 2, "range");
         if (!x)
             return NULL;
-        const kj_type *bt = bins ? value(c, bins) : KJ_I64, *rt = range ? value(c, range) : NULL;
+        const kj_type *bt = bins ? kj_np_arg_type(c, bins) : KJ_I64, *rt = range ? kj_np_arg_type(c, range) : NULL;
         if (!bt || (range && !rt))
             return NULL;
         if (x->kind != KJ_T_ARRAY || !kj_is_intlike(bt) || x->elem->kind == KJ_T_COMPLEX ||
@@ -575,30 +579,15 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         const kj_type *e[2] = {kj_array(KJ_I64, 1, KJ_LAYOUT_C, false), kj_array(KJ_F64, 1, KJ_LAYOUT_C, false)};
         return kj_tuple(2, e);
     }
-    if (!strcmp(m, "solve") || !strcmp(m, "inv") || !strcmp(m, "det")) {   /* np.linalg's, by their own names */
-        bool solve = m[0] == 's';
-        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *y = solve ? value(c, kj_np_arg(a, 1, "b")) : NULL;
-        if (!x || (solve && !y))
-            return NULL;
-        bool real_x = x->kind == KJ_T_ARRAY && x->elem->kind != KJ_T_COMPLEX;
-        bool real_y = !solve || (y->kind == KJ_T_ARRAY && y->ndim <= 2 && y->elem->kind != KJ_T_COMPLEX);
-        if (a->npos + a->nkw != (solve ? 2 : 1) || !real_x || x->ndim != 2 || !real_y)
-            FAIL(c, n, "Complex matrices and stacks of matrices are not supported yet.",
-                 solve ? "np.linalg.solve takes a 2-d real array and a 1-d or 2-d real array here"
-                       : "np.linalg.%s takes a 2-d real array here", m);
-        const kj_type *f32 = kj_float(32);
-        const kj_type *e = x->elem == f32 && (!solve || y->elem == f32) ? f32 : KJ_F64;
-        return m[0] == 'd' ? e : kj_array(e, solve ? y->ndim : 2, KJ_LAYOUT_C, false);
-    }
     if (!strcmp(m, "diag") || !strcmp(m, "diagonal")) {
         static const char *const known[] = {"v", "k", "a", "offset", NULL};
         bool diag = m[4] == 0;
-        const kj_type *v = value(c, kj_np_arg(a, 0, diag ? "v" : "a"));
+        const kj_type *v = kj_np_arg_type(c, kj_np_arg(a, 0, diag ? "v" : "a"));
         kj_node *k = kj_np_arg(a, 1, diag ? "k" : "offset");
-        if (!v || (k && !value(c, k)))
+        if (!v || (k && !kj_np_arg_type(c, k)))
             return NULL;
         if (v->kind != KJ_T_ARRAY || (v->ndim != 2 && (!diag || v->ndim != 1)) || a->npos > 2 ||
-            !only_known_keywords(a, known) || (k && !kj_is_intlike(k->type)))
+            !kj_np_only_keywords(a, known) || (k && !kj_is_intlike(k->type)))
             FAIL(c, n, NULL, diag ? "np.diag takes a 1-d or 2-d array and an int k here"
                                   : "np.diagonal takes a 2-d array and an int offset here");
         return v->ndim == 1 ? kj_array(v->elem, 2, KJ_LAYOUT_C, false) : kj_array(v->elem, 1, KJ_LAYOUT_A, true);
@@ -606,11 +595,11 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     if (!strcmp(m, "meshgrid")) {   /* of 1-d arrays; indexing 'xy' (NumPy's default) or 'ij' */
         kj_node *ix = kj_np_arg(a, -1, "indexing");
         static const char *const known[] = {"indexing", NULL};
-        bool ok = a->npos >= 1 && a->npos <= 3 && only_known_keywords(a, known) &&
+        bool ok = a->npos >= 1 && a->npos <= 3 && kj_np_only_keywords(a, known) &&
                   (!ix || (ix->kind == KJ_E_CONST && ix->str && (!strcmp(ix->str, "xy") || !strcmp(ix->str, "ij"))));
         const kj_type *e[3];
         for (int i = 0; ok && i < a->npos; i++) {
-            const kj_type *x = value(c, a->pos[i]);
+            const kj_type *x = kj_np_arg_type(c, a->pos[i]);
             if (!x)
                 return NULL;
             ok = x->kind == KJ_T_ARRAY && x->ndim == 1;
@@ -623,34 +612,34 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     if (!strcmp(m, "roll")) {
         static const char *const known[] = {"a", "shift", "axis", NULL};
         kj_node *sh = kj_np_arg(a, 1, "shift"), *ax = kj_np_arg(a, 2, "axis");
-        const kj_type *x = value(c, kj_np_arg(a, 0, "a")), *st = sh ? value(c, sh) : NULL, *axt = ax ? value(c, ax) : kj_none();
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *st = sh ? kj_np_arg_type(c, sh) : NULL, *axt = ax ? kj_np_arg_type(c, ax) : kj_none();
         if (!x || (sh && !st) || !axt)
             return NULL;
-        if (a->npos > 3 || !only_known_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !st ||
+        if (a->npos > 3 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !st ||
             !kj_is_intlike(st) || (axt->kind != KJ_T_NONE && !kj_is_intlike(axt)))
             FAIL(c, n, "Roll one axis at a time.", "np.roll takes an array, an int shift and an int axis here");
         return kj_array(x->elem, x->ndim, KJ_LAYOUT_C, false);
     }
     if (!strcmp(m, "append")) {   /* np.append(arr, values): both raveled, joined */
         static const char *const known[] = {"arr", "values", NULL};
-        const kj_type *x = value(c, kj_np_arg(a, 0, "arr")), *y = value(c, kj_np_arg(a, 1, "values"));
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "arr")), *y = kj_np_arg_type(c, kj_np_arg(a, 1, "values"));
         if (!x || !y)
             return NULL;
         const kj_type *ex = x->kind == KJ_T_ARRAY ? x->elem : x, *ey = y->kind == KJ_T_ARRAY ? y->elem : y;
         const kj_type *e = kj_unify(ex, ey);
-        if (a->npos > 2 || !only_known_keywords(a, known) || !e || !(kj_is_number(e) || e->kind == KJ_T_BOOL))
+        if (a->npos > 2 || !kj_np_only_keywords(a, known) || !e || !(kj_is_number(e) || e->kind == KJ_T_BOOL))
             FAIL(c, n, "Join along an axis with np.concatenate((a, b), axis).",
                  "np.append takes two arrays or numbers, and no axis, here");
         return kj_array(e, 1, KJ_LAYOUT_C, false);
     }
     if (!strcmp(m, "bincount")) {
         static const char *const known[] = {"x", "weights", "minlength", NULL};
-        const kj_type *x = value(c, kj_np_arg(a, 0, "x"));
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "x"));
         kj_node *wn = kj_np_arg(a, 1, "weights"), *ml = kj_np_arg(a, 2, "minlength");
-        const kj_type *wt = wn ? value(c, wn) : kj_none(), *mt = ml ? value(c, ml) : KJ_I64;
+        const kj_type *wt = wn ? kj_np_arg_type(c, wn) : kj_none(), *mt = ml ? kj_np_arg_type(c, ml) : KJ_I64;
         if (!x || !wt || !mt)
             return NULL;
-        if (a->npos > 3 || !only_known_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim != 1 ||
+        if (a->npos > 3 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim != 1 ||
             !(x->elem->kind == KJ_T_BOOL || (x->elem->kind == KJ_T_INT && (x->elem->is_signed || x->elem->bits < 64))) ||
             (wt->kind != KJ_T_NONE && (wt->kind != KJ_T_ARRAY || wt->ndim != 1 || wt->elem->kind == KJ_T_COMPLEX)) ||
             !kj_is_intlike(mt))
@@ -663,20 +652,20 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         const kj_type *t[5];
         for (int i = 0; i < 5; i++) {
             kj_node *k = kj_np_arg(a, i, known[i]);
-            if (!(t[i] = k ? value(c, k) : kj_none()))
+            if (!(t[i] = k ? kj_np_arg_type(c, k) : kj_none()))
                 return NULL;
             bool real = kj_is_number(t[i]) && t[i]->kind != KJ_T_COMPLEX;
             bool ok = i == 0 ? real || (t[i]->kind == KJ_T_ARRAY && t[i]->elem->kind != KJ_T_COMPLEX)
                       : i < 3 ? t[i]->kind == KJ_T_ARRAY && t[i]->ndim == 1 && t[i]->elem->kind != KJ_T_COMPLEX
                               : real || t[i]->kind == KJ_T_NONE;
-            if (!ok || a->npos > 5 || !only_known_keywords(a, known))
+            if (!ok || a->npos > 5 || !kj_np_only_keywords(a, known))
                 FAIL(c, n, "Interpolate the real and imaginary parts one at a time.",
                      "np.interp takes x (a number or a real array), 1-d real xp and fp, and numbers for left and right");
         }
         return t[0]->kind == KJ_T_ARRAY ? kj_array(KJ_F64, t[0]->ndim, KJ_LAYOUT_C, false) : KJ_F64;
     }
     FAIL(c, n, "See the Kiln documentation for the NumPy functions compiled code supports.",
-         "np.%s is not supported in compiled code", m);
+         "np.%s%s is not supported in compiled code", in_linalg_only(m) ? "linalg." : "", m);
 }
 
 /* Infers every argument that is a value (dtypes are not), so lowering
@@ -685,10 +674,10 @@ static bool infer_values(kj_infer_ctx *c, const kj_np_args *a) {
     bool ok = true;
     for (int i = 0; i < a->npos; i++)
         if (!dtype_node(c, a->pos[i]))
-            ok = value(c, a->pos[i]) && ok;
+            ok = kj_np_arg_type(c, a->pos[i]) && ok;
     for (int i = 0; i < a->nkw; i++)
         if (!dtype_node(c, a->kw[i]->kids[0]))
-            ok = value(c, a->kw[i]->kids[0]) && ok;
+            ok = kj_np_arg_type(c, a->kw[i]->kids[0]) && ok;
     return ok;
 }
 
@@ -705,12 +694,12 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
     const kj_np_ufunc *uf = kj_np_find_ufunc(m);
     if (uf) {
         static const char *const out_kw[] = {"out", NULL};
-        if (a.npos != uf->nin || !only_known_keywords(&a, out_kw))
+        if (a.npos != uf->nin || !kj_np_only_keywords(&a, out_kw))
             FAIL(c, n, NULL, "np.%s takes %d operand%s (and out=)", m, uf->nin, uf->nin > 1 ? "s" : "");
         const kj_type *ops[3];
         bool any_array = false;
         for (int i = 0; i < uf->nin; i++) {
-            if (!(ops[i] = value(c, a.pos[i])))
+            if (!(ops[i] = kj_np_arg_type(c, a.pos[i])))
                 return NULL;
             any_array = any_array || ops[i]->kind == KJ_T_ARRAY;
         }
@@ -725,7 +714,7 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
         const kj_type *r = ewise_type(c, n, m, uf->nin, ops, a.pos);
         if (!r || !out)
             return r;
-        const kj_type *ot = value(c, out);
+        const kj_type *ot = kj_np_arg_type(c, out);
         if (!ot)
             return NULL;
         if (ot->kind != KJ_T_ARRAY || ot->readonly || r->kind != KJ_T_ARRAY || ot->ndim < r->ndim)
@@ -735,6 +724,8 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
     }
     bool handled;
     const kj_type *t = creation_type(c, n, m, &a, &handled);
+    if (!handled)
+        t = kj_np_linalg_type(c, n, m, &a, &handled);
     return handled ? t : other_type(c, n, m, &a);
 }
 
@@ -764,7 +755,7 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
     if (!strcmp(m, "reshape")) {
         int nd = 0;
         for (int i = 0; i < a.npos; i++) {
-            const kj_type *t = value(c, a.pos[i]);
+            const kj_type *t = kj_np_arg_type(c, a.pos[i]);
             int k = shape_ndim(t);
             if (k < 0 || (a.npos > 1 && !kj_is_intlike(t)))
                 FAIL(c, n, NULL, "reshape takes ints or one tuple of ints");
@@ -797,12 +788,12 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
     if (!strcmp(m, "diagonal")) {
         static const char *const known[] = {"offset", NULL};
         kj_node *k = kj_np_arg(&a, 0, "offset");
-        if (self->ndim != 2 || a.npos > 1 || !only_known_keywords(&a, known) || (k && !kj_is_intlike(value(c, k))))
+        if (self->ndim != 2 || a.npos > 1 || !kj_np_only_keywords(&a, known) || (k && !kj_is_intlike(kj_np_arg_type(c, k))))
             FAIL(c, n, "Take the diagonal of a 2-d array, with an int offset.", "diagonal takes a 2-d array and an int offset here");
         return kj_array(self->elem, 1, KJ_LAYOUT_A, true);   /* NumPy's diagonal is a read-only view */
     }
     if (!strcmp(m, "fill") && a.npos == 1) {
-        const kj_type *t = value(c, a.pos[0]);
+        const kj_type *t = kj_np_arg_type(c, a.pos[0]);
         if (!t)
             return NULL;
         if (!kj_is_number(t) || self->readonly)
@@ -812,12 +803,12 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
     if (!strcmp(m, "nonzero") && a.npos == 0 && a.nkw == 0 && self->ndim > 0)
         return nonzero_type(m, self);
     if (!strcmp(m, "item") && a.nkw == 0 && a.npos <= 1) {   /* a.item(), a.item(flat_index) */
-        if (a.npos == 1 && !kj_is_intlike(value(c, a.pos[0])))
+        if (a.npos == 1 && !kj_is_intlike(kj_np_arg_type(c, a.pos[0])))
             FAIL(c, a.pos[0], NULL, "item takes a flat index (an int)");
         return self->elem;
     }
     if (!strcmp(m, "dot") && a.npos == 1) {
-        const kj_type *y = value(c, a.pos[0]);
+        const kj_type *y = kj_np_arg_type(c, a.pos[0]);
         if (!y)
             return NULL;
         if (y->kind != KJ_T_ARRAY || self->ndim > 2 || y->ndim > 2)

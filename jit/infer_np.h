@@ -8,6 +8,7 @@
 #define KILN_JIT_INFER_NP_H
 
 #include "jit/lower.h"
+#include "jit/np_funcs.h"
 
 /* ---- inference (infer.c gives these to infer_np.c) ---- */
 
@@ -30,6 +31,25 @@ const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
 const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, bool *handled);
 /* Whether typed index node n is a[i, j] or a[t] of that kind (the points). */
 bool kj_np_is_point_index(const kj_node *n);
+
+/* What the typings of np.* calls (infer_np*.c) share: a typing problem at
+ * n with a formatted message (returns NULL from the caller); the type of
+ * an argument that is a value (not a dtype); whether every keyword of a is
+ * one of names (NULL-terminated). */
+#define KJ_NP_FAIL(c, n, hint, ...)                                     \
+    do {                                                                \
+        char what_[1200];                                               \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                     \
+        return kj_infer_problem(c, n, hint, what_);                     \
+    } while (0)
+const kj_type *kj_np_arg_type(kj_infer_ctx *c, kj_node *k);
+bool kj_np_only_keywords(const kj_np_args *a, const char *const *names);
+/* np.linalg's functions (infer_np_linalg.c), by their own names (the
+ * front end drops "linalg."): the type, or NULL with *handled false when m
+ * is not one of them. */
+const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
+/* Whether m names one of np.linalg's functions that compiled code knows. */
+bool kj_np_is_linalg(const char *m);
 
 /* ---- lowering ---- */
 

@@ -1,7 +1,8 @@
-/* lower_np_linalg: np.linalg.solve, inv and det. The matrices go to
- * LAPACK (rt_linalg.c) as Fortran-order float64 copies, as NumPy computes
- * in float64 whatever the input; results come back to C order in the
- * result's type (float32 when every operand is, as NumPy's). */
+/* lower_np_linalg: np.linalg's functions. The matrices go to LAPACK
+ * (rt_linalg.c) as Fortran-order float64 copies, as NumPy computes in
+ * float64 whatever the input; results come back in C order (solve's
+ * through a transposed view) and are cast to the result's type (float32
+ * when every operand is, as NumPy's). */
 #include "jit/lower_np.h"
 
 #include <string.h>
@@ -43,16 +44,34 @@ static LLVMValueRef square_size(kj_lw *w, LLVMValueRef arr) {
     return n;
 }
 
-LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
-    kj_node *an = kj_np_arg(a, 0, "a");
-    const kj_type *t = n->type, *et = t->kind == KJ_T_ARRAY ? t->elem : t;
-    LLVMValueRef arr = kj_lower_expr(w, an), size = square_size(w, arr);
-    LLVMValueRef lu = fortran_copy(w, arr, an->type, KJ_F64), lu_data = kj_array_field(w, lu, 1, 0);
-    if (!strcmp(m, "det")) {
-        LLVMValueRef out = kj_entry_alloca(w, w->f64, "det");
-        check(w, kj_call(w, "kj_la_det", w->i32, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr}, (LLVMValueRef[]){size, lu_data, out}));
-        return kj_cast(w, LLVMBuildLoad2(w->b, w->f64, out, ""), KJ_F64, et);
-    }
+/* A new float64 C-order array of the given shape (nd values). */
+static LLVMValueRef f64_array(kj_lw *w, int nd, LLVMValueRef *shape) {
+    return kj_np_alloc(w, kj_array(KJ_F64, nd, KJ_LAYOUT_C, false), shape, false);
+}
+
+/* The float64 C-order arr as an array of et (itself when et is float64). */
+static LLVMValueRef as_elem(kj_lw *w, LLVMValueRef arr, int nd, const kj_type *et) {
+    return et == KJ_F64 ? arr : kj_np_copy(w, arr, kj_array(KJ_F64, nd, KJ_LAYOUT_C, false), et);
+}
+
+static LLVMValueRef data_of(kj_lw *w, LLVMValueRef arr) { return kj_array_field(w, arr, 1, 0); }
+
+static LLVMValueRef tuple_of(kj_lw *w, const kj_type *t, int n, LLVMValueRef *items) {
+    LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, t));
+    for (int i = 0; i < n; i++)
+        tup = LLVMBuildInsertValue(w->b, tup, items[i], (unsigned)i, "");
+    return tup;
+}
+
+static LLVMValueRef smin(kj_lw *w, LLVMValueRef x, LLVMValueRef y) {
+    return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, x, y, ""), x, y, "");
+}
+
+/* Whether the optional bool argument is false (a constant: typing saw to it). */
+static bool is_false(const kj_node *k) { return k && k->ival == 0; }
+
+static LLVMValueRef solve_or_inv(kj_lw *w, const char *m, const kj_np_args *a, LLVMValueRef size, LLVMValueRef lu_data,
+                                 const kj_type *et) {
     LLVMValueRef rhs;   /* Fortran order: for inv the identity, which is its own transpose */
     const kj_type *rt = kj_array(KJ_F64, m[0] == 'i' ? 2 : a->pos[1]->type->ndim, KJ_LAYOUT_C, false);
     if (m[0] == 'i') {
@@ -75,10 +94,97 @@ LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np
     }
     LLVMValueRef nrhs = rt->ndim == 1 ? c64(w, 1) : kj_array_field(w, rhs, 2, 0);
     check(w, kj_call(w, "kj_la_solve", w->i32, 4, (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->ptr},
-                     (LLVMValueRef[]){size, nrhs, lu_data, kj_array_field(w, rhs, 1, 0)}));
+                     (LLVMValueRef[]){size, nrhs, lu_data, data_of(w, rhs)}));
     if (rt->ndim == 1)
-        return et == KJ_F64 ? rhs : kj_np_copy(w, rhs, rt, et);
+        return as_elem(w, rhs, 1, et);
     const kj_type *tt;   /* the solution, Fortran order, back to C order */
     LLVMValueRef solution = transposed(w, rhs, rt, &tt);
     return kj_np_copy(w, solution, tt, et);
+}
+
+/* det, slogdet, cholesky, eigh and eigvalsh: of a square matrix. */
+static LLVMValueRef of_square(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a, LLVMValueRef size,
+                              LLVMValueRef lu_data, const kj_type *et) {
+    if (!strcmp(m, "det") || !strcmp(m, "slogdet")) {
+        LLVMValueRef sign = kj_entry_alloca(w, w->f64, "sign"), logdet = kj_entry_alloca(w, w->f64, "logdet");
+        check(w, kj_call(w, "kj_la_slogdet", w->i32, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr, w->ptr},
+                         (LLVMValueRef[]){size, lu_data, sign, logdet}));
+        LLVMValueRef s = LLVMBuildLoad2(w->b, w->f64, sign, ""), l = LLVMBuildLoad2(w->b, w->f64, logdet, "");
+        if (m[0] == 'd')   /* NumPy's det: sign * exp(logdet) */
+            return kj_cast(w, LLVMBuildFMul(w->b, s, kj_call(w, "exp", w->f64, 1, &w->f64, &l), ""), KJ_F64, et);
+        return tuple_of(w, n->type, 2, (LLVMValueRef[]){kj_cast(w, s, KJ_F64, et), kj_cast(w, l, KJ_F64, et)});
+    }
+    if (!strcmp(m, "cholesky")) {
+        LLVMValueRef out = f64_array(w, 2, (LLVMValueRef[]){size, size});
+        check(w, kj_call(w, "kj_la_cholesky", w->i32, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr},
+                         (LLVMValueRef[]){size, lu_data, data_of(w, out)}));
+        return as_elem(w, out, 2, et);
+    }
+    /* eigh, eigvalsh */
+    bool vectors = m[3] == 'h';
+    kj_node *uplo = kj_np_arg(a, 1, "UPLO");
+    bool upper = uplo && (uplo->str[0] == 'U' || uplo->str[0] == 'u');
+    LLVMValueRef values = f64_array(w, 1, &size);
+    LLVMValueRef vecs = vectors ? f64_array(w, 2, (LLVMValueRef[]){size, size}) : NULL;
+    check(w, kj_call(w, "kj_la_eigh", w->i32, 5, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr, w->ptr, w->i32},
+                     (LLVMValueRef[]){size, lu_data, data_of(w, values),
+                                      vectors ? data_of(w, vecs) : LLVMConstNull(w->ptr),
+                                      LLVMConstInt(w->i32, upper, 0)}));
+    values = as_elem(w, values, 1, et);
+    return vectors ? tuple_of(w, n->type, 2, (LLVMValueRef[]){values, as_elem(w, vecs, 2, et)}) : values;
+}
+
+/* svd and qr: of any m x n matrix. */
+static LLVMValueRef of_rectangle(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a, LLVMValueRef rows,
+                                 LLVMValueRef cols, LLVMValueRef lu_data, const kj_type *et) {
+    LLVMValueRef k = smin(w, rows, cols);
+    if (!strcmp(m, "svd")) {
+        bool full = !is_false(kj_np_arg(a, 1, "full_matrices")), uv = !is_false(kj_np_arg(a, 2, "compute_uv"));
+        LLVMValueRef s = f64_array(w, 1, &k), u = NULL, vt = NULL;
+        if (uv) {
+            u = f64_array(w, 2, (LLVMValueRef[]){rows, full ? rows : k});
+            vt = f64_array(w, 2, (LLVMValueRef[]){full ? cols : k, cols});
+        }
+        check(w, kj_call(w, "kj_la_svd", w->i32, 7,
+                         (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->ptr, w->ptr, w->ptr, w->i32},
+                         (LLVMValueRef[]){rows, cols, lu_data, data_of(w, s), uv ? data_of(w, u) : LLVMConstNull(w->ptr),
+                                          uv ? data_of(w, vt) : LLVMConstNull(w->ptr), LLVMConstInt(w->i32, full, 0)}));
+        s = as_elem(w, s, 1, et);
+        if (!uv)
+            return s;
+        return tuple_of(w, n->type, 3, (LLVMValueRef[]){as_elem(w, u, 2, et), s, as_elem(w, vt, 2, et)});
+    }
+    /* qr: Q has mc columns (all m of them only for mode='complete' with m > n), R as many rows, or k for 'r' */
+    kj_node *mode_node = kj_np_arg(a, 1, "mode");
+    const char *mode = mode_node ? mode_node->str : "reduced";
+    bool r_only = !strcmp(mode, "r"), complete = !strcmp(mode, "complete");
+    LLVMValueRef mc = complete ? LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, rows, cols, ""), rows, k, "") : k;
+    LLVMValueRef r = f64_array(w, 2, (LLVMValueRef[]){mc, cols});
+    LLVMValueRef q = r_only ? NULL : f64_array(w, 2, (LLVMValueRef[]){rows, mc});
+    check(w, kj_call(w, "kj_la_qr", w->i32, 7, (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->i64, w->ptr, w->i64, w->ptr},
+                     (LLVMValueRef[]){rows, cols, lu_data, mc, r_only ? LLVMConstNull(w->ptr) : data_of(w, q), mc,
+                                      data_of(w, r)}));
+    r = as_elem(w, r, 2, et);
+    return r_only ? r : tuple_of(w, n->type, 2, (LLVMValueRef[]){as_elem(w, q, 2, et), r});
+}
+
+/* The float type of the result's numbers. */
+static const kj_type *result_elem(const kj_type *t) {
+    if (t->kind == KJ_T_TUPLE)
+        t = t->elems[0];
+    return t->kind == KJ_T_ARRAY ? t->elem : t;
+}
+
+LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    kj_node *an = kj_np_arg(a, 0, "a");
+    const kj_type *et = result_elem(n->type);
+    LLVMValueRef arr = kj_lower_expr(w, an);
+    bool rectangle = !strcmp(m, "svd") || !strcmp(m, "qr");
+    LLVMValueRef size = rectangle ? NULL : square_size(w, arr);
+    LLVMValueRef lu = fortran_copy(w, arr, an->type, KJ_F64), lu_data = data_of(w, lu);
+    if (rectangle)
+        return of_rectangle(w, n, m, a, kj_array_field(w, arr, 2, 0), kj_array_field(w, arr, 2, 1), lu_data, et);
+    if (!strcmp(m, "solve") || !strcmp(m, "inv"))
+        return solve_or_inv(w, m, a, size, lu_data, et);
+    return of_square(w, n, m, a, size, lu_data, et);
 }

@@ -123,7 +123,7 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_meshgrid(w, n, a);
     if (!strcmp(m, "diag") || !strcmp(m, "diagonal"))
         return kj_np_lower_diag(w, n, m, a);
-    if (!strcmp(m, "solve") || !strcmp(m, "inv") || !strcmp(m, "det"))
+    if (kj_np_is_linalg(m))
         return kj_np_lower_linalg(w, n, m, a);
     return kj_np_lower_sorting(w, n, m, a);
 }

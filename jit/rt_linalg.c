@@ -1,4 +1,6 @@
-/* rt_linalg: LAPACK's gesv and getrf for np.linalg (rt_linalg.h). */
+/* rt_linalg: LAPACK for np.linalg (rt_linalg.h): the routines NumPy's
+ * own linalg calls, with the same arguments and workspace sizes, so that
+ * the results are NumPy's to the bit. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -8,15 +10,35 @@
 #include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
+/* Fortran's calling convention: every argument by reference, and after
+ * them the length of each CHARACTER argument. */
+typedef size_t flen;
 typedef void (*gesv_fn)(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b,
                         const int *ldb, int *info);
 typedef void (*getrf_fn)(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+typedef void (*potrf_fn)(const char *uplo, const int *n, double *a, const int *lda, int *info, flen);
+typedef void (*syevd_fn)(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w,
+                         double *work, const int *lwork, int *iwork, const int *liwork, int *info, flen, flen);
+typedef void (*gesdd_fn)(const char *jobz, const int *m, const int *n, double *a, const int *lda, double *s,
+                         double *u, const int *ldu, double *vt, const int *ldvt, double *work, const int *lwork,
+                         int *iwork, int *info, flen);
+typedef void (*geqrf_fn)(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
+                         const int *lwork, int *info);
+typedef void (*orgqr_fn)(const int *m, const int *n, const int *k, double *a, const int *lda, const double *tau,
+                         double *work, const int *lwork, int *info);
 
 static struct {
-    gesv_fn gesv;       /* dgesv_ */
-    getrf_fn getrf;     /* dgetrf_ */
+    gesv_fn gesv;
+    getrf_fn getrf;
+    potrf_fn potrf;
+    syevd_fn syevd;
+    gesdd_fn gesdd;
+    geqrf_fn geqrf;
+    orgqr_fn orgqr;
     PyObject *error;    /* numpy.linalg.LinAlgError, kept for the process */
 } lapack;
 static pthread_once_t lapack_once = PTHREAD_ONCE_INIT;
@@ -26,6 +48,11 @@ static void load_lapack(void) {
     if (lib) {
         lapack.gesv = (gesv_fn)dlsym(lib, "dgesv_");
         lapack.getrf = (getrf_fn)dlsym(lib, "dgetrf_");
+        lapack.potrf = (potrf_fn)dlsym(lib, "dpotrf_");
+        lapack.syevd = (syevd_fn)dlsym(lib, "dsyevd_");
+        lapack.gesdd = (gesdd_fn)dlsym(lib, "dgesdd_");
+        lapack.geqrf = (geqrf_fn)dlsym(lib, "dgeqrf_");
+        lapack.orgqr = (orgqr_fn)dlsym(lib, "dorgqr_");
     }
     PyGILState_STATE g = PyGILState_Ensure();   /* compiled code may run without the GIL */
     PyObject *mod = PyImport_ImportModule("numpy.linalg");
@@ -38,10 +65,29 @@ static void load_lapack(void) {
 /* Whether LAPACK is there (raising RuntimeError when not). */
 static int ready(void) {
     pthread_once(&lapack_once, load_lapack);
-    if (lapack.gesv && lapack.getrf && lapack.error)
+    if (lapack.gesv && lapack.getrf && lapack.potrf && lapack.syevd && lapack.gesdd && lapack.geqrf &&
+        lapack.orgqr && lapack.error)
         return 1;
     kj_rt_raise(PyExc_RuntimeError, "np.linalg in compiled code needs LAPACK (liblapack.so.3), which could not be loaded");
     return 0;
+}
+
+/* Workspace: NULL after raising MemoryError. n of 0 still allocates. */
+static void *scratch(size_t n, size_t size) {
+    void *p = malloc((n ? n : 1) * size);
+    if (!p)
+        kj_rt_raise(PyExc_MemoryError, NULL);
+    return p;
+}
+
+/* LAPACK's leading dimension for a matrix of `rows` rows. */
+static int ld(int64_t rows) { return rows > 1 ? (int)rows : 1; }
+
+/* Fortran-order rows x cols with leading dimension lda, into C order. */
+static void to_c_order(const double *f, int64_t rows, int64_t cols, int lda, double *out) {
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++)
+            out[i * cols + j] = f[j * lda + i];
 }
 
 void kj_la_raise(const char *msg) {
@@ -57,36 +103,158 @@ static int32_t singular(void) {
 int32_t kj_la_solve(int64_t n, int64_t nrhs, double *a, double *b) {
     if (!ready())
         return -1;
-    int in = (int)n, inrhs = (int)nrhs, ld = in > 1 ? in : 1, info = 0;
-    int *ipiv = malloc(sizeof(int) * (size_t)ld);
-    if (!ipiv) {
-        kj_rt_raise(PyExc_MemoryError, NULL);
+    int in = (int)n, inrhs = (int)nrhs, lda = ld(n), info = 0;
+    int *ipiv = scratch((size_t)n, sizeof(int));
+    if (!ipiv)
         return -1;
-    }
-    lapack.gesv(&in, &inrhs, a, &ld, ipiv, b, &ld, &info);
+    lapack.gesv(&in, &inrhs, a, &lda, ipiv, b, &lda, &info);
     free(ipiv);
     return info > 0 ? singular() : 0;
 }
 
-int32_t kj_la_det(int64_t n, double *a, double *out) {
+int32_t kj_la_slogdet(int64_t n, double *a, double *sign, double *logdet) {
     if (!ready())
         return -1;
-    int in = (int)n, ld = in > 1 ? in : 1, info = 0;
-    int *ipiv = malloc(sizeof(int) * (size_t)ld);
-    if (!ipiv) {
-        kj_rt_raise(PyExc_MemoryError, NULL);
+    int in = (int)n, lda = ld(n), info = 0;
+    int *ipiv = scratch((size_t)n, sizeof(int));
+    if (!ipiv)
         return -1;
-    }
-    lapack.getrf(&in, &in, a, &ld, ipiv, &info);
-    /* NumPy's slogdet: a zero pivot gives sign 0 and log -inf */
-    double sign = info > 0 ? 0.0 : 1.0, logdet = info > 0 ? -INFINITY : 0.0;
+    lapack.getrf(&in, &in, a, &lda, ipiv, &info);
+    /* NumPy's: a zero pivot gives sign 0 and log -inf */
+    double s = info > 0 ? 0.0 : 1.0, l = info > 0 ? -INFINITY : 0.0;
     for (int i = 0; info == 0 && i < in; i++) {
-        double d = a[(size_t)i * (size_t)ld + (size_t)i];
-        sign *= (ipiv[i] != i + 1) ? -1.0 : 1.0;
-        sign *= d < 0 ? -1.0 : 1.0;
-        logdet += log(fabs(d));
+        double d = a[(size_t)i * (size_t)lda + (size_t)i];
+        s *= (ipiv[i] != i + 1) ? -1.0 : 1.0;
+        s *= d < 0 ? -1.0 : 1.0;
+        l += log(fabs(d));
     }
-    *out = sign * exp(logdet);
+    *sign = s;
+    *logdet = l;
     free(ipiv);
     return 0;
+}
+
+int32_t kj_la_cholesky(int64_t n, double *a, double *out) {
+    if (!ready())
+        return -1;
+    int in = (int)n, lda = ld(n), info = 0;
+    lapack.potrf("L", &in, a, &lda, &info, 1);
+    if (info > 0) {
+        kj_la_raise("Matrix is not positive definite");
+        return -1;
+    }
+    for (int64_t j = 0; j < n; j++)   /* L: the lower triangle, zeros above it */
+        for (int64_t i = 0; i < j; i++)
+            a[j * lda + i] = 0.0;
+    to_c_order(a, n, n, lda, out);
+    return 0;
+}
+
+int32_t kj_la_eigh(int64_t n, double *a, double *w, double *v, int32_t upper) {
+    if (!ready())
+        return -1;
+    int in = (int)n, lda = ld(n), info = 0, lwork = -1, liwork = -1, iwork_size = 0;
+    const char *jobz = v ? "V" : "N", *uplo = upper ? "U" : "L";
+    double work_size = 0;
+    lapack.syevd(jobz, uplo, &in, a, &lda, w, &work_size, &lwork, &iwork_size, &liwork, &info, 1, 1);
+    lwork = (int)work_size;
+    liwork = iwork_size;
+    double *work = scratch((size_t)lwork, sizeof(double));
+    int *iwork = work ? scratch((size_t)liwork, sizeof(int)) : NULL;
+    if (iwork)
+        lapack.syevd(jobz, uplo, &in, a, &lda, w, work, &lwork, iwork, &liwork, &info, 1, 1);
+    free(work);
+    free(iwork);
+    if (!iwork)
+        return -1;
+    if (info != 0) {
+        kj_la_raise("Eigenvalues did not converge");
+        return -1;
+    }
+    if (v)
+        to_c_order(a, n, n, lda, v);   /* the eigenvectors, in columns */
+    return 0;
+}
+
+/* The identity in C order, rows x rows. */
+static void identity(double *out, int64_t rows) {
+    memset(out, 0, sizeof(double) * (size_t)(rows * rows));
+    for (int64_t i = 0; i < rows; i++)
+        out[i * rows + i] = 1.0;
+}
+
+int32_t kj_la_svd(int64_t m, int64_t n, double *a, double *s, double *u, double *vt, int32_t full) {
+    if (!ready())
+        return -1;
+    int64_t k = m < n ? m : n, ucols = full ? m : k, vrows = full ? n : k;
+    const char *jobz = !u ? "N" : full ? "A" : "S";
+    int im = (int)m, in = (int)n, lda = ld(m), ldu = u ? ld(m) : 1, ldvt = u ? ld(vrows) : 1;
+    int info = 0, lwork = -1;
+    double work_size = 0;
+    double *uf = u ? scratch((size_t)(m * ucols), sizeof(double)) : NULL;
+    double *vtf = u && uf ? scratch((size_t)(vrows * n), sizeof(double)) : NULL;
+    int *iwork = !u || vtf ? scratch((size_t)(8 * k), sizeof(int)) : NULL;
+    double *work = NULL;
+    if (iwork) {
+        lapack.gesdd(jobz, &im, &in, a, &lda, s, uf, &ldu, vtf, &ldvt, &work_size, &lwork, iwork, &info, 1);
+        lwork = (int)work_size > 0 ? (int)work_size : 1;
+        work = scratch((size_t)lwork, sizeof(double));
+    }
+    if (work)
+        lapack.gesdd(jobz, &im, &in, a, &lda, s, uf, &ldu, vtf, &ldvt, work, &lwork, iwork, &info, 1);
+    bool ok = work && info == 0;
+    if (ok && u && k == 0 && full) {   /* LAPACK leaves them unset; NumPy gives identities */
+        identity(u, m);
+        identity(vt, n);
+    } else if (ok && u) {
+        to_c_order(uf, m, ucols, ldu, u);
+        to_c_order(vtf, vrows, n, ldvt, vt);
+    }
+    free(uf);
+    free(vtf);
+    free(iwork);
+    free(work);
+    if (work && info != 0)   /* newer LAPACKs report a NaN as info -4 */
+        kj_la_raise("SVD did not converge");
+    return ok ? 0 : -1;
+}
+
+int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, int64_t rrows, double *r) {
+    if (!ready())
+        return -1;
+    int64_t k = m < n ? m : n;
+    int im = (int)m, in = (int)n, ik = (int)k, imc = (int)mc, lda = ld(m), info = 0, lwork = -1;
+    double work_size = 0;
+    double *tau = scratch((size_t)k, sizeof(double));
+    if (!tau)
+        return -1;
+    lapack.geqrf(&im, &in, a, &lda, tau, &work_size, &lwork, &info);
+    lwork = (int)work_size > in ? (int)work_size : in > 1 ? in : 1;
+    double *work = scratch((size_t)lwork, sizeof(double));
+    if (work)
+        lapack.geqrf(&im, &in, a, &lda, tau, work, &lwork, &info);
+    free(work);
+    if (!work) {
+        free(tau);
+        return -1;
+    }
+    for (int64_t i = 0; i < rrows; i++)   /* R: the upper triangle of a's first rrows rows */
+        for (int64_t j = 0; j < n; j++)
+            r[i * n + j] = j >= i && i < m ? a[j * lda + i] : 0.0;
+    double *qf = q ? scratch((size_t)(m * mc), sizeof(double)) : NULL;
+    if (qf) {   /* Q from the reflectors in a's first columns, as NumPy's qr_reduced / qr_complete */
+        memcpy(qf, a, sizeof(double) * (size_t)(m * (mc < n ? mc : n)));
+        lwork = -1;
+        lapack.orgqr(&im, &imc, &ik, qf, &lda, tau, &work_size, &lwork, &info);
+        lwork = (int)work_size > imc ? (int)work_size : imc > 1 ? imc : 1;
+        work = scratch((size_t)lwork, sizeof(double));
+        if (work)
+            lapack.orgqr(&im, &imc, &ik, qf, &lda, tau, work, &lwork, &info);
+        if (work)
+            to_c_order(qf, m, mc, lda, q);
+        free(work);
+        free(qf);
+    }
+    free(tau);
+    return q && (!qf || !work) ? -1 : 0;
 }

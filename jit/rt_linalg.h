@@ -1,11 +1,12 @@
-/* rt_linalg: np.linalg.solve, inv and det for compiled code, on the
- * system's LAPACK (liblapack.so.3, the library NumPy's own linalg calls,
- * so results agree with NumPy's to the bit), found when first needed.
- * Matrices arrive column-major (Fortran order) as doubles: NumPy too
- * computes in float64 and only casts float32 results at the end. The
- * functions return 0, or raise (kj_rt_raise) and return -1:
- * numpy.linalg.LinAlgError("Singular matrix"), or RuntimeError when
- * LAPACK cannot be loaded. */
+/* rt_linalg: np.linalg for compiled code, on the system's LAPACK
+ * (liblapack.so.3, the library NumPy's own linalg calls, with the routines
+ * and workspace sizes NumPy uses, so results agree with NumPy's to the
+ * bit), found when first needed. Matrices arrive column-major (Fortran
+ * order) as doubles and are overwritten: NumPy too computes in float64 and
+ * only casts float32 results at the end. Results other than solve's are
+ * written in C order. The functions return 0, or raise (kj_rt_raise) and
+ * return -1: numpy.linalg.LinAlgError with NumPy's message, MemoryError, or
+ * RuntimeError when LAPACK cannot be loaded. */
 #ifndef KILN_JIT_RT_LINALG_H
 #define KILN_JIT_RT_LINALG_H
 
@@ -14,17 +15,34 @@
 /* Solves a x = b for the nrhs columns of b (n x nrhs), in place; a is
  * overwritten with its LU factors. */
 int32_t kj_la_solve(int64_t n, int64_t nrhs, double *a, double *b);
-/* The determinant of a (overwritten) in *out, computed as NumPy computes
- * it: the sign and the log of the magnitude from the LU factors, then
- * sign * exp(logdet). */
-int32_t kj_la_det(int64_t n, double *a, double *out);
+/* The sign and the log of the magnitude of a's determinant, from its LU
+ * factors, as NumPy's slogdet (and det, which is sign * exp(logdet)). */
+int32_t kj_la_slogdet(int64_t n, double *a, double *sign, double *logdet);
+/* L of a = L L^T (n x n) into out. */
+int32_t kj_la_cholesky(int64_t n, double *a, double *out);
+/* The eigenvalues of the symmetric a (n, ascending) into w and, unless v
+ * is NULL, the eigenvectors into v's columns (n x n); a's lower triangle
+ * is read, or its upper one when upper. */
+int32_t kj_la_eigh(int64_t n, double *a, double *w, double *v, int32_t upper);
+/* The singular values of the m x n a into s (min(m, n) of them) and,
+ * unless u is NULL, u (m x m when full, else m x k) and vt (n x n when
+ * full, else k x n), k = min(m, n). */
+int32_t kj_la_svd(int64_t m, int64_t n, double *a, double *s, double *u, double *vt, int32_t full);
+/* a = QR for the m x n a: r (rrows x n) gets the upper triangle of the
+ * factored a's first rrows rows and, unless q is NULL, q the first mc
+ * columns of Q (m x mc). */
+int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, int64_t rrows, double *r);
 
 /* Raises numpy.linalg.LinAlgError(msg); msg must outlive the call. */
 void kj_la_raise(const char *msg);
 
 #define KJ_RT_LINALG_SYMBOLS                      \
     {"kj_la_solve", (void *)kj_la_solve},         \
-    {"kj_la_det", (void *)kj_la_det},             \
+    {"kj_la_slogdet", (void *)kj_la_slogdet},     \
+    {"kj_la_cholesky", (void *)kj_la_cholesky},   \
+    {"kj_la_eigh", (void *)kj_la_eigh},           \
+    {"kj_la_svd", (void *)kj_la_svd},             \
+    {"kj_la_qr", (void *)kj_la_qr},               \
     {"kj_la_raise", (void *)kj_la_raise},
 
 #endif

@@ -37,3 +37,47 @@ def diagonals(m):
             np.diag(m, 9), np.diag(m) * 2)
 @case((np.array([1, 2, 3]),), (np.arange(4.0)[::-2],), (np.zeros(0, np.int8),), (np.array([True, False]),))
 def diag_of_vector(v): return np.diag(v), np.diag(v, 2), np.diag(v, k=-1)
+
+
+# Factorizations and eigenvalues: the LAPACK routines NumPy calls, with its workspace sizes, so equal to the bit.
+_X = _rng.standard_normal((6, 6))
+_SPD = _X @ _X.T + 6 * np.eye(6)
+_NAN = np.array([[np.nan, 1.0], [1.0, 1.0]])
+SYMMETRIC = [(_SPD,), (np.asfortranarray(_SPD),), (_SPD[::2, ::2],), (_SPD.astype(np.float32),), (np.array([[2, -1], [-1, 2]]),),
+             (np.zeros((0, 0)),), (np.eye(1) * 3,), (np.array([[1.0, 2.0], [2.0, 1.0]]),), (np.ones((2, 3)),), (_NAN,)]
+RECTANGLES = [(_X,), (_X[:, :4],), (_X[:3].T,), (_B,), (_B.T.astype(np.float32),), (_INTS,), (np.zeros((0, 3)),),
+              (np.zeros((3, 0)),), (np.zeros((0, 0)),), (np.ones((1, 5)),), (_X[::-1, 1::2],)]
+
+
+@case(*SYMMETRIC)
+def cholesky(a): return np.linalg.cholesky(a)
+@case(*SYMMETRIC)
+def eigh(a): return np.linalg.eigh(a)
+@case(*SYMMETRIC)
+def eigh_upper(a): return np.linalg.eigh(a, UPLO="U")
+@case(*SYMMETRIC)
+def eigvalsh(a): return np.linalg.eigvalsh(a)
+@case(*SYMMETRIC)
+def eigvalsh_upper_lowercase(a): return np.linalg.eigvalsh(a, "u")
+@case(*[(a,) for a, _ in SYSTEMS], (np.array([[1.0, 2.0], [3.0, 4.0]]),), (np.eye(3) * -2,))
+def slogdet(a): return np.linalg.slogdet(a)
+@case(*RECTANGLES, (_NAN,))
+def svd(a): return np.linalg.svd(a)
+@case(*RECTANGLES)
+def svd_reduced(a): return np.linalg.svd(a, full_matrices=False)
+@case(*RECTANGLES)
+def singular_values(a): return np.linalg.svd(a, compute_uv=False)
+@case(*RECTANGLES)
+def qr(a): return np.linalg.qr(a)
+@case(*RECTANGLES)
+def qr_complete(a): return np.linalg.qr(a, mode="complete")
+@case(*RECTANGLES)
+def qr_r(a): return np.linalg.qr(a, "r")
+@case((_SPD,), (_X,), (_INTS,))
+def factors_rebuild_the_matrix(a):   # what a course checks: A = QR = U S Vt, A v = w v, L L^T = A A^T + I
+    q, r = np.linalg.qr(a)
+    u, s, vt = np.linalg.svd(a)
+    w, v = np.linalg.eigh(a @ a.T)
+    low = np.linalg.cholesky(a @ a.T + np.eye(a.shape[0]))
+    return (np.abs(q @ r - a).max() < 1e-9, np.abs((u * s) @ vt - a).max() < 1e-9,
+            np.abs(a @ a.T @ v - v * w).max() < 1e-8, np.abs(low @ low.T - a @ a.T - np.eye(a.shape[0])).max() < 1e-9)

@@ -295,3 +295,52 @@ def test_meshgrid_takes_vectors():
     with pytest.raises(kiln.TypingError, match="np.meshgrid takes one to three 1-d arrays") as e:
         meshgrid_of_matrices(np.zeros((2, 2)))
     assert "Ravel the inputs first." in str(e.value)
+
+
+@kiln.njit
+def svd_with(a, flag):
+    return np.linalg.svd(a, compute_uv=flag)
+
+
+@kiln.njit
+def qr_raw(a):
+    return np.linalg.qr(a, mode="raw")
+
+
+@kiln.njit
+def svd_hermitian(a):
+    return np.linalg.svd(a, hermitian=True)
+
+
+@kiln.njit
+def eigh_uplo(a):
+    return np.linalg.eigh(a, UPLO="X")
+
+
+@kiln.njit
+def cholesky_of_stack(a):
+    return np.linalg.cholesky(a)
+
+
+def test_linalg_options_that_change_the_result_type_are_constants():
+    with pytest.raises(kiln.TypingError, match="np.linalg.svd takes a matrix, full_matrices= and compute_uv= here") as e:
+        svd_with(np.eye(2), True)
+    assert "constants True or False" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="mode='reduced', 'complete' or 'r' here"):
+        qr_raw(np.eye(2))
+    with pytest.raises(kiln.TypingError, match="hermitian=True is not supported"):
+        svd_hermitian(np.eye(2))
+    with pytest.raises(kiln.TypingError, match="UPLO='L' or 'U'"):
+        eigh_uplo(np.eye(2))
+    with pytest.raises(kiln.TypingError, match="np.linalg.cholesky takes a 2-d real array here"):
+        cholesky_of_stack(np.ones((2, 2, 2)))
+
+
+@kiln.njit
+def general_eigenvalues(a):
+    return np.linalg.eig(a)
+
+
+def test_a_linalg_function_not_compiled_is_named_with_its_module():
+    with pytest.raises(kiln.TypingError, match="np.linalg.eig is not supported in compiled code"):
+        general_eigenvalues(np.eye(2))

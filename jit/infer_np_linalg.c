@@ -1,0 +1,103 @@
+/* infer_np_linalg: the types of np.linalg's functions in compiled code.
+ * They take real 2-d arrays (a stack of matrices, or a complex one, is
+ * refused) and, as NumPy, compute in float64: results are float32 when
+ * every operand is, float64 otherwise. Options that change the type of
+ * the result (svd's compute_uv, qr's mode) must be constants. */
+#include "jit/infer_np.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FAIL KJ_NP_FAIL
+
+static const char *const linalg_names[] = {"solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
+                                           "svd", "qr", NULL};
+
+bool kj_np_is_linalg(const char *m) {
+    for (int i = 0; linalg_names[i]; i++)
+        if (!strcmp(m, linalg_names[i]))
+            return true;
+    return false;
+}
+
+/* True when k is absent (*value = dflt) or a constant bool (its value). */
+static bool const_bool(const kj_node *k, bool dflt, bool *value) {
+    *value = dflt;
+    if (!k)
+        return true;
+    if (k->kind != KJ_E_CONST || !k->type || k->type->kind != KJ_T_BOOL)
+        return false;
+    *value = k->ival != 0;
+    return true;
+}
+
+/* A constant string argument (absent: dflt), or NULL. */
+static const char *const_str(const kj_node *k, const char *dflt) {
+    if (!k)
+        return dflt;
+    return k->kind == KJ_E_CONST && k->str ? k->str : NULL;
+}
+
+static bool real_matrix(const kj_type *t) {
+    return t && t->kind == KJ_T_ARRAY && t->ndim == 2 && t->elem->kind != KJ_T_COMPLEX;
+}
+
+static const kj_type *matrix_of(const kj_type *e) { return kj_array(e, 2, KJ_LAYOUT_C, false); }
+static const kj_type *vector_of(const kj_type *e) { return kj_array(e, 1, KJ_LAYOUT_C, false); }
+
+/* qr's mode: "reduced", "complete" or "r" (the others NumPy has give
+ * arrays in LAPACK's own layout). */
+static bool qr_mode_known(const char *mode) {
+    return mode && (!strcmp(mode, "reduced") || !strcmp(mode, "complete") || !strcmp(mode, "r"));
+}
+
+const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled) {
+    *handled = kj_np_is_linalg(m);
+    if (!*handled)
+        return NULL;
+    bool solve = !strcmp(m, "solve");
+    const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
+    const kj_type *y = solve ? kj_np_arg_type(c, kj_np_arg(a, 1, "b")) : NULL;
+    if (!x || (solve && !y))
+        return NULL;
+    if (!real_matrix(x) || (solve && !(y->kind == KJ_T_ARRAY && y->ndim <= 2 && y->elem->kind != KJ_T_COMPLEX)))
+        FAIL(c, n, "Complex matrices and stacks of matrices are not supported yet.",
+             solve ? "np.linalg.solve takes a 2-d real array and a 1-d or 2-d real array here"
+                   : "np.linalg.%s takes a 2-d real array here", m);
+    const kj_type *f32 = kj_float(32);
+    const kj_type *e = x->elem == f32 && (!solve || y->elem == f32) ? f32 : KJ_F64;
+    if (solve || !strcmp(m, "inv") || !strcmp(m, "det") || !strcmp(m, "slogdet") || !strcmp(m, "cholesky")) {
+        if (a->npos + a->nkw != (solve ? 2 : 1))
+            FAIL(c, n, NULL, "np.linalg.%s takes %s", m, solve ? "a and b" : "one matrix");
+        if (!strcmp(m, "det"))
+            return e;
+        if (!strcmp(m, "slogdet"))
+            return kj_tuple(2, (const kj_type *[]){e, e});
+        return solve ? kj_array(e, y->ndim, KJ_LAYOUT_C, false) : matrix_of(e);
+    }
+    if (!strcmp(m, "eigh") || !strcmp(m, "eigvalsh")) {
+        static const char *const known[] = {"a", "UPLO", NULL};
+        const char *uplo = const_str(kj_np_arg(a, 1, "UPLO"), "L");
+        if (a->npos > 2 || !kj_np_only_keywords(a, known) || !uplo ||
+            (strcmp(uplo, "L") && strcmp(uplo, "l") && strcmp(uplo, "U") && strcmp(uplo, "u")))
+            FAIL(c, n, "Write UPLO as the constant 'L' or 'U'.", "np.linalg.%s takes a matrix and UPLO='L' or 'U' here", m);
+        return m[3] == 'h' ? kj_tuple(2, (const kj_type *[]){vector_of(e), matrix_of(e)}) : vector_of(e);
+    }
+    if (!strcmp(m, "svd")) {
+        static const char *const known[] = {"a", "full_matrices", "compute_uv", "hermitian", NULL};
+        bool full, uv, hermitian;
+        if (a->npos > 4 || !kj_np_only_keywords(a, known) || !const_bool(kj_np_arg(a, 1, "full_matrices"), true, &full) ||
+            !const_bool(kj_np_arg(a, 2, "compute_uv"), true, &uv) ||
+            !const_bool(kj_np_arg(a, 3, "hermitian"), false, &hermitian) || hermitian)
+            FAIL(c, n, "Write the options as the constants True or False; hermitian=True is not supported.",
+                 "np.linalg.svd takes a matrix, full_matrices= and compute_uv= here");
+        return uv ? kj_tuple(3, (const kj_type *[]){matrix_of(e), vector_of(e), matrix_of(e)}) : vector_of(e);
+    }
+    /* qr */
+    static const char *const known[] = {"a", "mode", NULL};
+    const char *mode = const_str(kj_np_arg(a, 1, "mode"), "reduced");
+    if (a->npos > 2 || !kj_np_only_keywords(a, known) || !qr_mode_known(mode))
+        FAIL(c, n, "Write mode as the constant 'reduced', 'complete' or 'r'.",
+             "np.linalg.qr takes a matrix and mode='reduced', 'complete' or 'r' here");
+    return mode[0] == 'r' && mode[1] == 0 ? matrix_of(e) : kj_tuple(2, (const kj_type *[]){matrix_of(e), matrix_of(e)});
+}
