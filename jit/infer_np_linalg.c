@@ -11,7 +11,7 @@
 #define FAIL KJ_NP_FAIL
 
 static const char *const linalg_names[] = {"solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
-                                           "svd", "qr", NULL};
+                                           "svd", "qr", "lstsq", NULL};
 
 bool kj_np_is_linalg(const char *m) {
     for (int i = 0; linalg_names[i]; i++)
@@ -55,17 +55,30 @@ const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     *handled = kj_np_is_linalg(m);
     if (!*handled)
         return NULL;
-    bool solve = !strcmp(m, "solve");
+    bool solve = !strcmp(m, "solve") || !strcmp(m, "lstsq");
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
     const kj_type *y = solve ? kj_np_arg_type(c, kj_np_arg(a, 1, "b")) : NULL;
     if (!x || (solve && !y))
         return NULL;
     if (!real_matrix(x) || (solve && !(y->kind == KJ_T_ARRAY && y->ndim <= 2 && y->elem->kind != KJ_T_COMPLEX)))
         FAIL(c, n, "Complex matrices and stacks of matrices are not supported yet.",
-             solve ? "np.linalg.solve takes a 2-d real array and a 1-d or 2-d real array here"
+             solve ? "np.linalg.%s takes a 2-d real array and a 1-d or 2-d real array here"
                    : "np.linalg.%s takes a 2-d real array here", m);
     const kj_type *f32 = kj_float(32);
     const kj_type *e = x->elem == f32 && (!solve || y->elem == f32) ? f32 : KJ_F64;
+    if (!strcmp(m, "lstsq")) {
+        static const char *const known[] = {"a", "b", "rcond", NULL};
+        kj_node *rcond = kj_np_arg(a, 2, "rcond");
+        const kj_type *rt = rcond ? kj_np_arg_type(c, rcond) : kj_none();
+        if (!rt)
+            return NULL;
+        if (a->npos > 3 || !kj_np_only_keywords(a, known) ||
+            !(rt->kind == KJ_T_NONE || (kj_is_number(rt) && rt->kind != KJ_T_COMPLEX)))
+            FAIL(c, n, "Pass rcond=None (machine precision times max(M, N)) or a number.",
+                 "np.linalg.lstsq takes a, b and rcond= here");
+        return kj_tuple(4, (const kj_type *[]){kj_array(e, y->ndim, KJ_LAYOUT_C, false), vector_of(e), kj_int(32, true),
+                                               vector_of(e)});
+    }
     if (solve || !strcmp(m, "inv") || !strcmp(m, "det") || !strcmp(m, "slogdet") || !strcmp(m, "cholesky")) {
         if (a->npos + a->nkw != (solve ? 2 : 1))
             FAIL(c, n, NULL, "np.linalg.%s takes %s", m, solve ? "a and b" : "one matrix");

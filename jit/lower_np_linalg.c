@@ -168,6 +168,41 @@ static LLVMValueRef of_rectangle(kj_lw *w, kj_node *n, const char *m, const kj_n
     return r_only ? r : tuple_of(w, n->type, 2, (LLVMValueRef[]){as_elem(w, q, 2, et), r});
 }
 
+/* np.linalg.lstsq(a, b, rcond): (x, residuals, rank, singular values).
+ * The residuals are kept, as NumPy keeps them, only when a has more rows
+ * than columns and full rank: otherwise the array is empty. */
+static LLVMValueRef least_squares(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMValueRef arr, LLVMValueRef lu_data,
+                                  const kj_type *et) {
+    kj_node *bn = kj_np_arg(a, 1, "b"), *rn = kj_np_arg(a, 2, "rcond");
+    LLVMValueRef rows = kj_array_field(w, arr, 2, 0), cols = kj_array_field(w, arr, 2, 1);
+    LLVMValueRef b = kj_lower_expr(w, bn);
+    int bnd = bn->type->ndim;
+    LLVMValueRef nrhs = bnd == 1 ? c64(w, 1) : kj_array_field(w, b, 2, 1);
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, kj_array_field(w, b, 2, 0), rows, ""));
+    kj_call(w, "kj_la_raise", w->vd, 1, &w->ptr, (LLVMValueRef[]){LLVMBuildGlobalStringPtr(w->b, "Incompatible dimensions", "msg")});
+    kj_np_fail_end(w, ok);
+    LLVMValueRef rcond;
+    if (!rn || rn->type->kind == KJ_T_NONE) {   /* None: machine precision times max(M, N), NumPy's */
+        LLVMValueRef most = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, rows, cols, ""), rows, cols, "");
+        rcond = LLVMBuildFMul(w->b, LLVMConstReal(w->f64, 2.220446049250313e-16), LLVMBuildSIToFP(w->b, most, w->f64, ""), "");
+    } else {
+        rcond = kj_cast(w, kj_lower_expr(w, rn), rn->type, KJ_F64);
+    }
+    LLVMValueRef bc = kj_np_copy(w, b, bn->type, KJ_F64), k = smin(w, rows, cols);
+    LLVMValueRef x = f64_array(w, bnd, (LLVMValueRef[]){cols, nrhs}), resid = f64_array(w, 1, &nrhs);
+    LLVMValueRef s = f64_array(w, 1, &k), rank = kj_entry_alloca(w, w->i32, "rank");
+    check(w, kj_call(w, "kj_la_lstsq", w->i32, 10,
+                     (LLVMTypeRef[]){w->i64, w->i64, w->i64, w->ptr, w->ptr, w->f64, w->ptr, w->ptr, w->ptr, w->ptr},
+                     (LLVMValueRef[]){rows, cols, nrhs, lu_data, data_of(w, bc), rcond, data_of(w, x), data_of(w, resid),
+                                      rank, data_of(w, s)}));
+    LLVMValueRef r = LLVMBuildLoad2(w->b, w->i32, rank, "");
+    LLVMValueRef kept = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, LLVMBuildSExt(w->b, r, w->i64, ""), cols, ""),
+                                     LLVMBuildICmp(w->b, LLVMIntSGT, rows, cols, ""), "");
+    LLVMValueRef len = LLVMBuildSelect(w->b, kept, nrhs, c64(w, 0), "");
+    resid = kj_np_make(w, kj_array(KJ_F64, 1, KJ_LAYOUT_C, false), kj_array_field(w, resid, 0, 0), data_of(w, resid), &len, NULL);
+    return tuple_of(w, n->type, 4, (LLVMValueRef[]){as_elem(w, x, bnd, et), as_elem(w, resid, 1, et), r, as_elem(w, s, 1, et)});
+}
+
 /* The float type of the result's numbers. */
 static const kj_type *result_elem(const kj_type *t) {
     if (t->kind == KJ_T_TUPLE)
@@ -179,9 +214,11 @@ LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np
     kj_node *an = kj_np_arg(a, 0, "a");
     const kj_type *et = result_elem(n->type);
     LLVMValueRef arr = kj_lower_expr(w, an);
-    bool rectangle = !strcmp(m, "svd") || !strcmp(m, "qr");
+    bool rectangle = !strcmp(m, "svd") || !strcmp(m, "qr") || !strcmp(m, "lstsq");
     LLVMValueRef size = rectangle ? NULL : square_size(w, arr);
     LLVMValueRef lu = fortran_copy(w, arr, an->type, KJ_F64), lu_data = data_of(w, lu);
+    if (!strcmp(m, "lstsq"))
+        return least_squares(w, n, a, arr, lu_data, et);
     if (rectangle)
         return of_rectangle(w, n, m, a, kj_array_field(w, arr, 2, 0), kj_array_field(w, arr, 2, 1), lu_data, et);
     if (!strcmp(m, "solve") || !strcmp(m, "inv"))

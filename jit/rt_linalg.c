@@ -26,6 +26,9 @@ typedef void (*syevd_fn)(const char *jobz, const char *uplo, const int *n, doubl
 typedef void (*gesdd_fn)(const char *jobz, const int *m, const int *n, double *a, const int *lda, double *s,
                          double *u, const int *ldu, double *vt, const int *ldvt, double *work, const int *lwork,
                          int *iwork, int *info, flen);
+typedef void (*gelsd_fn)(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b,
+                         const int *ldb, double *s, const double *rcond, int *rank, double *work, const int *lwork,
+                         int *iwork, int *info);
 typedef void (*geqrf_fn)(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
                          const int *lwork, int *info);
 typedef void (*orgqr_fn)(const int *m, const int *n, const int *k, double *a, const int *lda, const double *tau,
@@ -37,6 +40,7 @@ static struct {
     potrf_fn potrf;
     syevd_fn syevd;
     gesdd_fn gesdd;
+    gelsd_fn gelsd;
     geqrf_fn geqrf;
     orgqr_fn orgqr;
     PyObject *error;    /* numpy.linalg.LinAlgError, kept for the process */
@@ -51,6 +55,7 @@ static void load_lapack(void) {
         lapack.potrf = (potrf_fn)dlsym(lib, "dpotrf_");
         lapack.syevd = (syevd_fn)dlsym(lib, "dsyevd_");
         lapack.gesdd = (gesdd_fn)dlsym(lib, "dgesdd_");
+        lapack.gelsd = (gelsd_fn)dlsym(lib, "dgelsd_");
         lapack.geqrf = (geqrf_fn)dlsym(lib, "dgeqrf_");
         lapack.orgqr = (orgqr_fn)dlsym(lib, "dorgqr_");
     }
@@ -65,7 +70,7 @@ static void load_lapack(void) {
 /* Whether LAPACK is there (raising RuntimeError when not). */
 static int ready(void) {
     pthread_once(&lapack_once, load_lapack);
-    if (lapack.gesv && lapack.getrf && lapack.potrf && lapack.syevd && lapack.gesdd && lapack.geqrf &&
+    if (lapack.gesv && lapack.getrf && lapack.potrf && lapack.syevd && lapack.gesdd && lapack.gelsd && lapack.geqrf &&
         lapack.orgqr && lapack.error)
         return 1;
     kj_rt_raise(PyExc_RuntimeError, "np.linalg in compiled code needs LAPACK (liblapack.so.3), which could not be loaded");
@@ -257,4 +262,47 @@ int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, int64_t
     }
     free(tau);
     return q && (!qf || !work) ? -1 : 0;
+}
+
+int32_t kj_la_lstsq(int64_t m, int64_t n, int64_t nrhs, double *a, const double *b, double rcond, double *x,
+                    double *resid, int32_t *rank, double *s) {
+    if (!ready())
+        return -1;
+    /* LAPACK takes no empty right-hand side: NumPy gives it one column of zeros */
+    int64_t cols = nrhs > 0 ? nrhs : 1, ldb64 = m > n ? m : n;
+    int im = (int)m, in = (int)n, icols = (int)cols, lda = ld(m), ldb = ld(ldb64), info = 0, lwork = -1;
+    int iwork_size = 0;
+    double work_size = 0;
+    double *bf = scratch((size_t)(ldb * cols), sizeof(double));
+    if (!bf)
+        return -1;
+    memset(bf, 0, sizeof(double) * (size_t)(ldb * cols));
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < nrhs; j++)
+            bf[j * ldb + i] = b[i * nrhs + j];
+    lapack.gelsd(&im, &in, &icols, a, &lda, bf, &ldb, s, &rcond, rank, &work_size, &lwork, &iwork_size, &info);
+    lwork = (int)work_size;
+    double *work = scratch((size_t)lwork, sizeof(double));
+    int *iwork = work ? scratch((size_t)iwork_size, sizeof(int)) : NULL;
+    if (iwork)
+        lapack.gelsd(&im, &in, &icols, a, &lda, bf, &ldb, s, &rcond, rank, work, &lwork, iwork, &info);
+    free(work);
+    free(iwork);
+    if (iwork && info != 0)
+        kj_la_raise("SVD did not converge in Linear Least Squares");
+    if (!iwork || info != 0) {
+        free(bf);
+        return -1;
+    }
+    for (int64_t i = 0; i < n; i++)   /* x: B's first n rows, zeros when a has no rows (as NumPy) */
+        for (int64_t j = 0; j < nrhs; j++)
+            x[i * nrhs + j] = m > 0 ? bf[j * ldb + i] : 0.0;
+    for (int64_t j = 0; j < nrhs && m > n && *rank == n; j++) {   /* each column's sum of squares past row n */
+        double acc = 0.0;
+        for (int64_t i = n; i < m; i++)
+            acc += bf[j * ldb + i] * bf[j * ldb + i];
+        resid[j] = acc;
+    }
+    free(bf);
+    return 0;
 }

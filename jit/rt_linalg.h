@@ -33,6 +33,13 @@ int32_t kj_la_svd(int64_t m, int64_t n, double *a, double *s, double *u, double 
  * columns of Q (m x mc). */
 int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, int64_t rrows, double *r);
 
+/* Least squares (gelsd) of the m x n a against b (m x nrhs, C order), rcond
+ * as LAPACK's: x (n x nrhs, C order), the singular values s (min(m, n)),
+ * *rank, and when m > n and the rank is n each column's sum of squared
+ * residuals in resid (nrhs). */
+int32_t kj_la_lstsq(int64_t m, int64_t n, int64_t nrhs, double *a, const double *b, double rcond, double *x,
+                    double *resid, int32_t *rank, double *s);
+
 /* Raises numpy.linalg.LinAlgError(msg); msg must outlive the call. */
 void kj_la_raise(const char *msg);
 
@@ -43,6 +50,7 @@ void kj_la_raise(const char *msg);
     {"kj_la_eigh", (void *)kj_la_eigh},           \
     {"kj_la_svd", (void *)kj_la_svd},             \
     {"kj_la_qr", (void *)kj_la_qr},               \
+    {"kj_la_lstsq", (void *)kj_la_lstsq},         \
     {"kj_la_raise", (void *)kj_la_raise},
 
 #endif

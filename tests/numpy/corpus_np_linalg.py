@@ -81,3 +81,23 @@ def factors_rebuild_the_matrix(a):   # what a course checks: A = QR = U S Vt, A 
     low = np.linalg.cholesky(a @ a.T + np.eye(a.shape[0]))
     return (np.abs(q @ r - a).max() < 1e-9, np.abs((u * s) @ vt - a).max() < 1e-9,
             np.abs(a @ a.T @ v - v * w).max() < 1e-8, np.abs(low @ low.T - a @ a.T - np.eye(a.shape[0])).max() < 1e-9)
+
+
+_FIT = np.linspace(0.0, 1.0, 9)
+_DESIGN = np.vstack([_FIT, np.ones(9)]).T
+LEAST_SQUARES = [(_DESIGN, 3 * _FIT - 1 + 0.1 * np.sin(40 * _FIT)), (_X, _X[:, 0]), (_B, _rng.standard_normal(5)),
+                 (_B.T, _rng.standard_normal(3)), (_X[:, :3], _X[:, 3:]), (_B.astype(np.float32), np.ones(5, np.float32)),
+                 (_INTS, np.array([1, 2, 3])), (np.ones((4, 2)), np.arange(4.0)), (np.zeros((0, 2)), np.zeros(0)),
+                 (_DESIGN, np.zeros((9, 0))), (_DESIGN, np.ones(8)), (np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]), np.ones(3))]
+
+
+@case(*LEAST_SQUARES)
+def lstsq(a, b): return np.linalg.lstsq(a, b, rcond=None)
+@case(*LEAST_SQUARES)
+def lstsq_rcond(a, b): return np.linalg.lstsq(a, b, 1e-3)
+@case(*LEAST_SQUARES[:3])
+def lstsq_rcond_minus_one(a, b): return np.linalg.lstsq(a, b, rcond=-1)
+@case((_DESIGN, 3 * _FIT - 1),)
+def line_fit(x, y):   # a course's straight line through points: slope and intercept
+    (slope, intercept), res, rank, sv = np.linalg.lstsq(x, y, rcond=None)
+    return round(slope, 9), round(intercept, 9), rank
