@@ -10,7 +10,7 @@
 
 #define FAIL KJ_NP_FAIL
 
-static const char *const linalg_names[] = {"solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
+static const char *const linalg_names[] = {"solve", "inv", "det", "slogdet", "cholesky", "eig", "eigvals", "eigh", "eigvalsh",
                                            "svd", "qr", "lstsq", NULL};
 
 bool kj_np_is_linalg(const char *m) {
@@ -78,6 +78,11 @@ const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, con
                  "np.linalg.lstsq takes a, b and rcond= here");
         return kj_tuple(4, (const kj_type *[]){kj_array(e, y->ndim, KJ_LAYOUT_C, false), vector_of(e), kj_int(32, true),
                                                vector_of(e)});
+    }
+    if (!strcmp(m, "eig") || !strcmp(m, "eigvals")) {   /* real eigenvalues only (kj_la_eig) */
+        if (a->npos + a->nkw != 1)
+            FAIL(c, n, NULL, "np.linalg.%s takes one matrix", m);
+        return m[3] == 0 ? kj_tuple(2, (const kj_type *[]){vector_of(e), matrix_of(e)}) : vector_of(e);
     }
     if (solve || !strcmp(m, "inv") || !strcmp(m, "det") || !strcmp(m, "slogdet") || !strcmp(m, "cholesky")) {
         if (a->npos + a->nkw != (solve ? 2 : 1))

@@ -102,7 +102,7 @@ static LLVMValueRef solve_or_inv(kj_lw *w, const char *m, const kj_np_args *a, L
     return kj_np_copy(w, solution, tt, et);
 }
 
-/* det, slogdet, cholesky, eigh and eigvalsh: of a square matrix. */
+/* det, slogdet, cholesky and the eigenvalues: of a square matrix. */
 static LLVMValueRef of_square(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a, LLVMValueRef size,
                               LLVMValueRef lu_data, const kj_type *et) {
     if (!strcmp(m, "det") || !strcmp(m, "slogdet")) {
@@ -120,16 +120,21 @@ static LLVMValueRef of_square(kj_lw *w, kj_node *n, const char *m, const kj_np_a
                          (LLVMValueRef[]){size, lu_data, data_of(w, out)}));
         return as_elem(w, out, 2, et);
     }
-    /* eigh, eigvalsh */
-    bool vectors = m[3] == 'h';
-    kj_node *uplo = kj_np_arg(a, 1, "UPLO");
-    bool upper = uplo && (uplo->str[0] == 'U' || uplo->str[0] == 'u');
+    /* eig, eigvals, eigh, eigvalsh */
+    bool symmetric = !strcmp(m, "eigh") || !strcmp(m, "eigvalsh");
+    bool vectors = !strcmp(m, "eig") || !strcmp(m, "eigh");
     LLVMValueRef values = f64_array(w, 1, &size);
     LLVMValueRef vecs = vectors ? f64_array(w, 2, (LLVMValueRef[]){size, size}) : NULL;
-    check(w, kj_call(w, "kj_la_eigh", w->i32, 5, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr, w->ptr, w->i32},
-                     (LLVMValueRef[]){size, lu_data, data_of(w, values),
-                                      vectors ? data_of(w, vecs) : LLVMConstNull(w->ptr),
-                                      LLVMConstInt(w->i32, upper, 0)}));
+    LLVMValueRef vec_data = vectors ? data_of(w, vecs) : LLVMConstNull(w->ptr);
+    if (symmetric) {
+        kj_node *uplo = kj_np_arg(a, 1, "UPLO");
+        bool upper = uplo && (uplo->str[0] == 'U' || uplo->str[0] == 'u');
+        check(w, kj_call(w, "kj_la_eigh", w->i32, 5, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr, w->ptr, w->i32},
+                         (LLVMValueRef[]){size, lu_data, data_of(w, values), vec_data, LLVMConstInt(w->i32, upper, 0)}));
+    } else {
+        check(w, kj_call(w, "kj_la_eig", w->i32, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr, w->ptr},
+                         (LLVMValueRef[]){size, lu_data, data_of(w, values), vec_data}));
+    }
     values = as_elem(w, values, 1, et);
     return vectors ? tuple_of(w, n->type, 2, (LLVMValueRef[]){values, as_elem(w, vecs, 2, et)}) : values;
 }

@@ -23,6 +23,9 @@ typedef void (*getrf_fn)(const int *m, const int *n, double *a, const int *lda, 
 typedef void (*potrf_fn)(const char *uplo, const int *n, double *a, const int *lda, int *info, flen);
 typedef void (*syevd_fn)(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w,
                          double *work, const int *lwork, int *iwork, const int *liwork, int *info, flen, flen);
+typedef void (*geev_fn)(const char *jobvl, const char *jobvr, const int *n, double *a, const int *lda, double *wr,
+                        double *wi, double *vl, const int *ldvl, double *vr, const int *ldvr, double *work,
+                        const int *lwork, int *info, flen, flen);
 typedef void (*gesdd_fn)(const char *jobz, const int *m, const int *n, double *a, const int *lda, double *s,
                          double *u, const int *ldu, double *vt, const int *ldvt, double *work, const int *lwork,
                          int *iwork, int *info, flen);
@@ -39,6 +42,7 @@ static struct {
     getrf_fn getrf;
     potrf_fn potrf;
     syevd_fn syevd;
+    geev_fn geev;
     gesdd_fn gesdd;
     gelsd_fn gelsd;
     geqrf_fn geqrf;
@@ -54,6 +58,7 @@ static void load_lapack(void) {
         lapack.getrf = (getrf_fn)dlsym(lib, "dgetrf_");
         lapack.potrf = (potrf_fn)dlsym(lib, "dpotrf_");
         lapack.syevd = (syevd_fn)dlsym(lib, "dsyevd_");
+        lapack.geev = (geev_fn)dlsym(lib, "dgeev_");
         lapack.gesdd = (gesdd_fn)dlsym(lib, "dgesdd_");
         lapack.gelsd = (gelsd_fn)dlsym(lib, "dgelsd_");
         lapack.geqrf = (geqrf_fn)dlsym(lib, "dgeqrf_");
@@ -70,7 +75,7 @@ static void load_lapack(void) {
 /* Whether LAPACK is there (raising RuntimeError when not). */
 static int ready(void) {
     pthread_once(&lapack_once, load_lapack);
-    if (lapack.gesv && lapack.getrf && lapack.potrf && lapack.syevd && lapack.gesdd && lapack.gelsd && lapack.geqrf &&
+    if (lapack.gesv && lapack.getrf && lapack.potrf && lapack.syevd && lapack.geev && lapack.gesdd && lapack.gelsd && lapack.geqrf &&
         lapack.orgqr && lapack.error)
         return 1;
     kj_rt_raise(PyExc_RuntimeError, "np.linalg in compiled code needs LAPACK (liblapack.so.3), which could not be loaded");
@@ -179,6 +184,48 @@ int32_t kj_la_eigh(int64_t n, double *a, double *w, double *v, int32_t upper) {
     if (v)
         to_c_order(a, n, n, lda, v);   /* the eigenvectors, in columns */
     return 0;
+}
+
+int32_t kj_la_eig(int64_t n, double *a, double *w, double *v) {
+    if (!ready())
+        return -1;
+    for (int64_t i = 0; i < n * n; i++)
+        if (!isfinite(a[i])) {
+            kj_la_raise("Array must not contain infs or NaNs");
+            return -1;
+        }
+    int in = (int)n, lda = ld(n), info = 0, lwork = -1;
+    const char *jobvr = v ? "V" : "N";
+    double work_size = 0;
+    double *wi = scratch((size_t)n, sizeof(double));
+    double *vr = wi && v ? scratch((size_t)(n * n), sizeof(double)) : NULL;
+    double *work = NULL;
+    if (wi && (vr || !v)) {
+        lapack.geev("N", jobvr, &in, a, &lda, w, wi, NULL, &lda, vr, &lda, &work_size, &lwork, &info, 1, 1);
+        lwork = (int)work_size;
+        work = scratch((size_t)lwork, sizeof(double));
+    }
+    if (work)
+        lapack.geev("N", jobvr, &in, a, &lda, w, wi, NULL, &lda, vr, &lda, work, &lwork, &info, 1, 1);
+    int32_t rc = work ? 0 : -1;
+    if (work && info != 0) {
+        kj_la_raise("Eigenvalues did not converge");
+        rc = -1;
+    }
+    for (int64_t i = 0; rc == 0 && i < n; i++)
+        if (wi[i] != 0.0) {
+            kj_rt_raise(PyExc_ValueError,
+                        "this matrix has complex eigenvalues, and np.linalg.eig / eigvals of a real matrix give real "
+                        "ones in compiled code (as in Numba): compute them outside compiled code, or use "
+                        "np.linalg.eigh for a symmetric matrix");
+            rc = -1;
+        }
+    if (rc == 0 && v)
+        to_c_order(vr, n, n, lda, v);
+    free(wi);
+    free(vr);
+    free(work);
+    return rc;
 }
 
 /* The identity in C order, rows x rows. */

@@ -24,6 +24,11 @@ int32_t kj_la_cholesky(int64_t n, double *a, double *out);
  * is NULL, the eigenvectors into v's columns (n x n); a's lower triangle
  * is read, or its upper one when upper. */
 int32_t kj_la_eigh(int64_t n, double *a, double *w, double *v, int32_t upper);
+/* The eigenvalues of the general a (n) into w and, unless v is NULL, the
+ * right eigenvectors into v's columns (n x n), as NumPy's eig: a must be
+ * finite. A real matrix with complex eigenvalues raises ValueError, as
+ * Numba's eig does: their type would depend on the values. */
+int32_t kj_la_eig(int64_t n, double *a, double *w, double *v);
 /* The singular values of the m x n a into s (min(m, n) of them) and,
  * unless u is NULL, u (m x m when full, else m x k) and vt (n x n when
  * full, else k x n), k = min(m, n). */
@@ -48,6 +53,7 @@ void kj_la_raise(const char *msg);
     {"kj_la_slogdet", (void *)kj_la_slogdet},     \
     {"kj_la_cholesky", (void *)kj_la_cholesky},   \
     {"kj_la_eigh", (void *)kj_la_eigh},           \
+    {"kj_la_eig", (void *)kj_la_eig},             \
     {"kj_la_svd", (void *)kj_la_svd},             \
     {"kj_la_qr", (void *)kj_la_qr},               \
     {"kj_la_lstsq", (void *)kj_la_lstsq},         \

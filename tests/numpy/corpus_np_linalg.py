@@ -101,3 +101,15 @@ def lstsq_rcond_minus_one(a, b): return np.linalg.lstsq(a, b, rcond=-1)
 def line_fit(x, y):   # a course's straight line through points: slope and intercept
     (slope, intercept), res, rank, sv = np.linalg.lstsq(x, y, rcond=None)
     return round(slope, 9), round(intercept, 9), rank
+
+
+# eig / eigvals of real matrices with real eigenvalues (complex ones raise: tests/numpy/test_linalg_eig.py)
+_UPPER = np.triu(_X) + np.diag(np.arange(6.0))
+GENERAL = [(_SPD,), (_UPPER,), (_UPPER.T.astype(np.float32),), (np.array([[2, 1], [1, 3]]),), (np.array([[4.0, 1.0], [2.0, 3.0]]),),
+           (np.zeros((0, 0)),), (np.ones((2, 3)),), (np.array([[np.inf, 0.0], [0.0, 1.0]]),), (_NAN,), (_UPPER[::2, ::2],)]
+
+
+@case(*GENERAL)
+def eig(a): return np.linalg.eig(a)
+@case(*GENERAL)
+def eigvals(a): return np.linalg.eigvals(a)
