@@ -478,6 +478,23 @@ static const kj_type *nonzero_type(const char *m, const kj_type *x) {
     return kj_tuple(x->ndim, e);
 }
 
+/* np.repeat(a, repeats, axis=None) and a.repeat(repeats, axis=None):
+ * repeats is argument `at` (1 for the function, 0 for the method), axis
+ * the next; x is the array's type. */
+static const kj_type *repeat_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a, int at, const kj_type *x) {
+    static const char *const known[] = {"a", "repeats", "axis", NULL};
+    kj_node *rn = kj_np_arg(a, at, "repeats"), *ax = kj_np_arg(a, at + 1, "axis");
+    const kj_type *r = kj_np_arg_type(c, rn), *axt = ax ? kj_np_arg_type(c, ax) : kj_none();
+    if (!x || !r || !axt)
+        return NULL;
+    bool counts = kj_is_intlike(r) || (r->kind == KJ_T_ARRAY && r->ndim == 1 && kj_is_intlike(r->elem));
+    if (a->npos > at + 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !counts ||
+        (axt->kind != KJ_T_NONE && !kj_is_intlike(axt)))
+        FAIL(c, n, "Give the counts as ints: an int, or a 1-d int array with one per position along the axis.",
+             "repeat takes an array, an int or a 1-d int array of counts and an int axis here");
+    return kj_array(x->elem, axt->kind == KJ_T_NONE ? 1 : x->ndim, KJ_LAYOUT_C, false);
+}
+
 /* Whether m is a function of numpy.linalg and not of numpy (the front end
  * names np.linalg.eig "eig"): for the message that refuses it. */
 static bool in_linalg_only(const char *m) {
@@ -608,6 +625,18 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         if (!ok)
             FAIL(c, n, "Ravel the inputs first.", "np.meshgrid takes one to three 1-d arrays and indexing='xy' or 'ij' here");
         return kj_tuple(a->npos, e);
+    }
+    if (!strcmp(m, "repeat"))
+        return repeat_type(c, n, a, 1, kj_np_arg_type(c, kj_np_arg(a, 0, "a")));
+    if (!strcmp(m, "tile")) {
+        static const char *const known[] = {"A", "reps", NULL};
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "A")), *r = kj_np_arg_type(c, kj_np_arg(a, 1, "reps"));
+        if (!x || !r)
+            return NULL;
+        int nreps = kj_is_intlike(r) ? 1 : shape_ndim(r);
+        if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || nreps < 0)
+            FAIL(c, n, "Make the number an array first: np.full(reps, x).", "np.tile takes an array and an int or a tuple of ints here");
+        return kj_array(x->elem, x->ndim > nreps ? x->ndim : nreps, KJ_LAYOUT_C, false);
     }
     if (!strcmp(m, "roll")) {
         static const char *const known[] = {"a", "shift", "axis", NULL};
@@ -807,6 +836,8 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
             FAIL(c, a.pos[0], NULL, "item takes a flat index (an int)");
         return self->elem;
     }
+    if (!strcmp(m, "repeat"))
+        return repeat_type(c, n, &a, 0, self);
     if (!strcmp(m, "dot") && a.npos == 1) {
         const kj_type *y = kj_np_arg_type(c, a.pos[0]);
         if (!y)

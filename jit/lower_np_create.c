@@ -313,7 +313,7 @@ LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
         !strcmp(m, "argmax") || !strcmp(m, "all") || !strcmp(m, "any") || !strcmp(m, "cumsum") ||
         !strcmp(m, "cumprod") || !strcmp(m, "amin") || !strcmp(m, "amax"))
         return kj_np_lower_reduce(w, n, m, n->kids[0], kj_np_arg(&a, 0, "axis"));
-    if (!strcmp(m, "sort") || !strcmp(m, "argsort") || !strcmp(m, "dot") || !strcmp(m, "nonzero")) {
+    if (!strcmp(m, "sort") || !strcmp(m, "argsort") || !strcmp(m, "dot") || !strcmp(m, "nonzero") || !strcmp(m, "repeat")) {
         kj_np_args b = a;   /* as np.<m>(self, ...) */
         for (int i = b.npos; i > 0; i--)
             b.pos[i] = b.pos[i - 1];

@@ -123,6 +123,10 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_meshgrid(w, n, a);
     if (!strcmp(m, "diag") || !strcmp(m, "diagonal"))
         return kj_np_lower_diag(w, n, m, a);
+    if (!strcmp(m, "repeat"))
+        return kj_np_lower_repeat(w, n, a);
+    if (!strcmp(m, "tile"))
+        return kj_np_lower_tile(w, n, a);
     if (kj_np_is_linalg(m))
         return kj_np_lower_linalg(w, n, m, a);
     return kj_np_lower_sorting(w, n, m, a);

@@ -337,10 +337,28 @@ def test_linalg_options_that_change_the_result_type_are_constants():
 
 
 @kiln.njit
-def general_eigenvalues(a):
-    return np.linalg.eig(a)
+def pseudo_inverse(a):
+    return np.linalg.pinv(a)
 
 
 def test_a_linalg_function_not_compiled_is_named_with_its_module():
-    with pytest.raises(kiln.TypingError, match="np.linalg.eig is not supported in compiled code"):
-        general_eigenvalues(np.eye(2))
+    with pytest.raises(kiln.TypingError, match="np.linalg.pinv is not supported in compiled code"):
+        pseudo_inverse(np.eye(2))
+
+
+@kiln.njit
+def repeat_by_floats(a, r):
+    return np.repeat(a, r)
+
+
+@kiln.njit
+def tile_by_float(a):
+    return np.tile(a, 2.5)
+
+
+def test_repeat_and_tile_take_int_counts():
+    with pytest.raises(kiln.TypingError, match="repeat takes an array, an int or a 1-d int array of counts") as e:
+        repeat_by_floats(np.ones(3), np.ones(3))
+    assert "Give the counts as ints" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.tile takes an array and an int or a tuple of ints here"):
+        tile_by_float(np.ones(3))
