@@ -567,18 +567,27 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
                  median ? "np.median takes one real array here" : "np.%s takes a real array and one number q here", m);
         return median && x->elem->kind == KJ_T_FLOAT && x->elem->bits == 32 ? x->elem : KJ_F64;
     }
-    if (!strcmp(m, "searchsorted")) {
-        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *v = kj_np_arg_type(c, kj_np_arg(a, 1, "v"));
-        kj_node *side = kj_np_arg(a, 2, "side");
+    if (!strcmp(m, "searchsorted") || !strcmp(m, "digitize")) {
+        bool search = m[0] == 's';
+        static const char *const known_search[] = {"a", "v", "side", NULL}, *const known_digitize[] = {"x", "bins", "right", NULL};
+        const char *const *known = search ? known_search : known_digitize;
+        kj_node *sorted = kj_np_arg(a, search ? 0 : 1, known[search ? 0 : 1]), *vn = kj_np_arg(a, search ? 1 : 0, known[search ? 1 : 0]);
+        kj_node *opt = kj_np_arg(a, 2, known[2]);
+        const kj_type *x = kj_np_arg_type(c, sorted), *v = kj_np_arg_type(c, vn);
         if (!x || !v)
             return NULL;
-        if (side)
-            FAIL(c, side, "Leave side at 'left'.", "side= is not supported in compiled code");
-        if (x->kind != KJ_T_ARRAY || x->ndim != 1 || x->elem->kind == KJ_T_COMPLEX)
-            FAIL(c, n, NULL, "np.searchsorted takes a sorted 1-d real array");
+        bool opt_ok = !opt || (search ? opt->kind == KJ_E_CONST && opt->str && (!strcmp(opt->str, "left") || !strcmp(opt->str, "right"))
+                                      : opt->kind == KJ_E_CONST && opt->type && opt->type->kind == KJ_T_BOOL);
+        if (!opt_ok)
+            FAIL(c, opt, search ? "Write side='left' or side='right'." : "Write right=True or right=False.",
+                 search ? "side= takes the constant 'left' or 'right' in compiled code" : "right= takes a constant bool in compiled code");
+        if (a->npos > 3 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim != 1 ||
+            x->elem->kind == KJ_T_COMPLEX || (v->kind == KJ_T_ARRAY ? v->elem->kind == KJ_T_COMPLEX : !kj_is_number(v) || v->kind == KJ_T_COMPLEX))
+            FAIL(c, n, NULL, search ? "np.searchsorted takes a sorted 1-d real array and real values"
+                                    : "np.digitize takes real values and a 1-d real array of bins");
         if (v->kind == KJ_T_ARRAY)
             return kj_array(KJ_I64, v->ndim, KJ_LAYOUT_C, false);
-        return kj_is_number(v) ? KJ_I64 : NULL;
+        return KJ_I64;
     }
     if (!strcmp(m, "histogram")) {
         const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));

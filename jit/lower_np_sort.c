@@ -1,4 +1,4 @@
-/* lower_np_sort: np.sort, a.sort(), argsort, unique, searchsorted,
+/* lower_np_sort: np.sort, a.sort(), argsort, unique, searchsorted, digitize,
  * histogram, median, percentile and quantile: the data is made contiguous (a copy where NumPy returns a
  * new array anyway) and handed to rt_sort.c. */
 #include "jit/lower_np.h"
@@ -56,10 +56,15 @@ static LLVMValueRef histogram(kj_lw *w, kj_node *n, const kj_np_args *a) {
     return LLVMBuildInsertValue(w->b, tup, edges, 1, "");
 }
 
-static LLVMValueRef searchsorted(kj_lw *w, kj_node *n, const kj_np_args *a) {
-    kj_node *an = kj_np_arg(a, 0, "a"), *vn = kj_np_arg(a, 1, "v");
-    const kj_type *at = an->type, *e = at->elem, *vt = vn->type;
-    LLVMValueRef arr = kj_lower_expr(w, an), v = kj_lower_expr(w, vn);
+/* The insertion points of vn's values (a number or an array) in the
+ * sorted 1-d arr (type at): np.searchsorted(arr, v, side), right for
+ * side='right'. With decreasing (an i1, or NULL) arr is searched from its
+ * end and a point p becomes len - p, as np.digitize does with bins that
+ * decrease. */
+static LLVMValueRef search(kj_lw *w, kj_node *n, LLVMValueRef arr, const kj_type *at, kj_node *vn, bool right,
+                           LLVMValueRef decreasing) {
+    const kj_type *e = at->elem, *vt = vn->type;
+    LLVMValueRef v = kj_lower_expr(w, vn);
     /* both sides compared in NumPy's common type (3.5 in an int array) */
     const kj_type *ops[2] = {at, vt};
     kj_node *consts[2] = {NULL, vn->kind == KJ_E_CONST ? vn : NULL};
@@ -69,13 +74,19 @@ static LLVMValueRef searchsorted(kj_lw *w, kj_node *n, const kj_np_args *a) {
         arr = flat_copy(w, arr, at, ct);
         e = ct;
     }
+    LLVMValueRef len = kj_array_len(w, arr), data = data_of(w, arr), stride = kj_array_field(w, arr, 3, 0);
+    if (decreasing) {   /* arr[::-1]: from the last element, stepping back */
+        LLVMValueRef last = LLVMBuildMul(w->b, LLVMBuildSub(w->b, len, c64(w, 1), ""), stride, "");
+        data = LLVMBuildSelect(w->b, decreasing, LLVMBuildGEP2(w->b, w->i8, data, &last, 1, ""), data, "");
+        stride = LLVMBuildSelect(w->b, decreasing, LLVMBuildNeg(w->b, stride, ""), stride, "");
+    }
     LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, e), "needle");
-    LLVMValueRef args[6] = {data_of(w, arr), kj_array_len(w, arr), kj_array_field(w, arr, 3, 0), kind_of(w, e),
-                            kj_np_itemsize(w, e), slot};
-    LLVMTypeRef tys[6] = {w->ptr, w->i64, w->i64, w->i64, w->i64, w->ptr};
+    LLVMValueRef args[7] = {data, len, stride, kind_of(w, e), kj_np_itemsize(w, e), slot, c64(w, right)};
+    LLVMTypeRef tys[7] = {w->ptr, w->i64, w->i64, w->i64, w->i64, w->ptr, w->i64};
     if (vt->kind != KJ_T_ARRAY) {
         kj_np_store_elem(w, slot, v, vt, e);
-        return kj_call(w, "kj_np_searchsorted", w->i64, 6, tys, args);
+        LLVMValueRef r = kj_call(w, "kj_np_searchsorted", w->i64, 7, tys, args);
+        return decreasing ? LLVMBuildSelect(w->b, decreasing, LLVMBuildSub(w->b, len, r, ""), r, "") : r;
     }
     LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
     kj_np_shape(w, v, vt->ndim, shape);
@@ -83,10 +94,33 @@ static LLVMValueRef searchsorted(kj_lw *w, kj_node *n, const kj_np_args *a) {
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, vt->ndim, shape, idx);
     kj_np_store_elem(w, slot, kj_np_load(w, kj_np_ptr(w, v, vt->ndim, idx), vt->elem), vt->elem, e);
-    LLVMValueRef r = kj_call(w, "kj_np_searchsorted", w->i64, 6, tys, args);
+    LLVMValueRef r = kj_call(w, "kj_np_searchsorted", w->i64, 7, tys, args);
+    if (decreasing)
+        r = LLVMBuildSelect(w->b, decreasing, LLVMBuildSub(w->b, len, r, ""), r, "");
     kj_np_store_elem(w, kj_np_ptr(w, out, vt->ndim, idx), r, KJ_I64, KJ_I64);
     kj_np_nest_end(w, &nest);
     return out;
+}
+
+/* np.searchsorted(a, v, side='left'): side a constant (typing saw to it). */
+static LLVMValueRef searchsorted(kj_lw *w, kj_node *n, const kj_np_args *a) {
+    kj_node *an = kj_np_arg(a, 0, "a"), *side = kj_np_arg(a, 2, "side");
+    return search(w, n, kj_lower_expr(w, an), an->type, kj_np_arg(a, 1, "v"), side && !strcmp(side->str, "right"), NULL);
+}
+
+/* np.digitize(x, bins, right=False): the bins' side of each x, through
+ * searchsorted as NumPy's (the sides swapped), from the end for bins that
+ * decrease; ValueError for bins that do neither. */
+static LLVMValueRef digitize(kj_lw *w, kj_node *n, const kj_np_args *a) {
+    kj_node *bn = kj_np_arg(a, 1, "bins"), *rn = kj_np_arg(a, 2, "right");
+    LLVMValueRef bins = kj_lower_expr(w, bn);
+    LLVMValueRef edges = flat_copy(w, bins, bn->type, KJ_F64);   /* NumPy tests them as doubles */
+    LLVMValueRef mono = kj_call(w, "kj_np_monotonic", w->i64, 2, (LLVMTypeRef[]){w->ptr, w->i64},
+                                (LLVMValueRef[]){data_of(w, edges), kj_array_len(w, edges)});
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, mono, c64(w, 0), ""), PyExc_ValueError,
+                "bins must be monotonically increasing or decreasing");
+    bool right = rn && rn->ival != 0;
+    return search(w, n, bins, bn->type, kj_np_arg(a, 0, "x"), !right, LLVMBuildICmp(w->b, LLVMIntEQ, mono, c64(w, -1), ""));
 }
 
 /* np.median(a), np.percentile(a, q), np.quantile(a, q): over a sorted
@@ -133,6 +167,8 @@ LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_n
         return order_statistic(w, n, m, a);
     if (!strcmp(m, "searchsorted"))
         return searchsorted(w, n, a);
+    if (!strcmp(m, "digitize"))
+        return digitize(w, n, a);
     kj_node *an = kj_np_arg(a, 0, "a");
     const kj_type *at = an->type, *e = at->elem;
     if (e->kind == KJ_T_COMPLEX) {

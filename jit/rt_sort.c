@@ -4,6 +4,7 @@
 #include "jit/rt_sort.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,18 +84,32 @@ int64_t kj_np_unique(void *data, int64_t n, int64_t kind, int64_t itemsize) {
 }
 
 int64_t kj_np_searchsorted(const void *data, int64_t n, int64_t stride, int64_t kind, int64_t itemsize,
-                           const void *value) {
+                           const void *value, int64_t right) {
     cmp_fn cmp = comparator(kind, itemsize);
     const char *d = data;
     int64_t lo = 0, hi = n;
-    while (lo < hi) {   /* the first i with not (a[i] < value) */
+    while (lo < hi) {   /* the first i with not (a[i] < value), or with right not (a[i] <= value) */
         int64_t mid = lo + (hi - lo) / 2;
-        if (cmp(d + mid * stride, value) < 0)
+        int c = cmp(d + mid * stride, value);
+        if (c < 0 || (right && c == 0))
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+int64_t kj_np_monotonic(const double *a, int64_t n) {
+    int64_t i = 1;
+    while (i < n && a[i] == a[0])   /* equal edges at the start decide nothing */
+        i++;
+    if (i >= n)
+        return 1;
+    bool up = a[i - 1] < a[i];
+    for (i++; i < n; i++)
+        if (up ? a[i - 1] > a[i] : a[i - 1] < a[i])
+            return 0;
+    return up ? 1 : -1;
 }
 
 int32_t kj_np_histogram(const double *x, int64_t n, int64_t bins, int64_t has_range, double lo, double hi,

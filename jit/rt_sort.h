@@ -11,9 +11,13 @@ void kj_np_sort(void *data, int64_t n, int64_t kind, int64_t itemsize);
 int32_t kj_np_argsort(const void *data, int64_t n, int64_t kind, int64_t itemsize, int64_t *out);
 /* Sorts data and moves its distinct values to the front; their number. */
 int64_t kj_np_unique(void *data, int64_t n, int64_t kind, int64_t itemsize);
-/* The leftmost insertion point of *value in sorted data (stride bytes apart). */
+/* The leftmost insertion point of *value in sorted data (stride bytes
+ * apart), or with right the rightmost. */
 int64_t kj_np_searchsorted(const void *data, int64_t n, int64_t stride, int64_t kind, int64_t itemsize,
-                           const void *value);
+                           const void *value, int64_t right);
+/* np.digitize's test of its bins, as NumPy's: 1 when they never decrease
+ * (all equal too), -1 when they never increase, 0 otherwise. */
+int64_t kj_np_monotonic(const double *a, int64_t n);
 
 /* np.histogram(x, bins, range) on float64 data: counts[bins] and
  * edges[bins + 1]; 0, or what NumPy would refuse (the range's ends in
@@ -36,6 +40,7 @@ double kj_np_interp(double x, const double *xp, const double *fp, int64_t n, dou
     {"kj_np_argsort", (void *)kj_np_argsort},               \
     {"kj_np_unique", (void *)kj_np_unique},                 \
     {"kj_np_searchsorted", (void *)kj_np_searchsorted},     \
+    {"kj_np_monotonic", (void *)kj_np_monotonic},           \
     {"kj_np_histogram", (void *)kj_np_histogram},           \
     {"kj_np_median", (void *)kj_np_median},                 \
     {"kj_np_quantile", (void *)kj_np_quantile},             \

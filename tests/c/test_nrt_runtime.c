@@ -94,7 +94,11 @@ static void test_sorting(void) {
     int64_t m = kj_np_unique(v, 6, 'f', 8);
     CHECK(m == 4 && v[0] == -1.0 && v[2] == 3.0 && isnan(v[3]));
     double key = 2.5;
-    CHECK(kj_np_searchsorted(v, 3, 8, 'f', 8, &key) == 2);
+    CHECK(kj_np_searchsorted(v, 3, 8, 'f', 8, &key, 0) == 2);
+    double twice[] = {1.0, 2.0, 2.0, 5.0}, two = 2.0;
+    CHECK(kj_np_searchsorted(twice, 4, 8, 'f', 8, &two, 0) == 1 && kj_np_searchsorted(twice, 4, 8, 'f', 8, &two, 1) == 3);
+    CHECK(kj_np_monotonic(twice, 4) == 1 && kj_np_monotonic((double[]){3.0, 3.0, 1.0}, 3) == -1 &&
+          kj_np_monotonic((double[]){1.0, 3.0, 2.0}, 3) == 0);
     uint8_t u[] = {200, 3, 255, 0};
     kj_np_sort(u, 4, 'u', 1);
     CHECK(u[0] == 0 && u[3] == 255);

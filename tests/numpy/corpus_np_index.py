@@ -65,6 +65,17 @@ def unique_small(a): return np.unique(a)
 def searchsorted_scalar(a): return np.searchsorted(np.sort(a), 0), np.searchsorted(np.sort(a), 3.5)
 @case(*FINITE, *VI)
 def searchsorted_array(a): return np.searchsorted(np.sort(a), np.array([-100.0, 0.0, 2.0, 100.0]))
+_TIES = np.array([1, 2, 2, 2, 3, 5, 5])
+@case(*FINITE, *VI, (_TIES,), (_TIES[::-1].astype(np.float32),))
+def searchsorted_sides(a):
+    s = np.sort(a)
+    return np.searchsorted(s, a, side="right"), np.searchsorted(s, 2, "left"), np.searchsorted(s, 2.0, side="right")
+_EDGES = np.array([0.0, 1.0, 2.5, 4.0, 10.0])
+@case((np.array([0.2, 6.4, 3.0, 1.6, -1.0, 10.0, np.nan]), _EDGES), (np.array([0.2, 6.4, 3.0, 1.0]), _EDGES[::-1]),
+      (np.arange(6).reshape(2, 3), np.array([1, 3, 3, 4])), (np.arange(5), np.array([4, 3, 3, 1])), (2.5, _EDGES),
+      (np.arange(3), np.array([1, 3, 2])), (np.arange(3.0), np.zeros(0)), (np.arange(3), np.array([2.0, 2.0])),
+      (np.array([-np.inf, np.inf]), _EDGES), (np.arange(4, dtype=np.uint8), np.array([1.5, 2.5])))
+def digitize(x, bins): return np.digitize(x, bins), np.digitize(x, bins, right=True), np.digitize(x, bins=bins, right=False)
 @case(*FINITE, *VI, (floats((3, 4)),))
 def histogram_default(a): return np.histogram(a)
 @case(*FINITE, *VI)

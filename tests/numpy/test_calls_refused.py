@@ -362,3 +362,20 @@ def test_repeat_and_tile_take_int_counts():
     assert "Give the counts as ints" in str(e.value)
     with pytest.raises(kiln.TypingError, match="np.tile takes an array and an int or a tuple of ints here"):
         tile_by_float(np.ones(3))
+
+
+@kiln.njit
+def search_with_side(a):
+    return np.searchsorted(a, 1.0, side="middle")
+
+
+@kiln.njit
+def digitize_complex(x, bins):
+    return np.digitize(x, bins)
+
+
+def test_searchsorted_side_is_a_constant_and_digitize_takes_real_values():
+    with pytest.raises(kiln.TypingError, match="side= takes the constant 'left' or 'right'"):
+        search_with_side(np.arange(3.0))
+    with pytest.raises(kiln.TypingError, match="np.digitize takes real values and a 1-d real array of bins"):
+        digitize_complex(np.ones(2) * 1j, np.arange(3.0))
