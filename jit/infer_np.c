@@ -365,6 +365,20 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
             FAIL(c, n, NULL, "np.linspace(start, stop, num=50)");
         return kj_array(KJ_F64, 1, KJ_LAYOUT_C, false);
     }
+    if (!strcmp(m, "tri")) {
+        static const char *const known[] = {"N", "M", "k", "dtype", NULL};
+        for (int i = 0; i < 3; i++) {
+            kj_node *arg = kj_np_arg(a, i, known[i]);
+            const kj_type *t = arg ? kj_np_arg_type(c, arg) : NULL;
+            if (arg && !t)
+                return NULL;
+            if ((i == 0 && !arg) || (arg && !kj_is_intlike(t) && !(i == 1 && t->kind == KJ_T_NONE)) || a->npos > 4 ||
+                !kj_np_only_keywords(a, known))
+                FAIL(c, n, NULL, "np.tri(N, M=None, k=0, dtype=float) takes ints and a dtype");
+        }
+        const kj_type *dt = dtype_arg(c, kj_np_arg(a, 3, "dtype"), &bad);
+        return bad ? NULL : kj_array(dt ? dt : KJ_F64, 2, KJ_LAYOUT_C, false);
+    }
     if (!strcmp(m, "eye") || !strcmp(m, "identity")) {
         for (int i = 0; i < a->npos && i < (m[0] == 'e' ? 2 : 1); i++) {
             const kj_type *t = kj_np_arg_type(c, a->pos[i]);
@@ -634,6 +648,16 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         if (!ok)
             FAIL(c, n, "Ravel the inputs first.", "np.meshgrid takes one to three 1-d arrays and indexing='xy' or 'ij' here");
         return kj_tuple(a->npos, e);
+    }
+    if (!strcmp(m, "triu") || !strcmp(m, "tril")) {
+        static const char *const known[] = {"m", "k", NULL};
+        kj_node *kn = kj_np_arg(a, 1, "k");
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "m")), *kt = kn ? kj_np_arg_type(c, kn) : KJ_I64;
+        if (!x || !kt)
+            return NULL;
+        if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !kj_is_intlike(kt))
+            FAIL(c, n, NULL, "np.%s takes an array and an int k here", m);
+        return kj_array(x->elem, x->ndim < 2 ? 2 : x->ndim, KJ_LAYOUT_C, false);
     }
     if (!strcmp(m, "repeat"))
         return repeat_type(c, n, a, 1, kj_np_arg_type(c, kj_np_arg(a, 0, "a")));

@@ -143,6 +143,8 @@ LLVMValueRef kj_np_lower_create(kj_lw *w, kj_node *n, const char *m, const kj_np
         return linspace(w, n, a);
     if (!strcmp(m, "eye") || !strcmp(m, "identity"))
         return eye(w, n, m, a);
+    if (!strcmp(m, "tri"))
+        return kj_np_lower_tri(w, n, a);
     if (!strcmp(m, "copy") || !strcmp(m, "array") || !strcmp(m, "asarray") || !strcmp(m, "ascontiguousarray")) {
         kj_node *src = kj_np_arg(a, 0, "a");
         LLVMValueRef s = kj_lower_expr(w, src);

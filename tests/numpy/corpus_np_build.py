@@ -1,6 +1,7 @@
-"""Corpus: np.repeat (and a.repeat) and np.tile, on arrays of every kind
-of dtype and layout, empty ones and views, with NumPy's errors for
-negative counts, counts of the wrong length and an axis out of range."""
+"""Corpus: arrays built from others. np.repeat (and a.repeat) and np.tile,
+on arrays of every kind of dtype and layout, empty ones and views, with
+NumPy's errors for negative counts, counts of the wrong length and an
+axis out of range; np.triu, np.tril and np.tri."""
 import numpy as np
 
 from np_diff import case
@@ -25,3 +26,12 @@ def tile(a, r): return np.tile(a, r)
 @case((np.array([0.0, 1.0]), 3))
 def tiled_pattern_sum(base, n):   # a course's periodic signal: a pattern repeated and summed
     return np.tile(base, n).sum() + np.repeat(base, n).sum()
+
+
+@case(*[(a, 1) for a in ARRAYS], (_M, -1), (_M, 10), (_M, -10), (np.arange(4), 0), (np.ones((2, 2), dtype=complex), 0))
+def triangles(m, k): return np.triu(m), np.triu(m, k), np.tril(m), np.tril(m, k=k)
+@case((3, 4, 1), (0, 2, 0), (3, 2, -5), (4, 4, 0), (2, 5, 3))
+def tri(n, m, k): return np.tri(n), np.tri(n, m, k), np.tri(n, M=m, k=k, dtype=np.int32), np.tri(n, None, -1, bool)
+@case((np.arange(1.0, 10.0).reshape(3, 3),))
+def split_into_triangles(a):   # a course's LU-style split: strictly lower + upper gives the matrix back
+    return (np.tril(a, -1) + np.triu(a) == a).all()
