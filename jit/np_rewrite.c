@@ -27,6 +27,8 @@
  *   np.transpose(a, axes)   a.transpose(axes)             (np.swapaxes(a, i, j): a.swapaxes(i, j))
  *   a.clip(lo, hi)          np.clip(a, lo, hi)
  *   np.trapz(y, x, dx)      np.sum(d * (y[..., 1:] + y[..., :-1]) / 2.0, axis), d = np.diff(x) or dx
+ *   np.array_equal(a, b)    a.shape == b.shape and np.all(a == b)
+ *                           (| np.isnan(a) & np.isnan(b) with equal_nan=True)
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -244,6 +246,28 @@ static kj_node *logaddexp(rw *r, kj_node *x, kj_node *y, bool base2) {
     return call(r, "np.where", 3, compare(r, KJ_OP_EQ, x, y), equal, rest);
 }
 
+static kj_node *boolop(rw *r, kj_op op, kj_node *a, kj_node *b) {
+    kj_node *n = node(r, KJ_E_BOOLOP, 2);
+    if (n) {
+        n->op = op;
+        n->kids[0] = a;
+        n->kids[1] = b;
+    }
+    return n;
+}
+
+/* np.array_equal(a, b, equal_nan): same shape, and every element equal. */
+static kj_node *array_equal(rw *r, call_args *a) {
+    kj_node *x = a->arg[0], *y = a->arg[1];
+    kj_node *same_shape = compare(r, KJ_OP_EQ, named(r, KJ_E_ATTR, "shape", x), named(r, KJ_E_ATTR, "shape", y));
+    kj_node *equal = compare(r, KJ_OP_EQ, x, y);
+    if (a->arg[2]) {
+        kj_node *both_nan = binop(r, KJ_OP_BITAND, call(r, "np.isnan", 1, x, NULL, NULL), call(r, "np.isnan", 1, y, NULL, NULL));
+        equal = binop(r, KJ_OP_BITOR, equal, binop(r, KJ_OP_BITAND, both_nan, a->arg[2]));
+    }
+    return boolop(r, KJ_OP_AND, same_shape, call(r, "np.all", 1, equal, NULL, NULL));
+}
+
 static int refuse(kj_error *e, const kj_node *n, const char *hint, const char *fmt, const char *name) {
     return kj_fail(e, KJ_ERR_TYPING, n->line, n->col, hint, fmt, name);
 }
@@ -344,6 +368,15 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         out = isclose(&r, &a);
         if (m[0] == 'a')
             out = call(&r, "np.all", 1, out, NULL, NULL);
+    } else if (!strcmp(m, "array_equal")) {
+        static const char *const params[] = {"a1", "a2", "equal_nan", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[1] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes two arrays and equal_nan here", m);
+        if (!read_twice_ok(a.arg[0]) || !read_twice_ok(a.arg[1]))
+            return refuse(e, n, "Assign them to names first: x = ...; np.array_equal(x, y).",
+                          "np.%s takes names or constants in compiled code", m);
+        out = array_equal(&r, &a);
     } else if (!strcmp(m, "norm")) {   /* np.linalg.norm: the front end names NumPy's functions by their own names */
         static const char *const params[] = {"x", "ord", "axis", "keepdims", NULL};
         bind(n, 1, params, &a);

@@ -169,6 +169,10 @@ _CLOSE = (np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 100.0, 0.0]),
 @case(_CLOSE, (_CLOSE[0][[0, 5, 6]], _CLOSE[1][[0, 5, 6]]), (floats(4), floats(4)), (ints(5), ints(5)),
       (_CLOSE[0].astype(np.float32), _CLOSE[1].astype(np.float32)), (1.0, 1.0 + 1e-12), (floats((2, 3)), floats(3)))
 def allclose(a, b): return np.allclose(a, b), np.allclose(a, b, equal_nan=True), np.allclose(a, b, 1e-2, 1e-3)
+@case((np.arange(3), np.arange(3)), (np.arange(3), np.arange(4)), (np.array([1.0, np.nan]), np.array([1.0, np.nan])),
+      (np.arange(3.0), np.ones((2, 3))), (np.zeros((2, 0)), np.zeros((2, 0))), (np.arange(6).reshape(2, 3), np.arange(6.0).reshape(2, 3)),
+      (np.array([True, False]), np.array([1, 0])), (np.arange(4)[::2], np.array([0, 2])), (np.ones(2, np.float32), np.ones(2)))
+def array_equal(a, b): return np.array_equal(a, b), np.array_equal(a, b, equal_nan=True), np.array_equal(a1=a, a2=b)
 # np.ptp and np.average (no weights): NumPy's definitions (jit/np_rewrite.c)
 @case(*V[:4], *VI[:4], *M[:4])
 def ptp_and_average(a): return np.ptp(a), np.average(a), np.ptp(a, 0), np.average(a, axis=0)
