@@ -8,7 +8,8 @@
  *                           (| np.isnan(a) & np.isnan(b) with equal_nan=True)
  *   np.allclose(a, b)       np.all(np.isclose(a, b))
  *   np.linalg.norm(x)       np.sqrt(np.sum(np.abs(x * 1.0) ** 2))
- *   np.nansum(a)            np.sum(np.where(np.isnan(a), 0, a))
+ *   np.nansum(a)            np.sum(np.where(np.isnan(a), 0, a))      (np.nanprod: 1 for NaN, np.prod)
+ *   np.nanmean(a)           np.mean(a[~np.isnan(a)])                 (np.nanvar, nanstd, nanmedian: np.var, std, median)
  *   np.flip(a, axis)        a[::-1, ::-1, ...] (every axis), a[:, ::-1] (axis=1), a[..., ::-1] (axis=-1)
  *                           (np.flipud: axis 0, np.fliplr: axis 1)
  *   np.diff(a, n, axis)     a[..., 1:] - a[..., :-1], n times (along axis, the last by default)
@@ -35,6 +36,7 @@
  * nothing is computed twice. */
 #include "jit/frontend_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct {
@@ -386,18 +388,33 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         kj_node *as_float = binop(&r, KJ_OP_MUL, a.arg[0], constant(&r, KJ_F64, 0, 1.0));
         kj_node *squares = binop(&r, KJ_OP_POW, call(&r, "np.absolute", 1, as_float, NULL, NULL), constant(&r, KJ_I64, 2, 0));
         out = call(&r, "np.sqrt", 1, call(&r, "np.sum", 1, squares, NULL, NULL), NULL, NULL);
-    } else if (!strcmp(m, "nansum")) {
+    } else if (!strcmp(m, "nansum") || !strcmp(m, "nanprod") || !strcmp(m, "nanmean") || !strcmp(m, "nanvar") ||
+               !strcmp(m, "nanstd") || !strcmp(m, "nanmedian")) {
         static const char *const params[] = {"a", NULL};
         bind(n, 1, params, &a);
         if (!a.arg[0] || a.unknown || a.too_many)
-            return refuse(e, n, "Sum along an axis with np.where(np.isnan(a), 0, a).sum(axis).",
+            return refuse(e, n, "Reduce along an axis with np.where(np.isnan(a), 0, a).sum(axis) and the like.",
                           "np.%s takes only the array here", m);
         if (!read_twice_ok(a.arg[0]))
-            return refuse(e, n, "Assign it to a name first: x = ...; np.nansum(x).",
+            return refuse(e, n, "Assign it to a name first: x = ...; np.nanmean(x).",
                           "np.%s takes a name or a constant in compiled code", m);
-        kj_node *zeroed = call(&r, "np.where", 3, call(&r, "np.isnan", 1, a.arg[0], NULL, NULL),
-                               constant(&r, KJ_I64, 0, 0), a.arg[0]);
-        out = call(&r, "np.sum", 1, zeroed, NULL, NULL);
+        kj_node *nan = call(&r, "np.isnan", 1, a.arg[0], NULL, NULL);
+        if (!strcmp(m, "nansum") || !strcmp(m, "nanprod")) {   /* NaN as the operation's identity */
+            bool sum = m[3] == 's';
+            out = call(&r, sum ? "np.sum" : "np.prod", 1,
+                       call(&r, "np.where", 3, nan, constant(&r, KJ_I64, sum ? 0 : 1, 0), a.arg[0]), NULL, NULL);
+        } else {   /* of the values that are not NaN: np.mean(a[~np.isnan(a)]) */
+            kj_node *kept = node(&r, KJ_E_INDEX, 2), *not_nan = node(&r, KJ_E_UNARY, 1);
+            if (kept && not_nan) {
+                not_nan->op = KJ_OP_INVERT;
+                not_nan->kids[0] = nan;
+                kept->kids[0] = a.arg[0];
+                kept->kids[1] = not_nan;
+            }
+            char plain[16];
+            snprintf(plain, sizeof plain, "np.%s", m + 3);
+            out = call(&r, plain, 1, kept, NULL, NULL);
+        }
     } else if (!strcmp(m, "flip") || !strcmp(m, "flipud") || !strcmp(m, "fliplr")) {
         static const char *const params[] = {"m", "axis", NULL};
         bind(n, 1, params, &a);

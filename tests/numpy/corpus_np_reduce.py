@@ -162,6 +162,12 @@ def fused_min_nan_and_empty(a): return np.min(a * 2), (a + 1).max()
 def count_nonzero(a): return np.count_nonzero(a), np.count_nonzero(a > 1), np.count_nonzero(a, axis=0)
 @case(*V, *VI, *M, (np.array([np.nan, np.nan]),), (np.array([1.0, np.nan, np.inf]),))
 def nansum(a): return np.nansum(a)
+_WITH_NAN = np.array([[1.0, np.nan, 3.0], [np.nan, -2.5, np.inf]])
+@case((_WITH_NAN,), (_WITH_NAN[:, 0],), (_WITH_NAN.T,), (np.full(3, np.nan),), (np.zeros(0),), (np.arange(7),),
+      (np.array([np.nan, 1.5, 2.0], dtype=np.float32),), (np.array([True, False, True]),), (_WITH_NAN[::-1, ::2],))
+def nan_reductions(a): return np.nanmean(a), np.nanvar(a), np.nanstd(a), np.nanprod(a), np.nansum(a)
+@case((_WITH_NAN,), (np.full(3, np.nan),), (np.zeros(0),), (np.arange(7),), (np.array([np.nan, 1.5, 2.0, 8.0], dtype=np.float32),))
+def nanmedian(a): return np.nanmedian(a)
 @case(*V, *VI, *M, (np.array([3 + 4j, -1j, 2.0]),))
 def linalg_norm(a): return np.linalg.norm(a)
 _CLOSE = (np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 100.0, 0.0]),
