@@ -649,6 +649,25 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
             FAIL(c, n, "Ravel the inputs first.", "np.meshgrid takes one to three 1-d arrays and indexing='xy' or 'ij' here");
         return kj_tuple(a->npos, e);
     }
+    if (!strcmp(m, "convolve") || !strcmp(m, "correlate")) {
+        static const char *const known[] = {"a", "v", "mode", NULL};
+        kj_node *mode = kj_np_arg(a, 2, "mode");
+        const kj_type *ops[2] = {kj_np_arg_type(c, kj_np_arg(a, 0, "a")), kj_np_arg_type(c, kj_np_arg(a, 1, "v"))};
+        if (!ops[0] || !ops[1])
+            return NULL;
+        bool mode_ok = !mode || (mode->kind == KJ_E_CONST && mode->str && strchr("vsfVSF", mode->str[0]) && mode->str[0]);
+        for (int i = 0; i < 2; i++)
+            if (ops[i]->kind != KJ_T_ARRAY || ops[i]->ndim != 1 || ops[i]->elem->kind == KJ_T_COMPLEX)
+                mode_ok = false;
+        if (a->npos > 3 || !kj_np_only_keywords(a, known) || !mode_ok)
+            FAIL(c, n, "Write mode as the constant 'valid', 'same' or 'full'.",
+                 "np.%s takes two 1-d real arrays and a mode here", m);
+        char why[300];
+        const kj_type *e = kj_np_result_dtype("multiply", 2, ops, why, sizeof why);
+        if (!e)
+            FAIL(c, n, NULL, "np.%s: %s", m, why);
+        return kj_array(e, 1, KJ_LAYOUT_C, false);
+    }
     if (!strcmp(m, "triu") || !strcmp(m, "tril")) {
         static const char *const known[] = {"m", "k", NULL};
         kj_node *kn = kj_np_arg(a, 1, "k");

@@ -1,7 +1,7 @@
 """Corpus: arrays built from others. np.repeat (and a.repeat) and np.tile,
 on arrays of every kind of dtype and layout, empty ones and views, with
 NumPy's errors for negative counts, counts of the wrong length and an
-axis out of range; np.triu, np.tril and np.tri."""
+axis out of range; np.triu, np.tril and np.tri; np.convolve and np.correlate."""
 import numpy as np
 
 from np_diff import case
@@ -35,3 +35,21 @@ def tri(n, m, k): return np.tri(n), np.tri(n, m, k), np.tri(n, M=m, k=k, dtype=n
 @case((np.arange(1.0, 10.0).reshape(3, 3),))
 def split_into_triangles(a):   # a course's LU-style split: strictly lower + upper gives the matrix back
     return (np.tril(a, -1) + np.triu(a) == a).all()
+
+
+# np.convolve and np.correlate: every mode, either array the longer, strided and reversed views, ints kept ints
+_SIGNAL = np.array([0.0, 1.0, 4.0, 9.0, 16.0, 25.0, 36.0])
+_WINDOW = np.ones(3) / 3
+PAIRS = [(_SIGNAL, _WINDOW), (_WINDOW, _SIGNAL), (np.arange(5), np.array([1, -1])), (np.arange(4, dtype=np.int8), np.arange(3, dtype=np.int8)),
+         (_SIGNAL[::-2], np.array([0.5, 0.25])), (np.array([2.0]), np.array([3.0])), (_SIGNAL, _SIGNAL), (np.zeros(0), np.ones(2)),
+         (np.ones(2), np.zeros(0)), (np.arange(4, dtype=np.float32), np.array([1.0, 2.0], dtype=np.float32)),
+         (np.array([True, False, True]), np.array([True, True]))]
+
+
+@case(*PAIRS)
+def convolve(a, v): return np.convolve(a, v), np.convolve(a, v, "same"), np.convolve(a, v, mode="valid")
+@case(*PAIRS)
+def correlate(a, v): return np.correlate(a, v), np.correlate(a, v, "same"), np.correlate(a, v, mode="full")
+@case((_SIGNAL, 3),)
+def moving_average(x, w):   # a course's smoothing: the mean of each window of w points
+    return np.convolve(x, np.ones(w), "valid") / w

@@ -379,3 +379,21 @@ def test_searchsorted_side_is_a_constant_and_digitize_takes_real_values():
         search_with_side(np.arange(3.0))
     with pytest.raises(kiln.TypingError, match="np.digitize takes real values and a 1-d real array of bins"):
         digitize_complex(np.ones(2) * 1j, np.arange(3.0))
+
+
+@kiln.njit
+def convolve_mode(a, v):
+    return np.convolve(a, v, mode="middle")
+
+
+@kiln.njit
+def convolve_2d(a, v):
+    return np.convolve(a, v)
+
+
+def test_convolve_takes_a_constant_mode_and_1d_real_arrays():
+    with pytest.raises(kiln.TypingError, match="np.convolve takes two 1-d real arrays and a mode here") as e:
+        convolve_mode(np.ones(3), np.ones(2))
+    assert "'valid', 'same' or 'full'" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.convolve takes two 1-d real arrays"):
+        convolve_2d(np.ones((2, 2)), np.ones(2))
