@@ -649,6 +649,24 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
             FAIL(c, n, "Ravel the inputs first.", "np.meshgrid takes one to three 1-d arrays and indexing='xy' or 'ij' here");
         return kj_tuple(a->npos, e);
     }
+    if (!strcmp(m, "isin") || !strcmp(m, "in1d")) {
+        bool flat = m[1] == 'n';
+        static const char *const known_isin[] = {"element", "test_elements", "assume_unique", "invert", NULL},
+                                 *const known_in1d[] = {"ar1", "ar2", "assume_unique", "invert", NULL};
+        const char *const *known = flat ? known_in1d : known_isin;
+        const kj_type *ops[2] = {kj_np_arg_type(c, kj_np_arg(a, 0, known[0])), kj_np_arg_type(c, kj_np_arg(a, 1, known[1]))};
+        kj_node *opt[2] = {kj_np_arg(a, 2, known[2]), kj_np_arg(a, 3, known[3])};
+        if (!ops[0] || !ops[1] || (opt[0] && !kj_np_arg_type(c, opt[0])) || (opt[1] && !kj_np_arg_type(c, opt[1])))
+            return NULL;
+        bool ok = a->npos <= 4 && kj_np_only_keywords(a, known);
+        for (int i = 0; i < 2; i++)
+            ok = ok && ops[i]->kind == KJ_T_ARRAY && ops[i]->elem->kind != KJ_T_COMPLEX && (!opt[i] || kj_is_number(opt[i]->type));
+        char why[300];
+        const kj_type *e = ok ? kj_np_result_dtype("add", 2, ops, why, sizeof why) : NULL;
+        if (!e || e->kind == KJ_T_COMPLEX)
+            FAIL(c, n, "Make the values an array first: np.array([...]).", "np.%s takes two real arrays, assume_unique and invert here", m);
+        return kj_array(kj_bool(), flat ? 1 : ops[0]->ndim, KJ_LAYOUT_C, false);
+    }
     if (!strcmp(m, "convolve") || !strcmp(m, "correlate")) {
         static const char *const known[] = {"a", "v", "mode", NULL};
         kj_node *mode = kj_np_arg(a, 2, "mode");

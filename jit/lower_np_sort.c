@@ -1,4 +1,4 @@
-/* lower_np_sort: np.sort, a.sort(), argsort, unique, searchsorted, digitize,
+/* lower_np_sort: np.sort, a.sort(), argsort, unique, searchsorted, digitize, isin,
  * histogram, median, percentile and quantile: the data is made contiguous (a copy where NumPy returns a
  * new array anyway) and handed to rt_sort.c. */
 #include "jit/lower_np.h"
@@ -160,6 +160,49 @@ static LLVMValueRef order_statistic(kj_lw *w, kj_node *n, const char *m, const k
     return kj_cast(w, r, KJ_F64, n->type);
 }
 
+/* np.isin(element, test_elements, invert=False) and np.in1d (the same,
+ * flat): the test elements sorted (in the common type of both), then each
+ * element looked up by binary search; NaN is in nothing, as NumPy's. */
+static LLVMValueRef isin(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    bool flat = m[1] == 'n';
+    kj_node *en = kj_np_arg(a, 0, flat ? "ar1" : "element"), *tn = kj_np_arg(a, 1, flat ? "ar2" : "test_elements");
+    kj_node *inv = kj_np_arg(a, 3, "invert");
+    const kj_type *et = en->type, *tt = tn->type;
+    const kj_type *ops[2] = {et, tt};
+    char why[200];
+    const kj_type *ct = kj_np_result_dtype("add", 2, ops, why, sizeof why);   /* typing saw it exists */
+    LLVMValueRef elems = kj_lower_expr(w, en), tests = flat_copy(w, kj_lower_expr(w, tn), tt, ct);
+    LLVMValueRef count = kj_array_len(w, tests);
+    sort_data(w, data_of(w, tests), count, ct);
+    LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, ct), "needle");
+    LLVMValueRef args[7] = {data_of(w, tests), count, kj_np_itemsize(w, ct), kind_of(w, ct), kj_np_itemsize(w, ct), slot, c64(w, 0)};
+    LLVMTypeRef tys[7] = {w->ptr, w->i64, w->i64, w->i64, w->i64, w->ptr, w->i64};
+    LLVMValueRef invert = inv ? kj_truth(w, kj_lower_expr(w, inv), inv->type) : LLVMConstInt(w->i1, 0, 0);
+    int nd = et->ndim;
+    if (flat) {   /* in1d: the elements in C order, as one line */
+        LLVMValueRef size = kj_np_size(w, elems, nd);
+        elems = kj_np_make(w, kj_array(et->elem, 1, KJ_LAYOUT_C, true), kj_array_field(w, elems, 0, 0),
+                           kj_np_whole_line(w, elems, et), &size, NULL);
+        nd = 1;
+    }
+    LLVMValueRef shape[KJ_NP_MAXDIM], idx[KJ_NP_MAXDIM];
+    kj_np_shape(w, elems, nd, shape);
+    LLVMValueRef out = kj_np_alloc(w, n->type, shape, false);
+    kj_np_nest nest;
+    kj_np_nest_begin(w, &nest, nd, shape, idx);
+    LLVMValueRef x = kj_cast(w, kj_np_load(w, kj_np_ptr(w, elems, nd, idx), et->elem), et->elem, ct);
+    kj_np_store_elem(w, slot, x, ct, ct);
+    LLVMValueRef at = kj_call(w, "kj_np_searchsorted", w->i64, 7, tys, args);
+    LLVMValueRef inside = LLVMBuildICmp(w->b, LLVMIntSLT, at, count, "");
+    LLVMValueRef safe = LLVMBuildSelect(w->b, inside, at, c64(w, 0), "");
+    LLVMValueRef there = kj_np_load(w, kj_np_ptr(w, tests, 1, &safe), ct);   /* element 0 exists when inside */
+    LLVMValueRef equal = kj_np_elem_op(w, n, "equal", 2, (LLVMValueRef[]){there, x}, (const kj_type *[]){ct, ct}, kj_bool());
+    LLVMValueRef found = LLVMBuildXor(w->b, LLVMBuildAnd(w->b, inside, equal, ""), invert, "");
+    kj_np_store_elem(w, kj_np_ptr(w, out, nd, idx), found, kj_bool(), kj_bool());
+    kj_np_nest_end(w, &nest);
+    return out;
+}
+
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "histogram"))
         return histogram(w, n, a);
@@ -169,6 +212,8 @@ LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_n
         return searchsorted(w, n, a);
     if (!strcmp(m, "digitize"))
         return digitize(w, n, a);
+    if (!strcmp(m, "isin") || !strcmp(m, "in1d"))
+        return isin(w, n, m, a);
     kj_node *an = kj_np_arg(a, 0, "a");
     const kj_type *at = an->type, *e = at->elem;
     if (e->kind == KJ_T_COMPLEX) {

@@ -1,5 +1,5 @@
 """Corpus: boolean masks and integer-array indices (read and write),
-sorting, unique, searchsorted, histogram, None (np.newaxis) in an index."""
+sorting, unique, searchsorted, digitize, isin, histogram, None (np.newaxis) in an index."""
 import numpy as np
 
 from np_diff import case
@@ -70,6 +70,10 @@ _TIES = np.array([1, 2, 2, 2, 3, 5, 5])
 def searchsorted_sides(a):
     s = np.sort(a)
     return np.searchsorted(s, a, side="right"), np.searchsorted(s, 2, "left"), np.searchsorted(s, 2.0, side="right")
+@case((np.array([1.0, np.nan, 2]), np.array([np.nan, 1])), (np.arange(5), np.array([1.5, 3])), (np.arange(6).reshape(2, 3), np.array([[0, 5]])),
+      (np.array([True, False]), np.array([1])), (np.arange(3), np.zeros(0)), (np.arange(12).reshape(3, 4)[:, ::2], np.array([2, 10, 3])),
+      (np.array([-1, 255, 3], np.int16), np.array([255], np.uint8)), (np.zeros((2, 0)), np.arange(3.0)), (np.array([-0.0, np.inf]), np.array([0.0, np.inf])))
+def isin(e, t): return np.isin(e, t), np.isin(e, t, invert=True), np.in1d(e, t), np.isin(element=e, test_elements=t, assume_unique=True)
 _EDGES = np.array([0.0, 1.0, 2.5, 4.0, 10.0])
 @case((np.array([0.2, 6.4, 3.0, 1.6, -1.0, 10.0, np.nan]), _EDGES), (np.array([0.2, 6.4, 3.0, 1.0]), _EDGES[::-1]),
       (np.arange(6).reshape(2, 3), np.array([1, 3, 3, 4])), (np.arange(5), np.array([4, 3, 3, 1])), (2.5, _EDGES),
