@@ -492,6 +492,33 @@ static const kj_type *nonzero_type(const char *m, const kj_type *x) {
     return kj_tuple(x->ndim, e);
 }
 
+/* np.unique(a, return_index, return_inverse, return_counts, axis=None,
+ * equal_nan=True) with options: the flags constants, a tuple of the
+ * values and the int64 arrays asked for (the values alone when none is). */
+static const kj_type *unique_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a) {
+    static const char *const known[] = {"ar", "return_index", "return_inverse", "return_counts", "axis", "equal_nan", NULL};
+    const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "ar")), *items[4];
+    if (!x)
+        return NULL;
+    bool ok = x->kind == KJ_T_ARRAY && x->elem->kind != KJ_T_COMPLEX && a->npos <= 6 && kj_np_only_keywords(a, known);
+    int k = 1;
+    items[0] = ok ? kj_array(x->elem, 1, KJ_LAYOUT_C, false) : NULL;
+    for (int i = 1; ok && i <= 5; i++) {
+        kj_node *f = kj_np_arg(a, i, known[i]);
+        bool is_const = f && f->kind == KJ_E_CONST && f->type;
+        if (i == 4)   /* axis: None only */
+            ok = !f || (is_const && f->type->kind == KJ_T_NONE);
+        else if (f)
+            ok = is_const && f->type->kind == KJ_T_BOOL && (i != 5 || f->ival);
+        if (ok && i <= 3 && f && f->ival)
+            items[k++] = kj_array(KJ_I64, 1, KJ_LAYOUT_C, false);
+    }
+    if (!ok)
+        FAIL(c, n, "Write the flags as the constants True or False; axis= and equal_nan=False are not supported.",
+             "np.unique takes a real array and return_index=, return_inverse=, return_counts= here");
+    return k == 1 ? items[0] : kj_tuple(k, items);
+}
+
 /* np.repeat(a, repeats, axis=None) and a.repeat(repeats, axis=None):
  * repeats is argument `at` (1 for the function, 0 for the method), axis
  * the next; x is the array's type. */
@@ -549,6 +576,8 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         int nd = x->ndim + y->ndim - 2;
         return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
     }
+    if (!strcmp(m, "unique") && a->npos + a->nkw > 1)
+        return unique_type(c, n, a);
     if (!strcmp(m, "sort") || !strcmp(m, "argsort") || !strcmp(m, "unique")) {
         const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
         if (!x)

@@ -203,6 +203,34 @@ static LLVMValueRef isin(kj_lw *w, kj_node *n, const char *m, const kj_np_args *
     return out;
 }
 
+/* np.unique(a, return_index, return_inverse, return_counts) with one of
+ * them asked for (constants): a tuple of the distinct values and what was
+ * asked, in NumPy's order; c is the flat copy of a, len its length. */
+static LLVMValueRef unique_with(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMValueRef c, LLVMValueRef len, const kj_type *e) {
+    static const char *const flags[] = {"return_index", "return_inverse", "return_counts"};
+    const kj_type *it = kj_array(KJ_I64, 1, KJ_LAYOUT_C, false);
+    LLVMValueRef extra[3] = {NULL, NULL, NULL}, ptrs[3];
+    for (int i = 0; i < 3; i++) {
+        kj_node *f = kj_np_arg(a, i + 1, flags[i]);
+        extra[i] = f && f->ival ? kj_np_alloc(w, it, &len, false) : NULL;
+        ptrs[i] = extra[i] ? data_of(w, extra[i]) : LLVMConstNull(w->ptr);
+    }
+    LLVMValueRef count = kj_call(w, "kj_np_unique_with", w->i64, 7,
+                                 (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->ptr, w->ptr, w->ptr},
+                                 (LLVMValueRef[]){data_of(w, c), len, kind_of(w, e), kj_np_itemsize(w, e), ptrs[0], ptrs[1], ptrs[2]});
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, count, c64(w, 0), ""), PyExc_MemoryError, NULL);
+    LLVMValueRef items[4];
+    int k = 0;
+    items[k++] = kj_np_make(w, n->type->elems[0], kj_array_field(w, c, 0, 0), data_of(w, c), &count, NULL);
+    for (int i = 0; i < 3; i++)   /* index and counts: one per distinct value; inverse: one per element */
+        if (extra[i])
+            items[k++] = i == 1 ? extra[i] : kj_np_make(w, it, kj_array_field(w, extra[i], 0, 0), data_of(w, extra[i]), &count, NULL);
+    LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, n->type));
+    for (int i = 0; i < k; i++)
+        tup = LLVMBuildInsertValue(w->b, tup, items[i], (unsigned)i, "");
+    return tup;
+}
+
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "histogram"))
         return histogram(w, n, a);
@@ -256,7 +284,10 @@ LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_n
     }
     LLVMValueRef c = flat_copy(w, arr, at, e), len = kj_array_len(w, c);
     /* unique: sorted distinct values, a view of the front of the copy */
-    LLVMValueRef m_ = kj_call(w, "kj_np_unique", w->i64, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
-                              (LLVMValueRef[]){data_of(w, c), len, kind_of(w, e), kj_np_itemsize(w, e)});
-    return kj_np_make(w, n->type, kj_array_field(w, c, 0, 0), data_of(w, c), &m_, NULL);
+    if (n->type->kind != KJ_T_TUPLE) {
+        LLVMValueRef m_ = kj_call(w, "kj_np_unique", w->i64, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64},
+                                  (LLVMValueRef[]){data_of(w, c), len, kind_of(w, e), kj_np_itemsize(w, e)});
+        return kj_np_make(w, n->type, kj_array_field(w, c, 0, 0), data_of(w, c), &m_, NULL);
+    }
+    return unique_with(w, n, a, c, len, e);
 }

@@ -83,6 +83,36 @@ int64_t kj_np_unique(void *data, int64_t n, int64_t kind, int64_t itemsize) {
     return m;
 }
 
+int64_t kj_np_unique_with(void *data, int64_t n, int64_t kind, int64_t itemsize, int64_t *index, int64_t *inverse,
+                          int64_t *counts) {
+    cmp_fn cmp = comparator(kind, itemsize);
+    int64_t *perm = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+    char *sorted = malloc((size_t)(n ? n : 1) * (size_t)itemsize), *d = data;
+    int64_t m = -1;
+    if (perm && sorted && kj_np_argsort(data, n, kind, itemsize, perm) == 0) {
+        for (int64_t j = 0; j < n; j++)
+            memcpy(sorted + j * itemsize, d + perm[j] * itemsize, (size_t)itemsize);
+        m = 0;
+        for (int64_t j = 0; j < n; j++) {   /* each run of equal values (NaNs one run) is one unique value */
+            if (m == 0 || cmp(sorted + (j - 1) * itemsize, sorted + j * itemsize) != 0) {
+                memcpy(d + m * itemsize, sorted + j * itemsize, (size_t)itemsize);
+                if (index)
+                    index[m] = perm[j];   /* the first occurrence: the sort is stable */
+                if (counts)
+                    counts[m] = 0;
+                m++;
+            }
+            if (counts)
+                counts[m - 1]++;
+            if (inverse)
+                inverse[perm[j]] = m - 1;
+        }
+    }
+    free(perm);
+    free(sorted);
+    return m;
+}
+
 int64_t kj_np_searchsorted(const void *data, int64_t n, int64_t stride, int64_t kind, int64_t itemsize,
                            const void *value, int64_t right) {
     cmp_fn cmp = comparator(kind, itemsize);

@@ -11,6 +11,11 @@ void kj_np_sort(void *data, int64_t n, int64_t kind, int64_t itemsize);
 int32_t kj_np_argsort(const void *data, int64_t n, int64_t kind, int64_t itemsize, int64_t *out);
 /* Sorts data and moves its distinct values to the front; their number. */
 int64_t kj_np_unique(void *data, int64_t n, int64_t kind, int64_t itemsize);
+/* The same, and for each distinct value (those not NULL, each with room
+ * for n) the index of its first occurrence and its count, and for each
+ * element of data the number of its value (inverse); -1 when out of memory. */
+int64_t kj_np_unique_with(void *data, int64_t n, int64_t kind, int64_t itemsize, int64_t *index, int64_t *inverse,
+                          int64_t *counts);
 /* The leftmost insertion point of *value in sorted data (stride bytes
  * apart), or with right the rightmost. */
 int64_t kj_np_searchsorted(const void *data, int64_t n, int64_t stride, int64_t kind, int64_t itemsize,
@@ -41,6 +46,7 @@ double kj_np_interp(double x, const double *xp, const double *fp, int64_t n, dou
     {"kj_np_unique", (void *)kj_np_unique},                 \
     {"kj_np_searchsorted", (void *)kj_np_searchsorted},     \
     {"kj_np_monotonic", (void *)kj_np_monotonic},           \
+    {"kj_np_unique_with", (void *)kj_np_unique_with},       \
     {"kj_np_histogram", (void *)kj_np_histogram},           \
     {"kj_np_median", (void *)kj_np_median},                 \
     {"kj_np_quantile", (void *)kj_np_quantile},             \

@@ -61,6 +61,14 @@ def argsort(a): return np.argsort(np.unique(a)), np.unique(a)[np.argsort(np.uniq
 def unique(a): return np.unique(a)
 @case((np.array([3, 1, 3, 2, 1, 1]),), (np.array([True, False, True]),))
 def unique_small(a): return np.unique(a)
+@case((np.array([3, 1, 3, 2, 1, 1]),), (np.array([3.0, np.nan, -1.0, 2.0, -1.0, np.nan]),), (np.zeros(0),),
+      (np.arange(12).reshape(3, 4) % 5,), (np.array([True, False, True]),), (np.arange(10, dtype=np.uint8)[::-3] % 2,))
+def unique_with_counts(a):
+    return np.unique(a, return_counts=True), np.unique(a, True, True, True), np.unique(a, return_inverse=True), np.unique(a, return_index=False)
+@case((np.array([4, 2, 4, 4, 9]),))
+def most_common(a):   # a course's mode of a sample: the value seen most often
+    values, counts = np.unique(a, return_counts=True)
+    return values[np.argmax(counts)]
 @case(*FINITE, *VI)
 def searchsorted_scalar(a): return np.searchsorted(np.sort(a), 0), np.searchsorted(np.sort(a), 3.5)
 @case(*FINITE, *VI)

@@ -397,3 +397,14 @@ def test_convolve_takes_a_constant_mode_and_1d_real_arrays():
     assert "'valid', 'same' or 'full'" in str(e.value)
     with pytest.raises(kiln.TypingError, match="np.convolve takes two 1-d real arrays"):
         convolve_2d(np.ones((2, 2)), np.ones(2))
+
+
+@kiln.njit
+def unique_rows(a):
+    return np.unique(a, axis=0)
+
+
+def test_unique_takes_constant_flags_and_no_axis():
+    with pytest.raises(kiln.TypingError, match="np.unique takes a real array and return_index=, return_inverse=, return_counts= here") as e:
+        unique_rows(np.ones((2, 2)))
+    assert "axis= and equal_nan=False are not supported" in str(e.value)
