@@ -11,7 +11,7 @@
 #define FAIL KJ_NP_FAIL
 
 static const char *const linalg_names[] = {"solve", "inv", "det", "slogdet", "cholesky", "eig", "eigvals", "eigh", "eigvalsh",
-                                           "svd", "qr", "lstsq", NULL};
+                                           "svd", "qr", "lstsq", "matrix_power", NULL};
 
 bool kj_np_is_linalg(const char *m) {
     for (int i = 0; linalg_names[i]; i++)
@@ -55,6 +55,16 @@ const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     *handled = kj_np_is_linalg(m);
     if (!*handled)
         return NULL;
+    if (!strcmp(m, "matrix_power")) {   /* integers stay integers (NumPy's matmul of them) */
+        static const char *const known[] = {"a", "n", NULL};
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *p = kj_np_arg_type(c, kj_np_arg(a, 1, "n"));
+        if (!x || !p)
+            return NULL;
+        if (a->npos > 2 || !kj_np_only_keywords(a, known) || !real_matrix(x) || x->elem->kind == KJ_T_BOOL || !kj_is_intlike(p))
+            FAIL(c, n, "Complex, bool and stacked matrices are not supported yet.",
+                 "np.linalg.matrix_power takes a 2-d real array and an int power here");
+        return matrix_of(x->elem);
+    }
     bool solve = !strcmp(m, "solve") || !strcmp(m, "lstsq");
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
     const kj_type *y = solve ? kj_np_arg_type(c, kj_np_arg(a, 1, "b")) : NULL;

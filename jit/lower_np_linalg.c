@@ -4,6 +4,7 @@
  * through a transposed view) and are cast to the result's type (float32
  * when every operand is, as NumPy's). */
 #include "jit/lower_np.h"
+#include "jit/rt_linalg.h"
 
 #include <string.h>
 
@@ -208,6 +209,19 @@ static LLVMValueRef least_squares(kj_lw *w, kj_node *n, const kj_np_args *a, LLV
     return tuple_of(w, n->type, 4, (LLVMValueRef[]){as_elem(w, x, bnd, et), as_elem(w, resid, 1, et), r, as_elem(w, s, 1, et)});
 }
 
+/* np.linalg.matrix_power(a, n), computed in a's float type, or in int64
+ * for integers (which wrap alike in any width) and cast back. */
+static LLVMValueRef matrix_power(kj_lw *w, const kj_np_args *a, LLVMValueRef arr, const kj_type *at, LLVMValueRef size) {
+    const kj_type *et = at->elem, *ct = et->kind == KJ_T_FLOAT ? et : KJ_I64;
+    int kind = et == KJ_F64 ? KJ_LA_F64 : et->kind == KJ_T_FLOAT ? KJ_LA_F32 : KJ_LA_INT;
+    const kj_type *mt = kj_array(ct, 2, KJ_LAYOUT_C, false);
+    LLVMValueRef copy = kj_np_copy(w, arr, at, ct), out = kj_np_alloc(w, mt, (LLVMValueRef[]){size, size}, false);
+    check(w, kj_call(w, "kj_la_matrix_power", w->i32, 5, (LLVMTypeRef[]){w->i32, w->i64, w->i64, w->ptr, w->ptr},
+                     (LLVMValueRef[]){LLVMConstInt(w->i32, (unsigned)kind, 0), size, kj_np_value(w, kj_np_arg(a, 1, "n"), KJ_I64),
+                                      data_of(w, copy), data_of(w, out)}));
+    return ct == et ? out : kj_np_copy(w, out, mt, et);
+}
+
 /* The float type of the result's numbers. */
 static const kj_type *result_elem(const kj_type *t) {
     if (t->kind == KJ_T_TUPLE)
@@ -221,6 +235,8 @@ LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np
     LLVMValueRef arr = kj_lower_expr(w, an);
     bool rectangle = !strcmp(m, "svd") || !strcmp(m, "qr") || !strcmp(m, "lstsq");
     LLVMValueRef size = rectangle ? NULL : square_size(w, arr);
+    if (!strcmp(m, "matrix_power"))
+        return matrix_power(w, a, arr, an->type, size);
     LLVMValueRef lu = fortran_copy(w, arr, an->type, KJ_F64), lu_data = data_of(w, lu);
     if (!strcmp(m, "lstsq"))
         return least_squares(w, n, a, arr, lu_data, et);

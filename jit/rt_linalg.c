@@ -353,3 +353,118 @@ int32_t kj_la_lstsq(int64_t m, int64_t n, int64_t nrhs, double *a, const double 
     free(bf);
     return 0;
 }
+
+/* c = x @ y for n x n C-order matrices of the kind's type, each sum in
+ * order over k (NumPy's matmul on the reference BLAS adds so; integers
+ * wrap, and wrap alike in any width, so int64 stands for them all). */
+static void matmul(int32_t kind, int64_t n, const void *x, const void *y, void *c) {
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++) {
+            if (kind == KJ_LA_F64) {
+                double acc = 0.0;
+                for (int64_t k = 0; k < n; k++)
+                    acc += ((const double *)x)[i * n + k] * ((const double *)y)[k * n + j];
+                ((double *)c)[i * n + j] = acc;
+            } else if (kind == KJ_LA_F32) {
+                float acc = 0.0f;
+                for (int64_t k = 0; k < n; k++)
+                    acc += ((const float *)x)[i * n + k] * ((const float *)y)[k * n + j];
+                ((float *)c)[i * n + j] = acc;
+            } else {
+                uint64_t acc = 0;
+                for (int64_t k = 0; k < n; k++)
+                    acc += (uint64_t)((const int64_t *)x)[i * n + k] * (uint64_t)((const int64_t *)y)[k * n + j];
+                ((int64_t *)c)[i * n + j] = (int64_t)acc;
+            }
+        }
+}
+
+/* a (C order, the kind's type) replaced by its inverse, as NumPy's inv:
+ * in float64 through gesv against the identity, float32 cast at the end. */
+static int32_t invert(int32_t kind, int64_t n, void *a) {
+    size_t nn = (size_t)(n * n);
+    double *lu = scratch(nn, sizeof(double)), *x = lu ? scratch(nn, sizeof(double)) : NULL;
+    int32_t rc = -1;
+    if (x) {
+        for (int64_t i = 0; i < n; i++)   /* Fortran order: the transpose */
+            for (int64_t j = 0; j < n; j++) {
+                lu[j * n + i] = kind == KJ_LA_F64 ? ((double *)a)[i * n + j] : (double)((float *)a)[i * n + j];
+                x[j * n + i] = i == j;
+            }
+        rc = kj_la_solve(n, n, lu, x);
+        for (int64_t i = 0; rc == 0 && i < n; i++)
+            for (int64_t j = 0; j < n; j++) {
+                if (kind == KJ_LA_F64)
+                    ((double *)a)[i * n + j] = x[j * n + i];
+                else
+                    ((float *)a)[i * n + j] = (float)x[j * n + i];
+            }
+    }
+    free(lu);
+    free(x);
+    return rc;
+}
+
+int32_t kj_la_matrix_power(int32_t kind, int64_t n, int64_t p, void *a, void *out) {
+    size_t item = kind == KJ_LA_F32 ? sizeof(float) : sizeof(double), bytes = item * (size_t)(n * n);
+    if (p == 0) {   /* the identity */
+        memset(out, 0, bytes);
+        for (int64_t i = 0; i < n; i++) {
+            if (kind == KJ_LA_F64)
+                ((double *)out)[i * n + i] = 1.0;
+            else if (kind == KJ_LA_F32)
+                ((float *)out)[i * n + i] = 1.0f;
+            else
+                ((int64_t *)out)[i * n + i] = 1;
+        }
+        return 0;
+    }
+    if (p < 0) {
+        if (kind == KJ_LA_INT) {
+            kj_rt_raise(PyExc_ValueError, "np.linalg.matrix_power of an integer matrix to a negative power: its "
+                                          "inverse is not an integer matrix; convert it first (a.astype(np.float64))");
+            return -1;
+        }
+        if (invert(kind, n, a) != 0)
+            return -1;
+        p = p == INT64_MIN ? INT64_MAX : -p;   /* a power that large is past any float anyway */
+    }
+    if (p == 1) {
+        memcpy(out, a, bytes);
+        return 0;
+    }
+    char *z = scratch(bytes, 1), *acc = z ? scratch(bytes, 1) : NULL, *tmp = acc ? scratch(bytes, 1) : NULL;
+    if (!tmp) {
+        free(z);
+        free(acc);
+        return -1;
+    }
+    if (p <= 3) {   /* NumPy's short cuts: a @ a, (a @ a) @ a */
+        matmul(kind, n, a, a, p == 2 ? out : tmp);
+        if (p == 3)
+            matmul(kind, n, tmp, a, out);
+    } else {   /* its binary decomposition: z the powers of two, acc @ z where a bit is set */
+        bool started = false;
+        memcpy(z, a, bytes);
+        for (bool first = true; p > 0; p /= 2, first = false) {
+            if (!first) {
+                matmul(kind, n, z, z, tmp);
+                memcpy(z, tmp, bytes);
+            }
+            if (p % 2 == 0)
+                continue;
+            if (started) {
+                matmul(kind, n, acc, z, tmp);
+                memcpy(acc, tmp, bytes);
+            } else {
+                memcpy(acc, z, bytes);
+                started = true;
+            }
+        }
+        memcpy(out, acc, bytes);
+    }
+    free(z);
+    free(acc);
+    free(tmp);
+    return 0;
+}

@@ -45,6 +45,13 @@ int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, int64_t
 int32_t kj_la_lstsq(int64_t m, int64_t n, int64_t nrhs, double *a, const double *b, double rcond, double *x,
                     double *resid, int32_t *rank, double *s);
 
+/* a ** p for the n x n a (C order, overwritten) into out, as NumPy's
+ * matrix_power: the identity for 0, the inverse's power for p < 0 (for
+ * an integer matrix ValueError), a @ a and (a @ a) @ a for 2 and 3, then
+ * NumPy's binary decomposition. kind: the element type computed in. */
+enum { KJ_LA_F64, KJ_LA_F32, KJ_LA_INT };
+int32_t kj_la_matrix_power(int32_t kind, int64_t n, int64_t p, void *a, void *out);
+
 /* Raises numpy.linalg.LinAlgError(msg); msg must outlive the call. */
 void kj_la_raise(const char *msg);
 
@@ -57,6 +64,7 @@ void kj_la_raise(const char *msg);
     {"kj_la_svd", (void *)kj_la_svd},             \
     {"kj_la_qr", (void *)kj_la_qr},               \
     {"kj_la_lstsq", (void *)kj_la_lstsq},         \
+    {"kj_la_matrix_power", (void *)kj_la_matrix_power}, \
     {"kj_la_raise", (void *)kj_la_raise},
 
 #endif

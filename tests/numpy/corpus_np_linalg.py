@@ -113,3 +113,17 @@ GENERAL = [(_SPD,), (_UPPER,), (_UPPER.T.astype(np.float32),), (np.array([[2, 1]
 def eig(a): return np.linalg.eig(a)
 @case(*GENERAL)
 def eigvals(a): return np.linalg.eigvals(a)
+
+
+# matrix_power: NumPy's short cuts (0 to 3), its binary decomposition, the inverse's powers; integers wrap as NumPy's matmul
+_MARKOV = np.array([[0.9, 0.1], [0.5, 0.5]])
+POWERS = [(_X, 0), (_X, 1), (_X, 2), (_X, 3), (_X, 7), (_X, -5), (_X.astype(np.float32), 6), (_X.astype(np.float32), -2),
+          (np.arange(9).reshape(3, 3), 5), (np.arange(9, dtype=np.int8).reshape(3, 3), 9), (np.ones((2, 3)), 2),
+          (_SINGULAR, -1), (_MARKOV, 50), (np.zeros((0, 0)), 3), (_X[::2, ::2].T, 4), (np.arange(4, dtype=np.uint16).reshape(2, 2), 11)]
+
+
+@case(*POWERS)
+def matrix_power(a, p): return np.linalg.matrix_power(a, p)
+@case((_MARKOV,))
+def markov_steady_state(p):   # a course's chain: the rows of P**n settle on the steady state
+    return np.linalg.matrix_power(p, 64)[0], np.linalg.matrix_power(p, 65)[1]

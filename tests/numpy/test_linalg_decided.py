@@ -1,0 +1,62 @@
+"""Where np.linalg in compiled code decides differently from NumPy, because
+NumPy's result type there depends on the values, which a compiled
+function's type cannot:
+- eig and eigvals of a real matrix whose eigenvalues are complex: NumPy
+  returns complex arrays then, and real ones otherwise. As Numba's, Kiln's
+  eig gives real results for a real matrix and raises ValueError, with
+  what to do instead, when they would be complex;
+- matrix_power of an integer matrix to a negative power: NumPy returns the
+  float inverse's power. Kiln's result keeps the matrix's integer type, so
+  it raises ValueError saying to convert the matrix first.
+The other cases are compared with NumPy in corpus_np_linalg.py."""
+import numpy as np
+import pytest
+
+import kiln
+
+ROTATION = np.array([[0.0, -1.0], [1.0, 0.0]])
+
+
+@kiln.njit
+def eig(a):
+    return np.linalg.eig(a)
+
+
+@kiln.njit
+def eigvals(a):
+    return np.linalg.eigvals(a)
+
+
+@kiln.njit
+def eigvals_or_none(a):
+    try:
+        return np.linalg.eigvals(a).sum()
+    except ValueError:
+        return -1.0
+
+
+def test_complex_eigenvalues_raise_with_what_to_do():
+    assert np.iscomplexobj(np.linalg.eigvals(ROTATION))   # what NumPy gives
+    for f in (eig, eigvals):
+        with pytest.raises(ValueError, match="this matrix has complex eigenvalues") as e:
+            f(ROTATION)
+        assert "np.linalg.eigh for a symmetric matrix" in str(e.value)
+
+
+def test_compiled_code_can_catch_it_and_go_on():
+    assert eigvals_or_none(ROTATION) == -1.0
+    assert eigvals_or_none(np.diag([1.0, 2.0])) == 3.0
+
+
+@kiln.njit
+def power(a, p):
+    return np.linalg.matrix_power(a, p)
+
+
+def test_an_integer_matrix_to_a_negative_power_asks_for_a_float_matrix():
+    a = np.array([[2, 1], [1, 1]])
+    with pytest.raises(ValueError, match="integer matrix to a negative power") as e:
+        power(a, -1)
+    assert "a.astype(np.float64)" in str(e.value)
+    assert np.array_equal(power(a.astype(np.float64), -1), np.linalg.matrix_power(a, -1))
+    assert power(a, 3).dtype == a.dtype
