@@ -11,7 +11,7 @@
 #define FAIL KJ_NP_FAIL
 
 static const char *const linalg_names[] = {"solve", "inv", "det", "slogdet", "cholesky", "eig", "eigvals", "eigh", "eigvalsh",
-                                           "svd", "qr", "lstsq", "matrix_power", NULL};
+                                           "svd", "qr", "lstsq", "matrix_power", "matrix_rank", "pinv", NULL};
 
 bool kj_np_is_linalg(const char *m) {
     for (int i = 0; linalg_names[i]; i++)
@@ -88,6 +88,21 @@ const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, con
                  "np.linalg.lstsq takes a, b and rcond= here");
         return kj_tuple(4, (const kj_type *[]){kj_array(e, y->ndim, KJ_LAYOUT_C, false), vector_of(e), kj_int(32, true),
                                                vector_of(e)});
+    }
+    if (!strcmp(m, "pinv") || !strcmp(m, "matrix_rank")) {
+        bool pinv = m[0] == 'p';
+        static const char *const known_pinv[] = {"a", "rcond", "hermitian", NULL}, *const known_rank[] = {"A", "tol", "hermitian", NULL};
+        const char *const *known = pinv ? known_pinv : known_rank;
+        kj_node *lim = kj_np_arg(a, 1, known[1]);
+        const kj_type *lt = lim ? kj_np_arg_type(c, lim) : kj_none();
+        bool hermitian;
+        if (!lt)
+            return NULL;
+        if (a->npos > 3 || !kj_np_only_keywords(a, known) || !const_bool(kj_np_arg(a, 2, "hermitian"), false, &hermitian) ||
+            hermitian || (lt->kind == KJ_T_NONE ? pinv && lim : !kj_is_number(lt) || lt->kind == KJ_T_COMPLEX))
+            FAIL(c, n, "hermitian=True is not supported; give the limit as a number.",
+                 pinv ? "np.linalg.pinv takes a matrix and a number rcond here" : "np.linalg.matrix_rank takes a matrix and a number tol here");
+        return pinv ? matrix_of(e) : KJ_I64;
     }
     if (!strcmp(m, "eig") || !strcmp(m, "eigvals")) {   /* real eigenvalues only (kj_la_eig) */
         if (a->npos + a->nkw != 1)

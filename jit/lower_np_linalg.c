@@ -209,6 +209,27 @@ static LLVMValueRef least_squares(kj_lw *w, kj_node *n, const kj_np_args *a, LLV
     return tuple_of(w, n->type, 4, (LLVMValueRef[]){as_elem(w, x, bnd, et), as_elem(w, resid, 1, et), r, as_elem(w, s, 1, et)});
 }
 
+/* np.linalg.pinv(a, rcond) and np.linalg.matrix_rank(A, tol). */
+static LLVMValueRef through_svd(kj_lw *w, const char *m, const kj_np_args *a, LLVMValueRef rows, LLVMValueRef cols,
+                                LLVMValueRef lu_data, const kj_type *et, bool single) {
+    LLVMValueRef flag = LLVMConstInt(w->i32, single, 0);
+    if (m[0] == 'p') {
+        kj_node *rn = kj_np_arg(a, 1, "rcond");
+        LLVMValueRef rcond = rn ? kj_cast(w, kj_lower_expr(w, rn), rn->type, KJ_F64) : LLVMConstReal(w->f64, 1e-15);
+        LLVMValueRef out = f64_array(w, 2, (LLVMValueRef[]){cols, rows});
+        check(w, kj_call(w, "kj_la_pinv", w->i32, 6, (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->f64, w->ptr, w->i32},
+                         (LLVMValueRef[]){rows, cols, lu_data, rcond, data_of(w, out), flag}));
+        return as_elem(w, out, 2, et);
+    }
+    kj_node *tn = kj_np_arg(a, 1, "tol");
+    bool has_tol = tn && tn->type->kind != KJ_T_NONE;
+    LLVMValueRef tol = has_tol ? kj_cast(w, kj_lower_expr(w, tn), tn->type, KJ_F64) : LLVMConstReal(w->f64, 0.0);
+    LLVMValueRef rank = kj_call(w, "kj_la_matrix_rank", w->i64, 6, (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->f64, w->i32, w->i32},
+                                (LLVMValueRef[]){rows, cols, lu_data, tol, LLVMConstInt(w->i32, has_tol, 0), flag});
+    kj_np_fail_end(w, kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntSLT, rank, c64(w, 0), "")));
+    return rank;
+}
+
 /* np.linalg.matrix_power(a, n), computed in a's float type, or in int64
  * for integers (which wrap alike in any width) and cast back. */
 static LLVMValueRef matrix_power(kj_lw *w, const kj_np_args *a, LLVMValueRef arr, const kj_type *at, LLVMValueRef size) {
@@ -233,13 +254,17 @@ LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np
     kj_node *an = kj_np_arg(a, 0, "a");
     const kj_type *et = result_elem(n->type);
     LLVMValueRef arr = kj_lower_expr(w, an);
-    bool rectangle = !strcmp(m, "svd") || !strcmp(m, "qr") || !strcmp(m, "lstsq");
+    bool rectangle = !strcmp(m, "svd") || !strcmp(m, "qr") || !strcmp(m, "lstsq") || !strcmp(m, "pinv") ||
+                     !strcmp(m, "matrix_rank");
     LLVMValueRef size = rectangle ? NULL : square_size(w, arr);
     if (!strcmp(m, "matrix_power"))
         return matrix_power(w, a, arr, an->type, size);
     LLVMValueRef lu = fortran_copy(w, arr, an->type, KJ_F64), lu_data = data_of(w, lu);
     if (!strcmp(m, "lstsq"))
         return least_squares(w, n, a, arr, lu_data, et);
+    if (!strcmp(m, "pinv") || !strcmp(m, "matrix_rank"))
+        return through_svd(w, m, a, kj_array_field(w, arr, 2, 0), kj_array_field(w, arr, 2, 1), lu_data, et,
+                           an->type->elem == kj_float(32));
     if (rectangle)
         return of_rectangle(w, n, m, a, kj_array_field(w, arr, 2, 0), kj_array_field(w, arr, 2, 1), lu_data, et);
     if (!strcmp(m, "solve") || !strcmp(m, "inv"))

@@ -8,6 +8,7 @@
 #include "jit/runtime.h"
 
 #include <dlfcn.h>
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -467,4 +468,78 @@ int32_t kj_la_matrix_power(int32_t kind, int64_t n, int64_t p, void *a, void *ou
     free(acc);
     free(tmp);
     return 0;
+}
+
+/* The singular values of the m x n a (Fortran, overwritten) into s (k of
+ * them, descending), rounded to float when single (NumPy's svd casts them
+ * to the result's type); with u and vt (Fortran, m x k and k x n) unless
+ * NULL. */
+static int32_t singular_values(int64_t m, int64_t n, double *a, double *s, double *u, double *vt, bool single) {
+    int64_t k = m < n ? m : n;
+    double *uc = u ? scratch((size_t)(m * k), sizeof(double)) : NULL, *vtc = u ? scratch((size_t)(k * n), sizeof(double)) : NULL;
+    int32_t rc = u && (!uc || !vtc) ? -1 : kj_la_svd(m, n, a, s, uc, vtc, 0);
+    for (int64_t i = 0; rc == 0 && u && i < m; i++)   /* back to Fortran order: u[i + k * ...] */
+        for (int64_t j = 0; j < k; j++)
+            u[j * m + i] = single ? (double)(float)uc[i * k + j] : uc[i * k + j];
+    for (int64_t i = 0; rc == 0 && u && i < k; i++)
+        for (int64_t j = 0; j < n; j++)
+            vt[j * k + i] = single ? (double)(float)vtc[i * n + j] : vtc[i * n + j];
+    for (int64_t i = 0; rc == 0 && single && i < k; i++)
+        s[i] = (double)(float)s[i];
+    free(uc);
+    free(vtc);
+    return rc;
+}
+
+/* x, or x rounded to float: float arithmetic done in double rounds the
+ * same, one operation at a time, as float arithmetic itself. */
+static double rounded(double x, bool single) { return single ? (double)(float)x : x; }
+
+int64_t kj_la_matrix_rank(int64_t m, int64_t n, double *a, double tol, int32_t has_tol, int32_t single) {
+    int64_t k = m < n ? m : n;
+    double *s = scratch((size_t)k, sizeof(double));
+    if (!s || singular_values(m, n, a, s, NULL, NULL, single) != 0) {
+        free(s);
+        return -1;
+    }
+    if (!has_tol && k == 0) {
+        free(s);
+        kj_rt_raise(PyExc_ValueError, "zero-size array to reduction operation maximum which has no identity");
+        return -1;
+    }
+    if (!has_tol)   /* NumPy's: S.max() * max(M, N) * eps, in S's type */
+        tol = rounded(rounded(s[0] * (double)(m > n ? m : n), single) * (single ? FLT_EPSILON : DBL_EPSILON), single);
+    int64_t rank = 0;
+    for (int64_t i = 0; i < k; i++)
+        rank += s[i] > tol;
+    free(s);
+    return rank;
+}
+
+int32_t kj_la_pinv(int64_t m, int64_t n, double *a, double rcond, double *out, int32_t single) {
+    int64_t k = m < n ? m : n;
+    if (k == 0)
+        return 0;
+    double *s = scratch((size_t)k, sizeof(double)), *u = s ? scratch((size_t)(m * k), sizeof(double)) : NULL;
+    double *vt = u ? scratch((size_t)(k * n), sizeof(double)) : NULL;
+    int32_t rc = vt ? singular_values(m, n, a, s, u, vt, single) : -1;
+    if (rc == 0) {
+        double cutoff = rcond * s[0];   /* rcond times the largest, in float64 (NumPy's rcond array is) */
+        for (int64_t i = 0; i < k; i++)
+            s[i] = s[i] > cutoff ? rounded(1.0 / s[i], single) : 0.0;
+        for (int64_t i = 0; i < m; i++)   /* u^T scaled: row i of it times s[i], in place of u */
+            for (int64_t j = 0; j < k; j++)
+                u[j * m + i] = rounded(s[j] * u[j * m + i], single);
+        for (int64_t i = 0; i < n; i++)   /* out = vt^T @ (s * u^T), each sum in order */
+            for (int64_t j = 0; j < m; j++) {
+                double acc = 0.0;
+                for (int64_t l = 0; l < k; l++)
+                    acc = rounded(acc + rounded(vt[i * k + l] * u[l * m + j], single), single);
+                out[i * m + j] = acc;
+            }
+    }
+    free(s);
+    free(u);
+    free(vt);
+    return rc;
 }

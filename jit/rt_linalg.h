@@ -52,6 +52,16 @@ int32_t kj_la_lstsq(int64_t m, int64_t n, int64_t nrhs, double *a, const double 
 enum { KJ_LA_F64, KJ_LA_F32, KJ_LA_INT };
 int32_t kj_la_matrix_power(int32_t kind, int64_t n, int64_t p, void *a, void *out);
 
+/* NumPy's matrix_rank of the m x n a (Fortran, overwritten): the singular
+ * values above tol, or when !has_tol above the largest times max(m, n)
+ * times the machine epsilon; single: in float32, as NumPy for float32
+ * input. -1 after raising. */
+int64_t kj_la_matrix_rank(int64_t m, int64_t n, double *a, double tol, int32_t has_tol, int32_t single);
+/* NumPy's pinv of the m x n a (Fortran, overwritten) into out (n x m, C
+ * order): through the reduced SVD, singular values at or below rcond times
+ * the largest taken as zero; single as above. */
+int32_t kj_la_pinv(int64_t m, int64_t n, double *a, double rcond, double *out, int32_t single);
+
 /* Raises numpy.linalg.LinAlgError(msg); msg must outlive the call. */
 void kj_la_raise(const char *msg);
 
@@ -65,6 +75,8 @@ void kj_la_raise(const char *msg);
     {"kj_la_qr", (void *)kj_la_qr},               \
     {"kj_la_lstsq", (void *)kj_la_lstsq},         \
     {"kj_la_matrix_power", (void *)kj_la_matrix_power}, \
+    {"kj_la_matrix_rank", (void *)kj_la_matrix_rank}, \
+    {"kj_la_pinv", (void *)kj_la_pinv},           \
     {"kj_la_raise", (void *)kj_la_raise},
 
 #endif

@@ -127,3 +127,10 @@ def matrix_power(a, p): return np.linalg.matrix_power(a, p)
 @case((_MARKOV,))
 def markov_steady_state(p):   # a course's chain: the rows of P**n settle on the steady state
     return np.linalg.matrix_power(p, 64)[0], np.linalg.matrix_power(p, 65)[1]
+
+
+# pinv and matrix_rank: through the reduced SVD as NumPy's, float32 in float32, NumPy's cutoffs
+@case(*RECTANGLES[:6], (_SINGULAR,), (np.zeros((3, 3)),), (np.eye(4)[::2],), (_X.astype(np.float32),))
+def pinv(a): return np.linalg.pinv(a), np.linalg.pinv(a, 1e-3), np.linalg.pinv(a, rcond=0.5)
+@case(*RECTANGLES, (_SINGULAR,), (np.zeros((3, 3)),), (_X.astype(np.float32),))
+def matrix_rank(a): return np.linalg.matrix_rank(a), np.linalg.matrix_rank(a, 1e-3), np.linalg.matrix_rank(a, tol=None)
