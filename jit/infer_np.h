@@ -32,18 +32,25 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
 /* Whether typed index node n is a[i, j] or a[t] of that kind (the points). */
 bool kj_np_is_point_index(const kj_node *n);
 
-/* What the typings of np.* calls (infer_np*.c) share: a typing problem at
- * n with a formatted message (returns NULL from the caller); the type of
- * an argument that is a value (not a dtype); whether every keyword of a is
- * one of names (NULL-terminated). */
-#define KJ_NP_FAIL(c, n, hint, ...)                                     \
+/* A typing problem at n with a formatted message: returns NULL from the
+ * caller (the typings of np.* calls, lists and strings share it). */
+#define KJ_INFER_FAIL(c, n, hint, ...)                                  \
     do {                                                                \
         char what_[1200];                                               \
         snprintf(what_, sizeof what_, __VA_ARGS__);                     \
         return kj_infer_problem(c, n, hint, what_);                     \
     } while (0)
+/* What the typings of np.* calls (infer_np*.c) share: the type of an
+ * argument that is a value (not a dtype); whether every keyword of a is
+ * one of names (NULL-terminated). */
 const kj_type *kj_np_arg_type(kj_infer_ctx *c, kj_node *k);
 bool kj_np_only_keywords(const kj_np_args *a, const char *const *names);
+/* NumPy's sorting, searching and counting functions (infer_np_sort.c):
+ * the type, or NULL with *handled false when m is not one of them. */
+const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
+/* The arguments after the array of sort / argsort from `first` on, when
+ * they ask for what Kiln does not do (a message), or NULL. */
+const char *kj_np_sort_args_refused(const kj_np_args *a, int first, int ndim);
 /* np.linalg's functions (infer_np_linalg.c), by their own names (the
  * front end drops "linalg."): the type, or NULL with *handled false when m
  * is not one of them. */

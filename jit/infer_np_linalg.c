@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FAIL KJ_NP_FAIL
+#define FAIL KJ_INFER_FAIL
 
 static const char *const linalg_names[] = {"solve", "inv", "det", "slogdet", "cholesky", "eig", "eigvals", "eigh", "eigvalsh",
                                            "svd", "qr", "lstsq", "matrix_power", "matrix_rank", "pinv", NULL};

@@ -14,6 +14,8 @@
  * uninitialized or zero-filled, registered as a temporary of the statement.
  * Raises ValueError for a negative dimension, MemoryError when out of memory. */
 LLVMValueRef kj_np_alloc(kj_lw *w, const kj_type *t, LLVMValueRef *shape, bool zeroed);
+/* The tuple of type t made of its n items. */
+LLVMValueRef kj_np_tuple(kj_lw *w, const kj_type *t, int n, const LLVMValueRef *items);
 /* An array value from its parts (strides NULL: C-contiguous from the shape). */
 LLVMValueRef kj_np_make(kj_lw *w, const kj_type *t, LLVMValueRef owner, LLVMValueRef data,
                         LLVMValueRef *shape, LLVMValueRef *strides);

@@ -57,13 +57,6 @@ static LLVMValueRef as_elem(kj_lw *w, LLVMValueRef arr, int nd, const kj_type *e
 
 static LLVMValueRef data_of(kj_lw *w, LLVMValueRef arr) { return kj_array_field(w, arr, 1, 0); }
 
-static LLVMValueRef tuple_of(kj_lw *w, const kj_type *t, int n, LLVMValueRef *items) {
-    LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, t));
-    for (int i = 0; i < n; i++)
-        tup = LLVMBuildInsertValue(w->b, tup, items[i], (unsigned)i, "");
-    return tup;
-}
-
 static LLVMValueRef smin(kj_lw *w, LLVMValueRef x, LLVMValueRef y) {
     return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, x, y, ""), x, y, "");
 }
@@ -113,7 +106,7 @@ static LLVMValueRef of_square(kj_lw *w, kj_node *n, const char *m, const kj_np_a
         LLVMValueRef s = LLVMBuildLoad2(w->b, w->f64, sign, ""), l = LLVMBuildLoad2(w->b, w->f64, logdet, "");
         if (m[0] == 'd')   /* NumPy's det: sign * exp(logdet) */
             return kj_cast(w, LLVMBuildFMul(w->b, s, kj_call(w, "exp", w->f64, 1, &w->f64, &l), ""), KJ_F64, et);
-        return tuple_of(w, n->type, 2, (LLVMValueRef[]){kj_cast(w, s, KJ_F64, et), kj_cast(w, l, KJ_F64, et)});
+        return kj_np_tuple(w, n->type, 2, (LLVMValueRef[]){kj_cast(w, s, KJ_F64, et), kj_cast(w, l, KJ_F64, et)});
     }
     if (!strcmp(m, "cholesky")) {
         LLVMValueRef out = f64_array(w, 2, (LLVMValueRef[]){size, size});
@@ -137,7 +130,7 @@ static LLVMValueRef of_square(kj_lw *w, kj_node *n, const char *m, const kj_np_a
                          (LLVMValueRef[]){size, lu_data, data_of(w, values), vec_data}));
     }
     values = as_elem(w, values, 1, et);
-    return vectors ? tuple_of(w, n->type, 2, (LLVMValueRef[]){values, as_elem(w, vecs, 2, et)}) : values;
+    return vectors ? kj_np_tuple(w, n->type, 2, (LLVMValueRef[]){values, as_elem(w, vecs, 2, et)}) : values;
 }
 
 /* svd and qr: of any m x n matrix. */
@@ -158,20 +151,19 @@ static LLVMValueRef of_rectangle(kj_lw *w, kj_node *n, const char *m, const kj_n
         s = as_elem(w, s, 1, et);
         if (!uv)
             return s;
-        return tuple_of(w, n->type, 3, (LLVMValueRef[]){as_elem(w, u, 2, et), s, as_elem(w, vt, 2, et)});
+        return kj_np_tuple(w, n->type, 3, (LLVMValueRef[]){as_elem(w, u, 2, et), s, as_elem(w, vt, 2, et)});
     }
-    /* qr: Q has mc columns (all m of them only for mode='complete' with m > n), R as many rows, or k for 'r' */
+    /* qr: Q has mc columns (all m of them only for mode='complete' with m > n) and R as many rows */
     kj_node *mode_node = kj_np_arg(a, 1, "mode");
     const char *mode = mode_node ? mode_node->str : "reduced";
     bool r_only = !strcmp(mode, "r"), complete = !strcmp(mode, "complete");
     LLVMValueRef mc = complete ? LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, rows, cols, ""), rows, k, "") : k;
     LLVMValueRef r = f64_array(w, 2, (LLVMValueRef[]){mc, cols});
     LLVMValueRef q = r_only ? NULL : f64_array(w, 2, (LLVMValueRef[]){rows, mc});
-    check(w, kj_call(w, "kj_la_qr", w->i32, 7, (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->i64, w->ptr, w->i64, w->ptr},
-                     (LLVMValueRef[]){rows, cols, lu_data, mc, r_only ? LLVMConstNull(w->ptr) : data_of(w, q), mc,
-                                      data_of(w, r)}));
+    check(w, kj_call(w, "kj_la_qr", w->i32, 6, (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->i64, w->ptr, w->ptr},
+                     (LLVMValueRef[]){rows, cols, lu_data, mc, r_only ? LLVMConstNull(w->ptr) : data_of(w, q), data_of(w, r)}));
     r = as_elem(w, r, 2, et);
-    return r_only ? r : tuple_of(w, n->type, 2, (LLVMValueRef[]){as_elem(w, q, 2, et), r});
+    return r_only ? r : kj_np_tuple(w, n->type, 2, (LLVMValueRef[]){as_elem(w, q, 2, et), r});
 }
 
 /* np.linalg.lstsq(a, b, rcond): (x, residuals, rank, singular values).
@@ -206,7 +198,7 @@ static LLVMValueRef least_squares(kj_lw *w, kj_node *n, const kj_np_args *a, LLV
                                      LLVMBuildICmp(w->b, LLVMIntSGT, rows, cols, ""), "");
     LLVMValueRef len = LLVMBuildSelect(w->b, kept, nrhs, c64(w, 0), "");
     resid = kj_np_make(w, kj_array(KJ_F64, 1, KJ_LAYOUT_C, false), kj_array_field(w, resid, 0, 0), data_of(w, resid), &len, NULL);
-    return tuple_of(w, n->type, 4, (LLVMValueRef[]){as_elem(w, x, bnd, et), as_elem(w, resid, 1, et), r, as_elem(w, s, 1, et)});
+    return kj_np_tuple(w, n->type, 4, (LLVMValueRef[]){as_elem(w, x, bnd, et), as_elem(w, resid, 1, et), r, as_elem(w, s, 1, et)});
 }
 
 /* np.linalg.pinv(a, rcond) and np.linalg.matrix_rank(A, tol). */

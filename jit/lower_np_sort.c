@@ -51,9 +51,7 @@ static LLVMValueRef histogram(kj_lw *w, kj_node *n, const kj_np_args *a) {
     kj_call(w, "kj_np_raise_histogram", w->vd, 3, (LLVMTypeRef[]){w->i32, w->f64, w->f64},
             (LLVMValueRef[]){st, LLVMBuildLoad2(w->b, w->f64, bad_lo, ""), LLVMBuildLoad2(w->b, w->f64, bad_hi, "")});
     kj_np_fail_end(w, ok);
-    LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, n->type));
-    tup = LLVMBuildInsertValue(w->b, tup, counts, 0, "");
-    return LLVMBuildInsertValue(w->b, tup, edges, 1, "");
+    return kj_np_tuple(w, n->type, 2, (LLVMValueRef[]){counts, edges});
 }
 
 /* The insertion points of vn's values (a number or an array) in the
@@ -225,10 +223,7 @@ static LLVMValueRef unique_with(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMV
     for (int i = 0; i < 3; i++)   /* index and counts: one per distinct value; inverse: one per element */
         if (extra[i])
             items[k++] = i == 1 ? extra[i] : kj_np_make(w, it, kj_array_field(w, extra[i], 0, 0), data_of(w, extra[i]), &count, NULL);
-    LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, n->type));
-    for (int i = 0; i < k; i++)
-        tup = LLVMBuildInsertValue(w->b, tup, items[i], (unsigned)i, "");
-    return tup;
+    return kj_np_tuple(w, n->type, k, items);
 }
 
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {

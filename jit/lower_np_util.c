@@ -55,6 +55,13 @@ LLVMValueRef kj_np_make(kj_lw *w, const kj_type *t, LLVMValueRef owner, LLVMValu
     return LLVMBuildInsertValue(w->b, v, sr, 3, "");
 }
 
+LLVMValueRef kj_np_tuple(kj_lw *w, const kj_type *t, int n, const LLVMValueRef *items) {
+    LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, t));
+    for (int i = 0; i < n; i++)
+        tup = LLVMBuildInsertValue(w->b, tup, items[i], (unsigned)i, "");
+    return tup;
+}
+
 LLVMValueRef kj_np_alloc(kj_lw *w, const kj_type *t, LLVMValueRef *shape, bool zeroed) {
     if (!kj_nrt_host_only(w, NULL, "creating arrays"))
         return LLVMGetUndef(kj_lltype(w, t));

@@ -272,7 +272,7 @@ int32_t kj_la_svd(int64_t m, int64_t n, double *a, double *s, double *u, double 
     return ok ? 0 : -1;
 }
 
-int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, int64_t rrows, double *r) {
+int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, double *r) {
     if (!ready())
         return -1;
     int64_t k = m < n ? m : n;
@@ -291,7 +291,7 @@ int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, int64_t
         free(tau);
         return -1;
     }
-    for (int64_t i = 0; i < rrows; i++)   /* R: the upper triangle of a's first rrows rows */
+    for (int64_t i = 0; i < mc; i++)   /* R: the upper triangle of a's first mc rows */
         for (int64_t j = 0; j < n; j++)
             r[i * n + j] = j >= i && i < m ? a[j * lda + i] : 0.0;
     double *qf = q ? scratch((size_t)(m * mc), sizeof(double)) : NULL;

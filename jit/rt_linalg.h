@@ -33,10 +33,10 @@ int32_t kj_la_eig(int64_t n, double *a, double *w, double *v);
  * unless u is NULL, u (m x m when full, else m x k) and vt (n x n when
  * full, else k x n), k = min(m, n). */
 int32_t kj_la_svd(int64_t m, int64_t n, double *a, double *s, double *u, double *vt, int32_t full);
-/* a = QR for the m x n a: r (rrows x n) gets the upper triangle of the
- * factored a's first rrows rows and, unless q is NULL, q the first mc
- * columns of Q (m x mc). */
-int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, int64_t rrows, double *r);
+/* a = QR for the m x n a: r (mc x n) gets the upper triangle of the
+ * factored a's first mc rows and, unless q is NULL, q the first mc columns
+ * of Q (m x mc). */
+int32_t kj_la_qr(int64_t m, int64_t n, double *a, int64_t mc, double *q, double *r);
 
 /* Least squares (gelsd) of the m x n a against b (m x nrhs, C order), rcond
  * as LAPACK's: x (n x nrhs, C order), the singular values s (min(m, n)),

@@ -8,12 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FAIL(c, n, hint, ...)                                           \
-    do {                                                                \
-        char what_[1200];                                               \
-        snprintf(what_, sizeof what_, __VA_ARGS__);                     \
-        return kj_infer_problem(c, n, hint, what_);                     \
-    } while (0)
+#define FAIL KJ_INFER_FAIL
 
 static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
     const kj_type *t = kj_infer_sub(c, k);
