@@ -8,6 +8,8 @@
  *                           (| np.isnan(a) & np.isnan(b) with equal_nan=True)
  *   np.allclose(a, b)       np.all(np.isclose(a, b))
  *   np.linalg.norm(x)       np.sqrt(np.sum(np.abs(x * 1.0) ** 2))
+ *   np.linalg.norm(x, ord, axis=k)   the vector norm of each line: np.max(np.abs(x * 1.0), k) for inf,
+ *                           np.sum(...) for 1, the root of the sum of squares for 2 (or None), of p-th powers for p
  *   np.nansum(a)            np.sum(np.where(np.isnan(a), 0, a))      (np.nanprod: 1 for NaN, np.prod)
  *   np.nanmean(a)           np.mean(a[~np.isnan(a)])                 (np.nanvar, nanstd, nanmedian: np.var, std, median)
  *   np.flip(a, axis)        a[::-1, ::-1, ...] (every axis), a[:, ::-1] (axis=1), a[..., ::-1] (axis=-1)
@@ -36,6 +38,7 @@
  * nothing is computed twice. */
 #include "jit/frontend_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -270,6 +273,35 @@ static kj_node *array_equal(rw *r, call_args *a) {
     return boolop(r, KJ_OP_AND, same_shape, call(r, "np.all", 1, equal, NULL, NULL));
 }
 
+/* A constant number (or its negation) in *v; false when k is not one. */
+static bool const_number(const kj_node *k, double *v) {
+    bool neg = k->kind == KJ_E_UNARY && k->op == KJ_OP_NEG;
+    if (neg)
+        k = k->kids[0];
+    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_FLOAT))
+        return false;
+    *v = k->type->kind == KJ_T_INT ? (double)k->ival : k->fval;
+    *v = neg ? -*v : *v;
+    return true;
+}
+
+/* np.linalg.norm(x, ord, axis) of the lines along axis (NULL: of all of x,
+ * the 2-norm only), as NumPy's: ints as floats; inf and -inf the largest
+ * and smallest magnitude, 1 their sum, 2 the root of the sum of squares,
+ * p the p-th root of the sum of p-th powers. */
+static kj_node *vector_norm(rw *r, kj_node *x, double ord, kj_node *axis) {
+    kj_node *mag = call(r, "np.absolute", 1, binop(r, KJ_OP_MUL, x, constant(r, KJ_F64, 0, 1.0)), NULL, NULL);
+    int nargs = axis ? 2 : 1;
+    if (ord == INFINITY || ord == -INFINITY)
+        return call(r, ord > 0 ? "np.max" : "np.min", nargs, mag, axis, NULL);
+    if (ord == 1.0)
+        return call(r, "np.sum", nargs, mag, axis, NULL);
+    bool two = ord == 2.0;
+    kj_node *power = two ? constant(r, KJ_I64, 2, 0) : constant(r, KJ_F64, 0, ord);
+    kj_node *total = call(r, "np.sum", nargs, binop(r, KJ_OP_POW, mag, power), axis, NULL);
+    return two ? call(r, "np.sqrt", 1, total, NULL, NULL) : binop(r, KJ_OP_POW, total, constant(r, KJ_F64, 0, 1.0 / ord));
+}
+
 static int refuse(kj_error *e, const kj_node *n, const char *hint, const char *fmt, const char *name) {
     return kj_fail(e, KJ_ERR_TYPING, n->line, n->col, hint, fmt, name);
 }
@@ -382,12 +414,15 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
     } else if (!strcmp(m, "norm")) {   /* np.linalg.norm: the front end names NumPy's functions by their own names */
         static const char *const params[] = {"x", "ord", "axis", "keepdims", NULL};
         bind(n, 1, params, &a);
-        if (!a.arg[0] || a.arg[1] || a.arg[2] || a.arg[3] || a.unknown || a.too_many)
-            return refuse(e, n, "Write other norms out, e.g. np.abs(x).sum() for ord=1.",
-                          "np.linalg.%s takes only the array here (the 2-norm, Frobenius for a matrix)", m);
-        kj_node *as_float = binop(&r, KJ_OP_MUL, a.arg[0], constant(&r, KJ_F64, 0, 1.0));
-        kj_node *squares = binop(&r, KJ_OP_POW, call(&r, "np.absolute", 1, as_float, NULL, NULL), constant(&r, KJ_I64, 2, 0));
-        out = call(&r, "np.sqrt", 1, call(&r, "np.sum", 1, squares, NULL, NULL), NULL, NULL);
+        double ord = 2.0;
+        int64_t axis;
+        bool along = a.arg[2] && const_int(a.arg[2], 0, &axis);
+        bool ord_given = a.arg[1] && !(a.arg[1]->kind == KJ_E_CONST && a.arg[1]->type && a.arg[1]->type->kind == KJ_T_NONE);
+        if (!a.arg[0] || a.arg[3] || a.unknown || a.too_many || (a.arg[2] && !along) ||
+            (ord_given && (!along || !const_number(a.arg[1], &ord) || ord == 0.0)))
+            return refuse(e, n, "Give a constant int axis= for a norm of each line (ord= then the vector norm's, not 0).",
+                          "np.linalg.%s takes the array, and ord= with a constant axis=, here (the 2-norm, Frobenius for a matrix)", m);
+        out = vector_norm(&r, a.arg[0], ord, along ? a.arg[2] : NULL);
     } else if (!strcmp(m, "nansum") || !strcmp(m, "nanprod") || !strcmp(m, "nanmean") || !strcmp(m, "nanvar") ||
                !strcmp(m, "nanstd") || !strcmp(m, "nanmedian")) {
         static const char *const params[] = {"a", NULL};

@@ -170,6 +170,11 @@ def nan_reductions(a): return np.nanmean(a), np.nanvar(a), np.nanstd(a), np.nanp
 def nanmedian(a): return np.nanmedian(a)
 @case(*V, *VI, *M, (np.array([3 + 4j, -1j, 2.0]),))
 def linalg_norm(a): return np.linalg.norm(a)
+@case((np.arange(12.0).reshape(3, 4) - 5,), (np.arange(6).reshape(2, 3),), (np.ones((2, 3), np.float32),), (np.zeros((0, 3)),),
+      (np.array([[3 + 4j, -1j], [2.0, 0.5j]]),), (np.arange(24.0).reshape(2, 3, 4)[:, ::-1],))
+def norms_of_lines(x):   # a norm for each row or column: vector norms along an axis
+    return (np.linalg.norm(x, axis=1), np.linalg.norm(x, 1, axis=0), np.linalg.norm(x, np.inf, 1), np.linalg.norm(x, -np.inf, axis=-1),
+            np.linalg.norm(x, 3, 1), np.linalg.norm(x, ord=2, axis=0), np.linalg.norm(x, None, 1), np.linalg.norm(x, 0.5, 1))
 _CLOSE = (np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 100.0, 0.0]),
           np.array([1.0 + 1e-9, np.nan, np.inf, np.inf, 0.0, 100.001, -0.0]))
 @case(_CLOSE, (_CLOSE[0][[0, 5, 6]], _CLOSE[1][[0, 5, 6]]), (floats(4), floats(4)), (ints(5), ints(5)),
