@@ -568,6 +568,27 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
             FAIL(c, n, "Ravel the inputs first.", "np.meshgrid takes one to three 1-d arrays and indexing='xy' or 'ij' here");
         return kj_tuple(a->npos, e);
     }
+    if (!strcmp(m, "cov") || !strcmp(m, "corrcoef")) {   /* Numba's types: 0-d (a number) for one 1-d variable, else 2-d */
+        bool cov = m[2] == 'v';
+        static const char *const known_cov[] = {"m", "y", "rowvar", "bias", "ddof", NULL}, *const known_corr[] = {"x", "y", "rowvar", NULL};
+        const char *const *known = cov ? known_cov : known_corr;
+        const kj_type *t[5] = {NULL};
+        for (int i = 0; i < (cov ? 5 : 3); i++) {
+            kj_node *k = kj_np_arg(a, i, known[i]);
+            if (k && !(t[i] = kj_np_arg_type(c, k)))
+                return NULL;
+            bool ok = !k || (i <= 1 ? (i == 1 && t[i]->kind == KJ_T_NONE) ||
+                                          (t[i]->kind == KJ_T_ARRAY && t[i]->ndim >= 1 && t[i]->ndim <= 2 &&
+                                           t[i]->elem->kind != KJ_T_COMPLEX)
+                             : i == 4 ? t[i]->kind == KJ_T_NONE || kj_is_intlike(t[i])
+                                      : k->kind == KJ_E_CONST && t[i]->kind == KJ_T_BOOL);
+            if (!ok || !t[0] || a->npos > (cov ? 5 : 3) || !kj_np_only_keywords(a, known))
+                FAIL(c, n, "Write rowvar and bias as the constants True or False.",
+                     "np.%s takes 1-d or 2-d real arrays%s here", m, cov ? ", rowvar, bias and an int ddof" : " and rowvar");
+        }
+        bool one = t[0]->ndim == 1 && (!t[1] || t[1]->kind == KJ_T_NONE);   /* corrcoef's c / c of 0-d arrays: a number */
+        return one && !cov ? KJ_F64 : kj_array(KJ_F64, one ? 0 : 2, KJ_LAYOUT_C, false);
+    }
     if (!strcmp(m, "convolve") || !strcmp(m, "correlate")) {
         static const char *const known[] = {"a", "v", "mode", NULL};
         kj_node *mode = kj_np_arg(a, 2, "mode");

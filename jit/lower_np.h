@@ -204,6 +204,8 @@ LLVMValueRef kj_np_lower_meshgrid(kj_lw *w, kj_node *n, const kj_np_args *a);
 /* np.repeat (a.repeat) and np.tile (lower_np_repeat.c). */
 LLVMValueRef kj_np_lower_repeat(kj_lw *w, kj_node *n, const kj_np_args *a);
 LLVMValueRef kj_np_lower_tile(kj_lw *w, kj_node *n, const kj_np_args *a);
+/* np.cov and np.corrcoef (lower_np_stats.c). */
+LLVMValueRef kj_np_lower_cov(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* np.convolve and np.correlate (lower_np_convolve.c). */
 LLVMValueRef kj_np_lower_convolve(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* np.triu, np.tril (m "triu" / "tril") and np.tri (lower_np_tri.c). */

@@ -6,6 +6,7 @@
 #include "jit/rt_list.h"
 #include "jit/rt_print.h"
 #include "jit/rt_random.h"
+#include "jit/rt_stats.h"
 #include "jit/rt_sort.h"
 #include "jit/rt_np.h"
 
@@ -250,5 +251,6 @@ const kj_symbol kj_nrt_symbols[] = {
     KJ_RT_SORT_SYMBOLS
     KJ_RT_RANDOM_SYMBOLS
     KJ_RT_LINALG_SYMBOLS
+    KJ_RT_STATS_SYMBOLS
     {NULL, NULL},
 };

@@ -170,6 +170,15 @@ def nan_reductions(a): return np.nanmean(a), np.nanvar(a), np.nanstd(a), np.nanp
 def nanmedian(a): return np.nanmedian(a)
 @case(*V, *VI, *M, (np.array([3 + 4j, -1j, 2.0]),))
 def linalg_norm(a): return np.linalg.norm(a)
+_OBS = np.array([[0.5, 1.5, -2.0, 4.0, 3.25, 0.0], [1.0, 2.0, 2.5, -1.0, 0.0, 7.0], [3.0, 3.0, 3.0, 3.0, 3.0, 3.0]])
+@case((_OBS,), (_OBS[0],), (_OBS[:2],), (np.arange(12).reshape(3, 4),), (np.zeros((0, 4)),), (np.ones((3, 1)),),
+      (np.asfortranarray(_OBS),), (_OBS[:, ::-2],), (_OBS[0].astype(np.float32),), (np.array([True, False, True]),))
+def covariance(m): return np.cov(m), np.corrcoef(m), np.cov(m, bias=True), np.cov(m, ddof=0), np.cov(m, None, True, False, 2)
+@case((_OBS[:, :3],), (_OBS.T,))
+def covariance_of_columns(m): return np.cov(m, rowvar=False), np.corrcoef(m, rowvar=False)
+@case((np.arange(5.0), np.arange(5.0) ** 2), (np.arange(5.0), -np.arange(5.0)), (_OBS[:2], _OBS[2]), (np.ones(4), np.arange(4.0)),
+      (np.arange(5.0), np.arange(4.0)), (_OBS[:2].T, _OBS[2]), (np.arange(4), np.array([2, 0, 1, 3])))
+def covariance_of_two(x, y): return np.cov(x, y), np.corrcoef(x, y), np.corrcoef(x, y)[0, 1], np.cov(x, y, False)
 @case((np.arange(12.0).reshape(3, 4) - 5,), (np.arange(6).reshape(2, 3),), (np.ones((2, 3), np.float32),), (np.zeros((0, 3)),),
       (np.array([[3 + 4j, -1j], [2.0, 0.5j]]),), (np.arange(24.0).reshape(2, 3, 4)[:, ::-1],))
 def norms_of_lines(x):   # a norm for each row or column: vector norms along an axis

@@ -408,3 +408,14 @@ def test_unique_takes_constant_flags_and_no_axis():
     with pytest.raises(kiln.TypingError, match="np.unique takes a real array and return_index=, return_inverse=, return_counts= here") as e:
         unique_rows(np.ones((2, 2)))
     assert "axis= and equal_nan=False are not supported" in str(e.value)
+
+
+@kiln.njit
+def covariance_by(m, by_rows):
+    return np.cov(m, rowvar=by_rows)
+
+
+def test_cov_takes_a_constant_rowvar():
+    with pytest.raises(kiln.TypingError, match="np.cov takes 1-d or 2-d real arrays, rowvar, bias and an int ddof here") as e:
+        covariance_by(np.ones((2, 3)), True)
+    assert "constants True or False" in str(e.value)
