@@ -94,8 +94,9 @@ static void add_keyword(rw *r, kj_node *c, const char *name, kj_node *value) {
     c->nkids++;
 }
 
-static kj_node *binop(rw *r, kj_op op, kj_node *a, kj_node *b) {
-    kj_node *n = node(r, KJ_E_BINOP, 2);
+/* a op b: an arithmetic (KJ_E_BINOP) or short-circuit (KJ_E_BOOLOP) node. */
+static kj_node *with_op(rw *r, kj_node_kind kind, kj_op op, kj_node *a, kj_node *b) {
+    kj_node *n = node(r, kind, 2);
     if (n) {
         n->op = op;
         n->kids[0] = a;
@@ -103,6 +104,8 @@ static kj_node *binop(rw *r, kj_op op, kj_node *a, kj_node *b) {
     }
     return n;
 }
+
+static kj_node *binop(rw *r, kj_op op, kj_node *a, kj_node *b) { return with_op(r, KJ_E_BINOP, op, a, b); }
 
 static kj_node *compare(rw *r, kj_op op, kj_node *a, kj_node *b) {
     kj_node *n = node(r, KJ_E_COMPARE, 2);
@@ -251,16 +254,6 @@ static kj_node *logaddexp(rw *r, kj_node *x, kj_node *y, bool base2) {
     return call(r, "np.where", 3, compare(r, KJ_OP_EQ, x, y), equal, rest);
 }
 
-static kj_node *boolop(rw *r, kj_op op, kj_node *a, kj_node *b) {
-    kj_node *n = node(r, KJ_E_BOOLOP, 2);
-    if (n) {
-        n->op = op;
-        n->kids[0] = a;
-        n->kids[1] = b;
-    }
-    return n;
-}
-
 /* np.array_equal(a, b, equal_nan): same shape, and every element equal. */
 static kj_node *array_equal(rw *r, call_args *a) {
     kj_node *x = a->arg[0], *y = a->arg[1];
@@ -270,7 +263,7 @@ static kj_node *array_equal(rw *r, call_args *a) {
         kj_node *both_nan = binop(r, KJ_OP_BITAND, call(r, "np.isnan", 1, x, NULL, NULL), call(r, "np.isnan", 1, y, NULL, NULL));
         equal = binop(r, KJ_OP_BITOR, equal, binop(r, KJ_OP_BITAND, both_nan, a->arg[2]));
     }
-    return boolop(r, KJ_OP_AND, same_shape, call(r, "np.all", 1, equal, NULL, NULL));
+    return with_op(r, KJ_E_BOOLOP, KJ_OP_AND, same_shape, call(r, "np.all", 1, equal, NULL, NULL));
 }
 
 /* A constant number (or its negation) in *v; false when k is not one. */

@@ -471,23 +471,18 @@ int32_t kj_la_matrix_power(int32_t kind, int64_t n, int64_t p, void *a, void *ou
 }
 
 /* The singular values of the m x n a (Fortran, overwritten) into s (k of
- * them, descending), rounded to float when single (NumPy's svd casts them
- * to the result's type); with u and vt (Fortran, m x k and k x n) unless
- * NULL. */
+ * them, descending) and, unless u is NULL, u (m x k) and vt (k x n) in C
+ * order, all rounded to float when single (NumPy's svd casts them to the
+ * result's type). */
 static int32_t singular_values(int64_t m, int64_t n, double *a, double *s, double *u, double *vt, bool single) {
     int64_t k = m < n ? m : n;
-    double *uc = u ? scratch((size_t)(m * k), sizeof(double)) : NULL, *vtc = u ? scratch((size_t)(k * n), sizeof(double)) : NULL;
-    int32_t rc = u && (!uc || !vtc) ? -1 : kj_la_svd(m, n, a, s, uc, vtc, 0);
-    for (int64_t i = 0; rc == 0 && u && i < m; i++)   /* back to Fortran order: u[i + k * ...] */
-        for (int64_t j = 0; j < k; j++)
-            u[j * m + i] = single ? (double)(float)uc[i * k + j] : uc[i * k + j];
-    for (int64_t i = 0; rc == 0 && u && i < k; i++)
-        for (int64_t j = 0; j < n; j++)
-            vt[j * k + i] = single ? (double)(float)vtc[i * n + j] : vtc[i * n + j];
+    int32_t rc = kj_la_svd(m, n, a, s, u, vt, 0);
     for (int64_t i = 0; rc == 0 && single && i < k; i++)
         s[i] = (double)(float)s[i];
-    free(uc);
-    free(vtc);
+    for (int64_t i = 0; rc == 0 && single && u && i < m * k; i++)
+        u[i] = (double)(float)u[i];
+    for (int64_t i = 0; rc == 0 && single && u && i < k * n; i++)
+        vt[i] = (double)(float)vt[i];
     return rc;
 }
 
@@ -527,14 +522,14 @@ int32_t kj_la_pinv(int64_t m, int64_t n, double *a, double rcond, double *out, i
         double cutoff = rcond * s[0];   /* rcond times the largest, in float64 (NumPy's rcond array is) */
         for (int64_t i = 0; i < k; i++)
             s[i] = s[i] > cutoff ? rounded(1.0 / s[i], single) : 0.0;
-        for (int64_t i = 0; i < m; i++)   /* u^T scaled: row i of it times s[i], in place of u */
-            for (int64_t j = 0; j < k; j++)
-                u[j * m + i] = rounded(s[j] * u[j * m + i], single);
+        for (int64_t i = 0; i < m; i++)   /* s * u^T, in place of u: column l of u times s[l] */
+            for (int64_t l = 0; l < k; l++)
+                u[i * k + l] = rounded(s[l] * u[i * k + l], single);
         for (int64_t i = 0; i < n; i++)   /* out = vt^T @ (s * u^T), each sum in order */
             for (int64_t j = 0; j < m; j++) {
                 double acc = 0.0;
                 for (int64_t l = 0; l < k; l++)
-                    acc = rounded(acc + rounded(vt[i * k + l] * u[l * m + j], single), single);
+                    acc = rounded(acc + rounded(vt[l * n + i] * u[j * k + l], single), single);
                 out[i * m + j] = acc;
             }
     }
