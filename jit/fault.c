@@ -45,6 +45,8 @@ static struct {
 } threads[MAX_THREADS];
 static _Thread_local int my_slot = -1;   /* -2: none was free */
 static pthread_key_t thread_key;          /* its value: the thread's alternate stack, or &thread_key */
+static bool have_records;                 /* thread_key made and the fork handler set (records_once) */
+static pthread_once_t records_once = PTHREAD_ONCE_INIT;
 
 PyObject *kj_MemoryFault;
 static struct sigaction previous_segv, previous_bus;
@@ -100,12 +102,31 @@ static void release_thread(void *stack) {
     }
 }
 
+static void after_fork_child(void);
+
+/* Made on the first guarded call or at installation, whichever comes
+ * first: a guarded call before the key existed would have set key 0, which
+ * belongs to whoever created it first (under ASan, ASan's own record of
+ * the thread, which then crashed at the next malloc or thread exit). */
+static void make_records(void) {
+    if (pthread_key_create(&thread_key, release_thread) != 0)
+        return;
+    if (pthread_atfork(NULL, NULL, after_fork_child) != 0) {
+        pthread_key_delete(thread_key);
+        return;
+    }
+    have_records = true;
+}
+
 /* Takes this thread's slot (returned, or -2), and gives it an alternate
  * signal stack unless it has one already (Python's faulthandler sets one
  * up on the main thread). */
 static int register_thread(void) {
     pid_t me = gettid();
     my_slot = -2;
+    pthread_once(&records_once, make_records);
+    if (!have_records)
+        return my_slot;   /* no slot can be given back at thread exit: unguarded */
     for (int i = 0; i < MAX_THREADS && my_slot < 0; i++) {
         pid_t free_tid = 0;
         if (atomic_compare_exchange_strong(&threads[i].tid, &free_tid, me))
@@ -215,7 +236,8 @@ int kj_install_fault_handler(PyObject *module) {
     static bool installed;
     if (installed)
         return 0;
-    if (pthread_key_create(&thread_key, release_thread) != 0 || pthread_atfork(NULL, NULL, after_fork_child) != 0) {
+    pthread_once(&records_once, make_records);
+    if (!have_records) {
         PyErr_SetString(PyExc_OSError, "cannot set up the fault handler's thread records");
         return -1;
     }

@@ -111,7 +111,27 @@ static int failing_body(void *p, int64_t lo, int64_t hi, int64_t slot) {
     return 0;
 }
 
+/* ---- the guard's per-thread record keeps to its own key ----
+ * The first guarded call used to store its record under key 0 when the
+ * fault handler had not been installed (as here): another library's value
+ * was overwritten (under ASan, its record of the thread). */
+static void check_others_keys_kept(void) {
+    pthread_key_t key;
+    static int marker;
+    CHECK(pthread_key_create(&key, NULL) == 0);
+    CHECK(pthread_setspecific(key, &marker) == 0);
+    count_ctx c;
+    memset(&c, 0, sizeof c);
+    c.hits = calloc(11, sizeof *c.hits);
+    CHECK(kj_pool_set_threads(1) == 0);
+    CHECK(kj_pool_run(10, count_body, &c) == 0);
+    CHECK(pthread_getspecific(key) == &marker);
+    free(c.hits);
+    pthread_key_delete(key);
+}
+
 int main(void) {
+    check_others_keys_kept();   /* first: before any guarded call */
     int64_t sizes[] = {0, 1, 2, 3, 1000, 100003};
     int threads[] = {1, 2, 4, 9};
     for (size_t t = 0; t < sizeof threads / sizeof *threads; t++)
