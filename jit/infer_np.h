@@ -57,6 +57,9 @@ const char *kj_np_sort_args_refused(const kj_np_args *a, int first, int ndim);
 const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
 /* Whether m names one of np.linalg's functions that compiled code knows. */
 bool kj_np_is_linalg(const char *m);
+/* np.linalg.norm's ord (cond's p), a constant or absent: its KJ_NORM_*
+ * kind and number; false when it is neither. */
+bool kj_np_norm_order(const kj_node *k, int32_t *kind, double *p);
 
 /* ---- lowering ---- */
 

@@ -5,13 +5,18 @@
  * the result (svd's compute_uv, qr's mode) must be constants. */
 #include "jit/infer_np.h"
 
+#include "jit/rt_linalg.h"
+
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #define FAIL KJ_INFER_FAIL
 
+/* norm reaches typing only with ord= and no axis= (np_rewrite.c writes
+ * the other forms out) */
 static const char *const linalg_names[] = {"solve", "inv", "det", "slogdet", "cholesky", "eig", "eigvals", "eigh", "eigvalsh",
-                                           "svd", "qr", "lstsq", "matrix_power", "matrix_rank", "pinv", NULL};
+                                           "svd", "qr", "lstsq", "matrix_power", "matrix_rank", "pinv", "norm", "cond", NULL};
 
 bool kj_np_is_linalg(const char *m) {
     for (int i = 0; linalg_names[i]; i++)
@@ -51,10 +56,63 @@ static bool qr_mode_known(const char *mode) {
     return mode && (!strcmp(mode, "reduced") || !strcmp(mode, "complete") || !strcmp(mode, "r"));
 }
 
+bool kj_np_norm_order(const kj_node *k, int32_t *kind, double *p) {
+    *kind = KJ_NORM_DEFAULT;
+    *p = 0.0;
+    if (!k || (k->kind == KJ_E_CONST && k->type && k->type->kind == KJ_T_NONE))
+        return true;
+    if (k->kind == KJ_E_CONST && k->str) {
+        *kind = !strcmp(k->str, "fro") || !strcmp(k->str, "f") ? KJ_NORM_FRO : !strcmp(k->str, "nuc") ? KJ_NORM_NUC : -1;
+        return *kind >= 0;
+    }
+    bool neg = k->kind == KJ_E_UNARY && k->op == KJ_OP_NEG;
+    if (neg)
+        k = k->kids[0];
+    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_FLOAT))
+        return false;
+    *kind = KJ_NORM_NUMBER;
+    *p = k->type->kind == KJ_T_INT ? (double)k->ival : k->fval;
+    *p = neg ? -*p : *p;
+    return true;
+}
+
+/* The orders NumPy defines for a matrix norm. */
+static bool matrix_order(int32_t kind, double p) {
+    return kind != KJ_NORM_NUMBER || fabs(p) == 1.0 || fabs(p) == 2.0 || isinf(p);
+}
+
+/* np.linalg.norm(x, ord) of a vector or a matrix, np.linalg.cond(x, p):
+ * the order a constant, checked here against x's number of dimensions
+ * (NumPy checks at run time and raises ValueError). */
+static const kj_type *norm_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    bool cond = m[0] == 'c';
+    static const char *const known_norm[] = {"x", "ord", NULL}, *const known_cond[] = {"x", "p", NULL};
+    const char *const *known = cond ? known_cond : known_norm;
+    const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "x"));
+    kj_node *order = kj_np_arg(a, 1, known[1]);
+    int32_t kind;
+    double p;
+    if (!x)
+        return NULL;
+    if (a->npos > 2 || !kj_np_only_keywords(a, known) || !kj_np_norm_order(order, &kind, &p))
+        FAIL(c, n, "Write the order as a constant: a number, np.inf, 'fro' or 'nuc'.",
+             "np.linalg.%s takes an array and a constant order here", m);
+    if (x->kind != KJ_T_ARRAY || x->elem->kind == KJ_T_COMPLEX || x->ndim < (cond ? 2 : 1) || x->ndim > 2)
+        FAIL(c, n, "Complex arrays and stacks of matrices are not supported yet.",
+             cond ? "np.linalg.cond takes a 2-d real array here" : "np.linalg.norm with ord= takes a 1-d or 2-d real array here");
+    if (x->ndim == 1 && kind != KJ_NORM_DEFAULT && kind != KJ_NORM_NUMBER)
+        FAIL(c, n, "'fro' and 'nuc' are norms of matrices.", "Invalid norm order '%s' for vectors", order->str);
+    if (x->ndim == 2 && !matrix_order(kind, p))
+        FAIL(c, n, "A matrix norm's order is 1, -1, 2, -2, np.inf, -np.inf, 'fro' or 'nuc'.", "Invalid norm order for matrices.");
+    return x->elem == kj_float(32) ? x->elem : KJ_F64;
+}
+
 const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled) {
     *handled = kj_np_is_linalg(m);
     if (!*handled)
         return NULL;
+    if (!strcmp(m, "norm") || !strcmp(m, "cond"))
+        return norm_type(c, n, m, a);
     if (!strcmp(m, "matrix_power")) {   /* integers stay integers (NumPy's matmul of them) */
         static const char *const known[] = {"a", "n", NULL};
         const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *p = kj_np_arg_type(c, kj_np_arg(a, 1, "n"));

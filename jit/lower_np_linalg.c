@@ -235,6 +235,29 @@ static LLVMValueRef matrix_power(kj_lw *w, const kj_np_args *a, LLVMValueRef arr
     return ct == et ? out : kj_np_copy(w, out, mt, et);
 }
 
+/* np.linalg.norm(x, ord) without axis= and np.linalg.cond(x, p), on a
+ * float64 C-order copy of x (rt_linalg_norm.c). */
+static LLVMValueRef norm_or_cond(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    bool cond = m[0] == 'c';
+    kj_node *xn = kj_np_arg(a, 0, "x");
+    int32_t kind;
+    double p;
+    kj_np_norm_order(kj_np_arg(a, 1, cond ? "p" : "ord"), &kind, &p);   /* a constant: typing saw to it */
+    LLVMValueRef arr = kj_lower_expr(w, xn), copy = kj_np_copy(w, arr, xn->type, KJ_F64);
+    LLVMValueRef rows = kj_array_field(w, arr, 2, 0), cols = xn->type->ndim == 1 ? c64(w, -1) : kj_array_field(w, arr, 2, 1);
+    LLVMValueRef out = kj_entry_alloca(w, w->f64, m), args[7] = {rows, cols, data_of(w, copy), LLVMConstInt(w->i32, (unsigned)kind, 0),
+                                                                 LLVMConstReal(w->f64, p)};
+    if (cond) {
+        args[5] = LLVMConstInt(w->i32, xn->type->elem == kj_float(32), 0);
+        args[6] = out;
+        check(w, kj_call(w, "kj_la_cond", w->i32, 7, (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->i32, w->f64, w->i32, w->ptr}, args));
+    } else {
+        args[5] = out;
+        check(w, kj_call(w, "kj_la_norm", w->i32, 6, (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->i32, w->f64, w->ptr}, args));
+    }
+    return kj_cast(w, LLVMBuildLoad2(w->b, w->f64, out, ""), KJ_F64, n->type);
+}
+
 /* The float type of the result's numbers. */
 static const kj_type *result_elem(const kj_type *t) {
     if (t->kind == KJ_T_TUPLE)
@@ -243,6 +266,8 @@ static const kj_type *result_elem(const kj_type *t) {
 }
 
 LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    if (!strcmp(m, "norm") || !strcmp(m, "cond"))
+        return norm_or_cond(w, n, m, a);
     kj_node *an = kj_np_arg(a, 0, "a");
     const kj_type *et = result_elem(n->type);
     LLVMValueRef arr = kj_lower_expr(w, an);

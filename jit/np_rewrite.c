@@ -411,10 +411,12 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         int64_t axis;
         bool along = a.arg[2] && const_int(a.arg[2], 0, &axis);
         bool ord_given = a.arg[1] && !(a.arg[1]->kind == KJ_E_CONST && a.arg[1]->type && a.arg[1]->type->kind == KJ_T_NONE);
+        if (a.arg[0] && ord_given && !a.arg[2] && !a.arg[3] && !a.unknown && !a.too_many)
+            return 0;   /* a vector's or a matrix's norm, as x's dimensions say: typed and lowered as a call */
         if (!a.arg[0] || a.arg[3] || a.unknown || a.too_many || (a.arg[2] && !along) ||
             (ord_given && (!along || !const_number(a.arg[1], &ord) || ord == 0.0)))
             return refuse(e, n, "Give a constant int axis= for a norm of each line (ord= then the vector norm's, not 0).",
-                          "np.linalg.%s takes the array, and ord= with a constant axis=, here (the 2-norm, Frobenius for a matrix)", m);
+                          "np.linalg.%s takes the array, ord=, and a constant axis= here", m);
         out = vector_norm(&r, a.arg[0], ord, along ? a.arg[2] : NULL);
     } else if (!strcmp(m, "nansum") || !strcmp(m, "nanprod") || !strcmp(m, "nanmean") || !strcmp(m, "nanvar") ||
                !strcmp(m, "nanstd") || !strcmp(m, "nanmedian")) {

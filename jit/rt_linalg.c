@@ -111,7 +111,9 @@ static int32_t singular(void) {
     return -1;
 }
 
-int32_t kj_la_solve(int64_t n, int64_t nrhs, double *a, double *b) {
+/* gesv of the n x n a against b (n x nrhs), both Fortran order, in place:
+ * 0, 1 when a is singular (nothing raised), -1 after raising. */
+static int32_t gesv(int64_t n, int64_t nrhs, double *a, double *b) {
     if (!ready())
         return -1;
     int in = (int)n, inrhs = (int)nrhs, lda = ld(n), info = 0;
@@ -120,7 +122,32 @@ int32_t kj_la_solve(int64_t n, int64_t nrhs, double *a, double *b) {
         return -1;
     lapack.gesv(&in, &inrhs, a, &lda, ipiv, b, &lda, &info);
     free(ipiv);
-    return info > 0 ? singular() : 0;
+    return info > 0;
+}
+
+int32_t kj_la_solve(int64_t n, int64_t nrhs, double *a, double *b) {
+    int32_t rc = gesv(n, nrhs, a, b);
+    return rc == 1 ? singular() : rc;
+}
+
+int32_t kj_la_try_inverse(int64_t n, const double *a, double *out) {
+    size_t nn = (size_t)(n * n);
+    double *lu = scratch(nn, sizeof(double)), *x = lu ? scratch(nn, sizeof(double)) : NULL;
+    int32_t rc = -1;
+    if (x) {
+        for (int64_t i = 0; i < n; i++)   /* Fortran order: the transpose */
+            for (int64_t j = 0; j < n; j++) {
+                lu[j * n + i] = a[i * n + j];
+                x[j * n + i] = i == j;
+            }
+        rc = gesv(n, n, lu, x);
+        for (int64_t i = 0; rc == 0 && i < n; i++)
+            for (int64_t j = 0; j < n; j++)
+                out[i * n + j] = x[j * n + i];
+    }
+    free(lu);
+    free(x);
+    return rc;
 }
 
 int32_t kj_la_slogdet(int64_t n, double *a, double *sign, double *logdet) {
@@ -384,25 +411,20 @@ static void matmul(int32_t kind, int64_t n, const void *x, const void *y, void *
  * in float64 through gesv against the identity, float32 cast at the end. */
 static int32_t invert(int32_t kind, int64_t n, void *a) {
     size_t nn = (size_t)(n * n);
-    double *lu = scratch(nn, sizeof(double)), *x = lu ? scratch(nn, sizeof(double)) : NULL;
-    int32_t rc = -1;
-    if (x) {
-        for (int64_t i = 0; i < n; i++)   /* Fortran order: the transpose */
-            for (int64_t j = 0; j < n; j++) {
-                lu[j * n + i] = kind == KJ_LA_F64 ? ((double *)a)[i * n + j] : (double)((float *)a)[i * n + j];
-                x[j * n + i] = i == j;
-            }
-        rc = kj_la_solve(n, n, lu, x);
-        for (int64_t i = 0; rc == 0 && i < n; i++)
-            for (int64_t j = 0; j < n; j++) {
-                if (kind == KJ_LA_F64)
-                    ((double *)a)[i * n + j] = x[j * n + i];
-                else
-                    ((float *)a)[i * n + j] = (float)x[j * n + i];
-            }
+    double *in = kind == KJ_LA_F64 ? a : scratch(nn, sizeof(double)), *out = in ? scratch(nn, sizeof(double)) : NULL;
+    for (size_t i = 0; out && kind != KJ_LA_F64 && i < nn; i++)
+        in[i] = ((float *)a)[i];
+    int32_t rc = out ? kj_la_try_inverse(n, in, out) : -1;
+    rc = rc == 1 ? singular() : rc;
+    for (size_t i = 0; rc == 0 && i < nn; i++) {
+        if (kind == KJ_LA_F64)
+            ((double *)a)[i] = out[i];
+        else
+            ((float *)a)[i] = (float)out[i];
     }
-    free(lu);
-    free(x);
+    if (in != a)
+        free(in);
+    free(out);
     return rc;
 }
 

@@ -62,6 +62,20 @@ int64_t kj_la_matrix_rank(int64_t m, int64_t n, double *a, double tol, int32_t h
  * the largest taken as zero; single as above. */
 int32_t kj_la_pinv(int64_t m, int64_t n, double *a, double rcond, double *out, int32_t single);
 
+/* inv(a) of the n x n a (C order) into out (C order), as NumPy's inv
+ * computes it: 0, 1 when a is singular (nothing raised), -1 after raising. */
+int32_t kj_la_try_inverse(int64_t n, const double *a, double *out);
+
+/* np.linalg.norm(x, ord) of the m x n x (a vector when n < 0), C order,
+ * float64, into *out; -1 after raising (an empty max or min, a failed
+ * SVD). ord is KJ_NORM_DEFAULT (None), _FRO, _NUC or _NUMBER with p. */
+enum { KJ_NORM_DEFAULT, KJ_NORM_FRO, KJ_NORM_NUC, KJ_NORM_NUMBER };
+int32_t kj_la_norm(int64_t m, int64_t n, const double *x, int32_t kind, double p, double *out);
+/* np.linalg.cond(x, p) of the m x n x (C order, float64),
+ * into *out; the kinds are norm's. single: x was float32, whose singular
+ * values NumPy divides as float32, and whose own norm is a float32. */
+int32_t kj_la_cond(int64_t m, int64_t n, const double *x, int32_t kind, double p, int32_t single, double *out);
+
 /* Raises numpy.linalg.LinAlgError(msg); msg must outlive the call. */
 void kj_la_raise(const char *msg);
 
@@ -77,6 +91,8 @@ void kj_la_raise(const char *msg);
     {"kj_la_matrix_power", (void *)kj_la_matrix_power}, \
     {"kj_la_matrix_rank", (void *)kj_la_matrix_rank}, \
     {"kj_la_pinv", (void *)kj_la_pinv},           \
+    {"kj_la_norm", (void *)kj_la_norm},           \
+    {"kj_la_cond", (void *)kj_la_cond},           \
     {"kj_la_raise", (void *)kj_la_raise},
 
 #endif

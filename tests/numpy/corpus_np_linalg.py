@@ -134,3 +134,55 @@ def markov_steady_state(p):   # a course's chain: the rows of P**n settle on the
 def pinv(a): return np.linalg.pinv(a), np.linalg.pinv(a, 1e-3), np.linalg.pinv(a, rcond=0.5)
 @case(*RECTANGLES, (_SINGULAR,), (np.zeros((3, 3)),), (_X.astype(np.float32),))
 def matrix_rank(a): return np.linalg.matrix_rank(a), np.linalg.matrix_rank(a, 1e-3), np.linalg.matrix_rank(a, tol=None)
+
+
+# np.linalg.norm with ord= and no axis=: a vector's norm or a matrix's, as x's dimensions say
+_VEC = np.array([3.0, -4.0, 0.0, 1.0])
+VECTORS = [(_VEC,), (_VEC[::-2],), (np.zeros(0),), (_VEC.astype(np.float32),), (np.array([1, -2, 3]),),
+           (np.array([True, False, True]),), (np.array([1.0, np.nan, 2.0]),), (np.array([-np.inf, 1.0]),)]
+@case(*VECTORS)
+def vector_norm_inf(v): return np.linalg.norm(v, np.inf)
+@case(*VECTORS)
+def vector_norm_minus_inf(v): return np.linalg.norm(v, -np.inf)
+@case(*VECTORS)
+def vector_norms_summed(v):
+    return np.linalg.norm(v, 0), np.linalg.norm(v, 1), np.linalg.norm(v, ord=2), np.linalg.norm(v, 3), np.linalg.norm(v, 0.5)
+@case(*VECTORS)
+def vector_norm_minus_one(v): return np.linalg.norm(v, -1), np.linalg.norm(v, -2.0)
+_MAT = np.array([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]])
+MATRICES = [(_MAT,), (_MAT.T[::-1],), (_A,), (np.asfortranarray(_B),), (np.zeros((0, 3)),), (np.zeros((3, 0)),), (_INTS,),
+            (_B.astype(np.float32),), (np.array([[1.0, np.nan], [0.0, 2.0]]),), (_SINGULAR,)]
+@case(*MATRICES)
+def matrix_norm_one(m): return np.linalg.norm(m, 1)
+@case(*MATRICES)
+def matrix_norm_minus_one(m): return np.linalg.norm(m, -1)
+@case(*MATRICES)
+def matrix_norm_inf(m): return np.linalg.norm(m, np.inf), np.linalg.norm(m, ord=-np.inf)
+@case(*MATRICES[:8])
+def matrix_norm_two(m): return np.linalg.norm(m, 2)
+@case(*MATRICES[:8])
+def matrix_norm_minus_two(m): return np.linalg.norm(m, -2)
+@case(*MATRICES)
+def matrix_norm_fro_nuc(m): return np.linalg.norm(m, 'fro'), np.linalg.norm(m, 'f'), np.linalg.norm(m, None)
+@case(*MATRICES[:8])
+def matrix_norm_nuc(m): return np.linalg.norm(m, 'nuc')
+@case((_A, _B[:, 0]), (_INTS, np.array([1.0, 0.0, -1.0])))
+def jacobi_residual(a, b):   # a course's convergence test: the largest change, and the residual's 1-norm
+    x = np.zeros(len(b))
+    d = np.diag(a)
+    for _ in range(3):
+        new = (b - (a @ x - d * x)) / d
+        change = np.linalg.norm(new - x, np.inf)
+        x = new
+    return change, np.linalg.norm(a @ x - b, 1)
+
+
+# np.linalg.cond: through the singular values for p None, 2, -2; as norm(x, p) * norm(inv(x), p) otherwise
+CONDS = [(_A,), (_A.T[::2, ::2],), (_SINGULAR,), (np.zeros((2, 2)),), (_INTS,), (_A.astype(np.float32),),
+         (np.array([[1.0, np.nan], [0.0, 2.0]]),), (_B,), (np.zeros((0, 0)),)]
+@case(*CONDS)
+def cond_two(a): return np.linalg.cond(a), np.linalg.cond(a, 2), np.linalg.cond(a, p=-2)
+@case(*CONDS)
+def cond_one(a): return np.linalg.cond(a, 1), np.linalg.cond(a, -1)
+@case(*CONDS)
+def cond_inf_fro_nuc(a): return np.linalg.cond(a, np.inf), np.linalg.cond(a, -np.inf), np.linalg.cond(a, 'fro'), np.linalg.cond(a, 'nuc')

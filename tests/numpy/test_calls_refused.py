@@ -31,8 +31,8 @@ def unknown_keyword(a):
 
 
 @kiln.njit
-def norm_of_order_one(a):
-    return np.linalg.norm(a, 1)
+def norm_of_order_zero_along(a):
+    return np.linalg.norm(a, 0, axis=0)
 
 
 @kiln.njit
@@ -78,8 +78,8 @@ def test_refusals_say_what_to_write():
     assert "np.empty(n, dtype=a.dtype)" in str(e.value)
     with pytest.raises(kiln.TypingError, match="np.round takes the array, decimals and out= only"):
         unknown_keyword(a)
-    with pytest.raises(kiln.TypingError, match=r"np.linalg.norm takes the array, and ord= with a constant axis=, here \(the 2-norm") as e:
-        norm_of_order_one(a)
+    with pytest.raises(kiln.TypingError, match=r"np.linalg.norm takes the array, ord=, and a constant axis= here") as e:
+        norm_of_order_zero_along(a)
     assert "Give a constant int axis= for a norm of each line" in str(e.value)
     with pytest.raises(kiln.TypingError, match="np.isclose compares names or constants in compiled code") as e:
         isclose_of_expressions(a)
@@ -337,13 +337,51 @@ def test_linalg_options_that_change_the_result_type_are_constants():
 
 
 @kiln.njit
-def condition_number(a):
-    return np.linalg.cond(a)
+def tensor_inverse(a):
+    return np.linalg.tensorinv(a)
 
 
 def test_a_linalg_function_not_compiled_is_named_with_its_module():
-    with pytest.raises(kiln.TypingError, match="np.linalg.cond is not supported in compiled code"):
-        condition_number(np.eye(2))
+    with pytest.raises(kiln.TypingError, match="np.linalg.tensorinv is not supported in compiled code"):
+        tensor_inverse(np.eye(2))
+
+
+@kiln.njit
+def norm_of_order(a, k):
+    return np.linalg.norm(a, k)
+
+
+@kiln.njit
+def norm_of_order_three(a):
+    return np.linalg.norm(a, 3)
+
+
+@kiln.njit
+def frobenius_of_vector(a):
+    return np.linalg.norm(a, "fro")
+
+
+@kiln.njit
+def cond_of_vector(a):
+    return np.linalg.cond(a, 1)
+
+
+def test_norm_orders_are_constants_checked_against_the_dimensions():
+    """NumPy checks the order at run time and raises ValueError; Kiln knows
+    x's dimensions when it compiles, and says so then."""
+    with pytest.raises(kiln.TypingError, match="np.linalg.norm takes an array and a constant order here") as e:
+        norm_of_order(np.ones(3), 1)
+    assert "np.inf, 'fro' or 'nuc'" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="Invalid norm order for matrices") as e:
+        norm_of_order_three(np.ones((2, 2)))
+    assert "1, -1, 2, -2, np.inf, -np.inf, 'fro' or 'nuc'" in str(e.value)
+    assert norm_of_order_three(np.ones(8)) == 2.0   # a vector's 3-norm
+    with pytest.raises(kiln.TypingError, match="Invalid norm order 'fro' for vectors"):
+        frobenius_of_vector(np.ones(3))
+    with pytest.raises(kiln.TypingError, match="np.linalg.norm with ord= takes a 1-d or 2-d real array here"):
+        norm_of_order_three(np.ones((2, 2, 2)))
+    with pytest.raises(kiln.TypingError, match="np.linalg.cond takes a 2-d real array here"):
+        cond_of_vector(np.ones(3))
 
 
 @kiln.njit
