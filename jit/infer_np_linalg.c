@@ -65,15 +65,8 @@ bool kj_np_norm_order(const kj_node *k, int32_t *kind, double *p) {
         *kind = !strcmp(k->str, "fro") || !strcmp(k->str, "f") ? KJ_NORM_FRO : !strcmp(k->str, "nuc") ? KJ_NORM_NUC : -1;
         return *kind >= 0;
     }
-    bool neg = k->kind == KJ_E_UNARY && k->op == KJ_OP_NEG;
-    if (neg)
-        k = k->kids[0];
-    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_FLOAT))
-        return false;
     *kind = KJ_NORM_NUMBER;
-    *p = k->type->kind == KJ_T_INT ? (double)k->ival : k->fval;
-    *p = neg ? -*p : *p;
-    return true;
+    return kj_np_const_number(k, p);
 }
 
 /* The orders NumPy defines for a matrix norm. */

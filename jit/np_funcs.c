@@ -248,3 +248,14 @@ int kj_np_axes_perm(const char *m, const kj_np_args *a, int first, int ndim, int
             }
     return 0;
 }
+
+bool kj_np_const_number(const kj_node *k, double *v) {
+    bool neg = k->kind == KJ_E_UNARY && k->op == KJ_OP_NEG;
+    if (neg)
+        k = k->kids[0];
+    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_FLOAT))
+        return false;
+    *v = k->type->kind == KJ_T_INT ? (double)k->ival : k->fval;
+    *v = neg ? -*v : *v;
+    return true;
+}

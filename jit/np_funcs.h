@@ -21,6 +21,9 @@ void kj_np_split(kj_node *n, int first, kj_np_args *a);
 /* The argument at position pos or named name (its value node), or NULL. */
 kj_node *kj_np_arg(const kj_np_args *a, int pos, const char *name);
 
+/* A constant int or float, or its negation (-np.inf), as a double in *v. */
+bool kj_np_const_number(const kj_node *k, double *v);
+
 /* The dtype a node names (np.float32, float, int, bool, complex), or NULL. */
 const kj_type *kj_np_dtype_node(const kj_node *k);
 /* The number of dimensions np.<m> gives when it joins arrays of nd

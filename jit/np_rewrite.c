@@ -37,6 +37,7 @@
  * operand a rewrite reads twice must be a name or a constant, so that
  * nothing is computed twice. */
 #include "jit/frontend_int.h"
+#include "jit/np_funcs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -266,18 +267,6 @@ static kj_node *array_equal(rw *r, call_args *a) {
     return with_op(r, KJ_E_BOOLOP, KJ_OP_AND, same_shape, call(r, "np.all", 1, equal, NULL, NULL));
 }
 
-/* A constant number (or its negation) in *v; false when k is not one. */
-static bool const_number(const kj_node *k, double *v) {
-    bool neg = k->kind == KJ_E_UNARY && k->op == KJ_OP_NEG;
-    if (neg)
-        k = k->kids[0];
-    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_FLOAT))
-        return false;
-    *v = k->type->kind == KJ_T_INT ? (double)k->ival : k->fval;
-    *v = neg ? -*v : *v;
-    return true;
-}
-
 /* np.linalg.norm(x, ord, axis) of the lines along axis (NULL: of all of x,
  * the 2-norm only), as NumPy's: ints as floats; inf and -inf the largest
  * and smallest magnitude, 1 their sum, 2 the root of the sum of squares,
@@ -414,7 +403,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         if (a.arg[0] && ord_given && !a.arg[2] && !a.arg[3] && !a.unknown && !a.too_many)
             return 0;   /* a vector's or a matrix's norm, as x's dimensions say: typed and lowered as a call */
         if (!a.arg[0] || a.arg[3] || a.unknown || a.too_many || (a.arg[2] && !along) ||
-            (ord_given && (!along || !const_number(a.arg[1], &ord) || ord == 0.0)))
+            (ord_given && (!along || !kj_np_const_number(a.arg[1], &ord) || ord == 0.0)))
             return refuse(e, n, "Give a constant int axis= for a norm of each line (ord= then the vector norm's, not 0).",
                           "np.linalg.%s takes the array, ord=, and a constant axis= here", m);
         out = vector_norm(&r, a.arg[0], ord, along ? a.arg[2] : NULL);
