@@ -12,6 +12,14 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+/* n doubles (at least one), or NULL after raising MemoryError. */
+static double *doubles(int64_t n) {
+    double *p = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    if (!p)
+        kj_rt_raise(PyExc_MemoryError, NULL);
+    return p;
+}
+
 static int32_t empty_reduction(bool largest) {
     kj_rt_raise(PyExc_ValueError, largest ? "zero-size array to reduction operation maximum which has no identity"
                                           : "zero-size array to reduction operation minimum which has no identity");
@@ -64,11 +72,9 @@ static int32_t vector_norm(int64_t n, const double *x, int32_t kind, double p, d
  * through a Fortran-order copy as NumPy's svd makes (the transpose has
  * the same values, but LAPACK's differ from them in the last bits). */
 static int32_t singular_values(int64_t m, int64_t n, const double *x, double *s) {
-    double *f = malloc(sizeof(double) * (size_t)(m * n > 0 ? m * n : 1));
-    if (!f) {
-        kj_rt_raise(PyExc_MemoryError, NULL);
+    double *f = doubles(m * n);
+    if (!f)
         return -1;
-    }
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++)
             f[j * m + i] = x[i * n + j];
@@ -101,11 +107,9 @@ static int32_t matrix_norm(int64_t m, int64_t n, const double *x, int32_t kind, 
     int64_t k = m < n ? m : n;
     if (kind == KJ_NORM_NUMBER && k == 0)
         return empty_reduction(p > 0);
-    double *s = malloc(sizeof(double) * (size_t)(k > 0 ? k : 1));
+    double *s = doubles(k);
     int32_t rc = s ? singular_values(m, n, x, s) : -1;
-    if (!s)
-        kj_rt_raise(PyExc_MemoryError, NULL);
-    else if (rc == 0)
+    if (rc == 0)
         *out = kind == KJ_NORM_NUC ? sum_of(s, k, 1, ABS, 0) : p > 0 ? s[0] : s[k - 1];
     free(s);
     return rc;
@@ -126,12 +130,8 @@ int32_t kj_la_cond(int64_t m, int64_t n, const double *x, int32_t kind, double p
     double r;
     if (kind == KJ_NORM_DEFAULT || (kind == KJ_NORM_NUMBER && fabs(p) == 2.0)) {   /* s[0] / s[-1] */
         int64_t k = m < n ? m : n;
-        double *s = malloc(sizeof(double) * (size_t)k);
-        if (!s) {
-            kj_rt_raise(PyExc_MemoryError, NULL);
-            return -1;
-        }
-        int32_t rc = singular_values(m, n, x, s);
+        double *s = doubles(k);
+        int32_t rc = s ? singular_values(m, n, x, s) : -1;
         if (rc == 0) {
             double big = s[0], small = s[k - 1];
             if (single)   /* NumPy divides the float32 values, as float32 */
@@ -147,12 +147,9 @@ int32_t kj_la_cond(int64_t m, int64_t n, const double *x, int32_t kind, double p
             kj_la_raise("Last 2 dimensions of the array must be square");
             return -1;
         }
-        double *inv = malloc(sizeof(double) * (size_t)(n * n));
-        double of_x = 0.0, of_inv = 0.0;
+        double *inv = doubles(n * n), of_x = 0.0, of_inv = 0.0;
         int32_t rc = -1;
-        if (!inv) {
-            kj_rt_raise(PyExc_MemoryError, NULL);
-        } else {
+        if (inv) {
             rc = kj_la_try_inverse(n, x, inv);
             for (int64_t i = 0; rc == 1 && i < n * n; i++)   /* singular: NumPy's inverse is all NaN */
                 inv[i] = NAN;
