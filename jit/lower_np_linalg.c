@@ -235,15 +235,17 @@ static LLVMValueRef matrix_power(kj_lw *w, const kj_np_args *a, LLVMValueRef arr
     return ct == et ? out : kj_np_copy(w, out, mt, et);
 }
 
-/* np.linalg.norm(x, ord) without axis= and np.linalg.cond(x, p), on a
- * float64 C-order copy of x (rt_linalg_norm.c). */
+/* np.linalg.norm(x, ord) without axis= and np.linalg.cond(x, p), on x
+ * as float64 in C order (rt_linalg_norm.c). */
 static LLVMValueRef norm_or_cond(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     bool cond = m[0] == 'c';
     kj_node *xn = kj_np_arg(a, 0, "x");
     int32_t kind;
     double p;
     kj_np_norm_order(kj_np_arg(a, 1, cond ? "p" : "ord"), &kind, &p);   /* a constant: typing saw to it */
-    LLVMValueRef arr = kj_lower_expr(w, xn), copy = kj_np_copy(w, arr, xn->type, KJ_F64);
+    /* the runtime only reads x: a float64 C-order x needs no copy */
+    bool as_is = xn->type->elem == KJ_F64 && xn->type->layout == KJ_LAYOUT_C;
+    LLVMValueRef arr = kj_lower_expr(w, xn), copy = as_is ? arr : kj_np_copy(w, arr, xn->type, KJ_F64);
     LLVMValueRef rows = kj_array_field(w, arr, 2, 0), cols = xn->type->ndim == 1 ? c64(w, -1) : kj_array_field(w, arr, 2, 1);
     LLVMValueRef out = kj_entry_alloca(w, w->f64, m), args[7] = {rows, cols, data_of(w, copy), LLVMConstInt(w->i32, (unsigned)kind, 0),
                                                                  LLVMConstReal(w->f64, p)};
