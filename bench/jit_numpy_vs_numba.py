@@ -5,11 +5,12 @@ side by side in one run.
 For each workload it prints the steady run time (best of several calls;
 Kiln, Numba and the same function run by CPython + NumPy take turns in one
 process, each going first in turn), the paired median (Kiln's time over
-Numba's within one round, the median over rounds), the first call in a fresh process (import, compile, one run) and
-the compile time (first call minus steady), with the ratios Kiln/Numba and
-Kiln/NumPy. The goals (issue 4): steady no slower than Numba; fused array
-expressions faster than the NumPy expression they replace; first-call
-compile at most a tenth of Numba's.
+Numba's within one round, the median over rounds), the first call in a
+fresh process (import, compile, one run) and the compile time (first
+call minus steady), with the ratios Kiln/Numba and Kiln/NumPy. The goals
+(issue 4): steady no slower than Numba; fused array expressions faster
+than the NumPy expression they replace; first-call compile at most a
+tenth of Numba's.
 
 Usage: KILN_BUILD_DIR=build /usr/bin/python3 bench/jit_numpy_vs_numba.py [--quick]
 The timing helpers (fresh-process first call, environments) are those of
@@ -147,7 +148,7 @@ WORKLOADS = {
 HEADER = "import math\nimport numpy as np\nimport {tool} as nb\n"
 
 STEADY = """
-import time, numpy, kiln, numba
+import statistics, time, numpy, kiln, numba
 import {kiln_mod} as a, {numba_mod} as b
 fa, args = a.make()
 fb, _ = b.make()
@@ -170,8 +171,7 @@ for r in range(rounds):   # take turns, so all three see the same machine
         took[k] = time.perf_counter() - t0
         best[k] = min(best[k], took[k])
     paired.append(took[0] / took[1])
-paired.sort()
-print(*best, paired[len(paired) // 2])
+print(*best, statistics.median(paired))
 """
 
 
