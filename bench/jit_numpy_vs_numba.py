@@ -4,8 +4,9 @@ side by side in one run.
 
 For each workload it prints the steady run time (best of several calls;
 Kiln, Numba and the same function run by CPython + NumPy take turns in one
-process, each going first in turn), the paired median (Kiln's time over
-Numba's within one round, the median over rounds), the first call in a
+process, each going first in turn, each making a few calls in a row as
+%timeit does), the paired median (Kiln's median call over Numba's within
+one round, the median over rounds), the first call in a
 fresh process (import, compile, one run) and the compile time (first
 call minus steady), with the ratios Kiln/Numba and Kiln/NumPy. The goals
 (issue 4): steady no slower than Numba; fused array expressions faster
@@ -147,6 +148,14 @@ WORKLOADS = {
 
 HEADER = "import math\nimport numpy as np\nimport {tool} as nb\n"
 
+# Each round, each tool makes BLOCK calls in a row, as %timeit repeats one
+# function: the first call meets the memory the other tools left (whose
+# freed temporaries happen to be hot in the cache, or a result landing on
+# fresh pages) and is not timed; the rest show the tool in its own steady
+# state. With one call per turn, `a*b + c` read 0.9-1.14 of Numba across
+# runs, depending on which tool's 8 MB NumPy had just freed.
+BLOCK = 4
+
 STEADY = """
 import statistics, time, numpy, kiln, numba
 import {kiln_mod} as a, {numba_mod} as b
@@ -157,19 +166,22 @@ fa(*args)
 fb(*args)
 t0 = time.perf_counter()
 fa(*args)
-# short calls are timed more often (up to a third of a second each), since
-# a best of 7 half-millisecond calls still varies by a tenth between runs
-rounds = {repeats} if {quick} else min(300, max({repeats}, int(0.3 / (time.perf_counter() - t0))))
+# short calls get more rounds (up to a third of a second of Kiln's calls),
+# since a best of 7 half-millisecond calls still varies by a tenth
+rounds = {repeats} if {quick} else min(100, max({repeats}, int(0.3 / ({block} * (time.perf_counter() - t0)))))
 best = [float("inf")] * 3
-paired = []   # Kiln's time over Numba's in the same round
+paired = []   # Kiln's median call over Numba's in the same round
 for r in range(rounds):   # take turns, so all three see the same machine
     took = [0.0] * 3
     for k in ((r + i) % 3 for i in range(3)):   # each first in turn: no tool always follows the same one
         fn = (fa, fb, plain)[k]
-        t0 = time.perf_counter()
-        fn(*args)
-        took[k] = time.perf_counter() - t0
-        best[k] = min(best[k], took[k])
+        calls = []
+        for c in range({block}):
+            t0 = time.perf_counter()
+            fn(*args)
+            calls.append(time.perf_counter() - t0)
+        took[k] = statistics.median(calls[1:])
+        best[k] = min(best[k], *calls[1:])
     paired.append(took[0] / took[1])
 print(*best, statistics.median(paired))
 """
@@ -187,9 +199,10 @@ def write_modules(folder):
 
 
 def steady3(folder, kiln_mod, numba_mod, repeats):
-    """(kiln, numba, plain NumPy, paired): best call times after the first,
-    and the median over rounds of Kiln's time over Numba's in one round."""
-    code = STEADY.format(kiln_mod=kiln_mod, numba_mod=numba_mod, repeats=repeats, quick=QUICK)
+    """(kiln, numba, plain NumPy, paired): best call times after the first
+    of each block, and the median over rounds of Kiln's median call over
+    Numba's in one round."""
+    code = STEADY.format(kiln_mod=kiln_mod, numba_mod=numba_mod, repeats=repeats, quick=QUICK, block=BLOCK)
     r = subprocess.run([sys.executable, "-c", code], env=env_for(folder), capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"{kiln_mod}: {r.stderr[-2000:]}")
@@ -204,8 +217,9 @@ def main():
     repeats, runs = (3, 1) if QUICK else (7, 3)
     with tempfile.TemporaryDirectory() as folder:
         names = write_modules(folder)
-        print(f"Kiln vs Numba (numba {__import__('numba').__version__}) vs plain NumPy: best of {repeats} "
-              f"steady calls (short calls: as many as fit in 0.3 s, up to 300), best of {runs} fresh processes for the first call\n")
+        print(f"Kiln vs Numba (numba {__import__('numba').__version__}) vs plain NumPy: steady calls in {repeats} "
+              f"rounds (short calls: as many as fit in 0.3 s, up to 100), each tool {BLOCK} calls in a row per "
+              f"round with the first not timed; best of {runs} fresh processes for the first call\n")
         print(f"{'workload':38} {'steady ms':>9} {'':>9} {'':>9} {'kiln/':>6} {'paired':>6} {'kiln/':>6}   "
               f"{'compile ms':>10} {'':>9} {'kiln/':>6}")
         print(f"{'':38} {'kiln':>9} {'numba':>9} {'numpy':>9} {'numba':>6} {'median':>6} {'numpy':>6}   "
@@ -222,9 +236,8 @@ def main():
                   f"{ms(kc):>10} {ms(nc)} {kc / nc:6.3f}")
         print(f"\ngeometric means: steady kiln/numba {geo(vs_numba):.2f} (goal <= 1.0), "
               f"kiln/numpy {geo(vs_numpy):.2f}, compile kiln/numba {geo(compile_ratios):.3f} (goal <= 0.1)")
-        print("paired median: Kiln's call time over Numba's in the same round, the median over rounds; "
-              "a best of 300 sub-millisecond calls keeps a rare lucky one (a result that landed on pages "
-              "already touched), the median the usual case.")
+        print("paired median: Kiln's median call over Numba's in the same round, the median over rounds; "
+              "a best of hundreds of sub-millisecond calls keeps a rare lucky one, the median the usual case.")
 
 
 if __name__ == "__main__":
