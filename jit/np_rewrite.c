@@ -32,6 +32,19 @@
  *   np.trapz(y, x, dx)      np.sum(d * (y[..., 1:] + y[..., :-1]) / 2.0, axis), d = np.diff(x) or dx
  *   np.array_equal(a, b)    a.shape == b.shape and np.all(a == b)
  *                           (| np.isnan(a) & np.isnan(b) with equal_nan=True)
+ *   np.union1d(a, b)        np.unique(np.concatenate((a.ravel(), b.ravel())))
+ *   np.intersect1d(a, b)    np.unique(a[np.isin(a, b)]), in the dtype of both (np.concatenate
+ *                           with b.ravel()[:0])
+ *   np.setdiff1d(a, b)      np.unique(a[~np.isin(a, b)])
+ *   np.inner(a, b)          np.dot(a, b.T)                (1-d and 2-d)
+ *   np.vdot(a, b)           np.dot(np.conj(a).ravel(), b.ravel())
+ *   np.ediff1d(a)           a.ravel()[1:] - a.ravel()[:-1]
+ *   np.take(a, i, axis)     a.ravel()[i], a[i] with axis=0
+ *   np.extract(c, a)        a.ravel()[c.ravel() != 0]
+ *   np.select(cs, xs, d)    np.where(cs[0], xs[0], np.where(cs[1], xs[1], ... d))
+ *   np.rot90(m, k)          m[:, ::-1].swapaxes(0, 1) (k = 1), m[::-1, ::-1] (2),
+ *                           m.swapaxes(0, 1)[:, ::-1] (3), m[:] (0); k a constant
+ *   np.nancumsum(a)         np.cumsum(np.where(np.isnan(a), 0, a))   (np.nancumprod: 1, np.cumprod)
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -172,6 +185,49 @@ static kj_node *slice_axis(rw *r, kj_node *a, int64_t axis, kj_node *one) {
     return n;
 }
 
+static kj_node *ravel(rw *r, kj_node *x) { return named(r, KJ_E_METHOD, "ravel", x); }
+
+/* x[i], one index. */
+static kj_node *index1(rw *r, kj_node *x, kj_node *i) {
+    kj_node *n = node(r, KJ_E_INDEX, 2);
+    if (n) {
+        n->kids[0] = x;
+        n->kids[1] = i;
+    }
+    return n;
+}
+
+static kj_node *tuple2(rw *r, kj_node *a, kj_node *b) {
+    kj_node *t = node(r, KJ_E_TUPLE, 2);
+    if (t) {
+        t->kids[0] = a;
+        t->kids[1] = b;
+    }
+    return t;
+}
+
+static kj_node *invert(rw *r, kj_node *x) {
+    kj_node *n = node(r, KJ_E_UNARY, 1);
+    if (n) {
+        n->op = KJ_OP_INVERT;
+        n->kids[0] = x;
+    }
+    return n;
+}
+
+/* x.swapaxes(0, 1) */
+static kj_node *swap01(rw *r, kj_node *x) {
+    kj_node *n = node(r, KJ_E_METHOD, 3);
+    if (n && !(n->name = kj_strdup(r->f, "swapaxes")))
+        r->failed = true;
+    if (n) {
+        n->kids[0] = x;
+        n->kids[1] = constant(r, KJ_I64, 0, 0);
+        n->kids[2] = constant(r, KJ_I64, 1, 0);
+    }
+    return n;
+}
+
 /* A constant int argument's value in *v (def when absent); false when it
  * is not one. */
 static bool const_int(const kj_node *k, int64_t def, int64_t *v) {
@@ -282,6 +338,25 @@ static kj_node *vector_norm(rw *r, kj_node *x, double ord, kj_node *axis) {
     kj_node *power = two ? constant(r, KJ_I64, 2, 0) : constant(r, KJ_F64, 0, ord);
     kj_node *total = call(r, "np.sum", nargs, binop(r, KJ_OP_POW, mag, power), axis, NULL);
     return two ? call(r, "np.sqrt", 1, total, NULL, NULL) : binop(r, KJ_OP_POW, total, constant(r, KJ_F64, 0, 1.0 / ord));
+}
+
+/* np.union1d, np.intersect1d or np.setdiff1d (name m) of x and y: the
+ * sorted unique values of either, of both, of x only; NULL (r not failed)
+ * when an operand read twice is not a name or a constant. */
+static kj_node *set_operation(rw *r, const char *m, kj_node *x, kj_node *y) {
+    if (m[0] == 'u')
+        return call(r, "np.unique", 1, call(r, "np.concatenate", 1, tuple2(r, ravel(r, x), ravel(r, y)), NULL, NULL), NULL, NULL);
+    if (!read_twice_ok(x) || (m[0] == 'i' && !read_twice_ok(y)))
+        return NULL;
+    kj_node *in = call(r, "np.isin", 2, x, y, NULL);
+    kj_node *kept = index1(r, x, m[0] == 's' ? invert(r, in) : in);
+    if (m[0] == 'i') {   /* NumPy joins both arrays' values: the result takes their common dtype */
+        kj_node *none = node(r, KJ_E_SLICE, 3);   /* [:0] */
+        if (none)
+            none->kids[1] = constant(r, KJ_I64, 0, 0);
+        kept = call(r, "np.concatenate", 1, tuple2(r, kept, index1(r, ravel(r, y), none)), NULL, NULL);
+    }
+    return call(r, "np.unique", 1, kept, NULL, NULL);
 }
 
 static int refuse(kj_error *e, const kj_node *n, const char *hint, const char *fmt, const char *name) {
@@ -408,7 +483,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
                           "np.linalg.%s takes the array, ord=, and a constant axis= here", m);
         out = vector_norm(&r, a.arg[0], ord, along ? a.arg[2] : NULL);
     } else if (!strcmp(m, "nansum") || !strcmp(m, "nanprod") || !strcmp(m, "nanmean") || !strcmp(m, "nanvar") ||
-               !strcmp(m, "nanstd") || !strcmp(m, "nanmedian")) {
+               !strcmp(m, "nanstd") || !strcmp(m, "nanmedian") || !strcmp(m, "nancumsum") || !strcmp(m, "nancumprod")) {
         static const char *const params[] = {"a", NULL};
         bind(n, 1, params, &a);
         if (!a.arg[0] || a.unknown || a.too_many)
@@ -418,10 +493,10 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
             return refuse(e, n, "Assign it to a name first: x = ...; np.nanmean(x).",
                           "np.%s takes a name or a constant in compiled code", m);
         kj_node *nan = call(&r, "np.isnan", 1, a.arg[0], NULL, NULL);
-        if (!strcmp(m, "nansum") || !strcmp(m, "nanprod")) {   /* NaN as the operation's identity */
-            bool sum = m[3] == 's';
-            out = call(&r, sum ? "np.sum" : "np.prod", 1,
-                       call(&r, "np.where", 3, nan, constant(&r, KJ_I64, sum ? 0 : 1, 0), a.arg[0]), NULL, NULL);
+        if (!strcmp(m, "nansum") || !strcmp(m, "nanprod") || !strncmp(m, "nancum", 6)) {   /* NaN as the operation's identity */
+            bool cum = m[3] == 'c', sum = m[cum ? 6 : 3] == 's';
+            const char *plain = cum ? (sum ? "np.cumsum" : "np.cumprod") : sum ? "np.sum" : "np.prod";
+            out = call(&r, plain, 1, call(&r, "np.where", 3, nan, constant(&r, KJ_I64, sum ? 0 : 1, 0), a.arg[0]), NULL, NULL);
         } else {   /* of the values that are not NaN: np.mean(a[~np.isnan(a)]) */
             kj_node *kept = node(&r, KJ_E_INDEX, 2), *not_nan = node(&r, KJ_E_UNARY, 1);
             if (kept && not_nan) {
@@ -534,6 +609,73 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
             return refuse(e, n, "Write the axis as a number, or index with None yourself: a[:, None].",
                           "np.%s takes an array and a constant axis here", m);
         out = slice_axis(&r, a.arg[0], axis, constant(&r, kj_none(), 0, 0));
+    } else if (!strcmp(m, "union1d") || !strcmp(m, "intersect1d") || !strcmp(m, "setdiff1d")) {
+        static const char *const params[] = {"ar1", "ar2", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[1] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes two arrays here", m);
+        out = set_operation(&r, m, a.arg[0], a.arg[1]);
+        if (!out && !r.failed)
+            return refuse(e, n, "Assign them to names first: x = ...; np.setdiff1d(x, y).",
+                          "np.%s takes names or constants in compiled code", m);
+    } else if (!strcmp(m, "inner") || !strcmp(m, "vdot")) {
+        static const char *const params[] = {"a", "b", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[1] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes two arrays", m);
+        out = m[0] == 'i' ? call(&r, "np.dot", 2, a.arg[0], named(&r, KJ_E_ATTR, "T", a.arg[1]), NULL)
+                          : call(&r, "np.dot", 2, ravel(&r, call(&r, "np.conj", 1, a.arg[0], NULL, NULL)),
+                                 ravel(&r, a.arg[1]), NULL);
+    } else if (!strcmp(m, "ediff1d")) {
+        static const char *const params[] = {"ary", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, "Join the ends yourself: np.concatenate((begin, np.ediff1d(x), end)).",
+                          "np.%s takes only the array here", m);
+        if (!read_twice_ok(a.arg[0]))
+            return refuse(e, n, "Assign it to a name first: x = ...; np.ediff1d(x).", "np.%s takes a name or a constant in compiled code", m);
+        out = binop(&r, KJ_OP_SUB, index1(&r, ravel(&r, a.arg[0]), slice(&r, 1, 0, 0)),
+                    index1(&r, ravel(&r, a.arg[0]), slice(&r, 0, -1, 0)));
+    } else if (!strcmp(m, "take")) {
+        static const char *const params[] = {"a", "indices", "axis", NULL};
+        bind(n, 1, params, &a);
+        bool flat = !a.arg[2] || (a.arg[2]->kind == KJ_E_CONST && a.arg[2]->type && a.arg[2]->type->kind == KJ_T_NONE);
+        int64_t axis = 0;
+        if (!a.arg[1] || a.unknown || a.too_many || (!flat && (!const_int(a.arg[2], 0, &axis) || axis != 0)))
+            return refuse(e, n, "Along another axis, index it yourself: a[:, i] for one index i.",
+                          "np.%s takes an array, indices and axis=None or 0 here", m);
+        out = index1(&r, flat ? ravel(&r, a.arg[0]) : a.arg[0], a.arg[1]);
+    } else if (!strcmp(m, "extract")) {
+        static const char *const params[] = {"condition", "arr", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[1] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes a condition and an array", m);
+        out = index1(&r, ravel(&r, a.arg[1]), compare(&r, KJ_OP_NE, ravel(&r, a.arg[0]), constant(&r, KJ_I64, 0, 0)));
+    } else if (!strcmp(m, "select")) {
+        static const char *const params[] = {"condlist", "choicelist", "default", NULL};
+        bind(n, 1, params, &a);
+        kj_node *cs = a.arg[0], *xs = a.arg[1];
+        if (!cs || !xs || a.unknown || a.too_many || (cs->kind != KJ_E_LIST && cs->kind != KJ_E_TUPLE) ||
+            (xs->kind != KJ_E_LIST && xs->kind != KJ_E_TUPLE) || cs->nkids != xs->nkids || cs->nkids == 0)
+            return refuse(e, n, "Write the conditions and the choices out: np.select([a > 0, a < 0], [a, -a], 0).",
+                          "np.%s takes lists of conditions and choices, of one length, written in the call", m);
+        out = a.arg[2] ? a.arg[2] : constant(&r, KJ_I64, 0, 0);
+        for (int i = cs->nkids - 1; i >= 0; i--)   /* the first condition that holds wins */
+            out = call(&r, "np.where", 3, cs->kids[i], xs->kids[i], out);
+    } else if (!strcmp(m, "rot90")) {
+        static const char *const params[] = {"m", "k", NULL};
+        bind(n, 1, params, &a);
+        int64_t k;
+        if (!a.arg[0] || a.unknown || a.too_many || !const_int(a.arg[1], 1, &k))
+            return refuse(e, n, "Write k as a number; rotate in other axes with swapaxes and ::-1.",
+                          "np.%s takes an array and a constant k here", m);
+        kj_node *x = a.arg[0];
+        switch (((k % 4) + 4) % 4) {   /* NumPy's: a flip and a swap of the first two axes */
+        case 0: out = slice_axis(&r, x, 0, slice(&r, 0, 0, 0)); break;
+        case 1: out = swap01(&r, slice_axis(&r, x, 1, slice(&r, 0, 0, -1))); break;
+        case 2: out = slice_axis(&r, slice_axis(&r, x, 0, slice(&r, 0, 0, -1)), 1, slice(&r, 0, 0, -1)); break;
+        default: out = slice_axis(&r, swap01(&r, x), 1, slice(&r, 0, 0, -1)); break;
+        }
     } else {
         return 0;
     }

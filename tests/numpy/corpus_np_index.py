@@ -150,6 +150,25 @@ def flip_second_axis(a): return np.fliplr(a), np.flip(a, 1), np.flip(a, -2)
 def diff_1d(a): return np.diff(a), np.diff(a, 2), np.diff(a, n=0), np.diff(a, n=4)
 @case(_CUBE, *M, *MI)
 def diff_axes(a): return np.diff(a), np.diff(a, axis=0), np.diff(a, 2, -2)
+@case(*V, *VI, *M, *MI, (floats(1),), (np.arange(5, dtype=np.uint8),))
+def ediff1d(a): return np.ediff1d(a)
+# set operations, np.take, np.extract, np.select and np.rot90 (jit/np_rewrite.c): NaN, empty, 2-d and
+# strided operands, mixed dtypes (the result takes NumPy's common dtype)
+_SETS = [(ints(12, lo=-5, hi=5), ints(7, lo=-3, hi=8)), (floats(6), floats(0)), (np.array([1.0, np.nan, 2.0, 2.0]), np.array([np.nan, 2.0])),
+         (ints((3, 4), lo=0, hi=6), floats(5)[::-1].round()), (np.arange(6, dtype=np.int32)[::2], np.arange(3, dtype=np.uint8)),
+         (floats(0), ints(3)), (floats((2, 3)).T.round(), floats((3, 2)).round())]
+@case(*_SETS)
+def set_operations(a, b): return np.union1d(a, b), np.intersect1d(a, b), np.setdiff1d(a, b), np.setdiff1d(ar1=b, ar2=a)
+@case(*V[:1], *V[2:], *VI[:4], *M[:4], *MI, _CUBE)
+def take_flat(a): return np.take(a, np.array([0, -1, a.size // 2])), np.take(a, 1), np.take(a, -2, axis=None)
+@case(*M[:4], *MI, _CUBE)
+def take_first_axis(a): return np.take(a, np.array([1, 0, -1]), axis=0), np.take(a, 0, axis=0), np.take(a, np.array([-2]), 0)
+@case(*V, *VI, *M, *MI)
+def extract(a): return np.extract(a > 0, a), np.extract(a < 0, a * 2), np.extract(a.astype(np.int64) % 2, a)
+@case(*V, *VI, *M, *MI)
+def select(a): return np.select([a > 0, a < 0], [a, -a]), np.select((a > 5, a > 0), (a * 2, a), default=-1), np.select([a > 1], [a + 1.5], 0.5)
+@case(*M, *MI, _CUBE)
+def rot90_every_k(a): return np.rot90(a), np.rot90(a, 2), np.rot90(a, k=3), np.rot90(a, 0), np.rot90(a, -1), np.rot90(a, 5)
 # a.item(): NumPy's checks and C order over any layout
 @case(*V[:4], *VI[:4], *M[:4], *MI)
 def item_flat(a): return a.item(0), a.item(-1), a.item(a.size // 2)

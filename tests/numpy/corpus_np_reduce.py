@@ -166,6 +166,17 @@ _WITH_NAN = np.array([[1.0, np.nan, 3.0], [np.nan, -2.5, np.inf]])
 @case((_WITH_NAN,), (_WITH_NAN[:, 0],), (_WITH_NAN.T,), (np.full(3, np.nan),), (np.zeros(0),), (np.arange(7),),
       (np.array([np.nan, 1.5, 2.0], dtype=np.float32),), (np.array([True, False, True]),), (_WITH_NAN[::-1, ::2],))
 def nan_reductions(a): return np.nanmean(a), np.nanvar(a), np.nanstd(a), np.nanprod(a), np.nansum(a)
+@case(*V, *VI, *M, *MI, (floats((3, 4), special=True),))
+def nan_cumulative(a):
+    small = a / 8.0
+    return np.nancumsum(a), np.nancumprod(small), np.nancumprod(a)
+# np.inner and np.vdot, as np.dot of the last axes and of the flattened arrays (jit/np_rewrite.c)
+@case((floats(6), floats(6)[::-1]), (floats(4), floats(4, np.float32)), (ints(5), ints(5)), (floats((3, 4)), floats((2, 4))),
+      (floats(4), floats((3, 4))), (floats((2, 3)), floats(3)), (floats(0), floats(0)), (ints((2, 3)), floats((4, 3))[::-1]))
+def inner(a, b): return np.inner(a, b)
+@case((floats(6), floats(6)[::-1]), (floats((2, 3)), floats((3, 2))), (ints(5), ints(5, np.int32)), (floats(0), floats(0)),
+      (floats((2, 3)).T, ints(6)))
+def vdot(a, b): return np.vdot(a, b), np.vdot(b, a)
 @case((_WITH_NAN,), (np.full(3, np.nan),), (np.zeros(0),), (np.arange(7),), (np.array([np.nan, 1.5, 2.0, 8.0], dtype=np.float32),))
 def nanmedian(a): return np.nanmedian(a)
 @case(*V, *VI, *M, (np.array([3 + 4j, -1j, 2.0]),))

@@ -1,6 +1,7 @@
 """np.round, a.dtype, np.linalg.norm, np.isclose, np.nansum, np.flip,
 np.diff, ..., a reduction's extra arguments, np.average, np.ptp,
-np.bincount, np.interp, np.expand_dims and np.linalg where compiled code refuses
+np.bincount, np.interp, np.expand_dims, np.take, np.select, np.rot90,
+np.intersect1d, np.ediff1d and np.linalg where compiled code refuses
 them, with a message that says what to write instead; what they do
 compile is in the corpus (corpus_np_ewise.py, corpus_np_create.py,
 corpus_np_reduce.py)."""
@@ -457,3 +458,53 @@ def test_cov_takes_a_constant_rowvar():
     with pytest.raises(kiln.TypingError, match="np.cov takes 1-d or 2-d real arrays, rowvar, bias and an int ddof here") as e:
         covariance_by(np.ones((2, 3)), True)
     assert "constants True or False" in str(e.value)
+
+
+@kiln.njit
+def take_along_second_axis(a):
+    return np.take(a, np.array([0]), axis=1)
+
+
+@kiln.njit
+def select_from_names(a, conditions, choices):
+    return np.select(conditions, choices)
+
+
+@kiln.njit
+def select_of_unequal_lists(a):
+    return np.select([a > 0, a < 0], [a])
+
+
+@kiln.njit
+def rot90_at_run_time(a, k):
+    return np.rot90(a, k)
+
+
+@kiln.njit
+def intersect_of_expressions(a):
+    return np.intersect1d(a * 2, a)
+
+
+@kiln.njit
+def ediff1d_with_ends(a):
+    return np.ediff1d(a, to_end=np.zeros(1))
+
+
+def test_refusals_of_the_rewritten_set_and_index_calls():
+    # jit/np_rewrite.c writes these as other NumPy code; where it cannot, it says what to write
+    m = np.arange(6.0).reshape(2, 3)
+    with pytest.raises(kiln.TypingError, match="np.take takes an array, indices and axis=None or 0 here") as e:
+        take_along_second_axis(m)
+    assert "a[:, i]" in str(e.value)
+    for fn, args in ((select_from_names, (m, (m > 0,), (m,))), (select_of_unequal_lists, (m,))):
+        with pytest.raises(kiln.TypingError, match="np.select takes lists of conditions and choices") as e:
+            fn(*args)
+        assert "np.select([a > 0, a < 0], [a, -a], 0)" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.rot90 takes an array and a constant k here"):
+        rot90_at_run_time(m, 1)
+    with pytest.raises(kiln.TypingError, match="np.intersect1d takes names or constants in compiled code") as e:
+        intersect_of_expressions(m)
+    assert "Assign them to names first" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.ediff1d takes only the array here") as e:
+        ediff1d_with_ends(m)
+    assert "np.concatenate((begin, np.ediff1d(x), end))" in str(e.value)
