@@ -45,6 +45,8 @@
  *   np.rot90(m, k)          m[:, ::-1].swapaxes(0, 1) (k = 1), m[::-1, ::-1] (2),
  *                           m.swapaxes(0, 1)[:, ::-1] (3), m[:] (0); k a constant
  *   np.nancumsum(a)         np.cumsum(np.where(np.isnan(a), 0, a))   (np.nancumprod: 1, np.cumprod)
+ *   np.tril_indices(n, k, m)  np.nonzero(np.tri(n, m, k) != 0)   (m: n when absent)
+ *   np.triu_indices(n, k, m)  np.nonzero(np.tri(n, m, k - 1) == 0)
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -662,6 +664,18 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         out = a.arg[2] ? a.arg[2] : constant(&r, KJ_I64, 0, 0);
         for (int i = cs->nkids - 1; i >= 0; i--)   /* the first condition that holds wins */
             out = call(&r, "np.where", 3, cs->kids[i], xs->kids[i], out);
+    } else if (!strcmp(m, "tril_indices") || !strcmp(m, "triu_indices")) {
+        static const char *const params[] = {"n", "k", "m", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes n, k and m", m);
+        if (!a.arg[2] && !read_twice_ok(a.arg[0]))
+            return refuse(e, n, "Assign it to a name first: n = ...; np.tril_indices(n).", "np.%s takes n as a name or a constant in compiled code", m);
+        bool lower = m[3] == 'l';
+        kj_node *k = a.arg[1] ? a.arg[1] : constant(&r, KJ_I64, 0, 0);
+        kj_node *tri = call(&r, "np.tri", 3, a.arg[0], a.arg[2] ? a.arg[2] : a.arg[0],
+                            lower ? k : binop(&r, KJ_OP_SUB, k, constant(&r, KJ_I64, 1, 0)));
+        out = call(&r, "np.nonzero", 1, compare(&r, lower ? KJ_OP_NE : KJ_OP_EQ, tri, constant(&r, KJ_I64, 0, 0)), NULL, NULL);
     } else if (!strcmp(m, "rot90")) {
         static const char *const params[] = {"m", "k", NULL};
         bind(n, 1, params, &a);

@@ -167,6 +167,8 @@ def take_first_axis(a): return np.take(a, np.array([1, 0, -1]), axis=0), np.take
 def extract(a): return np.extract(a > 0, a), np.extract(a < 0, a * 2), np.extract(a.astype(np.int64) % 2, a)
 @case(*V, *VI, *M, *MI)
 def select(a): return np.select([a > 0, a < 0], [a, -a]), np.select((a > 5, a > 0), (a * 2, a), default=-1), np.select([a > 1], [a + 1.5], 0.5)
+@case((3, 0), (4, 1), (0, 0), (5, -2), (1, 3))
+def tri_indices(n, k): return np.tril_indices(n), np.tril_indices(n, k), np.triu_indices(n, k), np.triu_indices(n, k=k, m=3), np.tril_indices(4, k, n)
 @case(*M, *MI, _CUBE)
 def rot90_every_k(a): return np.rot90(a), np.rot90(a, 2), np.rot90(a, k=3), np.rot90(a, 0), np.rot90(a, -1), np.rot90(a, 5)
 # a.item(): NumPy's checks and C order over any layout
