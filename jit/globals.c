@@ -27,6 +27,18 @@ static kj_node *func_node(kj_function *f, int line, int col, const char *name, P
     return n;
 }
 
+/* "np.ndindex" or "np.ndenumerate" for NumPy's classes of those names,
+ * which compiled code loops over (lower_np_ndindex.c); else NULL. */
+static const char *numpy_nd_iteration(PyTypeObject *t) {
+    PyObject *mod = PyObject_GetAttrString((PyObject *)t, "__module__");
+    bool numpys = mod && PyUnicode_Check(mod) && strcmp(PyUnicode_AsUTF8(mod), "numpy") == 0;
+    Py_XDECREF(mod);
+    PyErr_Clear();
+    if (!numpys)
+        return NULL;
+    return strcmp(t->tp_name, "ndindex") == 0 ? "np.ndindex" : strcmp(t->tp_name, "ndenumerate") == 0 ? "np.ndenumerate" : NULL;
+}
+
 /* A Python value read at compile time, as IR (a constant, a tuple of
  * constants, a module or a function). `what` names it in errors. */
 kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int col, const char *what) {
@@ -146,6 +158,9 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
         for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
             if ((PyTypeObject *)v == types[i].t)
                 return func_node(f, line, col, types[i].name, NULL);
+        const char *nd_iteration = numpy_nd_iteration((PyTypeObject *)v);
+        if (nd_iteration)
+            return func_node(f, line, col, nd_iteration, NULL);
         if (PyType_IsSubtype((PyTypeObject *)v, &PyGenericArrType_Type)) {
             PyArray_Descr *d = PyArray_DescrFromTypeObject(v);
             const kj_type *t = d ? kj_type_from_npy(d->type_num) : NULL;

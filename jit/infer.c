@@ -125,6 +125,15 @@ const kj_type *kj_iter_elem(const kj_type *t) {
                 return NULL;
         return kj_tuple(t->n, e);
     }
+    case KJ_T_NDINDEX:
+    case KJ_T_NDENUMERATE: {   /* the index tuple; with the element after it */
+        int nd = t->kind == KJ_T_NDINDEX ? t->ndim : t->elem->ndim;
+        const kj_type *ints[nd > 0 ? nd : 1];
+        for (int i = 0; i < nd; i++)
+            ints[i] = KJ_I64;
+        const kj_type *pair[2] = {kj_tuple(nd, ints), t->kind == KJ_T_NDENUMERATE ? t->elem->elem : NULL};
+        return t->kind == KJ_T_NDINDEX ? pair[0] : kj_tuple(2, pair);
+    }
     default: return NULL;
     }
 }
@@ -221,6 +230,43 @@ static bool expand_ellipsis(ti *c, kj_node *n, const kj_type *t) {
     return true;
 }
 
+/* a[idx] with idx a local tuple of ints (np.ndindex's, a shape): the ints
+ * it holds as the indices, in place: a[idx[0], idx[1], ...]. Only a local,
+ * so that nothing is computed twice; a tuple written out is split already. */
+static bool spread_tuple_index(ti *c, kj_node *n) {
+    kj_node *i = n->nkids == 2 ? n->kids[1] : NULL;
+    if (!i || i->kind != KJ_E_LOCAL)
+        return true;
+    const kj_type *it = infer_expr(c, i);
+    if (!it)
+        return false;
+    if (it->kind != KJ_T_TUPLE || it->n == 0)
+        return true;
+    for (int k = 0; k < it->n; k++)
+        if (!kj_is_intlike(it->elems[k]))
+            return true;
+    kj_node **kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(1 + it->n));
+    if (!kids)
+        return false;
+    kids[0] = n->kids[0];
+    for (int k = 0; k < it->n; k++) {
+        kj_node *item = kj_new_node(c->f, KJ_E_INDEX, i->line, i->col, 2);
+        kj_node *local = kj_new_node(c->f, KJ_E_LOCAL, i->line, i->col, 0);
+        kj_node *at = kj_new_node(c->f, KJ_E_CONST, i->line, i->col, 0);
+        if (!item || !local || !at)
+            return false;
+        *local = *i;   /* a node of its own: each is typed and lowered apart */
+        at->type = KJ_I64;
+        at->ival = k;
+        item->kids[0] = local;
+        item->kids[1] = at;
+        kids[1 + k] = item;
+    }
+    n->kids = kids;
+    n->nkids = 1 + it->n;
+    return true;
+}
+
 /* Types of index expressions: an element, or a view. */
 static const kj_type *index_type(ti *c, kj_node *n) {
     const kj_type *t = infer_expr(c, n->kids[0]);
@@ -245,7 +291,7 @@ static const kj_type *index_type(ti *c, kj_node *n) {
     if (t->kind != KJ_T_ARRAY)
         return t->kind == KJ_T_LIST ? kj_list_index_type(c, n, t)
                                     : problem(c, n, NULL, "%s cannot be indexed", t->name);
-    if (!expand_ellipsis(c, n, t))
+    if (!spread_tuple_index(c, n) || !expand_ellipsis(c, n, t))
         return NULL;
     nidx = n->nkids - 1;
     bool np_index;
@@ -848,7 +894,7 @@ static int infer_stmt(ti *c, kj_node *s) {
         if (it) {
             const kj_type *e = kj_iter_elem(it);
             if (!e)
-                problem(c, s->kids[1], "Loop over range(), an array, a tuple, enumerate() or zip().",
+                problem(c, s->kids[1], "Loop over range(), an array, a tuple, enumerate(), zip(), np.ndindex() or np.ndenumerate().",
                         "cannot loop over %s", it->name);
             else if (assign_to(c, s->kids[0], e, s) < 0)
                 return -1;

@@ -501,7 +501,35 @@ static bool in_linalg_only(const char *m) {
     return only;
 }
 
+/* np.ndindex(shape) or np.ndindex(n0, n1, ...) with ints; np.ndenumerate(a)
+ * of an array of one dimension or more. Loops over them only. */
+static const kj_type *nd_iteration_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    if (a->nkw)
+        FAIL(c, n, NULL, "np.%s takes no keywords", m);
+    if (m[2] == 'e') {
+        const kj_type *x = a->npos == 1 ? kj_np_arg_type(c, a->pos[0]) : NULL;
+        if (!x || x->kind != KJ_T_ARRAY || x->ndim == 0)
+            FAIL(c, n, "Loop over a.flat positions with np.ndindex(a.shape), or index a 0-d array with a[()].",
+                 "np.ndenumerate takes one array of one dimension or more%s%s", x ? ", got " : "", x ? x->name : "");
+        return kj_ndenumerate(x);
+    }
+    int nd = 0;
+    for (int i = 0; i < a->npos; i++) {
+        const kj_type *t = kj_np_arg_type(c, a->pos[i]);
+        bool shape = a->npos == 1 && t && t->kind == KJ_T_TUPLE;
+        for (int k = 0; shape && k < t->n; k++)
+            shape = kj_is_intlike(t->elems[k]);
+        if (!t || (!shape && !kj_is_intlike(t)))
+            FAIL(c, n, "Give it a.shape, or the lengths as ints: np.ndindex(3, 4).",
+                 "np.ndindex takes a tuple of ints or ints%s%s", t ? ", got " : "", t ? t->name : "");
+        nd += shape ? t->n : 1;
+    }
+    return kj_ndindex(nd);
+}
+
 static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    if (!strcmp(m, "ndindex") || !strcmp(m, "ndenumerate"))
+        return nd_iteration_type(c, n, m, a);
     if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
         const kj_type *x = kj_np_arg_type(c, a->pos[0]);
         const kj_type *t = x && x->kind == KJ_T_ARRAY ? part_type(x, m) : NULL;

@@ -74,7 +74,7 @@ const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
         return NULL;
     const kj_type *e = kj_iter_elem(it);
     if (!e || it->kind == KJ_T_TUPLE)
-        FAIL(c, n->kids[2], "Loop over range(), an array, a list, enumerate() or zip().",
+        FAIL(c, n->kids[2], "Loop over range(), an array, a list, enumerate(), zip(), np.ndindex() or np.ndenumerate().",
              "a list comprehension cannot loop over %s", it->name);
     if (!names_only(n->kids[1]))
         FAIL(c, n->kids[1], "Use a name, or a tuple of names to unpack.",

@@ -316,6 +316,9 @@ LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
         }
         return len ? len : zero;
     }
+    case KJ_T_NDINDEX:
+    case KJ_T_NDENUMERATE:
+        return kj_nd_iter_setup(w, n, s);
     default:
         return zero;
     }
@@ -363,6 +366,9 @@ LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
             tup = LLVMBuildInsertValue(w->b, tup, kj_iter_item(w, &s->subs[i], t), (unsigned)i, "");
         return tup;
     }
+    case KJ_T_NDINDEX:
+    case KJ_T_NDENUMERATE:
+        return kj_nd_iter_item(w, s, t);
     default:
         return NULL;
     }

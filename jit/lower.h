@@ -134,6 +134,8 @@ void kj_store_index(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt
 LLVMValueRef kj_array_len(kj_lw *w, LLVMValueRef arr);
 /* Element t (0-based, already in range) of the first axis: a scalar or a view. */
 LLVMValueRef kj_array_item(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMValueRef t);
+/* The element at idx (one index per axis, each already in range). */
+LLVMValueRef kj_array_load(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMValueRef *idx);
 
 /* Builtins (builtins.c): the call n to the known function n->kids[0]. */
 LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args);
@@ -161,6 +163,9 @@ typedef struct kj_iter {
 LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s);
 LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t);
 void kj_iter_free(kj_iter *s);
+/* The same for np.ndindex and np.ndenumerate (lower_np_ndindex.c). */
+LLVMValueRef kj_nd_iter_setup(kj_lw *w, kj_node *n, kj_iter *s);
+LLVMValueRef kj_nd_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t);
 
 /* Stores v, of type vt, into an assignment's target: a local, an item, or
  * a tuple of those (unpacking a tuple or a 1-d array). */

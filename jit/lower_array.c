@@ -190,6 +190,10 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
     return view;
 }
 
+LLVMValueRef kj_array_load(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMValueRef *idx) {
+    return load_elem(w, elem_ptr(w, arr, at, idx), at->elem);
+}
+
 LLVMValueRef kj_array_item(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMValueRef t) {
     if (at->ndim == 1) {
         LLVMValueRef idx[1] = {t};

@@ -110,14 +110,20 @@ static void add_keyword(rw *r, kj_node *c, const char *name, kj_node *value) {
     c->nkids++;
 }
 
-/* a op b: an arithmetic (KJ_E_BINOP) or short-circuit (KJ_E_BOOLOP) node. */
-static kj_node *with_op(rw *r, kj_node_kind kind, kj_op op, kj_node *a, kj_node *b) {
+static kj_node *two_kids(rw *r, kj_node_kind kind, kj_node *a, kj_node *b) {
     kj_node *n = node(r, kind, 2);
     if (n) {
-        n->op = op;
         n->kids[0] = a;
         n->kids[1] = b;
     }
+    return n;
+}
+
+/* a op b: an arithmetic (KJ_E_BINOP) or short-circuit (KJ_E_BOOLOP) node. */
+static kj_node *with_op(rw *r, kj_node_kind kind, kj_op op, kj_node *a, kj_node *b) {
+    kj_node *n = two_kids(r, kind, a, b);
+    if (n)
+        n->op = op;
     return n;
 }
 
@@ -190,23 +196,9 @@ static kj_node *slice_axis(rw *r, kj_node *a, int64_t axis, kj_node *one) {
 static kj_node *ravel(rw *r, kj_node *x) { return named(r, KJ_E_METHOD, "ravel", x); }
 
 /* x[i], one index. */
-static kj_node *index1(rw *r, kj_node *x, kj_node *i) {
-    kj_node *n = node(r, KJ_E_INDEX, 2);
-    if (n) {
-        n->kids[0] = x;
-        n->kids[1] = i;
-    }
-    return n;
-}
+static kj_node *index1(rw *r, kj_node *x, kj_node *i) { return two_kids(r, KJ_E_INDEX, x, i); }
 
-static kj_node *tuple2(rw *r, kj_node *a, kj_node *b) {
-    kj_node *t = node(r, KJ_E_TUPLE, 2);
-    if (t) {
-        t->kids[0] = a;
-        t->kids[1] = b;
-    }
-    return t;
-}
+static kj_node *tuple2(rw *r, kj_node *a, kj_node *b) { return two_kids(r, KJ_E_TUPLE, a, b); }
 
 static kj_node *invert(rw *r, kj_node *x) {
     kj_node *n = node(r, KJ_E_UNARY, 1);

@@ -185,6 +185,20 @@ const kj_type *kj_zip(int n, const kj_type *const *iterables) {
     return intern(&p);
 }
 
+const kj_type *kj_ndindex(int ndim) {
+    kj_type p = {.kind = KJ_T_NDINDEX, .ndim = ndim};
+    if (!name_fmt(p.name, sizeof p.name, "ndindex(%dd)", ndim))
+        return NULL;
+    return intern(&p);
+}
+
+const kj_type *kj_ndenumerate(const kj_type *array) {
+    kj_type p = {.kind = KJ_T_NDENUMERATE, .elem = array};
+    if (!name_fmt(p.name, sizeof p.name, "ndenumerate(%s)", array->name))
+        return NULL;
+    return intern(&p);
+}
+
 /* ---- unification and promotion ---- */
 
 static int rank(const kj_type *t) {

@@ -21,6 +21,8 @@ typedef enum {
     KJ_T_RANGE,      /* iterables only usable in `for` */
     KJ_T_ENUMERATE,  /* elem: the iterable enumerated */
     KJ_T_ZIP,        /* n, elems: the iterables zipped */
+    KJ_T_NDINDEX,    /* ndim: np.ndindex's number of dimensions */
+    KJ_T_NDENUMERATE, /* elem: the array np.ndenumerate walks */
     KJ_T_STR,        /* a string constant or f-string: for print, raise and == (strings.c) */
 } kj_kind;
 
@@ -55,6 +57,8 @@ const kj_type *kj_str(void);
 const kj_type *kj_range(void);
 const kj_type *kj_enumerate(const kj_type *iterable);
 const kj_type *kj_zip(int n, const kj_type *const *iterables);
+const kj_type *kj_ndindex(int ndim);
+const kj_type *kj_ndenumerate(const kj_type *array);
 
 #define KJ_I64 kj_int(64, true)
 #define KJ_F64 kj_float(64)

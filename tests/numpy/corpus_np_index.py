@@ -171,6 +171,41 @@ def select(a): return np.select([a > 0, a < 0], [a, -a]), np.select((a > 5, a > 
 def tri_indices(n, k): return np.tril_indices(n), np.tril_indices(n, k), np.triu_indices(n, k), np.triu_indices(n, k=k, m=3), np.tril_indices(4, k, n)
 @case(*M, *MI, _CUBE)
 def rot90_every_k(a): return np.rot90(a), np.rot90(a, 2), np.rot90(a, k=3), np.rot90(a, 0), np.rot90(a, -1), np.rot90(a, 5)
+# loops over np.ndindex and np.ndenumerate, and arrays indexed by their tuples (jit/lower_np_ndindex.c)
+@case(*V, *VI[:2], *M, *MI, _CUBE, (floats((2, 0, 3)),))
+def ndindex_weighted_sum(a):
+    s = 0.0
+    for idx in np.ndindex(a.shape):
+        s += a[idx] * (idx[0] + 1)
+    return s
+@case(*V, *VI[:2], *M, *MI, _CUBE)
+def ndenumerate_into(a):
+    out = np.zeros(a.shape)
+    for idx, v in np.ndenumerate(a):
+        out[idx] = v * 2 + idx[-1]
+    return out
+@case(*M[:2], *MI[:1], _CUBE)
+def ndenumerate_comprehension(a): return [v for idx, v in np.ndenumerate(a) if idx[0] > 0], [i[-1] for i in np.ndindex(a.shape)]
+@case(*M[:4], *MI)
+def index_by_tuple(a):
+    at, last = (1, 0), (-1, -1)
+    v = a[at]
+    a[at] = -7
+    return v, a[last], a[at]
+@case(_CUBE, (floats((3, 2, 2))[::-1],))
+def view_by_tuple(a):
+    at = (1, -1)
+    return a[at], a[at][0]
+@case((3, 4), (0, 2), (2, 0), (1, 1), (-1, 2))
+def ndindex_of_ints(n, m):
+    c = 0
+    for i, j in np.ndindex(n, m):
+        c += i * 10 + j
+    for t in np.ndindex(n):
+        c += t[0]
+    for u in np.ndindex((m, 2, 1)):
+        c += u[1] - u[2]
+    return c
 # a.item(): NumPy's checks and C order over any layout
 @case(*V[:4], *VI[:4], *M[:4], *MI)
 def item_flat(a): return a.item(0), a.item(-1), a.item(a.size // 2)

@@ -508,3 +508,33 @@ def test_refusals_of_the_rewritten_set_and_index_calls():
     with pytest.raises(kiln.TypingError, match="np.ediff1d takes only the array here") as e:
         ediff1d_with_ends(m)
     assert "np.concatenate((begin, np.ediff1d(x), end))" in str(e.value)
+
+
+@kiln.njit
+def ndenumerate_of_number(x):
+    for idx, v in np.ndenumerate(x):
+        return v
+    return 0.0
+
+
+@kiln.njit
+def ndindex_of_floats(x):
+    for idx in np.ndindex(x, 2):
+        return idx[0]
+    return 0
+
+
+@kiln.njit
+def ndindex_returned(n):
+    return np.ndindex(n)
+
+
+def test_ndindex_and_ndenumerate_take_what_numpy_loops_over():
+    with pytest.raises(kiln.TypingError, match="np.ndenumerate takes one array of one dimension or more, got float64") as e:
+        ndenumerate_of_number(1.5)
+    assert "np.ndindex(a.shape)" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.ndindex takes a tuple of ints or ints, got float64") as e:
+        ndindex_of_floats(2.0)
+    assert "np.ndindex(3, 4)" in str(e.value)
+    with pytest.raises(kiln.TypingError, match=r"ndindex\(1d\) cannot be returned"):
+        ndindex_returned(3)
