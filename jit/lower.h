@@ -150,14 +150,15 @@ void kj_mark_bound(kj_lw *w, int slot, LLVMValueRef when);
 void kj_lower_for_serial(kj_lw *w, kj_node *s);
 
 /* A counted iterable being looped over (range, array, list, enumerate,
- * zip; a tuple only in unrolled loops): kj_iter_setup lowers it and
- * returns its length, kj_iter_item gives its element t (0 <= t < length),
- * kj_iter_free frees what setup allocated. */
+ * zip, np.ndindex, np.ndenumerate; a tuple only in unrolled loops):
+ * kj_iter_setup lowers it and returns its length, kj_iter_item gives its
+ * element t (0 <= t < length; taken once per t, in turn from 0, as np.ndindex's
+ * counter assumes), kj_iter_free frees what setup allocated. */
 typedef struct kj_iter {
     kj_node *node;
     const kj_type *type;
     LLVMValueRef value, start, step, enum_start;
-    LLVMValueRef position, next_t;   /* np.ndindex, np.ndenumerate: the index counter (lower_np_ndindex.c) */
+    LLVMValueRef position;   /* np.ndindex, np.ndenumerate: the index counter (lower_np_ndindex.c) */
     struct kj_iter *subs;
     int nsubs;
 } kj_iter;

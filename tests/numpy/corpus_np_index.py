@@ -205,6 +205,12 @@ def ndindex_of_ints(n, m):
         c += t[0]
     for u in np.ndindex((m, 2, 1)):
         c += u[1] - u[2]
+    for (i, j), k in zip(np.ndindex(n, m), range(100, 107)):   # continue and break keep the index in step
+        if (i + j) % 3 == 0:
+            continue
+        if k > 105:
+            break
+        c += k * i - j
     return c
 # a.item(): NumPy's checks and C order over any layout
 @case(*V[:4], *VI[:4], *M[:4], *MI)
