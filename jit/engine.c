@@ -46,7 +46,7 @@ static LLVMOrcLLJITRef jit;
  * starts both on a thread at `import kiln`, to overlap the user's own work.
  * Phase two's function goes through the fast instruction selector, as a
  * loop-free module does (mark_optnone): that phase ends about 1 ms sooner
- * (5.8 against 6.8-7.2 ms after the import, KILN_TRACE-style timestamps),
+ * (5.8 against 6.8-7.2 ms after the import, timed with a temporary patch),
  * and a small first compile right after the import waits for it. If no
  * compile has begun by then, phase three takes a function like the ones
  * users write (warm_ir) through the pipeline and to an object with
