@@ -32,50 +32,69 @@ static LLVMOrcLLJITRef jit;
 #define KJ_PIPELINE "default<O2>"
 
 /* A module without loops (a formula, hypot calling square) gains nothing
- * from O2 over O1, nor from the full code generator: mark_optnone gives it
- * LLVM's fast instruction selector. Such a compile took 2.6 -> 2.0 ms in a
- * warm process (two scalar functions with a branch and math calls, medians
- * of 30), for the same instructions on the bench's hypot. A loop anywhere
- * in the module keeps the full path, so a scalar function inlined into a
- * loop (a callee, a vectorize kernel) still gets it. */
-#define KJ_PIPELINE_STRAIGHT "default<O1>"
+ * from O2's loop and vectorizing passes, nor from the full code generator.
+ * Its pipeline inlines, turns allocas into registers, and folds: O1's
+ * simplification core without O1's attribute inference, global passes and
+ * repeated clean-ups, which gave the same code but one instruction on four
+ * such functions (branches and math calls, complex numbers, tuples and a
+ * raise, array indexing) in half the time (0.23-0.36 ms against 0.51-0.98
+ * warm, 1.3-1.6 against 1.8-2.5 for the first; a C harness over their IR).
+ * lower-expect first, as in O1, or the branches Kiln marks unlikely stay;
+ * instcombine without verify-fixpoint, as O1 runs it: LLVM 19 otherwise
+ * aborts the process when one round leaves something to fold (it did on
+ * the corpus's mutual recursion).
+ * Then mark_optnone gives it LLVM's fast instruction selector, and
+ * straight_machine the code generator's pipeline for unoptimized code,
+ * which builds and runs a third of the passes: its object for the bench's
+ * hypot took 0.22 ms against 0.57 (warm), for the same instructions but one
+ * register. A loop anywhere in the module keeps the full path, so a scalar
+ * function inlined into a loop (a callee, a vectorize kernel) still gets
+ * it. */
+#define KJ_PIPELINE_STRAIGHT                                                              \
+    "function(lower-expect),"                                                             \
+    "cgscc(inline,function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>))," \
+    "function(simplifycfg)"
 
-/* The one-time LLVM set-up costs about 7 ms of CPU: options, the host's
- * target machines, the LLJIT and a first run of the pipeline (phase one),
- * then a first machine-code run through ORC (phase two). kj_engine_warm_up
- * starts both on a thread at `import kiln`, to overlap the user's own work.
- * Phase two's function goes through the fast instruction selector, as a
- * loop-free module does (mark_optnone): that phase ends about 1 ms sooner
- * (5.8 against 6.8-7.2 ms after the import, timed with a temporary patch),
- * and a small first compile right after the import waits for it. If no
- * compile has begun by then, phase three takes a function like the ones
- * users write (warm_ir) through the pipeline and to an object with
- * object_machine, so that the first compile finds that code warm and the
- * object machine's subtarget built: the first compile of the bench's
- * hypot 0.1 s after the import fell from 6.5 to 5.1 ms (medians of ten
- * fresh processes, alternated with the build before, 2 cores).
+/* The one-time LLVM set-up costs about 7 ms of CPU. kj_engine_warm_up
+ * runs it on a thread from `import kiln`, to overlap the user's own work,
+ * in the order a first compile needs it:
+ *  1. options, the CPU's target machine, a first run of the pipeline;
+ *  2. a small function's object, made by the machine a loop-free module
+ *     uses (straight_machine), then the LLJIT, which links that object;
+ *  3. the same function with the full code generator (object_machine), and
+ *     if no compile has begun by then, a function like the ones users
+ *     write (warm_ir) through the pipeline and object_machine, so that the
+ *     first compile finds that code warm: the first compile of the bench's
+ *     hypot 0.1 s after the import fell from 6.5 to 5.1 ms (medians of ten
+ *     fresh processes, alternated with the build before, 2 cores).
+ * A small first compile right after the import waits for step 2 before it
+ * emits. Emitting with a machine the thread has already used, rather than
+ * alongside it with a cold one, took the bench's hypot and average_numbers
+ * first calls from 4.3 and 4.0 ms to 3.8 and 3.75 (medians of 20 fresh
+ * processes each, alternated with the build before).
  *
- * What each side waits for (wait_for_warm_up): a compile waits for phase
- * one before it optimizes with the CPU's target machine (kj_llvm_init),
- * for phase two before it links into the JIT (create_jit; a cache load
- * too), and for the end of phase three before it emits with
- * object_machine. A compile (or cache load) that begins before phase three
- * keeps it from starting. Otherwise the two threads share no LLVM object:
- * each builds its modules in its own context (LLVM allows separate
- * contexts and target machines on separate threads), and phase two uses
- * ORC's own target machine. The thread touches no Python object and holds
- * no GIL. warm_state is written before the thread starts and after it is
- * joined (at fork and at exit), both under the GIL. */
+ * What each side waits for (wait_for_warm_up): a compile waits for step 1
+ * before it optimizes with the CPU's target machine (kj_llvm_init), for
+ * the thread to be done with the machine it emits with (straight_machine,
+ * object_machine), and for the LLJIT before it links (create_jit; a cache
+ * load too). A compile (or cache load) that begins before step 3's second
+ * part keeps it from starting. Otherwise the two threads share no LLVM
+ * object: each builds its modules in its own context (LLVM allows separate
+ * contexts and target machines on separate threads). The thread touches no
+ * Python object and holds no GIL. warm_state is written before the thread
+ * starts and after it is joined (at fork and at exit), both under the
+ * GIL. */
 enum { WARM_NONE, WARM_RUNNING, WARM_DONE };
 static int warm_state = WARM_NONE;   /* main thread only */
 static pthread_t warm_thread;
 static _Thread_local bool on_warm_thread;
 static pthread_mutex_t warm_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t warm_cond = PTHREAD_COND_INITIALIZER;
-/* guarded by warm_lock */
-static bool phase_one_done, jit_ready;   /* the thread is done with the CPU's target machine, the JIT */
-static bool compile_began;               /* then phase three is skipped */
-static bool in_phase_three;              /* it uses object_machine */
+/* guarded by warm_lock: the thread is done with the CPU's target machine,
+ * the JIT, straight_machine, object_machine; a compile has begun (then
+ * warm_ir is skipped) */
+static bool phase_one_done, jit_ready, straight_machine_free, object_machine_free;
+static bool compile_began;
 static bool options_set;   /* by the warm-up thread before it is joined, or under the GIL */
 
 static void set_options(void) {
@@ -102,9 +121,13 @@ static void set_options(void) {
 }
 
 static int create_jit(kj_error *e);
-static LLVMOrcThreadSafeModuleRef warm_module(void);
-static void warm_machine_code(LLVMOrcThreadSafeModuleRef tsm);
+static LLVMModuleRef warm_module(void);
+static LLVMMemoryBufferRef warm_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod);
+static void warm_link(LLVMMemoryBufferRef obj);
 static void warm_object_machine(void);
+static void mark_optnone(LLVMModuleRef mod);
+static LLVMTargetMachineRef host_machine(LLVMCodeGenOptLevel level, LLVMRelocMode reloc);
+static LLVMTargetMachineRef straight_machine(void);
 static LLVMTargetMachineRef object_machine(void);
 
 /* The warm-up thread's side: sets *flag to value for the waiting threads. */
@@ -115,42 +138,57 @@ static void warm_set(bool *flag, bool value) {
     pthread_mutex_unlock(&warm_lock);
 }
 
-/* Phase three starts only if no compile has begun; true if it may. */
-static bool begin_phase_three(void) {
+/* warm_ir goes through only if no compile has begun; true if it may. */
+static bool no_compile_began(void) {
     pthread_mutex_lock(&warm_lock);
-    bool begin = in_phase_three = !compile_began;
+    bool none = !compile_began;
     pthread_mutex_unlock(&warm_lock);
-    return begin;
+    return none;
 }
 
-/* A compile's side (or a cache load's): phase three, if it has not
- * started, will not, and this waits until the thread has set *ready, or
- * with ready NULL until phase three is over. A no-op on the thread itself
- * and once it is joined. */
+/* A compile's side (or a cache load's): warm_ir, if it has not started,
+ * will not, and this waits until the thread has set *ready. A no-op on the
+ * thread itself and once it is joined. */
 static void wait_for_warm_up(const bool *ready) {
     if (warm_state != WARM_RUNNING || on_warm_thread)
         return;
     pthread_mutex_lock(&warm_lock);
     compile_began = true;
-    while (ready ? !*ready : in_phase_three)
+    while (!*ready)
         pthread_cond_wait(&warm_cond, &warm_lock);
     pthread_mutex_unlock(&warm_lock);
 }
 
+/* The steps of the set-up (above). Failures only cost their head start:
+ * the first compile meets them again, and reports them. */
 static void *warm_up(void *arg) {
     (void)arg;
     on_warm_thread = true;
     kj_error e = {0};
-    /* a failure here is met again, and reported, by the first compile */
-    LLVMOrcThreadSafeModuleRef tsm = create_jit(&e) == 0 ? warm_module() : NULL;
+    kj_llvm_init();
+    LLVMModuleRef mod = warm_module();
     warm_set(&phase_one_done, true);
-    if (tsm)
-        warm_machine_code(tsm);
-    warm_set(&jit_ready, true);
-    if (tsm && begin_phase_three()) {
-        warm_object_machine();
-        warm_set(&in_phase_three, false);
+    LLVMContextRef ctx = mod ? LLVMGetModuleContext(mod) : NULL;
+    LLVMModuleRef full = mod ? LLVMCloneModule(mod) : NULL;   /* for step 3 */
+    LLVMMemoryBufferRef obj = NULL;
+    if (mod) {
+        mark_optnone(mod);   /* as a loop-free module, the common first compile */
+        obj = warm_emit(straight_machine(), mod);
     }
+    warm_set(&straight_machine_free, true);
+    if (create_jit(&e) == 0 && obj)
+        warm_link(obj);
+    else if (obj)
+        LLVMDisposeMemoryBuffer(obj);
+    warm_set(&jit_ready, true);
+    if (full) {
+        if ((obj = warm_emit(object_machine(), full)))
+            LLVMDisposeMemoryBuffer(obj);
+        LLVMContextDispose(ctx);
+        if (no_compile_began())
+            warm_object_machine();
+    }
+    warm_set(&object_machine_free, true);
     return NULL;
 }
 
@@ -185,7 +223,7 @@ void kj_engine_warm_up(void) {
 
 void kj_llvm_init(void) {
     wait_for_warm_up(&phase_one_done);
-    set_options();
+    set_options();   /* the thread calls this first, before the pipeline */
 }
 
 /* Fills e from an LLVMErrorRef, consuming it. */
@@ -201,19 +239,10 @@ static int create_jit(kj_error *e) {
     kj_llvm_init();   /* libmvec loaded before any object (a cached one too) is linked */
     if (jit)
         return 0;
-    const kj_target *t = kj_target_cpu();
-    if (!t->target_machine(t))
+    /* a target machine for ORC's own use, owned by the builder */
+    LLVMTargetMachineRef tm = host_machine(LLVMCodeGenLevelAggressive, LLVMRelocDefault);
+    if (!tm)
         return kj_fail(e, KJ_ERR_INTERNAL, 0, 0, NULL, "LLVM has no target for this CPU");
-    /* a second target machine for ORC's own use, owned by the builder */
-    LLVMTargetMachineRef base = t->target_machine(t);
-    char *cpu = LLVMGetTargetMachineCPU(base), *features = LLVMGetTargetMachineFeatureString(base);
-    char *triple = LLVMGetTargetMachineTriple(base);
-    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
-        LLVMGetTargetMachineTarget(base), triple, cpu, features, LLVMCodeGenLevelAggressive,
-        LLVMRelocDefault, LLVMCodeModelJITDefault);
-    LLVMDisposeMessage(cpu);
-    LLVMDisposeMessage(features);
-    LLVMDisposeMessage(triple);
     LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
         builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
@@ -294,16 +323,15 @@ static void mark_optnone(LLVMModuleRef mod) {
 
 /* One small function (*ret = x + x for the double x that args[0] points
  * at), with the host's CPU attributes as lower.c sets them, through the
- * pipeline: what LLVM builds on first use (pass registry, the subtarget)
- * is then ready for the first real compile. NULL if that failed: errors
- * only cost that head start, so they are dropped. */
-static LLVMOrcThreadSafeModuleRef warm_module(void) {
+ * pipeline, in a context of its own: what LLVM builds on first use (pass
+ * registry, the subtarget) is then ready for the first real compile. NULL
+ * if that failed. */
+static LLVMModuleRef warm_module(void) {
     const kj_target *t = kj_target_cpu();
     LLVMTargetMachineRef tm = t->target_machine(t);
     if (!tm)
         return NULL;
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-    LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+    LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("kiln_warm_up", ctx);
     LLVMSetTarget(mod, t->triple(t));
     LLVMSetDataLayout(mod, t->data_layout(t));
@@ -322,19 +350,28 @@ static LLVMOrcThreadSafeModuleRef warm_module(void) {
     if (err) {
         LLVMConsumeError(err);
         LLVMDisposeModule(mod);
-        LLVMOrcDisposeThreadSafeContext(tsc);
+        LLVMContextDispose(ctx);
         return NULL;
     }
-    mark_optnone(mod);   /* the code generator of loop-free modules, the common first compile */
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
-    LLVMOrcDisposeThreadSafeContext(tsc);   /* the module keeps the context alive */
-    return tsm;
+    return mod;
 }
 
-/* The module through ORC's machine-code layers, which build themselves on
- * first use too. */
-static void warm_machine_code(LLVMOrcThreadSafeModuleRef tsm) {
-    LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
+/* mod (disposed, not its context) as an object file; NULL if that failed. */
+static LLVMMemoryBufferRef warm_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod) {
+    char *msg = NULL;
+    LLVMMemoryBufferRef obj = NULL;
+    if (tm && LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &obj)) {
+        LLVMDisposeMessage(msg);
+        obj = NULL;
+    }
+    LLVMDisposeModule(mod);
+    return obj;
+}
+
+/* The object (consumed) linked into the JIT: the linking layer, too,
+ * builds itself on first use. */
+static void warm_link(LLVMMemoryBufferRef obj) {
+    LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), obj);
     LLVMOrcExecutorAddress addr;
     if (!err)
         err = LLVMOrcLLJITLookup(jit, &addr, "kiln_warm_up");
@@ -342,7 +379,7 @@ static void warm_machine_code(LLVMOrcThreadSafeModuleRef tsm) {
         LLVMConsumeError(err);
 }
 
-/* Phase three's function: the shape of a compiled function (results
+/* Step 3's function: the shape of a compiled function (results
  * through %ret, arguments through %args) with what most of them hold: a
  * call to inline, a loop the vectorizer widens, float and int arithmetic
  * and a math intrinsic. */
@@ -580,35 +617,67 @@ dispose:
     return rc;
 }
 
-/* The host target machine for the objects the JIT links (and cache=True
- * writes): position-independent code with the JIT's code model (large on
- * x86-64), as ORC's own compiler made them until the first compile emitted
- * its object itself, so the code is the same. The small code model gave the
- * closest-pair loop of bench/jit_vs_numba.py, without its polls, the same
- * instructions at other addresses, and 32 ms instead of 16 on this Zen 5.
- * Kept for the process, made on first use after phase one (or by phase
- * three of the warm-up); NULL if LLVM has no target. */
-static LLVMTargetMachineRef object_machine(void) {
-    static LLVMTargetMachineRef tm;
-    wait_for_warm_up(NULL);   /* phase three emits with it */
-    if (tm)
-        return tm;
+/* A new target machine for the host, as the CPU target's own at another
+ * code-generation level, relocation model and the JIT's code model (large
+ * on x86-64); NULL if LLVM has no target. */
+static LLVMTargetMachineRef host_machine(LLVMCodeGenOptLevel level, LLVMRelocMode reloc) {
     const kj_target *t = kj_target_cpu();
     LLVMTargetMachineRef base = t->target_machine(t);
     if (!base)
         return NULL;
     char *cpu = LLVMGetTargetMachineCPU(base), *features = LLVMGetTargetMachineFeatureString(base);
     char *triple = LLVMGetTargetMachineTriple(base);
-    tm = LLVMCreateTargetMachine(LLVMGetTargetMachineTarget(base), triple, cpu, features,
-                                 LLVMCodeGenLevelAggressive, LLVMRelocPIC, LLVMCodeModelJITDefault);
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(LLVMGetTargetMachineTarget(base), triple, cpu,
+                                                      features, level, reloc, LLVMCodeModelJITDefault);
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(features);
     LLVMDisposeMessage(triple);
     return tm;
 }
 
+/* The host target machines for the objects the JIT links (and cache=True
+ * writes): position-independent code with the JIT's code model, as ORC's
+ * own compiler made them until the first compile emitted its object
+ * itself, so the code is the same. The small code model gave the
+ * closest-pair loop of bench/jit_vs_numba.py, without its polls, the same
+ * instructions at other addresses, and 32 ms instead of 16 on this Zen 5.
+ * object_machine has the full code generator; straight_machine, the one
+ * for unoptimized code, takes the modules mark_optnone went over. Each is
+ * kept for the process, made on first use (by the warm-up thread, if one
+ * runs), and waited for while the thread uses it. NULL if LLVM has no
+ * target. */
+static LLVMTargetMachineRef object_machine(void) {
+    static LLVMTargetMachineRef tm;
+    wait_for_warm_up(&object_machine_free);
+    if (!tm)
+        tm = host_machine(LLVMCodeGenLevelAggressive, LLVMRelocPIC);
+    return tm;
+}
+
+static LLVMTargetMachineRef straight_machine(void) {
+    static LLVMTargetMachineRef tm;
+    wait_for_warm_up(&straight_machine_free);
+    if (!tm)
+        tm = host_machine(LLVMCodeGenLevelNone, LLVMRelocPIC);
+    return tm;
+}
+
+/* Whether mark_optnone went over mod (its first function tells). */
+static bool marked_optnone(LLVMModuleRef mod) {
+    unsigned optnone_kind = LLVMGetEnumAttributeKindForName("optnone", 7);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
+        if (!LLVMIsDeclaration(fn))
+            return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone_kind) != NULL;
+    return false;
+}
+
+/* The machine that emits mod: the code that runs, for inspect_asm too. */
+static LLVMTargetMachineRef machine_for(LLVMModuleRef mod) {
+    return marked_optnone(mod) ? straight_machine() : object_machine();
+}
+
 LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMModuleRef mod) {
-    LLVMTargetMachineRef tm = object_machine();
+    LLVMTargetMachineRef tm = machine_for(mod);
     char *msg = NULL;
     LLVMMemoryBufferRef obj = NULL;
     if (!tm) {
@@ -651,11 +720,6 @@ int kj_engine_add_object(kj_unit *u, LLVMMemoryBufferRef obj, const char *entry_
 }
 
 char *kj_engine_asm(const char *ir) {
-    LLVMTargetMachineRef tm = object_machine();   /* the code that runs */
-    if (!tm) {
-        PyErr_SetString(PyExc_RuntimeError, "LLVM has no target for this CPU");
-        return NULL;
-    }
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "kiln");
     LLVMModuleRef mod = NULL;
@@ -666,8 +730,11 @@ char *kj_engine_asm(const char *ir) {
         LLVMContextDispose(ctx);
         return NULL;
     }
+    LLVMTargetMachineRef tm = machine_for(mod);
     LLVMMemoryBufferRef out = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &out)) {
+    if (!tm) {
+        PyErr_SetString(PyExc_RuntimeError, "LLVM has no target for this CPU");
+    } else if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &out)) {
         PyErr_Format(PyExc_RuntimeError, "cannot emit assembly: %s", msg);
         LLVMDisposeMessage(msg);
     } else {

@@ -12,9 +12,9 @@
 /* Parses LLVM's command-line options once per process (loop-vectorize
  * remarks on). Other layers that need LLVM options must go through here:
  * LLVM's options may only be parsed once. Every use of LLVM starts here:
- * it first waits for the warm-up thread's first phase (options, target
- * machines, the LLJIT), if one runs; machine code through ORC waits for
- * the rest of it (engine.c). */
+ * it first waits for the warm-up thread's first step (options, the CPU's
+ * target machine, a first run of the pipeline), if one runs; machine code
+ * and the JIT wait for the steps that use them (engine.c). */
 void kj_llvm_init(void);
 
 /* Starts LLVM's one-time set-up on a background thread (called at import;

@@ -47,6 +47,28 @@ print("ok" if ok and os.WEXITSTATUS(status) == 0 else f"failed {status}")
 """
 
 
+# Functions without loops: their objects come from the code generator for
+# unoptimized code, a target machine of their own that the thread warms first.
+STRAIGHT_AT_ONCE = r"""
+import math
+import kiln
+
+@kiln.jit
+def square(x):
+    return x ** 2
+
+@kiln.jit
+def hypot(x, y):
+    return math.sqrt(square(x) + square(y))
+
+for x, y in [(3.0, 4.0), (-3.0, 4.0), (0.0, -0.0), (1e150, -1e150), (float("inf"), 1.0), (float("nan"), 1.0)]:
+    got, want = hypot(x, y), math.sqrt(x * x + y * y)
+    assert got == want or (math.isnan(got) and math.isnan(want)), (x, y, got, want)
+assert "sqrt" in hypot.inspect_asm(hypot.signatures[0])   # the code that runs
+print("ok")
+"""
+
+
 SEVERAL_AT_ONCE = r"""
 import os, sys
 import numpy as np
@@ -63,6 +85,10 @@ def norm(a):
 def scale(a, k):
     return a * k
 
+@kiln.jit(cache=True)
+def half_sum(x, y):   # no loop: the other machine's object, cached
+    return (x + y) / 2.0
+
 @kiln.jit(fastmath=True)
 def total(a):
     s = 0.0
@@ -74,6 +100,7 @@ a = np.arange(-50.0, 50.0)
 assert norm(a) == sum(abs(float(x)) for x in a)
 assert np.array_equal(scale(a, 3.0), a * 3.0)
 assert total(a) == -50.0
+assert half_sum(3, 4) == 3.5 and half_sum(-7, 2) == -2.5
 print("ok")
 """
 
@@ -86,7 +113,8 @@ def _run(tmp_path, code, env_extra=None):
                           timeout=120, cwd=ROOT)
 
 
-@pytest.mark.parametrize("code", [COMPILE_AT_ONCE, FORK_AT_ONCE], ids=["compile", "fork"])
+@pytest.mark.parametrize("code", [COMPILE_AT_ONCE, FORK_AT_ONCE, STRAIGHT_AT_ONCE],
+                         ids=["compile", "fork", "straight"])
 @pytest.mark.parametrize("env", [{}, {"KILN_NO_WARM_UP": "1"}], ids=["warm-up", "no-warm-up"])
 def test_compiles_whenever_llvm_starts(tmp_path, code, env):
     r = _run(tmp_path, code, env)
