@@ -47,6 +47,11 @@
  *   np.nancumsum(a)         np.cumsum(np.where(np.isnan(a), 0, a))   (np.nancumprod: 1, np.cumprod)
  *   np.tril_indices(n, k, m)  np.nonzero(np.tri(n, m, k) != 0)   (m: n when absent)
  *   np.triu_indices(n, k, m)  np.nonzero(np.tri(n, m, k - 1) == 0)
+ *   np.hanning(M)           0.5 + 0.5 * np.cos(np.pi * n / d), n = np.arange(1 - M, M, 2),
+ *                           d = M - 1 + (M == 1), which leaves NumPy's M < 1 (empty) and
+ *                           M == 1 (one 1.0) to the formula; np.hamming: 0.54 + 0.46 * ...,
+ *                           np.blackman: 0.42 + 0.5 * np.cos(...) + 0.08 * np.cos(2.0 * np.pi * n / d),
+ *                           np.bartlett: np.where(n <= 0, 1 + n / d, 1 - n / d)
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -220,6 +225,41 @@ static kj_node *swap01(rw *r, kj_node *x) {
         n->kids[2] = constant(r, KJ_I64, 1, 0);
     }
     return n;
+}
+
+/* np.arange(1 - M, M, 2) / (M - 1 + (M == 1)) for the window functions,
+ * times factor first when there is one (NumPy's pi * n / (M - 1)); new
+ * nodes each time, as each use of a subexpression needs its own. */
+static kj_node *window_phase(rw *r, kj_node *M, kj_node *factor) {
+    kj_node *n = call(r, "np.arange", 3, binop(r, KJ_OP_SUB, constant(r, KJ_I64, 1, 0), M), M,
+                      constant(r, KJ_I64, 2, 0));
+    kj_node *d = binop(r, KJ_OP_ADD, binop(r, KJ_OP_SUB, M, constant(r, KJ_I64, 1, 0)),
+                       compare(r, KJ_OP_EQ, M, constant(r, KJ_I64, 1, 0)));
+    return binop(r, KJ_OP_DIV, factor ? binop(r, KJ_OP_MUL, factor, n) : n, d);
+}
+
+/* np.hanning, np.hamming, np.blackman or np.bartlett (name m) of M (read
+ * several times): NumPy's formulas, in its order of operations. */
+static kj_node *window(rw *r, const char *m, kj_node *M) {
+    if (!strcmp(m, "bartlett")) {
+        kj_node *n = call(r, "np.arange", 3, binop(r, KJ_OP_SUB, constant(r, KJ_I64, 1, 0), M), M,
+                          constant(r, KJ_I64, 2, 0));
+        return call(r, "np.where", 3, compare(r, KJ_OP_LE, n, constant(r, KJ_I64, 0, 0)),
+                    binop(r, KJ_OP_ADD, constant(r, KJ_I64, 1, 0), window_phase(r, M, NULL)),
+                    binop(r, KJ_OP_SUB, constant(r, KJ_I64, 1, 0), window_phase(r, M, NULL)));
+    }
+    kj_node *pi = constant(r, KJ_F64, 0, 3.141592653589793);
+    kj_node *cos1 = call(r, "np.cos", 1, window_phase(r, M, pi), NULL, NULL);
+    if (!strcmp(m, "blackman")) {
+        kj_node *two_pi = binop(r, KJ_OP_MUL, constant(r, KJ_F64, 0, 2.0), constant(r, KJ_F64, 0, 3.141592653589793));
+        kj_node *cos2 = call(r, "np.cos", 1, window_phase(r, M, two_pi), NULL, NULL);
+        return binop(r, KJ_OP_ADD,
+                     binop(r, KJ_OP_ADD, constant(r, KJ_F64, 0, 0.42), binop(r, KJ_OP_MUL, constant(r, KJ_F64, 0, 0.5), cos1)),
+                     binop(r, KJ_OP_MUL, constant(r, KJ_F64, 0, 0.08), cos2));
+    }
+    bool hann = !strcmp(m, "hanning");
+    return binop(r, KJ_OP_ADD, constant(r, KJ_F64, 0, hann ? 0.5 : 0.54),
+                 binop(r, KJ_OP_MUL, constant(r, KJ_F64, 0, hann ? 0.5 : 0.46), cos1));
 }
 
 /* A constant int argument's value in *v (def when absent); false when it
@@ -668,6 +708,15 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         kj_node *tri = call(&r, "np.tri", 3, a.arg[0], a.arg[2] ? a.arg[2] : a.arg[0],
                             lower ? k : binop(&r, KJ_OP_SUB, k, constant(&r, KJ_I64, 1, 0)));
         out = call(&r, "np.nonzero", 1, compare(&r, lower ? KJ_OP_NE : KJ_OP_EQ, tri, constant(&r, KJ_I64, 0, 0)), NULL, NULL);
+    } else if (!strcmp(m, "hanning") || !strcmp(m, "hamming") || !strcmp(m, "blackman") || !strcmp(m, "bartlett")) {
+        static const char *const params[] = {"M", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes the number of points M", m);
+        if (!read_twice_ok(a.arg[0]))
+            return refuse(e, n, "Assign it to a name first, then pass the name.",
+                          "np.%s takes M as a name or a constant in compiled code", m);
+        out = window(&r, m, a.arg[0]);
     } else if (!strcmp(m, "rot90")) {
         static const char *const params[] = {"m", "k", NULL};
         bind(n, 1, params, &a);

@@ -137,6 +137,10 @@ def concatenate_in_loop(a):
 # np.logspace and np.expand_dims (jit/np_rewrite.c)
 @case((0, 2, 5), (0.0, 1.0, 4), (-1.5, 2.5, 1), (2, 0, 0), (3.0, -3.0, 7))
 def logspace(a, b, n): return np.logspace(a, b, n), np.logspace(a, b, n, endpoint=False), np.logspace(a, b, n, base=2.0)
+# window functions (jit/np_rewrite.c), in NumPy's formulas: M below 1 gives an empty
+# array, M == 1 a single 1.0; an integer M puts exact zeros at the ends, as NumPy's
+@case((-3,), (0,), (1,), (2,), (3,), (5,), (8,), (51,), (256,), (4.0,))
+def windows(m): return np.hanning(m), np.hamming(m), np.blackman(m), np.bartlett(m), np.bartlett(M=7) * m
 @case(*V, *M)
 def expand_dims(a): return np.expand_dims(a, 0), np.expand_dims(a, 1), np.expand_dims(a, -1), np.expand_dims(a, -2) + 1
 # np.transpose / a.transpose with axes and np.swapaxes: views with the axes permuted

@@ -1,7 +1,7 @@
 """np.round, a.dtype, np.linalg.norm, np.isclose, np.nansum, np.flip,
 np.diff, ..., a reduction's extra arguments, np.average, np.ptp,
 np.bincount, np.interp, np.expand_dims, np.take, np.select, np.rot90,
-np.intersect1d, np.ediff1d and np.linalg where compiled code refuses
+np.intersect1d, np.ediff1d, np.hanning and np.linalg where compiled code refuses
 them, with a message that says what to write instead; what they do
 compile is in the corpus (corpus_np_ewise.py, corpus_np_create.py,
 corpus_np_reduce.py)."""
@@ -490,6 +490,11 @@ def ediff1d_with_ends(a):
     return np.ediff1d(a, to_end=np.zeros(1))
 
 
+@kiln.njit
+def window_of_an_expression(n):
+    return np.hanning(n + 1)
+
+
 def test_refusals_of_the_rewritten_set_and_index_calls():
     # jit/np_rewrite.c writes these as other NumPy code; where it cannot, it says what to write
     m = np.arange(6.0).reshape(2, 3)
@@ -508,6 +513,9 @@ def test_refusals_of_the_rewritten_set_and_index_calls():
     with pytest.raises(kiln.TypingError, match="np.ediff1d takes only the array here") as e:
         ediff1d_with_ends(m)
     assert "np.concatenate((begin, np.ediff1d(x), end))" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.hanning takes M as a name or a constant in compiled code") as e:
+        window_of_an_expression(4)
+    assert "Assign it to a name first" in str(e.value)
 
 
 @kiln.njit
