@@ -528,6 +528,32 @@ static void lower_for_strided_range(kj_lw *w, kj_node *s) {
 
 static void lower_for_once(kj_lw *w, kj_node *s);
 
+/* if d < best: best = d ... in a loop, best a float: a search for the
+ * smallest or largest, whose test holds rarely. Said so (llvm.expect), the
+ * loop's usual path runs straight through: the bench's closest pair got
+ * that code only by chance of block placement (16.3-17.0 ms with the hint,
+ * 18.6-20.0 without, once a change elsewhere moved the blocks).
+ * Floats only: an int search of this shape is a min/max reduction LLVM
+ * vectorizes through a select, which a branch known to be rare forbids; a
+ * float one is not vectorized without fastmath's no-NaN flags on the
+ * compare, which Kiln does not set (nor with them, in LLVM 19). */
+static bool searches_for_a_float_best(const kj_node *s) {
+    const kj_node *c = s->kids[0];
+    if (c->kind != KJ_E_COMPARE || c->nkids != 2 ||
+        (c->ops[0] != KJ_OP_LT && c->ops[0] != KJ_OP_LE && c->ops[0] != KJ_OP_GT && c->ops[0] != KJ_OP_GE))
+        return false;
+    for (int i = 0; i < s->body.n; i++) {
+        const kj_node *a = s->body.items[i];
+        if (a->kind != KJ_S_ASSIGN || a->kids[0]->kind != KJ_E_LOCAL)
+            continue;
+        for (int k = 0; k < 2; k++)
+            if (c->kids[k]->kind == KJ_E_LOCAL && c->kids[k]->slot == a->kids[0]->slot &&
+                c->kids[k]->type->kind == KJ_T_FLOAT)
+                return true;
+    }
+    return false;
+}
+
 /* Loop s twice: where its range proves the bounds checks r names, a copy
  * without them; else the loop as written. The range's bounds are
  * evaluated once more for the condition (kj_range_checks_scan allows only
@@ -587,37 +613,45 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
     }
     kj_iter st = {0};
     LLVMValueRef n = kj_iter_setup(w, s->kids[1], &st);
-    LLVMValueRef base_p = kj_entry_alloca(w, w->i64, "chunk"), t_p = kj_entry_alloca(w, w->i64, "t");
-    LLVMValueRef end_p = kj_entry_alloca(w, w->i64, "chunk.end");
-    LLVMBuildStore(w->b, LLVMConstInt(w->i64, 0, 0), base_p);
-    LLVMBasicBlockRef ocond = kj_new_bb(w, "for.chunk"), obody = kj_new_bb(w, "for.chunk.body"),
-                      icond = kj_new_bb(w, "for.cond"), ibody = kj_new_bb(w, "for.body"),
-                      ilatch = kj_new_bb(w, "for.latch"), olatch = kj_new_bb(w, "for.chunk.latch"),
-                      orelse = kj_new_bb(w, "for.else"), exit = kj_new_bb(w, "for.exit");
-    LLVMBuildBr(w->b, ocond);
-    LLVMPositionBuilderAtEnd(w->b, ocond);
-    LLVMValueRef base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
-    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, base, n, ""), obody, orelse);
-    LLVMPositionBuilderAtEnd(w->b, obody);
-    /* a loop around loops polls per iteration, in one chunk (the optimizer
-     * drops the chunk loop): chunks of it would give each loop nest twice
-     * the loops, a third of the machine-code time of a triple loop, and
-     * nothing that vectorizes; so does a target that does not poll (GPU) */
+    /* a loop around loops polls per iteration, without chunks: chunks of it
+     * would give each loop nest twice the loops, a third of the
+     * machine-code time of a triple loop, and nothing that vectorizes; so
+     * does a target that does not poll (GPU). Such a loop is written
+     * without the chunk loop, which the optimizer would otherwise have to
+     * find runs once. */
     bool outer = contains_loop(&s->body), polled = !w->inst->opts.loops_polled_outside;
     bool chunks = w->u->target->poll_interrupts && !w->inst->opts.no_interrupt_poll && !outer && polled;
-    if (chunks)
+    LLVMValueRef t_p = kj_entry_alloca(w, w->i64, "t"), base_p = NULL, end_p = NULL;
+    LLVMBasicBlockRef ocond = NULL, olatch = NULL;
+    LLVMBasicBlockRef icond = kj_new_bb(w, "for.cond"), ibody = kj_new_bb(w, "for.body"),
+                      ilatch = kj_new_bb(w, "for.latch"), orelse = kj_new_bb(w, "for.else"),
+                      exit = kj_new_bb(w, "for.exit");
+    if (chunks) {   /* for base in chunks: poll; for t in [base, min(base + POLL_CHUNK, n)) */
+        base_p = kj_entry_alloca(w, w->i64, "chunk");
+        end_p = kj_entry_alloca(w, w->i64, "chunk.end");
+        ocond = kj_new_bb(w, "for.chunk");
+        olatch = kj_new_bb(w, "for.chunk.latch");
+        LLVMBasicBlockRef obody = kj_new_bb(w, "for.chunk.body");
+        LLVMBuildStore(w->b, LLVMConstInt(w->i64, 0, 0), base_p);
+        LLVMBuildBr(w->b, ocond);
+        LLVMPositionBuilderAtEnd(w->b, ocond);
+        LLVMValueRef base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
+        LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, base, n, ""), obody, orelse);
+        LLVMPositionBuilderAtEnd(w->b, obody);
         poll_interrupt(w);
-    base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
-    LLVMValueRef lim = LLVMBuildAdd(w->b, base, LLVMConstInt(w->i64, chunks ? POLL_CHUNK : INT64_MAX, 0), "");
-    LLVMValueRef end = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, lim, n, ""), lim, n, "");
-    LLVMBuildStore(w->b, end, end_p);
-    LLVMBuildStore(w->b, base, t_p);
+        base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
+        LLVMValueRef lim = LLVMBuildAdd(w->b, base, LLVMConstInt(w->i64, POLL_CHUNK, 0), "");
+        LLVMBuildStore(w->b, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, lim, n, ""), lim, n, ""),
+                       end_p);
+        LLVMBuildStore(w->b, base, t_p);
+    } else {
+        LLVMBuildStore(w->b, LLVMConstInt(w->i64, 0, 0), t_p);
+    }
     LLVMBuildBr(w->b, icond);
     LLVMPositionBuilderAtEnd(w->b, icond);
     LLVMValueRef t = LLVMBuildLoad2(w->b, w->i64, t_p, "");
-    LLVMBuildCondBr(w->b,
-                    LLVMBuildICmp(w->b, LLVMIntSLT, t, LLVMBuildLoad2(w->b, w->i64, end_p, ""), ""),
-                    ibody, olatch);
+    LLVMValueRef end = chunks ? LLVMBuildLoad2(w->b, w->i64, end_p, "") : n;
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, t, end, ""), ibody, chunks ? olatch : orelse);
     LLVMPositionBuilderAtEnd(w->b, ibody);
     if (outer && polled)
         poll_interrupt(w);
@@ -630,9 +664,11 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
     LLVMValueRef back = LLVMBuildBr(w->b, icond);
     if (!outer && kj_strict_sum_stays_scalar(w, s))
         kj_loop_keep_scalar_edge(w, back);
-    LLVMPositionBuilderAtEnd(w->b, olatch);
-    LLVMBuildStore(w->b, LLVMBuildLoad2(w->b, w->i64, end_p, ""), base_p);
-    LLVMBuildBr(w->b, ocond);
+    if (chunks) {
+        LLVMPositionBuilderAtEnd(w->b, olatch);
+        LLVMBuildStore(w->b, LLVMBuildLoad2(w->b, w->i64, end_p, ""), base_p);
+        LLVMBuildBr(w->b, ocond);
+    }
     lower_else(w, &s->orelse, orelse, exit);
     kj_iter_free(&st);
 }
@@ -795,6 +831,8 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         break;
     case KJ_S_IF: {
         LLVMValueRef test = kj_truth(w, kj_lower_expr(w, s->kids[0]), s->kids[0]->type);
+        if (w->break_bb && searches_for_a_float_best(s))   /* in a loop */
+            test = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){test, LLVMConstInt(w->i1, 0, 0)});
         LLVMBasicBlockRef then = kj_new_bb(w, "if.then"), other = kj_new_bb(w, "if.else"),
                           exit = kj_new_bb(w, "if.exit");
         LLVMBuildCondBr(w->b, test, then, other);
