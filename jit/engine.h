@@ -13,7 +13,7 @@
  * remarks on). Other layers that need LLVM options must go through here:
  * LLVM's options may only be parsed once. Every use of LLVM starts here:
  * it first waits for the warm-up thread's first step (options, the CPU's
- * target machine, a first run of the pipeline), if one runs; machine code
+ * target machine, a first run of a pipeline), if one runs; machine code
  * and the JIT wait for the steps that use them (engine.c). */
 void kj_llvm_init(void);
 
