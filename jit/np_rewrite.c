@@ -52,6 +52,9 @@
  *                           M == 1 (one 1.0) to the formula; np.hamming: 0.54 + 0.46 * ...,
  *                           np.blackman: 0.42 + 0.5 * np.cos(...) + 0.08 * np.cos(2.0 * np.pi * n / d),
  *                           np.bartlett: np.where(n <= 0, 1 + n / d, 1 - n / d)
+ *   np.isposinf(x)          x == np.inf                   (np.isneginf: x == -np.inf)
+ *   np.signbit(x)           np.copysign(1.0, x) < 0       (set for -0.0 and a NaN with its sign bit, as NumPy's)
+ *   np.fix(x)               np.trunc(x)                   (NumPy's ceil below 0 and floor above are a truncation)
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -717,6 +720,19 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
             return refuse(e, n, "Assign it to a name first, then pass the name.",
                           "np.%s takes M as a name or a constant in compiled code", m);
         out = window(&r, m, a.arg[0]);
+    } else if (!strcmp(m, "isposinf") || !strcmp(m, "isneginf") || !strcmp(m, "signbit") || !strcmp(m, "fix")) {
+        static const char *const params[] = {"x", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes one operand here (no out=)", m);
+        if (m[0] == 'f') {
+            out = call(&r, "np.trunc", 1, a.arg[0], NULL, NULL);
+        } else if (m[0] == 's') {
+            kj_node *sign = call(&r, "np.copysign", 2, constant(&r, KJ_F64, 0, 1.0), a.arg[0], NULL);
+            out = compare(&r, KJ_OP_LT, sign, constant(&r, KJ_I64, 0, 0));
+        } else {
+            out = compare(&r, KJ_OP_EQ, a.arg[0], constant(&r, KJ_F64, 0, m[2] == 'p' ? INFINITY : -INFINITY));
+        }
     } else if (!strcmp(m, "rot90")) {
         static const char *const params[] = {"m", "k", NULL};
         bind(n, 1, params, &a);

@@ -208,3 +208,10 @@ def logaddexp(a, b): return np.logaddexp(a, b), np.logaddexp2(a, b)
 def heaviside(x, h): return np.heaviside(x, h)
 @case(*V, *M, (np.array([0.0, 1.0, -2.0, 0.5, 1e-30]),), (ints(5),), (0.0,), (0.25,))
 def sinc(x): return np.sinc(x), np.sinc(x) * 2
+# np.isposinf, isneginf, signbit and fix: NumPy's definitions, fused (jit/np_rewrite.c); signbit
+# is set for -0.0 and a NaN with its sign bit
+_SIGNED = np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, -0.5, 2.5, -2.7])
+@case(*V, *M, (_SIGNED,), (_SIGNED.astype(np.float32),), *VI[:2], (-0.0,), (np.inf,), (float("-nan"),), (-7,))
+def sign_and_infinity(x): return np.isposinf(x), np.isneginf(x), np.signbit(x), np.fix(x)
+@case(*VI, *MI)
+def sign_and_infinity_of_ints(x): return np.isposinf(x), np.isneginf(x), np.signbit(x)
