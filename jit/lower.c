@@ -533,10 +533,10 @@ static void lower_for_once(kj_lw *w, kj_node *s);
  * loop's usual path runs straight through: the bench's closest pair got
  * that code only by chance of block placement (16.3-17.0 ms with the hint,
  * 18.6-20.0 without, once a change elsewhere moved the blocks).
- * Floats only: an int search of this shape is a min/max reduction LLVM
- * vectorizes through a select, which a branch known to be rare forbids; a
- * float one is not vectorized without fastmath's no-NaN flags on the
- * compare, which Kiln does not set (nor with them, in LLVM 19). */
+ * Floats without fastmath only: over ints, a search of this shape is a
+ * min/max reduction LLVM vectorizes through a select, which a branch known
+ * to be rare forbids, and over floats it can be once LLVM may assume no
+ * NaNs (fastmath); strict float compares keep it a scalar loop anyway. */
 static bool searches_for_a_float_best(const kj_node *s) {
     const kj_node *c = s->kids[0];
     if (c->kind != KJ_E_COMPARE || c->nkids != 2 ||
@@ -831,7 +831,7 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         break;
     case KJ_S_IF: {
         LLVMValueRef test = kj_truth(w, kj_lower_expr(w, s->kids[0]), s->kids[0]->type);
-        if (w->break_bb && searches_for_a_float_best(s))   /* in a loop */
+        if (w->break_bb && !w->inst->opts.fastmath && searches_for_a_float_best(s))   /* in a loop */
             test = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){test, LLVMConstInt(w->i1, 0, 0)});
         LLVMBasicBlockRef then = kj_new_bb(w, "if.then"), other = kj_new_bb(w, "if.else"),
                           exit = kj_new_bb(w, "if.exit");
