@@ -822,6 +822,11 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
         const kj_type *et = infer_expr(c, target);
         if (!et)
             return 0;
+        if (kj_np_gather_axis(target) >= 0) {
+            problem(c, target, "Assign column by column: for k in range(len(idx)): a[:, idx[k]] = v[:, k].",
+                    "assigning to an array index beside slices (a[:, idx] = v) is not supported yet");
+            return 0;
+        }
         if (et->kind == KJ_T_ARRAY) {
             if (!kj_is_number(t) && t->kind != KJ_T_ARRAY)
                 problem(c, at, "Copy element by element in a loop.",

@@ -885,6 +885,26 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
         *handled = true;
         return kj_array(a->elem, 1, KJ_LAYOUT_C, false);
     }
+    /* a[:, idx], a[1:, ::2, idx]: one array among slices, positions along its axis */
+    int arrays = 0, slices = 0;
+    for (int k = 1; k <= nidx; k++) {
+        if (n->kids[k]->kind == KJ_E_SLICE) {
+            slices++;
+            continue;
+        }
+        const kj_type *it = kj_infer_sub(c, n->kids[k]);
+        arrays += it && it->kind == KJ_T_ARRAY;
+    }
+    if (nidx > 1 && arrays == 1 && arrays + slices == nidx) {
+        *handled = true;
+        if (nidx > a->ndim)
+            FAIL(c, n, NULL, "too many indices (%d) for %s", nidx, a->name);
+        const kj_type *it = n->kids[kj_np_gather_axis(n) + 1]->type;
+        if (!point_coordinates(it))
+            FAIL(c, n, "Beside slices, index with a 1-d integer array: a[:, idx]; a boolean mask m there is np.nonzero(m)[0].",
+                 "beside slices, an array index must be a 1-d integer array, got %s", it->name);
+        return kj_array(a->elem, a->ndim, KJ_LAYOUT_C, false);
+    }
     for (int k = 1; k <= nidx; k++) {
         kj_node *i = n->kids[k];
         if (i->kind == KJ_E_SLICE)
@@ -894,7 +914,7 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
             continue;
         *handled = true;
         if (nidx != 1)
-            FAIL(c, n, "Index with one array (a[mask], a[idx]), or with a 1-d integer array for every axis (a[i, j]).",
+            FAIL(c, n, "Index with one array (a[mask], a[idx]), one beside slices (a[:, idx]), or with a 1-d integer array for every axis (a[i, j]).",
                  "an array index mixed with other indices is not supported");
         if (it->elem->kind == KJ_T_BOOL) {
             if (it->ndim != a->ndim)
@@ -906,6 +926,19 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
         return kj_array(a->elem, a->ndim, KJ_LAYOUT_C, false);
     }
     return NULL;
+}
+
+int kj_np_gather_axis(const kj_node *n) {
+    int axis = -1;
+    for (int k = 1; k < n->nkids; k++) {
+        const kj_node *i = n->kids[k];
+        if (i->kind == KJ_E_SLICE)
+            continue;
+        if (axis >= 0 || !i->type || i->type->kind != KJ_T_ARRAY)
+            return -1;
+        axis = k - 1;
+    }
+    return n->nkids > 2 ? axis : -1;
 }
 
 bool kj_np_is_point_index(const kj_node *n) {

@@ -26,11 +26,15 @@ const kj_type *kj_np_unary_type(kj_infer_ctx *c, kj_node *n, const kj_type *a);
 /* Methods and attributes of arrays (NULL with handled false when not an array). */
 const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled);
-/* a[mask], a[int_array], a[i, j] (an integer array per axis, or a tuple of
- * them): the type, or NULL with handled false for other indices. */
+/* a[mask], a[int_array], a[:, int_array] (one among slices), a[i, j] (an
+ * integer array per axis, or a tuple of them): the type, or NULL with
+ * handled false for other indices. */
 const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, bool *handled);
 /* Whether typed index node n is a[i, j] or a[t] of that kind (the points). */
 bool kj_np_is_point_index(const kj_node *n);
+/* Index node n (typed) as a[:, idx]: one array among slices. The axis the
+ * array takes positions along, or -1 when n is not of that form. */
+int kj_np_gather_axis(const kj_node *n);
 
 /* A typing problem at n with a formatted message: returns NULL from the
  * caller (the typings of np.* calls, lists and strings share it). */

@@ -130,6 +130,9 @@ bool kj_terminated(kj_lw *w);
 /* Arrays (lower_array.c). */
 LLVMValueRef kj_array_field(kj_lw *w, LLVMValueRef arr, int field, int dim);  /* 0 owner 1 data 2 shape 3 strides */
 LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n);               /* load an element, or make a view */
+/* The view index node n makes of arr, its index at axis `whole` read as
+ * `:` (the part of a[:, idx] that slices); whole -1 for none. */
+LLVMValueRef kj_lower_view(kj_lw *w, kj_node *n, LLVMValueRef arr, int whole);
 void kj_store_index(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
 LLVMValueRef kj_array_len(kj_lw *w, LLVMValueRef arr);
 /* Element t (0-based, already in range) of the first axis: a scalar or a view. */

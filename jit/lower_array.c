@@ -143,14 +143,19 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
         }
         return load_elem(w, elem_ptr(w, arr, at, idx), at->elem);
     }
+    return kj_lower_view(w, n, arr, -1);
+}
+
+LLVMValueRef kj_lower_view(kj_lw *w, kj_node *n, LLVMValueRef arr, int whole) {
     /* a view: ints drop an axis, slices narrow one, None (np.newaxis) adds
      * one of length 1, missing trailing axes stay */
-    const kj_type *rt = n->type;
+    const kj_type *at = n->kids[0]->type, *rt = n->type;
+    int nidx = n->nkids - 1;
     LLVMValueRef off = LLVMConstInt(w->i64, 0, 0);
     LLVMValueRef shapes[at->ndim + nidx], strides[at->ndim + nidx];
     int out = 0;
     for (int k = 0, p = 1; k < at->ndim || p <= nidx; p++) {
-        kj_node *in = p <= nidx ? n->kids[p] : NULL;
+        kj_node *in = p <= nidx && p != whole + 1 ? n->kids[p] : NULL;
         if (in && kj_is_newaxis(in)) {
             shapes[out] = LLVMConstInt(w->i64, 1, 0);
             strides[out++] = LLVMConstInt(w->i64, 0, 0);

@@ -1,8 +1,8 @@
 /* lower_np_fancy: indexing with arrays, as users write it: a boolean mask
  * of the array's shape (a[a > 0], a[m] = 0), a 1-d integer array on the
- * first axis (a[idx], a[idx] = v), and one per axis, naming points
- * (a[i, j], a[np.nonzero(m)]). Both make copies when read, as NumPy
- * does; the mask is walked in C order. */
+ * first axis (a[idx], a[idx] = v) or beside slices (a[:, idx], read), and
+ * one per axis, naming points (a[i, j], a[np.nonzero(m)]). They make
+ * copies when read, as NumPy does; the mask is walked in C order. */
 #include "jit/lower_np.h"
 #include "jit/rt_np.h"
 
@@ -74,7 +74,48 @@ static LLVMValueRef row(kj_lw *w, LLVMValueRef a, const kj_type *at, LLVMValueRe
     return kj_array_item(w, a, at, i);
 }
 
+/* arr's part at position i of axis: a view of its other axes, of type st. */
+static LLVMValueRef across(kj_lw *w, LLVMValueRef arr, int nd, int axis, LLVMValueRef i, const kj_type *st) {
+    LLVMValueRef off = LLVMBuildMul(w->b, i, kj_array_field(w, arr, 3, axis), "");
+    LLVMValueRef view = LLVMGetUndef(kj_lltype(w, st));
+    view = LLVMBuildInsertValue(w->b, view, kj_array_field(w, arr, 0, 0), 0, "");
+    view = LLVMBuildInsertValue(w->b, view, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, ""), 1, "");
+    LLVMValueRef sh = LLVMGetUndef(LLVMArrayType2(w->i64, (unsigned)(nd - 1))), strides = sh;
+    for (int d = 0, o = 0; d < nd; d++) {
+        if (d == axis)
+            continue;
+        sh = LLVMBuildInsertValue(w->b, sh, kj_array_field(w, arr, 2, d), (unsigned)o, "");
+        strides = LLVMBuildInsertValue(w->b, strides, kj_array_field(w, arr, 3, d), (unsigned)o++, "");
+    }
+    view = LLVMBuildInsertValue(w->b, view, sh, 2, "");
+    return LLVMBuildInsertValue(w->b, view, strides, 3, "");
+}
+
+/* a[:, idx], a[1:, ::2, idx]: the slices' view of a, and along the array's
+ * axis the positions idx names, in its order, copied (NumPy's result). */
+static LLVMValueRef gather(kj_lw *w, kj_node *n, int axis) {
+    const kj_type *at = n->kids[0]->type, *it = n->kids[axis + 1]->type, *t = n->type;
+    int nd = at->ndim;
+    LLVMValueRef v = kj_lower_view(w, n, kj_lower_expr(w, n->kids[0]), axis);
+    LLVMValueRef ix = kj_lower_expr(w, n->kids[axis + 1]);
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    kj_np_shape(w, v, nd, shape);
+    LLVMValueRef len = shape[axis];
+    shape[axis] = kj_array_len(w, ix);
+    LLVMValueRef out = kj_np_alloc(w, t, shape, false);
+    const kj_type *part = kj_array(at->elem, nd - 1, KJ_LAYOUT_A, false);
+    kj_np_loop l;
+    LLVMValueRef k = kj_np_loop_begin(w, &l, shape[axis]);
+    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, axis);
+    kj_np_copy_into(w, across(w, out, nd, axis, k, part), part, across(w, v, nd, axis, i, part), part);
+    kj_np_loop_end(w, &l);
+    return out;
+}
+
 LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
+    int axis = kj_np_gather_axis(n);
+    if (axis >= 0)
+        return gather(w, n, axis);
     if (kj_np_is_point_index(n)) {   /* a[i, j]: the elements at those points */
         points p;
         points_of(w, n, &p);

@@ -679,7 +679,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         bool flat = !a.arg[2] || (a.arg[2]->kind == KJ_E_CONST && a.arg[2]->type && a.arg[2]->type->kind == KJ_T_NONE);
         int64_t axis = 0;
         if (!a.arg[1] || a.unknown || a.too_many || (!flat && (!const_int(a.arg[2], 0, &axis) || axis != 0)))
-            return refuse(e, n, "Along another axis, index it yourself: a[:, i] for one index i.",
+            return refuse(e, n, "Along another axis, index it yourself: a[:, idx] (a copy), a[:, i] for one index i.",
                           "np.%s takes an array, indices and axis=None or 0 here", m);
         out = index1(&r, flat ? ravel(&r, a.arg[0]) : a.arg[0], a.arg[1]);
     } else if (!strcmp(m, "extract")) {

@@ -169,6 +169,12 @@ def extract(a): return np.extract(a > 0, a), np.extract(a < 0, a * 2), np.extrac
 def select(a): return np.select([a > 0, a < 0], [a, -a]), np.select((a > 5, a > 0), (a * 2, a), default=-1), np.select([a > 1], [a + 1.5], 0.5)
 @case((3, 0), (4, 1), (0, 0), (5, -2), (1, 3))
 def tri_indices(n, k): return np.tril_indices(n), np.tril_indices(n, k), np.triu_indices(n, k), np.triu_indices(n, k=k, m=3), np.tril_indices(4, k, n)
+# one integer array beside slices: the positions it names along its axis, copied (jit/lower_np_fancy.c)
+@case(*[(x, np.array(i, dtype=np.int64)) for (x,) in M[:4] for i in ([0, -1, 1], [], [1, 1])],
+      (MI[0][0], np.array([3, 0], np.int32)), (MI[2][0], np.array([-1], np.int8)), (_CUBE[0], np.array([1, -3])),
+      (floats((3, 4)), np.array([4])), (floats((3, 4)), np.array([-5])))
+def by_index_beside_slices(a, idx):
+    return a[:, idx], a[::-1, idx] * 2, a[..., idx], a[1:, idx].sum(), a[idx, ::-1], a[idx, :]
 @case(*M, *MI, _CUBE)
 def rot90_every_k(a): return np.rot90(a), np.rot90(a, 2), np.rot90(a, k=3), np.rot90(a, 0), np.rot90(a, -1), np.rot90(a, 5)
 # loops over np.ndindex and np.ndenumerate, and arrays indexed by their tuples (jit/lower_np_ndindex.c)

@@ -546,3 +546,34 @@ def test_ndindex_and_ndenumerate_take_what_numpy_loops_over():
     assert "np.ndindex(3, 4)" in str(e.value)
     with pytest.raises(kiln.TypingError, match=r"ndindex\(1d\) cannot be returned"):
         ndindex_returned(3)
+
+
+@kiln.njit
+def store_beside_slices(a, idx):
+    a[:, idx] = 0.0
+
+
+@kiln.njit
+def mask_beside_slices(a, m):
+    return a[:, m]
+
+
+@kiln.njit
+def number_and_array(a, idx):
+    return a[0, idx]
+
+
+def test_an_array_index_beside_slices_is_read_only_and_of_integers():
+    # a[:, idx] reads (the corpus checks it); writing through it, a mask there,
+    # or a number beside the array, are refused with what to write instead
+    a = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(kiln.TypingError, match=r"assigning to an array index beside slices \(a\[:, idx\] = v\) is not supported yet") as e:
+        store_beside_slices(a, np.array([0, 2]))
+    assert "a[:, idx[k]] = v[:, k]" in str(e.value)
+    assert (a == np.arange(12.0).reshape(3, 4)).all()
+    with pytest.raises(kiln.TypingError, match="beside slices, an array index must be a 1-d integer array, got array\\(bool") as e:
+        mask_beside_slices(a, np.array([True, False, True, False]))
+    assert "np.nonzero(m)[0]" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="an array index mixed with other indices is not supported") as e:
+        number_and_array(a, np.array([1]))
+    assert "a[:, idx]" in str(e.value)
