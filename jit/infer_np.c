@@ -886,20 +886,15 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
         return kj_array(a->elem, 1, KJ_LAYOUT_C, false);
     }
     /* a[:, idx], a[1:, ::2, idx]: one array among slices, positions along its axis */
-    int arrays = 0, slices = 0;
-    for (int k = 1; k <= nidx; k++) {
-        if (n->kids[k]->kind == KJ_E_SLICE) {
-            slices++;
-            continue;
-        }
-        const kj_type *it = kj_infer_sub(c, n->kids[k]);
-        arrays += it && it->kind == KJ_T_ARRAY;
-    }
-    if (nidx > 1 && arrays == 1 && arrays + slices == nidx) {
+    for (int k = 1; k <= nidx; k++)
+        if (n->kids[k]->kind != KJ_E_SLICE)
+            kj_infer_sub(c, n->kids[k]);
+    int axis = kj_np_gather_axis(n);
+    if (axis >= 0) {
         *handled = true;
         if (nidx > a->ndim)
             FAIL(c, n, NULL, "too many indices (%d) for %s", nidx, a->name);
-        const kj_type *it = n->kids[kj_np_gather_axis(n) + 1]->type;
+        const kj_type *it = n->kids[axis + 1]->type;
         if (!point_coordinates(it))
             FAIL(c, n, "Beside slices, index with a 1-d integer array: a[:, idx]; a boolean mask m there is np.nonzero(m)[0].",
                  "beside slices, an array index must be a 1-d integer array, got %s", it->name);

@@ -77,18 +77,14 @@ static LLVMValueRef row(kj_lw *w, LLVMValueRef a, const kj_type *at, LLVMValueRe
 /* arr's part at position i of axis: a view of its other axes, of type st. */
 static LLVMValueRef across(kj_lw *w, LLVMValueRef arr, int nd, int axis, LLVMValueRef i, const kj_type *st) {
     LLVMValueRef off = LLVMBuildMul(w->b, i, kj_array_field(w, arr, 3, axis), "");
-    LLVMValueRef view = LLVMGetUndef(kj_lltype(w, st));
-    view = LLVMBuildInsertValue(w->b, view, kj_array_field(w, arr, 0, 0), 0, "");
-    view = LLVMBuildInsertValue(w->b, view, LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, ""), 1, "");
-    LLVMValueRef sh = LLVMGetUndef(LLVMArrayType2(w->i64, (unsigned)(nd - 1))), strides = sh;
-    for (int d = 0, o = 0; d < nd; d++) {
-        if (d == axis)
-            continue;
-        sh = LLVMBuildInsertValue(w->b, sh, kj_array_field(w, arr, 2, d), (unsigned)o, "");
-        strides = LLVMBuildInsertValue(w->b, strides, kj_array_field(w, arr, 3, d), (unsigned)o++, "");
-    }
-    view = LLVMBuildInsertValue(w->b, view, sh, 2, "");
-    return LLVMBuildInsertValue(w->b, view, strides, 3, "");
+    LLVMValueRef data = LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, "");
+    LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM];
+    for (int d = 0, o = 0; d < nd; d++)
+        if (d != axis) {
+            shape[o] = kj_array_field(w, arr, 2, d);
+            strides[o++] = kj_array_field(w, arr, 3, d);
+        }
+    return kj_np_make(w, st, kj_array_field(w, arr, 0, 0), data, shape, strides);
 }
 
 /* a[:, idx], a[1:, ::2, idx]: the slices' view of a, and along the array's

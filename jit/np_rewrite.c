@@ -230,12 +230,16 @@ static kj_node *swap01(rw *r, kj_node *x) {
     return n;
 }
 
-/* np.arange(1 - M, M, 2) / (M - 1 + (M == 1)) for the window functions,
- * times factor first when there is one (NumPy's pi * n / (M - 1)); new
- * nodes each time, as each use of a subexpression needs its own. */
+/* The window functions' positions n = np.arange(1 - M, M, 2); new nodes
+ * each time, as each use of a subexpression needs its own. */
+static kj_node *window_positions(rw *r, kj_node *M) {
+    return call(r, "np.arange", 3, binop(r, KJ_OP_SUB, constant(r, KJ_I64, 1, 0), M), M, constant(r, KJ_I64, 2, 0));
+}
+
+/* n / (M - 1 + (M == 1)), times factor first when there is one (NumPy's
+ * pi * n / (M - 1)). */
 static kj_node *window_phase(rw *r, kj_node *M, kj_node *factor) {
-    kj_node *n = call(r, "np.arange", 3, binop(r, KJ_OP_SUB, constant(r, KJ_I64, 1, 0), M), M,
-                      constant(r, KJ_I64, 2, 0));
+    kj_node *n = window_positions(r, M);
     kj_node *d = binop(r, KJ_OP_ADD, binop(r, KJ_OP_SUB, M, constant(r, KJ_I64, 1, 0)),
                        compare(r, KJ_OP_EQ, M, constant(r, KJ_I64, 1, 0)));
     return binop(r, KJ_OP_DIV, factor ? binop(r, KJ_OP_MUL, factor, n) : n, d);
@@ -245,9 +249,7 @@ static kj_node *window_phase(rw *r, kj_node *M, kj_node *factor) {
  * several times): NumPy's formulas, in its order of operations. */
 static kj_node *window(rw *r, const char *m, kj_node *M) {
     if (!strcmp(m, "bartlett")) {
-        kj_node *n = call(r, "np.arange", 3, binop(r, KJ_OP_SUB, constant(r, KJ_I64, 1, 0), M), M,
-                          constant(r, KJ_I64, 2, 0));
-        return call(r, "np.where", 3, compare(r, KJ_OP_LE, n, constant(r, KJ_I64, 0, 0)),
+        return call(r, "np.where", 3, compare(r, KJ_OP_LE, window_positions(r, M), constant(r, KJ_I64, 0, 0)),
                     binop(r, KJ_OP_ADD, constant(r, KJ_I64, 1, 0), window_phase(r, M, NULL)),
                     binop(r, KJ_OP_SUB, constant(r, KJ_I64, 1, 0), window_phase(r, M, NULL)));
     }
