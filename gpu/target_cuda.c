@@ -86,8 +86,8 @@ static const struct {
     LIBDEVICE(atan2), LIBDEVICE(atanh), LIBDEVICE(cbrt), LIBDEVICE(ceil), LIBDEVICE(copysign),
     LIBDEVICE(cos), LIBDEVICE(cosh), LIBDEVICE(erf), LIBDEVICE(erfc), LIBDEVICE(exp), LIBDEVICE(exp2),
     LIBDEVICE(expm1), LIBDEVICE(fabs), LIBDEVICE(floor), LIBDEVICE(fmax), LIBDEVICE(fmin),
-    LIBDEVICE(fmod), LIBDEVICE(hypot), LIBDEVICE(lgamma), LIBDEVICE(log), LIBDEVICE(log10),
-    LIBDEVICE(log1p), LIBDEVICE(log2), LIBDEVICE(pow), LIBDEVICE(remainder), LIBDEVICE(rint),
+    LIBDEVICE(fmod), LIBDEVICE(hypot), LIBDEVICE(ldexp), LIBDEVICE(lgamma), LIBDEVICE(log), LIBDEVICE(log10),
+    LIBDEVICE(log1p), LIBDEVICE(log2), LIBDEVICE(nextafter), LIBDEVICE(pow), LIBDEVICE(remainder), LIBDEVICE(rint),
     LIBDEVICE(round), LIBDEVICE(sin), LIBDEVICE(sinh), LIBDEVICE(sqrt), LIBDEVICE(tan),
     LIBDEVICE(tanh), LIBDEVICE(tgamma), LIBDEVICE(trunc),
 };

@@ -106,6 +106,94 @@ static LLVMValueRef int_power(kj_lw *w, LLVMValueRef a, LLVMValueRef b, const kj
     return LLVMBuildIntCast2(w->b, r, it, is_signed(t), "");
 }
 
+/* |x| of a signed integer, wrapping: the most negative value stays itself,
+ * which read as unsigned is its magnitude. */
+static LLVMValueRef int_magnitude(kj_lw *w, LLVMValueRef x, const kj_type *t) {
+    if (!is_signed(t))
+        return x;
+    LLVMValueRef neg = LLVMBuildICmp(w->b, LLVMIntSLT, x, LLVMConstNull(LLVMTypeOf(x)), "");
+    return LLVMBuildSelect(w->b, neg, LLVMBuildNeg(w->b, x, ""), x, "");
+}
+
+/* np.gcd of two integers of type t: Euclid's algorithm on their magnitudes,
+ * unsigned, so gcd(-128, 0) of int8 is 128 read as int8 (-128), as NumPy's.
+ * It loops in place: at most about 1.5 steps per bit of the type. */
+static LLVMValueRef int_gcd(kj_lw *w, LLVMValueRef a, LLVMValueRef b, const kj_type *t) {
+    LLVMBuilderRef bd = w->b;
+    LLVMTypeRef it = LLVMTypeOf(a);
+    a = int_magnitude(w, a, t);
+    b = int_magnitude(w, b, t);
+    LLVMBasicBlockRef before = LLVMGetInsertBlock(bd), head = kj_new_bb(w, "gcd"), step = kj_new_bb(w, "gcd.step"),
+                      done = kj_new_bb(w, "gcd.done");
+    LLVMBuildBr(bd, head);
+    LLVMPositionBuilderAtEnd(bd, head);
+    LLVMValueRef x = LLVMBuildPhi(bd, it, ""), y = LLVMBuildPhi(bd, it, "");
+    LLVMBuildCondBr(bd, LLVMBuildICmp(bd, LLVMIntEQ, y, LLVMConstNull(it), ""), done, step);
+    LLVMPositionBuilderAtEnd(bd, step);
+    LLVMValueRef r = LLVMBuildURem(bd, x, y, "");
+    LLVMBuildBr(bd, head);
+    LLVMAddIncoming(x, (LLVMValueRef[]){a, y}, (LLVMBasicBlockRef[]){before, step}, 2);
+    LLVMAddIncoming(y, (LLVMValueRef[]){b, r}, (LLVMBasicBlockRef[]){before, step}, 2);
+    LLVMPositionBuilderAtEnd(bd, done);
+    return x;
+}
+
+/* np.lcm: |a| / gcd * |b|, wrapping as NumPy's does, 0 when both are 0. */
+static LLVMValueRef int_lcm(kj_lw *w, LLVMValueRef a, LLVMValueRef b, const kj_type *t) {
+    LLVMValueRef g = int_gcd(w, a, b, t), zero = LLVMConstNull(LLVMTypeOf(a));
+    LLVMValueRef none = LLVMBuildICmp(w->b, LLVMIntEQ, g, zero, "");
+    LLVMValueRef safe = LLVMBuildSelect(w->b, none, LLVMConstInt(LLVMTypeOf(a), 1, 0), g, "");
+    LLVMValueRef l = LLVMBuildMul(w->b, LLVMBuildUDiv(w->b, int_magnitude(w, a, t), safe, ""), int_magnitude(w, b, t), "");
+    return LLVMBuildSelect(w->b, none, zero, l, "");
+}
+
+/* np.reciprocal of an integer, as NumPy computes it (1.0 / x converted
+ * back): 1 and -1 keep their value, other values give 0, and 0 gives what
+ * the conversion of inf gives on x86: the most negative value for 32 and
+ * 64 bits signed, else 0. */
+static LLVMValueRef int_reciprocal(kj_lw *w, LLVMValueRef x, const kj_type *t) {
+    LLVMTypeRef it = LLVMTypeOf(x);
+    LLVMValueRef one = LLVMConstInt(it, 1, 0), minus_one = LLVMConstAllOnes(it);
+    LLVMValueRef at_zero = LLVMConstInt(it, is_signed(t) && t->bits >= 32 ? 1ull << (t->bits - 1) : 0, 0);
+    LLVMValueRef r = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, x, LLVMConstNull(it), ""), at_zero,
+                                     LLVMConstNull(it), "");
+    if (is_signed(t))
+        r = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, x, minus_one, ""), minus_one, r, "");
+    return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, x, one, ""), one, r, "");
+}
+
+/* np.spacing: the distance from x to the next float away from zero (up
+ * for +-0.0, as NumPy's), NaN for inf and NaN. */
+static LLVMValueRef float_spacing(kj_lw *w, kj_node *at, LLVMValueRef x, const kj_type *t) {
+    LLVMTypeRef ft = LLVMTypeOf(x);
+    LLVMValueRef up = LLVMBuildFCmp(w->b, LLVMRealOGE, x, LLVMConstNull(ft), "");
+    LLVMValueRef toward = LLVMBuildSelect(w->b, up, fc(ft, 1.0 / 0.0), fc(ft, -1.0 / 0.0), "");
+    LLVMValueRef next = libm(w, at, "nextafter", t, 2, (LLVMValueRef[]){x, toward});
+    LLVMValueRef d = LLVMBuildFSub(w->b, next, x, "");
+    LLVMValueRef inf = LLVMBuildFCmp(w->b, LLVMRealOEQ, kj_call_intrinsic(w, "llvm.fabs", ft, 1, &x), fc(ft, 1.0 / 0.0), "");
+    return LLVMBuildSelect(w->b, inf, fc(ft, 0.0 / 0.0), d, "");
+}
+
+/* np.ldexp(x, n): x * 2**n through libm's ldexp, whose exponent is a C
+ * int; a wider one is clamped first, as NumPy's loops for int64 do. */
+static LLVMValueRef float_ldexp(kj_lw *w, kj_node *at, LLVMValueRef x, const kj_type *rt, LLVMValueRef n,
+                                const kj_type *nt) {
+    const kj_target *tg = w->u->target;
+    const char *sym = tg->math_symbol ? tg->math_symbol(tg, "ldexp", rt->bits) : NULL;
+    LLVMTypeRef ft = kj_lltype(w, rt);
+    if (!sym) {
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL, "ldexp is not available on the %s target",
+                tg->name);
+        return LLVMGetUndef(ft);
+    }
+    LLVMValueRef e = kj_cast(w, n, nt, KJ_I64);
+    LLVMValueRef lo = LLVMConstInt(w->i64, (unsigned long long)INT32_MIN, 1), hi = LLVMConstInt(w->i64, INT32_MAX, 1);
+    e = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, e, lo, ""), lo, e, "");
+    e = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, e, hi, ""), hi, e, "");
+    LLVMValueRef args[2] = {x, LLVMBuildTrunc(w->b, e, w->i32, "")};
+    return kj_call(w, sym, ft, 2, (LLVMTypeRef[]){ft, w->i32}, args);
+}
+
 static LLVMValueRef compare(kj_lw *w, const char *u, LLVMValueRef a, LLVMValueRef b, const kj_type *t) {
     static const char *names[] = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
     static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
@@ -401,7 +489,8 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValu
         return round_elem(w, x[0], xt[0], x[1], xt[1], rt);
     for (int i = 0; i < n; i++)
         if (xt[i]->kind == KJ_T_COMPLEX || rt->kind == KJ_T_COMPLEX) {
-            LLVMValueRef v = complex_op(w, at, u, n, x, xt, rt);
+            /* float_power differs from power only in its result types */
+            LLVMValueRef v = complex_op(w, at, strcmp(u, "float_power") ? u : "power", n, x, xt, rt);
             if (!v) {
                 kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, "Loop over the elements.",
                         "np.%s of complex numbers in array expressions is not supported yet", u);
@@ -433,6 +522,8 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValu
     }
     if (!strcmp(u, "where"))
         return LLVMBuildSelect(b, kj_truth(w, x[0], xt[0]), kj_cast(w, x[1], xt[1], rt), kj_cast(w, x[2], xt[2], rt), "");
+    if (!strcmp(u, "ldexp") && is_float(rt) && xt[1]->kind != KJ_T_FLOAT)   /* the exponent stays an integer */
+        return float_ldexp(w, at, kj_cast(w, x[0], xt[0], rt), rt, x[1], xt[1]);
     LLVMValueRef v[3];
     for (int i = 0; i < n; i++)
         v[i] = kj_cast(w, x[i], xt[i], rt);
@@ -447,6 +538,10 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValu
             return v[0];
         if (!strcmp(u, "invert"))
             return LLVMBuildNot(b, v[0], "");   /* ~ of a bool is `not` */
+        if (!strcmp(u, "reciprocal"))
+            return fl ? kj_fm(w, LLVMBuildFDiv(b, fc(lt, 1.0), v[0], "")) : int_reciprocal(w, v[0], rt);
+        if (fl && !strcmp(u, "spacing"))
+            return float_spacing(w, at, v[0], rt);
         if (!strcmp(u, "square"))
             return fl ? kj_fm(w, LLVMBuildFMul(b, v[0], v[0], "")) : LLVMBuildMul(b, v[0], v[0], "");
         if (!strcmp(u, "sign")) {
@@ -498,6 +593,12 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValu
         }
         if (!strcmp(u, "power"))
             return fl ? intrin(w, "llvm.pow", lt, 2, v) : int_power(w, v[0], v[1], rt);
+        if (fl && !strcmp(u, "float_power"))   /* NumPy computes it in float64 (or complex) only */
+            return intrin(w, "llvm.pow", lt, 2, v);
+        if (fl && !strcmp(u, "nextafter"))
+            return libm(w, at, "nextafter", rt, 2, v);
+        if (!fl && rt->kind == KJ_T_INT && (!strcmp(u, "gcd") || !strcmp(u, "lcm")))
+            return u[0] == 'g' ? int_gcd(w, v[0], v[1], rt) : int_lcm(w, v[0], v[1], rt);
         if (!strcmp(u, "maximum") || !strcmp(u, "minimum") || !strcmp(u, "fmax") || !strcmp(u, "fmin"))
             return minmax(w, strstr(u, "max") != NULL, u[0] == 'f', v[0], v[1], rt);
         if (fl && !strcmp(u, "arctan2"))

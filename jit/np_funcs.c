@@ -121,6 +121,8 @@ static const kj_np_ufunc ufuncs[] = {
     {"equal", 2}, {"not_equal", 2}, {"less", 2}, {"less_equal", 2}, {"greater", 2},
     {"greater_equal", 2}, {"copysign", 2}, {"where", 3}, {"clip", 3}, {"conjugate", 1}, {"conj", 1},
     {"round", 2},   /* np.round(a, decimals): the front end gives every call both operands */
+    {"reciprocal", 1}, {"spacing", 1}, {"float_power", 2}, {"nextafter", 2}, {"ldexp", 2},
+    {"gcd", 2}, {"lcm", 2},
 };
 
 const kj_np_ufunc *kj_np_find_ufunc(const char *name) {

@@ -215,3 +215,22 @@ _SIGNED = np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, -0.5, 2.5, -2.7
 def sign_and_infinity(x): return np.isposinf(x), np.isneginf(x), np.signbit(x), np.fix(x)
 @case(*VI, *MI)
 def sign_and_infinity_of_ints(x): return np.isposinf(x), np.isneginf(x), np.signbit(x)
+# np.gcd and np.lcm (magnitudes; int8's gcd(-128, 0) wraps to -128 as NumPy's) and np.reciprocal of
+# ints (1 and -1 keep their value, 0 gives what NumPy's conversion of inf gives on x86)
+_GCD = (np.array([12, -12, 0, 0, -128, 1, -1, 7, 127], dtype=np.int8),
+        np.array([18, 18, 5, 0, 0, 1, -1, -21, -127], dtype=np.int8))
+@case(_GCD, tuple(g.astype(np.int64) for g in _GCD), tuple(g.astype(np.int16)[::-2] for g in _GCD),
+      (_GCD[0].astype(np.uint64), _GCD[1].astype(np.uint8)), (ints((3, 4)), ints(4, np.int32)), (ints(0), ints(0)),
+      (np.int64(-2**63), np.int64(0)), (12, 18), (np.uint64(2**63), np.uint64(2**62)))
+def gcd_lcm_reciprocal(a, b): return np.gcd(a, b), np.lcm(a, b), np.reciprocal(a), np.reciprocal(b)
+# np.spacing (up from +-0.0, NaN for inf), np.nextafter, np.ldexp with an int exponent (int64 ones
+# clamped), np.float_power (float64 always) and np.reciprocal of floats
+_STEPS = np.array([1.0, -1.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e308, -3e-310])
+_EXPONENTS = np.array([1, -1, 2000, -2000, 2**40, -2**40, 3, 0, 5])
+@case((_STEPS, _EXPONENTS), (_STEPS[:7].astype(np.float32), _EXPONENTS[:7].astype(np.int32)),
+      (_STEPS[::-2], _EXPONENTS[::2].astype(np.int8)), (floats((3, 4)), ints(4)), (floats(0), ints(0)),
+      (ints(5), ints(5, np.int16, -3, 3)), (-0.0, 7), (2.5, np.int64(-3)))
+def float_steps(x, n):
+    return np.spacing(x), np.nextafter(x, 0.0), np.ldexp(x, n), np.float_power(x, 2), np.reciprocal(x * 1.0)
+@case((np.array([1 + 2j, -1.5j, 0j, 3.0 + 0j]),), (np.array([1 + 2j, -0.5 - 1j], dtype=np.complex64),), (2 - 1j,))
+def float_power_complex(z): return np.float_power(z, 2), np.float_power(z, 0.5), np.float_power(2.0, z)
