@@ -822,9 +822,9 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
         const kj_type *et = infer_expr(c, target);
         if (!et)
             return 0;
-        if (kj_np_gather_axis(target) >= 0) {
-            problem(c, target, "Assign column by column: for k in range(len(idx)): a[:, idx[k]] = v[:, k].",
-                    "assigning to an array index beside slices (a[:, idx] = v) is not supported yet");
+        if (kj_np_gather_axis(target) >= 0 && t->kind == KJ_T_ARRAY && t->ndim > et->ndim) {
+            problem(c, at, "Give the value at most the dimensions of what it is assigned to.",
+                    "cannot assign %s to %s", t->name, et->name);
             return 0;
         }
         if (et->kind == KJ_T_ARRAY) {

@@ -1,6 +1,7 @@
 /* lower_np_fancy: indexing with arrays, as users write it: a boolean mask
  * of the array's shape (a[a > 0], a[m] = 0), a 1-d integer array on the
- * first axis (a[idx], a[idx] = v) or beside slices (a[:, idx], read), and
+ * first axis (a[idx], a[idx] = v) or beside slices (a[:, idx], read and
+ * written), and
  * one per axis, naming points (a[i, j], a[np.nonzero(m)]). They make
  * copies when read, as NumPy does; the mask is walked in C order. */
 #include "jit/lower_np.h"
@@ -108,6 +109,37 @@ static LLVMValueRef gather(kj_lw *w, kj_node *n, int axis) {
     return out;
 }
 
+/* a[:, idx] = v: the slices' view of a, and along its axis each position
+ * idx names given its part of v, broadcast as NumPy does to the indexing
+ * result (v's axes align with the result's from the right; the one facing
+ * idx has its length or 1). Like NumPy, in idx's order and without a copy
+ * of a v that overlaps a. */
+static void scatter(kj_lw *w, kj_node *n, int axis, LLVMValueRef v, const kj_type *vt) {
+    const kj_type *at = n->kids[0]->type, *it = n->kids[axis + 1]->type;
+    int nd = at->ndim;
+    LLVMValueRef view = kj_lower_view(w, n, kj_lower_expr(w, n->kids[0]), axis);
+    LLVMValueRef ix = kj_lower_expr(w, n->kids[axis + 1]);
+    LLVMValueRef len = kj_array_field(w, view, 2, axis), count = kj_array_len(w, ix);
+    const kj_type *part = kj_array(at->elem, nd - 1, KJ_LAYOUT_A, false);
+    int vaxis = vt->kind == KJ_T_ARRAY ? axis - (nd - vt->ndim) : -1;   /* v's axis facing idx, if any */
+    const kj_type *vpart = vaxis >= 0 ? kj_array(vt->elem, vt->ndim - 1, KJ_LAYOUT_A, vt->readonly) : vt;
+    LLVMValueRef single = NULL;
+    if (vaxis >= 0) {
+        LLVMValueRef have = kj_array_field(w, v, 2, vaxis);
+        single = LLVMBuildICmp(w->b, LLVMIntEQ, have, c64(w, 1), "");
+        kj_raise_if(w, LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, have, count, ""), LLVMBuildNot(w->b, single, ""), ""),
+                    PyExc_ValueError, "shape mismatch: value array could not be broadcast to indexing result");
+    }
+    kj_np_loop l;
+    LLVMValueRef k = kj_np_loop_begin(w, &l, count);
+    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, axis);
+    LLVMValueRef src = v;
+    if (vaxis >= 0)
+        src = across(w, v, vt->ndim, vaxis, LLVMBuildSelect(w->b, single, c64(w, 0), k, ""), vpart);
+    kj_np_assign(w, across(w, view, nd, axis, i, part), part, src, vpart);
+    kj_np_loop_end(w, &l);
+}
+
 LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
     int axis = kj_np_gather_axis(n);
     if (axis >= 0)
@@ -166,6 +198,11 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
 }
 
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
+    int axis = kj_np_gather_axis(target);
+    if (axis >= 0) {
+        scatter(w, target, axis, v, vt);
+        return;
+    }
     if (kj_np_is_point_index(target)) {   /* a[i, j] = v: a number, or one value per point (or one for all) */
         points p;
         points_of(w, target, &p);

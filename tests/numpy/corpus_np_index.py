@@ -175,6 +175,17 @@ def tri_indices(n, k): return np.tril_indices(n), np.tril_indices(n, k), np.triu
       (floats((3, 4)), np.array([4])), (floats((3, 4)), np.array([-5])))
 def by_index_beside_slices(a, idx):
     return a[:, idx], a[::-1, idx] * 2, a[..., idx], a[1:, idx].sum(), a[idx, ::-1], a[idx, :]
+# ... and written: each position it names gets its part of the value, broadcast as NumPy does
+@case(*[(x, np.array(i, dtype=np.int64), v) for (x,) in M[:4] for i, v in (([0, -1], 9.5), ([1, 1], -2.0), ([], 3.0))],
+      (floats((3, 4)), np.array([3, 0], np.int32), np.arange(6.0).reshape(3, 2)),
+      (floats((3, 4)), np.array([2, 1]), np.arange(2.0)), (floats((3, 4)), np.array([2, 1]), np.arange(3.0).reshape(3, 1)),
+      (ints((3, 4)), np.array([-1], np.int8), 2.7), (_CUBE[0], np.array([1, -3]), np.arange(4.0)),
+      (_CUBE[0], np.array([2]), np.arange(8.0).reshape(2, 1, 4)), (floats((3, 4)), np.array([4]), 1.0))
+def by_index_beside_slices_written(a, idx, v):
+    a[:, idx] = v
+    a[..., idx] *= 2
+    a[1:, idx] += a[1:, idx]
+    return a
 @case(*M, *MI, _CUBE)
 def rot90_every_k(a): return np.rot90(a), np.rot90(a, 2), np.rot90(a, k=3), np.rot90(a, 0), np.rot90(a, -1), np.rot90(a, 5)
 # loops over np.ndindex and np.ndenumerate, and arrays indexed by their tuples (jit/lower_np_ndindex.c)

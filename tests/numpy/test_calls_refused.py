@@ -549,8 +549,8 @@ def test_ndindex_and_ndenumerate_take_what_numpy_loops_over():
 
 
 @kiln.njit
-def store_beside_slices(a, idx):
-    a[:, idx] = 0.0
+def store_beside_slices(a, idx, v):
+    a[:, idx] = v
 
 
 @kiln.njit
@@ -563,14 +563,19 @@ def number_and_array(a, idx):
     return a[0, idx]
 
 
-def test_an_array_index_beside_slices_is_read_only_and_of_integers():
-    # a[:, idx] reads (the corpus checks it); writing through it, a mask there,
-    # or a number beside the array, are refused with what to write instead
+def test_an_array_index_beside_slices_is_of_integers_and_takes_values_that_broadcast():
+    # a[:, idx] reads and writes (the corpus checks it); a value that does not
+    # broadcast to what it names is a ValueError with a unchanged, one with
+    # more dimensions is refused; a mask there, or a number beside the array,
+    # are refused with what to write instead
     a = np.arange(12.0).reshape(3, 4)
-    with pytest.raises(kiln.TypingError, match=r"assigning to an array index beside slices \(a\[:, idx\] = v\) is not supported yet") as e:
-        store_beside_slices(a, np.array([0, 2]))
-    assert "a[:, idx[k]] = v[:, k]" in str(e.value)
-    assert (a == np.arange(12.0).reshape(3, 4)).all()
+    for v in (np.ones((3, 3)), np.ones((2, 2))):
+        with pytest.raises(ValueError, match="could not (be )?broadcast"):
+            store_beside_slices(a, np.array([0, 2]), v)
+        assert (a == np.arange(12.0).reshape(3, 4)).all()
+    with pytest.raises(kiln.TypingError, match=r"cannot assign array\(float64, 3d, C\) to array\(float64, 2d") as e:
+        store_beside_slices(a, np.array([0, 2]), np.ones((1, 3, 2)))
+    assert "at most the dimensions" in str(e.value)
     with pytest.raises(kiln.TypingError, match="beside slices, an array index must be a 1-d integer array, got array\\(bool") as e:
         mask_beside_slices(a, np.array([True, False, True, False]))
     assert "np.nonzero(m)[0]" in str(e.value)
