@@ -480,15 +480,15 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args) {
             LLVMValueRef x[2] = {kj_cast(w, args[0], at[0], KJ_I64), kj_cast(w, args[1], at[1], KJ_I64)};
             return kj_call(w, "kj_rt_gcd", w->i64, 2, (LLVMTypeRef[]){w->i64, w->i64}, x);
         }
-        if (!strcmp(m, "ldexp")) {
-            LLVMValueRef x = kj_cast(w, args[0], at[0], KJ_F64);
-            LLVMValueRef e = LLVMBuildIntCast2(b, kj_cast(w, args[1], at[1], KJ_I64), w->i32, 1, "");
-            return kj_fm(w, kj_call(w, "ldexp", w->f64, 2, (LLVMTypeRef[]){w->f64, w->i32}, (LLVMValueRef[]){x, e}));
-        }
-        if (!strcmp(m, "modf")) {
+        if (!strcmp(m, "ldexp"))
+            return kj_ldexp(w, n, kj_cast(w, args[0], at[0], KJ_F64), KJ_F64, args[1], at[1]);
+        if (!strcmp(m, "modf")) {   /* the fraction keeps x's sign; of inf it is 0.0 */
             LLVMValueRef x = kj_cast(w, args[0], at[0], KJ_F64);
             LLVMValueRef ip = intrinsic(w, "llvm.trunc", KJ_F64, 1, &x);
             LLVMValueRef fp = kj_fm(w, LLVMBuildFSub(b, x, ip, ""));
+            LLVMValueRef inf = LLVMBuildFCmp(b, LLVMRealOEQ, intrinsic(w, "llvm.fabs", KJ_F64, 1, &x),
+                                             LLVMConstReal(w->f64, 1.0 / 0.0), "");
+            fp = LLVMBuildSelect(b, inf, LLVMConstReal(w->f64, 0.0), fp, "");
             fp = intrinsic(w, "llvm.copysign", KJ_F64, 2, (LLVMValueRef[]){fp, x});
             LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, t));
             tup = LLVMBuildInsertValue(b, tup, fp, 0, "");

@@ -104,6 +104,11 @@ LLVMValueRef kj_arith(kj_lw *w, kj_node *at, kj_op op, LLVMValueRef a, LLVMValue
 /* Branches to a new block that raises `cls` (a Python exception class)
  * with msg when cond is true; continues in the other block. */
 void kj_raise_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *msg);
+/* x * 2**n (x of float type rt, n an integer of type nt) through libm's
+ * ldexp, whose exponent is a C int: a wider one is clamped first, as
+ * NumPy's loops for int64 do, so 2**40 overflows to inf rather than
+ * wrapping (lower_np_elem.c; at places an error, or is NULL). */
+LLVMValueRef kj_ldexp(kj_lw *w, kj_node *at, LLVMValueRef x, const kj_type *rt, LLVMValueRef n, const kj_type *nt);
 /* Raises now (records the exception, returns 1 from the function) and
  * continues in a fresh unreachable block. */
 void kj_raise(kj_lw *w, PyObject *cls, const char *msg);

@@ -174,16 +174,13 @@ static LLVMValueRef float_spacing(kj_lw *w, kj_node *at, LLVMValueRef x, const k
     return LLVMBuildSelect(w->b, inf, fc(ft, 0.0 / 0.0), d, "");
 }
 
-/* np.ldexp(x, n): x * 2**n through libm's ldexp, whose exponent is a C
- * int; a wider one is clamped first, as NumPy's loops for int64 do. */
-static LLVMValueRef float_ldexp(kj_lw *w, kj_node *at, LLVMValueRef x, const kj_type *rt, LLVMValueRef n,
-                                const kj_type *nt) {
+LLVMValueRef kj_ldexp(kj_lw *w, kj_node *at, LLVMValueRef x, const kj_type *rt, LLVMValueRef n, const kj_type *nt) {
     const kj_target *tg = w->u->target;
     const char *sym = tg->math_symbol ? tg->math_symbol(tg, "ldexp", rt->bits) : NULL;
     LLVMTypeRef ft = kj_lltype(w, rt);
     if (!sym) {
-        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL, "ldexp is not available on the %s target",
-                tg->name);
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at ? at->line : 0, at ? at->col : 0, NULL,
+                "ldexp is not available on the %s target", tg->name);
         return LLVMGetUndef(ft);
     }
     LLVMValueRef e = kj_cast(w, n, nt, KJ_I64);
@@ -191,7 +188,7 @@ static LLVMValueRef float_ldexp(kj_lw *w, kj_node *at, LLVMValueRef x, const kj_
     e = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, e, lo, ""), lo, e, "");
     e = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, e, hi, ""), hi, e, "");
     LLVMValueRef args[2] = {x, LLVMBuildTrunc(w->b, e, w->i32, "")};
-    return kj_call(w, sym, ft, 2, (LLVMTypeRef[]){ft, w->i32}, args);
+    return kj_fm(w, kj_call(w, sym, ft, 2, (LLVMTypeRef[]){ft, w->i32}, args));
 }
 
 static LLVMValueRef compare(kj_lw *w, const char *u, LLVMValueRef a, LLVMValueRef b, const kj_type *t) {
@@ -523,7 +520,7 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValu
     if (!strcmp(u, "where"))
         return LLVMBuildSelect(b, kj_truth(w, x[0], xt[0]), kj_cast(w, x[1], xt[1], rt), kj_cast(w, x[2], xt[2], rt), "");
     if (!strcmp(u, "ldexp") && is_float(rt) && xt[1]->kind != KJ_T_FLOAT)   /* the exponent stays an integer */
-        return float_ldexp(w, at, kj_cast(w, x[0], xt[0], rt), rt, x[1], xt[1]);
+        return kj_ldexp(w, at, kj_cast(w, x[0], xt[0], rt), rt, x[1], xt[1]);
     LLVMValueRef v[3];
     for (int i = 0; i < n; i++)
         v[i] = kj_cast(w, x[i], xt[i], rt);

@@ -139,9 +139,10 @@ def math_degrees_radians(x): return (math.radians(x), math.degrees(math.radians(
 def math_log_base(x): return math.log(x, 2.0)
 @case(*[(a, b) for a in [12, -18, 0, 7] for b in [8, 0, -4, 21]])
 def math_gcd(a, b): return math.gcd(a, b)
-@case(*[(x,) for x in [2.5, -2.5, 3.0, 0.0]])
+@case(*[(x,) for x in [2.5, -2.5, 3.0, 0.0, -0.0, -4.0, float("inf"), -float("inf"), float("nan")]])
 def math_modf(x): return math.modf(x)
-@case(*[(x, e) for x in [0.5, 3.0] for e in [0, 3, -2]])
+# an exponent past a C int's range (2**40) is clamped, not wrapped: it underflows to a signed zero
+@case(*[(x, e) for x in [0.5, 3.0] for e in [0, 3, -2]], (0.5, -2**40), (-3.0, -2**40), (0.0, 2**40))
 def math_ldexp(x, e): return math.ldexp(x, e)
 @case(*[(x,) for x in [1.0, 2.0]])
 def math_constants(x): return (math.pi * x, math.e, math.tau, math.inf > x)
