@@ -745,6 +745,8 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
         t = kj_np_linalg_type(c, n, m, &a, &handled);
     if (!handled)
         t = kj_np_sorting_type(c, n, m, &a, &handled);
+    if (!handled)
+        t = kj_np_place_type(c, n, m, &a, &handled);
     return handled ? t : other_type(c, n, m, &a);
 }
 

@@ -52,6 +52,10 @@ bool kj_np_only_keywords(const kj_np_args *a, const char *const *names);
 /* NumPy's sorting, searching and counting functions (infer_np_sort.c):
  * the type, or NULL with *handled false when m is not one of them. */
 const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
+/* np.take_along_axis, np.fill_diagonal and np.broadcast_to
+ * (infer_np_place.c): the type, or NULL with *handled false when m is not
+ * one of them. */
+const kj_type *kj_np_place_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
 /* The arguments after the array of sort / argsort from `first` on, when
  * they ask for what Kiln does not do (a message), or NULL. */
 const char *kj_np_sort_args_refused(const kj_np_args *a, int first, int ndim);

@@ -20,8 +20,7 @@ static void check_mask_shape(kj_lw *w, LLVMValueRef a, LLVMValueRef m, int nd) {
     }
 }
 
-/* An index from an integer array, negative from the end, checked. */
-static LLVMValueRef checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef len, int axis) {
+LLVMValueRef kj_np_checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef len, int axis) {
     LLVMValueRef asked = kj_cast(w, i, it, KJ_I64);
     LLVMValueRef k = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, asked, c64(w, 0), ""),
                                      LLVMBuildAdd(w->b, asked, len, ""), asked, "");
@@ -65,7 +64,7 @@ static void points_of(kj_lw *w, kj_node *n, points *p) {
 static LLVMValueRef point_ptr(kj_lw *w, const points *p, LLVMValueRef k) {
     LLVMValueRef idx[KJ_NP_MAXDIM];
     for (int d = 0; d < p->at->ndim; d++)
-        idx[d] = checked_index(w, kj_array_item(w, p->ix[d], p->it[d], k), p->it[d]->elem,
+        idx[d] = kj_np_checked_index(w, kj_array_item(w, p->ix[d], p->it[d], k), p->it[d]->elem,
                                kj_array_field(w, p->a, 2, d), d);
     return kj_np_ptr(w, p->a, p->at->ndim, idx);
 }
@@ -103,7 +102,7 @@ static LLVMValueRef gather(kj_lw *w, kj_node *n, int axis) {
     const kj_type *part = kj_array(at->elem, nd - 1, KJ_LAYOUT_A, false);
     kj_np_loop l;
     LLVMValueRef k = kj_np_loop_begin(w, &l, shape[axis]);
-    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, axis);
+    LLVMValueRef i = kj_np_checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, axis);
     kj_np_copy_into(w, across(w, out, nd, axis, k, part), part, across(w, v, nd, axis, i, part), part);
     kj_np_loop_end(w, &l);
     return out;
@@ -132,7 +131,7 @@ static void scatter(kj_lw *w, kj_node *n, int axis, LLVMValueRef v, const kj_typ
     }
     kj_np_loop l;
     LLVMValueRef k = kj_np_loop_begin(w, &l, count);
-    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, axis);
+    LLVMValueRef i = kj_np_checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, axis);
     LLVMValueRef src = v;
     if (vaxis >= 0)
         src = across(w, v, vt->ndim, vaxis, LLVMBuildSelect(w->b, single, c64(w, 0), k, ""), vpart);
@@ -188,7 +187,7 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
     LLVMValueRef out = kj_np_alloc(w, t, shape, false);
     kj_np_loop l;
     LLVMValueRef k = kj_np_loop_begin(w, &l, shape[0]);
-    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, 0);
+    LLVMValueRef i = kj_np_checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, 0);
     if (at->ndim == 1)
         kj_np_store_elem(w, kj_np_ptr(w, out, 1, &k), kj_array_item(w, a, at, i), at->elem, t->elem);
     else
@@ -280,7 +279,7 @@ void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type 
     }
     kj_np_loop l;
     LLVMValueRef k = kj_np_loop_begin(w, &l, n);
-    LLVMValueRef i = checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, 0);
+    LLVMValueRef i = kj_np_checked_index(w, kj_array_item(w, ix, it, k), it->elem, len, 0);
     LLVMValueRef x = v;
     const kj_type *xt = vt;
     if (per_index) {

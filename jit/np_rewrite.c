@@ -55,6 +55,7 @@
  *   np.isposinf(x)          x == np.inf                   (np.isneginf: x == -np.inf)
  *   np.signbit(x)           np.copysign(1.0, x) < 0       (set for -0.0 and a NaN with its sign bit, as NumPy's)
  *   np.fix(x)               np.trunc(x)                   (NumPy's ceil below 0 and floor above are a truncation)
+ *   np.modf(x)              (np.copysign(np.where(np.isinf(x), 0.0, x - np.trunc(x)), x), np.trunc(x))
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
  * operand a rewrite reads twice must be a name or a constant, so that
@@ -735,6 +736,18 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         } else {
             out = compare(&r, KJ_OP_EQ, a.arg[0], constant(&r, KJ_F64, 0, m[2] == 'p' ? INFINITY : -INFINITY));
         }
+    } else if (!strcmp(m, "modf")) {
+        static const char *const params[] = {"x", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes one operand here (no out=)", m);
+        if (!read_twice_ok(a.arg[0]))
+            return refuse(e, n, "Assign it to a name first, then pass the name.",
+                          "np.%s takes x as a name or a constant in compiled code", m);
+        kj_node *x = a.arg[0], *inf = call(&r, "np.isinf", 1, x, NULL, NULL);
+        kj_node *rest = binop(&r, KJ_OP_SUB, x, call(&r, "np.trunc", 1, x, NULL, NULL));
+        kj_node *frac = call(&r, "np.where", 3, inf, constant(&r, KJ_F64, 0, 0.0), rest);
+        out = tuple2(&r, call(&r, "np.copysign", 2, frac, x, NULL), call(&r, "np.trunc", 1, x, NULL, NULL));
     } else if (!strcmp(m, "rot90")) {
         static const char *const params[] = {"m", "k", NULL};
         bind(n, 1, params, &a);

@@ -234,3 +234,6 @@ def float_steps(x, n):
     return np.spacing(x), np.nextafter(x, 0.0), np.ldexp(x, n), np.float_power(x, 2), np.reciprocal(x * 1.0)
 @case((np.array([1 + 2j, -1.5j, 0j, 3.0 + 0j]),), (np.array([1 + 2j, -0.5 - 1j], dtype=np.complex64),), (2 - 1j,))
 def float_power_complex(z): return np.float_power(z, 2), np.float_power(z, 0.5), np.float_power(2.0, z)
+# np.modf: the fraction keeps x's sign (0.0 for inf), as NumPy's (jit/np_rewrite.c)
+@case(*V, *M, *VI[:2], (_SIGNED,), (_SIGNED.astype(np.float32),), (2.5,), (-3,), (float("-inf"),))
+def modf(x): return np.modf(x)

@@ -263,3 +263,24 @@ def points_write(a, i, j, v):
     a[i, j] = v
     a[np.nonzero(a < -5)] = 0
     return a
+# np.take_along_axis, np.fill_diagonal and np.broadcast_to (jit/lower_np_place.c)
+_ROWS = np.array([[0, 1], [3, -1], [2, 2]])
+@case((floats((3, 4)), _ROWS), (ints((3, 4), np.int32), _ROWS[:, :1]), (floats((3, 4))[::-1, ::2], _ROWS[:1] % 2),
+      (np.asfortranarray(floats((3, 4))), _ROWS.astype(np.int8)), (floats((3, 0)), _ROWS[:, :0]),
+      (floats((3, 4)), np.array([[4, 0]])))
+def take_along_axis(a, idx):
+    return (np.take_along_axis(a, idx, axis=1), np.take_along_axis(a, idx, -1), np.take_along_axis(a.T, idx.T, 0),
+            np.take_along_axis(a, np.argsort(a), axis=1), np.take_along_axis(a.ravel(), idx.ravel(), None))
+@case(*[(x, v) for (x,) in (*M[:4], (floats((5, 3)),), (ints((3, 3), np.int16),), (floats((2, 2, 2)),))
+        for v in (7, -2.5, np.array([1.0, 2.0]), np.arange(4).reshape(2, 2), np.zeros(0))],
+      (floats((2, 2, 3)), 1.0))
+def fill_diagonal(a, v):
+    b = a.copy()
+    np.fill_diagonal(a, v)
+    if a.ndim == 2:
+        np.fill_diagonal(b, v, wrap=True)
+    return a, b
+@case((floats(4),), (floats((3, 1)),), (floats((1, 4))[:, ::-1],), (ints(1, np.int8),), (floats(0),))
+def broadcast_to(x):
+    v = np.broadcast_to(x, (3, 4)) if x.size else np.broadcast_to(x, (2, 0))
+    return v, np.broadcast_to(x, (2, 3, 4)).sum() if x.size else 0.0, np.broadcast_to(x, x.shape) * 2
