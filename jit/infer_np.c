@@ -431,12 +431,14 @@ static const kj_type *join_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
              t->name);
     const kj_type *e = NULL;
     int nd = 0;
+    bool columns = !strcmp(m, "column_stack");   /* its 1-d arrays are columns, beside 2-d ones */
     for (int i = 0; i < t->n; i++) {
         const kj_type *x = t->elems[i];
-        if (x->kind != KJ_T_ARRAY || x->ndim == 0 || (i > 0 && x->ndim != nd))
+        int xnd = x->kind == KJ_T_ARRAY && columns && x->ndim == 1 ? 2 : x->ndim;
+        if (x->kind != KJ_T_ARRAY || x->ndim == 0 || (i > 0 && xnd != nd))
             FAIL(c, arrays, "Give every array the same number of dimensions (a.reshape(1, -1) makes a row).",
                  "np.%s takes arrays of one number of dimensions (at least 1) here, got %s", m, t->name);
-        nd = x->ndim;
+        nd = xnd;
         if (!e) {
             e = x->elem;
         } else {

@@ -1,7 +1,8 @@
-/* lower_np_join: np.concatenate, np.stack, np.hstack and np.vstack of a
- * tuple of arrays, and np.append. Each is a concatenation along one axis of the result:
- * stack first gives every array a new axis of length 1 there, vstack gives
- * 1-d arrays one in front (a row). Every array is then copied into its
+/* lower_np_join: np.concatenate, np.stack, np.hstack, np.vstack (and its
+ * alias np.row_stack) and np.column_stack of a tuple of arrays, and
+ * np.append. Each is a concatenation along one axis of the result: stack
+ * first gives every array a new axis of length 1 there, vstack gives 1-d
+ * arrays one in front (a row), column_stack one behind (a column). Every array is then copied into its
  * slice of the new C-contiguous result, converting its elements to the
  * result's dtype. */
 #include "jit/lower_np.h"
@@ -14,10 +15,11 @@ static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (un
  * a new axis of length 1 (-1: none), for arrays of nd dimensions. */
 static void join_axes(const char *m, const kj_np_args *a, int nd, int rank, int *axis, int *unit_at) {
     kj_node *given = strcmp(m, "concatenate") == 0 || strcmp(m, "stack") == 0 ? kj_np_arg(a, 1, "axis") : NULL;
-    *axis = given ? (int)given->ival : !strcmp(m, "hstack") && nd > 1 ? 1 : 0;
+    *axis = given ? (int)given->ival : (!strcmp(m, "hstack") && nd > 1) || !strcmp(m, "column_stack") ? 1 : 0;
     if (*axis < 0)
         *axis += rank;
-    *unit_at = !strcmp(m, "stack") ? *axis : !strcmp(m, "vstack") && nd == 1 ? 0 : -1;
+    bool rows = !strcmp(m, "vstack") || !strcmp(m, "row_stack");
+    *unit_at = !strcmp(m, "stack") ? *axis : rows && nd == 1 ? 0 : -1;
 }
 
 /* Array x (type xt) seen with rank dimensions: a new one of length 1 at
@@ -45,7 +47,8 @@ LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_a
     LLVMValueRef arr[count], shape[count][KJ_NP_MAXDIM], strides[count][KJ_NP_MAXDIM];
     for (int i = 0; i < count; i++) {
         arr[i] = LLVMBuildExtractValue(w->b, tuple, (unsigned)i, "");
-        expanded(w, arr[i], tt->elems[i], unit_at, shape[i], strides[i]);
+        bool column = !strcmp(m, "column_stack") && tt->elems[i]->ndim == 1;   /* a 1-d array stands as a column */
+        expanded(w, arr[i], tt->elems[i], column ? 1 : unit_at, shape[i], strides[i]);
     }
     /* every axis but the joined one must match the first array's */
     LLVMValueRef out_shape[KJ_NP_MAXDIM];

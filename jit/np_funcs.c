@@ -94,7 +94,7 @@ const kj_type *kj_np_dtype_node(const kj_node *k) {
 int kj_np_join_rank(const char *m, int nd) {
     if (!strcmp(m, "concatenate") || !strcmp(m, "hstack"))
         return nd;
-    if (!strcmp(m, "vstack"))
+    if (!strcmp(m, "vstack") || !strcmp(m, "row_stack") || !strcmp(m, "column_stack"))
         return nd < 2 ? 2 : nd;
     if (!strcmp(m, "stack"))
         return nd + 1;

@@ -126,6 +126,11 @@ def concatenate_first_axis(a, b): return np.concatenate((a, b)), np.concatenate(
 def concatenate_last_axis(a, b): return np.concatenate((a, b), axis=1), np.concatenate((b, a), axis=-1)
 @case((floats(3), ints(2)), _ROWS, _SHORT, (floats((2, 3)), floats((3, 3))))
 def hstack_vstack(a, b): return np.hstack((a, b)), np.vstack((a, a, b[::-1]))
+# column_stack: 1-d arrays are columns, beside 2-d ones (a design matrix); row_stack is vstack
+@case((floats(3), ints(3, np.int8)), (floats(3), floats(4)), (floats((3, 2)), floats(3)[::-1]), (floats((3, 1)).T, floats((1, 2))),
+      (floats(0), floats(0)), (np.asfortranarray(floats((3, 2))), ints((3, 2))))
+def column_and_row_stack(a, b):
+    return np.column_stack((a, b)), np.column_stack((b, a, a)), np.row_stack((a, a))
 @case((floats(3), ints(3, np.int8)), (floats(3), floats(4)), _ROWS, (floats((0, 2)), floats((0, 2))))
 def stack_axes(a, b): return np.stack((a, b)), np.stack((b, a), axis=1), np.stack((a, b, a), axis=-1)
 @case(*V[:3])
