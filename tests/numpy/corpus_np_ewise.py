@@ -237,3 +237,15 @@ def float_power_complex(z): return np.float_power(z, 2), np.float_power(z, 0.5),
 # np.modf: the fraction keeps x's sign (0.0 for inf), as NumPy's (jit/np_rewrite.c)
 @case(*V, *M, *VI[:2], (_SIGNED,), (_SIGNED.astype(np.float32),), (2.5,), (-3,), (float("-inf"),))
 def modf(x): return np.modf(x)
+# np.nan_to_num: NaN, +inf and -inf replaced (by default 0.0 and the dtype's largest finite numbers),
+# both parts of a complex number, integers left as they are (jit/np_nan_to_num.c)
+_CPLX_SPECIAL = np.array([complex(np.nan, np.inf), 1 - 1j, complex(-np.inf, np.nan)])
+@case(*V, *M, *VI[:3], (_SIGNED,), (_SIGNED.astype(np.float32),), (_CPLX_SPECIAL,), (_CPLX_SPECIAL.astype(np.complex64),),
+      (np.array([True, False]),), (float("nan"),), (-7,))
+def nan_to_num(x):
+    return np.nan_to_num(x), np.nan_to_num(x, nan=-1.0, posinf=5, neginf=None), np.nan_to_num(x, True, 2.5, -1e300, 1e300)
+@case(*V[:4], (_SIGNED.copy(),), (_SIGNED.astype(np.float32)[::-1],), *MI[:1])
+def nan_to_num_in_place(x):
+    y = np.nan_to_num(x, copy=False)
+    y[...] += 0
+    return x, y

@@ -582,3 +582,21 @@ def test_an_array_index_beside_slices_is_of_integers_and_takes_values_that_broad
     with pytest.raises(kiln.TypingError, match="an array index mixed with other indices is not supported") as e:
         number_and_array(a, np.array([1]))
     assert "a[:, idx]" in str(e.value)
+
+
+@kiln.njit
+def mend_in_place(x):
+    return np.nan_to_num(x, copy=False)
+
+
+@kiln.njit
+def mend_with(x, copy):
+    return np.nan_to_num(x, copy=copy)
+
+
+def test_nan_to_num_mends_in_place_only_a_writeable_array_and_copy_is_a_constant():
+    with pytest.raises(kiln.TypingError, match=r"np.nan_to_num\(copy=False\) mends a writeable array in place, got float64"):
+        mend_in_place(1.5)
+    with pytest.raises(kiln.TypingError, match="np.nan_to_num takes a constant copy here") as e:
+        mend_with(np.zeros(3), False)
+    assert "copy=False" in str(e.value)
