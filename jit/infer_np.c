@@ -534,6 +534,8 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return nd_iteration_type(c, n, m, a);
     if (!strcmp(m, "nan_to_num"))
         return kj_np_nan_to_num_type(c, n, a);
+    if (!strcmp(m, "cross"))
+        return kj_np_cross_type(c, n, a);
     if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
         const kj_type *x = kj_np_arg_type(c, a->pos[0]);
         const kj_type *t = x && x->kind == KJ_T_ARRAY ? part_type(x, m) : NULL;

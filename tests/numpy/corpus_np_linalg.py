@@ -1,10 +1,11 @@
 """Corpus: np.linalg.solve, inv and det, on LAPACK as NumPy's own linalg:
 results equal to the bit, float32 computed in float64 as NumPy does, and
 NumPy's errors for singular, non-square and mismatched operands; and
-np.trace, np.diag and diagonals."""
+np.trace, np.diag and diagonals; np.cross."""
 import numpy as np
 
 from np_diff import case
+from np_inputs import floats, ints
 
 _rng = np.random.default_rng(42)
 _A = _rng.standard_normal((5, 5))
@@ -186,3 +187,11 @@ def cond_two(a): return np.linalg.cond(a), np.linalg.cond(a, 2), np.linalg.cond(
 def cond_one(a): return np.linalg.cond(a, 1), np.linalg.cond(a, -1)
 @case(*CONDS)
 def cond_inf_fro_nuc(a): return np.linalg.cond(a, np.inf), np.linalg.cond(a, -np.inf), np.linalg.cond(a, 'fro'), np.linalg.cond(a, 'nuc')
+# np.cross of 3-vectors along the last axis, the other axes broadcast (jit/np_cross.c); 4-vectors are
+# NumPy's ValueError
+_V3 = np.array([1.0, 2.0, 3.0])
+@case((_V3, np.array([4.0, 5.0, 6.0])), (np.arange(3), np.array([1.5, -2.0, 0.5])), (floats((5, 3)), floats((5, 3))),
+      (floats((5, 3)), _V3), (floats((2, 1, 3)), floats((4, 3))), (floats((4, 3))[::-1], np.asfortranarray(floats((4, 3)))),
+      (floats((0, 3)), _V3), (np.array([1, 2, 3], np.int8), np.array([100, 50, -7], np.int8)),
+      (ints((3, 3), np.int32), floats(3, np.float32)), (np.ones(4), np.ones(3)))
+def cross(a, b): return np.cross(a, b), np.cross(b, a), np.cross(a, a)

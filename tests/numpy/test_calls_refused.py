@@ -600,3 +600,22 @@ def test_nan_to_num_mends_in_place_only_a_writeable_array_and_copy_is_a_constant
     with pytest.raises(kiln.TypingError, match="np.nan_to_num takes a constant copy here") as e:
         mend_with(np.zeros(3), False)
     assert "copy=False" in str(e.value)
+
+
+@kiln.njit
+def cross_of(a, b):
+    return np.cross(a, b)
+
+
+@kiln.njit
+def cross_along(a, b):
+    return np.cross(a, b, axis=0)
+
+
+def test_cross_takes_3_vectors_on_the_last_axis():
+    # 2-element vectors give numbers in NumPy, a dimension less than Kiln's result type: a ValueError
+    # saying what to write, as Numba's np.cross; an axis= is refused
+    with pytest.raises(ValueError, match=r"np.cross of 2-element vectors gives numbers.*a\[\.\.\., 0\] \* b\[\.\.\., 1\]"):
+        cross_of(np.ones(2), np.ones(2))
+    with pytest.raises(kiln.TypingError, match="np.cross takes two arrays and no axis here"):
+        cross_along(np.ones((3, 2)), np.ones((3, 2)))
