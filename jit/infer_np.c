@@ -414,53 +414,6 @@ static const kj_type *part_type(const kj_type *self, const char *m) {
     return NULL;
 }
 
-/* np.concatenate(arrays, axis), np.stack(arrays, axis), np.hstack(arrays),
- * np.vstack(arrays): arrays is a tuple of arrays of one number of
- * dimensions, the axis a constant; the result has the promoted dtype. */
-static const kj_type *join_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
-    static const char *const axis_kw[] = {"axis", NULL};
-    bool takes_axis = !strcmp(m, "concatenate") || !strcmp(m, "stack");
-    kj_node *arrays = kj_np_arg(a, 0, NULL), *axis = takes_axis ? kj_np_arg(a, 1, "axis") : NULL;
-    if (!arrays || a->npos > (takes_axis ? 2 : 1) || !kj_np_only_keywords(a, takes_axis ? axis_kw : NULL))
-        FAIL(c, n, NULL, "np.%s takes a tuple of arrays%s here", m, takes_axis ? " and axis=" : "");
-    const kj_type *t = kj_np_arg_type(c, arrays);
-    if (!t)
-        return NULL;
-    if (t->kind != KJ_T_TUPLE || t->n == 0)
-        FAIL(c, arrays, "Pass the arrays as a tuple: np.concatenate((a, b)).", "np.%s takes a tuple of arrays, got %s", m,
-             t->name);
-    const kj_type *e = NULL;
-    int nd = 0;
-    bool columns = !strcmp(m, "column_stack");   /* its 1-d arrays are columns, beside 2-d ones */
-    for (int i = 0; i < t->n; i++) {
-        const kj_type *x = t->elems[i];
-        int xnd = x->kind == KJ_T_ARRAY && columns && x->ndim == 1 ? 2 : x->ndim;
-        if (x->kind != KJ_T_ARRAY || x->ndim == 0 || (i > 0 && xnd != nd))
-            FAIL(c, arrays, "Give every array the same number of dimensions (a.reshape(1, -1) makes a row).",
-                 "np.%s takes arrays of one number of dimensions (at least 1) here, got %s", m, t->name);
-        nd = xnd;
-        if (!e) {
-            e = x->elem;
-        } else {
-            char why[300];
-            const kj_type *pair[2] = {kj_array(e, 1, KJ_LAYOUT_C, false), x};
-            if (!(e = kj_np_result_dtype("add", 2, pair, why, sizeof why)))
-                FAIL(c, arrays, NULL, "np.%s: %s", m, why);
-        }
-    }
-    int rank = kj_np_join_rank(m, nd);
-    if (axis) {
-        const kj_type *at = kj_np_arg_type(c, axis);
-        if (!at)
-            return NULL;
-        if (axis->kind != KJ_E_CONST || !kj_is_intlike(at))
-            FAIL(c, axis, "Write the axis as a number.", "np.%s takes a constant int axis in compiled code", m);
-        if (axis->ival < -rank || axis->ival >= rank)
-            FAIL(c, axis, NULL, "axis %lld is out of bounds for array of dimension %d", (long long)axis->ival, rank);
-    }
-    return kj_array(e, rank, KJ_LAYOUT_C, false);
-}
-
 /* np.nonzero(a): a tuple of index arrays, one per axis; np.flatnonzero:
  * one of flat indices; np.argwhere: rows of indices. */
 static const kj_type *nonzero_type(const char *m, const kj_type *x) {
@@ -536,6 +489,10 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return kj_np_nan_to_num_type(c, n, a);
     if (!strcmp(m, "cross"))
         return kj_np_cross_type(c, n, a);
+    if (!strcmp(m, "kron"))
+        return kj_np_kron_type(c, n, a);
+    if (kj_np_atleast_rank(m))
+        return kj_np_atleast_type(c, n, m, a);
     if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
         const kj_type *x = kj_np_arg_type(c, a->pos[0]);
         const kj_type *t = x && x->kind == KJ_T_ARRAY ? part_type(x, m) : NULL;
@@ -549,7 +506,7 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return t ? reduction_type(c, n, m, t, a, 1) : NULL;
     }
     if (kj_np_join_rank(m, 1) > 0)
-        return join_type(c, n, m, a);
+        return kj_np_join_type(c, n, m, a);
     if (!strcmp(m, "dot") || !strcmp(m, "matmul")) {
         const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *y = kj_np_arg_type(c, kj_np_arg(a, 1, "b"));
         if (!x || !y)

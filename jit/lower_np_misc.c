@@ -139,6 +139,10 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_nan_to_num(w, n, a);
     if (!strcmp(m, "cross"))
         return kj_np_lower_cross(w, n, a);
+    if (!strcmp(m, "kron"))
+        return kj_np_lower_kron(w, n, a);
+    if (kj_np_atleast_rank(m))
+        return kj_np_lower_atleast(w, n, a);
     if (kj_np_is_place(m))
         return kj_np_lower_place(w, n, m, a);
     return kj_np_lower_sorting(w, n, m, a);

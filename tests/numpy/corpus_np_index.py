@@ -284,3 +284,7 @@ def fill_diagonal(a, v):
 def broadcast_to(x):
     v = np.broadcast_to(x, (3, 4)) if x.size else np.broadcast_to(x, (2, 0))
     return v, np.broadcast_to(x, (2, 3, 4)).sum() if x.size else 0.0, np.broadcast_to(x, x.shape) * 2
+# np.atleast_1d/2d/3d: the array itself, a view with axes of length 1 added, or a new array of a number
+# (jit/np_atleast.c)
+@case(*V[:3], *M[:3], _CUBE, (floats((2, 3, 4, 1)),), (2.5,), (-7,), (True,))
+def atleast(x): return np.atleast_1d(x), np.atleast_2d(x), np.atleast_3d(x), np.atleast_2d(x).shape, np.atleast_3d(x) * 2
