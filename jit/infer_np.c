@@ -493,6 +493,14 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return kj_np_kron_type(c, n, a);
     if (kj_np_atleast_rank(m))
         return kj_np_atleast_type(c, n, m, a);
+    if (!strcmp(m, "frexp"))
+        return kj_np_frexp_type(c, n, a);
+    if (!strcmp(m, "trim_zeros"))
+        return kj_np_trim_zeros_type(c, n, a);
+    if (!strcmp(m, "vander"))
+        return kj_np_vander_type(c, n, a);
+    if (!strcmp(m, "delete"))
+        return kj_np_delete_type(c, n, a);
     if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
         const kj_type *x = kj_np_arg_type(c, a->pos[0]);
         const kj_type *t = x && x->kind == KJ_T_ARRAY ? part_type(x, m) : NULL;

@@ -67,6 +67,11 @@ const kj_type *kj_np_cross_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a
 const kj_type *kj_np_kron_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
 int kj_np_atleast_rank(const char *m);
 const kj_type *kj_np_atleast_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
+/* np.frexp, np.trim_zeros, np.vander and np.delete (np_<name>.c). */
+const kj_type *kj_np_frexp_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
+const kj_type *kj_np_trim_zeros_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
+const kj_type *kj_np_vander_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
+const kj_type *kj_np_delete_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
 /* The arguments after the array of sort / argsort from `first` on, when
  * they ask for what Kiln does not do (a message), or NULL. */
 const char *kj_np_sort_args_refused(const kj_np_args *a, int first, int ndim);

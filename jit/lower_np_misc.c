@@ -143,6 +143,14 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_kron(w, n, a);
     if (kj_np_atleast_rank(m))
         return kj_np_lower_atleast(w, n, a);
+    if (!strcmp(m, "frexp"))
+        return kj_np_lower_frexp(w, n, a);
+    if (!strcmp(m, "trim_zeros"))
+        return kj_np_lower_trim_zeros(w, n, a);
+    if (!strcmp(m, "vander"))
+        return kj_np_lower_vander(w, n, a);
+    if (!strcmp(m, "delete"))
+        return kj_np_lower_delete(w, n, a);
     if (kj_np_is_place(m))
         return kj_np_lower_place(w, n, m, a);
     return kj_np_lower_sorting(w, n, m, a);

@@ -171,3 +171,7 @@ def meshgrid(x, y, z):
     A, B = np.meshgrid(x, y, indexing='ij')
     P, Q, R = np.meshgrid(x, y, z)
     return X, Y, A, B * 2, P, Q, R, np.meshgrid(z)[0]
+# np.vander: powers as NumPy's multiply.accumulate gives them, in x's dtype promoted with int64 (jit/np_vander.c)
+@case((np.array([1, 2, 3]), 2), (floats(4), 3), (np.array([2, 3]), 0), (np.array([1, 2], np.int8), 4), (np.array([True, False]), 2),
+      (floats(0), 2), (floats(5)[::-2], 5), (ints(4, np.uint8), 3), (floats(3, np.float32), 6), (floats(2), -1))
+def vander(x, n): return np.vander(x), np.vander(x, n), np.vander(x, n, increasing=True), np.vander(x, N=n)

@@ -249,3 +249,6 @@ def nan_to_num_in_place(x):
     y = np.nan_to_num(x, copy=False)
     y[...] += 0
     return x, y
+# np.frexp: libm's mantissa and int32 exponent, as NumPy takes them (jit/np_frexp.c)
+@case(*V, *M, *VI[:2], (_SIGNED,), (_SIGNED.astype(np.float32),), (np.array([-1e-310, 5e-324, 1e308]),), (2.5,), (-3,))
+def frexp(x): return np.frexp(x)

@@ -288,3 +288,12 @@ def broadcast_to(x):
 # (jit/np_atleast.c)
 @case(*V[:3], *M[:3], _CUBE, (floats((2, 3, 4, 1)),), (2.5,), (-7,), (True,))
 def atleast(x): return np.atleast_1d(x), np.atleast_2d(x), np.atleast_3d(x), np.atleast_2d(x).shape, np.atleast_3d(x) * 2
+# np.trim_zeros (a view) and np.delete without an axis (flattened; repeated and negative positions)
+# (jit/np_trim_zeros.c, np_delete.c)
+@case((np.array([0, 0, 1, 2, 0, 3, 0]),), (np.array([0.0, -0.0]),), (floats(0),), (np.array([1, 0, 0])[::-1],),
+      (np.array([False, True, False]),), (floats(5),), (np.array([0.0, np.nan, 0.0]),))
+def trim_zeros(x): return np.trim_zeros(x), np.trim_zeros(x, 'f'), np.trim_zeros(x, trim='b'), np.trim_zeros(x, 'fb') * 2
+@case((np.arange(5), 1, np.array([1, 1, 3])), (floats((2, 3)), -1, np.array([0, 4])), (ints(5)[::-1], 0, np.array([], np.int64)),
+      (np.arange(4), 3, np.array([-1, -4], np.int8)), (np.asfortranarray(floats((2, 2))), 2, np.array([3, 0, 3])),
+      (np.arange(5), 5, np.array([0])), (np.arange(5), 0, np.array([7])), (np.arange(5), -6, np.array([0])))
+def delete(a, i, idx): return np.delete(a, i), np.delete(a, idx), np.delete(a.ravel(), idx)
