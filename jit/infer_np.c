@@ -58,6 +58,15 @@ static int shape_ndim(const kj_type *t) {
     return -1;
 }
 
+const kj_type *kj_np_product_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *x, const kj_type *y) {
+    const kj_type *ops[2] = {x, y};
+    char why[300];
+    const kj_type *e = kj_np_result_dtype("multiply", 2, ops, why, sizeof why);
+    if (!e)
+        FAIL(c, n, NULL, "np.%s: %s", m, why);
+    return kj_array(e, x->ndim > y->ndim ? x->ndim : y->ndim, KJ_LAYOUT_C, false);
+}
+
 bool kj_np_only_keywords(const kj_np_args *a, const char *const *names) {
     for (int i = 0; i < a->nkw; i++) {
         bool ok = false;

@@ -49,6 +49,10 @@ int kj_np_gather_axis(const kj_node *n);
  * one of names (NULL-terminated). */
 const kj_type *kj_np_arg_type(kj_infer_ctx *c, kj_node *k);
 bool kj_np_only_keywords(const kj_np_args *a, const char *const *names);
+/* A new C array of the products of arrays x and y's elements (NumPy's
+ * multiply dtype) with the larger of their numbers of dimensions, or a
+ * failure naming np.m. */
+const kj_type *kj_np_product_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *x, const kj_type *y);
 /* NumPy's sorting, searching and counting functions (infer_np_sort.c):
  * the type, or NULL with *handled false when m is not one of them. */
 const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);

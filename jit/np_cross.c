@@ -7,7 +7,6 @@
  * ValueError with what to write instead, as Numba's np.cross does. */
 #include "jit/infer_np.h"
 #include "jit/lower_np.h"
-#include "jit/np_dtype.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,12 +24,7 @@ const kj_type *kj_np_cross_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a
     if (x->kind != KJ_T_ARRAY || y->kind != KJ_T_ARRAY || x->ndim == 0 || y->ndim == 0)
         FAIL(c, n, "Make the vectors arrays: np.array([x, y, z]).", "np.cross takes two arrays of vectors, got %s and %s",
              x->name, y->name);
-    const kj_type *ops[2] = {x, y};
-    char why[300];
-    const kj_type *e = kj_np_result_dtype("multiply", 2, ops, why, sizeof why);
-    if (!e)
-        FAIL(c, n, NULL, "np.cross: %s", why);
-    return kj_array(e, x->ndim > y->ndim ? x->ndim : y->ndim, KJ_LAYOUT_C, false);
+    return kj_np_product_type(c, n, "cross", x, y);
 }
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }

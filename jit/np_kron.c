@@ -4,7 +4,6 @@
  * than the other counts as having axes of length 1 in front, as NumPy's. */
 #include "jit/infer_np.h"
 #include "jit/lower_np.h"
-#include "jit/np_dtype.h"
 
 #include <stdio.h>
 
@@ -18,12 +17,7 @@ const kj_type *kj_np_kron_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a)
     if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || y->kind != KJ_T_ARRAY ||
         x->ndim < 1 || x->ndim > 2 || y->ndim < 1 || y->ndim > 2)
         FAIL(c, n, NULL, "np.kron takes two 1-d or 2-d arrays here");
-    const kj_type *ops[2] = {x, y};
-    char why[300];
-    const kj_type *e = kj_np_result_dtype("multiply", 2, ops, why, sizeof why);
-    if (!e)
-        FAIL(c, n, NULL, "np.kron: %s", why);
-    return kj_array(e, x->ndim > y->ndim ? x->ndim : y->ndim, KJ_LAYOUT_C, false);
+    return kj_np_product_type(c, n, "kron", x, y);
 }
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
