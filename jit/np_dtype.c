@@ -54,7 +54,10 @@ static PyObject *cache_key(const char *func, int n, const kj_type *const *ops, k
             Py_DECREF(key);
             return NULL;
         }
-    PyObject *arr = PyTuple_New(n + 1);   /* arrays and scalars differ: add whether each is an array */
+    /* arrays and scalars differ, and a constant's value counts: each operand
+     * adds the constant's value, or "array" or "scalar"; strings, since a
+     * flag True would equal the constant 1.0 as a dict key */
+    PyObject *arr = PyTuple_New(n + 1);
     if (!arr) {
         Py_DECREF(key);
         return NULL;
@@ -63,7 +66,7 @@ static PyObject *cache_key(const char *func, int n, const kj_type *const *ops, k
     for (int i = 0; i < n; i++) {
         kj_node *k = consts ? consts[i] : NULL;
         PyTuple_SET_ITEM(arr, i + 1, k ? PyFloat_FromDouble(k->type->kind == KJ_T_FLOAT ? k->fval : (double)k->ival)
-                                       : PyBool_FromLong(ops[i]->kind == KJ_T_ARRAY));
+                                       : PyUnicode_FromString(ops[i]->kind == KJ_T_ARRAY ? "array" : "scalar"));
         if (!PyTuple_GET_ITEM(arr, i + 1)) {
             Py_DECREF(arr);
             return NULL;
