@@ -5,6 +5,7 @@
  * NumPy itself (np_dtype.c). */
 #include "jit/infer_np.h"
 #include "jit/np_dtype.h"
+#include "jit/np_own.h"
 #include "jit/np_funcs.h"
 
 #include <stdio.h>
@@ -494,22 +495,9 @@ static const kj_type *nd_iteration_type(kj_infer_ctx *c, kj_node *n, const char 
 static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "ndindex") || !strcmp(m, "ndenumerate"))
         return nd_iteration_type(c, n, m, a);
-    if (!strcmp(m, "nan_to_num"))
-        return kj_np_nan_to_num_type(c, n, a);
-    if (!strcmp(m, "cross"))
-        return kj_np_cross_type(c, n, a);
-    if (!strcmp(m, "kron"))
-        return kj_np_kron_type(c, n, a);
-    if (kj_np_atleast_rank(m))
-        return kj_np_atleast_type(c, n, m, a);
-    if (!strcmp(m, "frexp"))
-        return kj_np_frexp_type(c, n, a);
-    if (!strcmp(m, "trim_zeros"))
-        return kj_np_trim_zeros_type(c, n, a);
-    if (!strcmp(m, "vander"))
-        return kj_np_vander_type(c, n, a);
-    if (!strcmp(m, "delete"))
-        return kj_np_delete_type(c, n, a);
+    const kj_np_own *own = kj_np_own_of(m);
+    if (own)
+        return own->type(c, n, m, a);
     if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
         const kj_type *x = kj_np_arg_type(c, a->pos[0]);
         const kj_type *t = x && x->kind == KJ_T_ARRAY ? part_type(x, m) : NULL;

@@ -63,19 +63,6 @@ const kj_type *kj_np_place_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
 /* np.concatenate, stack, hstack, vstack / row_stack and column_stack of a
  * tuple of arrays (infer_np_join.c). */
 const kj_type *kj_np_join_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
-/* np.nan_to_num (np_nan_to_num.c), np.cross (np_cross.c), np.kron
- * (np_kron.c) and np.atleast_1d/2d/3d (np_atleast.c: the rank m asks for,
- * or 0 when m is not one of them). */
-const kj_type *kj_np_nan_to_num_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
-const kj_type *kj_np_cross_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
-const kj_type *kj_np_kron_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
-int kj_np_atleast_rank(const char *m);
-const kj_type *kj_np_atleast_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
-/* np.frexp, np.trim_zeros, np.vander and np.delete (np_<name>.c). */
-const kj_type *kj_np_frexp_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
-const kj_type *kj_np_trim_zeros_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
-const kj_type *kj_np_vander_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
-const kj_type *kj_np_delete_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a);
 /* The arguments after the array of sort / argsort from `first` on, when
  * they ask for what Kiln does not do (a message), or NULL. */
 const char *kj_np_sort_args_refused(const kj_np_args *a, int first, int ndim);

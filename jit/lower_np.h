@@ -192,17 +192,6 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n);
 /* An index i (of integer type it) along axis of length len, negative from
  * the end, after NumPy's IndexError when out of range (lower_np_fancy.c). */
 LLVMValueRef kj_np_checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef len, int axis);
-/* np.nan_to_num (np_nan_to_num.c), np.cross (np_cross.c), np.kron
- * (np_kron.c) and np.atleast_1d/2d/3d (np_atleast.c). */
-LLVMValueRef kj_np_lower_nan_to_num(kj_lw *w, kj_node *n, const kj_np_args *a);
-LLVMValueRef kj_np_lower_cross(kj_lw *w, kj_node *n, const kj_np_args *a);
-LLVMValueRef kj_np_lower_kron(kj_lw *w, kj_node *n, const kj_np_args *a);
-LLVMValueRef kj_np_lower_atleast(kj_lw *w, kj_node *n, const kj_np_args *a);
-/* np.frexp, np.trim_zeros, np.vander and np.delete (np_<name>.c). */
-LLVMValueRef kj_np_lower_frexp(kj_lw *w, kj_node *n, const kj_np_args *a);
-LLVMValueRef kj_np_lower_trim_zeros(kj_lw *w, kj_node *n, const kj_np_args *a);
-LLVMValueRef kj_np_lower_vander(kj_lw *w, kj_node *n, const kj_np_args *a);
-LLVMValueRef kj_np_lower_delete(kj_lw *w, kj_node *n, const kj_np_args *a);
 /* np.take_along_axis, np.fill_diagonal and np.broadcast_to (lower_np_place.c). */
 bool kj_np_is_place(const char *m);
 LLVMValueRef kj_np_lower_place(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);

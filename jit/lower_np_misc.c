@@ -2,6 +2,7 @@
  * unique, searchsorted and histogram. Sorting and histograms call the
  * runtime (rt_np.c); dot is loops here, so LLVM sees through them. */
 #include "jit/lower_np.h"
+#include "jit/np_own.h"
 
 #include <string.h>
 
@@ -135,22 +136,9 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_tile(w, n, a);
     if (kj_np_is_linalg(m))
         return kj_np_lower_linalg(w, n, m, a);
-    if (!strcmp(m, "nan_to_num"))
-        return kj_np_lower_nan_to_num(w, n, a);
-    if (!strcmp(m, "cross"))
-        return kj_np_lower_cross(w, n, a);
-    if (!strcmp(m, "kron"))
-        return kj_np_lower_kron(w, n, a);
-    if (kj_np_atleast_rank(m))
-        return kj_np_lower_atleast(w, n, a);
-    if (!strcmp(m, "frexp"))
-        return kj_np_lower_frexp(w, n, a);
-    if (!strcmp(m, "trim_zeros"))
-        return kj_np_lower_trim_zeros(w, n, a);
-    if (!strcmp(m, "vander"))
-        return kj_np_lower_vander(w, n, a);
-    if (!strcmp(m, "delete"))
-        return kj_np_lower_delete(w, n, a);
+    const kj_np_own *own = kj_np_own_of(m);
+    if (own)
+        return own->lower(w, n, m, a);
     if (kj_np_is_place(m))
         return kj_np_lower_place(w, n, m, a);
     return kj_np_lower_sorting(w, n, m, a);

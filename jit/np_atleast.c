@@ -4,14 +4,13 @@
  * with axes of length 1 added where NumPy adds them (in front, and for
  * atleast_3d a 2-d array's third behind: (n,) -> (1, n, 1), (m, n) ->
  * (m, n, 1)); a number becomes a new array of one element. */
-#include "jit/infer_np.h"
-#include "jit/lower_np.h"
+#include "jit/np_own.h"
 
 #include <string.h>
 
 #define FAIL KJ_INFER_FAIL
 
-int kj_np_atleast_rank(const char *m) {
+static int rank_of(const char *m) {
     if (!strcmp(m, "atleast_1d"))
         return 1;
     if (!strcmp(m, "atleast_2d"))
@@ -20,7 +19,7 @@ int kj_np_atleast_rank(const char *m) {
 }
 
 const kj_type *kj_np_atleast_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
-    int rank = kj_np_atleast_rank(m);
+    int rank = rank_of(m);
     const kj_type *x = a->npos == 1 && a->nkw == 0 ? kj_np_arg_type(c, a->pos[0]) : NULL;
     if (a->npos != 1 || a->nkw != 0)
         FAIL(c, n, "Call it once per array.", "np.%s takes one array or number here", m);
@@ -38,7 +37,8 @@ const kj_type *kj_np_atleast_type(kj_infer_ctx *c, kj_node *n, const char *m, co
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
-LLVMValueRef kj_np_lower_atleast(kj_lw *w, kj_node *n, const kj_np_args *a) {
+LLVMValueRef kj_np_lower_atleast(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;   /* the rank is the result type's */
     kj_node *xn = a->pos[0];
     const kj_type *xt = xn->type, *t = n->type;
     int rank = t->ndim;

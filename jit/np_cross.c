@@ -5,22 +5,21 @@
  * dtype. Vectors of 2 elements, whose cross product NumPy gives as a
  * number (a dimension less, known only when the program runs), raise
  * ValueError with what to write instead, as Numba's np.cross does. */
-#include "jit/infer_np.h"
-#include "jit/lower_np.h"
+#include "jit/np_own.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_cross_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a) {
+const kj_type *kj_np_cross_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"a", "b", NULL};
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *y = kj_np_arg_type(c, kj_np_arg(a, 1, "b"));
     if (!x || !y)
         return NULL;
     if (a->npos > 2 || !kj_np_only_keywords(a, known))
         FAIL(c, n, "Move the vectors to the last axis first (np.moveaxis is not compiled: use .T or .swapaxes).",
-             "np.cross takes two arrays and no axis here");
+             "np.%s takes two arrays and no axis here", m);
     if (x->kind != KJ_T_ARRAY || y->kind != KJ_T_ARRAY || x->ndim == 0 || y->ndim == 0)
         FAIL(c, n, "Make the vectors arrays: np.array([x, y, z]).", "np.cross takes two arrays of vectors, got %s and %s",
              x->name, y->name);
@@ -53,7 +52,8 @@ static void check_vectors(kj_lw *w, LLVMValueRef v, const kj_type *t) {
                 "incompatible dimensions for cross product\n(dimension must be 2 or 3)");
 }
 
-LLVMValueRef kj_np_lower_cross(kj_lw *w, kj_node *n, const kj_np_args *a) {
+LLVMValueRef kj_np_lower_cross(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *an = kj_np_arg(a, 0, "a"), *bn = kj_np_arg(a, 1, "b");
     const kj_type *at = an->type, *bt = bn->type, *t = n->type, *e = t->elem;
     int nd = t->ndim;

@@ -2,15 +2,14 @@
  * mantissa and exponent of each element (x == m * 2**e, 0.5 <= |m| < 1),
  * from libm's frexp as NumPy takes them, as a tuple of a float array and
  * an int32 array (two numbers for a number). */
-#include "jit/infer_np.h"
-#include "jit/lower_np.h"
+#include "jit/np_own.h"
 #include "jit/np_dtype.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_frexp_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a) {
+const kj_type *kj_np_frexp_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     const kj_type *x = a->npos == 1 && a->nkw == 0 ? kj_np_arg_type(c, a->pos[0]) : NULL;
     if (a->npos != 1 || a->nkw != 0)
         FAIL(c, n, NULL, "np.frexp takes one operand here (no out=)");
@@ -20,10 +19,10 @@ const kj_type *kj_np_frexp_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a
     if (!(kj_is_number(e) || e->kind == KJ_T_BOOL) || e->kind == KJ_T_COMPLEX)
         FAIL(c, n, NULL, "np.frexp takes real numbers, got %s", x->name);
     char why[300];   /* the mantissa's dtype is np.sqrt's (int8 gives float16...): NumPy's probe of frexp gives a tuple */
-    const kj_type *m = kj_np_result_dtype("sqrt", 1, &x, why, sizeof why);
-    if (!m)
-        FAIL(c, n, NULL, "np.frexp: %s", why);
-    const kj_type *parts[2] = {m, kj_int(32, true)};
+    const kj_type *mant = kj_np_result_dtype("sqrt", 1, &x, why, sizeof why);
+    if (!mant)
+        FAIL(c, n, NULL, "np.%s: %s", m, why);
+    const kj_type *parts[2] = {mant, kj_int(32, true)};
     if (x->kind == KJ_T_ARRAY)
         for (int i = 0; i < 2; i++)
             parts[i] = kj_array(parts[i], x->ndim, KJ_LAYOUT_C, false);
@@ -49,7 +48,8 @@ static LLVMValueRef frexp_of(kj_lw *w, kj_node *at, LLVMValueRef v, const kj_typ
     return m;
 }
 
-LLVMValueRef kj_np_lower_frexp(kj_lw *w, kj_node *n, const kj_np_args *a) {
+LLVMValueRef kj_np_lower_frexp(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *xn = a->pos[0];
     const kj_type *xt = xn->type, *t = n->type, *et = xt->kind == KJ_T_ARRAY ? xt->elem : xt;
     const kj_type *mt = t->elems[0]->kind == KJ_T_ARRAY ? t->elems[0]->elem : t->elems[0];
@@ -66,8 +66,8 @@ LLVMValueRef kj_np_lower_frexp(kj_lw *w, kj_node *n, const kj_np_args *a) {
         parts[i] = kj_np_alloc(w, t->elems[i], shape, false);
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, nd, shape, idx);
-    LLVMValueRef m = frexp_of(w, n, kj_np_load(w, kj_np_ptr(w, x, nd, idx), et), et, mt, exp_slot, &e);
-    kj_np_store_elem(w, kj_np_ptr(w, parts[0], nd, idx), m, mt, mt);
+    LLVMValueRef mant = frexp_of(w, n, kj_np_load(w, kj_np_ptr(w, x, nd, idx), et), et, mt, exp_slot, &e);
+    kj_np_store_elem(w, kj_np_ptr(w, parts[0], nd, idx), mant, mt, mt);
     kj_np_store_elem(w, kj_np_ptr(w, parts[1], nd, idx), e, kj_int(32, true), kj_int(32, true));
     kj_np_nest_end(w, &nest);
     return kj_np_tuple(w, t, 2, parts);

@@ -2,21 +2,20 @@
  * and lowering: the block matrix whose block (i, j) is a[i, j] * b, in
  * the promoted dtype, as NumPy computes it. An array of fewer dimensions
  * than the other counts as having axes of length 1 in front, as NumPy's. */
-#include "jit/infer_np.h"
-#include "jit/lower_np.h"
+#include "jit/np_own.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_kron_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a) {
+const kj_type *kj_np_kron_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"a", "b", NULL};
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *y = kj_np_arg_type(c, kj_np_arg(a, 1, "b"));
     if (!x || !y)
         return NULL;
     if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || y->kind != KJ_T_ARRAY ||
         x->ndim < 1 || x->ndim > 2 || y->ndim < 1 || y->ndim > 2)
-        FAIL(c, n, NULL, "np.kron takes two 1-d or 2-d arrays here");
+        FAIL(c, n, NULL, "np.%s takes two 1-d or 2-d arrays here", m);
     return kj_np_product_type(c, n, "kron", x, y);
 }
 
@@ -28,7 +27,8 @@ static void seen_as(kj_lw *w, LLVMValueRef v, const kj_type *t, int nd, LLVMValu
         shape[d] = d < nd - t->ndim ? c64(w, 1) : kj_array_field(w, v, 2, d - (nd - t->ndim));
 }
 
-LLVMValueRef kj_np_lower_kron(kj_lw *w, kj_node *n, const kj_np_args *a) {
+LLVMValueRef kj_np_lower_kron(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *an = kj_np_arg(a, 0, "a"), *bn = kj_np_arg(a, 1, "b");
     const kj_type *at = an->type, *bt = bn->type, *t = n->type, *e = t->elem;
     int nd = t->ndim;

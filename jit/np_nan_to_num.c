@@ -4,8 +4,7 @@
  * -inf neginf (the most negative); complex numbers have both parts
  * mended, integers and bools are left as they are. With copy=False (a
  * constant) x itself is mended and returned, as NumPy does. */
-#include "jit/infer_np.h"
-#include "jit/lower_np.h"
+#include "jit/np_own.h"
 
 #include <float.h>
 #include <string.h>
@@ -17,14 +16,14 @@ static bool copies(const kj_np_args *a) {
     return !copy || copy->ival;
 }
 
-const kj_type *kj_np_nan_to_num_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a) {
+const kj_type *kj_np_nan_to_num_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"x", "copy", "nan", "posinf", "neginf", NULL};
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "x"));
     if (!x)
         return NULL;
     const kj_type *e = x->kind == KJ_T_ARRAY ? x->elem : x;
     if (a->npos > 5 || !kj_np_only_keywords(a, known) || !(kj_is_number(e) || e->kind == KJ_T_BOOL))
-        FAIL(c, n, NULL, "np.nan_to_num takes an array or a number, and numbers for nan, posinf and neginf, here");
+        FAIL(c, n, NULL, "np.%s takes an array or a number, and numbers for nan, posinf and neginf, here", m);
     const kj_node *copy = kj_np_arg(a, 1, "copy");
     if (copy && !(copy->kind == KJ_E_CONST && copy->type && copy->type->kind == KJ_T_BOOL))
         FAIL(c, n, "Write copy=True or copy=False.", "np.nan_to_num takes a constant copy here");
@@ -77,7 +76,8 @@ static LLVMValueRef mend_elem(kj_lw *w, LLVMValueRef v, const kj_type *et, const
     return v;
 }
 
-LLVMValueRef kj_np_lower_nan_to_num(kj_lw *w, kj_node *n, const kj_np_args *a) {
+LLVMValueRef kj_np_lower_nan_to_num(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *xn = kj_np_arg(a, 0, "x");
     const kj_type *xt = xn->type, *et = xt->kind == KJ_T_ARRAY ? xt->elem : xt;
     const kj_type *ft = et->kind == KJ_T_COMPLEX ? kj_float(et->bits / 2) : et;

@@ -1,8 +1,7 @@
 /* np_trim_zeros: np.trim_zeros(filt, trim='fb') of a 1-d array in compiled
  * code, typing and lowering: the view of filt without its leading ('f')
  * and trailing ('b') zeros, empty when every element is zero, as NumPy's. */
-#include "jit/infer_np.h"
-#include "jit/lower_np.h"
+#include "jit/np_own.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,14 +19,14 @@ static int ends(const kj_np_args *a) {
     return e;
 }
 
-const kj_type *kj_np_trim_zeros_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a) {
+const kj_type *kj_np_trim_zeros_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"filt", "trim", NULL};
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "filt"));
     const kj_node *trim = kj_np_arg(a, 1, "trim");
     if (!x)
         return NULL;
     if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim != 1)
-        FAIL(c, n, NULL, "np.trim_zeros takes a 1-d array and trim here");
+        FAIL(c, n, NULL, "np.%s takes a 1-d array and trim here", m);
     if (trim && !(trim->kind == KJ_E_CONST && trim->type && trim->type->kind == KJ_T_STR))
         FAIL(c, n, "Write trim as a string: 'f', 'b' or 'fb'.", "np.trim_zeros takes a constant trim here");
     return kj_array(x->elem, 1, x->layout == KJ_LAYOUT_C ? KJ_LAYOUT_C : KJ_LAYOUT_A, x->readonly);
@@ -57,7 +56,8 @@ static LLVMValueRef first_nonzero(kj_lw *w, LLVMValueRef x, const kj_type *xt, L
     return LLVMBuildLoad2(w->b, w->i64, at, "");
 }
 
-LLVMValueRef kj_np_lower_trim_zeros(kj_lw *w, kj_node *n, const kj_np_args *a) {
+LLVMValueRef kj_np_lower_trim_zeros(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *xn = kj_np_arg(a, 0, "filt");
     const kj_type *xt = xn->type;
     LLVMValueRef x = kj_lower_expr(w, xn), len = kj_array_len(w, x);
