@@ -8,7 +8,6 @@
 #include "jit/np_own.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #define FAIL KJ_INFER_FAIL
 
@@ -23,7 +22,7 @@ const kj_type *kj_np_cross_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
     if (x->kind != KJ_T_ARRAY || y->kind != KJ_T_ARRAY || x->ndim == 0 || y->ndim == 0)
         FAIL(c, n, "Make the vectors arrays: np.array([x, y, z]).", "np.cross takes two arrays of vectors, got %s and %s",
              x->name, y->name);
-    return kj_np_product_type(c, n, "cross", x, y);
+    return kj_np_product_type(c, n, m, x, y);
 }
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }

@@ -16,7 +16,7 @@ const kj_type *kj_np_kron_type(kj_infer_ctx *c, kj_node *n, const char *m, const
     if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || y->kind != KJ_T_ARRAY ||
         x->ndim < 1 || x->ndim > 2 || y->ndim < 1 || y->ndim > 2)
         FAIL(c, n, NULL, "np.%s takes two 1-d or 2-d arrays here", m);
-    return kj_np_product_type(c, n, "kron", x, y);
+    return kj_np_product_type(c, n, m, x, y);
 }
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }

@@ -7,7 +7,6 @@
 #include "jit/np_own.h"
 
 #include <float.h>
-#include <string.h>
 
 #define FAIL KJ_INFER_FAIL
 

@@ -4,7 +4,6 @@
 #include "jit/np_own.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #define FAIL KJ_INFER_FAIL
 
