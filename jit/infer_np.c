@@ -865,9 +865,9 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
         if (nidx > a->ndim)
             FAIL(c, n, NULL, "too many indices (%d) for %s", nidx, a->name);
         const kj_type *it = n->kids[axis + 1]->type;
-        if (!point_coordinates(it))
-            FAIL(c, n, "Beside slices, index with a 1-d integer array: a[:, idx]; a boolean mask m there is np.nonzero(m)[0].",
-                 "beside slices, an array index must be a 1-d integer array, got %s", it->name);
+        if (!point_coordinates(it) && !(it->ndim == 1 && it->elem->kind == KJ_T_BOOL))
+            FAIL(c, n, "Beside slices, index with a 1-d integer array or a 1-d mask: a[:, idx], a[:, m].",
+                 "beside slices, an array index must be a 1-d integer or boolean array, got %s", it->name);
         return kj_array(a->elem, a->ndim, KJ_LAYOUT_C, false);
     }
     for (int k = 1; k <= nidx; k++) {

@@ -1,7 +1,7 @@
 /* lower_np_fancy: indexing with arrays, as users write it: a boolean mask
  * of the array's shape (a[a > 0], a[m] = 0), a 1-d integer array on the
- * first axis (a[idx], a[idx] = v) or beside slices (a[:, idx], read and
- * written), and
+ * first axis (a[idx], a[idx] = v) or, with a 1-d mask too, beside slices
+ * (a[:, idx], a[:, m], read and written), and
  * one per axis, naming points (a[i, j], a[np.nonzero(m)]). They make
  * copies when read, as NumPy does; the mask is walked in C order. */
 #include "jit/lower_np.h"
@@ -87,13 +87,45 @@ static LLVMValueRef across(kj_lw *w, LLVMValueRef arr, int nd, int axis, LLVMVal
     return kj_np_make(w, st, kj_array_field(w, arr, 0, 0), data, shape, strides);
 }
 
+/* The index array beside slices, of axis `axis` of view (of nd axes): an
+ * integer array as it is, or for a 1-d boolean mask the int64 positions
+ * of its true elements, after NumPy's IndexError when its length is not
+ * the axis's (*it becomes their type). */
+static LLVMValueRef axis_index(kj_lw *w, kj_node *ixn, LLVMValueRef view, int axis, const kj_type **it) {
+    LLVMValueRef ix = kj_lower_expr(w, ixn);
+    *it = ixn->type;
+    if (ixn->type->elem->kind != KJ_T_BOOL)
+        return ix;
+    LLVMValueRef len = kj_array_field(w, view, 2, axis), have = kj_array_len(w, ix);
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, have, len, ""));
+    kj_call(w, "kj_np_raise_mask", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64},
+            (LLVMValueRef[]){c64(w, axis), len, have});
+    kj_np_fail_end(w, ok);
+    *it = kj_array(KJ_I64, 1, KJ_LAYOUT_C, false);
+    LLVMValueRef count = kj_np_count_true(w, ix, ixn->type);
+    LLVMValueRef pos = kj_np_alloc(w, *it, &count, false), at = kj_entry_alloca(w, w->i64, "at");
+    LLVMBuildStore(w->b, c64(w, 0), at);
+    kj_np_loop l;
+    LLVMValueRef k = kj_np_loop_begin(w, &l, have);
+    LLVMBasicBlockRef take = kj_new_bb(w, "mask.position"), next = kj_new_bb(w, "mask.next");
+    LLVMBuildCondBr(w->b, kj_array_item(w, ix, ixn->type, k), take, next);
+    LLVMPositionBuilderAtEnd(w->b, take);
+    LLVMValueRef j = LLVMBuildLoad2(w->b, w->i64, at, "");
+    kj_np_store_elem(w, kj_np_ptr(w, pos, 1, &j), k, KJ_I64, KJ_I64);
+    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, j, c64(w, 1), ""), at);
+    LLVMBuildBr(w->b, next);
+    LLVMPositionBuilderAtEnd(w->b, next);
+    kj_np_loop_end(w, &l);
+    return pos;
+}
+
 /* a[:, idx], a[1:, ::2, idx]: the slices' view of a, and along the array's
  * axis the positions idx names, in its order, copied (NumPy's result). */
 static LLVMValueRef gather(kj_lw *w, kj_node *n, int axis) {
-    const kj_type *at = n->kids[0]->type, *it = n->kids[axis + 1]->type, *t = n->type;
+    const kj_type *at = n->kids[0]->type, *it, *t = n->type;
     int nd = at->ndim;
     LLVMValueRef v = kj_lower_view(w, n, kj_lower_expr(w, n->kids[0]), axis);
-    LLVMValueRef ix = kj_lower_expr(w, n->kids[axis + 1]);
+    LLVMValueRef ix = axis_index(w, n->kids[axis + 1], v, axis, &it);
     LLVMValueRef shape[KJ_NP_MAXDIM];
     kj_np_shape(w, v, nd, shape);
     LLVMValueRef len = shape[axis];
@@ -114,10 +146,10 @@ static LLVMValueRef gather(kj_lw *w, kj_node *n, int axis) {
  * idx has its length or 1). Like NumPy, in idx's order and without a copy
  * of a v that overlaps a. */
 static void scatter(kj_lw *w, kj_node *n, int axis, LLVMValueRef v, const kj_type *vt) {
-    const kj_type *at = n->kids[0]->type, *it = n->kids[axis + 1]->type;
+    const kj_type *at = n->kids[0]->type, *it;
     int nd = at->ndim;
     LLVMValueRef view = kj_lower_view(w, n, kj_lower_expr(w, n->kids[0]), axis);
-    LLVMValueRef ix = kj_lower_expr(w, n->kids[axis + 1]);
+    LLVMValueRef ix = axis_index(w, n->kids[axis + 1], view, axis, &it);
     LLVMValueRef len = kj_array_field(w, view, 2, axis), count = kj_array_len(w, ix);
     const kj_type *part = kj_array(at->elem, nd - 1, KJ_LAYOUT_A, false);
     int vaxis = vt->kind == KJ_T_ARRAY ? axis - (nd - vt->ndim) : -1;   /* v's axis facing idx, if any */

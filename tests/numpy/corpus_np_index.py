@@ -175,6 +175,14 @@ def tri_indices(n, k): return np.tril_indices(n), np.tril_indices(n, k), np.triu
       (floats((3, 4)), np.array([4])), (floats((3, 4)), np.array([-5])))
 def by_index_beside_slices(a, idx):
     return a[:, idx], a[::-1, idx] * 2, a[..., idx], a[1:, idx].sum(), a[idx, ::-1], a[idx, :]
+# a 1-d mask beside slices: the positions of its true elements (jit/lower_np_fancy.c)
+@case(*[(x, np.arange(x.shape[1]) % 2 == 0) for (x,) in M[:4]], (MI[0][0], np.zeros(4, np.bool_)),
+      (_CUBE[0], np.array([True, False, True])), (floats((3, 4)), np.ones(4, np.bool_)), (floats((3, 4)), np.ones(3, np.bool_)))
+def by_mask_beside_slices(a, m):
+    b = a.copy()
+    b[:, m] = -1
+    b[1:, m] *= 3
+    return a[:, m], a[::-1, m] * 2, a[1:, m].sum(), b
 # ... and written: each position it names gets its part of the value, broadcast as NumPy does
 @case(*[(x, np.array(i, dtype=np.int64), v) for (x,) in M[:4] for i, v in (([0, -1], 9.5), ([1, 1], -2.0), ([], 3.0))],
       (floats((3, 4)), np.array([3, 0], np.int32), np.arange(6.0).reshape(3, 2)),

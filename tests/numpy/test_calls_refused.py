@@ -559,6 +559,11 @@ def mask_beside_slices(a, m):
 
 
 @kiln.njit
+def matrix_beside_slices(a, m):
+    return a[:, m]
+
+
+@kiln.njit
 def number_and_array(a, idx):
     return a[0, idx]
 
@@ -566,8 +571,9 @@ def number_and_array(a, idx):
 def test_an_array_index_beside_slices_is_of_integers_and_takes_values_that_broadcast():
     # a[:, idx] reads and writes (the corpus checks it); a value that does not
     # broadcast to what it names is a ValueError with a unchanged, one with
-    # more dimensions is refused; a mask there, or a number beside the array,
-    # are refused with what to write instead
+    # more dimensions is refused; a mask of another length there is NumPy's
+    # IndexError; a 2-d index array there, or a number beside the array, are
+    # refused with what to write instead
     a = np.arange(12.0).reshape(3, 4)
     for v in (np.ones((3, 3)), np.ones((2, 2))):
         with pytest.raises(ValueError, match="could not (be )?broadcast"):
@@ -576,9 +582,12 @@ def test_an_array_index_beside_slices_is_of_integers_and_takes_values_that_broad
     with pytest.raises(kiln.TypingError, match=r"cannot assign array\(float64, 3d, C\) to array\(float64, 2d") as e:
         store_beside_slices(a, np.array([0, 2]), np.ones((1, 3, 2)))
     assert "at most the dimensions" in str(e.value)
-    with pytest.raises(kiln.TypingError, match="beside slices, an array index must be a 1-d integer array, got array\\(bool") as e:
-        mask_beside_slices(a, np.array([True, False, True, False]))
-    assert "np.nonzero(m)[0]" in str(e.value)
+    with pytest.raises(IndexError, match="boolean index did not match indexed array along dimension 1; dimension is 4 but "
+                                         "corresponding boolean dimension is 3"):
+        mask_beside_slices(a, np.array([True, False, True]))
+    with pytest.raises(kiln.TypingError, match="beside slices, an array index must be a 1-d integer or boolean array, got array\\(int64, 2d") as e:
+        matrix_beside_slices(a, np.zeros((2, 2), np.int64))
+    assert "a[:, m]" in str(e.value)
     with pytest.raises(kiln.TypingError, match="an array index mixed with other indices is not supported") as e:
         number_and_array(a, np.array([1]))
     assert "a[:, idx]" in str(e.value)
