@@ -759,7 +759,7 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
     }
     if ((!strcmp(m, "ravel") || !strcmp(m, "flatten")) && a.npos == 0)
         return kj_array(self->elem, 1, KJ_LAYOUT_C, m[0] == 'r' && self->layout == KJ_LAYOUT_C && self->readonly);
-    if (!strcmp(m, "transpose") || !strcmp(m, "swapaxes")) {
+    if (!strcmp(m, "transpose") || !strcmp(m, "swapaxes") || !strcmp(m, "moveaxis!")) {
         int perm[self->ndim > 0 ? self->ndim : 1];
         char why[200];
         if (kj_np_axes_perm(m, &a, 0, self->ndim, perm, why, sizeof why) < 0)

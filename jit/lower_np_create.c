@@ -338,7 +338,7 @@ LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
         kj_node *k = kj_np_arg(&a, 0, "offset");
         return kj_np_diagonal(w, t, self, k ? kj_np_value(w, k, KJ_I64) : c64(w, 0));
     }
-    if (!strcmp(m, "transpose") || !strcmp(m, "swapaxes")) {
+    if (!strcmp(m, "transpose") || !strcmp(m, "swapaxes") || !strcmp(m, "moveaxis!")) {
         LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM], rs[KJ_NP_MAXDIM], rst[KJ_NP_MAXDIM];
         int perm[KJ_NP_MAXDIM];
         char why[200];

@@ -206,7 +206,37 @@ static bool const_axis(const kj_node *k, int64_t *v) {
     return true;
 }
 
+/* np.moveaxis(a, source, destination), both constant ints, positional or
+ * keywords: the order of a's axes once source is moved to destination. */
+static int moved_axes(const kj_np_args *a, int first, int ndim, int *perm, char *why, size_t size) {
+    const kj_node *given[2] = {kj_np_arg(a, first, "source"), kj_np_arg(a, first + 1, "destination")};
+    static const char *const names[2] = {"source", "destination"};
+    int64_t ax[2];
+    for (int i = 0; i < 2; i++) {
+        if (a->npos - first + a->nkw != 2 || !const_axis(given[i], &ax[i])) {
+            snprintf(why, size, "np.moveaxis takes one source and one destination axis, constant ints, here");
+            return -1;
+        }
+        if (ax[i] < -ndim || ax[i] >= ndim) {   /* NumPy's AxisError message */
+            snprintf(why, size, "%s: axis %lld is out of bounds for array of dimension %d", names[i], (long long)ax[i], ndim);
+            return -1;
+        }
+        ax[i] = ax[i] < 0 ? ax[i] + ndim : ax[i];
+    }
+    for (int j = 0, k = 0; j < ndim; j++) {
+        if (j == ax[1]) {
+            perm[j] = (int)ax[0];
+            continue;
+        }
+        k += k == ax[0];
+        perm[j] = k++;
+    }
+    return 0;
+}
+
 int kj_np_axes_perm(const char *m, const kj_np_args *a, int first, int ndim, int *perm, char *why, size_t size) {
+    if (!strcmp(m, "moveaxis!"))
+        return moved_axes(a, first, ndim, perm, why, size);
     int n = a->npos - first;
     const kj_node *const *given = (const kj_node *const *)a->pos + first;
     if (a->nkw > 0 || (n == 1 && given[0]->kind == KJ_E_TUPLE)) {   /* a.transpose((1, 0)), axes=(1, 0) */

@@ -33,9 +33,11 @@ int kj_np_join_rank(const char *m, int nd);
 /* k is `x.dtype`: a dtype argument once x is typed as an array. */
 bool kj_np_is_dtype_attr(const kj_node *k);
 
-/* The axes a.transpose(...) (nothing, a tuple or one int per axis) or
- * a.swapaxes(i, j) names, as the permutation perm[ndim] of an array of
- * ndim dimensions; the arguments from `first` on must be constant ints.
+/* The axes a.transpose(...) (nothing, a tuple or one int per axis),
+ * a.swapaxes(i, j) or np.moveaxis(a, source, destination) (m "moveaxis!",
+ * the method the front end makes of it) names, as the permutation
+ * perm[ndim] of an array of ndim dimensions; the arguments from `first` on
+ * must be constant ints.
  * 0, or -1 with NumPy's complaint in why. */
 int kj_np_axes_perm(const char *m, const kj_np_args *a, int first, int ndim, int *perm, char *why, size_t size);
 

@@ -27,7 +27,8 @@
  *   np.expand_dims(a, k)    a[:, ..., None] with None at axis k (a constant)
  *   a.tolist()              list(a)                       (1-d: lists hold numbers)
  *   np.trace(a, k)          np.sum(np.diagonal(a, k))
- *   np.transpose(a, axes)   a.transpose(axes)             (np.swapaxes(a, i, j): a.swapaxes(i, j))
+ *   np.transpose(a, axes)   a.transpose(axes)             (np.swapaxes(a, i, j): a.swapaxes(i, j); np.moveaxis(a, s, d)
+ *                           the same kind of view, its axes in the order moving s to d gives)
  *   a.clip(lo, hi)          np.clip(a, lo, hi)
  *   np.trapz(y, x, dx)      np.sum(d * (y[..., 1:] + y[..., :-1]) / 2.0, axis), d = np.diff(x) or dx
  *   np.array_equal(a, b)    a.shape == b.shape and np.all(a == b)
@@ -459,12 +460,14 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
                               slice_axis(&r, a.arg[0], axis, slice(&r, 0, -1, 0)));
         kj_node *areas = binop(&r, KJ_OP_DIV, binop(&r, KJ_OP_MUL, d, sums), constant(&r, KJ_F64, 0, 2.0));
         out = call(&r, "np.sum", 2, areas, constant(&r, KJ_I64, axis, 0), NULL);
-    } else if (!method_form && (!strcmp(m, "transpose") || !strcmp(m, "swapaxes"))) {
-        /* np.transpose(a, axes), np.swapaxes(a, i, j): the methods of a */
+    } else if (!method_form && (!strcmp(m, "transpose") || !strcmp(m, "swapaxes") || !strcmp(m, "moveaxis"))) {
+        /* np.transpose(a, axes), np.swapaxes(a, i, j): the methods of a;
+         * np.moveaxis a method of the same kind that arrays have not, named
+         * so that `a.moveaxis(...)`, which NumPy refuses, stays refused */
         if (n->nkids < 2 || n->kids[1]->kind == KJ_E_KEYWORD)
             return refuse(e, n, NULL, "np.%s takes the array first", m);
         out = node(&r, KJ_E_METHOD, n->nkids - 1);
-        if (out && !(out->name = kj_strdup(f, m)))
+        if (out && !(out->name = kj_strdup(f, strcmp(m, "moveaxis") ? m : "moveaxis!")))
             r.failed = true;
         for (int i = 1; out && i < n->nkids; i++)
             out->kids[i - 1] = n->kids[i];

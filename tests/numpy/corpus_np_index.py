@@ -305,3 +305,6 @@ def trim_zeros(x): return np.trim_zeros(x), np.trim_zeros(x, 'f'), np.trim_zeros
       (np.arange(4), 3, np.array([-1, -4], np.int8)), (np.asfortranarray(floats((2, 2))), 2, np.array([3, 0, 3])),
       (np.arange(5), 5, np.array([0])), (np.arange(5), 0, np.array([7])), (np.arange(5), -6, np.array([0])))
 def delete(a, i, idx): return np.delete(a, i), np.delete(a, idx), np.delete(a.ravel(), idx)
+# np.moveaxis with constant ints: a view with the axes in the order the move gives (np_funcs.c)
+@case(_CUBE, (floats((2, 3, 4))[:, ::-1, 1:],), *M[:4], (np.asfortranarray(floats((2, 3, 4))),), (floats((2, 0, 3)),))
+def moveaxis(a): return np.moveaxis(a, 0, -1), np.moveaxis(a, -1, 0), np.moveaxis(a, source=1, destination=0) * 2, np.moveaxis(a, 0, 0).shape
