@@ -43,9 +43,11 @@ static const kj_type *dtype_arg(kj_infer_ctx *c, kj_node *k, bool *bad) {
     return t;
 }
 
-/* The number of dimensions a shape argument gives (an int or a tuple of
- * ints), or -1. */
-static int shape_ndim(const kj_type *t) {
+bool kj_np_const_bool(const kj_node *k) {
+    return k->kind == KJ_E_CONST && k->type && k->type->kind == KJ_T_BOOL;
+}
+
+int kj_np_shape_ndim(const kj_type *t) {
     if (!t)
         return -1;
     if (kj_is_intlike(t))
@@ -207,7 +209,7 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
             return NULL;
     kj_node *size = kj_np_arg(a, -1, "size");
     if (size) {
-        if ((nd = shape_ndim(kj_np_arg_type(c, size))) < 0)
+        if ((nd = kj_np_shape_ndim(kj_np_arg_type(c, size))) < 0)
             FAIL(c, size, NULL, "size must be an int or a tuple of ints");
     }
     if (!strcmp(m, "seed")) {
@@ -222,7 +224,7 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         return a->npos ? kj_array(KJ_F64, a->npos, KJ_LAYOUT_C, false) : KJ_F64;
     }
     if (!strcmp(m, "random") || !strcmp(m, "random_sample") || !strcmp(m, "standard_normal")) {
-        if (a->npos == 1 && (nd = shape_ndim(t[0])) < 0)
+        if (a->npos == 1 && (nd = kj_np_shape_ndim(t[0])) < 0)
             FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
         return nd ? kj_array(KJ_F64, nd, KJ_LAYOUT_C, false) : KJ_F64;
     }
@@ -230,7 +232,7 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         for (int i = 0; i < a->npos && i < 2; i++)
             if (!kj_is_number(t[i]) || t[i]->kind == KJ_T_COMPLEX)
                 FAIL(c, n, NULL, "np.random.%s takes real numbers", m);
-        if (a->npos == 3 && (nd = shape_ndim(t[2])) < 0)
+        if (a->npos == 3 && (nd = kj_np_shape_ndim(t[2])) < 0)
             FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
         return nd ? kj_array(KJ_F64, nd, KJ_LAYOUT_C, false) : KJ_F64;
     }
@@ -240,7 +242,7 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         for (int i = 0; i < a->npos && i < 2; i++)
             if (!kj_is_intlike(t[i]))
                 FAIL(c, n, NULL, "np.random.randint takes integers");
-        if (a->npos == 3 && (nd = shape_ndim(t[2])) < 0)
+        if (a->npos == 3 && (nd = kj_np_shape_ndim(t[2])) < 0)
             FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
         return nd ? kj_array(KJ_I64, nd, KJ_LAYOUT_C, false) : KJ_I64;
     }
@@ -249,7 +251,7 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
             (t[0]->kind == KJ_T_ARRAY && t[0]->ndim != 1))
             FAIL(c, n, NULL, "np.random.choice takes a 1-d array or an int");
         const kj_type *e = t[0]->kind == KJ_T_ARRAY ? t[0]->elem : KJ_I64;
-        if (a->npos == 2 && (nd = shape_ndim(t[1])) < 0)
+        if (a->npos == 2 && (nd = kj_np_shape_ndim(t[1])) < 0)
             FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
         return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
     }
@@ -274,7 +276,7 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
                 FAIL(c, k, NULL, "np.random.%s takes %s numbers for %s", m, d->integer[i] ? "integer" : "real",
                      d->params[i]);
         }
-        if (a->npos == d->nparams + 1 && (nd = shape_ndim(t[d->nparams])) < 0)
+        if (a->npos == d->nparams + 1 && (nd = kj_np_shape_ndim(t[d->nparams])) < 0)
             FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
         const kj_type *e = d->counts ? KJ_I64 : KJ_F64;
         return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
@@ -294,7 +296,7 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
     if (!strcmp(m, "empty") || !strcmp(m, "zeros") || !strcmp(m, "ones") || !strcmp(m, "full")) {
         bool full = m[0] == 'f';
         kj_node *shape = kj_np_arg(a, 0, "shape");
-        int nd = shape_ndim(kj_np_arg_type(c, shape));
+        int nd = kj_np_shape_ndim(kj_np_arg_type(c, shape));
         if (nd < 0)
             FAIL(c, n, NULL, "np.%s needs a shape: an int or a tuple of ints", m);
         const kj_type *dt = dtype_arg(c, kj_np_arg(a, full ? 2 : 1, "dtype"), &bad);
@@ -621,7 +623,7 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "A")), *r = kj_np_arg_type(c, kj_np_arg(a, 1, "reps"));
         if (!x || !r)
             return NULL;
-        int nreps = kj_is_intlike(r) ? 1 : shape_ndim(r);
+        int nreps = kj_is_intlike(r) ? 1 : kj_np_shape_ndim(r);
         if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || nreps < 0)
             FAIL(c, n, "Make the number an array first: np.full(reps, x).", "np.tile takes an array and an int or a tuple of ints here");
         return kj_array(x->elem, x->ndim > nreps ? x->ndim : nreps, KJ_LAYOUT_C, false);
@@ -745,7 +747,7 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
         int nd = 0;
         for (int i = 0; i < a.npos; i++) {
             const kj_type *t = kj_np_arg_type(c, a.pos[i]);
-            int k = shape_ndim(t);
+            int k = kj_np_shape_ndim(t);
             if (k < 0 || (a.npos > 1 && !kj_is_intlike(t)))
                 FAIL(c, n, NULL, "reshape takes ints or one tuple of ints");
             nd += k;

@@ -49,6 +49,11 @@ int kj_np_gather_axis(const kj_node *n);
  * one of names (NULL-terminated). */
 const kj_type *kj_np_arg_type(kj_infer_ctx *c, kj_node *k);
 bool kj_np_only_keywords(const kj_np_args *a, const char *const *names);
+/* The number of dimensions a shape of type t gives (an int: 1, a tuple of
+ * ints: its length), or -1 when t is not a shape. */
+int kj_np_shape_ndim(const kj_type *t);
+/* k is a constant True or False (a flag compiled code needs to know). */
+bool kj_np_const_bool(const kj_node *k);
 /* A new C array of the products of arrays x and y's elements (NumPy's
  * multiply dtype) with the larger of their numbers of dimensions, or a
  * failure naming np.m. */

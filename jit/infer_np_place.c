@@ -48,7 +48,7 @@ static const kj_type *fill_diagonal_type(kj_infer_ctx *c, kj_node *n, const kj_n
     const kj_type *ve = v->kind == KJ_T_ARRAY ? v->elem : v;
     if (!(kj_is_number(ve) || ve->kind == KJ_T_BOOL) || (ve->kind == KJ_T_COMPLEX && x->elem->kind != KJ_T_COMPLEX))
         FAIL(c, n, NULL, "np.fill_diagonal cannot store %s into an array of %s", v->name, x->elem->name);
-    if (wrap && !(wrap->kind == KJ_E_CONST && wrap->type && wrap->type->kind == KJ_T_BOOL))
+    if (wrap && !kj_np_const_bool(wrap))
         FAIL(c, n, "Write wrap=True or wrap=False.", "np.fill_diagonal takes a constant wrap here");
     return kj_none();
 }
@@ -58,12 +58,7 @@ static const kj_type *broadcast_to_type(kj_infer_ctx *c, kj_node *n, const kj_np
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "array")), *s = kj_np_arg_type(c, kj_np_arg(a, 1, "shape"));
     if (!x || !s)
         return NULL;
-    int nd = kj_is_intlike(s) ? 1 : -1;
-    if (s->kind == KJ_T_TUPLE) {
-        nd = s->n;
-        for (int i = 0; i < s->n; i++)
-            nd = kj_is_intlike(s->elems[i]) ? nd : -1;
-    }
+    int nd = kj_np_shape_ndim(s);
     if (a->npos > 2 || !kj_np_only_keywords(a, known) || nd < 0)
         FAIL(c, n, NULL, "np.broadcast_to takes an array and a shape (an int or a tuple of ints) here");
     if (x->kind != KJ_T_ARRAY)

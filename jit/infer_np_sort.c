@@ -94,7 +94,7 @@ const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         if (!x || !v)
             return NULL;
         bool opt_ok = !opt || (search ? opt->kind == KJ_E_CONST && opt->str && (!strcmp(opt->str, "left") || !strcmp(opt->str, "right"))
-                                      : opt->kind == KJ_E_CONST && opt->type && opt->type->kind == KJ_T_BOOL);
+                                      : kj_np_const_bool(opt));
         if (!opt_ok)
             FAIL(c, opt, search ? "Write side='left' or side='right'." : "Write right=True or right=False.",
                  search ? "side= takes the constant 'left' or 'right' in compiled code" : "right= takes a constant bool in compiled code");

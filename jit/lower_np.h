@@ -202,6 +202,9 @@ LLVMValueRef kj_np_lower_append(kj_lw *w, kj_node *n, const kj_np_args *a);
 /* np.roll (lower_np_roll.c). */
 LLVMValueRef kj_np_lower_roll(kj_lw *w, kj_node *n, const kj_np_args *a);
 LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *arr);
+/* The same of the array value a (type at), the result of type t (for m
+ * "flatnonzero" a 1-d int64 array). */
+LLVMValueRef kj_np_nonzero_of(kj_lw *w, const kj_type *t, const char *m, LLVMValueRef a, const kj_type *at);
 /* Diagonal k of the 2-d arr as a view of type t (k > 0 above the main
  * one); np.diag and np.diagonal (lower_np_create.c). */
 LLVMValueRef kj_np_diagonal(kj_lw *w, const kj_type *t, LLVMValueRef arr, LLVMValueRef k);

@@ -102,21 +102,7 @@ static LLVMValueRef axis_index(kj_lw *w, kj_node *ixn, LLVMValueRef view, int ax
             (LLVMValueRef[]){c64(w, axis), len, have});
     kj_np_fail_end(w, ok);
     *it = kj_array(KJ_I64, 1, KJ_LAYOUT_C, false);
-    LLVMValueRef count = kj_np_count_true(w, ix, ixn->type);
-    LLVMValueRef pos = kj_np_alloc(w, *it, &count, false), at = kj_entry_alloca(w, w->i64, "at");
-    LLVMBuildStore(w->b, c64(w, 0), at);
-    kj_np_loop l;
-    LLVMValueRef k = kj_np_loop_begin(w, &l, have);
-    LLVMBasicBlockRef take = kj_new_bb(w, "mask.position"), next = kj_new_bb(w, "mask.next");
-    LLVMBuildCondBr(w->b, kj_array_item(w, ix, ixn->type, k), take, next);
-    LLVMPositionBuilderAtEnd(w->b, take);
-    LLVMValueRef j = LLVMBuildLoad2(w->b, w->i64, at, "");
-    kj_np_store_elem(w, kj_np_ptr(w, pos, 1, &j), k, KJ_I64, KJ_I64);
-    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, j, c64(w, 1), ""), at);
-    LLVMBuildBr(w->b, next);
-    LLVMPositionBuilderAtEnd(w->b, next);
-    kj_np_loop_end(w, &l);
-    return pos;
+    return kj_np_nonzero_of(w, *it, "flatnonzero", ix, ixn->type);
 }
 
 /* a[:, idx], a[1:, ::2, idx]: the slices' view of a, and along the array's

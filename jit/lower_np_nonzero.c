@@ -23,9 +23,12 @@ LLVMValueRef kj_np_count_true(kj_lw *w, LLVMValueRef a, const kj_type *at) {
 }
 
 LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *an) {
-    const kj_type *at = an->type;
+    return kj_np_nonzero_of(w, n->type, m, kj_lower_expr(w, an), an->type);
+}
+
+LLVMValueRef kj_np_nonzero_of(kj_lw *w, const kj_type *t, const char *m, LLVMValueRef a, const kj_type *at) {
     int nd = at->ndim;
-    LLVMValueRef a = kj_lower_expr(w, an), count = kj_np_count_true(w, a, at);
+    LLVMValueRef count = kj_np_count_true(w, a, at);
     /* where the indices go: one array per axis (nonzero), one array of
      * flat indices, or one array of rows of nd (argwhere) */
     LLVMValueRef out[KJ_NP_MAXDIM], result;
@@ -34,11 +37,11 @@ LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *a
     LLVMValueRef step = c64(w, rows ? nd : 1);
     if (rows) {
         LLVMValueRef shape[2] = {count, c64(w, nd)};
-        result = out[0] = kj_np_alloc(w, n->type, shape, false);
+        result = out[0] = kj_np_alloc(w, t, shape, false);
     } else if (!strcmp(m, "flatnonzero")) {
         result = out[0] = kj_np_alloc(w, line, &count, false);
     } else {
-        result = LLVMGetUndef(kj_lltype(w, n->type));
+        result = LLVMGetUndef(kj_lltype(w, t));
         for (int k = 0; k < nd; k++) {
             out[k] = kj_np_alloc(w, line, &count, false);
             result = LLVMBuildInsertValue(w->b, result, out[k], (unsigned)k, "");
@@ -53,9 +56,9 @@ LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *a
     kj_np_nest_begin(w, &nest, nd, shape, idx);
     LLVMValueRef flat = LLVMBuildLoad2(w->b, w->i64, flat_slot, "");
     LLVMBuildStore(w->b, LLVMBuildAdd(w->b, flat, c64(w, 1), ""), flat_slot);
-    LLVMValueRef t = kj_truth(w, kj_np_load(w, kj_np_ptr(w, a, nd, idx), at->elem), at->elem);
+    LLVMValueRef nz = kj_truth(w, kj_np_load(w, kj_np_ptr(w, a, nd, idx), at->elem), at->elem);
     LLVMBasicBlockRef put = kj_new_bb(w, "nonzero.put"), next = kj_new_bb(w, "nonzero.next");
-    LLVMBuildCondBr(w->b, t, put, next);
+    LLVMBuildCondBr(w->b, nz, put, next);
     LLVMPositionBuilderAtEnd(w->b, put);
     LLVMValueRef k = LLVMBuildLoad2(w->b, w->i64, at_slot, ""), first = LLVMBuildMul(w->b, k, step, "");
     if (!strcmp(m, "flatnonzero")) {

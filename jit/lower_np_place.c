@@ -33,17 +33,17 @@ static LLVMValueRef take_along_axis(kj_lw *w, kj_node *n, const kj_np_args *a) {
     LLVMValueRef ashape[KJ_NP_MAXDIM], ishape[KJ_NP_MAXDIM], shape[KJ_NP_MAXDIM];
     kj_np_shape(w, arr, nd, ashape);
     kj_np_shape(w, ix, nd, ishape);
-    LLVMValueRef bad = LLVMConstInt(w->i1, 0, 0);
+    LLVMValueRef bad = LLVMConstInt(w->i1, 0, 0), a1[KJ_NP_MAXDIM], i1[KJ_NP_MAXDIM];
     for (int d = 0; d < nd; d++) {   /* broadcast: a length of 1 takes the other's */
+        a1[d] = LLVMBuildICmp(w->b, LLVMIntEQ, ashape[d], c64(w, 1), "");
+        i1[d] = LLVMBuildICmp(w->b, LLVMIntEQ, ishape[d], c64(w, 1), "");
         if (d == axis) {
             shape[d] = ishape[d];
             continue;
         }
-        LLVMValueRef a1 = LLVMBuildICmp(w->b, LLVMIntEQ, ashape[d], c64(w, 1), "");
-        LLVMValueRef i1 = LLVMBuildICmp(w->b, LLVMIntEQ, ishape[d], c64(w, 1), "");
-        shape[d] = LLVMBuildSelect(w->b, a1, ishape[d], ashape[d], "");
+        shape[d] = LLVMBuildSelect(w->b, a1[d], ishape[d], ashape[d], "");
         LLVMValueRef differ = LLVMBuildICmp(w->b, LLVMIntNE, ashape[d], ishape[d], "");
-        bad = LLVMBuildOr(w->b, bad, LLVMBuildAnd(w->b, differ, LLVMBuildNot(w->b, LLVMBuildOr(w->b, a1, i1, ""), ""), ""), "");
+        bad = LLVMBuildOr(w->b, bad, LLVMBuildAnd(w->b, differ, LLVMBuildNot(w->b, LLVMBuildOr(w->b, a1[d], i1[d], ""), ""), ""), "");
     }
     kj_raise_if(w, bad, PyExc_IndexError, "shape mismatch: indexing arrays could not be broadcast together");
     LLVMValueRef out = kj_np_alloc(w, t, shape, false);
@@ -51,10 +51,8 @@ static LLVMValueRef take_along_axis(kj_lw *w, kj_node *n, const kj_np_args *a) {
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, nd, shape, idx);
     for (int d = 0; d < nd; d++) {   /* where an axis is broadcast, its one position */
-        LLVMValueRef a1 = LLVMBuildICmp(w->b, LLVMIntEQ, ashape[d], c64(w, 1), "");
-        LLVMValueRef i1 = LLVMBuildICmp(w->b, LLVMIntEQ, ishape[d], c64(w, 1), "");
-        at_ix[d] = d == axis ? idx[d] : LLVMBuildSelect(w->b, i1, c64(w, 0), idx[d], "");
-        from[d] = LLVMBuildSelect(w->b, a1, c64(w, 0), idx[d], "");
+        at_ix[d] = d == axis ? idx[d] : LLVMBuildSelect(w->b, i1[d], c64(w, 0), idx[d], "");
+        from[d] = LLVMBuildSelect(w->b, a1[d], c64(w, 0), idx[d], "");
     }
     from[axis] = kj_np_checked_index(w, kj_np_load(w, kj_np_ptr(w, ix, nd, at_ix), it->elem), it->elem, ashape[axis], axis);
     kj_np_store_elem(w, kj_np_ptr(w, out, nd, idx), kj_np_load(w, kj_np_ptr(w, arr, nd, from), at->elem), at->elem, t->elem);

@@ -24,7 +24,7 @@ const kj_type *kj_np_nan_to_num_type(kj_infer_ctx *c, kj_node *n, const char *m,
     if (a->npos > 5 || !kj_np_only_keywords(a, known) || !(kj_is_number(e) || e->kind == KJ_T_BOOL))
         FAIL(c, n, NULL, "np.%s takes an array or a number, and numbers for nan, posinf and neginf, here", m);
     const kj_node *copy = kj_np_arg(a, 1, "copy");
-    if (copy && !(copy->kind == KJ_E_CONST && copy->type && copy->type->kind == KJ_T_BOOL))
+    if (copy && !kj_np_const_bool(copy))
         FAIL(c, n, "Write copy=True or copy=False.", "np.nan_to_num takes a constant copy here");
     if (!copies(a) && (x->kind != KJ_T_ARRAY || x->readonly))
         FAIL(c, n, "Pass a writeable array, or leave copy=True.",

@@ -19,7 +19,7 @@ const kj_type *kj_np_vander_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     if (a->npos > 3 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim != 1 ||
         !(kj_is_intlike(nt) || nt->kind == KJ_T_NONE))
         FAIL(c, n, NULL, "np.%s takes a 1-d array, an int N and increasing here", m);
-    if (inc && !(inc->kind == KJ_E_CONST && inc->type && inc->type->kind == KJ_T_BOOL))
+    if (inc && !kj_np_const_bool(inc))
         FAIL(c, n, "Write increasing=True or increasing=False.", "np.vander takes a constant increasing here");
     const kj_type *ops[2] = {x, kj_array(KJ_I64, 1, KJ_LAYOUT_C, false)};
     char why[300];
