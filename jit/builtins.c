@@ -440,12 +440,12 @@ static LLVMValueRef minmax(kj_lw *w, bool is_max, int n, LLVMValueRef *args, con
     for (int i = 1; i < n; i++) {
         LLVMValueRef v = kj_cast(w, args[i], at[i], t), better;
         if (t->kind == KJ_T_FLOAT)
-            better = LLVMBuildFCmp(w->b, is_max ? LLVMRealOGT : LLVMRealOLT, v, r, "");
+            better = kj_fm(w, LLVMBuildFCmp(w->b, is_max ? LLVMRealOGT : LLVMRealOLT, v, r, ""));
         else if (t->kind == KJ_T_INT && !t->is_signed)
             better = LLVMBuildICmp(w->b, is_max ? LLVMIntUGT : LLVMIntULT, v, r, "");
         else
             better = LLVMBuildICmp(w->b, is_max ? LLVMIntSGT : LLVMIntSLT, v, r, "");
-        r = LLVMBuildSelect(w->b, better, v, r, is_max ? "max" : "min");
+        r = kj_fm(w, LLVMBuildSelect(w->b, better, v, r, is_max ? "max" : "min"));   /* floats: maxnum under fastmath */
     }
     return r;
 }

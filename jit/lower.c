@@ -779,12 +779,30 @@ static void set_cpu_attributes(kj_unit *u, LLVMValueRef fn) {
     LLVMDisposeMessage(features);
 }
 
+/* fastmath's no-NaNs and no-signed-zeros flags said of the whole function
+ * as well: the loop vectorizer takes a float running min or max (`m =
+ * max(m, a[i])`, `if a[i] < m: m = a[i]`) as a reduction only then, since
+ * the selects LLVM makes of such ifs carry no flags of their own. The
+ * inliner keeps an attribute only where caller and callee both have it. */
+static void set_fp_math_attributes(LLVMValueRef fn, unsigned fastmath) {
+    static const struct {
+        unsigned flag;
+        const char *key;
+    } attrs[] = {{LLVMFastMathNoNaNs, "no-nans-fp-math"},
+                 {LLVMFastMathNoInfs, "no-infs-fp-math"},
+                 {LLVMFastMathNoSignedZeros, "no-signed-zeros-fp-math"}};
+    for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++)
+        if (fastmath & attrs[i].flag)
+            LLVMAddTargetDependentFunctionAttr(fn, attrs[i].key, "true");
+}
+
 static void define(kj_unit *u, kj_instance *in, kj_lw *w) {
     kj_function *f = in->f;
     w->inst = in;
     w->f = f;
     w->fn = in->llfn;
     set_cpu_attributes(u, w->fn);
+    set_fp_math_attributes(w->fn, in->opts.fastmath);
     LLVMMetadataRef ftype = LLVMDIBuilderCreateSubroutineType(u->di, u->di_file, NULL, 0, 0);
     w->scope = LLVMDIBuilderCreateFunction(u->di, u->di_file, f->qualname, strlen(f->qualname),
                                            in->symbol, strlen(in->symbol), u->di_file,
@@ -849,6 +867,7 @@ static void define_entry(kj_unit *u, kj_instance *in, kj_lw *w) {
     LLVMTypeRef ft = LLVMFunctionType(w->i32, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0);
     LLVMValueRef fn = LLVMAddFunction(u->mod, name, ft);
     set_cpu_attributes(u, fn);
+    set_fp_math_attributes(fn, in->opts.fastmath);
     /* inlined before the optimizer's function passes, so the body is
      * optimized once (inside the entry) rather than twice */
     unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);

@@ -170,7 +170,9 @@ LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueR
 LLVMValueRef kj_parallel_reduce_expr(kj_lw *w, kj_node *at, const char *m, kj_node *arrn, const kj_type *rt);
 
 /* The kernel's CPU and features on another function, so that LLVM may
- * inline between them (it only inlines into at least the callee's features). */
-void kj_copy_cpu_attributes(LLVMValueRef from, LLVMValueRef to);
+ * inline between them (it only inlines into at least the callee's
+ * features), and its fastmath attributes (lower.c), so that its loops
+ * vectorize as the kernel's own would. */
+void kj_copy_codegen_attributes(LLVMValueRef from, LLVMValueRef to);
 
 #endif

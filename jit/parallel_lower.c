@@ -26,9 +26,10 @@ static int outer_line;
 
 PyObject *kj_parallel_warning;   /* kiln.ParallelSafetyWarning (parallel_module.c) */
 
-void kj_copy_cpu_attributes(LLVMValueRef from, LLVMValueRef to) {
-    static const char *const keys[] = {"target-cpu", "target-features"};
-    for (int i = 0; i < 2; i++) {
+void kj_copy_codegen_attributes(LLVMValueRef from, LLVMValueRef to) {
+    static const char *const keys[] = {"target-cpu", "target-features", "no-nans-fp-math", "no-infs-fp-math",
+                                       "no-signed-zeros-fp-math"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(from, LLVMAttributeFunctionIndex, keys[i],
                                                            (unsigned)strlen(keys[i]));
         if (a)
@@ -211,7 +212,7 @@ static LLVMValueRef new_body_function(kj_lw *w, const char *what, int line, char
     LLVMTypeRef ft = LLVMFunctionType(w->i32, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64}, 4, 0);
     LLVMValueRef fn = LLVMAddFunction(w->mod, name, ft);
     LLVMSetLinkage(fn, LLVMInternalLinkage);
-    kj_copy_cpu_attributes(w->fn, fn);
+    kj_copy_codegen_attributes(w->fn, fn);
     return fn;
 }
 

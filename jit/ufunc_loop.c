@@ -173,7 +173,7 @@ int kj_ufunc_define_loop(kj_unit *u, kj_instance *in, const kj_ufunc_layout *lay
     LLVMTypeRef ptr = g.w.ptr;
     LLVMTypeRef ft = LLVMFunctionType(g.w.i32, (LLVMTypeRef[]){ptr, ptr, ptr, ptr}, 4, 0);
     g.fn = LLVMAddFunction(u->mod, name, ft);
-    kj_copy_cpu_attributes(in->llfn, g.fn);
+    kj_copy_codegen_attributes(in->llfn, g.fn);
     g.args = LLVMGetParam(g.fn, 0);
     g.dims = LLVMGetParam(g.fn, 1);
     g.steps = LLVMGetParam(g.fn, 2);

@@ -1,8 +1,9 @@
-"""Loops over np.ndindex and np.ndenumerate, Kiln against Numba side by side:
-best steady call of each, the two taking turns in one process, and the
-ratio Kiln/Numba.
+"""Loop patterns beyond the seeds' workloads (jit_vs_numba.py): loops over
+np.ndindex and np.ndenumerate, and float running min/max under fastmath.
+Kiln against Numba side by side: best steady call of each, the two taking
+turns in one process, and the ratio Kiln/Numba.
 
-Usage: KILN_BUILD_DIR=build /usr/bin/python3 bench/loops_nd_vs_numba.py"""
+Usage: KILN_BUILD_DIR=build /usr/bin/python3 bench/loops_vs_numba.py"""
 import os
 import sys
 import tempfile
@@ -42,6 +43,27 @@ WORKLOADS = {
         def make():
             return scatter, (np.random.default_rng(0).random((80, 100, 120))[::2, :, ::-1],)
     """,
+    "running max(m, a[i]) of 1e6 float64, fastmath": """
+        @nb.njit(fastmath=True)
+        def running_max(a):
+            m = -np.inf
+            for i in range(a.shape[0]):
+                m = max(m, a[i])
+            return m
+        def make():
+            return running_max, (np.random.default_rng(0).random(1_000_000),)
+    """,
+    "running min by `if x < m` of 1e6 float32, fastmath": """
+        @nb.njit(fastmath=True)
+        def running_min(a):
+            m = a[0]
+            for x in a:
+                if x < m:
+                    m = x
+            return m
+        def make():
+            return running_min, (np.random.default_rng(0).random(1_000_000, dtype=np.float32),)
+    """,
 }
 
 
@@ -51,7 +73,7 @@ def main():
         for i, (name, code) in enumerate(WORKLOADS.items()):
             mods = []
             for tool in ("kiln", "numba"):
-                mods.append(f"nd{i}_{tool}")
+                mods.append(f"loop{i}_{tool}")
                 with open(os.path.join(folder, mods[-1] + ".py"), "w") as f:
                     f.write(f"import numpy as np\nimport {tool} as nb\n" + textwrap.dedent(code))
             k, n = alternate(folder, *mods, repeats=15)
