@@ -136,17 +136,6 @@ const kj_type *kj_np_unary_type(kj_infer_ctx *c, kj_node *n, const kj_type *a) {
 
 /* ---- reductions ---- */
 
-static const char *const reductions[] = {"sum", "prod", "min", "max", "amin", "amax", "mean",
-                                         "var", "std", "argmin", "argmax", "all", "any",
-                                         "cumsum", "cumprod", "nanmin", "nanmax", NULL};
-
-static bool is_reduction(const char *m) {
-    for (int i = 0; reductions[i]; i++)
-        if (!strcmp(reductions[i], m))
-            return true;
-    return false;
-}
-
 /* np.<m>(a, axis) / a.<m>(axis): a scalar, or an array with one axis less
  * (cumsum keeps the shape, or flattens without an axis). args: the call's
  * arguments, the array's own among them when `first` is 1 (np.<m>(a)). */
@@ -508,7 +497,7 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
                  m, x->name);
         return t;
     }
-    if (is_reduction(m)) {
+    if (kj_np_is_reduction(m)) {
         const kj_type *t = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
         return t ? reduction_type(c, n, m, t, a, 1) : NULL;
     }
@@ -731,7 +720,7 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
     if (!infer_values(c, &a))
         return NULL;
     bool bad;
-    if (is_reduction(m) && strncmp(m, "nan", 3) != 0)   /* np.nanmax is a function only */
+    if (kj_np_is_reduction(m) && strncmp(m, "nan", 3) != 0)   /* np.nanmax is a function only */
         return reduction_type(c, n, m, self, &a, 0);
     if (!strcmp(m, "copy") && a.npos == 0 && a.nkw == 0)
         return kj_array(self->elem, self->ndim, KJ_LAYOUT_C, false);

@@ -310,10 +310,7 @@ LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
     const kj_type *st = n->kids[0]->type, *t = n->type;
     kj_np_args a;
     kj_np_split(n, 1, &a);
-    if (!strcmp(m, "sum") || !strcmp(m, "prod") || !strcmp(m, "min") || !strcmp(m, "max") ||
-        !strcmp(m, "mean") || !strcmp(m, "var") || !strcmp(m, "std") || !strcmp(m, "argmin") ||
-        !strcmp(m, "argmax") || !strcmp(m, "all") || !strcmp(m, "any") || !strcmp(m, "cumsum") ||
-        !strcmp(m, "cumprod") || !strcmp(m, "amin") || !strcmp(m, "amax"))
+    if (kj_np_is_reduction(m))   /* typing let no nan one through as a method */
         return kj_np_lower_reduce(w, n, m, n->kids[0], kj_np_arg(&a, 0, "axis"));
     if (!strcmp(m, "sort") || !strcmp(m, "argsort") || !strcmp(m, "dot") || !strcmp(m, "nonzero") || !strcmp(m, "repeat")) {
         kj_np_args b = a;   /* as np.<m>(self, ...) */

@@ -96,11 +96,7 @@ static LLVMValueRef tuple_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *a
 LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "dot") || !strcmp(m, "matmul"))
         return dot(w, n, a->pos[0], a->pos[1]);
-    if (!strcmp(m, "sum") || !strcmp(m, "prod") || !strcmp(m, "min") || !strcmp(m, "max") ||
-        !strcmp(m, "amin") || !strcmp(m, "amax") || !strcmp(m, "mean") || !strcmp(m, "var") ||
-        !strcmp(m, "std") || !strcmp(m, "argmin") || !strcmp(m, "argmax") || !strcmp(m, "all") ||
-        !strcmp(m, "any") || !strcmp(m, "cumsum") || !strcmp(m, "cumprod") || !strcmp(m, "nanmin") ||
-        !strcmp(m, "nanmax")) {
+    if (kj_np_is_reduction(m)) {
         kj_node *arr = kj_np_arg(a, 0, "a");
         if (arr->type->kind == KJ_T_TUPLE)
             return tuple_reduce(w, n, m, arr);

@@ -7,6 +7,7 @@
 #include "jit/parallel.h"
 #include "jit/rt_np.h"
 
+#include <math.h>
 #include <string.h>
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
@@ -213,6 +214,27 @@ static LLVMValueRef arg_extreme(kj_lw *w, const line *ln, const kj_type *et, boo
     return arg_extreme_line(w, ln, et, is_max, &value);
 }
 
+/* np.nanargmin (nanargmax) of a float line: the index of the first
+ * minimum (maximum) of its numbers, in two passes (the extreme without
+ * NaNs, then the first element equal to it). No number at all, an empty
+ * line included, is NumPy's ValueError. */
+static LLVMValueRef nan_arg_extreme(kj_lw *w, const line *ln, const kj_type *et, bool is_max) {
+    LLVMBasicBlockRef scan = kj_new_bb(w, "nanarg.scan"), join = kj_new_bb(w, "nanarg.join");
+    LLVMValueRef empty = LLVMBuildICmp(w->b, LLVMIntEQ, ln->count, c64(w, 0), "");
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
+    LLVMBuildCondBr(w->b, empty, join, scan);
+    LLVMPositionBuilderAtEnd(w->b, scan);
+    LLVMValueRef found = extreme_of(w, ln, et, et, is_max, true);
+    LLVMBasicBlockRef scanned = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+    LLVMValueRef best = LLVMBuildPhi(w->b, kj_lltype(w, et), "nanarg.best");
+    LLVMAddIncoming(best, (LLVMValueRef[]){LLVMConstReal(kj_lltype(w, et), NAN), found},
+                    (LLVMBasicBlockRef[]){from, scanned}, 2);
+    kj_raise_if(w, LLVMBuildFCmp(w->b, LLVMRealUNO, best, best, ""), PyExc_ValueError, "All-NaN slice encountered");
+    return first_equal(w, ln, et, best);
+}
+
 /* all / any of a line. */
 static LLVMValueRef truth_fold(kj_lw *w, const line *ln, const kj_type *et, bool is_all) {
     LLVMValueRef acc = kj_entry_alloca(w, w->i1, "acc");
@@ -294,6 +316,11 @@ static LLVMValueRef reduce_line(kj_lw *w, const char *m, const line *ln, const k
                            : "zero-size array to reduction operation minimum which has no identity");
         return extreme(w, ln, et, rt, is_max);
     }
+    if ((!strcmp(m, "nanargmin") || !strcmp(m, "nanargmax")) && is_float(et))
+        return nan_arg_extreme(w, ln, et, m[7] == 'a');
+    if (!strcmp(m, "nanargmin") || !strcmp(m, "nanargmax"))   /* ints and bools hold no NaN */
+        return arg_extreme(w, ln, et, m[7] == 'a', m[7] == 'a' ? "attempt to get argmax of an empty sequence"
+                                                               : "attempt to get argmin of an empty sequence");
     if (!strcmp(m, "nanmin") || !strcmp(m, "nanmax")) {
         bool is_max = m[4] == 'a';
         kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, ln->count, c64(w, 0), ""), PyExc_ValueError,

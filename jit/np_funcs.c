@@ -91,6 +91,16 @@ const kj_type *kj_np_dtype_node(const kj_node *k) {
     return NULL;
 }
 
+bool kj_np_is_reduction(const char *m) {
+    static const char *const names[] = {"sum", "prod", "min", "max", "amin", "amax", "mean", "var", "std",
+                                        "argmin", "argmax", "all", "any", "cumsum", "cumprod", "nanmin",
+                                        "nanmax", "nanargmin", "nanargmax", NULL};
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(names[i], m))
+            return true;
+    return false;
+}
+
 int kj_np_join_rank(const char *m, int nd) {
     if (!strcmp(m, "concatenate") || !strcmp(m, "hstack"))
         return nd;

@@ -26,6 +26,10 @@ bool kj_np_const_number(const kj_node *k, double *v);
 
 /* The dtype a node names (np.float32, float, int, bool, complex), or NULL. */
 const kj_type *kj_np_dtype_node(const kj_node *k);
+/* Whether np.<m> reduces an array, whole or along an axis (sum, argmax,
+ * cumsum, nanargmin...): one typing (infer_np.c) and one lowering
+ * (lower_np_reduce.c) for all of them. As methods, the nan ones are not. */
+bool kj_np_is_reduction(const char *m);
 /* The number of dimensions np.<m> gives when it joins arrays of nd
  * dimensions (concatenate, hstack, vstack, stack), or 0 when m is not one
  * of those. */

@@ -254,3 +254,9 @@ _NANS = np.array([np.nan, 1.5, -2.0, np.nan, 0.0])
 def nan_extremes(a): return np.nanmax(a), np.nanmin(a), np.nanmax(a * 2 - 1)
 @case((np.array([[np.nan, 1.0, 2.0], [np.nan, -3.0, np.nan]]),), *M[:4], *MI)
 def nan_extremes_along_axes(m): return np.nanmax(m, axis=0), np.nanmin(m, 1), np.nanmax(m, -1)
+# np.nanargmin and np.nanargmax: the first extreme of the numbers; no number at all (all NaN, or empty
+# floats) is NumPy's "All-NaN slice encountered", empty ints its argmin's error
+@case((_NANS,), (_NANS.astype(np.float32)[::-1],), (np.full(3, np.nan),), (np.array([np.nan, -0.0, 0.0]),), *V, *VI)
+def nan_arg_extremes(a): return np.nanargmin(a), np.nanargmax(a)
+@case((np.array([[np.nan, 1.0, 2.0], [-3.0, -3.0, np.nan]]),), (np.array([[np.nan, 1.0], [np.nan, np.nan]]),), *M, *MI)
+def nan_arg_extremes_along_axes(m): return np.nanargmax(m, axis=0), np.nanargmin(m, 1), np.nanargmax(m, -1)
