@@ -323,6 +323,8 @@ static PyObject *box(const char *src, const kj_type *t) {
     }
 }
 
+PyObject *kj_box_value(const char *src, const kj_type *t) { return box(src, t); }
+
 /* ---- the scalar fast path ---- */
 
 /* float64 and int64, the commonest argument and result types, looked up

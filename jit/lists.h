@@ -1,10 +1,11 @@
-/* lists: Python lists of numbers in compiled code: `[]`, literals and
- * comprehensions, append, extend, pop, insert, len, indexing, slicing,
- * iteration, `in`, sorting, and returning them to Python as Python lists.
- * A list value is an owner (nrt.h) of a block holding the list's header;
- * its items live in a separate buffer that grows. Inference hands list
- * nodes to lists_infer.c; lowering to lists_lower.c; the runtime is
- * rt_list.c. */
+/* lists: Python lists in compiled code, of numbers, tuples of numbers or
+ * arrays: `[]`, literals and comprehensions, append, extend, pop, insert,
+ * len, indexing, slicing, iteration, `in`, sorting, and returning them to
+ * Python as Python lists. A list value is an owner (nrt.h) of a block
+ * holding the list's header; its items live in a separate buffer that
+ * grows. A list of arrays holds a reference on each item's owner.
+ * Inference hands list nodes to lists_infer.c; lowering to lists_lower.c;
+ * the runtime is rt_list.c. */
 #ifndef KILN_JIT_LISTS_H
 #define KILN_JIT_LISTS_H
 
@@ -14,6 +15,7 @@
 typedef struct {
     int64_t n, cap, itemsize;
     char *items;
+    int64_t owners;   /* 1: every item is an array, whose owner (its first word) the list holds a reference on */
 } kj_list_header;
 
 /* ---- inference ---- */
@@ -39,8 +41,11 @@ LLVMValueRef kj_list_len(kj_lw *w, LLVMValueRef list);
 /* Item i (in range) of a list of elem. */
 LLVMValueRef kj_list_get(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef i);
 
-/* ---- boxing (dispatch.c) ---- */
+/* ---- boxing ---- */
 /* A Python list of the list's items; takes over the reference on owner. */
 PyObject *kj_list_box(void *owner, const kj_type *t);
+/* dispatch.c: the Python value of a value of type t laid out at src (an
+ * array's reference on its owner passes to the NumPy array's base). */
+PyObject *kj_box_value(const char *src, const kj_type *t);
 
 #endif

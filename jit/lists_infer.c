@@ -1,7 +1,8 @@
 /* lists_infer: the types of lists in compiled code. A list holds items
- * of one type, numbers or tuples of numbers; `[]` starts as list(undefined) and takes the type of the
- * first thing appended to it (the variable is given the precise type, as
- * an assignment would). */
+ * of one type: numbers, tuples of numbers, or arrays (of one dtype, number
+ * of dimensions and layout, as in Numba); `[]` starts as list(undefined)
+ * and takes the type of the first thing appended to it (the variable is
+ * given the precise type, as an assignment would). */
 #include "jit/lists.h"
 
 #include <stdio.h>
@@ -14,19 +15,22 @@ static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
     return t && t->kind == KJ_T_OPTIONAL ? t->elem : t;
 }
 
-/* The item type of a list holding values of type t: a number or a bool,
- * or a tuple of them (and of such tuples). */
-static const kj_type *item_type(const kj_type *t) {
+/* A number or a bool, or a tuple of them (and of such tuples). */
+static const kj_type *number_item(const kj_type *t) {
     if (t->kind == KJ_T_TUPLE) {
         for (int i = 0; i < t->n; i++)
-            if (!item_type(t->elems[i]))
+            if (!number_item(t->elems[i]))
                 return NULL;
         return t->n > 0 ? t : NULL;
     }
     return t->kind == KJ_T_BOOL ? t : kj_is_number(t) ? t : NULL;
 }
 
-/* Whether Python can order items of type t (complex numbers it cannot). */
+/* The item type of a list holding values of type t: a number item, or an
+ * array (not inside a tuple). */
+static const kj_type *item_type(const kj_type *t) { return t->kind == KJ_T_ARRAY ? t : number_item(t); }
+
+/* Whether Python can order items of type t (complex numbers and arrays it cannot). */
 static bool orderable(const kj_type *t) {
     if (t->kind == KJ_T_TUPLE) {
         for (int i = 0; i < t->n; i++)
@@ -34,11 +38,12 @@ static bool orderable(const kj_type *t) {
                 return false;
         return true;
     }
-    return t->kind != KJ_T_COMPLEX;
+    return t->kind != KJ_T_COMPLEX && t->kind != KJ_T_ARRAY;
 }
 
 #define ITEMS_HINT "Use a NumPy array for anything else."
-#define ITEMS_WHAT "lists in compiled code hold numbers and tuples of numbers, not %s"
+#define ITEMS_WHAT "lists in compiled code hold numbers, tuples of numbers and arrays, not %s"
+#define ARRAYS_HINT "Loop over the list, or stack its arrays first: np.stack((a, b))."
 
 /* A comprehension's target: a name, or a tuple of targets like it. */
 static bool names_only(const kj_node *t) {
@@ -148,6 +153,8 @@ const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
     if (!strcmp(m, "insert") && na == 2 && kj_is_intlike(a[0]) && item_type(a[1]) && kj_can_convert(a[1], self->elem))
         return kj_none();
     if ((!strcmp(m, "sort") || !strcmp(m, "reverse") || !strcmp(m, "clear")) && na == 0) {
+        if (!strcmp(m, "sort") && self->elem->kind == KJ_T_ARRAY)
+            FAIL(c, n, "Sort by a key you compute: a list of (key, index) tuples.", "a list of arrays cannot be sorted");
         if (!strcmp(m, "sort") && !orderable(self->elem))
             FAIL(c, n, NULL, "complex numbers cannot be ordered");
         return kj_none();
@@ -155,7 +162,7 @@ const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
     if (!strcmp(m, "copy") && na == 0)
         return self;
     if ((!strcmp(m, "index") || !strcmp(m, "count")) && na == 1 && kj_is_number(a[0]) &&
-        self->elem->kind != KJ_T_TUPLE)
+        self->elem->kind != KJ_T_TUPLE && self->elem->kind != KJ_T_ARRAY)
         return KJ_I64;
     FAIL(c, n, "Lists in compiled code have append, extend, pop, insert, sort, reverse, clear, copy, index and count.",
          "list has no method '%s' with these arguments in compiled code", m);
@@ -189,7 +196,7 @@ const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
 const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type *x, const kj_type *container) {
     x = x->kind == KJ_T_OPTIONAL ? x->elem : x;
     bool ok = kj_is_number(x) &&
-              ((container->kind == KJ_T_LIST) || (container->kind == KJ_T_ARRAY && container->ndim == 1) ||
+              ((container->kind == KJ_T_LIST && (!container->elem || container->elem->kind != KJ_T_ARRAY)) || (container->kind == KJ_T_ARRAY && container->ndim == 1) ||
                (container->kind == KJ_T_TUPLE && kj_is_uniform_tuple(container) && kj_is_number(container->elems[0])) ||
                (container->kind == KJ_T_TUPLE && container->n == 0));
     if (!ok)
@@ -206,7 +213,8 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
         if (nargs == 0)
             return kj_list(NULL);
         const kj_type *e = nargs == 1 ? kj_iter_elem(args[0]) : NULL;
-        if (!e || !item_type(e) || args[0]->kind == KJ_T_ZIP || args[0]->kind == KJ_T_ENUMERATE)
+        /* not list(m) of a 2-d array: a.tolist() is written as list(a), and NumPy's gives lists of numbers */
+        if (!e || !number_item(e) || args[0]->kind == KJ_T_ZIP || args[0]->kind == KJ_T_ENUMERATE)
             FAIL(c, n, "a.tolist() is list(a) in compiled code: of a 1-d array only.",
                  "list() takes a range, a 1-d array, a tuple of numbers or a list here");
         return kj_list(e);
@@ -225,6 +233,8 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
         return args[0];
     if (e->kind == KJ_T_TUPLE)
         FAIL(c, n, "Loop over the list instead.", "%s() of a list of tuples is not supported in compiled code", name);
+    if (e->kind == KJ_T_ARRAY)
+        FAIL(c, n, ARRAYS_HINT, "%s() of a list of arrays is not supported in compiled code", name);
     if (!strcmp(name, "sum") && nargs == 1)
         return kj_is_intlike(e) ? KJ_I64 : e;
     if ((!strcmp(name, "min") || !strcmp(name, "max")) && nargs == 1 && e->kind != KJ_T_COMPLEX)

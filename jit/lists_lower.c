@@ -35,6 +35,16 @@ static void check_memory(kj_lw *w, LLVMValueRef status) {
     kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, status, LLVMConstInt(w->i32, 0, 0), ""), PyExc_MemoryError, NULL);
 }
 
+static bool holds_arrays(const kj_type *elem) { return elem && elem->kind == KJ_T_ARRAY; }
+
+/* Marks a list of arrays as holding its items' owners (rt_list.c gives
+ * them back with the list); said again at each append and insert, since
+ * `[]` learns its item type only then. */
+static void mark_owners(kj_lw *w, LLVMValueRef list, const kj_type *elem) {
+    if (holds_arrays(elem))
+        LLVMBuildStore(w->b, c64(w, 1), field(w, list, offsetof(kj_list_header, owners)));
+}
+
 /* A new empty list (a temporary of the statement). */
 static LLVMValueRef new_list(kj_lw *w, const kj_type *t, LLVMValueRef cap) {
     if (!kj_nrt_host_only(w, NULL, "creating lists"))
@@ -42,12 +52,24 @@ static LLVMValueRef new_list(kj_lw *w, const kj_type *t, LLVMValueRef cap) {
     LLVMValueRef size = t->elem ? kj_np_itemsize(w, t->elem) : c64(w, 0);
     LLVMValueRef l = kj_call(w, "kj_list_new", w->ptr, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){size, cap});
     kj_raise_if(w, LLVMBuildIsNull(w->b, l, ""), PyExc_MemoryError, NULL);
+    mark_owners(w, l, t->elem);
     return kj_nrt_temp(w, l, t);
 }
 
-static void append(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
+/* v as an item of type elem in a slot of its own; for an array, the
+ * reference the list will hold on its owner is taken. */
+static LLVMValueRef item_slot(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
     LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, elem), "item");
     kj_np_store_elem(w, slot, v, vt, elem);
+    if (holds_arrays(elem)) {
+        mark_owners(w, list, elem);
+        kj_nrt_incref_value(w, kj_cast(w, v, vt, elem), elem);
+    }
+    return slot;
+}
+
+static void append(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
+    LLVMValueRef slot = item_slot(w, list, elem, v, vt);
     check_memory(w, kj_call(w, "kj_list_append", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64},
                             (LLVMValueRef[]){list, slot, kj_np_itemsize(w, elem)}));
 }
@@ -255,12 +277,11 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
                                       : LLVMBuildSub(w->b, len, c64(w, 1), "");
         LLVMValueRef v = kj_list_get(w, list, e, i);
         kj_call(w, "kj_list_remove_at", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->i64}, (LLVMValueRef[]){list, i});
-        return v;
+        return holds_arrays(e) ? kj_nrt_temp(w, v, e) : v;   /* the list's reference passes to the statement */
     }
     if (!strcmp(m, "insert")) {
-        LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, e), "item");
         LLVMValueRef i = kj_np_value(w, n->kids[1], KJ_I64);
-        kj_np_store_elem(w, slot, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, e);
+        LLVMValueRef slot = item_slot(w, list, e, kj_lower_expr(w, n->kids[2]), n->kids[2]->type);
         check_memory(w, kj_call(w, "kj_list_insert", w->i32, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->ptr, w->i64},
                                 (LLVMValueRef[]){list, i, slot, kj_np_itemsize(w, e)}));
         return none;
@@ -278,7 +299,7 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
         return none;
     }
     if (!strcmp(m, "clear")) {
-        LLVMBuildStore(w->b, c64(w, 0), field(w, list, offsetof(kj_list_header, n)));
+        kj_call(w, "kj_list_clear", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &list);
         return none;
     }
     if (!strcmp(m, "copy")) {
@@ -412,5 +433,13 @@ void kj_list_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt)
     LLVMValueRef list = kj_lower_expr(w, target->kids[0]);
     LLVMValueRef i = index_of(w, kj_lower_expr(w, target->kids[1]), target->kids[1]->type, kj_list_len(w, list),
                               "list assignment index out of range");
-    kj_np_store_elem(w, item_ptr(w, list, t->elem, i), v, vt, t->elem);
+    LLVMValueRef p = item_ptr(w, list, t->elem, i);
+    if (!holds_arrays(t->elem)) {
+        kj_np_store_elem(w, p, v, vt, t->elem);
+        return;
+    }
+    LLVMValueRef old = kj_np_load(w, p, t->elem), item = kj_cast(w, v, vt, t->elem);
+    kj_nrt_incref_value(w, item, t->elem);   /* before the old one goes: lst[i] = lst[i] */
+    kj_np_store_elem(w, p, item, t->elem, t->elem);
+    kj_nrt_decref_value(w, old, t->elem);
 }

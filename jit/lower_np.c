@@ -55,7 +55,8 @@ LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n) {
 }
 
 bool kj_np_lowers_store(const kj_node *target) {
-    return target->kind == KJ_E_INDEX && target->type && target->type->kind == KJ_T_ARRAY;
+    return target->kind == KJ_E_INDEX && target->type && target->type->kind == KJ_T_ARRAY &&
+           target->kids[0]->type->kind == KJ_T_ARRAY;   /* not lst[i] = array: the item is replaced */
 }
 
 /* Whether src and dst may share memory (the same owner): then src is

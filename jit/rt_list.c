@@ -12,7 +12,25 @@
 
 static kj_list_header *header(void *owner) { return kj_nrt_data(kj_nrt_block(owner)); }
 
-static void free_items(kj_block_t *b) { free(((kj_list_header *)kj_nrt_data(b))->items); }
+/* References on the owners of items [from, from + count) of a list of
+ * arrays: taken (delta 1) or given back (-1). */
+static void hold_owners(kj_list_header *h, int64_t from, int64_t count, int delta) {
+    if (!h->owners)
+        return;
+    for (int64_t k = from; k < from + count; k++) {
+        void *owner = *(void **)(h->items + k * h->itemsize);
+        if (delta > 0)
+            kj_nrt_incref(owner);
+        else
+            kj_nrt_decref(owner);
+    }
+}
+
+static void free_items(kj_block_t *b) {
+    kj_list_header *h = kj_nrt_data(b);
+    hold_owners(h, 0, h->n, -1);
+    free(h->items);
+}
 
 void *kj_list_new(int64_t itemsize, int64_t cap) {
     kj_block_t *b = kj_nrt_alloc(sizeof(kj_list_header));
@@ -24,6 +42,7 @@ void *kj_list_new(int64_t itemsize, int64_t cap) {
     h->cap = 0;
     h->itemsize = itemsize;
     h->items = NULL;
+    h->owners = 0;
     void *owner = (char *)b + 1;
     if (cap > 0 && kj_list_reserve(owner, cap, itemsize) < 0) {
         kj_nrt_decref(owner);
@@ -87,8 +106,16 @@ int32_t kj_list_extend(void *owner, void *other, int64_t itemsize) {
         return -1;
     kj_list_header *h = header(owner);
     memmove(h->items + h->n * itemsize, o->items, (size_t)(m * itemsize));
+    h->owners |= o->owners;   /* `[]` extended with a list of arrays */
+    hold_owners(h, h->n, m, 1);
     h->n += m;
     return 0;
+}
+
+void kj_list_clear(void *owner) {
+    kj_list_header *h = header(owner);
+    hold_owners(h, 0, h->n, -1);
+    h->n = 0;
 }
 
 void *kj_list_slice(void *owner, int64_t start, int64_t len, int64_t step, int64_t itemsize) {
@@ -99,6 +126,8 @@ void *kj_list_slice(void *owner, int64_t start, int64_t len, int64_t step, int64
     for (int64_t k = 0; k < len; k++)
         memcpy(d->items + k * itemsize, h->items + (start + k * step) * itemsize, (size_t)itemsize);
     d->n = len;
+    d->owners = h->owners;
+    hold_owners(d, 0, len, 1);
     return r;
 }
 
@@ -251,7 +280,10 @@ PyObject *kj_list_box(void *owner, const kj_type *t) {
     kj_list_header *h = header(owner);
     PyObject *list = PyList_New(h->n);
     for (int64_t i = 0; list && i < h->n; i++) {
-        PyObject *x = box_item(h->items + i * h->itemsize, t->elem);
+        const char *item = h->items + i * h->itemsize;
+        if (h->owners)   /* the NumPy array's base takes a reference of its own */
+            kj_nrt_incref(*(void *const *)item);
+        PyObject *x = h->owners ? kj_box_value(item, t->elem) : box_item(item, t->elem);
         if (!x) {
             Py_CLEAR(list);
             break;

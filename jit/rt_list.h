@@ -15,6 +15,8 @@ int32_t kj_list_append(void *owner, const void *item, int64_t itemsize);
 int32_t kj_list_insert(void *owner, int64_t i, const void *item, int64_t itemsize);
 void kj_list_remove_at(void *owner, int64_t i);
 int32_t kj_list_extend(void *owner, void *other, int64_t itemsize);
+/* list.clear(): the items' references given back. */
+void kj_list_clear(void *owner);
 /* A new list of len items from start by step; NULL when out of memory. */
 void *kj_list_slice(void *owner, int64_t start, int64_t len, int64_t step, int64_t itemsize);
 /* Sorts in place as Python does (stable, reverse keeps equal items in
@@ -32,6 +34,7 @@ void kj_list_reverse(void *owner);
     {"kj_list_insert", (void *)kj_list_insert},             \
     {"kj_list_remove_at", (void *)kj_list_remove_at},       \
     {"kj_list_extend", (void *)kj_list_extend},             \
+    {"kj_list_clear", (void *)kj_list_clear},               \
     {"kj_list_slice", (void *)kj_list_slice},               \
     {"kj_list_sort", (void *)kj_list_sort},                 \
     {"kj_list_reverse", (void *)kj_list_reverse},

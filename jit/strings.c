@@ -54,7 +54,7 @@ static bool printable(const kj_type *t) {
         return true;
     case KJ_T_OPTIONAL: return false;
     case KJ_T_ARRAY: return kj_type_to_npy(t->elem) >= 0;
-    case KJ_T_LIST: return true;
+    case KJ_T_LIST: return !t->elem || t->elem->kind != KJ_T_ARRAY;   /* print its arrays one by one */
     default: return kj_is_number(t) || t->kind == KJ_T_STR || t->kind == KJ_T_NONE;
     }
 }

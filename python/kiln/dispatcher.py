@@ -297,6 +297,8 @@ def _unpassable(value):
         if dtype.kind == "f":   # float16 and long double: Kiln computes in float32 and float64, as Numba does
             return what, f"convert it first: x.astype(np.{'float32' if dtype.itemsize < 4 else 'float64'})"
         return what, None
+    if isinstance(value, list) and value and all(type(x).__name__ == "ndarray" for x in value):
+        return "a list of arrays", "pass a tuple instead: tuple(arrays), or one array: np.stack(arrays)"
     if isinstance(value, list):
         return "a list", "pass a NumPy array instead: np.array(values)"
     return f"a {type(value).__name__}", None

@@ -206,3 +206,53 @@ def pairs_to_array(a):   # np.array of a list of tuples: a row per tuple, promot
 @case(*N)
 def pairs_with_bools_to_array(n):
     return np.array([(i % 2 == 0, i) for i in range(n + 1)]), np.array([(i, -i) for i in range(n + 1)], dtype=np.float32)
+# lists of arrays: the list holds a reference on each array; returned, they are NumPy arrays in a Python list
+@case(*N)
+def arrays_built_in_a_loop(n):
+    out = []
+    for i in range(n % 7):
+        out.append(np.arange(i) * 1.5 - i)
+    return out
+@case(*M)
+def rows_doubled(m): return [row * 2 for row in m]
+@case(*M, *V)
+def rows_as_views(m): return [row for row in m], [m[::2], m[1:]]
+@case(*N)
+def arrays_changed_in_place(n):
+    arrays = [np.zeros(3), np.ones(3), np.full(3, 2.0)]
+    arrays.insert(1, np.arange(3.0))
+    arrays.append(np.full(3, float(n)))
+    last = arrays.pop()
+    first = arrays.pop(0)
+    arrays[1] = last * 2
+    arrays[-1] += 5
+    total = 0.0
+    for a in arrays:
+        total += a.sum()
+    tail = arrays[1:]
+    tail.extend(arrays)
+    kept = arrays.copy()
+    arrays.clear()
+    return kept, tail, total, len(arrays), first, last
+@case(*N)
+def array_outlives_its_list(n):
+    held = [np.full(2, n * 1.0)]
+    x = held[0]
+    held.clear()
+    held.append(x + 1)
+    return x, held
+@case((2,), (0,), (-1,), (3,))
+def list_of_arrays_index_errors(i):
+    arrays = [np.zeros(2), np.ones(2)]
+    return arrays[i]
+@case(*N)
+def pop_from_an_empty_list_of_arrays(n):
+    arrays = [np.zeros(n) for _ in range(n % 2)]
+    arrays.pop()
+    return arrays.pop()
+@case(*VI, *M[:3])
+def arrays_of_other_dtypes_and_ranks(a):
+    same = [a, a * 2]
+    flags = [a > 0, a < 0]
+    narrow = [(a * 2).astype(np.float32)]
+    return same, flags, narrow, [p.sum() for p in same]
