@@ -40,6 +40,11 @@ void kj_list_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt)
 LLVMValueRef kj_list_len(kj_lw *w, LLVMValueRef list);
 /* Item i (in range) of a list of elem. */
 LLVMValueRef kj_list_get(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef i);
+/* A new empty list of type t with room for cap items (a temporary of the
+ * statement), and v (of type vt) appended to a list of elem, as Python's
+ * `[]` and append: for NumPy calls that give lists (np_split.c). */
+LLVMValueRef kj_list_make(kj_lw *w, const kj_type *t, LLVMValueRef cap);
+void kj_list_push(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt);
 
 /* ---- boxing ---- */
 /* A Python list of the list's items; takes over the reference on owner. */

@@ -83,6 +83,12 @@ static LLVMValueRef index_of(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMVa
     return i;
 }
 
+LLVMValueRef kj_list_make(kj_lw *w, const kj_type *t, LLVMValueRef cap) { return new_list(w, t, cap); }
+
+void kj_list_push(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
+    append(w, list, elem, v, vt);
+}
+
 /* ---- comprehensions ---- */
 
 /* range(...)'s start and step, and its length (raising on step 0). */

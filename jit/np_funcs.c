@@ -208,9 +208,12 @@ const kj_np_distribution *kj_np_distribution_of(const char *name) {
     return NULL;
 }
 
-/* A constant int node's value in *v. */
-static bool const_axis(const kj_node *k, int64_t *v) {
-    if (!k || k->kind != KJ_E_CONST || !k->type || k->type->kind != KJ_T_INT)
+bool kj_np_const_int(const kj_node *k, int64_t def, int64_t *v) {
+    if (!k) {
+        *v = def;
+        return true;
+    }
+    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_BOOL))
         return false;
     *v = k->ival;
     return true;
@@ -223,7 +226,7 @@ static int moved_axes(const kj_np_args *a, int first, int ndim, int *perm, char 
     static const char *const names[2] = {"source", "destination"};
     int64_t ax[2];
     for (int i = 0; i < 2; i++) {
-        if (a->npos - first + a->nkw != 2 || !const_axis(given[i], &ax[i])) {
+        if (a->npos - first + a->nkw != 2 || !given[i] || !kj_np_const_int(given[i], 0, &ax[i])) {
             snprintf(why, size, "np.moveaxis takes one source and one destination axis, constant ints, here");
             return -1;
         }
@@ -266,7 +269,7 @@ int kj_np_axes_perm(const char *m, const kj_np_args *a, int first, int ndim, int
     }
     int64_t ax[64];
     for (int i = 0; i < n && i < 64; i++) {
-        if (!const_axis(given[i], &ax[i])) {
+        if (!given[i] || !kj_np_const_int(given[i], 0, &ax[i])) {
             snprintf(why, size, "%s takes the axes as constant ints here", m);
             return -1;
         }

@@ -26,6 +26,7 @@ KJ_NP_OWN(frexp)
 KJ_NP_OWN(trim_zeros)
 KJ_NP_OWN(vander)
 KJ_NP_OWN(delete)
+KJ_NP_OWN(split)
 #undef KJ_NP_OWN
 
 #endif

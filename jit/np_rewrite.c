@@ -269,19 +269,6 @@ static kj_node *window(rw *r, const char *m, kj_node *M) {
                  binop(r, KJ_OP_MUL, constant(r, KJ_F64, 0, hann ? 0.5 : 0.46), cos1));
 }
 
-/* A constant int argument's value in *v (def when absent); false when it
- * is not one. */
-static bool const_int(const kj_node *k, int64_t def, int64_t *v) {
-    if (!k) {
-        *v = def;
-        return true;
-    }
-    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_BOOL))
-        return false;
-    *v = k->ival;
-    return true;
-}
-
 /* The call's arguments by parameter (params: NumPy's names, in order,
  * NULL-terminated): positional ones first, then keywords at their
  * parameter's place. A keyword no parameter has, a parameter given twice
@@ -447,7 +434,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         static const char *const params[] = {"y", "x", "dx", "axis", NULL};
         bind(n, 1, params, &a);
         int64_t axis;
-        if (!a.arg[0] || a.unknown || a.too_many || !const_int(a.arg[3], -1, &axis) || (a.arg[1] && (a.arg[2] || axis != -1)))
+        if (!a.arg[0] || a.unknown || a.too_many || !kj_np_const_int(a.arg[3], -1, &axis) || (a.arg[1] && (a.arg[2] || axis != -1)))
             return refuse(e, n, "Write the axis as a number.",
                           "np.%s takes y, then x (along the last axis) or dx, and a constant axis here", m);
         if (!read_twice_ok(a.arg[0]) || (a.arg[1] && !read_twice_ok(a.arg[1])))
@@ -516,7 +503,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         bind(n, 1, params, &a);
         double ord = 2.0;
         int64_t axis;
-        bool along = a.arg[2] && const_int(a.arg[2], 0, &axis);
+        bool along = a.arg[2] && kj_np_const_int(a.arg[2], 0, &axis);
         bool ord_given = a.arg[1] && !(a.arg[1]->kind == KJ_E_CONST && a.arg[1]->type && a.arg[1]->type->kind == KJ_T_NONE);
         if (a.arg[0] && ord_given && !a.arg[2] && !a.arg[3] && !a.unknown && !a.too_many)
             return 0;   /* a vector's or a matrix's norm, as x's dimensions say: typed and lowered as a call */
@@ -557,7 +544,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         bind(n, 1, params, &a);
         int64_t axis = m[4] == 'u' ? 0 : 1;
         bool every = m[4] == 0 && (!a.arg[1] || (a.arg[1]->kind == KJ_E_CONST && a.arg[1]->type->kind == KJ_T_NONE));
-        if (!a.arg[0] || a.unknown || a.too_many || (m[4] && a.arg[1]) || (!every && m[4] == 0 && !const_int(a.arg[1], 0, &axis)))
+        if (!a.arg[0] || a.unknown || a.too_many || (m[4] && a.arg[1]) || (!every && m[4] == 0 && !kj_np_const_int(a.arg[1], 0, &axis)))
             return refuse(e, n, "Write the axis as a number, or index with ::-1 yourself.",
                           "np.%s takes an array and a constant axis here", m);
         if (every) {   /* a[<...>] whose ellipsis stands for reversed slices */
@@ -575,7 +562,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         static const char *const params[] = {"a", "n", "axis", NULL};
         bind(n, 1, params, &a);
         int64_t times, axis;
-        if (!a.arg[0] || a.unknown || a.too_many || !const_int(a.arg[1], 1, &times) || !const_int(a.arg[2], -1, &axis) ||
+        if (!a.arg[0] || a.unknown || a.too_many || !kj_np_const_int(a.arg[1], 1, &times) || !kj_np_const_int(a.arg[2], -1, &axis) ||
             times < 0 || times > 8)
             return refuse(e, n, "Write n and axis as numbers.", "np.%s takes an array, n (0 to 8) and axis as constants here", m);
         if (!read_twice_ok(a.arg[0]))
@@ -648,7 +635,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         static const char *const params[] = {"a", "axis", NULL};
         bind(n, 1, params, &a);
         int64_t axis;
-        if (!a.arg[0] || !a.arg[1] || a.unknown || a.too_many || !const_int(a.arg[1], 0, &axis))
+        if (!a.arg[0] || !a.arg[1] || a.unknown || a.too_many || !kj_np_const_int(a.arg[1], 0, &axis))
             return refuse(e, n, "Write the axis as a number, or index with None yourself: a[:, None].",
                           "np.%s takes an array and a constant axis here", m);
         out = slice_axis(&r, a.arg[0], axis, constant(&r, kj_none(), 0, 0));
@@ -684,7 +671,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         bind(n, 1, params, &a);
         bool flat = !a.arg[2] || (a.arg[2]->kind == KJ_E_CONST && a.arg[2]->type && a.arg[2]->type->kind == KJ_T_NONE);
         int64_t axis = 0;
-        if (!a.arg[1] || a.unknown || a.too_many || (!flat && (!const_int(a.arg[2], 0, &axis) || axis != 0)))
+        if (!a.arg[1] || a.unknown || a.too_many || (!flat && (!kj_np_const_int(a.arg[2], 0, &axis) || axis != 0)))
             return refuse(e, n, "Along another axis, index it yourself: a[:, idx] (a copy), a[:, i] for one index i.",
                           "np.%s takes an array, indices and axis=None or 0 here", m);
         out = index1(&r, flat ? ravel(&r, a.arg[0]) : a.arg[0], a.arg[1]);
@@ -755,7 +742,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         static const char *const params[] = {"m", "k", NULL};
         bind(n, 1, params, &a);
         int64_t k;
-        if (!a.arg[0] || a.unknown || a.too_many || !const_int(a.arg[1], 1, &k))
+        if (!a.arg[0] || a.unknown || a.too_many || !kj_np_const_int(a.arg[1], 1, &k))
             return refuse(e, n, "Write k as a number; rotate in other axes with swapaxes and ::-1.",
                           "np.%s takes an array and a constant k here", m);
         kj_node *x = a.arg[0];

@@ -1,7 +1,8 @@
 """Corpus: arrays built from others. np.repeat (and a.repeat) and np.tile,
 on arrays of every kind of dtype and layout, empty ones and views, with
 NumPy's errors for negative counts, counts of the wrong length and an
-axis out of range; np.triu, np.tril and np.tri; np.convolve and np.correlate."""
+axis out of range; np.triu, np.tril and np.tri; np.convolve and np.correlate;
+np.split, np.array_split, np.hsplit, np.vsplit and np.dsplit (lists of views)."""
 import numpy as np
 
 from np_diff import case
@@ -53,3 +54,19 @@ def correlate(a, v): return np.correlate(a, v), np.correlate(a, v, "same"), np.c
 @case((_SIGNAL, 3),)
 def moving_average(x, w):   # a course's smoothing: the mean of each window of w points
     return np.convolve(x, np.ones(w), "valid") / w
+# np.split and its kin: a list of views, at sections or indices, along an axis
+_CUT = np.arange(10.0)
+@case(*[(a, n) for a in (_CUT, _CUT[::-2], np.zeros(0)) for n in (1, 2, 3, 4, 10, 11, 0, -2)])
+def split_in_sections(a, n): return np.array_split(a, n), np.split(a, n)
+@case(*[(a,) for a in ARRAYS if a.ndim == 2])
+def split_matrices(m):
+    return (np.array_split(m, 2), np.array_split(m, 2, axis=1), np.split(m, (1, -1), axis=-1),
+            np.hsplit(m, [1]), np.vsplit(m, np.array([2, 1, 5])))
+@case((_CUT, (3, -2, 20)), (_CUT, (7, 3)), (_CUT, (-20, 0, 10)), (_CUT[::3], (1,)), (np.zeros(0), (0, 1)))
+def split_at_indices(a, cuts): return np.split(a, cuts), np.array_split(a, list(cuts))
+@case((_CUT,), (np.zeros((0, 2)),))
+def split_at_no_index(a): return np.split(a, ()), np.array_split(a, (), axis=0)
+@case((_CUT, np.array([3, -2, 20])), (_CUT[::-1], np.array([4, 4], dtype=np.int32)), (_CUT, np.zeros(0, dtype=np.int64)))
+def split_at_an_array_of_indices(a, cuts): return np.hsplit(a, cuts), np.array_split(a, cuts[::-1])
+@case((np.arange(24, dtype=np.int8).reshape(2, 3, 4),), (np.arange(24.0).reshape(2, 4, 3).transpose(1, 0, 2),))
+def split_blocks(b): return np.dsplit(b, 2) if b.shape[2] % 2 == 0 else np.dsplit(b, [1]), np.array_split(b, 2, 1)

@@ -628,3 +628,36 @@ def test_cross_takes_3_vectors_on_the_last_axis():
         cross_of(np.ones(2), np.ones(2))
     with pytest.raises(kiln.TypingError, match="np.cross takes two arrays and no axis here"):
         cross_along(np.ones((3, 2)), np.ones((3, 2)))
+
+
+@kiln.njit
+def vsplit_of(a):
+    return np.vsplit(a, 2)
+
+
+@kiln.njit
+def split_along(a, axis):
+    return np.split(a, 2, axis)
+
+
+@kiln.njit
+def split_at_fractions(a):
+    return np.array_split(a, (0.5, 1.5))
+
+
+@kiln.njit
+def split_past_the_axes(a):
+    return np.split(a, 2, axis=1)
+
+
+def test_split_checks_what_typing_can_see():
+    # NumPy's words for what its own split says at run time, known here from the types
+    with pytest.raises(kiln.TypingError, match="vsplit only works on arrays of 2 or more dimensions"):
+        vsplit_of(np.zeros(4))
+    with pytest.raises(kiln.TypingError, match="np.split takes a constant axis here"):
+        split_along(np.zeros((2, 2)), 1)
+    with pytest.raises(kiln.TypingError, match=r"np.array_split cannot cut at UniTuple\(float64 x 2\)") as e:
+        split_at_fractions(np.zeros(4))
+    assert "a number of sections, or indices" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="axis 1 is out of bounds for array of dimension 1"):
+        split_past_the_axes(np.zeros(4))
