@@ -10,8 +10,9 @@
 
 /* np.concatenate(arrays, axis), np.stack(arrays, axis), np.hstack(arrays),
  * np.vstack(arrays), np.column_stack(arrays): arrays is a tuple of arrays
- * of one number of dimensions (column_stack's 1-d ones count as 2-d), the
- * axis a constant; the result has the promoted dtype. */
+ * of one number of dimensions (column_stack's 1-d ones count as 2-d), or
+ * a list of arrays; the axis a constant; the result has the promoted
+ * dtype. */
 const kj_type *kj_np_join_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const axis_kw[] = {"axis", NULL};
     bool takes_axis = !strcmp(m, "concatenate") || !strcmp(m, "stack");
@@ -21,14 +22,15 @@ const kj_type *kj_np_join_type(kj_infer_ctx *c, kj_node *n, const char *m, const
     const kj_type *t = kj_np_arg_type(c, arrays);
     if (!t)
         return NULL;
-    if (t->kind != KJ_T_TUPLE || t->n == 0)
-        FAIL(c, arrays, "Pass the arrays as a tuple: np.concatenate((a, b)).", "np.%s takes a tuple of arrays, got %s", m,
-             t->name);
+    bool list = t->kind == KJ_T_LIST && t->elem && t->elem->kind == KJ_T_ARRAY;   /* its arrays are of one type */
+    if (!list && (t->kind != KJ_T_TUPLE || t->n == 0))
+        FAIL(c, arrays, "Pass the arrays as a tuple, np.concatenate((a, b)), or a list of arrays.",
+             "np.%s takes a tuple or a list of arrays, got %s", m, t->name);
     const kj_type *e = NULL;
     int nd = 0;
     bool columns = !strcmp(m, "column_stack");   /* its 1-d arrays are columns, beside 2-d ones */
-    for (int i = 0; i < t->n; i++) {
-        const kj_type *x = t->elems[i];
+    for (int i = 0; i < (list ? 1 : t->n); i++) {
+        const kj_type *x = list ? t->elem : t->elems[i];
         int xnd = x->kind == KJ_T_ARRAY && columns && x->ndim == 1 ? 2 : x->ndim;
         if (x->kind != KJ_T_ARRAY || x->ndim == 0 || (i > 0 && xnd != nd))
             FAIL(c, arrays, "Give every array the same number of dimensions (a.reshape(1, -1) makes a row).",

@@ -38,10 +38,12 @@ LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
 LLVMBasicBlockRef kj_np_fail_begin(kj_lw *w, LLVMValueRef cond);
 void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok);
 /* Raises cls with fmt (one %lld) formatted with v when cond holds; x2: two
- * %lld, v then v2. */
+ * %lld, v then v2; x3: three. */
 void kj_np_raise_i64_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v);
 void kj_np_raise_i64x2_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
                           LLVMValueRef v2);
+void kj_np_raise_i64x3_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
+                          LLVMValueRef v2, LLVMValueRef v3);
 /* n i64 values in a stack array (for the runtime); its address. */
 LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals);
 

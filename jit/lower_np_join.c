@@ -1,10 +1,11 @@
 /* lower_np_join: np.concatenate, np.stack, np.hstack, np.vstack (and its
- * alias np.row_stack) and np.column_stack of a tuple of arrays, and
- * np.append. Each is a concatenation along one axis of the result: stack
+ * alias np.row_stack) and np.column_stack of a tuple or a list of arrays,
+ * and np.append. Each is a concatenation along one axis of the result: stack
  * first gives every array a new axis of length 1 there, vstack gives 1-d
  * arrays one in front (a row), column_stack one behind (a column). Every array is then copied into its
  * slice of the new C-contiguous result, converting its elements to the
  * result's dtype. */
+#include "jit/lists.h"
 #include "jit/lower_np.h"
 
 #include <string.h>
@@ -39,7 +40,41 @@ static void expanded(kj_lw *w, LLVMValueRef x, const kj_type *xt, int unit_at, L
     }
 }
 
-LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+/* Raises NumPy's error when a part (expanded shape sh, at index i) does
+ * not match the first part (first) on an axis other than the joined one. */
+static void check_part(kj_lw *w, const char *m, int rank, int axis, const LLVMValueRef *first, const LLVMValueRef *sh,
+                       LLVMValueRef i) {
+    for (int k = 0; k < rank; k++) {
+        if (k == axis)
+            continue;
+        LLVMValueRef differs = LLVMBuildICmp(w->b, LLVMIntNE, sh[k], first[k], "");
+        if (!strcmp(m, "stack")) {   /* its own message */
+            kj_raise_if(w, differs, PyExc_ValueError, "all input arrays must have the same shape");
+            continue;
+        }
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "all the input array dimensions except for the concatenation axis must match exactly, but "
+                 "along dimension %d, the array at index 0 has size %%lld and the array at index %%lld has size %%lld",
+                 k);
+        kj_np_raise_i64x3_if(w, differs, PyExc_ValueError, msg, first[k], i, sh[k]);
+    }
+}
+
+/* Copies a part (array x of type xt, expanded to shape sh and strides st)
+ * into the result (owner, strides ostrides, element type of rt) at data;
+ * the position just past it. */
+static LLVMValueRef copy_part(kj_lw *w, const kj_type *rt, int axis, LLVMValueRef x, const kj_type *xt, LLVMValueRef *sh,
+                              LLVMValueRef *st, LLVMValueRef owner, LLVMValueRef *ostrides, LLVMValueRef data) {
+    const kj_type *src_t = kj_array(xt->elem, rt->ndim, KJ_LAYOUT_A, false), *slice_t = kj_array(rt->elem, rt->ndim, KJ_LAYOUT_A, false);
+    LLVMValueRef src = kj_np_make(w, src_t, kj_array_field(w, x, 0, 0), kj_array_field(w, x, 1, 0), sh, st);
+    kj_np_copy_into(w, kj_np_make(w, slice_t, owner, data, sh, ostrides), slice_t, src, src_t);
+    LLVMValueRef step = LLVMBuildMul(w->b, sh[axis], ostrides[axis], "");
+    return LLVMBuildGEP2(w->b, w->i8, data, &step, 1, "");
+}
+
+/* A tuple of arrays: each part's type and shape are known one by one. */
+static LLVMValueRef join_tuple(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     const kj_type *rt = n->type, *tt = a->pos[0]->type;
     int nd = tt->elems[0]->ndim, rank = rt->ndim, count = tt->n, axis, unit_at;
     join_axes(m, a, nd, rank, &axis, &unit_at);
@@ -50,42 +85,59 @@ LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_a
         bool column = !strcmp(m, "column_stack") && tt->elems[i]->ndim == 1;   /* a 1-d array stands as a column */
         expanded(w, arr[i], tt->elems[i], column ? 1 : unit_at, shape[i], strides[i]);
     }
-    /* every axis but the joined one must match the first array's */
     LLVMValueRef out_shape[KJ_NP_MAXDIM];
-    for (int k = 0; k < rank; k++) {
+    for (int k = 0; k < rank; k++)
         out_shape[k] = shape[0][k];
-        for (int i = 1; i < count; i++) {
-            if (k == axis) {
-                out_shape[k] = LLVMBuildAdd(w->b, out_shape[k], shape[i][k], "");
-                continue;
-            }
-            LLVMValueRef differs = LLVMBuildICmp(w->b, LLVMIntNE, shape[i][k], shape[0][k], "");
-            if (!strcmp(m, "stack")) {   /* its own message */
-                kj_raise_if(w, differs, PyExc_ValueError, "all input arrays must have the same shape");
-                continue;
-            }
-            char msg[200];
-            snprintf(msg, sizeof msg,
-                     "all the input array dimensions except for the concatenation axis must match exactly, but "
-                     "along dimension %d, the array at index 0 has size %%lld and the array at index %d has size %%lld",
-                     k, i);
-            kj_np_raise_i64x2_if(w, differs, PyExc_ValueError, msg, shape[0][k], shape[i][k]);
-        }
+    for (int i = 1; i < count; i++) {
+        check_part(w, m, rank, axis, shape[0], shape[i], c64(w, i));
+        out_shape[axis] = LLVMBuildAdd(w->b, out_shape[axis], shape[i][axis], "");
     }
     LLVMValueRef out = kj_np_alloc(w, rt, out_shape, false);
     LLVMValueRef out_strides[KJ_NP_MAXDIM], owner = kj_array_field(w, out, 0, 0), data = kj_array_field(w, out, 1, 0);
     kj_np_strides(w, out, rank, out_strides);
-    const kj_type *slice_t = kj_array(rt->elem, rank, KJ_LAYOUT_A, false);
-    for (int i = 0; i < count; i++) {
-        const kj_type *src_t = kj_array(tt->elems[i]->elem, rank, KJ_LAYOUT_A, false);
-        LLVMValueRef src = kj_np_make(w, src_t, kj_array_field(w, arr[i], 0, 0), kj_array_field(w, arr[i], 1, 0),
-                                      shape[i], strides[i]);
-        LLVMValueRef slice = kj_np_make(w, slice_t, owner, data, shape[i], out_strides);
-        kj_np_copy_into(w, slice, slice_t, src, src_t);
-        LLVMValueRef step = LLVMBuildMul(w->b, shape[i][axis], out_strides[axis], "");
-        data = LLVMBuildGEP2(w->b, w->i8, data, &step, 1, "");
-    }
+    for (int i = 0; i < count; i++)
+        data = copy_part(w, rt, axis, arr[i], tt->elems[i], shape[i], strides[i], owner, out_strides, data);
     return out;
+}
+
+/* A list of arrays (of one type), its length known at run time: one pass
+ * checks the shapes and adds up the joined axis, a second copies. */
+static LLVMValueRef join_list(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    const kj_type *rt = n->type, *xt = a->pos[0]->type->elem;
+    int rank = rt->ndim, axis, unit_at;
+    join_axes(m, a, xt->ndim, rank, &axis, &unit_at);
+    if (!strcmp(m, "column_stack") && xt->ndim == 1)
+        unit_at = 1;
+    LLVMValueRef list = kj_lower_expr(w, a->pos[0]), count = kj_list_len(w, list);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, count, c64(w, 0), ""), PyExc_ValueError,
+                !strcmp(m, "stack") ? "need at least one array to stack" : "need at least one array to concatenate");
+    LLVMValueRef first[KJ_NP_MAXDIM], sh[KJ_NP_MAXDIM], st[KJ_NP_MAXDIM];
+    expanded(w, kj_list_get(w, list, xt, c64(w, 0)), xt, unit_at, first, st);
+    LLVMValueRef total = kj_entry_alloca(w, w->i64, "join.total");
+    LLVMBuildStore(w->b, c64(w, 0), total);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, count);
+    expanded(w, kj_list_get(w, list, xt, i), xt, unit_at, sh, st);
+    check_part(w, m, rank, axis, first, sh, i);
+    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, total, ""), sh[axis], ""), total);
+    kj_np_loop_end(w, &l);
+    first[axis] = LLVMBuildLoad2(w->b, w->i64, total, "");
+    LLVMValueRef out = kj_np_alloc(w, rt, first, false);
+    LLVMValueRef out_strides[KJ_NP_MAXDIM], owner = kj_array_field(w, out, 0, 0);
+    kj_np_strides(w, out, rank, out_strides);
+    LLVMValueRef data = kj_entry_alloca(w, w->ptr, "join.at");
+    LLVMBuildStore(w->b, kj_array_field(w, out, 1, 0), data);
+    i = kj_np_loop_begin(w, &l, count);
+    LLVMValueRef x = kj_list_get(w, list, xt, i);
+    expanded(w, x, xt, unit_at, sh, st);
+    LLVMBuildStore(w->b, copy_part(w, rt, axis, x, xt, sh, st, owner, out_strides, LLVMBuildLoad2(w->b, w->ptr, data, "")),
+                   data);
+    kj_np_loop_end(w, &l);
+    return out;
+}
+
+LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    return a->pos[0]->type->kind == KJ_T_LIST ? join_list(w, n, m, a) : join_tuple(w, n, m, a);
 }
 
 /* np.append(arr, values): each raveled (C order) into its part of a new

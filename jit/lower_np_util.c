@@ -290,13 +290,18 @@ void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok) {
     LLVMPositionBuilderAtEnd(w->b, ok);
 }
 
-void kj_np_raise_i64x2_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
-                          LLVMValueRef v2) {
+void kj_np_raise_i64x3_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
+                          LLVMValueRef v2, LLVMValueRef v3) {
     LLVMBasicBlockRef ok = kj_np_fail_begin(w, cond);
     LLVMValueRef cls_v = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr);
-    kj_call(w, "kj_np_raise_i64", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64, w->i64},
-            (LLVMValueRef[]){cls_v, LLVMBuildGlobalStringPtr(w->b, fmt, "fmt"), v, v2});
+    kj_call(w, "kj_np_raise_i64", w->vd, 5, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64, w->i64, w->i64},
+            (LLVMValueRef[]){cls_v, LLVMBuildGlobalStringPtr(w->b, fmt, "fmt"), v, v2, v3});
     kj_np_fail_end(w, ok);
+}
+
+void kj_np_raise_i64x2_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
+                          LLVMValueRef v2) {
+    kj_np_raise_i64x3_if(w, cond, cls, fmt, v, v2, c64(w, 0));
 }
 
 void kj_np_raise_i64_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v) {

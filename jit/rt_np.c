@@ -226,8 +226,9 @@ void kj_np_raise_histogram(int32_t code, double lo, double hi) {
     kj_rt_raise(PyExc_ValueError, buf);
 }
 
-void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v, int64_t v2) {
-    snprintf(message, sizeof message, fmt, (long long)v, (long long)v2);   /* C ignores an argument fmt does not use */
+void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v, int64_t v2, int64_t v3) {
+    /* C ignores the arguments fmt does not use */
+    snprintf(message, sizeof message, fmt, (long long)v, (long long)v2, (long long)v3);
     kj_rt_raise(cls, message);
 }
 

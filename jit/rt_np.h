@@ -14,8 +14,8 @@ void kj_np_raise_dot(int64_t xnd, const int64_t *xs, int64_t ynd, const int64_t 
 void kj_np_raise_reshape(int64_t size, int64_t nd, const int64_t *shape);
 void kj_np_raise_out(int64_t ond, const int64_t *oshape, int64_t bnd, const int64_t *bshape);
 void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const int64_t *dshape);
-/* cls with fmt (one %lld) formatted with v. */
-void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v, int64_t v2);
+/* cls with fmt (up to three %lld) formatted with v, v2 and v3. */
+void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v, int64_t v2, int64_t v3);
 void kj_np_raise_mask(int64_t dim, int64_t size, int64_t mask_size);
 void kj_np_raise_mask_assign(int64_t have, int64_t want);
 void kj_np_raise_index(int64_t index, int64_t axis, int64_t size);

@@ -256,3 +256,27 @@ def arrays_of_other_dtypes_and_ranks(a):
     flags = [a > 0, a < 0]
     narrow = [(a * 2).astype(np.float32)]
     return same, flags, narrow, [p.sum() for p in same]
+# joins of a list of arrays, its length known at run time: NumPy's errors for no array and for parts that differ
+@case(*N)
+def concatenate_pieces(n):
+    pieces = []
+    for i in range(n % 6):
+        pieces.append(np.arange(i) * 0.5)
+    return np.concatenate(pieces), np.hstack(pieces)
+@case(*M)
+def join_rows(m):
+    rows = [row * 2 for row in m]
+    return np.vstack(rows), np.stack(rows), np.stack(rows, axis=-1), np.column_stack(rows), np.concatenate(rows)
+@case(*M)
+def join_matrices(m):
+    parts = [m, m * 2, m[::-1]]
+    return np.concatenate(parts), np.concatenate(parts, axis=1), np.vstack(parts), np.hstack(parts), np.stack(parts, 1)
+@case(*M[:3])
+def join_parts_that_differ(m):
+    return np.concatenate([m, m[:, 1:]], axis=0)
+@case(*M[:3])
+def stack_parts_that_differ(m):
+    return np.stack([m, m[1:]])
+@case(*VI)
+def join_int_and_bool_pieces(a):
+    return np.concatenate([a, a[::-1], a[:2]]), np.vstack([a > 0, a < 0])
