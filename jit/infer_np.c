@@ -391,9 +391,11 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
                      "np.%s takes a list of tuples of numbers only, got a list of %s", m, src->elem->name);
             return kj_array(dt ? dt : u, 2, KJ_LAYOUT_C, false);
         }
-        if (src->kind == KJ_T_LIST && src->elem && src->elem->kind == KJ_T_ARRAY)
-            FAIL(c, n, "Join them with np.stack((a, b)) or np.vstack, or fill an np.empty array in a loop.",
-                 "np.%s of a list of arrays is not supported in compiled code", m);
+        if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0 && src->elem && src->elem->kind == KJ_T_ARRAY) {
+            if (src->elem->ndim + 1 > KJ_NP_MAXDIM)
+                FAIL(c, n, NULL, "np.%s of a list of %d-d arrays has too many dimensions", m, src->elem->ndim);
+            return kj_array(dt ? dt : src->elem->elem, src->elem->ndim + 1, KJ_LAYOUT_C, false);   /* one array per row */
+        }
         if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0)   /* np.array([1, 2, 3]) */
             return kj_array(dt ? dt : src->elem ? src->elem : KJ_F64, 1, KJ_LAYOUT_C, false);
         if (src->kind != KJ_T_ARRAY)

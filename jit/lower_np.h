@@ -199,6 +199,10 @@ bool kj_np_is_place(const char *m);
 LLVMValueRef kj_np_lower_place(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+/* np.array(list) of a list (type lt) of arrays: one array of type rt with
+ * a first axis along the list, NumPy's ValueError for arrays of other
+ * shapes (an empty list gives zeros for the arrays' axes). */
+LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt);
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_append(kj_lw *w, kj_node *n, const kj_np_args *a);
 /* np.roll (lower_np_roll.c). */

@@ -1,6 +1,6 @@
 /* lower_np_join: np.concatenate, np.stack, np.hstack, np.vstack (and its
  * alias np.row_stack) and np.column_stack of a tuple or a list of arrays,
- * and np.append. Each is a concatenation along one axis of the result: stack
+ * np.array of a list of arrays, and np.append. Each is a concatenation along one axis of the result: stack
  * first gives every array a new axis of length 1 there, vstack gives 1-d
  * arrays one in front (a row), column_stack one behind (a column). Every array is then copied into its
  * slice of the new C-contiguous result, converting its elements to the
@@ -132,6 +132,53 @@ static LLVMValueRef join_list(kj_lw *w, kj_node *n, const char *m, const kj_np_a
     expanded(w, x, xt, unit_at, sh, st);
     LLVMBuildStore(w->b, copy_part(w, rt, axis, x, xt, sh, st, owner, out_strides, LLVMBuildLoad2(w->b, w->ptr, data, "")),
                    data);
+    kj_np_loop_end(w, &l);
+    return out;
+}
+
+LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt) {
+    const kj_type *xt = lt->elem;
+    int nd = xt->ndim;
+    LLVMValueRef count = kj_list_len(w, list), sh[KJ_NP_MAXDIM], st[KJ_NP_MAXDIM];
+    /* the detected shape: the length, then the first array's (zeros for no array) */
+    LLVMValueRef detected = kj_entry_alloca(w, LLVMArrayType2(w->i64, (unsigned)nd + 1), "array.shape");
+    LLVMValueRef at[KJ_NP_MAXDIM + 1];
+    for (int k = 0; k <= nd; k++) {
+        at[k] = LLVMBuildGEP2(w->b, w->i64, detected, (LLVMValueRef[]){c64(w, k)}, 1, "");
+        LLVMBuildStore(w->b, k ? c64(w, 0) : count, at[k]);
+    }
+    LLVMValueRef agree = kj_entry_alloca(w, w->i64, "array.agree");   /* axes on which every array agrees */
+    LLVMBuildStore(w->b, c64(w, nd), agree);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, count), first = LLVMBuildICmp(w->b, LLVMIntEQ, i, c64(w, 0), "");
+    kj_np_shape(w, kj_list_get(w, list, xt, i), nd, sh);
+    LLVMValueRef differs_at = c64(w, nd);
+    for (int k = nd - 1; k >= 0; k--) {
+        LLVMValueRef want = LLVMBuildSelect(w->b, first, sh[k], LLVMBuildLoad2(w->b, w->i64, at[k + 1], ""), "");
+        LLVMBuildStore(w->b, want, at[k + 1]);
+        differs_at = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntNE, sh[k], want, ""), c64(w, k), differs_at, "");
+    }
+    LLVMValueRef so_far = LLVMBuildLoad2(w->b, w->i64, agree, "");
+    LLVMBuildStore(w->b, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, differs_at, so_far, ""), differs_at, so_far, ""),
+                   agree);
+    kj_np_loop_end(w, &l);
+    LLVMValueRef agreed = LLVMBuildLoad2(w->b, w->i64, agree, "");
+    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntSLT, agreed, c64(w, nd), ""));
+    kj_call(w, "kj_np_raise_ragged", w->vd, 2, (LLVMTypeRef[]){w->i64, w->ptr},
+            (LLVMValueRef[]){LLVMBuildAdd(w->b, agreed, c64(w, 1), ""), detected});
+    kj_np_fail_end(w, ok);
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    for (int k = 0; k <= nd; k++)
+        shape[k] = LLVMBuildLoad2(w->b, w->i64, at[k], "");
+    LLVMValueRef out = kj_np_alloc(w, rt, shape, false);
+    LLVMValueRef out_strides[KJ_NP_MAXDIM], owner = kj_array_field(w, out, 0, 0);
+    kj_np_strides(w, out, nd + 1, out_strides);
+    LLVMValueRef data = kj_entry_alloca(w, w->ptr, "array.at");
+    LLVMBuildStore(w->b, kj_array_field(w, out, 1, 0), data);
+    i = kj_np_loop_begin(w, &l, count);
+    LLVMValueRef x = kj_list_get(w, list, xt, i);
+    expanded(w, x, xt, 0, sh, st);
+    LLVMBuildStore(w->b, copy_part(w, rt, 0, x, xt, sh, st, owner, out_strides, LLVMBuildLoad2(w->b, w->ptr, data, "")), data);
     kj_np_loop_end(w, &l);
     return out;
 }

@@ -11,12 +11,13 @@
 
 static _Thread_local char message[1024];
 
-/* "(3,4)", "(5,)" as NumPy prints shapes in its messages (-1, an axis to
- * infer, is "newaxis"). */
-static size_t put_shape(char *buf, size_t size, int64_t nd, const int64_t *shape) {
+/* "(3,4)", "(5,)" as NumPy prints shapes in its C messages (-1, an axis
+ * to infer, is "newaxis"); with comma ", ", "(3, 4)" as Python prints a
+ * tuple. */
+static size_t put_dims(char *buf, size_t size, int64_t nd, const int64_t *shape, const char *comma) {
     size_t used = (size_t)snprintf(buf, size, "(");
     for (int64_t k = 0; k < nd && used < size; k++) {
-        const char *sep = nd == 1 ? "," : k + 1 < nd ? "," : "";
+        const char *sep = nd == 1 ? "," : k + 1 < nd ? comma : "";
         if (shape[k] == -1)
             used += (size_t)snprintf(buf + used, size - used, "newaxis%s", sep);
         else
@@ -25,6 +26,10 @@ static size_t put_shape(char *buf, size_t size, int64_t nd, const int64_t *shape
     if (used < size)
         used += (size_t)snprintf(buf + used, size - used, ")");
     return used < size ? used : size - 1;
+}
+
+static size_t put_shape(char *buf, size_t size, int64_t nd, const int64_t *shape) {
+    return put_dims(buf, size, nd, shape, ",");
 }
 
 void kj_np_raise_broadcast(int64_t n, const int64_t *ndims, const int64_t *shapes) {
@@ -230,6 +235,16 @@ void kj_np_raise_i64(PyObject *cls, const char *fmt, int64_t v, int64_t v2, int6
     /* C ignores the arguments fmt does not use */
     snprintf(message, sizeof message, fmt, (long long)v, (long long)v2, (long long)v3);
     kj_rt_raise(cls, message);
+}
+
+void kj_np_raise_ragged(int64_t nd, const int64_t *shape) {
+    size_t used = (size_t)snprintf(message, sizeof message,
+                                   "setting an array element with a sequence. The requested array has an "
+                                   "inhomogeneous shape after %lld dimensions. The detected shape was ",
+                                   (long long)nd);
+    used += put_dims(message + used, sizeof message - used, nd, shape, ", ");
+    snprintf(message + used, sizeof message - used, " + inhomogeneous part.");
+    kj_rt_raise(PyExc_ValueError, message);
 }
 
 void kj_np_raise_reshape(int64_t size, int64_t nd, const int64_t *shape) {

@@ -12,6 +12,9 @@
 void kj_np_raise_broadcast(int64_t n, const int64_t *ndims, const int64_t *shapes);
 void kj_np_raise_dot(int64_t xnd, const int64_t *xs, int64_t ynd, const int64_t *ys);
 void kj_np_raise_reshape(int64_t size, int64_t nd, const int64_t *shape);
+/* np.array of arrays whose shapes agree only on the first nd - 1 axes of
+ * shape (the list's length first). */
+void kj_np_raise_ragged(int64_t nd, const int64_t *shape);
 void kj_np_raise_out(int64_t ond, const int64_t *oshape, int64_t bnd, const int64_t *bshape);
 void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const int64_t *dshape);
 /* cls with fmt (up to three %lld) formatted with v, v2 and v3. */
@@ -61,6 +64,7 @@ void kj_np_unbuffer(char *dst, const int64_t *shape, const int64_t *strides, int
     {"kj_np_raise_broadcast", (void *)kj_np_raise_broadcast},         \
     {"kj_np_raise_dot", (void *)kj_np_raise_dot},                     \
     {"kj_np_raise_reshape", (void *)kj_np_raise_reshape},             \
+    {"kj_np_raise_ragged", (void *)kj_np_raise_ragged},               \
     {"kj_np_raise_i64", (void *)kj_np_raise_i64},                     \
     {"kj_np_raise_out", (void *)kj_np_raise_out},                     \
     {"kj_np_raise_axis", (void *)kj_np_raise_axis},                   \

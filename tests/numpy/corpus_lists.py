@@ -280,3 +280,16 @@ def stack_parts_that_differ(m):
 @case(*VI)
 def join_int_and_bool_pieces(a):
     return np.concatenate([a, a[::-1], a[:2]]), np.vstack([a > 0, a < 0])
+# np.array of a list of arrays: a first axis along the list; arrays of other shapes are NumPy's ValueError
+@case(*[(m,) for (m,) in M if len(m) > 0])   # tests/numpy/test_lists.py: the empty list
+def array_of_rows(m):
+    rows = [x * 2 for x in m]
+    return np.array(rows), np.asarray(rows, dtype=np.float32), np.array([m, m])
+@case(*VI)
+def array_of_vectors(v): return np.array([v, v[::-1], v * 3]), np.array([v > 0])
+@case(*M[:3])
+def array_of_ragged_rows(m):
+    return np.array([m, m, m[:, 1:]])
+@case(*M[:3])
+def array_of_rows_ragged_first(m):
+    return np.array([m, m[1:], m[:, 1:]])

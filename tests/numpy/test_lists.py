@@ -87,7 +87,6 @@ def sort_them(n):
 
 def sorted_them(n): return sorted(two_arrays(n))
 def sum_them(n): return sum(two_arrays(n))
-def stack_them(n): return np.array(two_arrays(n))
 def print_them(n): print(two_arrays(n))
 def look_for_a_number(n): return 1.0 in two_arrays(n)
 def index_of_a_number(n): return two_arrays(n).index(1.0)
@@ -108,7 +107,6 @@ def append_ints(n):
     (sort_them, "a list of arrays cannot be sorted"),
     (sorted_them, "sorted() of a list of arrays is not supported"),
     (sum_them, "sum() of a list of arrays is not supported"),
-    (stack_them, "np.array of a list of arrays is not supported"),
     (print_them, "print() in compiled code cannot print list(array(float64, 1d, C))"),
     (look_for_a_number, "`in` needs a number and a list"),
     (index_of_a_number, "list has no method 'index' with these arguments"),
@@ -120,3 +118,13 @@ def test_lists_of_arrays_refuse_what_they_cannot_do(fn, message):
     with pytest.raises(kiln.TypingError) as info:
         kiln.jit(fn)(2)
     assert message in str(info.value)
+
+
+def test_array_of_an_empty_list_of_arrays_keeps_their_dimensions():
+    # NumPy sees no arrays in [] and gives shape (0,); compiled code knows the
+    # items are 1-d arrays, so the result is 2-d, as for lists of tuples
+    @kiln.jit
+    def rows(n):
+        return np.array([np.zeros(3) for _ in range(n)])
+    assert rows(0).shape == (0, 0) and rows(0).dtype == np.float64
+    assert rows(2).shape == (2, 3)
