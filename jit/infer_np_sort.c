@@ -1,6 +1,7 @@
 /* infer_np_sort: the types of NumPy's sorting, searching and counting
  * functions in compiled code: np.sort, argsort and unique (with its
- * return_* flags), median, percentile and quantile, searchsorted,
+ * return_* flags), median, percentile and quantile (and nanpercentile,
+ * nanquantile), searchsorted,
  * digitize, isin and in1d, histogram, bincount and interp. */
 #include "jit/infer_np.h"
 #include "jit/np_dtype.h"
@@ -72,7 +73,8 @@ const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         /* sort and argsort along the last axis; unique flattens */
         return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, m[0] == 'u' ? 1 : x->ndim, KJ_LAYOUT_C, false);
     }
-    if (!strcmp(m, "median") || !strcmp(m, "percentile") || !strcmp(m, "quantile")) {
+    const char *plain = strncmp(m, "nan", 3) ? m : m + 3;   /* np.nanpercentile: np.percentile of the numbers */
+    if (!strcmp(m, "median") || !strcmp(plain, "percentile") || !strcmp(plain, "quantile")) {
         bool median = m[0] == 'm';
         kj_node *q = median ? NULL : kj_np_arg(a, 1, "q");
         const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *qt = q ? kj_np_arg_type(c, q) : NULL;

@@ -1,5 +1,5 @@
 /* lower_np_sort: np.sort, a.sort(), argsort, unique, searchsorted, digitize, isin,
- * histogram, median, percentile and quantile: the data is made contiguous (a copy where NumPy returns a
+ * histogram, median, percentile and quantile (nanpercentile, nanquantile): the data is made contiguous (a copy where NumPy returns a
  * new array anyway) and handed to rt_sort.c. */
 #include "jit/lower_np.h"
 #include "jit/np_dtype.h"
@@ -121,40 +121,59 @@ static LLVMValueRef digitize(kj_lw *w, kj_node *n, const kj_np_args *a) {
     return search(w, n, bins, bn->type, kj_np_arg(a, 0, "x"), !right, LLVMBuildICmp(w->b, LLVMIntEQ, mono, c64(w, -1), ""));
 }
 
+/* The number of values before the first NaN of len sorted doubles (NaNs
+ * sort last). */
+static LLVMValueRef numbers_in(kj_lw *w, LLVMValueRef data, LLVMValueRef len) {
+    LLVMValueRef count = kj_entry_alloca(w, w->i64, "numbers");
+    LLVMBuildStore(w->b, c64(w, 0), count);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, len);
+    LLVMValueRef x = LLVMBuildLoad2(w->b, w->f64, LLVMBuildGEP2(w->b, w->f64, data, &i, 1, ""), "");
+    LLVMValueRef number = LLVMBuildZExt(w->b, LLVMBuildFCmp(w->b, LLVMRealORD, x, x, ""), w->i64, "");
+    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, count, ""), number, ""), count);
+    kj_np_loop_end(w, &l);
+    return LLVMBuildLoad2(w->b, w->i64, count, "");
+}
+
 /* np.median(a), np.percentile(a, q), np.quantile(a, q): over a sorted
- * float64 copy of the whole array, in rt_sort.c. */
+ * float64 copy of the whole array, in rt_sort.c. np.nanpercentile and
+ * np.nanquantile: over its numbers only, NaN when there is none. */
 static LLVMValueRef order_statistic(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     kj_node *an = kj_np_arg(a, 0, "a");
+    bool skip_nan = !strncmp(m, "nan", 3);
+    m += skip_nan ? 3 : 0;
     LLVMValueRef c = flat_copy(w, kj_lower_expr(w, an), an->type, KJ_F64), len = kj_array_len(w, c);
-    LLVMValueRef empty = LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), "");
     sort_data(w, data_of(w, c), len, KJ_F64);
-    LLVMValueRef r;
-    if (m[0] == 'm') {   /* of nothing: NaN, NumPy's mean of no values */
-        LLVMBasicBlockRef some = kj_new_bb(w, "median.some"), done = kj_new_bb(w, "median.done");
-        LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
-        LLVMBuildCondBr(w->b, empty, done, some);
-        LLVMPositionBuilderAtEnd(w->b, some);
-        LLVMValueRef v = kj_call(w, "kj_np_median", w->f64, 2, (LLVMTypeRef[]){w->ptr, w->i64},
-                                 (LLVMValueRef[]){data_of(w, c), len});
-        LLVMBasicBlockRef some_end = LLVMGetInsertBlock(w->b);
-        LLVMBuildBr(w->b, done);
-        LLVMPositionBuilderAtEnd(w->b, done);
-        r = LLVMBuildPhi(w->b, w->f64, "median");
-        LLVMAddIncoming(r, (LLVMValueRef[]){LLVMConstReal(w->f64, __builtin_nan("")), v},
-                        (LLVMBasicBlockRef[]){from, some_end}, 2);
-    } else {
+    if (skip_nan)
+        len = numbers_in(w, data_of(w, c), len);
+    LLVMValueRef empty = LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), "");
+    LLVMValueRef q = NULL;
+    if (m[0] != 'm') {
         bool percent = m[0] == 'p';
-        LLVMValueRef q = kj_np_value(w, kj_np_arg(a, 1, "q"), KJ_F64);
+        q = kj_np_value(w, kj_np_arg(a, 1, "q"), KJ_F64);
         if (percent)
             q = LLVMBuildFDiv(w->b, q, LLVMConstReal(w->f64, 100.0), "");
         LLVMValueRef inside = LLVMBuildAnd(w->b, LLVMBuildFCmp(w->b, LLVMRealOGE, q, LLVMConstReal(w->f64, 0), ""),
                                            LLVMBuildFCmp(w->b, LLVMRealOLE, q, LLVMConstReal(w->f64, 1), ""), "");
         kj_raise_if(w, LLVMBuildNot(w->b, inside, ""), PyExc_ValueError,
                     percent ? "Percentiles must be in the range [0, 100]" : "Quantiles must be in the range [0, 1]");
-        kj_raise_if(w, empty, PyExc_IndexError, "cannot do a non-empty take from an empty axes.");
-        r = kj_call(w, "kj_np_quantile", w->f64, 3, (LLVMTypeRef[]){w->ptr, w->i64, w->f64},
-                    (LLVMValueRef[]){data_of(w, c), len, q});
+        if (!skip_nan)
+            kj_raise_if(w, empty, PyExc_IndexError, "cannot do a non-empty take from an empty axes.");
     }
+    /* of nothing: NaN, as NumPy's median (the mean of no values) and nanpercentile give */
+    LLVMBasicBlockRef some = kj_new_bb(w, "order.some"), done = kj_new_bb(w, "order.done");
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
+    LLVMBuildCondBr(w->b, empty, done, some);
+    LLVMPositionBuilderAtEnd(w->b, some);
+    LLVMValueRef v = q ? kj_call(w, "kj_np_quantile", w->f64, 3, (LLVMTypeRef[]){w->ptr, w->i64, w->f64},
+                                 (LLVMValueRef[]){data_of(w, c), len, q})
+                       : kj_call(w, "kj_np_median", w->f64, 2, (LLVMTypeRef[]){w->ptr, w->i64},
+                                 (LLVMValueRef[]){data_of(w, c), len});
+    LLVMBasicBlockRef some_end = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+    LLVMValueRef r = LLVMBuildPhi(w->b, w->f64, "order");
+    LLVMAddIncoming(r, (LLVMValueRef[]){LLVMConstReal(w->f64, __builtin_nan("")), v}, (LLVMBasicBlockRef[]){from, some_end}, 2);
     return kj_cast(w, r, KJ_F64, n->type);
 }
 
@@ -229,7 +248,8 @@ static LLVMValueRef unique_with(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMV
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "histogram"))
         return histogram(w, n, a);
-    if (!strcmp(m, "median") || !strcmp(m, "percentile") || !strcmp(m, "quantile"))
+    if (!strcmp(m, "median") || !strcmp(m, "percentile") || !strcmp(m, "quantile") || !strcmp(m, "nanpercentile") ||
+        !strcmp(m, "nanquantile"))
         return order_statistic(w, n, m, a);
     if (!strcmp(m, "searchsorted"))
         return searchsorted(w, n, a);

@@ -308,3 +308,10 @@ def delete(a, i, idx): return np.delete(a, i), np.delete(a, idx), np.delete(a.ra
 # np.moveaxis with constant ints: a view with the axes in the order the move gives (np_funcs.c)
 @case(_CUBE, (floats((2, 3, 4))[:, ::-1, 1:],), *M[:4], (np.asfortranarray(floats((2, 3, 4))),), (floats((2, 0, 3)),))
 def moveaxis(a): return np.moveaxis(a, 0, -1), np.moveaxis(a, -1, 0), np.moveaxis(a, source=1, destination=0) * 2, np.moveaxis(a, 0, 0).shape
+# np.nanpercentile and np.nanquantile: of the numbers only, NaN when there is none, NumPy's messages for q
+_SOME_NAN = np.array([np.nan, 1.0, np.nan, 3.0, -2.5])
+@case(*V, *VI, *M[:4], (_SOME_NAN,), (_SOME_NAN[::-2],), (np.full(3, np.nan),), (np.array([np.nan, np.inf, -np.inf]),))
+def nan_percentiles(a):
+    return np.nanpercentile(a, 0), np.nanpercentile(a, 37.5), np.nanquantile(a, 0.5), np.nanquantile(a, 1.0), np.nanpercentile(a, q=90)
+@case((_SOME_NAN, 101.0), (np.full(2, np.nan), -1.0), (np.zeros(0), 50.0))
+def nan_percentile_of_q(a, q): return np.nanpercentile(a, q), np.nanquantile(a, q / 100)
