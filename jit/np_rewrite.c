@@ -37,6 +37,7 @@
  *   np.intersect1d(a, b)    np.unique(a[np.isin(a, b)]), in the dtype of both (np.concatenate
  *                           with b.ravel()[:0])
  *   np.setdiff1d(a, b)      np.unique(a[~np.isin(a, b)])
+ *   np.asfortranarray(a)    np.ascontiguousarray(a.T).T   (dtype= kept: a's transpose made C-contiguous, turned back)
  *   np.inner(a, b)          np.dot(a, b.T)                (1-d and 2-d)
  *   np.vdot(a, b)           np.dot(np.conj(a).ravel(), b.ravel())
  *   np.ediff1d(a)           a.ravel()[1:] - a.ravel()[:-1]
@@ -648,6 +649,15 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         if (!out && !r.failed)
             return refuse(e, n, "Assign them to names first: x = ...; np.setdiff1d(x, y).",
                           "np.%s takes names or constants in compiled code", m);
+    } else if (!strcmp(m, "asfortranarray")) {
+        static const char *const params[] = {"a", "dtype", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes an array and dtype= here", m);
+        kj_node *c = call(&r, "np.ascontiguousarray", 1, named(&r, KJ_E_ATTR, "T", a.arg[0]), NULL, NULL);
+        if (c && a.arg[1])
+            add_keyword(&r, c, "dtype", a.arg[1]);
+        out = named(&r, KJ_E_ATTR, "T", c);
     } else if (!strcmp(m, "inner") || !strcmp(m, "vdot")) {
         static const char *const params[] = {"a", "b", NULL};
         bind(n, 1, params, &a);
