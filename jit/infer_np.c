@@ -413,11 +413,12 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
  * a real array, a view of a complex array's parts (floats one complex
  * apart), or NULL. */
 static const kj_type *part_type(const kj_type *self, const char *m) {
-    if (!strcmp(m, "real") && self->elem->kind != KJ_T_COMPLEX)
-        return self;
-    if ((!strcmp(m, "real") || !strcmp(m, "imag")) && self->elem->kind == KJ_T_COMPLEX)
+    if (strcmp(m, "real") != 0 && strcmp(m, "imag") != 0)
+        return NULL;
+    if (self->elem->kind == KJ_T_COMPLEX)
         return kj_array(kj_float(self->elem->bits / 2), self->ndim, KJ_LAYOUT_A, self->readonly);
-    return NULL;
+    /* of a real array: itself, and NumPy's read-only zeros for the imaginary part */
+    return m[0] == 'r' ? self : kj_array(self->elem, self->ndim, KJ_LAYOUT_C, true);
 }
 
 /* np.nonzero(a): a tuple of index arrays, one per axis; np.flatnonzero:
@@ -496,10 +497,11 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         return own->type(c, n, m, a);
     if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
         const kj_type *x = kj_np_arg_type(c, a->pos[0]);
+        if (x && kj_is_number(x))   /* of a number: a number, the part of a complex one */
+            return x->kind == KJ_T_COMPLEX ? kj_float(x->bits / 2) : x;
         const kj_type *t = x && x->kind == KJ_T_ARRAY ? part_type(x, m) : NULL;
         if (!t && x)
-            FAIL(c, n, "Use .real and .imag of a number.", "np.%s takes a complex array (np.real also a real one), got %s",
-                 m, x->name);
+            FAIL(c, n, NULL, "np.%s takes an array or a number, got %s", m, x->name);
         return t;
     }
     if (kj_np_is_reduction(m)) {
@@ -946,8 +948,7 @@ bool kj_np_lowers(const kj_node *n) {
     }
     case KJ_E_METHOD: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY;
     case KJ_E_ATTR:
-        return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY &&
-               (!strcmp(n->name, "real") || (!strcmp(n->name, "imag") && n->kids[0]->type->elem->kind == KJ_T_COMPLEX));
+        return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY && (!strcmp(n->name, "real") || !strcmp(n->name, "imag"));
     case KJ_E_INDEX:
         if (kj_np_is_point_index(n))
             return true;

@@ -26,6 +26,16 @@ static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
 }
 
 LLVMValueRef kj_np_part(kj_lw *w, LLVMValueRef arr, const kj_type *at, bool imag, const kj_type *t) {
+    if (at->kind != KJ_T_ARRAY) {   /* a number */
+        if (at->kind == KJ_T_COMPLEX)
+            return LLVMBuildExtractValue(w->b, arr, imag, "");
+        return imag ? LLVMConstNull(kj_lltype(w, at)) : arr;
+    }
+    if (at->elem->kind != KJ_T_COMPLEX && imag) {
+        LLVMValueRef shape[KJ_NP_MAXDIM];
+        kj_np_shape(w, arr, at->ndim, shape);
+        return kj_np_alloc(w, t, shape, true);
+    }
     if (at->elem->kind != KJ_T_COMPLEX)
         return arr;
     LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM], data = kj_array_field(w, arr, 1, 0);

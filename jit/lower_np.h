@@ -235,7 +235,8 @@ LLVMValueRef kj_np_count_true(kj_lw *w, LLVMValueRef a, const kj_type *at);
 
 /* a.real / a.imag of arr (type at) as t: of a complex array, a view of its
  * real or imaginary parts (the array's strides); .real of a real array is
- * the array itself. */
+ * the array itself, .imag new zeros (read-only, as NumPy's); np.real and
+ * np.imag of a number (at a number type) are numbers. */
 LLVMValueRef kj_np_part(kj_lw *w, LLVMValueRef arr, const kj_type *at, bool imag, const kj_type *t);
 
 /* A shape argument (int or tuple of ints) as nd i64 values. */

@@ -57,6 +57,8 @@
  *   np.isposinf(x)          x == np.inf                   (np.isneginf: x == -np.inf)
  *   np.signbit(x)           np.copysign(1.0, x) < 0       (set for -0.0 and a NaN with its sign bit, as NumPy's)
  *   np.fix(x)               np.trunc(x)                   (NumPy's ceil below 0 and floor above are a truncation)
+ *   np.iscomplex(x)         np.imag(x) != 0               (np.isreal: == 0; the imaginary part of a real array is zeros)
+ *   np.angle(z, deg)        np.arctan2(np.imag(z), np.real(z)), times 180 / pi with deg=True (a constant)
  *   np.modf(x)              (np.copysign(np.where(np.isinf(x), 0.0, x - np.trunc(x)), x), np.trunc(x))
  * and np.round in all its spellings becomes np.round(a, decimals) with
  * out= as a keyword, which inference and lowering treat as a ufunc. An
@@ -736,6 +738,27 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         } else {
             out = compare(&r, KJ_OP_EQ, a.arg[0], constant(&r, KJ_F64, 0, m[2] == 'p' ? INFINITY : -INFINITY));
         }
+    } else if (!strcmp(m, "iscomplex") || !strcmp(m, "isreal")) {
+        static const char *const params[] = {"x", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many)
+            return refuse(e, n, NULL, "np.%s takes one operand here", m);
+        out = compare(&r, m[2] == 'c' ? KJ_OP_NE : KJ_OP_EQ, call(&r, "np.imag", 1, a.arg[0], NULL, NULL),
+                      constant(&r, KJ_I64, 0, 0));
+    } else if (!strcmp(m, "angle")) {
+        static const char *const params[] = {"z", "deg", NULL};
+        bind(n, 1, params, &a);
+        if (!a.arg[0] || a.unknown || a.too_many || (a.arg[1] && !kj_np_const_int(a.arg[1], 0, &(int64_t){0})))
+            return refuse(e, n, "Write deg=True or deg=False.", "np.%s takes z and a constant deg here", m);
+        if (!read_twice_ok(a.arg[0]))
+            return refuse(e, n, "Assign it to a name first: z = ...; np.angle(z).",
+                          "np.%s takes a name or a constant in compiled code", m);
+        int64_t deg = 0;
+        kj_np_const_int(a.arg[1], 0, &deg);
+        out = call(&r, "np.arctan2", 2, call(&r, "np.imag", 1, a.arg[0], NULL, NULL),
+                   call(&r, "np.real", 1, a.arg[0], NULL, NULL), NULL);
+        if (deg)
+            out = binop(&r, KJ_OP_MUL, out, constant(&r, KJ_F64, 0, 180.0 / M_PI));
     } else if (!strcmp(m, "modf")) {
         static const char *const params[] = {"x", NULL};
         bind(n, 1, params, &a);

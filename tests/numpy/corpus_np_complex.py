@@ -107,3 +107,8 @@ def c_loop(a):
     for i in range(a.shape[0]):
         s += a[i] * a[i].conjugate()
     return s
+# np.angle, np.iscomplex, np.isreal, and np.real / np.imag of real arrays (zeros, read-only) and of numbers
+@case(*C, (np.array([1.0, -2.0, 0.0, -0.0, np.nan, -np.inf]),), (np.arange(-3, 3),), (np.array([[1 + 0j, -1j], [-2 + 0j, 0j]]),))
+def angles(z): return np.angle(z), np.angle(z, deg=True), np.iscomplex(z), np.isreal(z), np.imag(z), np.real(z), z.imag
+@case((1 + 2j,), (-3.0,), (4,), (complex(-1, -0.0),))
+def angle_of_a_number(z): return np.angle(z), np.angle(z, True), np.iscomplex(z), np.isreal(z), np.imag(z), np.real(z)

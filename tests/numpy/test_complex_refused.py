@@ -32,8 +32,8 @@ def test_complex_ordering_and_math_are_refused_with_a_hint():
     assert "np.abs(a)" in str(e.value)
     with pytest.raises(kiln.UnsupportedError, match="np.log10 of complex numbers in array expressions"):
         log10(a)
-    with pytest.raises(kiln.TypingError, match="np.imag takes a complex array"):
-        imaginary(np.ones(2))
+    with pytest.raises(kiln.TypingError, match=r"np.imag takes an array or a number, got UniTuple\(float64 x 2\)"):
+        imaginary((1.0, 2.0))
     assert largest(np.array([1.0, 5.0])) == 5.0 and log10(np.array([100.0]))[0] == 2.0
     assert imaginary(a).tolist() == [2.0, -3.0]
     assert live() == before
