@@ -219,7 +219,11 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
                  "list() takes a range, a 1-d array, a tuple of numbers or a list here");
         return kj_list(e);
     }
-    if (nargs < 1 || args[0]->kind != KJ_T_LIST ||
+    /* over a list, or over a 1-d array as Python iterates one (sum adds in
+     * order from 0, min and max keep the first of equal items and let a NaN
+     * through only from the front, as Python's do, unlike np.sum and np.max) */
+    bool vector = args[0]->kind == KJ_T_ARRAY && args[0]->ndim == 1 && strcmp(name, "len") != 0;
+    if (nargs < 1 || (args[0]->kind != KJ_T_LIST && !vector) ||
         (strcmp(name, "len") && strcmp(name, "sum") && strcmp(name, "min") && strcmp(name, "max") &&
          strcmp(name, "sorted")))
         return NULL;
@@ -229,8 +233,9 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
         return KJ_I64;
     if (!e)
         FAIL(c, n, "Append to the list first.", "the items of this list have no type yet");
-    if (!strcmp(name, "sorted") && nargs == 1 && orderable(e))
-        return args[0];
+    bool reverse = nargs == 2 && n->kids[2]->kind == KJ_E_KEYWORD && !strcmp(n->kids[2]->name, "reverse");
+    if (!strcmp(name, "sorted") && (nargs == 1 || reverse) && orderable(e))
+        return vector ? kj_list(e) : args[0];   /* sorted(a): a list of a's numbers */
     if (e->kind == KJ_T_TUPLE)
         FAIL(c, n, "Loop over the list instead.", "%s() of a list of tuples is not supported in compiled code", name);
     if (e->kind == KJ_T_ARRAY)

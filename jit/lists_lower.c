@@ -235,16 +235,28 @@ static void sort(kj_lw *w, kj_node *at, LLVMValueRef list, const kj_type *e, LLV
                             (LLVMValueRef[]){list, table, c64(w, n), reverse}));
 }
 
-static LLVMValueRef fold(kj_lw *w, kj_node *n, const char *op, LLVMValueRef list, const kj_type *e, const kj_type *rt) {
-    LLVMValueRef len = kj_list_len(w, list);
+/* The length and item i of seq, a list or a 1-d array (type st). */
+static LLVMValueRef seq_len(kj_lw *w, LLVMValueRef seq, const kj_type *st) {
+    return st->kind == KJ_T_LIST ? kj_list_len(w, seq) : kj_array_len(w, seq);
+}
+
+static LLVMValueRef seq_get(kj_lw *w, LLVMValueRef seq, const kj_type *st, LLVMValueRef i) {
+    return st->kind == KJ_T_LIST ? kj_list_get(w, seq, st->elem, i) : kj_array_item(w, seq, st, i);
+}
+
+/* sum, min or max (op "add", "min", "max") of a list or 1-d array seq
+ * (type st), in rt, as Python's builtins go through it. */
+static LLVMValueRef fold(kj_lw *w, kj_node *n, const char *op, LLVMValueRef seq, const kj_type *st, const kj_type *rt) {
+    const kj_type *e = st->elem;
+    LLVMValueRef len = seq_len(w, seq, st);
     if (strcmp(op, "add") != 0)
         kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), PyExc_ValueError,
                     op[1] == 'i' ? "min() arg is an empty sequence" : "max() arg is an empty sequence");
     LLVMValueRef acc = kj_entry_alloca(w, kj_lltype(w, rt), "acc");
-    LLVMBuildStore(w->b, strcmp(op, "add") == 0 ? LLVMConstNull(kj_lltype(w, rt)) : kj_cast(w, kj_list_get(w, list, e, c64(w, 0)), e, rt), acc);
+    LLVMBuildStore(w->b, strcmp(op, "add") == 0 ? LLVMConstNull(kj_lltype(w, rt)) : kj_cast(w, seq_get(w, seq, st, c64(w, 0)), e, rt), acc);
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, len);
-    LLVMValueRef x = kj_list_get(w, list, e, i), cur = LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
+    LLVMValueRef x = seq_get(w, seq, st, i), cur = LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
     LLVMValueRef r;
     if (!strcmp(op, "add"))
         r = kj_np_elem_op(w, n, "add", 2, (LLVMValueRef[]){cur, x}, (const kj_type *[]){rt, e}, rt);
@@ -372,21 +384,32 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
         kj_np_loop_end(w, &lp);
         return l;
     }
-    LLVMValueRef list = kj_lower_expr(w, n->kids[1]);
-    const kj_type *e = n->kids[1]->type->elem;
+    LLVMValueRef seq = kj_lower_expr(w, n->kids[1]);
+    const kj_type *st = n->kids[1]->type, *e = st->elem;
     if (!strcmp(name, "len"))
-        return kj_list_len(w, list);
+        return kj_list_len(w, seq);
     if (!strcmp(name, "sum"))
-        return fold(w, n, "add", list, e, t);
+        return fold(w, n, "add", seq, st, t);
     if (!strcmp(name, "min") || !strcmp(name, "max"))
-        return fold(w, n, name, list, e, t);
-    /* sorted */
-    LLVMValueRef len = kj_list_len(w, list);
-    LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
-                             (LLVMValueRef[]){list, c64(w, 0), len, c64(w, 1), kj_np_itemsize(w, e)});
-    kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
-    sort(w, n, r, e, c64(w, 0));
-    return kj_nrt_temp(w, r, t);
+        return fold(w, n, name, seq, st, t);
+    /* sorted, a new list of the items */
+    LLVMValueRef len = seq_len(w, seq, st), r;
+    if (st->kind == KJ_T_LIST) {
+        r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
+                    (LLVMValueRef[]){seq, c64(w, 0), len, c64(w, 1), kj_np_itemsize(w, e)});
+        kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
+        kj_nrt_temp(w, r, t);
+    } else {
+        r = new_list(w, t, len);
+        kj_np_loop l;
+        LLVMValueRef i = kj_np_loop_begin(w, &l, len);
+        append(w, r, e, kj_array_item(w, seq, st, i), e);
+        kj_np_loop_end(w, &l);
+    }
+    LLVMValueRef reverse = n->nkids == 3 ? kj_truth(w, kj_lower_expr(w, n->kids[2]->kids[0]), n->kids[2]->kids[0]->type)
+                                         : LLVMConstInt(w->i1, 0, 0);
+    sort(w, n, r, e, LLVMBuildZExt(w->b, reverse, w->i64, ""));
+    return r;
 }
 
 bool kj_list_lowers(const kj_node *n) {
@@ -402,9 +425,13 @@ bool kj_list_lowers(const kj_node *n) {
             return false;
         if (!strcmp(fn->name, "list"))
             return true;
-        return n->nkids == 2 && n->kids[1]->type && n->kids[1]->type->kind == KJ_T_LIST &&
-               (!strcmp(fn->name, "len") || !strcmp(fn->name, "sum") || !strcmp(fn->name, "min") ||
-                !strcmp(fn->name, "max") || !strcmp(fn->name, "sorted"));
+        const kj_type *st = n->nkids >= 2 ? n->kids[1]->type : NULL;
+        if (!st || (st->kind != KJ_T_LIST && (st->kind != KJ_T_ARRAY || st->ndim != 1)))
+            return false;
+        if (n->nkids == 3)   /* sorted(x, reverse=...) */
+            return !strcmp(fn->name, "sorted");
+        return n->nkids == 2 && ((!strcmp(fn->name, "len") && st->kind == KJ_T_LIST) || !strcmp(fn->name, "sum") ||
+                                 !strcmp(fn->name, "min") || !strcmp(fn->name, "max") || !strcmp(fn->name, "sorted"));
     }
     default: return false;
     }

@@ -293,3 +293,11 @@ def array_of_ragged_rows(m):
 @case(*M[:3])
 def array_of_rows_ragged_first(m):
     return np.array([m, m[1:], m[:, 1:]])
+# Python's builtins over a 1-d array: sum in order from 0, min and max keeping the first of equal items
+# (a NaN only from the front, unlike np.max), sorted giving a list; ValueError for min/max of nothing
+@case(*V, *VI, (np.array([np.nan, 2.0, 1.0]),), (np.array([2.0, np.nan, 1.0]),), (np.array([True, False]),), (M[0][0][:, 1],))
+def builtins_over_an_array(a): return sum(a), min(a) if len(a) else 0, max(a) if len(a) else 0
+@case(*[(a,) for (a,) in V + VI if not np.isnan(a).any()])
+def sorted_array(a): return sorted(a), sorted(a, reverse=True), sorted(a[::-1]), sorted(list(a), reverse=True)
+@case((np.zeros(0),), (np.zeros(0, dtype=np.int32),))
+def min_of_an_empty_array(a): return min(a)
