@@ -82,8 +82,30 @@ int kj_fe_add_local(kj_function *f, const char *name, bool is_arg) { return add_
 
 int kj_fe_add_param(kj_function *f, const char *name) { return kj_fe_add_local(f, name, true); }
 
-/* Every name stored to anywhere in `node` becomes a local (Python's rule). */
+PyObject *kj_fe_lambda_binding(PyObject *node, PyObject **lambda) {
+    if (!kj_fe_is(node, "Assign"))
+        return NULL;
+    PyObject *targets = PyObject_GetAttrString(node, "targets"), *value = PyObject_GetAttrString(node, "value");
+    PyObject *name = NULL;
+    if (targets && value && kj_fe_is(value, "Lambda") && PyList_Check(targets) && PyList_GET_SIZE(targets) == 1 &&
+        kj_fe_is(PyList_GET_ITEM(targets, 0), "Name")) {
+        name = PyObject_GetAttrString(PyList_GET_ITEM(targets, 0), "id");
+        *lambda = value;   /* node holds it */
+    }
+    PyErr_Clear();
+    Py_XDECREF(targets);
+    Py_XDECREF(value);
+    return name;
+}
+
+/* Every name stored to anywhere in `node` becomes a local (Python's rule),
+ * but a name bound to a lambda (an inner function). */
 int kj_fe_collect_locals(fe *c, PyObject *node) {
+    PyObject *lambda, *bound = kj_fe_lambda_binding(node, &lambda);
+    if (bound) {
+        Py_DECREF(bound);
+        return 0;
+    }
     if (PyList_Check(node)) {
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(node); i++)
             if (kj_fe_collect_locals(c, PyList_GET_ITEM(node, i)) < 0)

@@ -39,6 +39,9 @@ int kj_bind_spread(kj_function *f, kj_error *e, kj_node *call);
  * for any other function), or -1 with a Python exception set. An inner
  * function may call itself and the inner functions defined before it. */
 int kj_inner_def(kj_function *f, PyObject *fdef, PyObject *inner, int line, int col, kj_error *e);
+/* The same for `name = lambda ...` on file line `line`, the lambda alone
+ * on its line (two there could not be told apart). */
+int kj_inner_lambda(kj_function *f, PyObject *lambda, const char *name, PyObject *inner, int line, int col, kj_error *e);
 PyObject *kj_lifted_freevars(PyObject *dispatcher);
 int kj_lifted_params(kj_function *f, PyObject *py_func, int (*add_param)(kj_function *, const char *));
 

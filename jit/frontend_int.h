@@ -66,6 +66,12 @@ int kj_fe_add_param(kj_function *f, const char *name);
 /* Makes every name assigned anywhere under node a local of c->f. */
 int kj_fe_collect_locals(fe *c, PyObject *node);
 
+/* For `name = lambda ...: ...` (one name, a lambda), the target's name (a
+ * new reference) and the lambda node (borrowed from node, in *lambda);
+ * NULL for any other statement. Such a name is an inner function, not a
+ * local (inner.c). */
+PyObject *kj_fe_lambda_binding(PyObject *node, PyObject **lambda);
+
 /* The IR of an expression, and of an assignment target (a local, an
  * element, or a tuple of those); NULL with c->e filled. */
 kj_node *kj_fe_expr(fe *c, PyObject *node);

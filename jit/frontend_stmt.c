@@ -232,7 +232,15 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
         return -1;
     const char *k = kj_fe_kind_of(node);
     int r = -1;
-    PyObject *a = NULL, *b = NULL, *d = NULL, *o = NULL;
+    PyObject *a = NULL, *b = NULL, *d = NULL, *o = NULL, *lambda;
+    if ((a = kj_fe_lambda_binding(node, &lambda))) {   /* f = lambda x: ...: an inner function named f */
+        if ((c->inner || (c->inner = PyDict_New())) &&
+            kj_inner_lambda(c->f, lambda, PyUnicode_AsUTF8(a), c->inner, kj_fe_line(c, lambda), kj_fe_col(c, lambda), c->e) == 0)
+            r = 0;
+        else if (c->e->kind == KJ_ERR_NONE)
+            kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "lambda");
+        goto done;
+    }
     if (strcmp(k, "Assign") == 0) {
         /* a = b = v  ->  a = v; b = a (v is evaluated once) */
         if (!(a = kj_fe_get(c, node, "targets")) || !(b = kj_fe_get(c, node, "value")))

@@ -11,17 +11,20 @@
 #include <string.h>
 
 /* The code object of the def on `line` named `name` among outer's
- * constants (borrowed), or NULL. */
-static PyObject *inner_code(PyObject *outer, const char *name, int line) {
+ * constants (borrowed), or NULL; *count: how many match. */
+static PyObject *inner_code(PyObject *outer, const char *name, int line, int *count) {
     PyObject *consts = PyObject_GetAttrString(PyFunction_GetCode(outer), "co_consts");
     PyObject *found = NULL;
-    for (Py_ssize_t i = 0; consts && !found && i < PyTuple_GET_SIZE(consts); i++) {
+    *count = 0;
+    for (Py_ssize_t i = 0; consts && i < PyTuple_GET_SIZE(consts); i++) {
         PyObject *k = PyTuple_GET_ITEM(consts, i);
         if (!PyCode_Check(k))
             continue;
         PyObject *kn = PyObject_GetAttrString(k, "co_name"), *kl = PyObject_GetAttrString(k, "co_firstlineno");
-        if (kn && kl && strcmp(PyUnicode_AsUTF8(kn), name) == 0 && PyLong_AsLong(kl) == line)
-            found = k;
+        if (kn && kl && strcmp(PyUnicode_AsUTF8(kn), name) == 0 && PyLong_AsLong(kl) == line) {
+            found = found ? found : k;
+            (*count)++;
+        }
         Py_XDECREF(kn);
         Py_XDECREF(kl);
     }
@@ -38,10 +41,16 @@ static PyObject *inner_code(PyObject *outer, const char *name, int line) {
  * __kiln_lifted__ and _kiln_lifted, are those it reads and those the inner
  * functions it calls read, which it passes on. */
 static PyObject *lift(PyObject *outer, const char *name, int line, int col, PyObject *inner, kj_error *e) {
-    PyObject *code = inner_code(outer, name, line);
+    int count;
+    PyObject *code = inner_code(outer, name, line, &count);
     if (!code) {
         kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Define the function at module level and decorate it with @kiln.jit.",
                 "cannot find the code of the inner function %s", name);
+        return NULL;
+    }
+    if (count > 1) {
+        kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Put each lambda on a line of its own.",
+                "two functions named %s on one line cannot be told apart", name);
         return NULL;
     }
     PyObject *freevars = PyObject_GetAttrString(code, "co_freevars");
@@ -112,6 +121,27 @@ int kj_inner_def(kj_function *f, PyObject *fdef, PyObject *inner, int line, int 
     Py_XDECREF(d);
     Py_XDECREF(name);
     Py_XDECREF(decos);
+    Py_XDECREF(arguments);
+    Py_XDECREF(dfl);
+    return rc;
+}
+
+int kj_inner_lambda(kj_function *f, PyObject *lambda, const char *name, PyObject *inner, int line, int col, kj_error *e) {
+    PyObject *arguments = PyObject_GetAttrString(lambda, "args");
+    PyObject *dfl = arguments ? PyObject_GetAttrString(arguments, "defaults") : NULL, *d = NULL;
+    int rc = -1;
+    if (!dfl || !PyList_Check(dfl)) {
+        kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "ast");
+    } else if (PyList_GET_SIZE(dfl) > 0) {
+        kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Pass every argument in the call.",
+                "a lambda with default values is not supported");
+    } else if ((d = lift(f->py_func, "<lambda>", line, col, inner, e))) {
+        if (PyList_Append(f->keep, d) < 0 || PyDict_SetItemString(inner, name, d) < 0)
+            kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "lambda");
+        else
+            rc = 0;
+    }
+    Py_XDECREF(d);
     Py_XDECREF(arguments);
     Py_XDECREF(dfl);
     return rc;

@@ -166,3 +166,16 @@ def recursive_inner_function_reading_outer_variables(n, k):
         return 2 * fib(m)
     return fib(n), twice_fib(n)
 
+
+
+@case((3, 10), (-2.5, 0), (0, -7))
+def lambdas_bound_to_names(x, k):   # each an inner function reading what it needs of the outer ones
+    twice_plus = lambda y: y * 2 + k
+    square_plus = lambda a, b: a * a + b
+    return twice_plus(x), square_plus(x, 1.0), twice_plus(twice_plus(x)), square_plus(k, x)
+
+
+@case((np.arange(5.0),), (np.array([-1.0, 3.0]),))
+def lambda_over_an_array(a):
+    scaled = lambda v: v / np.abs(a).max()
+    return scaled(a), scaled(a[::-1]).sum()

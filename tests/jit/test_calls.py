@@ -163,3 +163,20 @@ def test_inner_function_compiles_with_the_outer_options():
     assert f(np.arange(3.0), 1) == 1.0
     with pytest.raises(IndexError):
         f(np.arange(3.0), 5)
+
+
+def test_lambdas_that_cannot_be_told_apart_or_have_defaults_are_refused_with_a_hint():
+    @kiln.jit
+    def two_on_a_line(x):
+        f = lambda y: y + 1; g = lambda y: y * 2   # noqa: E702, E731
+        return f(x) + g(x)
+    with pytest.raises(kiln.UnsupportedError, match="two functions named <lambda> on one line") as info:
+        two_on_a_line(1)
+    assert "Put each lambda on a line of its own." in str(info.value)
+
+    @kiln.jit
+    def with_default(x):
+        g = lambda y, z=2: y + z   # noqa: E731
+        return g(x)
+    with pytest.raises(kiln.UnsupportedError, match="a lambda with default values is not supported"):
+        with_default(1)
