@@ -154,6 +154,8 @@ static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, 
     b = value_of(b);
     if (a->kind == KJ_T_ARRAY || b->kind == KJ_T_ARRAY)
         return kj_np_binop_type(c, n, op, a, b);
+    if (a->kind == KJ_T_LIST || b->kind == KJ_T_LIST)
+        return kj_list_binop_type(c, n, op, a, b);
     if (!kj_is_number(a) || !kj_is_number(b))
         return problem(c, n, NULL, "unsupported operand types for this operator: %s and %s",
                        a->name, b->name);

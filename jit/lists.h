@@ -28,6 +28,8 @@ const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
 const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 /* x in container / x not in container (lists, arrays, tuples). */
 const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type *x, const kj_type *container);
+/* a + b and a * n (n * a) with a list: a new list, as Python's. */
+const kj_type *kj_list_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b);
 /* len, sum, min, max, sorted, list with a list argument; handled false
  * for other calls. */
 const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
@@ -37,6 +39,9 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
 bool kj_list_lowers(const kj_node *n);
 LLVMValueRef kj_list_lower(kj_lw *w, kj_node *n);
 void kj_list_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
+/* lst += other, lst *= n (statement s): the list itself extended or
+ * repeated, as Python's. */
+void kj_list_augassign(kj_lw *w, kj_node *s);
 LLVMValueRef kj_list_len(kj_lw *w, LLVMValueRef list);
 /* Item i (in range) of a list of elem. */
 LLVMValueRef kj_list_get(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef i);

@@ -205,6 +205,21 @@ const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type 
     return kj_bool();
 }
 
+const kj_type *kj_list_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
+    if (op == KJ_OP_MUL && (a->kind == KJ_T_LIST) != (b->kind == KJ_T_LIST) && kj_is_intlike(a->kind == KJ_T_LIST ? b : a))
+        return a->kind == KJ_T_LIST ? a : b;   /* [0] * n */
+    if (op == KJ_OP_ADD && a->kind == KJ_T_LIST && b->kind == KJ_T_LIST) {
+        if (!a->elem || !b->elem)
+            return a->elem ? a : b;
+        const kj_type *u = kj_unify(a->elem, b->elem);
+        if (u && (kj_is_number(u) || u == a->elem))   /* numbers promote; other items must match */
+            return kj_list(u);
+        FAIL(c, n, NULL, "cannot join a list of %s and a list of %s", a->elem->name, b->elem->name);
+    }
+    FAIL(c, n, "Lists take + with a list and * with an int.", "unsupported operand types for this operator: %s and %s",
+         a->name, b->name);
+}
+
 const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
                                  const kj_type *const *args, bool *handled) {
     *handled = false;

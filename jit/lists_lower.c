@@ -412,8 +412,64 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
     return r;
 }
 
+/* ---- + and * ---- */
+
+/* Appends to list (items of type elem) `times` copies of the first len
+ * items of src (type st): the length is read before, so that a list
+ * repeated or extended with itself takes its items once per copy. */
+static void append_copies(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef src, const kj_type *st,
+                          LLVMValueRef len, LLVMValueRef times) {
+    if (!st->elem)   /* `[]`: nothing to copy */
+        return;
+    kj_np_loop copies, items;
+    kj_np_loop_begin(w, &copies, times);
+    LLVMValueRef i = kj_np_loop_begin(w, &items, len);
+    append(w, list, elem, kj_list_get(w, src, st->elem, i), st->elem);
+    kj_np_loop_end(w, &items);
+    kj_np_loop_end(w, &copies);
+}
+
+/* a + b, a * n or n * a: a new list. */
+static LLVMValueRef binop(kj_lw *w, kj_node *n) {
+    const kj_type *t = n->type;
+    kj_node *ln = n->kids[0]->type->kind == KJ_T_LIST ? n->kids[0] : n->kids[1], *other = ln == n->kids[0] ? n->kids[1] : n->kids[0];
+    LLVMValueRef a = kj_lower_expr(w, ln), b = kj_lower_expr(w, other), alen = kj_list_len(w, a);
+    if (n->op == KJ_OP_MUL) {
+        LLVMValueRef times = kj_cast(w, b, other->type, KJ_I64);
+        times = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, times, c64(w, 0), ""), times, c64(w, 0), "");
+        LLVMValueRef list = new_list(w, t, LLVMBuildMul(w->b, alen, times, ""));
+        append_copies(w, list, t->elem, a, ln->type, alen, times);
+        return list;
+    }
+    LLVMValueRef blen = kj_list_len(w, b), list = new_list(w, t, LLVMBuildAdd(w->b, alen, blen, ""));
+    append_copies(w, list, t->elem, a, ln->type, alen, c64(w, 1));
+    append_copies(w, list, t->elem, b, other->type, blen, c64(w, 1));
+    return list;
+}
+
+void kj_list_augassign(kj_lw *w, kj_node *s) {
+    const kj_type *t = s->type, *vt = s->kids[1]->type;
+    LLVMValueRef list = kj_lower_expr(w, s->kids[0]), v = kj_lower_expr(w, s->kids[1]), len = kj_list_len(w, list);
+    if (s->op == KJ_OP_ADD) {
+        append_copies(w, list, t->elem, v, vt, kj_list_len(w, v), c64(w, 1));
+        return;
+    }
+    /* lst *= n: n - 1 more copies, or none left for n <= 0 */
+    LLVMValueRef times = kj_cast(w, v, vt, KJ_I64);
+    LLVMBasicBlockRef clear = kj_new_bb(w, "repeat.clear"), more = kj_new_bb(w, "repeat.more"), done = kj_new_bb(w, "repeat.done");
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLE, times, c64(w, 0), ""), clear, more);
+    LLVMPositionBuilderAtEnd(w->b, clear);
+    kj_call(w, "kj_list_clear", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &list);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, more);
+    append_copies(w, list, t->elem, list, t, len, LLVMBuildSub(w->b, times, c64(w, 1), ""));
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+}
+
 bool kj_list_lowers(const kj_node *n) {
     switch (n->kind) {
+    case KJ_E_BINOP: return n->type && n->type->kind == KJ_T_LIST;
     case KJ_E_LIST:
     case KJ_E_LISTCOMP: return true;
     case KJ_E_METHOD:
@@ -446,6 +502,7 @@ LLVMValueRef kj_list_lower(kj_lw *w, kj_node *n) {
         return l;
     }
     case KJ_E_LISTCOMP: return comprehension(w, n);
+    case KJ_E_BINOP: return binop(w, n);
     case KJ_E_METHOD: return method(w, n);
     case KJ_E_COMPARE: return contains(w, n);
     case KJ_E_CALL: return call(w, n);

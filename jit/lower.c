@@ -4,6 +4,7 @@
  * counted loop around other loops polls once per iteration instead (its
  * inner loops poll themselves), and while loops poll at every back-edge.
  * A ufunc kernel's counted loops leave it to the ufunc's loop. */
+#include "jit/lists.h"
 #include "jit/lower.h"
 #include "jit/unbound.h"
 #include "jit/infer_np.h"
@@ -679,6 +680,10 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
     case KJ_S_AUGASSIGN: {
         if (s->type && s->type->kind == KJ_T_ARRAY) {   /* a += b: in place */
             kj_np_augassign(w, s);
+            break;
+        }
+        if (s->type && s->type->kind == KJ_T_LIST) {   /* lst += other: in place too */
+            kj_list_augassign(w, s);
             break;
         }
         const kj_type *rt = s->type;

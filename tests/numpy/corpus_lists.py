@@ -301,3 +301,21 @@ def builtins_over_an_array(a): return sum(a), min(a) if len(a) else 0, max(a) if
 def sorted_array(a): return sorted(a), sorted(a, reverse=True), sorted(a[::-1]), sorted(list(a), reverse=True)
 @case((np.zeros(0),), (np.zeros(0, dtype=np.int32),))
 def min_of_an_empty_array(a): return min(a)
+# + and * of lists, += and *= in place (the list itself, as Python's)
+@case(*N, (-2,))
+def list_operators(n):
+    zeros = [0] * n
+    pairs = 2 * [(n, 0.5)]
+    joined = [1, 2] + [n] + []
+    mixed = [1, 2] + [0.5 * n]
+    grown = [n]
+    alias = grown
+    grown += [1, 2]
+    grown += grown
+    tripled = [1.5, n]
+    tripled *= 3
+    gone = [n]
+    gone *= n - 20
+    rows = [np.zeros(2)] * 2
+    rows[0][1] = n   # one array twice: the change shows through both
+    return zeros, pairs, joined, mixed, alias, tripled, gone, rows

@@ -128,3 +128,20 @@ def test_array_of_an_empty_list_of_arrays_keeps_their_dimensions():
         return np.array([np.zeros(3) for _ in range(n)])
     assert rows(0).shape == (0, 0) and rows(0).dtype == np.float64
     assert rows(2).shape == (2, 3)
+
+
+def join_other_arrays(n): return [np.zeros(n)] + [np.zeros(n, np.int64)]
+def repeat_by_a_float(n): return [n] * 2.5
+def add_a_tuple(n): return [n] + (n,)
+
+
+@pytest.mark.parametrize("fn, message", [
+    (join_other_arrays, "cannot join a list of array(float64, 1d, C) and a list of array(int64, 1d, C)"),
+    (repeat_by_a_float, "unsupported operand types for this operator: list(int64) and float64"),
+    (add_a_tuple, "unsupported operand types for this operator: list(int64) and UniTuple(int64 x 1)"),
+])
+def test_list_operators_take_lists_and_ints(fn, message):
+    with pytest.raises(kiln.TypingError) as info:
+        kiln.jit(fn)(2)
+    assert message in str(info.value)
+    assert "Lists take + with a list and * with an int." in str(info.value) or "cannot join" in message
