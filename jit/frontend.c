@@ -692,7 +692,9 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         }
         return r;
     }
-    if (strcmp(k, "ListComp") == 0)
+    /* a generator expression, as in sum(x * x for x in a), is the list its
+     * comprehension makes (made in full: no early exit for any and all) */
+    if (strcmp(k, "ListComp") == 0 || strcmp(k, "GeneratorExp") == 0)
         return expr_listcomp(c, node, n);
     if (strcmp(k, "JoinedStr") == 0)
         return expr_fstring(c, node, n);

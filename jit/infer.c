@@ -579,6 +579,10 @@ static const kj_type *call_type(ti *c, kj_node *n) {
             return NULL;
     if (fn->kind != KJ_E_FUNC)
         return problem(c, n, NULL, "only functions can be called in compiled code");
+    if (!strcmp(fn->name, "abs") && nargs == 1 && args[0]->kind == KJ_T_ARRAY) {   /* abs(a) is NumPy's, elementwise */
+        fn->name = "np.absolute";
+        return kj_np_call_type(c, n);
+    }
     bool list_call, str_call;
     const kj_type *lt = kj_list_call_type(c, n, fn->name, nargs, args, &list_call);
     if (list_call)

@@ -238,14 +238,17 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
      * order from 0, min and max keep the first of equal items and let a NaN
      * through only from the front, as Python's do, unlike np.sum and np.max) */
     bool vector = args[0]->kind == KJ_T_ARRAY && args[0]->ndim == 1 && strcmp(name, "len") != 0;
+    bool truth = !strcmp(name, "any") || !strcmp(name, "all");
     if (nargs < 1 || (args[0]->kind != KJ_T_LIST && !vector) ||
         (strcmp(name, "len") && strcmp(name, "sum") && strcmp(name, "min") && strcmp(name, "max") &&
-         strcmp(name, "sorted")))
+         strcmp(name, "sorted") && !truth))
         return NULL;
     *handled = true;
     const kj_type *e = args[0]->elem;
     if (!strcmp(name, "len") && nargs == 1)
         return KJ_I64;
+    if (truth && nargs == 1 && (!e || kj_is_number(e) || e->kind == KJ_T_BOOL))
+        return kj_bool();   /* of `[]`: any is False, all is True */
     if (!e)
         FAIL(c, n, "Append to the list first.", "the items of this list have no type yet");
     bool reverse = nargs == 2 && n->kids[2]->kind == KJ_E_KEYWORD && !strcmp(n->kids[2]->name, "reverse");

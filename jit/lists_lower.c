@@ -270,6 +270,20 @@ static LLVMValueRef fold(kj_lw *w, kj_node *n, const char *op, LLVMValueRef seq,
     return LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
 }
 
+/* any(seq) / all(seq) of a list or 1-d array: the truth of its items. */
+static LLVMValueRef truth_fold(kj_lw *w, LLVMValueRef seq, const kj_type *st, bool is_all) {
+    LLVMValueRef acc = kj_entry_alloca(w, w->i1, "truth");
+    LLVMBuildStore(w->b, LLVMConstInt(w->i1, is_all, 0), acc);
+    if (!st->elem)   /* `[]` */
+        return LLVMBuildLoad2(w->b, w->i1, acc, "");
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, seq_len(w, seq, st));
+    LLVMValueRef x = kj_truth(w, seq_get(w, seq, st, i), st->elem), cur = LLVMBuildLoad2(w->b, w->i1, acc, "");
+    LLVMBuildStore(w->b, is_all ? LLVMBuildAnd(w->b, cur, x, "") : LLVMBuildOr(w->b, cur, x, ""), acc);
+    kj_np_loop_end(w, &l);
+    return LLVMBuildLoad2(w->b, w->i1, acc, "");
+}
+
 static LLVMValueRef method(kj_lw *w, kj_node *n) {
     const kj_type *t = n->kids[0]->type, *e = t->elem;
     LLVMValueRef list = kj_lower_expr(w, n->kids[0]);
@@ -388,6 +402,8 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
     const kj_type *st = n->kids[1]->type, *e = st->elem;
     if (!strcmp(name, "len"))
         return kj_list_len(w, seq);
+    if (!strcmp(name, "any") || !strcmp(name, "all"))
+        return truth_fold(w, seq, st, name[1] == 'l');
     if (!strcmp(name, "sum"))
         return fold(w, n, "add", seq, st, t);
     if (!strcmp(name, "min") || !strcmp(name, "max"))
@@ -487,7 +503,8 @@ bool kj_list_lowers(const kj_node *n) {
         if (n->nkids == 3)   /* sorted(x, reverse=...) */
             return !strcmp(fn->name, "sorted");
         return n->nkids == 2 && ((!strcmp(fn->name, "len") && st->kind == KJ_T_LIST) || !strcmp(fn->name, "sum") ||
-                                 !strcmp(fn->name, "min") || !strcmp(fn->name, "max") || !strcmp(fn->name, "sorted"));
+                                 !strcmp(fn->name, "min") || !strcmp(fn->name, "max") || !strcmp(fn->name, "sorted") ||
+                                 !strcmp(fn->name, "any") || !strcmp(fn->name, "all"));
     }
     default: return false;
     }

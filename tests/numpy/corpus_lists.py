@@ -319,3 +319,9 @@ def list_operators(n):
     rows = [np.zeros(2)] * 2
     rows[0][1] = n   # one array twice: the change shows through both
     return zeros, pairs, joined, mixed, alias, tripled, gone, rows
+# generator expressions (made as the list of their comprehension), any and all over lists and 1-d arrays,
+# abs of an array (NumPy's, elementwise)
+@case(*V, *VI[:1], *VI[-1:])   # small ints: NumPy scalars wrap at their width in x * x, where compiled code promotes
+def generators_and_truth(a):
+    return (sum(x * x for x in a), any(x > 2 for x in a), all(x != 0 for x in a), sum(x for x in a if x < 5),
+            any(a), all(a), any([]), all([]), any(a > 100), abs(a), abs(a[::-1] - 1))
