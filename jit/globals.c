@@ -1,5 +1,6 @@
 /* globals: Python values read at compile time (globals, closure cells,
- * module attributes) turned into IR: numbers and tuples become constants;
+ * module attributes) turned into IR: numbers, tuples and NumPy arrays
+ * (frozen, as Numba freezes them) become constants;
  * modules, builtins, math/cmath/random/NumPy functions, NumPy scalar types,
  * exception classes and kiln dispatchers become references the later
  * phases know by name. */
@@ -119,6 +120,23 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
             kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "scalar");
             return NULL;
         }
+        return n;
+    }
+    if (PyArray_Check(v)) {   /* frozen, as Numba's: a C-ordered copy made now, read-only in compiled code */
+        PyArrayObject *a = (PyArrayObject *)v;
+        const kj_type *et = kj_type_from_npy(PyArray_TYPE(a));
+        PyObject *frozen = et ? PyArray_NewCopy(a, NPY_CORDER) : NULL;
+        if (!frozen) {
+            PyErr_Clear();
+            kj_fail(e, KJ_ERR_TYPING, line, col, "Pass it as an argument.",
+                    "%s is an array of dtype %s, which compiled code cannot hold", what, PyArray_DESCR(a)->typeobj->tp_name);
+            return NULL;
+        }
+        int rc = PyList_Append(f->keep, frozen);
+        Py_DECREF(frozen);   /* f->keep holds it while the function compiles */
+        if (rc < 0 || !(n = const_node(f, line, col, kj_array(et, PyArray_NDIM(a), KJ_LAYOUT_C, true))))
+            return NULL;
+        n->pyobj = frozen;
         return n;
     }
     if (PyTuple_Check(v)) {

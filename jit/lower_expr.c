@@ -4,6 +4,7 @@
 #include "gpu/intrinsics.h"
 #include "jit/infer_np.h"
 #include "jit/lists.h"
+#include "jit/lower_np.h"
 #include "jit/strings.h"
 #include "jit/lower_nrt.h"
 
@@ -535,6 +536,7 @@ static LLVMValueRef lower_expr_inner(kj_lw *w, kj_node *n) {
             const kj_type *ft = kj_float(t->bits / 2);
             return LLVMConstNamedStruct(kj_lltype(w, t), (LLVMValueRef[]){cfloat(w, ft, n->fval), cfloat(w, ft, n->fval2)}, 2);
         }
+        case KJ_T_ARRAY: return kj_np_frozen(w, n);
         default: return LLVMConstInt(w->i8, 0, 0);
         }
     case KJ_E_LOCAL:

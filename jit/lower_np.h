@@ -199,6 +199,10 @@ bool kj_np_is_place(const char *m);
 LLVMValueRef kj_np_lower_place(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+/* A global NumPy array frozen at compile time (n: its constant node, the
+ * C-ordered copy in n->pyobj): its bytes become read-only data of the
+ * module, so that the machine code (and the disk cache) holds them. */
+LLVMValueRef kj_np_frozen(kj_lw *w, kj_node *n);
 /* np.array(list) of a list (type lt) of arrays: one array of type rt with
  * a first axis along the list, NumPy's ValueError for arrays of other
  * shapes (an empty list gives zeros for the arrays' axes). */

@@ -5,6 +5,7 @@
 #include "jit/lists.h"
 #include "jit/lower_np.h"
 #include "jit/lower_nrt.h"
+#include "jit/numpy_api.h"
 
 #include <string.h>
 
@@ -358,4 +359,22 @@ LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
         return item(w, &a, self, st);
     kj_fail(&w->u->err, KJ_ERR_INTERNAL, n->line, n->col, NULL, "internal: array method %s", m);
     return LLVMGetUndef(kj_lltype(w, t));
+}
+
+LLVMValueRef kj_np_frozen(kj_lw *w, kj_node *n) {
+    const kj_type *t = n->type;
+    if (!kj_nrt_host_only(w, n, "a global array"))
+        return LLVMGetUndef(kj_lltype(w, t));
+    PyArrayObject *a = (PyArrayObject *)n->pyobj;
+    size_t bytes = (size_t)PyArray_NBYTES(a);
+    LLVMValueRef data = LLVMAddGlobal(w->mod, LLVMArrayType2(w->i8, bytes ? bytes : 1), "kiln.frozen");
+    LLVMSetInitializer(data, bytes ? LLVMConstStringInContext(w->ctx, PyArray_BYTES(a), (unsigned)bytes, 1)
+                                   : LLVMConstNull(LLVMArrayType2(w->i8, 1)));
+    LLVMSetGlobalConstant(data, 1);
+    LLVMSetLinkage(data, LLVMPrivateLinkage);
+    LLVMSetAlignment(data, 64);
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    for (int k = 0; k < t->ndim; k++)
+        shape[k] = c64(w, PyArray_DIM(a, k));
+    return kj_np_make(w, t, LLVMConstNull(w->ptr), data, shape, NULL);
 }

@@ -328,3 +328,30 @@ def test_a_cache_hit_warns_and_reports_as_the_compile_did(tmp_path):
     assert warning[2] == str(path) and warning[3] == 8   # the prange line
     assert second["warnings"] == first["warnings"]
     assert second["report"] == first["report"] and "SERIAL" in first["report"]
+
+
+TABLE_PROGRAM = """
+import json
+import numpy as np
+import kiln
+
+TABLE = np.array({values}, dtype=np.float32)
+
+@kiln.njit(cache=True)
+def lookup(i):
+    return TABLE[i % TABLE.shape[0]] * 2
+
+result = [float(lookup(i)) for i in range(5)]
+(stats,) = lookup.stats.values()
+print(json.dumps({{"result": result, "cached": "cache_load" in stats}}))
+"""
+
+
+def test_a_global_array_is_frozen_into_the_cached_code_and_its_values_key_it(tmp_path):
+    cache, path = tmp_path / "cache", tmp_path / "table.py"
+    for values in ([1.5, -2.0, 4.0], [1.5, -2.0, 4.25]):
+        path.write_text(TABLE_PROGRAM.format(values=values))
+        first, second = run(path, cache), run(path, cache)
+        assert not first["cached"] and second["cached"]   # the bytes are in the object file, not an address
+        want = [2 * values[i % 3] for i in range(5)]
+        assert first["result"] == want and second["result"] == want
