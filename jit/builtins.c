@@ -234,6 +234,9 @@ const kj_type *kj_builtin_type(const char *name0, int n, const kj_type *const *a
     }
     if (!strcmp(name, "enumerate") && (n == 1 || (n == 2 && kj_is_intlike(a[1]))) && kj_iter_elem(a[0]))
         return kj_enumerate(a[0]);
+    if (!strcmp(name, "reversed") && n == 1 &&
+        (a[0]->kind == KJ_T_RANGE || (a[0]->kind == KJ_T_ARRAY && a[0]->ndim > 0) || (a[0]->kind == KJ_T_LIST && a[0]->elem)))
+        return kj_reversed(a[0]);
     if (!strcmp(name, "zip") && n >= 1) {
         /* over tuples the loop is unrolled (lower.c), over the others counted:
          * one zip is one or the other */

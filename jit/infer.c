@@ -114,6 +114,7 @@ const kj_type *kj_iter_elem(const kj_type *t) {
                 return NULL;
         return u;
     }
+    case KJ_T_REVERSED: return kj_iter_elem(t->elem);
     case KJ_T_ENUMERATE: {
         const kj_type *e[2] = {KJ_I64, kj_iter_elem(t->elem)};
         return e[1] ? kj_tuple(2, e) : NULL;

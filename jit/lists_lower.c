@@ -91,23 +91,6 @@ void kj_list_push(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef
 
 /* ---- comprehensions ---- */
 
-/* range(...)'s start and step, and its length (raising on step 0). */
-static LLVMValueRef range_parts(kj_lw *w, kj_node *r, LLVMValueRef *start, LLVMValueRef *step) {
-    int na = r->nkids - 1;
-    LLVMValueRef a[3] = {c64(w, 0), c64(w, 0), c64(w, 1)};
-    for (int i = 0; i < na && i < 3; i++)
-        a[i] = kj_np_value(w, r->kids[i + 1], KJ_I64);
-    LLVMValueRef stop = na == 1 ? a[0] : a[1];
-    *start = na == 1 ? c64(w, 0) : a[0];
-    *step = na == 3 ? a[2] : c64(w, 1);
-    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, *step, c64(w, 0), ""), PyExc_ValueError, "range() arg 3 must not be zero");
-    /* ceil((stop - start) / step), at least 0 */
-    LLVMValueRef pos = LLVMBuildICmp(w->b, LLVMIntSGT, *step, c64(w, 0), "");
-    LLVMValueRef adj = LLVMBuildSelect(w->b, pos, LLVMBuildSub(w->b, *step, c64(w, 1), ""), LLVMBuildAdd(w->b, *step, c64(w, 1), ""), "");
-    LLVMValueRef len = LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, LLVMBuildSub(w->b, stop, *start, ""), adj, ""), *step, "");
-    return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, len, c64(w, 0), ""), len, c64(w, 0), "len");
-}
-
 static LLVMValueRef comprehension(kj_lw *w, kj_node *n) {
     kj_iter it = {0};
     LLVMValueRef len = kj_iter_setup(w, n->kids[2], &it);
@@ -382,20 +365,14 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
                 append(w, l, t->elem, LLVMBuildExtractValue(w->b, tup, (unsigned)i, ""), st->elems[i]);
             return l;
         }
-        /* list(range(...)), list(array): as the comprehension [x for x in it] */
-        LLVMValueRef len, start = c64(w, 0), step = c64(w, 1), v = NULL;
-        if (st->kind == KJ_T_RANGE) {
-            len = range_parts(w, src, &start, &step);
-        } else {
-            v = kj_lower_expr(w, src);
-            len = kj_array_len(w, v);
-        }
-        LLVMValueRef l = new_list(w, t, len);
+        /* list(range(...)), list(array), list(reversed(...)): as the comprehension [x for x in it] */
+        kj_iter it = {0};
+        LLVMValueRef len = kj_iter_setup(w, src, &it), l = new_list(w, t, len);
         kj_np_loop lp;
         LLVMValueRef i = kj_np_loop_begin(w, &lp, len);
-        LLVMValueRef x = v ? kj_array_item(w, v, st, i) : LLVMBuildAdd(w->b, start, LLVMBuildMul(w->b, i, step, ""), "");
-        append(w, l, t->elem, x, v ? st->elem : KJ_I64);
+        append(w, l, t->elem, kj_iter_item(w, &it, i), kj_iter_elem(st));
         kj_np_loop_end(w, &lp);
+        kj_iter_free(&it);
         return l;
     }
     LLVMValueRef seq = kj_lower_expr(w, n->kids[1]);

@@ -1,6 +1,6 @@
 /* lower_iter: what a `for` loop (and a comprehension, and zip) walks: the
  * count of an iterable and its item at a position, for ranges, arrays,
- * tuples, lists, enumerate, zip, np.ndindex and np.ndenumerate. */
+ * tuples, lists, enumerate, zip, reversed, np.ndindex and np.ndenumerate. */
 #include "jit/lower.h"
 #include "jit/lists.h"
 
@@ -48,6 +48,10 @@ LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
     case KJ_T_LIST:
         s->value = kj_lower_expr(w, n);
         return kj_list_len(w, s->value);
+    case KJ_T_REVERSED:   /* item t is the sequence's item len - 1 - t; value holds len */
+        s->subs = calloc(1, sizeof *s->subs);
+        s->nsubs = 1;
+        return s->value = kj_iter_setup(w, n->kids[1], &s->subs[0]);
     case KJ_T_ENUMERATE: {
         s->subs = calloc(1, sizeof *s->subs);
         s->nsubs = 1;
@@ -105,6 +109,9 @@ LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
         return kj_array_item(w, s->value, s->type, t);
     case KJ_T_LIST:
         return kj_list_get(w, s->value, s->type->elem, t);
+    case KJ_T_REVERSED:
+        return kj_iter_item(w, &s->subs[0], LLVMBuildSub(w->b, LLVMBuildSub(w->b, s->value, t, ""),
+                                                         LLVMConstInt(w->i64, 1, 0), ""));
     case KJ_T_ENUMERATE: {
         LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, kj_iter_elem(s->type)));
         tup = LLVMBuildInsertValue(w->b, tup, LLVMBuildAdd(w->b, t, s->enum_start, ""), 0, "");

@@ -176,6 +176,13 @@ const kj_type *kj_enumerate(const kj_type *iterable) {
     return intern(&p);
 }
 
+const kj_type *kj_reversed(const kj_type *sequence) {
+    kj_type p = {.kind = KJ_T_REVERSED, .elem = sequence};
+    if (!name_fmt(p.name, sizeof p.name, "reversed(%s)", sequence->name))
+        return NULL;
+    return intern(&p);
+}
+
 const kj_type *kj_zip(int n, const kj_type *const *iterables) {
     kj_type p = {.kind = KJ_T_ZIP, .n = n, .elems = (const kj_type **)iterables};
     char inner[sizeof p.name];

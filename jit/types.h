@@ -20,6 +20,7 @@ typedef enum {
     KJ_T_LIST,       /* elem: a reference-counted list of numbers (lists.c) */
     KJ_T_RANGE,      /* iterables only usable in `for` */
     KJ_T_ENUMERATE,  /* elem: the iterable enumerated */
+    KJ_T_REVERSED,   /* elem: the range, array or list gone through backwards */
     KJ_T_ZIP,        /* n, elems: the iterables zipped */
     KJ_T_NDINDEX,    /* ndim: np.ndindex's number of dimensions */
     KJ_T_NDENUMERATE, /* elem: the array np.ndenumerate walks */
@@ -56,6 +57,7 @@ const kj_type *kj_list(const kj_type *elem);
 const kj_type *kj_str(void);
 const kj_type *kj_range(void);
 const kj_type *kj_enumerate(const kj_type *iterable);
+const kj_type *kj_reversed(const kj_type *sequence);
 const kj_type *kj_zip(int n, const kj_type *const *iterables);
 const kj_type *kj_ndindex(int ndim);
 const kj_type *kj_ndenumerate(const kj_type *array);

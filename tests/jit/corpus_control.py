@@ -509,3 +509,18 @@ def assigned_on_every_path(n):
     for k in range(n):
         z += k
     return z
+@case(*[(n, np.arange(n % 5) * 1.5) for n in (0, 1, 7, -3)])
+def reversed_loops(n, a):   # reversed() of a range (any step), an array, a list, and under enumerate
+    out = []
+    for i in reversed(range(n)):
+        out.append(i)
+    for i in reversed(range(1, n, 3)):
+        out.append(i * 10)
+    for i in reversed(range(n, -2, -2)):
+        out.append(-i)
+    s = 0.0
+    for x in reversed(a):
+        s = s * 2 + x
+    for i, x in enumerate(reversed([1.5, 2.5, n])):
+        s += i * x
+    return out, s, [x * 2 for x in reversed(a)], list(reversed(range(n)))
