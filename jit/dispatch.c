@@ -14,6 +14,7 @@
 #include "jit/fault.h"
 #include "jit/frontend.h"
 #include "jit/numpy_api.h"
+#include "jit/dicts.h"
 #include "jit/lists.h"
 #include "jit/nrt.h"
 #include "jit/runtime.h"
@@ -56,7 +57,8 @@ static size_t size_of(const kj_type *t) {
     case KJ_T_FLOAT: return (size_t)t->bits / 8;
     case KJ_T_COMPLEX: return (size_t)t->bits / 8;
     case KJ_T_ARRAY: return 16 + 16 * (size_t)t->ndim;
-    case KJ_T_LIST: return 8;
+    case KJ_T_LIST:
+    case KJ_T_DICT: return 8;
     case KJ_T_TUPLE: {
         size_t off = 0, al = 1;
         for (int i = 0; i < t->n; i++) {
@@ -79,7 +81,8 @@ static size_t align_of(const kj_type *t) {
     switch (t->kind) {
     case KJ_T_COMPLEX: return (size_t)t->bits / 16;
     case KJ_T_ARRAY:
-    case KJ_T_LIST: return 8;
+    case KJ_T_LIST:
+    case KJ_T_DICT: return 8;
     case KJ_T_TUPLE: {
         size_t al = 1;
         for (int i = 0; i < t->n; i++)
@@ -284,6 +287,8 @@ static PyObject *box(const char *src, const kj_type *t) {
     }
     case KJ_T_LIST:
         return kj_list_box(*(void *const *)src, t);
+    case KJ_T_DICT:
+        return kj_dict_box(*(void *const *)src, t);
     case KJ_T_ARRAY: {
         /* a NumPy array on the same memory, whose base keeps the memory
          * alive: the argument it views, or the block compiled code made

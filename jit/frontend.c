@@ -692,6 +692,61 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         }
         return r;
     }
+    if (strcmp(k, "DictComp") == 0) {   /* {k: v for ...}: read as dict([(k, v) for ...]) */
+        PyObject *ast = PyImport_ImportModule("ast"), *key = kj_fe_get(c, node, "key");
+        PyObject *val = key ? kj_fe_get(c, node, "value") : NULL, *gens = val ? kj_fe_get(c, node, "generators") : NULL;
+        PyObject *load = ast && gens ? PyObject_CallMethod(ast, "Load", NULL) : NULL;
+        PyObject *pair = load ? PyObject_CallMethod(ast, "Tuple", "[OO]O", key, val, load) : NULL;
+        PyObject *comp = pair ? PyObject_CallMethod(ast, "ListComp", "OO", pair, gens) : NULL;
+        PyObject *name = comp ? PyObject_CallMethod(ast, "Name", "sO", "dict", load) : NULL;
+        PyObject *call = name ? PyObject_CallMethod(ast, "Call", "O[O][]", name, comp) : NULL;
+        kj_node *r = NULL;
+        PyObject *made[] = {pair, comp, name, call};
+        bool placed = call != NULL;
+        for (size_t i = 0; placed && i < sizeof made / sizeof *made; i++) {
+            PyObject *done = PyObject_CallMethod(ast, "copy_location", "OO", made[i], node);
+            placed = done != NULL;
+            Py_XDECREF(done);
+        }
+        if (placed)
+            r = kj_fe_expr(c, call);
+        else if (c->e->kind == KJ_ERR_NONE)
+            kj_fail(c->e, KJ_ERR_PYTHON, kj_fe_line(c, node), kj_fe_col(c, node), NULL, "dict comprehension");
+        PyErr_Clear();
+        for (size_t i = 0; i < sizeof made / sizeof *made; i++)
+            Py_XDECREF(made[i]);
+        Py_XDECREF(load);
+        Py_XDECREF(gens);
+        Py_XDECREF(val);
+        Py_XDECREF(key);
+        Py_XDECREF(ast);
+        return r;
+    }
+    if (strcmp(k, "Dict") == 0) {   /* {k: v, ...}: keys and values in turn */
+        PyObject *keys = kj_fe_get(c, node, "keys"), *values = keys ? kj_fe_get(c, node, "values") : NULL;
+        kj_node *r = NULL;
+        Py_ssize_t m = values ? PyList_GET_SIZE(values) : 0;
+        bool unpacks = false;
+        for (Py_ssize_t i = 0; keys && i < PyList_GET_SIZE(keys); i++)
+            unpacks |= PyList_GET_ITEM(keys, i) == Py_None;
+        if (unpacks) {
+            kj_fe_unsupported(c, node, "Copy it and update it: d = a.copy(); d.update(b).",
+                              "** in a dict display is not supported in compiled code");
+        } else if (values) {
+            n->kind = KJ_E_DICT;
+            n->nkids = (int)(2 * m);
+            r = n;
+            if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(n->nkids + 1))))
+                r = NULL;
+            for (Py_ssize_t i = 0; r && i < m; i++)
+                if (!(n->kids[2 * i] = kj_fe_expr(c, PyList_GET_ITEM(keys, i))) ||
+                    !(n->kids[2 * i + 1] = kj_fe_expr(c, PyList_GET_ITEM(values, i))))
+                    r = NULL;
+        }
+        Py_XDECREF(keys);
+        Py_XDECREF(values);
+        return r;
+    }
     /* a generator expression, as in sum(x * x for x in a), is the list its
      * comprehension makes (made in full: no early exit for any and all) */
     if (strcmp(k, "ListComp") == 0 || strcmp(k, "GeneratorExp") == 0)

@@ -225,6 +225,53 @@ done:
     return r;
 }
 
+static int stmt(fe *c, PyObject *node, kj_block *out);
+
+/* `del x[k]` as `x.pop(k)`, which removes a dict's key (KeyError when it
+ * is missing) or a list's item as Python's del does; -1 with c->e filled
+ * for other targets. */
+static int delete_stmt(fe *c, PyObject *node, kj_block *out) {
+    PyObject *targets = kj_fe_get(c, node, "targets");
+    int r = targets ? 0 : -1;
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(targets); i++) {
+        PyObject *t = PyList_GET_ITEM(targets, i), *index = NULL;
+        if (!kj_fe_is(t, "Subscript") || !(index = PyObject_GetAttrString(t, "slice")) || kj_fe_is(index, "Slice")) {
+            PyErr_Clear();
+            Py_XDECREF(index);
+            r = kj_fe_unsupported(c, t, "Assign a new value instead; dict keys and list items go with del d[k].",
+                                  "del of anything but one dict key or list item is not supported in compiled code");
+            break;
+        }
+        PyObject *ast = PyImport_ImportModule("ast"), *value = PyObject_GetAttrString(t, "value");
+        PyObject *load = ast ? PyObject_CallMethod(ast, "Load", NULL) : NULL;
+        PyObject *pop = load && value ? PyObject_CallMethod(ast, "Attribute", "OsO", value, "pop", load) : NULL;
+        PyObject *call = pop ? PyObject_CallMethod(ast, "Call", "O[O][]", pop, index) : NULL;
+        PyObject *expr = call ? PyObject_CallMethod(ast, "Expr", "O", call) : NULL;
+        PyObject *made[] = {pop, call, expr};
+        bool placed = expr != NULL;
+        for (size_t k = 0; placed && k < sizeof made / sizeof *made; k++) {
+            PyObject *done = PyObject_CallMethod(ast, "copy_location", "OO", made[k], t);
+            placed = done != NULL;
+            Py_XDECREF(done);
+        }
+        if (!placed) {
+            PyErr_Clear();
+            kj_fail(c->e, KJ_ERR_PYTHON, kj_fe_line(c, t), kj_fe_col(c, t), NULL, "del");
+            r = -1;
+        } else {
+            r = stmt(c, expr, out);
+        }
+        for (size_t k = 0; k < sizeof made / sizeof *made; k++)
+            Py_XDECREF(made[k]);
+        Py_XDECREF(load);
+        Py_XDECREF(value);
+        Py_XDECREF(ast);
+        Py_DECREF(index);
+    }
+    Py_XDECREF(targets);
+    return r;
+}
+
 static int stmt(fe *c, PyObject *node, kj_block *out) {
     int line = kj_fe_line(c, node), col = kj_fe_col(c, node);
     kj_node *n = kj_new_node(c->f, KJ_S_PASS, line, col, 0);
@@ -239,6 +286,10 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
             r = 0;
         else if (c->e->kind == KJ_ERR_NONE)
             kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "lambda");
+        goto done;
+    }
+    if (strcmp(k, "Delete") == 0) {
+        r = delete_stmt(c, node, out);
         goto done;
     }
     if (strcmp(k, "Assign") == 0) {
@@ -376,7 +427,6 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
             {"Nonlocal", "Pass the value as an argument, or return it."},
             {"Import", "Import at module level; compiled code reads modules as globals."},
             {"ImportFrom", "Import at module level; compiled code reads modules as globals."},
-            {"Delete", "Assign a new value instead."},
         };
         const char *hint = NULL;
         for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)

@@ -6,6 +6,7 @@
 #include "gpu/intrinsics.h"
 #include "jit/frontend.h"
 #include "jit/infer_np.h"
+#include "jit/dicts.h"
 #include "jit/lists.h"
 #include "jit/strings.h"
 #include "jit/unit.h"
@@ -115,6 +116,11 @@ const kj_type *kj_iter_elem(const kj_type *t) {
         return u;
     }
     case KJ_T_REVERSED: return kj_iter_elem(t->elem);
+    case KJ_T_DICT: return t->n ? t->elems[0] : NULL;   /* its keys */
+    case KJ_T_DICTVIEW: {
+        const kj_type *d = t->elem;
+        return t->bits == 'k' ? d->elems[0] : t->bits == 'v' ? d->elems[1] : kj_tuple(2, (const kj_type *const *)d->elems);
+    }
     case KJ_T_ENUMERATE: {
         const kj_type *e[2] = {KJ_I64, kj_iter_elem(t->elem)};
         return e[1] ? kj_tuple(2, e) : NULL;
@@ -292,8 +298,9 @@ static const kj_type *index_type(ti *c, kj_node *n) {
                        "cannot index %s with this index", t->name);
     }
     if (t->kind != KJ_T_ARRAY)
-        return t->kind == KJ_T_LIST ? kj_list_index_type(c, n, t)
-                                    : problem(c, n, NULL, "%s cannot be indexed", t->name);
+        return t->kind == KJ_T_LIST   ? kj_list_index_type(c, n, t)
+               : t->kind == KJ_T_DICT ? kj_dict_index_type(c, n, t)
+                                      : problem(c, n, NULL, "%s cannot be indexed", t->name);
     if (!spread_tuple_index(c, n) || !expand_ellipsis(c, n, t))
         return NULL;
     nidx = n->nkids - 1;
@@ -405,6 +412,15 @@ static const kj_type *dispatcher_call(ti *c, kj_node *n, const kj_type **args, i
         return problem(c, n, "Put the base case's return before the recursive call.",
                        "cannot infer the return type of the recursive call to %s",
                        callee->f->qualname);
+    /* `[]` or `{}` filled by the callee: the caller's variable takes the
+     * types the callee gave them (the next pass calls an instance for those) */
+    for (int i = 0; i < nargs && callee->typed; i++) {
+        const kj_type *given = callee->f->locals[i].type;
+        bool open = (args[i]->kind == KJ_T_LIST && !args[i]->elem) || (args[i]->kind == KJ_T_DICT && !args[i]->n);
+        if (open && given && given != args[i] && given->kind == args[i]->kind && n->kids[i + 1]->kind == KJ_E_LOCAL &&
+            kj_infer_assign_local(c, n->kids[i + 1]->slot, given, n) < 0)
+            return NULL;
+    }
     return callee->ret;
 }
 
@@ -584,9 +600,12 @@ static const kj_type *call_type(ti *c, kj_node *n) {
         fn->name = "np.absolute";
         return kj_np_call_type(c, n);
     }
-    bool list_call, str_call;
+    bool list_call, str_call, dict_call;
     const kj_type *lt = kj_list_call_type(c, n, fn->name, nargs, args, &list_call);
     if (list_call)
+        return lt;
+    lt = kj_dict_call_type(c, n, fn->name, nargs, args, &dict_call);
+    if (dict_call)
         return lt;
     lt = kj_str_call_type(c, n, fn->name, nargs, args, &str_call);
     if (str_call)
@@ -724,6 +743,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
             return kj_np_method_type(c, n, t);
         if (t->kind == KJ_T_LIST)
             return kj_list_method_type(c, n, t);
+        if (t->kind == KJ_T_DICT)
+            return kj_dict_method_type(c, n, t);
         if (strcmp(n->name, "conjugate") == 0 && n->nkids == 1 && kj_is_number(t))
             return t->kind == KJ_T_BOOL ? KJ_I64 : t;
         return problem(c, n, NULL, "%s has no method '%s' in compiled code", t->name, n->name);
@@ -739,6 +760,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
     case KJ_E_LIST:
     case KJ_E_LISTCOMP:
         return kj_list_expr_type(c, n);
+    case KJ_E_DICT:
+        return kj_dict_expr_type(c, n);
     case KJ_E_FSTRING:
     case KJ_E_FORMAT:
         return kj_str_expr_type(c, n);
@@ -812,6 +835,8 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
                 problem(c, at, NULL, "cannot store %s into a list of %s", t->name, et->name);
             return 0;
         }
+        if (arr->kind == KJ_T_DICT)   /* d[k] = v: types a `{}` variable */
+            return kj_dict_store_type(c, target, t, at) < 0 ? -1 : 0;
         if (arr->kind != KJ_T_ARRAY) {
             problem(c, target, "Tuples cannot be changed; build a new one.",
                     "%s does not support item assignment", arr->name);

@@ -57,5 +57,8 @@ PyObject *kj_list_box(void *owner, const kj_type *t);
 /* dispatch.c: the Python value of a value of type t laid out at src (an
  * array's reference on its owner passes to the NumPy array's base). */
 PyObject *kj_box_value(const char *src, const kj_type *t);
+/* rt_list.c: a Python number or tuple of numbers from an item as lists
+ * and dicts lay them out (bools as bytes, tuples packed). */
+PyObject *kj_box_item(const char *p, const kj_type *t);
 
 #endif

@@ -195,6 +195,11 @@ const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
 
 const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type *x, const kj_type *container) {
     x = x->kind == KJ_T_OPTIONAL ? x->elem : x;
+    if (container->kind == KJ_T_DICT) {   /* a key of the dict's type, or none of its keys */
+        if (container->n && !kj_can_convert(x, container->elems[0]))
+            FAIL(c, n, NULL, "`in` needs a %.200s key for a %.400s, got %.200s", container->elems[0]->name, container->name, x->name);
+        return kj_bool();
+    }
     bool ok = kj_is_number(x) &&
               ((container->kind == KJ_T_LIST && (!container->elem || container->elem->kind != KJ_T_ARRAY)) || (container->kind == KJ_T_ARRAY && container->ndim == 1) ||
                (container->kind == KJ_T_TUPLE && kj_is_uniform_tuple(container) && kj_is_number(container->elems[0])) ||
@@ -237,7 +242,7 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
     /* over a list, or over a 1-d array as Python iterates one (sum adds in
      * order from 0, min and max keep the first of equal items and let a NaN
      * through only from the front, as Python's do, unlike np.sum and np.max) */
-    bool vector = args[0]->kind == KJ_T_ARRAY && args[0]->ndim == 1 && strcmp(name, "len") != 0;
+    bool vector = nargs >= 1 && args[0]->kind == KJ_T_ARRAY && args[0]->ndim == 1 && strcmp(name, "len") != 0;
     bool truth = !strcmp(name, "any") || !strcmp(name, "all");
     if (nargs < 1 || (args[0]->kind != KJ_T_LIST && !vector) ||
         (strcmp(name, "len") && strcmp(name, "sum") && strcmp(name, "min") && strcmp(name, "max") &&

@@ -2,6 +2,7 @@
  * inline (length, items); growing, inserting, slicing and sorting call
  * rt_list.c. Indices follow Python: negative ones count from the end, out
  * of range is IndexError. */
+#include "jit/dicts.h"
 #include "jit/lists.h"
 #include "jit/lower_np.h"
 #include "jit/lower_nrt.h"
@@ -118,6 +119,10 @@ static LLVMValueRef contains(kj_lw *w, kj_node *n) {
     const kj_type *xt = n->kids[0]->type, *ct = n->kids[1]->type;
     LLVMValueRef x = kj_lower_expr(w, n->kids[0]), c = kj_lower_expr(w, n->kids[1]);
     bool negate = n->ops[0] == KJ_OP_NOTIN;
+    if (ct->kind == KJ_T_DICT) {
+        LLVMValueRef r = kj_dict_contains(w, x, xt, c, ct);
+        return negate ? LLVMBuildNot(w->b, r, "") : r;
+    }
     LLVMValueRef found = kj_entry_alloca(w, w->i1, "found");
     LLVMBuildStore(w->b, LLVMConstInt(w->i1, 0, 0), found);
     const kj_type *et;

@@ -31,6 +31,8 @@ LLVMTypeRef kj_lltype(kj_lw *w, const kj_type *t) {
         return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){f, f}, 2, 0);
     }
     case KJ_T_LIST:
+    case KJ_T_DICT:
+    case KJ_T_DICTVIEW:   /* the dict it shows */
     case KJ_T_STR: return w->ptr;
     case KJ_T_ARRAY: {
         LLVMTypeRef dims = LLVMArrayType2(w->i64, t->ndim);

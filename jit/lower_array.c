@@ -2,6 +2,7 @@
  * C- and F-contiguous arrays are addressed from their shape alone, so the
  * innermost index has unit stride in the IR and loops vectorize; other
  * layouts go through the byte strides. */
+#include "jit/dicts.h"
 #include "jit/lists.h"
 #include "jit/lower.h"
 #include "jit/lower_np.h"
@@ -225,6 +226,10 @@ void kj_store_index(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt
     }
     if (target->kids[0]->type->kind == KJ_T_LIST) {
         kj_list_store(w, target, v, vt);
+        return;
+    }
+    if (target->kids[0]->type->kind == KJ_T_DICT) {
+        kj_dict_store(w, target, v, vt);
         return;
     }
     const kj_type *at = target->kids[0]->type;

@@ -3,6 +3,7 @@
 #include "jit/lower.h"
 #include "gpu/intrinsics.h"
 #include "jit/infer_np.h"
+#include "jit/dicts.h"
 #include "jit/lists.h"
 #include "jit/lower_np.h"
 #include "jit/strings.h"
@@ -580,6 +581,8 @@ LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
         return kj_np_lower(w, n);
     if (kj_list_lowers(n))
         return kj_list_lower(w, n);
+    if (kj_dict_lowers(n))
+        return kj_dict_lower(w, n);
     if (kj_str_lowers(n))
         return kj_str_lower(w, n);
     if (kg_cuda_call(n))   /* gpu/intrinsics.h */

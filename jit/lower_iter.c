@@ -2,6 +2,7 @@
  * count of an iterable and its item at a position, for ranges, arrays,
  * tuples, lists, enumerate, zip, reversed, np.ndindex and np.ndenumerate. */
 #include "jit/lower.h"
+#include "jit/dicts.h"
 #include "jit/lists.h"
 
 #include <stdlib.h>
@@ -52,6 +53,10 @@ LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
         s->subs = calloc(1, sizeof *s->subs);
         s->nsubs = 1;
         return s->value = kj_iter_setup(w, n->kids[1], &s->subs[0]);
+    case KJ_T_DICT:       /* its keys */
+    case KJ_T_DICTVIEW:   /* value: the dict (a view node is a method call on it) */
+        s->value = kj_lower_expr(w, n->type->kind == KJ_T_DICT ? n : n->kids[0]);
+        return (n->type->kind == KJ_T_DICT ? n->type : n->type->elem)->n ? kj_dict_iter_setup(w, s->value) : zero;
     case KJ_T_ENUMERATE: {
         s->subs = calloc(1, sizeof *s->subs);
         s->nsubs = 1;
@@ -109,6 +114,10 @@ LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
         return kj_array_item(w, s->value, s->type, t);
     case KJ_T_LIST:
         return kj_list_get(w, s->value, s->type->elem, t);
+    case KJ_T_DICT:
+        return kj_dict_iter_item(w, s->value, s->type, 'k', t);
+    case KJ_T_DICTVIEW:
+        return kj_dict_iter_item(w, s->value, s->type->elem, (char)s->type->bits, t);
     case KJ_T_REVERSED:
         return kj_iter_item(w, &s->subs[0], LLVMBuildSub(w->b, LLVMBuildSub(w->b, s->value, t, ""),
                                                          LLVMConstInt(w->i64, 1, 0), ""));

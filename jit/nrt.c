@@ -2,6 +2,7 @@
  * counters that prove it is all given back, and the Python object that
  * keeps a block alive under a NumPy array returned to Python. */
 #include "jit/nrt.h"
+#include "jit/rt_dict.h"
 #include "jit/rt_linalg.h"
 #include "jit/rt_list.h"
 #include "jit/rt_print.h"
@@ -247,6 +248,7 @@ const kj_symbol kj_nrt_symbols[] = {
     {"kj_nrt_decref", (void *)kj_nrt_decref},
     KJ_RT_NP_SYMBOLS
     KJ_RT_LIST_SYMBOLS
+    KJ_RT_DICT_SYMBOLS
     KJ_RT_PRINT_SYMBOLS
     KJ_RT_SORT_SYMBOLS
     KJ_RT_RANDOM_SYMBOLS

@@ -244,7 +244,7 @@ static int64_t item_size(const kj_type *t) {
     return n;
 }
 
-static PyObject *box_item(const char *p, const kj_type *t) {
+PyObject *kj_box_item(const char *p, const kj_type *t) {
     switch (t->kind) {
     case KJ_T_BOOL: return PyBool_FromLong(*(const uint8_t *)p != 0);
     case KJ_T_FLOAT: return PyFloat_FromDouble(t->bits == 32 ? *(const float *)p : *(const double *)p);
@@ -262,7 +262,7 @@ static PyObject *box_item(const char *p, const kj_type *t) {
     case KJ_T_TUPLE: {
         PyObject *r = PyTuple_New(t->n);
         for (int i = 0; r && i < t->n; p += item_size(t->elems[i]), i++) {
-            PyObject *x = box_item(p, t->elems[i]);
+            PyObject *x = kj_box_item(p, t->elems[i]);
             if (!x)
                 Py_CLEAR(r);
             else
@@ -278,12 +278,18 @@ static PyObject *box_item(const char *p, const kj_type *t) {
 
 PyObject *kj_list_box(void *owner, const kj_type *t) {
     kj_list_header *h = header(owner);
+    if (!t->elem && h->n) {   /* filled where typing could not follow it (an alias of `[]`) */
+        kj_nrt_decref(owner);
+        PyErr_SetString(PyExc_TypeError, "kiln: the type of this list's items is not known where it is returned; "
+                                         "append to it in the function that makes it, or return the name it was filled through");
+        return NULL;
+    }
     PyObject *list = PyList_New(h->n);
     for (int64_t i = 0; list && i < h->n; i++) {
         const char *item = h->items + i * h->itemsize;
         if (h->owners)   /* the NumPy array's base takes a reference of its own */
             kj_nrt_incref(*(void *const *)item);
-        PyObject *x = h->owners ? kj_box_value(item, t->elem) : box_item(item, t->elem);
+        PyObject *x = h->owners ? kj_box_value(item, t->elem) : kj_box_item(item, t->elem);
         if (!x) {
             Py_CLEAR(list);
             break;

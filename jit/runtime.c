@@ -237,10 +237,24 @@ void kj_rt_error_to_python(kj_rt_error e) {
         PyErr_SetNone(PyExc_KeyboardInterrupt);
         return;
     }
-    if (e.msg)
+    if (e.msg && e.msg[0] == KJ_RT_VALUE_MARK[0]) {
+        PyObject *ast = PyImport_ImportModule("ast");
+        PyObject *v = ast ? PyObject_CallMethod(ast, "literal_eval", "s", e.msg + 1) : NULL;
+        Py_XDECREF(ast);
+        if (!v) {   /* inf, nan: the text itself */
+            PyErr_Clear();
+            v = PyUnicode_FromString(e.msg + 1);
+        }
+        PyObject *exc = v ? PyObject_CallOneArg(e.cls, v) : NULL;   /* one argument, a tuple too */
+        if (exc)
+            PyErr_SetObject(e.cls, exc);
+        Py_XDECREF(exc);
+        Py_XDECREF(v);
+    } else if (e.msg) {
         PyErr_SetString(e.cls, e.msg);
-    else
+    } else {
         PyErr_SetNone(e.cls);
+    }
 }
 
 static struct sigaction previous;

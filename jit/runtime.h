@@ -21,6 +21,10 @@ typedef struct {
 } kj_rt_error;
 
 void kj_rt_raise(PyObject *cls, const char *msg);
+/* A message starting with this mark is the repr of the exception's one
+ * argument (a number or a tuple of them), which becomes that value again:
+ * KeyError(5), as Python raises it. */
+#define KJ_RT_VALUE_MARK "\x01"
 /* Takes the pending error of this thread (cls NULL if none). */
 kj_rt_error kj_rt_take_error(void);
 /* e as the Python exception (GIL held): a KeyboardInterrupt (or no error:

@@ -1,5 +1,6 @@
 /* strings: types and lowering of string constants, f-strings, == on
  * strings, print() and raise with an f-string message (see strings.h). */
+#include "jit/runtime.h"
 #include "jit/strings.h"
 #include "jit/lower_nrt.h"
 #include "jit/np_funcs.h"
@@ -96,22 +97,20 @@ static LLVMValueRef cstr(kj_lw *w, const char *s) {
     return s ? LLVMBuildGlobalStringPtr(w->b, s, "str") : LLVMConstNull(w->ptr);
 }
 
-static void format_part(kj_lw *w, LLVMValueRef buf, kj_node *part) {
-    if (part->kind != KJ_E_FORMAT) {   /* a constant piece, or an f-string inside */
-        LLVMValueRef s = kj_lower_expr(w, part);
-        kj_call(w, "kj_fmt_str", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){buf, s});
-        return;
-    }
-    kj_node *k = part->kids[0];
-    const kj_type *t = k->type->kind == KJ_T_OPTIONAL ? k->type->elem : k->type;
-    LLVMValueRef v = kj_cast(w, kj_lower_expr(w, k), k->type, t);
-    LLVMValueRef spec = cstr(w, part->str && *part->str ? part->str : NULL);
+static void format_text(kj_lw *w, LLVMValueRef buf, LLVMValueRef s) {
+    kj_call(w, "kj_fmt_str", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){buf, s});
+}
+
+/* v (of type t) formatted into buf with format spec `spec` (NULL: as
+ * f"{v}" and str() show it). */
+static void format_value(kj_lw *w, LLVMValueRef buf, LLVMValueRef v, const kj_type *t, const char *spec_text) {
+    LLVMValueRef spec = cstr(w, spec_text);
     if (t->kind == KJ_T_STR) {
         kj_call(w, "kj_fmt_str", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){buf, v});
-    } else if (t->kind == KJ_T_BOOL && !part->str) {
+    } else if (t->kind == KJ_T_BOOL && !spec_text) {
         kj_call(w, "kj_fmt_bool", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->i64},
                 (LLVMValueRef[]){buf, LLVMBuildZExt(w->b, v, w->i64, "")});
-    } else if (t->kind == KJ_T_FLOAT || float_spec(part->str)) {
+    } else if (t->kind == KJ_T_FLOAT || float_spec(spec_text)) {
         LLVMValueRef d = kj_cast(w, v, t, KJ_F64);
         kj_call(w, "kj_fmt_float", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->f64, w->i64, w->ptr},
                 (LLVMValueRef[]){buf, d, c64(w, t->kind == KJ_T_FLOAT && t->bits == 32), spec});
@@ -120,6 +119,33 @@ static void format_part(kj_lw *w, LLVMValueRef buf, kj_node *part) {
         kj_call(w, "kj_fmt_int", w->vd, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->ptr},
                 (LLVMValueRef[]){buf, kj_cast(w, v, t, u ? kj_int(64, false) : KJ_I64), c64(w, u), spec});
     }
+}
+
+static void format_part(kj_lw *w, LLVMValueRef buf, kj_node *part) {
+    if (part->kind != KJ_E_FORMAT) {   /* a constant piece, or an f-string inside */
+        format_text(w, buf, kj_lower_expr(w, part));
+        return;
+    }
+    kj_node *k = part->kids[0];
+    const kj_type *t = k->type->kind == KJ_T_OPTIONAL ? k->type->elem : k->type;
+    format_value(w, buf, kj_cast(w, kj_lower_expr(w, k), k->type, t), t, part->str && *part->str ? part->str : NULL);
+}
+
+void kj_str_raise_value(kj_lw *w, PyObject *cls, LLVMValueRef v, const kj_type *t) {
+    LLVMValueRef buf = kj_call(w, "kj_fmt_begin", w->ptr, 0, NULL, NULL);
+    format_text(w, buf, cstr(w, KJ_RT_VALUE_MARK));
+    if (t->kind == KJ_T_TUPLE) {   /* Python's tuple repr: (1, 2), (1,) */
+        format_text(w, buf, cstr(w, "("));
+        for (int i = 0; i < t->n; i++) {
+            format_value(w, buf, LLVMBuildExtractValue(w->b, v, (unsigned)i, ""), t->elems[i], NULL);
+            format_text(w, buf, cstr(w, i + 1 < t->n ? ", " : t->n == 1 ? "," : ""));
+        }
+        format_text(w, buf, cstr(w, ")"));
+    } else {
+        format_value(w, buf, v, t, NULL);
+    }
+    LLVMValueRef cls_v = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr);
+    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){cls_v, buf});
 }
 
 /* ---- print ---- */

@@ -21,5 +21,9 @@ bool kj_str_lowers(const kj_node *n);
 LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n);
 /* raise E(f"...") */
 void kj_str_raise(kj_lw *w, kj_node *s);
+/* Raises cls(v) for v a number or a tuple of numbers of type t, as Python
+ * would (KeyError(5) reads 5, not '5'): v's repr goes to the runtime,
+ * marked, and becomes the value again (runtime.c). */
+void kj_str_raise_value(kj_lw *w, PyObject *cls, LLVMValueRef v, const kj_type *t);
 
 #endif

@@ -176,6 +176,23 @@ const kj_type *kj_enumerate(const kj_type *iterable) {
     return intern(&p);
 }
 
+const kj_type *kj_dict(const kj_type *key, const kj_type *value) {
+    const kj_type *kv[2] = {key, value};
+    kj_type p = {.kind = KJ_T_DICT, .n = key ? 2 : 0, .elems = (const kj_type **)kv};
+    if (!(key ? name_fmt(p.name, sizeof p.name, "dict(%s, %s)", key->name, value->name)
+              : name_fmt(p.name, sizeof p.name, "dict(undefined)")))
+        return NULL;
+    return intern(&p);
+}
+
+const kj_type *kj_dictview(const kj_type *dict, char which) {
+    kj_type p = {.kind = KJ_T_DICTVIEW, .elem = dict, .bits = which};
+    if (!name_fmt(p.name, sizeof p.name, "dict_%s(%s)", which == 'k' ? "keys" : which == 'v' ? "values" : "items",
+                  dict->name))
+        return NULL;
+    return intern(&p);
+}
+
 const kj_type *kj_reversed(const kj_type *sequence) {
     kj_type p = {.kind = KJ_T_REVERSED, .elem = sequence};
     if (!name_fmt(p.name, sizeof p.name, "reversed(%s)", sequence->name))
@@ -280,6 +297,8 @@ const kj_type *kj_unify(const kj_type *a, const kj_type *b) {
                         a->readonly || b->readonly);
     if (a->kind == KJ_T_LIST && b->kind == KJ_T_LIST)   /* [] takes the type of what is appended */
         return !a->elem ? b : !b->elem ? a : NULL;
+    if (a->kind == KJ_T_DICT && b->kind == KJ_T_DICT)   /* {} takes the types of what is stored */
+        return !a->n ? b : !b->n ? a : NULL;
     if (a->kind == KJ_T_TUPLE && b->kind == KJ_T_TUPLE && a->n == b->n) {
         const kj_type *elems[a->n > 0 ? a->n : 1];
         for (int i = 0; i < a->n; i++)
@@ -392,6 +411,9 @@ PyObject *kj_type_to_spec(const kj_type *t) {
     case KJ_T_COMPLEX: return Py_BuildValue("(si)", "complex", t->bits);
     case KJ_T_OPTIONAL: return Py_BuildValue("(sN)", "optional", kj_type_to_spec(t->elem));
     case KJ_T_LIST: return t->elem ? Py_BuildValue("(sN)", "list", kj_type_to_spec(t->elem)) : Py_BuildValue("(s)", "list");
+    case KJ_T_DICT:
+        return t->n ? Py_BuildValue("(sNN)", "dict", kj_type_to_spec(t->elems[0]), kj_type_to_spec(t->elems[1]))
+                    : Py_BuildValue("(s)", "dict");
     case KJ_T_ARRAY:
         return Py_BuildValue("(sNiCO)", "array", kj_type_to_spec(t->elem), t->ndim, t->layout,
                              t->readonly ? Py_True : Py_False);

@@ -18,10 +18,12 @@ typedef enum {
     KJ_T_TUPLE,      /* n, elems */
     KJ_T_OPTIONAL,   /* elem: a value of elem or None */
     KJ_T_LIST,       /* elem: a reference-counted list of numbers (lists.c) */
+    KJ_T_DICT,       /* n 2, elems: key and value types of a reference-counted dict (dicts.h); NULL for `{}` */
     KJ_T_RANGE,      /* iterables only usable in `for` */
     KJ_T_ENUMERATE,  /* elem: the iterable enumerated */
     KJ_T_REVERSED,   /* elem: the range, array or list gone through backwards */
     KJ_T_ZIP,        /* n, elems: the iterables zipped */
+    KJ_T_DICTVIEW,   /* elem: the dict; bits: 'k' keys(), 'v' values(), 'i' items() */
     KJ_T_NDINDEX,    /* ndim: np.ndindex's number of dimensions */
     KJ_T_NDENUMERATE, /* elem: the array np.ndenumerate walks */
     KJ_T_STR,        /* a string constant or f-string: for print, raise and == (strings.c) */
@@ -58,6 +60,10 @@ const kj_type *kj_str(void);
 const kj_type *kj_range(void);
 const kj_type *kj_enumerate(const kj_type *iterable);
 const kj_type *kj_reversed(const kj_type *sequence);
+/* A dict from key to value; both NULL for `{}` before anything is stored. */
+const kj_type *kj_dict(const kj_type *key, const kj_type *value);
+/* d.keys() ('k'), d.values() ('v'), d.items() ('i'), to loop over. */
+const kj_type *kj_dictview(const kj_type *dict, char which);
 const kj_type *kj_zip(int n, const kj_type *const *iterables);
 const kj_type *kj_ndindex(int ndim);
 const kj_type *kj_ndenumerate(const kj_type *array);

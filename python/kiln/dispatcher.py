@@ -301,6 +301,8 @@ def _unpassable(value):
         return "a list of arrays", "pass a tuple instead: tuple(arrays), or one array: np.stack(arrays)"
     if isinstance(value, list):
         return "a list", "pass a NumPy array instead: np.array(values)"
+    if isinstance(value, dict):
+        return "a dict", "build it in the compiled function, or pass its keys and values as arrays"
     return f"a {type(value).__name__}", None
 
 

@@ -145,3 +145,24 @@ def test_list_operators_take_lists_and_ints(fn, message):
         kiln.jit(fn)(2)
     assert message in str(info.value)
     assert "Lists take + with a list and * with an int." in str(info.value) or "cannot join" in message
+
+
+@kiln.jit
+def fill(out, n):
+    for i in range(n):
+        out.append(i * 0.5)
+    return len(out)
+
+
+@kiln.jit
+def made_empty_filled_elsewhere(n):
+    out = []
+    k = fill(out, n)
+    return k, out
+
+
+def test_an_empty_list_filled_by_another_kiln_function_takes_its_type():
+    before = live()
+    assert made_empty_filled_elsewhere(3) == (3, [0.0, 0.5, 1.0])
+    assert made_empty_filled_elsewhere(0) == (0, [])
+    assert live() == before

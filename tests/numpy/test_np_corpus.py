@@ -13,6 +13,7 @@ import corpus_np_complex  # noqa: F401
 import corpus_np_zero_d  # noqa: F401
 import corpus_np_linalg  # noqa: F401
 import corpus_np_build  # noqa: F401
+import corpus_dicts  # noqa: F401
 from np_diff import CASES, check
 
 

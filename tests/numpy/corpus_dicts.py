@@ -1,0 +1,96 @@
+"""Corpus: dicts built and used in compiled code, returned as Python dicts:
+keys of ints, floats, bools and tuples of ints; values of numbers and tuples
+of numbers; insertion order through stores, removals and re-insertions;
+Python's KeyError, with the key as its argument."""
+import numpy as np
+
+from np_diff import case
+from np_inputs import VI
+
+N = [(0,), (1,), (7,), (40,)]
+
+
+@case(*VI, (np.array([3, 1, 3, 3, -2]),))
+def counting(a):   # the counting idiom, on an empty dict typed by get's default
+    d = {}
+    for x in a:
+        d[x] = d.get(x, 0) + 1
+    return d
+@case(*N)
+def literal_and_methods(n):
+    d = {1: 2.5, 3: -1.0}
+    d[n] = 7.0
+    s = 0.0
+    for k in d:
+        s += k * d[k]
+    t = 0.0
+    for k, v in d.items():
+        t += v
+    return (d.copy(), s, t, [k for k in d.keys()], list(d.values()), len(d), n in d, 99 not in d, d.pop(1),
+            d.pop(42, -3.0), d.get(5), d.get(3, 0.0), d.setdefault(8, 0.5), d.setdefault(3, 9.0), d)
+@case(*N)
+def tuple_keys(n):
+    grid = {}
+    for i in range(n % 9):
+        for j in range(i):
+            grid[(i, j)] = i * j
+            grid[i, -j] = -i
+    return grid.get((n - 1, 0), -1), len(grid), grid
+@case((0.0,), (-0.0,), (1.5,), (2,), (np.float32(0.25),))
+def float_keys(x):   # -0.0 and 0.0 are one key; an int key finds its float
+    d = {0.0: 1, 1.5: 2, 2.0: 3}
+    d[x] = 10
+    return d, d[0.0], d.get(2, -1), x in d
+@case(*N)
+def order_after_removals(n):
+    d = dict()
+    for i in range(12):
+        d[i * 3 % 7] = i
+    for i in range(0, 12, 2):
+        d.pop(i % 7, 0)
+    d[n % 7] = -1
+    d.update({100: 5, 1: 6})
+    other = {}
+    other.update(d)
+    other.clear()
+    return d, list(d), other, len(other)
+@case((np.array([1.0, 2.0, 1.0]), np.array([True, False, True])))
+def bool_keys_and_tuple_values(a, flags):
+    by_flag = {}
+    for x, f in zip(a, flags):
+        by_flag[f] = (x, by_flag.get(f, (0.0, 0))[1] + 1)
+    return by_flag
+@case((5,), (3,))
+def missing_key(n):
+    d = {1: 1.0, 3: 3.0}
+    return d[n]
+@case(((1, 2),), ((4, 3),))
+def missing_tuple_key(t):
+    d = {(1, 2): 1}
+    return d[t]
+@case((1,), (2,))
+def pop_of_a_missing_key(n):
+    d = {1: 1}
+    return d.pop(n)
+@case(*N)
+def comprehensions_and_pairs(n):
+    squares = {i: i * i for i in range(n) if i % 3 != 1}
+    named = dict(zip(range(n), [0.5 * i for i in range(n)]))
+    indexed = dict(enumerate(range(n, 0, -1)))
+    again = dict(squares)
+    again[-1] = 0
+    return squares, named, indexed, again, len(squares)
+@case(*N)
+def deleting(n):
+    d = {i: -i for i in range(n + 2)}
+    del d[1]
+    items = [10, 20, 30]
+    del items[-1]
+    if n in d:
+        del d[n]
+    return d, items
+@case((0,), (3,))
+def delete_a_missing_key(n):
+    d = {1: 1}
+    del d[n]
+    return d

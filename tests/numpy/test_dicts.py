@@ -1,0 +1,67 @@
+"""Dicts at the boundary: made in compiled code they come back as Python
+dicts of Python numbers; passed between kiln functions they are shared; a
+Python dict passed in is refused with advice; what dicts cannot hold or do
+is a TypingError that says so (the corpus, corpus_dicts.py, checks what
+they do against CPython)."""
+import numpy as np
+import pytest
+
+import kiln
+from np_diff import live
+
+
+@kiln.jit
+def tally(counts, keys):
+    for k in keys:
+        counts[k] = counts.get(k, 0) + 1
+    return len(counts)
+
+
+@kiln.jit
+def shared(a):
+    counts = {}
+    n = tally(counts, a)
+    n += tally(counts, a[::2])
+    return n, counts
+
+
+def test_a_dict_passed_between_kiln_functions_is_shared():
+    before = live()
+    n, counts = shared(np.array([3, 1, 3, 2]))
+    assert counts == {3: 4, 1: 1, 2: 1} and n == 6
+    assert list(counts) == [3, 1, 2] and all(type(k) is int and type(v) is int for k, v in counts.items())
+    del counts
+    assert live() == before
+
+
+def test_a_python_dict_argument_is_refused_with_advice():
+    with pytest.raises(TypeError, match="argument 'counts' is a dict") as info:
+        tally({1: 2}, np.arange(3))
+    assert "build it in the compiled function" in str(info.value)
+
+
+def array_values(n): return {1: np.zeros(n)}
+def float_tuple_keys(n): return {(0.5, n): 1}
+def printed(n): print({n: 1})
+def read_before_store(n):
+    d = {}
+    return d[n]
+def unpacked(n):
+    d = {1: 2}
+    return {**d}
+def mixed_values(n): return {1: 2.0, 2: (1, 2)}
+
+
+@pytest.mark.parametrize("fn, message", [
+    (array_values, "a dict in compiled code cannot hold array(float64, 1d, C) values"),
+    (float_tuple_keys, "a dict in compiled code cannot have UniTuple(float64 x 1) keys"
+     if False else "a dict in compiled code cannot have Tuple(float64, int64) keys"),
+    (printed, "print() in compiled code cannot print dict(int64, int64)"),
+    (read_before_store, "the types of this dict are not known yet"),
+    (unpacked, "** in a dict display is not supported in compiled code"),
+    (mixed_values, "a dict holds one type of key and one of value"),
+])
+def test_what_dicts_cannot_do_is_refused_with_its_reason(fn, message):
+    with pytest.raises((kiln.TypingError, kiln.UnsupportedError)) as info:
+        kiln.jit(fn)(2)
+    assert message in str(info.value)
