@@ -82,6 +82,16 @@ int kj_fe_add_local(kj_function *f, const char *name, bool is_arg) { return add_
 
 int kj_fe_add_param(kj_function *f, const char *name) { return kj_fe_add_local(f, name, true); }
 
+bool kj_fe_place(PyObject *ast, PyObject *const *made, size_t n, PyObject *from) {
+    for (size_t i = 0; i < n; i++) {
+        PyObject *done = made[i] ? PyObject_CallMethod(ast, "copy_location", "OO", made[i], from) : NULL;
+        if (!done)
+            return false;
+        Py_DECREF(done);
+    }
+    return true;
+}
+
 PyObject *kj_fe_lambda_binding(PyObject *node, PyObject **lambda) {
     if (!kj_fe_is(node, "Assign"))
         return NULL;
@@ -702,13 +712,7 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         PyObject *call = name ? PyObject_CallMethod(ast, "Call", "O[O][]", name, comp) : NULL;
         kj_node *r = NULL;
         PyObject *made[] = {pair, comp, name, call};
-        bool placed = call != NULL;
-        for (size_t i = 0; placed && i < sizeof made / sizeof *made; i++) {
-            PyObject *done = PyObject_CallMethod(ast, "copy_location", "OO", made[i], node);
-            placed = done != NULL;
-            Py_XDECREF(done);
-        }
-        if (placed)
+        if (kj_fe_place(ast, made, sizeof made / sizeof *made, node))
             r = kj_fe_expr(c, call);
         else if (c->e->kind == KJ_ERR_NONE)
             kj_fail(c->e, KJ_ERR_PYTHON, kj_fe_line(c, node), kj_fe_col(c, node), NULL, "dict comprehension");

@@ -66,6 +66,11 @@ int kj_fe_add_param(kj_function *f, const char *name);
 /* Makes every name assigned anywhere under node a local of c->f. */
 int kj_fe_collect_locals(fe *c, PyObject *node);
 
+/* Gives the ast nodes made[0..n) (built to stand for `from`, all
+ * non-NULL) the location of `from`, through ast.copy_location; false
+ * with a Python error set when one is NULL or that fails. */
+bool kj_fe_place(PyObject *ast, PyObject *const *made, size_t n, PyObject *from);
+
 /* For `name = lambda ...: ...` (one name, a lambda), the target's name (a
  * new reference) and the lambda node (borrowed from node, in *lambda);
  * NULL for any other statement. Such a name is an inner function, not a

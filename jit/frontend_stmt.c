@@ -248,13 +248,7 @@ static int delete_stmt(fe *c, PyObject *node, kj_block *out) {
         PyObject *call = pop ? PyObject_CallMethod(ast, "Call", "O[O][]", pop, index) : NULL;
         PyObject *expr = call ? PyObject_CallMethod(ast, "Expr", "O", call) : NULL;
         PyObject *made[] = {pop, call, expr};
-        bool placed = expr != NULL;
-        for (size_t k = 0; placed && k < sizeof made / sizeof *made; k++) {
-            PyObject *done = PyObject_CallMethod(ast, "copy_location", "OO", made[k], t);
-            placed = done != NULL;
-            Py_XDECREF(done);
-        }
-        if (!placed) {
+        if (!kj_fe_place(ast, made, sizeof made / sizeof *made, t)) {
             PyErr_Clear();
             kj_fail(c->e, KJ_ERR_PYTHON, kj_fe_line(c, t), kj_fe_col(c, t), NULL, "del");
             r = -1;

@@ -102,23 +102,33 @@ static PyObject *lift(PyObject *outer, const char *name, int line, int col, PyOb
     return d;
 }
 
+/* Lifts the function whose code is named code_name on `line` and keeps it
+ * as inner[name]; 0, or -1 with e filled. */
+static int lift_as(kj_function *f, const char *code_name, const char *name, PyObject *inner, int line, int col,
+                   kj_error *e) {
+    PyObject *d = lift(f->py_func, code_name, line, col, inner, e);
+    if (!d)
+        return -1;
+    int rc = PyList_Append(f->keep, d) < 0 || PyDict_SetItemString(inner, name, d) < 0 ? -1 : 0;
+    Py_DECREF(d);
+    if (rc < 0)
+        kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "inner function");
+    return rc;
+}
+
 int kj_inner_def(kj_function *f, PyObject *fdef, PyObject *inner, int line, int col, kj_error *e) {
     PyObject *name = PyObject_GetAttrString(fdef, "name"), *decos = PyObject_GetAttrString(fdef, "decorator_list"),
              *arguments = PyObject_GetAttrString(fdef, "args");
-    PyObject *dfl = arguments ? PyObject_GetAttrString(arguments, "defaults") : NULL, *d = NULL;
+    PyObject *dfl = arguments ? PyObject_GetAttrString(arguments, "defaults") : NULL;
     int rc = -1;
     if (!name || !decos || !dfl || !PyList_Check(decos) || !PyList_Check(dfl)) {
         kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "ast");
     } else if (PyList_GET_SIZE(decos) > 0 || PyList_GET_SIZE(dfl) > 0) {
         kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Define it at module level and decorate it with @kiln.jit.",
                 "an inner function with decorators or default values is not supported");
-    } else if ((d = lift(f->py_func, PyUnicode_AsUTF8(name), line, col, inner, e))) {
-        if (PyList_Append(f->keep, d) < 0 || PyDict_SetItem(inner, name, d) < 0)
-            kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "inner function");
-        else
-            rc = 0;
+    } else {
+        rc = lift_as(f, PyUnicode_AsUTF8(name), PyUnicode_AsUTF8(name), inner, line, col, e);
     }
-    Py_XDECREF(d);
     Py_XDECREF(name);
     Py_XDECREF(decos);
     Py_XDECREF(arguments);
@@ -128,20 +138,16 @@ int kj_inner_def(kj_function *f, PyObject *fdef, PyObject *inner, int line, int 
 
 int kj_inner_lambda(kj_function *f, PyObject *lambda, const char *name, PyObject *inner, int line, int col, kj_error *e) {
     PyObject *arguments = PyObject_GetAttrString(lambda, "args");
-    PyObject *dfl = arguments ? PyObject_GetAttrString(arguments, "defaults") : NULL, *d = NULL;
+    PyObject *dfl = arguments ? PyObject_GetAttrString(arguments, "defaults") : NULL;
     int rc = -1;
     if (!dfl || !PyList_Check(dfl)) {
         kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "ast");
     } else if (PyList_GET_SIZE(dfl) > 0) {
         kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Pass every argument in the call.",
                 "a lambda with default values is not supported");
-    } else if ((d = lift(f->py_func, "<lambda>", line, col, inner, e))) {
-        if (PyList_Append(f->keep, d) < 0 || PyDict_SetItemString(inner, name, d) < 0)
-            kj_fail(e, KJ_ERR_PYTHON, line, col, NULL, "lambda");
-        else
-            rc = 0;
+    } else {
+        rc = lift_as(f, "<lambda>", name, inner, line, col, e);
     }
-    Py_XDECREF(d);
     Py_XDECREF(arguments);
     Py_XDECREF(dfl);
     return rc;
