@@ -540,3 +540,51 @@ const kj_type *kj_typeof(PyObject *v) {
     }
     return NULL;
 }
+
+const kj_type *kj_iter_elem(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_RANGE: return KJ_I64;
+    case KJ_T_LIST: return t->elem;
+    case KJ_T_ARRAY:
+        if (t->ndim == 0)   /* NumPy: "iteration over a 0-d array" */
+            return NULL;
+        if (t->ndim == 1)
+            return t->elem;
+        return kj_array(t->elem, t->ndim - 1, t->layout == KJ_LAYOUT_C ? KJ_LAYOUT_C : KJ_LAYOUT_A,
+                        t->readonly);
+    case KJ_T_TUPLE: {
+        const kj_type *u = NULL;
+        for (int i = 0; i < t->n; i++)
+            if (!(u = kj_unify(u, t->elems[i])))
+                return NULL;
+        return u;
+    }
+    case KJ_T_REVERSED: return kj_iter_elem(t->elem);
+    case KJ_T_DICT: return t->n ? t->elems[0] : NULL;   /* its keys */
+    case KJ_T_DICTVIEW: {
+        const kj_type *d = t->elem;
+        return t->bits == 'k' ? d->elems[0] : t->bits == 'v' ? d->elems[1] : kj_tuple(2, (const kj_type *const *)d->elems);
+    }
+    case KJ_T_ENUMERATE: {
+        const kj_type *e[2] = {KJ_I64, kj_iter_elem(t->elem)};
+        return e[1] ? kj_tuple(2, e) : NULL;
+    }
+    case KJ_T_ZIP: {
+        const kj_type *e[t->n > 0 ? t->n : 1];
+        for (int i = 0; i < t->n; i++)
+            if (!(e[i] = kj_iter_elem(t->elems[i])))
+                return NULL;
+        return kj_tuple(t->n, e);
+    }
+    case KJ_T_NDINDEX:
+    case KJ_T_NDENUMERATE: {   /* the index tuple; with the element after it */
+        int nd = t->kind == KJ_T_NDINDEX ? t->ndim : t->elem->ndim;
+        const kj_type *ints[nd > 0 ? nd : 1];
+        for (int i = 0; i < nd; i++)
+            ints[i] = KJ_I64;
+        const kj_type *pair[2] = {kj_tuple(nd, ints), t->kind == KJ_T_NDENUMERATE ? t->elem->elem : NULL};
+        return t->kind == KJ_T_NDINDEX ? pair[0] : kj_tuple(2, pair);
+    }
+    default: return NULL;
+    }
+}

@@ -60,6 +60,8 @@ const kj_type *kj_str(void);
 const kj_type *kj_range(void);
 const kj_type *kj_enumerate(const kj_type *iterable);
 const kj_type *kj_reversed(const kj_type *sequence);
+/* The element type a `for` loop gets from an iterable of type t, or NULL. */
+const kj_type *kj_iter_elem(const kj_type *t);
 /* A dict from key to value; both NULL for `{}` before anything is stored. */
 const kj_type *kj_dict(const kj_type *key, const kj_type *value);
 /* d.keys() ('k'), d.values() ('v'), d.items() ('i'), to loop over. */

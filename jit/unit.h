@@ -68,9 +68,6 @@ int kj_read_options(PyObject *dispatcher, kj_options *opts);
  * it calls). Returns 0, or -1 with u->err filled. */
 int kj_infer(kj_unit *u, kj_instance *inst);
 
-/* The element type a `for` loop gets from an iterable of type t, or NULL. */
-const kj_type *kj_iter_elem(const kj_type *t);
-
 /* The result type of a known function called with these argument types,
  * or NULL with a reason in why (builtins.c). */
 const kj_type *kj_builtin_type(const char *name, int nargs, const kj_type *const *args,
