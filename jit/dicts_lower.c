@@ -47,12 +47,18 @@ static LLVMValueRef new_dict(kj_lw *w, const kj_type *dt) {
     return kj_nrt_temp(w, d, dt);
 }
 
-/* d[k] = v for a key already in its slot. */
-static void put(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef v, const kj_type *vt) {
-    LLVMValueRef fresh = kj_entry_alloca(w, w->i32, "fresh");
+/* The value slot of a key already in its slot, the key added when absent
+ * (*fresh, an i32 slot, then 1). */
+static LLVMValueRef value_slot(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef fresh) {
     LLVMValueRef p = kj_call(w, "kj_dict_put", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64, w->i64, w->ptr},
                              (LLVMValueRef[]){dict, kslot, sizes(w, dt, 0), sizes(w, dt, 1), fresh});
     kj_raise_if(w, LLVMBuildIsNull(w->b, p, ""), PyExc_MemoryError, NULL);
+    return p;
+}
+
+/* d[k] = v for a key already in its slot. */
+static void put(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef v, const kj_type *vt) {
+    LLVMValueRef p = value_slot(w, dict, dt, kslot, kj_entry_alloca(w, w->i32, "fresh"));
     kj_np_store_elem(w, p, v, vt, value_type(dt));
 }
 
@@ -169,15 +175,16 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
     const kj_type *st = dt, *vt = value_type(st);   /* typing refined a `{}` variable already */
     LLVMValueRef kslot = key_slot(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, st);
     LLVMValueRef fallback = n->nkids == 3 ? kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, vt) : NULL;
-    if (!strcmp(m, "setdefault")) {
-        LLVMValueRef p = find(w, dict, kslot);
+    if (!strcmp(m, "setdefault")) {   /* one lookup: the default goes in only where the key was added */
+        LLVMValueRef fresh = kj_entry_alloca(w, w->i32, "fresh"), p = value_slot(w, dict, st, kslot, fresh);
         LLVMBasicBlockRef add = kj_new_bb(w, "setdefault.add"), done = kj_new_bb(w, "setdefault.done");
-        LLVMBuildCondBr(w->b, LLVMBuildIsNull(w->b, p, ""), add, done);
+        LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntNE, LLVMBuildLoad2(w->b, w->i32, fresh, ""), LLVMConstInt(w->i32, 0, 0), ""),
+                        add, done);
         LLVMPositionBuilderAtEnd(w->b, add);
-        put(w, dict, st, kslot, fallback, vt);
+        kj_np_store_elem(w, p, fallback, vt, vt);
         LLVMBuildBr(w->b, done);
         LLVMPositionBuilderAtEnd(w->b, done);
-        return kj_np_load(w, find(w, dict, kslot), vt);
+        return kj_np_load(w, p, vt);
     }
     if (!strcmp(m, "pop")) {
         LLVMValueRef out = kj_entry_alloca(w, kj_llmemtype(w, vt), "popped");

@@ -86,6 +86,27 @@ static LLVMValueRef index_of(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMVa
 
 LLVMValueRef kj_list_make(kj_lw *w, const kj_type *t, LLVMValueRef cap) { return new_list(w, t, cap); }
 
+/* A new list (type t) of list l's items: l.copy(), list(l), sorted(l). */
+static LLVMValueRef copy_list(kj_lw *w, LLVMValueRef l, const kj_type *t) {
+    LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
+                             (LLVMValueRef[]){l, c64(w, 0), kj_list_len(w, l), c64(w, 1), kj_np_itemsize(w, t->elem)});
+    kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
+    return kj_nrt_temp(w, r, t);
+}
+
+/* A new list (type t) of what src gives a loop: list(range(...)),
+ * list(array), sorted(array), as the comprehension [x for x in src]. */
+static LLVMValueRef list_of(kj_lw *w, kj_node *src, const kj_type *t) {
+    kj_iter it = {0};
+    LLVMValueRef len = kj_iter_setup(w, src, &it), l = new_list(w, t, len);
+    kj_np_loop lp;
+    LLVMValueRef i = kj_np_loop_begin(w, &lp, len);
+    append(w, l, t->elem, kj_iter_item(w, &it, i), kj_iter_elem(src->type));
+    kj_np_loop_end(w, &lp);
+    kj_iter_free(&it);
+    return l;
+}
+
 void kj_list_push(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
     append(w, list, elem, v, vt);
 }
@@ -322,12 +343,8 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
         kj_call(w, "kj_list_clear", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &list);
         return none;
     }
-    if (!strcmp(m, "copy")) {
-        LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
-                                 (LLVMValueRef[]){list, c64(w, 0), len, c64(w, 1), kj_np_itemsize(w, e)});
-        kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
-        return kj_nrt_temp(w, r, t);
-    }
+    if (!strcmp(m, "copy"))
+        return copy_list(w, list, t);
     /* index / count */
     LLVMValueRef x = kj_lower_expr(w, n->kids[1]);
     LLVMValueRef acc = kj_entry_alloca(w, w->i64, "acc");
@@ -357,57 +374,33 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
             return new_list(w, t, c64(w, 0));
         kj_node *src = n->kids[1];
         const kj_type *st = src->type;
-        if (st->kind == KJ_T_LIST) {
-            LLVMValueRef l = kj_lower_expr(w, src);
-            LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
-                                     (LLVMValueRef[]){l, c64(w, 0), kj_list_len(w, l), c64(w, 1), kj_np_itemsize(w, t->elem)});
-            kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
-            return kj_nrt_temp(w, r, t);
-        }
+        if (st->kind == KJ_T_LIST)
+            return copy_list(w, kj_lower_expr(w, src), t);
         if (st->kind == KJ_T_TUPLE) {
             LLVMValueRef tup = kj_lower_expr(w, src), l = new_list(w, t, c64(w, st->n));
             for (int i = 0; i < st->n; i++)
                 append(w, l, t->elem, LLVMBuildExtractValue(w->b, tup, (unsigned)i, ""), st->elems[i]);
             return l;
         }
-        /* list(range(...)), list(array), list(reversed(...)): as the comprehension [x for x in it] */
-        kj_iter it = {0};
-        LLVMValueRef len = kj_iter_setup(w, src, &it), l = new_list(w, t, len);
-        kj_np_loop lp;
-        LLVMValueRef i = kj_np_loop_begin(w, &lp, len);
-        append(w, l, t->elem, kj_iter_item(w, &it, i), kj_iter_elem(st));
-        kj_np_loop_end(w, &lp);
-        kj_iter_free(&it);
-        return l;
+        return list_of(w, src, t);   /* list(range(...)), list(array), list(reversed(...)) */
+    }
+    if (!strcmp(name, "sorted")) {   /* a new list of the items, sorted */
+        kj_node *src = n->kids[1];
+        LLVMValueRef r = src->type->kind == KJ_T_LIST ? copy_list(w, kj_lower_expr(w, src), t) : list_of(w, src, t);
+        LLVMValueRef reverse = n->nkids == 3 ? kj_truth(w, kj_lower_expr(w, n->kids[2]->kids[0]), n->kids[2]->kids[0]->type)
+                                             : LLVMConstInt(w->i1, 0, 0);
+        sort(w, n, r, t->elem, LLVMBuildZExt(w->b, reverse, w->i64, ""));
+        return r;
     }
     LLVMValueRef seq = kj_lower_expr(w, n->kids[1]);
-    const kj_type *st = n->kids[1]->type, *e = st->elem;
+    const kj_type *st = n->kids[1]->type;
     if (!strcmp(name, "len"))
         return kj_list_len(w, seq);
     if (!strcmp(name, "any") || !strcmp(name, "all"))
         return truth_fold(w, seq, st, name[1] == 'l');
     if (!strcmp(name, "sum"))
         return fold(w, n, "add", seq, st, t);
-    if (!strcmp(name, "min") || !strcmp(name, "max"))
-        return fold(w, n, name, seq, st, t);
-    /* sorted, a new list of the items */
-    LLVMValueRef len = seq_len(w, seq, st), r;
-    if (st->kind == KJ_T_LIST) {
-        r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
-                    (LLVMValueRef[]){seq, c64(w, 0), len, c64(w, 1), kj_np_itemsize(w, e)});
-        kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
-        kj_nrt_temp(w, r, t);
-    } else {
-        r = new_list(w, t, len);
-        kj_np_loop l;
-        LLVMValueRef i = kj_np_loop_begin(w, &l, len);
-        append(w, r, e, kj_array_item(w, seq, st, i), e);
-        kj_np_loop_end(w, &l);
-    }
-    LLVMValueRef reverse = n->nkids == 3 ? kj_truth(w, kj_lower_expr(w, n->kids[2]->kids[0]), n->kids[2]->kids[0]->type)
-                                         : LLVMConstInt(w->i1, 0, 0);
-    sort(w, n, r, e, LLVMBuildZExt(w->b, reverse, w->i64, ""));
-    return r;
+    return fold(w, n, name, seq, st, t);   /* min, max */
 }
 
 /* ---- + and * ---- */

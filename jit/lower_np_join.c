@@ -100,6 +100,25 @@ static LLVMValueRef join_tuple(kj_lw *w, kj_node *n, const char *m, const kj_np_
     return out;
 }
 
+/* A new array of type rt and shape `shape` holding the count arrays of
+ * list (type xt each, seen as `expanded` makes them with unit_at) one
+ * after another along axis: the second pass of joins of lists. */
+static LLVMValueRef copy_list_parts(kj_lw *w, LLVMValueRef list, const kj_type *xt, LLVMValueRef count, int unit_at,
+                                    int axis, const kj_type *rt, LLVMValueRef *shape) {
+    LLVMValueRef out = kj_np_alloc(w, rt, shape, false), sh[KJ_NP_MAXDIM], st[KJ_NP_MAXDIM];
+    LLVMValueRef out_strides[KJ_NP_MAXDIM], owner = kj_array_field(w, out, 0, 0);
+    kj_np_strides(w, out, rt->ndim, out_strides);
+    LLVMValueRef data = kj_entry_alloca(w, w->ptr, "join.at");
+    LLVMBuildStore(w->b, kj_array_field(w, out, 1, 0), data);
+    kj_np_loop l;
+    LLVMValueRef x = kj_list_get(w, list, xt, kj_np_loop_begin(w, &l, count));
+    expanded(w, x, xt, unit_at, sh, st);
+    LLVMBuildStore(w->b, copy_part(w, rt, axis, x, xt, sh, st, owner, out_strides, LLVMBuildLoad2(w->b, w->ptr, data, "")),
+                   data);
+    kj_np_loop_end(w, &l);
+    return out;
+}
+
 /* A list of arrays (of one type), its length known at run time: one pass
  * checks the shapes and adds up the joined axis, a second copies. */
 static LLVMValueRef join_list(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
@@ -122,24 +141,13 @@ static LLVMValueRef join_list(kj_lw *w, kj_node *n, const char *m, const kj_np_a
     LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, total, ""), sh[axis], ""), total);
     kj_np_loop_end(w, &l);
     first[axis] = LLVMBuildLoad2(w->b, w->i64, total, "");
-    LLVMValueRef out = kj_np_alloc(w, rt, first, false);
-    LLVMValueRef out_strides[KJ_NP_MAXDIM], owner = kj_array_field(w, out, 0, 0);
-    kj_np_strides(w, out, rank, out_strides);
-    LLVMValueRef data = kj_entry_alloca(w, w->ptr, "join.at");
-    LLVMBuildStore(w->b, kj_array_field(w, out, 1, 0), data);
-    i = kj_np_loop_begin(w, &l, count);
-    LLVMValueRef x = kj_list_get(w, list, xt, i);
-    expanded(w, x, xt, unit_at, sh, st);
-    LLVMBuildStore(w->b, copy_part(w, rt, axis, x, xt, sh, st, owner, out_strides, LLVMBuildLoad2(w->b, w->ptr, data, "")),
-                   data);
-    kj_np_loop_end(w, &l);
-    return out;
+    return copy_list_parts(w, list, xt, count, unit_at, axis, rt, first);
 }
 
 LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt) {
     const kj_type *xt = lt->elem;
     int nd = xt->ndim;
-    LLVMValueRef count = kj_list_len(w, list), sh[KJ_NP_MAXDIM], st[KJ_NP_MAXDIM];
+    LLVMValueRef count = kj_list_len(w, list), sh[KJ_NP_MAXDIM];
     /* the detected shape: the length, then the first array's (zeros for no array) */
     LLVMValueRef detected = kj_entry_alloca(w, LLVMArrayType2(w->i64, (unsigned)nd + 1), "array.shape");
     LLVMValueRef at[KJ_NP_MAXDIM + 1];
@@ -170,17 +178,7 @@ LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt,
     LLVMValueRef shape[KJ_NP_MAXDIM];
     for (int k = 0; k <= nd; k++)
         shape[k] = LLVMBuildLoad2(w->b, w->i64, at[k], "");
-    LLVMValueRef out = kj_np_alloc(w, rt, shape, false);
-    LLVMValueRef out_strides[KJ_NP_MAXDIM], owner = kj_array_field(w, out, 0, 0);
-    kj_np_strides(w, out, nd + 1, out_strides);
-    LLVMValueRef data = kj_entry_alloca(w, w->ptr, "array.at");
-    LLVMBuildStore(w->b, kj_array_field(w, out, 1, 0), data);
-    i = kj_np_loop_begin(w, &l, count);
-    LLVMValueRef x = kj_list_get(w, list, xt, i);
-    expanded(w, x, xt, 0, sh, st);
-    LLVMBuildStore(w->b, copy_part(w, rt, 0, x, xt, sh, st, owner, out_strides, LLVMBuildLoad2(w->b, w->ptr, data, "")), data);
-    kj_np_loop_end(w, &l);
-    return out;
+    return copy_list_parts(w, list, xt, count, 0, 0, rt, shape);
 }
 
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {

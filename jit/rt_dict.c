@@ -119,15 +119,15 @@ void *kj_dict_put(void *owner, const void *key, int64_t keysize, int64_t valsize
         h->valsize = valsize;
     }
     *fresh = 0;
-    if (h->n) {
-        int64_t i = h->slots[find_slot(h, key, hash_key(key, h->keysize))];
-        if (i != EMPTY)
-            return value_of(h, entry(h, i));
-    }
-    if (h->used == h->cap && rebuild(h, h->n + 1 > h->cap / 2 ? h->cap * 2 : h->cap) < 0)
-        return NULL;
     uint64_t hash = hash_key(key, h->keysize);
-    int64_t s = find_slot(h, key, hash);
+    int64_t s = h->cap ? find_slot(h, key, hash) : 0;
+    if (h->cap && h->slots[s] != EMPTY)
+        return value_of(h, entry(h, h->slots[s]));
+    if (h->used == h->cap) {   /* full: grow, or only drop the removed entries when they are many */
+        if (rebuild(h, h->n + 1 > h->cap / 2 ? h->cap * 2 : h->cap) < 0)
+            return NULL;
+        s = find_slot(h, key, hash);
+    }
     char *e = entry(h, h->used);
     *(int64_t *)e = 0;
     memcpy(key_of(e), key, (size_t)h->keysize);
@@ -165,14 +165,15 @@ void *kj_dict_copy(void *owner) {
         return NULL;
     for (int64_t i = 0; i < h->used; i++) {
         char *e = entry(h, i);
+        if (*(int64_t *)e == REMOVED)
+            continue;
         int32_t fresh;
-        void *v = *(int64_t *)e == REMOVED ? e : kj_dict_put(r, key_of(e), h->keysize, h->valsize, &fresh);
+        void *v = kj_dict_put(r, key_of(e), h->keysize, h->valsize, &fresh);
         if (!v) {
             kj_nrt_decref(r);
             return NULL;
         }
-        if (v != e)
-            memcpy(v, value_of(h, e), (size_t)h->valsize);
+        memcpy(v, value_of(h, e), (size_t)h->valsize);
     }
     return r;
 }

@@ -106,7 +106,7 @@ static void format_text(kj_lw *w, LLVMValueRef buf, LLVMValueRef s) {
 static void format_value(kj_lw *w, LLVMValueRef buf, LLVMValueRef v, const kj_type *t, const char *spec_text) {
     LLVMValueRef spec = cstr(w, spec_text);
     if (t->kind == KJ_T_STR) {
-        kj_call(w, "kj_fmt_str", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){buf, v});
+        format_text(w, buf, v);
     } else if (t->kind == KJ_T_BOOL && !spec_text) {
         kj_call(w, "kj_fmt_bool", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->i64},
                 (LLVMValueRef[]){buf, LLVMBuildZExt(w->b, v, w->i64, "")});
@@ -131,6 +131,12 @@ static void format_part(kj_lw *w, LLVMValueRef buf, kj_node *part) {
     format_value(w, buf, kj_cast(w, kj_lower_expr(w, k), k->type, t), t, part->str && *part->str ? part->str : NULL);
 }
 
+/* kj_rt_raise(cls, msg): the runtime keeps the exception for the caller. */
+static void call_raise(kj_lw *w, PyObject *cls, LLVMValueRef msg) {
+    LLVMValueRef cls_v = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr);
+    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){cls_v, msg});
+}
+
 void kj_str_raise_value(kj_lw *w, PyObject *cls, LLVMValueRef v, const kj_type *t) {
     LLVMValueRef buf = kj_call(w, "kj_fmt_begin", w->ptr, 0, NULL, NULL);
     format_text(w, buf, cstr(w, KJ_RT_VALUE_MARK));
@@ -144,8 +150,7 @@ void kj_str_raise_value(kj_lw *w, PyObject *cls, LLVMValueRef v, const kj_type *
     } else {
         format_value(w, buf, v, t, NULL);
     }
-    LLVMValueRef cls_v = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr);
-    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){cls_v, buf});
+    call_raise(w, cls, buf);
 }
 
 /* ---- print ---- */
@@ -261,9 +266,7 @@ LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n) {
 }
 
 void kj_str_raise(kj_lw *w, kj_node *s) {
-    LLVMValueRef msg = kj_lower_expr(w, s->kids[1]);
-    LLVMValueRef cls = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)s->kids[0]->pyobj, 0), w->ptr);
-    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){cls, msg});
+    call_raise(w, s->kids[0]->pyobj, kj_lower_expr(w, s->kids[1]));
     kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
     LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "after.raise"));
 }

@@ -54,8 +54,7 @@ def mixed_values(n): return {1: 2.0, 2: (1, 2)}
 
 @pytest.mark.parametrize("fn, message", [
     (array_values, "a dict in compiled code cannot hold array(float64, 1d, C) values"),
-    (float_tuple_keys, "a dict in compiled code cannot have UniTuple(float64 x 1) keys"
-     if False else "a dict in compiled code cannot have Tuple(float64, int64) keys"),
+    (float_tuple_keys, "a dict in compiled code cannot have Tuple(float64, int64) keys"),
     (printed, "print() in compiled code cannot print dict(int64, int64)"),
     (read_before_store, "the types of this dict are not known yet"),
     (unpacked, "** in a dict display is not supported in compiled code"),

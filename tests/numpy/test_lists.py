@@ -135,16 +135,18 @@ def repeat_by_a_float(n): return [n] * 2.5
 def add_a_tuple(n): return [n] + (n,)
 
 
-@pytest.mark.parametrize("fn, message", [
-    (join_other_arrays, "cannot join a list of array(float64, 1d, C) and a list of array(int64, 1d, C)"),
-    (repeat_by_a_float, "unsupported operand types for this operator: list(int64) and float64"),
-    (add_a_tuple, "unsupported operand types for this operator: list(int64) and UniTuple(int64 x 1)"),
+@pytest.mark.parametrize("fn, message, hint", [
+    (join_other_arrays, "cannot join a list of array(float64, 1d, C) and a list of array(int64, 1d, C)", None),
+    (repeat_by_a_float, "unsupported operand types for this operator: list(int64) and float64",
+     "Lists take + with a list and * with an int."),
+    (add_a_tuple, "unsupported operand types for this operator: list(int64) and UniTuple(int64 x 1)",
+     "Lists take + with a list and * with an int."),
 ])
-def test_list_operators_take_lists_and_ints(fn, message):
+def test_list_operators_take_lists_and_ints(fn, message, hint):
     with pytest.raises(kiln.TypingError) as info:
         kiln.jit(fn)(2)
     assert message in str(info.value)
-    assert "Lists take + with a list and * with an int." in str(info.value) or "cannot join" in message
+    assert hint is None or hint in str(info.value)
 
 
 @kiln.jit
