@@ -254,8 +254,9 @@ const kj_type *kj_builtin_type(const char *name0, int n, const kj_type *const *a
         return KJ_I64;
     if (!strcmp(name, "float") && n == 1 && all_numbers(1, a, true))
         return KJ_F64;
-    if (!strcmp(name, "bool") && n == 1 && kj_is_number(a[0]))
-        return kj_bool();
+    if (!strcmp(name, "bool") && n == 1 &&
+        (kj_is_number(a[0]) || a[0]->kind == KJ_T_LIST || a[0]->kind == KJ_T_DICT || a[0]->kind == KJ_T_SET))
+        return kj_bool();   /* of a container: not empty */
     if (!strcmp(name, "complex") && (n == 1 || n == 2) && all_numbers(n, a, n == 2))
         return kj_complex(128);
     if (!strcmp(name, "round") && all_numbers(n, a, true)) {
@@ -468,6 +469,8 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args) {
     }
     const kj_type *t = n->type;
     LLVMBuilderRef b = w->b;
+    if (!strcmp(name, "bool") && !kj_is_number(at[0]))
+        return kj_truth(w, args[0], at[0]);
     if (!strncmp(name, "cast:", 5) || !strcmp(name, "float") || !strcmp(name, "bool") ||
         (!strcmp(name, "int")) || (!strcmp(name, "complex") && na == 1))
         return kj_cast(w, args[0], at[0], t);

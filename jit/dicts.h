@@ -15,6 +15,8 @@
 typedef struct {
     int64_t n;                  /* live items */
     int64_t used, cap;          /* entries made (live or removed), and room */
+    int64_t filled;             /* slots that are not empty: live entries' and tombstones */
+    int64_t first;              /* no live entry comes before this one (set.pop) */
     int64_t keysize, valsize;   /* bytes of a key and of a value */
     int64_t mask;               /* slots - 1 */
     int64_t *slots;             /* entry indices, -1 where empty */
@@ -42,6 +44,31 @@ LLVMValueRef kj_dict_contains(kj_lw *w, LLVMValueRef key, const kj_type *kt, LLV
  * entry i as the loop's item (a key, a value or a (key, value) pair). */
 LLVMValueRef kj_dict_iter_setup(kj_lw *w, LLVMValueRef dict);
 LLVMValueRef kj_dict_iter_item(kj_lw *w, LLVMValueRef dict, const kj_type *dt, char which, LLVMValueRef i);
+
+/* The table operations sets share (sets_lower.c). key is the table's key
+ * type, k a key of type kt, converted to it. */
+LLVMValueRef kj_dict_len(kj_lw *w, LLVMValueRef dict);
+/* A new empty table of type t (a temporary of the statement); key and
+ * value NULL: their sizes come with the first store. */
+LLVMValueRef kj_dict_make(kj_lw *w, const kj_type *t, const kj_type *key, const kj_type *value);
+/* k as a key, in a slot of its own (a float's -0.0 made 0.0, so that equal
+ * keys have equal bytes). */
+LLVMValueRef kj_dict_key_slot(kj_lw *w, LLVMValueRef k, const kj_type *kt, const kj_type *key);
+/* The value slot of the key in kslot, added when absent (*fresh, an i32
+ * slot, then 1); value NULL for a set. */
+LLVMValueRef kj_dict_put_key(kj_lw *w, LLVMValueRef dict, LLVMValueRef kslot, const kj_type *key, const kj_type *value,
+                             LLVMValueRef fresh);
+/* The value slot of k, or a null pointer: also where k is no value of the
+ * key type (1.5 in a table of ints), as such a key cannot be there. */
+LLVMValueRef kj_dict_find(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_type *kt, const kj_type *key);
+/* Removes k, its value copied to out; an i1, whether it was there. */
+LLVMValueRef kj_dict_take(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_type *kt, const kj_type *key,
+                          LLVMValueRef out);
+/* KeyError(k) when cond holds, with k itself as its argument. */
+void kj_dict_key_error_if(kj_lw *w, LLVMValueRef cond, LLVMValueRef k, const kj_type *kt);
+/* Whether a dict or set can have keys of type t: numbers, and tuples of
+ * ints (keys compare by their bytes). */
+bool kj_dict_key_ok(const kj_type *t);
 
 /* ---- boxing (dispatch.c) ---- */
 /* A Python dict of the dict's items; takes over the reference on owner. */

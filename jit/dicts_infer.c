@@ -19,7 +19,7 @@ static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
 
 /* Keys compare by their bytes (rt_dict.c): numbers (floats with -0.0
  * made 0.0) and tuples of ints, whose bytes are equal exactly when they are. */
-static bool key_ok(const kj_type *t) {
+bool kj_dict_key_ok(const kj_type *t) {
     if (t->kind == KJ_T_TUPLE) {
         for (int i = 0; i < t->n; i++)
             if (!kj_is_intlike(t->elems[i]))
@@ -41,7 +41,7 @@ static bool value_ok(const kj_type *t) {
 
 /* dict(key, value) for a store of k and v into a dict of type self. */
 static const kj_type *stored(kj_infer_ctx *c, kj_node *at, const kj_type *self, const kj_type *k, const kj_type *v) {
-    if (!key_ok(k))
+    if (!kj_dict_key_ok(k))
         FAIL(c, at, KEYS_HINT, "a dict in compiled code cannot have %s keys", k->name);
     if (!value_ok(v))
         FAIL(c, at, VALUES_HINT, "a dict in compiled code cannot hold %s values", v->name);
@@ -67,7 +67,7 @@ const kj_type *kj_dict_expr_type(kj_infer_ctx *c, kj_node *n) {
         const kj_type *k = value(c, n->kids[i]), *v = value(c, n->kids[i + 1]);
         if (!k || !v)
             return NULL;
-        if (!key_ok(k))
+        if (!kj_dict_key_ok(k))
             FAIL(c, n->kids[i], KEYS_HINT, "a dict in compiled code cannot have %s keys", k->name);
         if (!value_ok(v))
             FAIL(c, n->kids[i + 1], VALUES_HINT, "a dict in compiled code cannot hold %s values", v->name);
@@ -141,6 +141,8 @@ const kj_type *kj_dict_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
     if (!self->n)
         FAIL(c, n, "Store into the dict first.", "the types of this dict are not known yet");
     const kj_type *kt = self->elems[0], *vt = self->elems[1];
+    if (!strcmp(m, "popitem") && na == 0)
+        return kj_tuple(2, (const kj_type *const *)self->elems);
     if ((!strcmp(m, "keys") || !strcmp(m, "values") || !strcmp(m, "items")) && na == 0)
         return kj_dictview(self, m[0] == 'k' ? 'k' : m[0] == 'v' ? 'v' : 'i');
     if ((!strcmp(m, "get") || !strcmp(m, "pop")) && na >= 1) {
@@ -150,7 +152,7 @@ const kj_type *kj_dict_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
             FAIL(c, n->kids[2], NULL, "the default must be a %s, as the dict's values, got %s", vt->name, a[1]->name);
         return m[0] == 'g' && na == 1 ? kj_optional(vt) : vt;   /* d.get(k): None when absent */
     }
-    FAIL(c, n, "Dicts in compiled code have get, pop, setdefault, update, clear, copy, keys, values and items.",
+    FAIL(c, n, "Dicts in compiled code have get, pop, popitem, setdefault, update, clear, copy, keys, values and items.",
          "dict has no method '%s' with these arguments in compiled code", m);
 }
 

@@ -1,5 +1,6 @@
-/* dicts_lower: dicts in the generated code (dicts.h). Keys and values
- * travel to rt_dict.c through stack slots laid out as list items are
+/* dicts_lower: dicts in the generated code (dicts.h), and the table
+ * operations sets share (sets_lower.c). Keys and values travel to
+ * rt_dict.c through stack slots laid out as list items are
  * (kj_llmemtype); the length is read inline from the header. */
 #include "jit/dicts.h"
 #include "jit/lower_np.h"
@@ -16,44 +17,78 @@ static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (un
 static const kj_type *key_type(const kj_type *dt) { return dt->elems[0]; }
 static const kj_type *value_type(const kj_type *dt) { return dt->elems[1]; }
 
-static LLVMValueRef length(kj_lw *w, LLVMValueRef dict) {
+LLVMValueRef kj_dict_len(kj_lw *w, LLVMValueRef dict) {
     LLVMValueRef off = c64(w, KJ_NRT_HEADER - 1 + offsetof(kj_dict_header, n));
     return LLVMBuildLoad2(w->b, w->i64, LLVMBuildGEP2(w->b, w->i8, dict, &off, 1, ""), "len");
 }
 
-/* Key k (type kt) as the dict's key type, in a slot of its own; a float
- * key's -0.0 becomes 0.0, so that equal keys have equal bytes. */
-static LLVMValueRef key_slot(kj_lw *w, LLVMValueRef k, const kj_type *kt, const kj_type *dt) {
-    const kj_type *t = key_type(dt);
-    LLVMValueRef v = kj_cast(w, k, kt, t);
-    if (t->kind == KJ_T_FLOAT)
-        v = LLVMBuildFAdd(w->b, v, LLVMConstReal(kj_lltype(w, t), 0.0), "");
-    LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, t), "key");
-    kj_np_store_elem(w, slot, v, t, t);
+LLVMValueRef kj_dict_key_slot(kj_lw *w, LLVMValueRef k, const kj_type *kt, const kj_type *key) {
+    LLVMValueRef v = kj_cast(w, k, kt, key);
+    if (key->kind == KJ_T_FLOAT)
+        v = LLVMBuildFAdd(w->b, v, LLVMConstReal(kj_lltype(w, key), 0.0), "");
+    LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, key), "key");
+    kj_np_store_elem(w, slot, v, key, key);
     return slot;
 }
 
-static LLVMValueRef sizes(kj_lw *w, const kj_type *dt, int which) {
-    return kj_np_itemsize(w, which ? value_type(dt) : key_type(dt));
+/* Whether every value of number type from is one of number type to. */
+static bool widens(const kj_type *from, const kj_type *to) {
+    if (from == to || from->kind == KJ_T_BOOL)
+        return true;
+    if (from->kind == KJ_T_INT && to->kind == KJ_T_INT)
+        return from->is_signed == to->is_signed ? from->bits <= to->bits : !from->is_signed && from->bits < to->bits;
+    if (from->kind == KJ_T_INT && to->kind == KJ_T_FLOAT)
+        return from->bits <= (to->bits == 64 ? 32 : 16);
+    return from->kind == KJ_T_FLOAT && to->kind == KJ_T_FLOAT && from->bits <= to->bits;
 }
 
-/* A new empty dict of type dt (a temporary of the statement). */
-static LLVMValueRef new_dict(kj_lw *w, const kj_type *dt) {
-    if (!kj_nrt_host_only(w, NULL, "creating dicts"))
+/* Whether k (type kt) is a value of type key: true where key holds every
+ * kt, else whether k comes back from key unchanged (1.5 is no int key,
+ * 300 no int8 one). A key it is not cannot be in the table, as in Python,
+ * where such a key would be another key. */
+static LLVMValueRef representable(kj_lw *w, LLVMValueRef k, const kj_type *kt, const kj_type *key) {
+    if (kt->kind == KJ_T_TUPLE) {
+        LLVMValueRef all = LLVMConstInt(w->i1, 1, 0);
+        for (int i = 0; i < kt->n; i++)
+            all = LLVMBuildAnd(w->b, all, representable(w, LLVMBuildExtractValue(w->b, k, (unsigned)i, ""),
+                                                         kt->elems[i], key->elems[i]), "");
+        return all;
+    }
+    if (widens(kt, key))
+        return LLVMConstInt(w->i1, 1, 0);
+    /* both tests: the trip there and back misses a sign (uint64 2**63 is
+     * int64 -2**63 and back), NumPy's == an int64 beyond 2**53 (it
+     * compares as float64) */
+    LLVMValueRef there = kj_cast(w, k, kt, key), back = kj_cast(w, there, key, kt);
+    LLVMValueRef same = kj_np_elem_op(w, NULL, "equal", 2, (LLVMValueRef[]){back, k}, (const kj_type *[]){kt, kt}, kj_bool());
+    LLVMValueRef equal = kj_np_elem_op(w, NULL, "equal", 2, (LLVMValueRef[]){k, there}, (const kj_type *[]){kt, key}, kj_bool());
+    return LLVMBuildAnd(w->b, same, equal, "");
+}
+
+LLVMValueRef kj_dict_make(kj_lw *w, const kj_type *t, const kj_type *key, const kj_type *value) {
+    if (!kj_nrt_host_only(w, NULL, t->kind == KJ_T_SET ? "creating sets" : "creating dicts"))
         return LLVMGetUndef(w->ptr);
-    LLVMValueRef ks = dt->n ? sizes(w, dt, 0) : c64(w, 0), vs = dt->n ? sizes(w, dt, 1) : c64(w, 0);
+    LLVMValueRef ks = key ? kj_np_itemsize(w, key) : c64(w, 0), vs = value ? kj_np_itemsize(w, value) : c64(w, 0);
     LLVMValueRef d = kj_call(w, "kj_dict_new", w->ptr, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){ks, vs});
     kj_raise_if(w, LLVMBuildIsNull(w->b, d, ""), PyExc_MemoryError, NULL);
-    return kj_nrt_temp(w, d, dt);
+    return kj_nrt_temp(w, d, t);
 }
 
-/* The value slot of a key already in its slot, the key added when absent
- * (*fresh, an i32 slot, then 1). */
-static LLVMValueRef value_slot(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef fresh) {
+static LLVMValueRef new_dict(kj_lw *w, const kj_type *dt) {
+    return kj_dict_make(w, dt, dt->n ? key_type(dt) : NULL, dt->n ? value_type(dt) : NULL);
+}
+
+LLVMValueRef kj_dict_put_key(kj_lw *w, LLVMValueRef dict, LLVMValueRef kslot, const kj_type *key, const kj_type *value,
+                             LLVMValueRef fresh) {
+    LLVMValueRef vs = value ? kj_np_itemsize(w, value) : c64(w, 0);
     LLVMValueRef p = kj_call(w, "kj_dict_put", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64, w->i64, w->ptr},
-                             (LLVMValueRef[]){dict, kslot, sizes(w, dt, 0), sizes(w, dt, 1), fresh});
+                             (LLVMValueRef[]){dict, kslot, kj_np_itemsize(w, key), vs, fresh});
     kj_raise_if(w, LLVMBuildIsNull(w->b, p, ""), PyExc_MemoryError, NULL);
     return p;
+}
+
+static LLVMValueRef value_slot(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef fresh) {
+    return kj_dict_put_key(w, dict, kslot, key_type(dt), value_type(dt), fresh);
 }
 
 /* d[k] = v for a key already in its slot. */
@@ -62,23 +97,42 @@ static void put(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef ksl
     kj_np_store_elem(w, p, v, vt, value_type(dt));
 }
 
-/* The value slot of key k, or NULL. */
-static LLVMValueRef find(kj_lw *w, LLVMValueRef dict, LLVMValueRef kslot) {
-    return kj_call(w, "kj_dict_get", w->ptr, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){dict, kslot});
+LLVMValueRef kj_dict_find(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_type *kt, const kj_type *key) {
+    LLVMValueRef ok = representable(w, k, kt, key), kslot = kj_dict_key_slot(w, k, kt, key);
+    LLVMValueRef p = kj_call(w, "kj_dict_get", w->ptr, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){dict, kslot});
+    return LLVMIsAConstantInt(ok) ? p : LLVMBuildSelect(w->b, ok, p, LLVMConstNull(w->ptr), "");
 }
 
-/* KeyError(k) when cond holds, with Python's text for the key. */
-static void key_error_if(kj_lw *w, LLVMValueRef cond, LLVMValueRef kslot, const kj_type *dt) {
+LLVMValueRef kj_dict_take(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_type *kt, const kj_type *key,
+                          LLVMValueRef out) {
+    LLVMValueRef ok = representable(w, k, kt, key), kslot = kj_dict_key_slot(w, k, kt, key);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b), take = kj_new_bb(w, "take"), done = kj_new_bb(w, "take.done");
+    LLVMBuildCondBr(w->b, ok, take, done);
+    LLVMPositionBuilderAtEnd(w->b, take);
+    LLVMValueRef found = LLVMBuildICmp(w->b, LLVMIntNE, kj_call(w, "kj_dict_pop", w->i32, 3,
+                                                                (LLVMTypeRef[]){w->ptr, w->ptr, w->ptr},
+                                                                (LLVMValueRef[]){dict, kslot, out}),
+                                       LLVMConstInt(w->i32, 0, 0), "");
+    LLVMBasicBlockRef took = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+    LLVMValueRef r = LLVMBuildPhi(w->b, w->i1, "taken");
+    LLVMAddIncoming(r, (LLVMValueRef[]){LLVMConstInt(w->i1, 0, 0), found}, (LLVMBasicBlockRef[]){from, took}, 2);
+    return r;
+}
+
+void kj_dict_key_error_if(kj_lw *w, LLVMValueRef cond, LLVMValueRef k, const kj_type *kt) {
     LLVMBasicBlockRef ok = kj_np_fail_begin(w, cond);
-    const kj_type *t = key_type(dt);
-    kj_str_raise_value(w, PyExc_KeyError, kj_np_load(w, kslot, t), t);
+    kj_str_raise_value(w, PyExc_KeyError, k, kt);
     kj_np_fail_end(w, ok);
 }
 
-/* The key of d[k] (index node n) in its slot: d[i, j] is d[(i, j)]. */
-static LLVMValueRef index_key(kj_lw *w, kj_node *n, const kj_type *dt) {
-    if (n->nkids == 2)
-        return key_slot(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, dt);
+/* The key of d[k] (index node n), typed *kt: d[i, j] is d[(i, j)]. */
+static LLVMValueRef index_key(kj_lw *w, kj_node *n, const kj_type **kt) {
+    if (n->nkids == 2) {
+        *kt = n->kids[1]->type;
+        return kj_lower_expr(w, n->kids[1]);
+    }
     int m = n->nkids - 1;
     const kj_type *parts[m];
     LLVMValueRef items[m];
@@ -86,20 +140,21 @@ static LLVMValueRef index_key(kj_lw *w, kj_node *n, const kj_type *dt) {
         parts[i] = n->kids[i + 1]->type;
         items[i] = kj_lower_expr(w, n->kids[i + 1]);
     }
-    const kj_type *kt = kj_tuple(m, parts);
-    return key_slot(w, kj_np_tuple(w, kt, m, items), kt, dt);
+    *kt = kj_tuple(m, parts);
+    return kj_np_tuple(w, *kt, m, items);
 }
 
 void kj_dict_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
-    const kj_type *dt = target->kids[0]->type;
-    LLVMValueRef dict = kj_lower_expr(w, target->kids[0]);
-    put(w, dict, dt, index_key(w, target, dt), v, vt);
+    const kj_type *dt = target->kids[0]->type, *kt;
+    LLVMValueRef dict = kj_lower_expr(w, target->kids[0]), k = index_key(w, target, &kt);
+    put(w, dict, dt, kj_dict_key_slot(w, k, kt, key_type(dt)), v, vt);
 }
 
 LLVMValueRef kj_dict_contains(kj_lw *w, LLVMValueRef key, const kj_type *kt, LLVMValueRef dict, const kj_type *dt) {
-    if (!dt->n)   /* `{}` that never got items */
+    const kj_type *t = dt->kind == KJ_T_SET ? dt->elem : dt->n ? key_type(dt) : NULL;
+    if (!t)   /* `{}` or set() that never got items */
         return LLVMConstInt(w->i1, 0, 0);
-    return LLVMBuildIsNotNull(w->b, find(w, dict, key_slot(w, key, kt, dt)), "");
+    return LLVMBuildIsNotNull(w->b, kj_dict_find(w, dict, key, kt, t), "");
 }
 
 LLVMValueRef kj_dict_iter_setup(kj_lw *w, LLVMValueRef dict) {
@@ -129,7 +184,7 @@ static void update(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef 
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, kj_dict_iter_setup(w, other));
     LLVMValueRef k = kj_dict_iter_item(w, other, ot, 'k', i), v = kj_dict_iter_item(w, other, ot, 'v', i);
-    put(w, dict, dt, key_slot(w, k, key_type(ot), dt), v, value_type(ot));
+    put(w, dict, dt, kj_dict_key_slot(w, k, key_type(ot), key_type(dt)), v, value_type(ot));
     kj_np_loop_end(w, &l);
 }
 
@@ -146,7 +201,7 @@ static LLVMValueRef from_pairs(kj_lw *w, const kj_type *dt, kj_node *src) {
     kj_iter it = {0};
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, kj_iter_setup(w, src, &it)), pair = kj_iter_item(w, &it, i);
-    put(w, d, dt, key_slot(w, LLVMBuildExtractValue(w->b, pair, 0, ""), pt->elems[0], dt),
+    put(w, d, dt, kj_dict_key_slot(w, LLVMBuildExtractValue(w->b, pair, 0, ""), pt->elems[0], key_type(dt)),
         LLVMBuildExtractValue(w->b, pair, 1, ""), pt->elems[1]);
     kj_np_loop_end(w, &l);
     kj_iter_free(&it);
@@ -172,11 +227,22 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
     }
     if (!strcmp(m, "keys") || !strcmp(m, "values") || !strcmp(m, "items"))
         return dict;   /* a view is its dict: loops read it (lower_iter.c) */
-    const kj_type *st = dt, *vt = value_type(st);   /* typing refined a `{}` variable already */
-    LLVMValueRef kslot = key_slot(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, st);
+    const kj_type *vt = value_type(dt), *kt = n->nkids > 1 ? n->kids[1]->type : NULL;   /* typing refined a `{}` variable already */
+    if (!strcmp(m, "popitem")) {   /* the last item stored, as Python's */
+        const kj_type *pair[2] = {key_type(dt), vt}, *pt = kj_tuple(2, pair);
+        LLVMValueRef kout = kj_entry_alloca(w, kj_llmemtype(w, pair[0]), "key"), vout = kj_entry_alloca(w, kj_llmemtype(w, vt), "value");
+        LLVMValueRef got = kj_call(w, "kj_dict_pop_last", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->ptr},
+                                   (LLVMValueRef[]){dict, kout, vout});
+        LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntEQ, got, LLVMConstInt(w->i32, 0, 0), ""));
+        kj_raise_if(w, LLVMConstInt(w->i1, 1, 0), PyExc_KeyError, "popitem(): dictionary is empty");
+        kj_np_fail_end(w, ok);
+        return kj_np_tuple(w, pt, 2, (LLVMValueRef[]){kj_np_load(w, kout, pair[0]), kj_np_load(w, vout, vt)});
+    }
+    LLVMValueRef k = kj_lower_expr(w, n->kids[1]);
     LLVMValueRef fallback = n->nkids == 3 ? kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, vt) : NULL;
     if (!strcmp(m, "setdefault")) {   /* one lookup: the default goes in only where the key was added */
-        LLVMValueRef fresh = kj_entry_alloca(w, w->i32, "fresh"), p = value_slot(w, dict, st, kslot, fresh);
+        LLVMValueRef kslot = kj_dict_key_slot(w, k, kt, key_type(dt));
+        LLVMValueRef fresh = kj_entry_alloca(w, w->i32, "fresh"), p = value_slot(w, dict, dt, kslot, fresh);
         LLVMBasicBlockRef add = kj_new_bb(w, "setdefault.add"), done = kj_new_bb(w, "setdefault.done");
         LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntNE, LLVMBuildLoad2(w->b, w->i32, fresh, ""), LLVMConstInt(w->i32, 0, 0), ""),
                         add, done);
@@ -188,12 +254,9 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
     }
     if (!strcmp(m, "pop")) {
         LLVMValueRef out = kj_entry_alloca(w, kj_llmemtype(w, vt), "popped");
-        LLVMValueRef found = LLVMBuildICmp(w->b, LLVMIntNE, kj_call(w, "kj_dict_pop", w->i32, 3,
-                                                                    (LLVMTypeRef[]){w->ptr, w->ptr, w->ptr},
-                                                                    (LLVMValueRef[]){dict, kslot, out}),
-                                           LLVMConstInt(w->i32, 0, 0), "");
+        LLVMValueRef found = kj_dict_take(w, dict, k, kt, key_type(dt), out);
         if (!fallback) {
-            key_error_if(w, LLVMBuildNot(w->b, found, ""), kslot, st);
+            kj_dict_key_error_if(w, LLVMBuildNot(w->b, found, ""), k, kt);
             return kj_np_load(w, out, vt);
         }
         LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b), read = kj_new_bb(w, "pop.read"), done = kj_new_bb(w, "pop.done");
@@ -207,7 +270,7 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
         return r;
     }
     /* get: the value, or the default (None without one) */
-    LLVMValueRef p = find(w, dict, kslot), here = LLVMBuildIsNotNull(w->b, p, "");
+    LLVMValueRef p = kj_dict_find(w, dict, k, kt, key_type(dt)), here = LLVMBuildIsNotNull(w->b, p, "");
     LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b), read = kj_new_bb(w, "get.read"), done = kj_new_bb(w, "get.done");
     LLVMBuildCondBr(w->b, here, read, done);
     LLVMPositionBuilderAtEnd(w->b, read);
@@ -242,20 +305,20 @@ LLVMValueRef kj_dict_lower(kj_lw *w, kj_node *n) {
         LLVMValueRef d = new_dict(w, n->type);
         for (int i = 0; i + 1 < n->nkids; i += 2) {
             LLVMValueRef k = kj_lower_expr(w, n->kids[i]), v = kj_lower_expr(w, n->kids[i + 1]);
-            put(w, d, n->type, key_slot(w, k, n->kids[i]->type, n->type), v, n->kids[i + 1]->type);
+            put(w, d, n->type, kj_dict_key_slot(w, k, n->kids[i]->type, key_type(n->type)), v, n->kids[i + 1]->type);
         }
         return d;
     }
     case KJ_E_METHOD: return method(w, n);
     case KJ_E_CALL:
         if (n->kids[0]->name[0] == 'l')
-            return length(w, kj_lower_expr(w, n->kids[1]));
+            return kj_dict_len(w, kj_lower_expr(w, n->kids[1]));
         return n->nkids == 1 ? new_dict(w, n->type) : from_pairs(w, n->type, n->kids[1]);
     default: {   /* KJ_E_INDEX: d[k] */
-        const kj_type *dt = n->kids[0]->type;
-        LLVMValueRef dict = kj_lower_expr(w, n->kids[0]);
-        LLVMValueRef kslot = index_key(w, n, dt), p = find(w, dict, kslot);
-        key_error_if(w, LLVMBuildIsNull(w->b, p, ""), kslot, dt);
+        const kj_type *dt = n->kids[0]->type, *kt;
+        LLVMValueRef dict = kj_lower_expr(w, n->kids[0]), k = index_key(w, n, &kt);
+        LLVMValueRef p = kj_dict_find(w, dict, k, kt, key_type(dt));
+        kj_dict_key_error_if(w, LLVMBuildIsNull(w->b, p, ""), k, kt);
         return kj_np_load(w, p, value_type(dt));
     }
     }

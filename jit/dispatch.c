@@ -16,6 +16,7 @@
 #include "jit/numpy_api.h"
 #include "jit/dicts.h"
 #include "jit/lists.h"
+#include "jit/sets.h"
 #include "jit/nrt.h"
 #include "jit/runtime.h"
 #include "profiler/profiler.h"
@@ -58,7 +59,8 @@ static size_t size_of(const kj_type *t) {
     case KJ_T_COMPLEX: return (size_t)t->bits / 8;
     case KJ_T_ARRAY: return 16 + 16 * (size_t)t->ndim;
     case KJ_T_LIST:
-    case KJ_T_DICT: return 8;
+    case KJ_T_DICT:
+    case KJ_T_SET: return 8;
     case KJ_T_TUPLE: {
         size_t off = 0, al = 1;
         for (int i = 0; i < t->n; i++) {
@@ -82,7 +84,8 @@ static size_t align_of(const kj_type *t) {
     case KJ_T_COMPLEX: return (size_t)t->bits / 16;
     case KJ_T_ARRAY:
     case KJ_T_LIST:
-    case KJ_T_DICT: return 8;
+    case KJ_T_DICT:
+    case KJ_T_SET: return 8;
     case KJ_T_TUPLE: {
         size_t al = 1;
         for (int i = 0; i < t->n; i++)
@@ -289,6 +292,8 @@ static PyObject *box(const char *src, const kj_type *t) {
         return kj_list_box(*(void *const *)src, t);
     case KJ_T_DICT:
         return kj_dict_box(*(void *const *)src, t);
+    case KJ_T_SET:
+        return kj_set_box(*(void *const *)src, t);
     case KJ_T_ARRAY: {
         /* a NumPy array on the same memory, whose base keeps the memory
          * alive: the argument it views, or the block compiled code made

@@ -523,6 +523,35 @@ static kj_node *expr_fstring(fe *c, PyObject *node, kj_node *n) {
     return r;
 }
 
+/* {k: v for ...} read as dict([(k, v) for ...]), {x for ...} as
+ * set([x for ...]): the list comprehension's code builds them. */
+static kj_node *comprehension_call(fe *c, PyObject *node, bool dict) {
+    PyObject *ast = PyImport_ImportModule("ast"), *key = kj_fe_get(c, node, dict ? "key" : "elt");
+    PyObject *val = key && dict ? kj_fe_get(c, node, "value") : NULL;
+    PyObject *gens = key && (val || !dict) ? kj_fe_get(c, node, "generators") : NULL;
+    PyObject *load = ast && gens ? PyObject_CallMethod(ast, "Load", NULL) : NULL;
+    PyObject *item = !load ? NULL : dict ? PyObject_CallMethod(ast, "Tuple", "[OO]O", key, val, load) : Py_NewRef(key);
+    PyObject *comp = item ? PyObject_CallMethod(ast, "ListComp", "OO", item, gens) : NULL;
+    PyObject *name = comp ? PyObject_CallMethod(ast, "Name", "sO", dict ? "dict" : "set", load) : NULL;
+    PyObject *call = name ? PyObject_CallMethod(ast, "Call", "O[O][]", name, comp) : NULL;
+    kj_node *r = NULL;
+    PyObject *made[] = {item, comp, name, call};
+    if (kj_fe_place(ast, made, sizeof made / sizeof *made, node))
+        r = kj_fe_expr(c, call);
+    else if (c->e->kind == KJ_ERR_NONE)
+        kj_fail(c->e, KJ_ERR_PYTHON, kj_fe_line(c, node), kj_fe_col(c, node), NULL,
+                dict ? "dict comprehension" : "set comprehension");
+    PyErr_Clear();
+    for (size_t i = 0; i < sizeof made / sizeof *made; i++)
+        Py_XDECREF(made[i]);
+    Py_XDECREF(load);
+    Py_XDECREF(gens);
+    Py_XDECREF(val);
+    Py_XDECREF(key);
+    Py_XDECREF(ast);
+    return r;
+}
+
 kj_node *kj_fe_expr(fe *c, PyObject *node) {
     int line = kj_fe_line(c, node), col = kj_fe_col(c, node);
     kj_node *n = kj_new_node(c->f, KJ_E_CONST, line, col, 0);
@@ -689,11 +718,11 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         Py_XDECREF(st);
         return r;
     }
-    if (strcmp(k, "Tuple") == 0 || strcmp(k, "List") == 0) {
+    if (strcmp(k, "Tuple") == 0 || strcmp(k, "List") == 0 || strcmp(k, "Set") == 0) {
         PyObject *elts = kj_fe_get(c, node, "elts");
         kj_node *r = NULL;
         if (elts) {
-            n->kind = k[0] == 'T' ? KJ_E_TUPLE : KJ_E_LIST;
+            n->kind = k[0] == 'T' ? KJ_E_TUPLE : k[0] == 'L' ? KJ_E_LIST : KJ_E_SET;
             n->nkids = (int)PyList_GET_SIZE(elts);
             if ((n->kids = kj_alloc(c->f, sizeof(kj_node *) * (n->nkids + 1))) &&
                 expr_list(c, elts, n, 0) == 0)
@@ -702,30 +731,8 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         }
         return r;
     }
-    if (strcmp(k, "DictComp") == 0) {   /* {k: v for ...}: read as dict([(k, v) for ...]) */
-        PyObject *ast = PyImport_ImportModule("ast"), *key = kj_fe_get(c, node, "key");
-        PyObject *val = key ? kj_fe_get(c, node, "value") : NULL, *gens = val ? kj_fe_get(c, node, "generators") : NULL;
-        PyObject *load = ast && gens ? PyObject_CallMethod(ast, "Load", NULL) : NULL;
-        PyObject *pair = load ? PyObject_CallMethod(ast, "Tuple", "[OO]O", key, val, load) : NULL;
-        PyObject *comp = pair ? PyObject_CallMethod(ast, "ListComp", "OO", pair, gens) : NULL;
-        PyObject *name = comp ? PyObject_CallMethod(ast, "Name", "sO", "dict", load) : NULL;
-        PyObject *call = name ? PyObject_CallMethod(ast, "Call", "O[O][]", name, comp) : NULL;
-        kj_node *r = NULL;
-        PyObject *made[] = {pair, comp, name, call};
-        if (kj_fe_place(ast, made, sizeof made / sizeof *made, node))
-            r = kj_fe_expr(c, call);
-        else if (c->e->kind == KJ_ERR_NONE)
-            kj_fail(c->e, KJ_ERR_PYTHON, kj_fe_line(c, node), kj_fe_col(c, node), NULL, "dict comprehension");
-        PyErr_Clear();
-        for (size_t i = 0; i < sizeof made / sizeof *made; i++)
-            Py_XDECREF(made[i]);
-        Py_XDECREF(load);
-        Py_XDECREF(gens);
-        Py_XDECREF(val);
-        Py_XDECREF(key);
-        Py_XDECREF(ast);
-        return r;
-    }
+    if (strcmp(k, "DictComp") == 0 || strcmp(k, "SetComp") == 0)
+        return comprehension_call(c, node, k[0] == 'D');
     if (strcmp(k, "Dict") == 0) {   /* {k: v, ...}: keys and values in turn */
         PyObject *keys = kj_fe_get(c, node, "keys"), *values = keys ? kj_fe_get(c, node, "values") : NULL;
         kj_node *r = NULL;

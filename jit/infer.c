@@ -8,6 +8,7 @@
 #include "jit/infer_np.h"
 #include "jit/dicts.h"
 #include "jit/lists.h"
+#include "jit/sets.h"
 #include "jit/strings.h"
 #include "jit/unit.h"
 
@@ -98,8 +99,8 @@ static int assign_ret(ti *c, const kj_type *t, kj_node *at) {
 }
 
 static bool truthy_ok(const kj_type *t) {
-    return kj_is_number(t) || t->kind == KJ_T_OPTIONAL || t->kind == KJ_T_NONE ||
-           t->kind == KJ_T_TUPLE;
+    return kj_is_number(t) || t->kind == KJ_T_OPTIONAL || t->kind == KJ_T_NONE || t->kind == KJ_T_TUPLE ||
+           t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET;   /* containers: not empty */
 }
 
 /* An optional used as a value is its value (as in Numba: None there is the
@@ -115,6 +116,8 @@ static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, 
         return kj_np_binop_type(c, n, op, a, b);
     if (a->kind == KJ_T_LIST || b->kind == KJ_T_LIST)
         return kj_list_binop_type(c, n, op, a, b);
+    if (a->kind == KJ_T_SET || b->kind == KJ_T_SET)
+        return kj_set_binop_type(c, n, op, a, b);
     if (!kj_is_number(a) || !kj_is_number(b))
         return problem(c, n, NULL, "unsupported operand types for this operator: %s and %s",
                        a->name, b->name);
@@ -368,7 +371,8 @@ static const kj_type *dispatcher_call(ti *c, kj_node *n, const kj_type **args, i
      * types the callee gave them (the next pass calls an instance for those) */
     for (int i = 0; i < nargs && callee->typed; i++) {
         const kj_type *given = callee->f->locals[i].type;
-        bool open = (args[i]->kind == KJ_T_LIST && !args[i]->elem) || (args[i]->kind == KJ_T_DICT && !args[i]->n);
+        bool open = ((args[i]->kind == KJ_T_LIST || args[i]->kind == KJ_T_SET) && !args[i]->elem) ||
+                    (args[i]->kind == KJ_T_DICT && !args[i]->n);
         if (open && given && given != args[i] && given->kind == args[i]->kind && n->kids[i + 1]->kind == KJ_E_LOCAL &&
             kj_infer_assign_local(c, n->kids[i + 1]->slot, given, n) < 0)
             return NULL;
@@ -552,12 +556,15 @@ static const kj_type *call_type(ti *c, kj_node *n) {
         fn->name = "np.absolute";
         return kj_np_call_type(c, n);
     }
-    bool list_call, str_call, dict_call;
+    bool list_call, str_call, dict_call, set_call;
     const kj_type *lt = kj_list_call_type(c, n, fn->name, nargs, args, &list_call);
     if (list_call)
         return lt;
     lt = kj_dict_call_type(c, n, fn->name, nargs, args, &dict_call);
     if (dict_call)
+        return lt;
+    lt = kj_set_call_type(c, n, fn->name, nargs, args, &set_call);
+    if (set_call)
         return lt;
     lt = kj_str_call_type(c, n, fn->name, nargs, args, &str_call);
     if (str_call)
@@ -638,6 +645,10 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 if (!none_cmp && !(kj_is_number(prev) && kj_is_number(t)))
                     return problem(c, n, "Use is only to compare with None.",
                                    "'is' between %s and %s", prev->name, t->name);
+            } else if (prev->kind == KJ_T_SET || t->kind == KJ_T_SET) {
+                if (prev->kind != t->kind || n->nkids != 2)
+                    return problem(c, n, NULL, "a set compares with a set only, not with %s",
+                                   prev->kind == KJ_T_SET ? t->name : prev->name);
             } else if (prev->kind == KJ_T_STR || t->kind == KJ_T_STR) {
                 if (prev != t || (op != KJ_OP_EQ && op != KJ_OP_NE) || n->nkids != 2)
                     return problem(c, n, NULL, "strings compare with == and != to strings only");
@@ -697,6 +708,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
             return kj_list_method_type(c, n, t);
         if (t->kind == KJ_T_DICT)
             return kj_dict_method_type(c, n, t);
+        if (t->kind == KJ_T_SET)
+            return kj_set_method_type(c, n, t);
         if (strcmp(n->name, "conjugate") == 0 && n->nkids == 1 && kj_is_number(t))
             return t->kind == KJ_T_BOOL ? KJ_I64 : t;
         return problem(c, n, NULL, "%s has no method '%s' in compiled code", t->name, n->name);
@@ -714,6 +727,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         return kj_list_expr_type(c, n);
     case KJ_E_DICT:
         return kj_dict_expr_type(c, n);
+    case KJ_E_SET:
+        return kj_set_expr_type(c, n);
     case KJ_E_FSTRING:
     case KJ_E_FORMAT:
         return kj_str_expr_type(c, n);

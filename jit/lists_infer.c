@@ -195,9 +195,10 @@ const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
 
 const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type *x, const kj_type *container) {
     x = x->kind == KJ_T_OPTIONAL ? x->elem : x;
-    if (container->kind == KJ_T_DICT) {   /* a key of the dict's type, or none of its keys */
-        if (container->n && !kj_can_convert(x, container->elems[0]))
-            FAIL(c, n, NULL, "`in` needs a %.200s key for a %.400s, got %.200s", container->elems[0]->name, container->name, x->name);
+    if (container->kind == KJ_T_DICT || container->kind == KJ_T_SET) {   /* a key of the table's type, or none of its keys */
+        const kj_type *key = container->kind == KJ_T_SET ? container->elem : container->n ? container->elems[0] : NULL;
+        if (key && !kj_can_convert(x, key))
+            FAIL(c, n, NULL, "`in` needs a %.200s key for a %.400s, got %.200s", key->name, container->name, x->name);
         return kj_bool();
     }
     bool ok = kj_is_number(x) &&

@@ -140,7 +140,7 @@ static LLVMValueRef contains(kj_lw *w, kj_node *n) {
     const kj_type *xt = n->kids[0]->type, *ct = n->kids[1]->type;
     LLVMValueRef x = kj_lower_expr(w, n->kids[0]), c = kj_lower_expr(w, n->kids[1]);
     bool negate = n->ops[0] == KJ_OP_NOTIN;
-    if (ct->kind == KJ_T_DICT) {
+    if (ct->kind == KJ_T_DICT || ct->kind == KJ_T_SET) {
         LLVMValueRef r = kj_dict_contains(w, x, xt, c, ct);
         return negate ? LLVMBuildNot(w->b, r, "") : r;
     }

@@ -5,6 +5,7 @@
  * inner loops poll themselves), and while loops poll at every back-edge.
  * A ufunc kernel's counted loops leave it to the ufunc's loop. */
 #include "jit/lists.h"
+#include "jit/sets.h"
 #include "jit/lower.h"
 #include "jit/unbound.h"
 #include "jit/infer_np.h"
@@ -32,6 +33,7 @@ LLVMTypeRef kj_lltype(kj_lw *w, const kj_type *t) {
     }
     case KJ_T_LIST:
     case KJ_T_DICT:
+    case KJ_T_SET:
     case KJ_T_DICTVIEW:   /* the dict it shows */
     case KJ_T_STR: return w->ptr;
     case KJ_T_ARRAY: {
@@ -686,6 +688,10 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         }
         if (s->type && s->type->kind == KJ_T_LIST) {   /* lst += other: in place too */
             kj_list_augassign(w, s);
+            break;
+        }
+        if (s->type && s->type->kind == KJ_T_SET) {   /* s |= other: so too */
+            kj_set_augassign(w, s);
             break;
         }
         const kj_type *rt = s->type;

@@ -5,6 +5,7 @@
 #include "jit/infer_np.h"
 #include "jit/dicts.h"
 #include "jit/lists.h"
+#include "jit/sets.h"
 #include "jit/lower_np.h"
 #include "jit/strings.h"
 #include "jit/lower_nrt.h"
@@ -103,6 +104,14 @@ LLVMValueRef kj_truth(kj_lw *w, LLVMValueRef v, const kj_type *t) {
         return LLVMBuildAnd(w->b, present, kj_truth(w, LLVMBuildExtractValue(w->b, v, 1, ""), t->elem), "");
     }
     case KJ_T_TUPLE: return LLVMConstInt(w->i1, t->n > 0, 0);
+    case KJ_T_LIST:   /* containers: not empty */
+        return t->elem ? LLVMBuildICmp(w->b, LLVMIntNE, kj_list_len(w, v), LLVMConstInt(w->i64, 0, 0), "")
+                       : LLVMConstInt(w->i1, 0, 0);
+    case KJ_T_DICT:
+    case KJ_T_SET:
+        return (t->kind == KJ_T_SET ? t->elem != NULL : t->n > 0)
+                   ? LLVMBuildICmp(w->b, LLVMIntNE, kj_dict_len(w, v), LLVMConstInt(w->i64, 0, 0), "")
+                   : LLVMConstInt(w->i1, 0, 0);
     default: return LLVMConstInt(w->i1, 0, 0);
     }
 }
@@ -583,6 +592,8 @@ LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
         return kj_list_lower(w, n);
     if (kj_dict_lowers(n))
         return kj_dict_lower(w, n);
+    if (kj_set_lowers(n))
+        return kj_set_lower(w, n);
     if (kj_str_lowers(n))
         return kj_str_lower(w, n);
     if (kg_cuda_call(n))   /* gpu/intrinsics.h */

@@ -4,6 +4,7 @@
 #include "jit/lower.h"
 #include "jit/dicts.h"
 #include "jit/lists.h"
+#include "jit/sets.h"
 
 #include <stdlib.h>
 
@@ -53,6 +54,9 @@ LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
         s->subs = calloc(1, sizeof *s->subs);
         s->nsubs = 1;
         return s->value = kj_iter_setup(w, n->kids[1], &s->subs[0]);
+    case KJ_T_SET:
+        s->value = kj_lower_expr(w, n);
+        return n->type->elem ? kj_dict_iter_setup(w, s->value) : zero;
     case KJ_T_DICT:       /* its keys */
     case KJ_T_DICTVIEW:   /* value: the dict (a view node is a method call on it) */
         s->value = kj_lower_expr(w, n->type->kind == KJ_T_DICT ? n : n->kids[0]);
@@ -114,6 +118,8 @@ LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
         return kj_array_item(w, s->value, s->type, t);
     case KJ_T_LIST:
         return kj_list_get(w, s->value, s->type->elem, t);
+    case KJ_T_SET:
+        return kj_set_item(w, s->value, s->type, t);
     case KJ_T_DICT:
         return kj_dict_iter_item(w, s->value, s->type, 'k', t);
     case KJ_T_DICTVIEW:

@@ -32,7 +32,8 @@ bool kj_nrt_counted(const kj_type *t) {
     switch (t->kind) {
     case KJ_T_ARRAY:
     case KJ_T_LIST:
-    case KJ_T_DICT: return true;
+    case KJ_T_DICT:
+    case KJ_T_SET: return true;
     case KJ_T_OPTIONAL: return kj_nrt_counted(t->elem);
     case KJ_T_TUPLE:
         for (int i = 0; i < t->n; i++)
@@ -51,7 +52,8 @@ static void each_owner(kj_lw *w, LLVMValueRef v, const kj_type *t, LLVMValueRef 
     switch (t->kind) {
     case KJ_T_ARRAY:
     case KJ_T_LIST:
-    case KJ_T_DICT: {
+    case KJ_T_DICT:
+    case KJ_T_SET: {
         LLVMValueRef o = t->kind == KJ_T_ARRAY ? LLVMBuildExtractValue(w->b, v, 0, "owner") : v;
         if (present)
             o = LLVMBuildSelect(w->b, present, o, LLVMConstNull(w->ptr), "");

@@ -1,20 +1,24 @@
-/* rt_dict: the runtime of dicts made in compiled code. A dict is a block
- * (nrt.h) whose data is a kj_dict_header: entries in insertion order (a
- * removed one stays, marked, until the table is rebuilt), and an
- * open-addressed table of slots holding entry indices, as CPython's
- * compact dicts. Keys compare by their bytes (rt_dict.h). Nothing here
- * needs the GIL except kj_dict_box. */
+/* rt_dict: the runtime of dicts and sets made in compiled code. A dict is
+ * a block (nrt.h) whose data is a kj_dict_header: entries in insertion
+ * order (a removed one stays, marked, until the table is rebuilt, unless
+ * it was the last), and an open-addressed table of slots holding entry
+ * indices, as CPython's compact dicts; a removed entry's slot becomes a
+ * tombstone, which probes go past. A set is a dict whose values have no
+ * bytes. Keys compare by their bytes (rt_dict.h). Nothing here needs the
+ * GIL except kj_dict_box and kj_set_box. */
 #include "jit/dicts.h"
 #include "jit/lists.h"
 #include "jit/nrt.h"
 #include "jit/rt_dict.h"
+#include "jit/sets.h"
 #include "jit/runtime.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define EMPTY (-1)
-#define REMOVED 1   /* an entry's flag word */
+#define TOMBSTONE (-2)   /* a slot whose entry was removed */
+#define REMOVED 1        /* an entry's flag word */
 
 /* An entry: a flag word, the key, the value, each part 8-byte aligned. */
 static int64_t round8(int64_t n) { return (n + 7) & ~(int64_t)7; }
@@ -62,8 +66,7 @@ static int64_t find_slot(const kj_dict_header *h, const void *key, uint64_t hash
         int64_t i = h->slots[s];
         if (i == EMPTY)
             return (int64_t)s;
-        char *e = entry(h, i);
-        if (*(int64_t *)e != REMOVED && memcmp(key_of(e), key, (size_t)h->keysize) == 0)
+        if (i != TOMBSTONE && memcmp(key_of(entry(h, i)), key, (size_t)h->keysize) == 0)
             return (int64_t)s;
     }
 }
@@ -96,7 +99,8 @@ static int rebuild(kj_dict_header *h, int64_t need) {
     h->slots = slots;
     h->cap = cap;
     h->mask = nslots - 1;
-    h->used = h->n = n;
+    h->used = h->n = h->filled = n;
+    h->first = 0;
     for (int64_t i = 0; i < n; i++) {
         char *e = entry(h, i);
         h->slots[find_slot(h, key_of(e), hash_key(key_of(e), h->keysize))] = i;
@@ -123,7 +127,10 @@ void *kj_dict_put(void *owner, const void *key, int64_t keysize, int64_t valsize
     int64_t s = h->cap ? find_slot(h, key, hash) : 0;
     if (h->cap && h->slots[s] != EMPTY)
         return value_of(h, entry(h, h->slots[s]));
-    if (h->used == h->cap) {   /* full: grow, or only drop the removed entries when they are many */
+    /* full (or half the slots taken, tombstones included, so that a probe
+     * always ends at an empty one): grow, or only drop the removed entries
+     * when they are many */
+    if (h->used == h->cap || h->filled == h->cap) {
         if (rebuild(h, h->n + 1 > h->cap / 2 ? h->cap * 2 : h->cap) < 0)
             return NULL;
         s = find_slot(h, key, hash);
@@ -133,21 +140,55 @@ void *kj_dict_put(void *owner, const void *key, int64_t keysize, int64_t valsize
     memcpy(key_of(e), key, (size_t)h->keysize);
     h->slots[s] = h->used++;
     h->n++;
+    h->filled++;
     *fresh = 1;
     return value_of(h, e);
+}
+
+/* Removes the entry of slot s; a removed entry at the end is forgotten,
+ * so that popping from the end takes no longer as the dict empties. */
+static void remove_at(kj_dict_header *h, int64_t s) {
+    *(int64_t *)entry(h, h->slots[s]) = REMOVED;
+    h->slots[s] = TOMBSTONE;
+    h->n--;
+    while (h->used > 0 && *(int64_t *)entry(h, h->used - 1) == REMOVED)
+        h->used--;
+    if (h->first > h->used)
+        h->first = h->used;
 }
 
 int32_t kj_dict_pop(void *owner, const void *key, void *value_out) {
     kj_dict_header *h = header(owner);
     if (!h->n)
         return 0;
-    int64_t i = h->slots[find_slot(h, key, hash_key(key, h->keysize))];
-    if (i == EMPTY)
+    int64_t s = find_slot(h, key, hash_key(key, h->keysize));
+    if (h->slots[s] == EMPTY)
         return 0;
-    char *e = entry(h, i);
+    memcpy(value_out, value_of(h, entry(h, h->slots[s])), (size_t)h->valsize);
+    remove_at(h, s);
+    return 1;
+}
+
+int32_t kj_set_pop_first(void *owner, void *key_out) {
+    kj_dict_header *h = header(owner);
+    if (!h->n)
+        return 0;
+    while (*(int64_t *)entry(h, h->first) == REMOVED)   /* entries before first are removed */
+        h->first++;
+    char *e = entry(h, h->first);
+    memcpy(key_out, key_of(e), (size_t)h->keysize);
+    remove_at(h, find_slot(h, key_of(e), hash_key(key_of(e), h->keysize)));
+    return 1;
+}
+
+int32_t kj_dict_pop_last(void *owner, void *key_out, void *value_out) {
+    kj_dict_header *h = header(owner);
+    if (!h->n)
+        return 0;
+    char *e = entry(h, h->used - 1);   /* live: remove_at forgets removed entries at the end */
+    memcpy(key_out, key_of(e), (size_t)h->keysize);
     memcpy(value_out, value_of(h, e), (size_t)h->valsize);
-    *(int64_t *)e = REMOVED;   /* its slot stays taken, so that probes go past it */
-    h->n--;
+    remove_at(h, find_slot(h, key_of(e), hash_key(key_of(e), h->keysize)));
     return 1;
 }
 
@@ -155,7 +196,7 @@ void kj_dict_clear(void *owner) {
     kj_dict_header *h = header(owner);
     for (int64_t s = 0; h->slots && s <= h->mask; s++)
         h->slots[s] = EMPTY;
-    h->used = h->n = 0;
+    h->used = h->n = h->filled = h->first = 0;
 }
 
 void *kj_dict_copy(void *owner) {
@@ -213,4 +254,26 @@ PyObject *kj_dict_box(void *owner, const kj_type *t) {
     }
     kj_nrt_decref(owner);   /* the reference the compiled code returned */
     return d;
+}
+
+PyObject *kj_set_box(void *owner, const kj_type *t) {
+    kj_dict_header *h = header(owner);
+    if (!t->elem && h->n) {   /* filled where typing could not follow it */
+        kj_nrt_decref(owner);
+        PyErr_SetString(PyExc_TypeError, "kiln: the item type of this set is not known where it is returned; "
+                                         "add to it in the function that makes it, or return the name it was filled through");
+        return NULL;
+    }
+    PyObject *r = PySet_New(NULL);
+    for (int64_t i = 0; r && i < h->used; i++) {
+        char *e = entry(h, i);
+        if (*(int64_t *)e == REMOVED)
+            continue;
+        PyObject *k = kj_box_item(key_of(e), t->elem);
+        if (!k || PySet_Add(r, k) < 0)
+            Py_CLEAR(r);
+        Py_XDECREF(k);
+    }
+    kj_nrt_decref(owner);   /* the reference the compiled code returned */
+    return r;
 }

@@ -18,6 +18,12 @@ void *kj_dict_get(void *owner, const void *key);
 void *kj_dict_put(void *owner, const void *key, int64_t keysize, int64_t valsize, int32_t *fresh);
 /* Removes key, its value copied to value_out: 1, or 0 when absent. */
 int32_t kj_dict_pop(void *owner, const void *key, void *value_out);
+/* Removes the last item inserted, copied to key_out and value_out: 1, or 0
+ * when empty (dict.popitem, set.pop). */
+int32_t kj_dict_pop_last(void *owner, void *key_out, void *value_out);
+/* Removes the first item in order, copied to key_out: 1, or 0 when empty
+ * (set.pop: the item a loop would give first, as in Python). */
+int32_t kj_set_pop_first(void *owner, void *key_out);
 void kj_dict_clear(void *owner);
 /* A new dict with the same items; NULL when out of memory. */
 void *kj_dict_copy(void *owner);
@@ -33,6 +39,8 @@ void *kj_dict_entry_value(void *owner, int64_t i);
     {"kj_dict_get", (void *)kj_dict_get},                     \
     {"kj_dict_put", (void *)kj_dict_put},                     \
     {"kj_dict_pop", (void *)kj_dict_pop},                     \
+    {"kj_dict_pop_last", (void *)kj_dict_pop_last},           \
+    {"kj_set_pop_first", (void *)kj_set_pop_first},           \
     {"kj_dict_clear", (void *)kj_dict_clear},                 \
     {"kj_dict_copy", (void *)kj_dict_copy},                   \
     {"kj_dict_compact", (void *)kj_dict_compact},             \

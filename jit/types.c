@@ -185,6 +185,13 @@ const kj_type *kj_dict(const kj_type *key, const kj_type *value) {
     return intern(&p);
 }
 
+const kj_type *kj_set(const kj_type *item) {
+    kj_type p = {.kind = KJ_T_SET, .elem = item};
+    if (!name_fmt(p.name, sizeof p.name, "set(%s)", item ? item->name : "undefined"))
+        return NULL;
+    return intern(&p);
+}
+
 const kj_type *kj_dictview(const kj_type *dict, char which) {
     kj_type p = {.kind = KJ_T_DICTVIEW, .elem = dict, .bits = which};
     if (!name_fmt(p.name, sizeof p.name, "dict_%s(%s)", which == 'k' ? "keys" : which == 'v' ? "values" : "items",
@@ -299,6 +306,8 @@ const kj_type *kj_unify(const kj_type *a, const kj_type *b) {
         return !a->elem ? b : !b->elem ? a : NULL;
     if (a->kind == KJ_T_DICT && b->kind == KJ_T_DICT)   /* {} takes the types of what is stored */
         return !a->n ? b : !b->n ? a : NULL;
+    if (a->kind == KJ_T_SET && b->kind == KJ_T_SET)   /* set() takes the type of what is added */
+        return !a->elem ? b : !b->elem ? a : NULL;
     if (a->kind == KJ_T_TUPLE && b->kind == KJ_T_TUPLE && a->n == b->n) {
         const kj_type *elems[a->n > 0 ? a->n : 1];
         for (int i = 0; i < a->n; i++)
@@ -386,6 +395,19 @@ const kj_type *kj_type_from_spec(PyObject *spec) {
                 return t;
         }
     }
+    /* containers, as kj_type_to_spec writes them (a return type in
+     * nopython_signatures): ("list", item), ("set", item), ("dict", key,
+     * value), or the name alone while their items are unknown */
+    if ((strcmp(k, "list") == 0 || strcmp(k, "set") == 0 || strcmp(k, "dict") == 0) && n <= (k[0] == 'd' ? 3 : 2)) {
+        const kj_type *parts[2] = {NULL, NULL};
+        for (Py_ssize_t i = 1; i < n; i++)
+            if (!(parts[i - 1] = kj_type_from_spec(PyTuple_GET_ITEM(spec, i))))
+                return NULL;
+        if (k[0] == 'd' && n != 2)
+            return kj_dict(parts[0], parts[1]);
+        if (k[0] != 'd')
+            return k[0] == 'l' ? kj_list(parts[0]) : kj_set(parts[0]);
+    }
     if (strcmp(k, "tuple") == 0 && n == 2 && PyTuple_Check(PyTuple_GET_ITEM(spec, 1))) {
         PyObject *items = PyTuple_GET_ITEM(spec, 1);
         int m = (int)PyTuple_GET_SIZE(items);
@@ -414,6 +436,7 @@ PyObject *kj_type_to_spec(const kj_type *t) {
     case KJ_T_DICT:
         return t->n ? Py_BuildValue("(sNN)", "dict", kj_type_to_spec(t->elems[0]), kj_type_to_spec(t->elems[1]))
                     : Py_BuildValue("(s)", "dict");
+    case KJ_T_SET: return t->elem ? Py_BuildValue("(sN)", "set", kj_type_to_spec(t->elem)) : Py_BuildValue("(s)", "set");
     case KJ_T_ARRAY:
         return Py_BuildValue("(sNiCO)", "array", kj_type_to_spec(t->elem), t->ndim, t->layout,
                              t->readonly ? Py_True : Py_False);
@@ -561,6 +584,7 @@ const kj_type *kj_iter_elem(const kj_type *t) {
     }
     case KJ_T_REVERSED: return kj_iter_elem(t->elem);
     case KJ_T_DICT: return t->n ? t->elems[0] : NULL;   /* its keys */
+    case KJ_T_SET: return t->elem;
     case KJ_T_DICTVIEW: {
         const kj_type *d = t->elem;
         return t->bits == 'k' ? d->elems[0] : t->bits == 'v' ? d->elems[1] : kj_tuple(2, (const kj_type *const *)d->elems);

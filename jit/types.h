@@ -19,6 +19,7 @@ typedef enum {
     KJ_T_OPTIONAL,   /* elem: a value of elem or None */
     KJ_T_LIST,       /* elem: a reference-counted list of numbers (lists.c) */
     KJ_T_DICT,       /* n 2, elems: key and value types of a reference-counted dict (dicts.h); NULL for `{}` */
+    KJ_T_SET,        /* elem: the item type of a reference-counted set (sets.h); NULL for set() */
     KJ_T_RANGE,      /* iterables only usable in `for` */
     KJ_T_ENUMERATE,  /* elem: the iterable enumerated */
     KJ_T_REVERSED,   /* elem: the range, array or list gone through backwards */
@@ -64,6 +65,8 @@ const kj_type *kj_reversed(const kj_type *sequence);
 const kj_type *kj_iter_elem(const kj_type *t);
 /* A dict from key to value; both NULL for `{}` before anything is stored. */
 const kj_type *kj_dict(const kj_type *key, const kj_type *value);
+/* A set of item; NULL for set() before anything is added. */
+const kj_type *kj_set(const kj_type *item);
 /* d.keys() ('k'), d.values() ('v'), d.items() ('i'), to loop over. */
 const kj_type *kj_dictview(const kj_type *dict, char which);
 const kj_type *kj_zip(int n, const kj_type *const *iterables);

@@ -303,6 +303,8 @@ def _unpassable(value):
         return "a list", "pass a NumPy array instead: np.array(values)"
     if isinstance(value, dict):
         return "a dict", "build it in the compiled function, or pass its keys and values as arrays"
+    if isinstance(value, (set, frozenset)):
+        return f"a {type(value).__name__}", "build it in the compiled function, or pass its items as an array: np.array(sorted(s))"
     return f"a {type(value).__name__}", None
 
 

@@ -94,3 +94,28 @@ def delete_a_missing_key(n):
     d = {1: 1}
     del d[n]
     return d
+@case((2,), (2.0,), (1.5,), (300,), (2**53 + 1,))
+def lookups_of_another_type(x):   # 1.5 is no int key, 300 no int8 one: they are not there
+    d = {1: 10, 2: 20}
+    small = {np.int8(44): 1}
+    big = {float(2**53): 1}
+    return x in d, d.get(x, -1), d.pop(x, -2), x in small, x in big, d
+@case((2.5,), (1.0,))
+def missing_key_of_another_type(x):
+    d = {1: 10}
+    return d[x]
+@case(*N)
+def popitem_takes_the_last_stored(n):
+    d = {i: i * i for i in range(n)}
+    d[-5] = 1
+    last = d.popitem()
+    d.pop(0, 0)
+    order = []
+    while d:
+        order.append(d.popitem())
+    return last, order
+@case((0,),)
+def popitem_of_an_empty_dict(n):
+    d = {n: 1}
+    d.popitem()
+    return d.popitem()

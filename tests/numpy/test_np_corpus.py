@@ -14,6 +14,7 @@ import corpus_np_zero_d  # noqa: F401
 import corpus_np_linalg  # noqa: F401
 import corpus_np_build  # noqa: F401
 import corpus_dicts  # noqa: F401
+import corpus_sets  # noqa: F401
 from np_diff import CASES, check
 
 
