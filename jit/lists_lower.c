@@ -4,6 +4,7 @@
  * of range is IndexError. */
 #include "jit/dicts.h"
 #include "jit/lists.h"
+#include "jit/sets.h"
 #include "jit/lower_np.h"
 #include "jit/lower_nrt.h"
 #include "jit/nrt.h"
@@ -246,10 +247,14 @@ static void sort(kj_lw *w, kj_node *at, LLVMValueRef list, const kj_type *e, LLV
 
 /* The length and item i of seq, a list or a 1-d array (type st). */
 static LLVMValueRef seq_len(kj_lw *w, LLVMValueRef seq, const kj_type *st) {
+    if (st->kind == KJ_T_SET)   /* its items made the first ones of its table */
+        return st->elem ? kj_dict_iter_setup(w, seq) : c64(w, 0);
     return st->kind == KJ_T_LIST ? kj_list_len(w, seq) : kj_array_len(w, seq);
 }
 
 static LLVMValueRef seq_get(kj_lw *w, LLVMValueRef seq, const kj_type *st, LLVMValueRef i) {
+    if (st->kind == KJ_T_SET)
+        return kj_set_item(w, seq, st, i);
     return st->kind == KJ_T_LIST ? kj_list_get(w, seq, st->elem, i) : kj_array_item(w, seq, st, i);
 }
 
@@ -473,7 +478,7 @@ bool kj_list_lowers(const kj_node *n) {
         if (!strcmp(fn->name, "list"))
             return true;
         const kj_type *st = n->nkids >= 2 ? n->kids[1]->type : NULL;
-        if (!st || (st->kind != KJ_T_LIST && (st->kind != KJ_T_ARRAY || st->ndim != 1)))
+        if (!st || (st->kind != KJ_T_LIST && st->kind != KJ_T_SET && (st->kind != KJ_T_ARRAY || st->ndim != 1)))
             return false;
         if (n->nkids == 3)   /* sorted(x, reverse=...) */
             return !strcmp(fn->name, "sorted");

@@ -90,12 +90,17 @@ def truth_and_draining(n):
     d = {1: 2}
     return order, empty, bool(lst), not d, bool(set()), len(order)
 @case(*N)
-def loops_and_conversions(n):
+def loops_and_builtins(n):
     s = {i * 7 % 10 for i in range(n)}
     total = 0
     for x in s:
         total += x
-    return total, sorted(list(s)), sum(list(s)), len(s), max(list(s)) if s else -1
+    f = {0.5 * i - 3 for i in range(n)}
+    return (total, sorted(s), sorted(s, reverse=True), sum(s), len(s), max(s) if s else -1, min(f) if f else 0.0,
+            sum(f), any(s), all(s), sorted(list(s)), sorted({(i % 2, -i) for i in range(n)}))
+@case((0,), (3,))
+def max_of_an_empty_set(n):
+    return max(set(range(n)) - set(range(5)))
 @case((1,), (5,))
 def remove_a_missing_item(x):
     s = {1, 2}
