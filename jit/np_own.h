@@ -27,6 +27,8 @@ KJ_NP_OWN(trim_zeros)
 KJ_NP_OWN(vander)
 KJ_NP_OWN(delete)
 KJ_NP_OWN(split)
+KJ_NP_OWN(resize)
+KJ_NP_OWN(indices)
 #undef KJ_NP_OWN
 
 #endif

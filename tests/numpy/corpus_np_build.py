@@ -2,7 +2,8 @@
 on arrays of every kind of dtype and layout, empty ones and views, with
 NumPy's errors for negative counts, counts of the wrong length and an
 axis out of range; np.triu, np.tril and np.tri; np.convolve and np.correlate;
-np.split, np.array_split, np.hsplit, np.vsplit and np.dsplit (lists of views)."""
+np.split, np.array_split, np.hsplit, np.vsplit and np.dsplit (lists of views);
+np.resize and np.indices."""
 import numpy as np
 
 from np_diff import case
@@ -73,3 +74,13 @@ def split_blocks(b): return np.dsplit(b, 2) if b.shape[2] % 2 == 0 else np.dspli
 # np.asfortranarray: a Fortran-ordered copy, or the array itself when it is one (tests/numpy/test_layouts.py: the flags)
 @case(*[(a,) for a in ARRAYS])
 def fortran_copies(a): return np.asfortranarray(a), np.asfortranarray(a, dtype=np.complex128), np.asfortranarray(a.T)
+
+
+# np.resize: a's elements in C order, repeated to fill the new shape; zeros for an empty a (jit/np_resize.c)
+@case(*[(a, 5) for a in ARRAYS], (_M, 0), (np.zeros(0, np.int8), 4), (_M, -1))
+def resize(a, n): return np.resize(a, (n, 3)), np.resize(a, n), np.resize(a, (2, n, 2))
+
+
+# np.indices: the index grid of a tuple of dimensions (jit/np_indices.c)
+@case((0,), (1,), (4,))
+def indices(n): return np.indices((n, 3)), np.indices((2, n, 1), dtype=np.int8), np.indices((n,), dtype=float), np.indices(())

@@ -661,3 +661,28 @@ def test_split_checks_what_typing_can_see():
     assert "a number of sections, or indices" in str(e.value)
     with pytest.raises(kiln.TypingError, match="axis 1 is out of bounds for array of dimension 1"):
         split_past_the_axes(np.zeros(4))
+
+
+@kiln.njit
+def indices_of_an_int(n):
+    return np.indices(n)
+
+
+@kiln.njit
+def sparse_indices(n):
+    return np.indices((n, n), sparse=True)
+
+
+@kiln.njit
+def resize_to_floats(a):
+    return np.resize(a, (2.5, 2))
+
+
+def test_indices_and_resize_take_shapes():
+    with pytest.raises(kiln.TypingError, match="np.indices takes a tuple of ints and a dtype here") as e:
+        indices_of_an_int(3)
+    assert "np.indices((n, m))" in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.indices takes a tuple of ints and a dtype here"):
+        sparse_indices(3)
+    with pytest.raises(kiln.TypingError, match=r"np.resize takes an array and a shape \(an int or a tuple of ints\)"):
+        resize_to_floats(np.zeros(3))
