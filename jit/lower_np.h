@@ -243,6 +243,17 @@ LLVMValueRef kj_np_count_true(kj_lw *w, LLVMValueRef a, const kj_type *at);
  * np.imag of a number (at a number type) are numbers. */
 LLVMValueRef kj_np_part(kj_lw *w, LLVMValueRef arr, const kj_type *at, bool imag, const kj_type *t);
 
+/* np.linspace's elements, NumPy's arithmetic: i * step + start (through
+ * the difference where the step underflows, times it where there is no
+ * step), the last exactly stop with endpoint. Setup raises NumPy's
+ * ValueError for a negative num; start and stop are doubles. */
+typedef struct {
+    LLVMValueRef start, stop, num, delta, div, step, has_div, step_zero, ends_at_stop;
+} kj_np_linspace;
+void kj_np_linspace_setup(kj_lw *w, kj_np_linspace *ls, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef num,
+                          LLVMValueRef endpoint);
+LLVMValueRef kj_np_linspace_item(kj_lw *w, const kj_np_linspace *ls, LLVMValueRef i);
+
 /* A shape argument (int or tuple of ints) as nd i64 values. */
 void kj_np_shape_arg(kj_lw *w, kj_node *k, LLVMValueRef *shape);
 /* A value node lowered and converted to t. */

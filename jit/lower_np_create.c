@@ -57,35 +57,46 @@ static LLVMValueRef arange(kj_lw *w, kj_node *n, const kj_np_args *a) {
     return arr;
 }
 
-/* np.linspace(start, stop, num=50, endpoint=True), NumPy's arithmetic:
- * i * step + start, the last element exactly stop. */
-static LLVMValueRef linspace(kj_lw *w, kj_node *n, const kj_np_args *a) {
+void kj_np_linspace_setup(kj_lw *w, kj_np_linspace *ls, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef num,
+                          LLVMValueRef endpoint) {
     LLVMBuilderRef b = w->b;
-    LLVMValueRef start = kj_np_value(w, a->pos[0], KJ_F64), stop = kj_np_value(w, a->pos[1], KJ_F64);
-    kj_node *numk = kj_np_arg(a, 2, "num"), *epk = kj_np_arg(a, -1, "endpoint");
-    LLVMValueRef num = numk ? kj_np_value(w, numk, KJ_I64) : c64(w, 50);
-    LLVMValueRef endpoint = epk ? kj_truth(w, kj_lower_expr(w, epk), epk->type) : LLVMConstInt(w->i1, 1, 0);
     kj_np_raise_i64_if(w, LLVMBuildICmp(b, LLVMIntSLT, num, c64(w, 0), ""), PyExc_ValueError,
                        "Number of samples, %lld, must be non-negative.", num);
+    ls->start = start;
+    ls->stop = stop;
+    ls->num = num;
     LLVMValueRef div = LLVMBuildSelect(b, endpoint, LLVMBuildSub(b, num, c64(w, 1), ""), num, "");
-    LLVMValueRef delta = LLVMBuildFSub(b, stop, start, "");
-    LLVMValueRef divf = LLVMBuildSIToFP(b, div, w->f64, "");
-    LLVMValueRef step = LLVMBuildFDiv(b, delta, divf, "");
-    LLVMValueRef has_div = LLVMBuildICmp(b, LLVMIntSGT, div, c64(w, 0), "");
-    LLVMValueRef step_zero = LLVMBuildFCmp(b, LLVMRealOEQ, step, LLVMConstReal(w->f64, 0), "");
-    LLVMValueRef arr = kj_np_alloc(w, n->type, &num, false);
-    kj_np_loop l;
-    LLVMValueRef i = kj_np_loop_begin(w, &l, num);
+    ls->delta = LLVMBuildFSub(b, stop, start, "");
+    ls->div = LLVMBuildSIToFP(b, div, w->f64, "");
+    ls->step = LLVMBuildFDiv(b, ls->delta, ls->div, "");
+    ls->has_div = LLVMBuildICmp(b, LLVMIntSGT, div, c64(w, 0), "");
+    ls->step_zero = LLVMBuildFCmp(b, LLVMRealOEQ, ls->step, LLVMConstReal(w->f64, 0), "");
+    ls->ends_at_stop = LLVMBuildAnd(b, endpoint, LLVMBuildICmp(b, LLVMIntSGT, num, c64(w, 1), ""), "");
+}
+
+LLVMValueRef kj_np_linspace_item(kj_lw *w, const kj_np_linspace *ls, LLVMValueRef i) {
+    LLVMBuilderRef b = w->b;
     LLVMValueRef fi = LLVMBuildSIToFP(b, i, w->f64, "");
-    LLVMValueRef by_step = LLVMBuildFMul(b, fi, step, "");
-    LLVMValueRef by_delta = LLVMBuildFMul(b, LLVMBuildFDiv(b, fi, divf, ""), delta, "");
-    LLVMValueRef y = LLVMBuildSelect(b, has_div, LLVMBuildSelect(b, step_zero, by_delta, by_step, ""),
-                                     LLVMBuildFMul(b, fi, delta, ""), "");
-    y = LLVMBuildFAdd(b, y, start, "");
-    LLVMValueRef last = LLVMBuildAnd(b, LLVMBuildAnd(b, endpoint, LLVMBuildICmp(b, LLVMIntSGT, num, c64(w, 1), ""), ""),
-                                     LLVMBuildICmp(b, LLVMIntEQ, i, LLVMBuildSub(b, num, c64(w, 1), ""), ""), "");
-    y = LLVMBuildSelect(b, last, stop, y, "");
-    kj_np_store_elem(w, kj_np_ptr(w, arr, 1, &i), y, KJ_F64, KJ_F64);
+    LLVMValueRef by_step = LLVMBuildFMul(b, fi, ls->step, "");
+    LLVMValueRef by_delta = LLVMBuildFMul(b, LLVMBuildFDiv(b, fi, ls->div, ""), ls->delta, "");
+    LLVMValueRef y = LLVMBuildSelect(b, ls->has_div, LLVMBuildSelect(b, ls->step_zero, by_delta, by_step, ""),
+                                     LLVMBuildFMul(b, fi, ls->delta, ""), "");
+    y = LLVMBuildFAdd(b, y, ls->start, "");
+    LLVMValueRef last = LLVMBuildAnd(b, ls->ends_at_stop, LLVMBuildICmp(b, LLVMIntEQ, i, LLVMBuildSub(b, ls->num, c64(w, 1), ""), ""), "");
+    return LLVMBuildSelect(b, last, ls->stop, y, "");
+}
+
+/* np.linspace(start, stop, num=50, endpoint=True). */
+static LLVMValueRef linspace(kj_lw *w, kj_node *n, const kj_np_args *a) {
+    kj_node *numk = kj_np_arg(a, 2, "num"), *epk = kj_np_arg(a, -1, "endpoint");
+    kj_np_linspace ls;
+    kj_np_linspace_setup(w, &ls, kj_np_value(w, a->pos[0], KJ_F64), kj_np_value(w, a->pos[1], KJ_F64),
+                         numk ? kj_np_value(w, numk, KJ_I64) : c64(w, 50),
+                         epk ? kj_truth(w, kj_lower_expr(w, epk), epk->type) : LLVMConstInt(w->i1, 1, 0));
+    LLVMValueRef arr = kj_np_alloc(w, n->type, &ls.num, false);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, ls.num);
+    kj_np_store_elem(w, kj_np_ptr(w, arr, 1, &i), kj_np_linspace_item(w, &ls, i), KJ_F64, KJ_F64);
     kj_np_loop_end(w, &l);
     return arr;
 }

@@ -29,6 +29,7 @@ KJ_NP_OWN(delete)
 KJ_NP_OWN(split)
 KJ_NP_OWN(resize)
 KJ_NP_OWN(indices)
+KJ_NP_OWN(geomspace)
 #undef KJ_NP_OWN
 
 #endif

@@ -142,6 +142,11 @@ def concatenate_in_loop(a):
 # np.logspace and np.expand_dims (jit/np_rewrite.c)
 @case((0, 2, 5), (0.0, 1.0, 4), (-1.5, 2.5, 1), (2, 0, 0), (3.0, -3.0, 7))
 def logspace(a, b, n): return np.logspace(a, b, n), np.logspace(a, b, n, endpoint=False), np.logspace(a, b, n, base=2.0)
+# np.geomspace: the ends exactly start and stop, both negated back when negative, NaN
+# between ends of opposite signs, NumPy's ValueError for a zero end (jit/np_geomspace.c)
+@case((1, 1000, 4), (-1.0, -16.0, 5), (2.5, 0.1, 7), (-1, 10, 3), (1e-3, 1e7, 1), (np.float32(3), 9, 0), (0, 3, 3),
+      (5, -0.0, 2))
+def geomspace(a, b, n): return np.geomspace(a, b, n), np.geomspace(a, b, n, endpoint=False), np.geomspace(a, b)
 # window functions (jit/np_rewrite.c), in NumPy's formulas: M below 1 gives an empty
 # array, M == 1 a single 1.0; an integer M puts exact zeros at the ends, as NumPy's
 @case((-3,), (0,), (1,), (2,), (3,), (5,), (8,), (51,), (256,), (4.0,))

@@ -686,3 +686,14 @@ def test_indices_and_resize_take_shapes():
         sparse_indices(3)
     with pytest.raises(kiln.TypingError, match=r"np.resize takes an array and a shape \(an int or a tuple of ints\)"):
         resize_to_floats(np.zeros(3))
+
+
+@kiln.njit
+def geomspace_of_arrays(a):
+    return np.geomspace(a, a * 2, 3)
+
+
+def test_geomspace_takes_numbers():
+    with pytest.raises(kiln.TypingError, match="np.geomspace.* takes two real numbers, an int and a bool here") as e:
+        geomspace_of_arrays(np.ones(2))
+    assert "loop over them" in str(e.value)
