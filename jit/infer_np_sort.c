@@ -1,5 +1,6 @@
 /* infer_np_sort: the types of NumPy's sorting, searching and counting
- * functions in compiled code: np.sort, argsort and unique (with its
+ * functions in compiled code: np.sort, argsort, partition and argpartition
+ * (sorted: a partition whose sides are in order), unique (with its
  * return_* flags), median, percentile and quantile (and nanpercentile,
  * nanquantile), searchsorted,
  * digitize, isin and in1d, histogram, bincount and interp. */
@@ -72,6 +73,20 @@ const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, co
             FAIL(c, n, "Sort along the last axis (the default).", "np.%s %s", m, refused);
         /* sort and argsort along the last axis; unique flattens */
         return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, m[0] == 'u' ? 1 : x->ndim, KJ_LAYOUT_C, false);
+    }
+    if (!strcmp(m, "partition") || !strcmp(m, "argpartition")) {
+        kj_node *kth = a->npos > 1 ? a->pos[1] : NULL;
+        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *k = kth ? kj_np_arg_type(c, kth) : NULL;
+        if (!x || !k)
+            return NULL;
+        bool ints = kj_is_intlike(k) || (k->kind == KJ_T_ARRAY && k->ndim == 1 && kj_is_intlike(k->elem)) ||
+                    (k->kind == KJ_T_TUPLE && kj_np_shape_ndim(k) >= 0);
+        if (x->kind != KJ_T_ARRAY || x->ndim == 0 || x->elem->kind == KJ_T_COMPLEX || !ints || k->kind == KJ_T_BOOL)
+            FAIL(c, n, NULL, "np.%s takes a real array and kth, an int or ints, here", m);
+        const char *refused = kj_np_sort_args_refused(a, 2, x->ndim);
+        if (refused)
+            FAIL(c, n, "Partition along the last axis (the default).", "np.%s %s", m, refused);
+        return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, x->ndim, KJ_LAYOUT_C, false);
     }
     const char *plain = strncmp(m, "nan", 3) ? m : m + 3;   /* np.nanpercentile: np.percentile of the numbers */
     if (!strcmp(m, "median") || !strcmp(plain, "percentile") || !strcmp(plain, "quantile")) {

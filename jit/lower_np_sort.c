@@ -1,4 +1,6 @@
-/* lower_np_sort: np.sort, a.sort(), argsort, unique, searchsorted, digitize, isin,
+/* lower_np_sort: np.sort, a.sort(), argsort, partition and argpartition
+ * (sorted: each side of kth in order, which a partition allows, NumPy
+ * leaving their order unspecified), unique, searchsorted, digitize, isin,
  * histogram, median, percentile and quantile (nanpercentile, nanquantile): the data is made contiguous (a copy where NumPy returns a
  * new array anyway) and handed to rt_sort.c. */
 #include "jit/lower_np.h"
@@ -245,6 +247,29 @@ static LLVMValueRef unique_with(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMV
     return kj_np_tuple(w, n->type, k, items);
 }
 
+/* NumPy's ValueError for a kth of np.partition (node k) outside the last
+ * axis of arr (type at), negative ones counted from the end; an empty
+ * array takes any. */
+static void check_kth(kj_lw *w, kj_node *k, LLVMValueRef arr, const kj_type *at) {
+    LLVMValueRef len = kj_array_field(w, arr, 2, at->ndim - 1), empty = LLVMBuildICmp(w->b, LLVMIntEQ, kj_np_size(w, arr, at->ndim), c64(w, 0), "");
+    const kj_type *kt = k->type;
+    LLVMValueRef kv = kj_lower_expr(w, k);
+    int count = kt->kind == KJ_T_TUPLE ? kt->n : 1;
+    kj_np_loop l;
+    LLVMValueRef i = kt->kind == KJ_T_ARRAY ? kj_np_loop_begin(w, &l, kj_array_len(w, kv)) : NULL;
+    for (int j = 0; j < count; j++) {
+        LLVMValueRef v = kt->kind == KJ_T_ARRAY ? kj_cast(w, kj_array_item(w, kv, kt, i), kt->elem, KJ_I64)
+                         : kt->kind == KJ_T_TUPLE ? kj_cast(w, LLVMBuildExtractValue(w->b, kv, (unsigned)j, ""), kt->elems[j], KJ_I64)
+                                                  : kj_cast(w, kv, kt, KJ_I64);
+        v = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, v, c64(w, 0), ""), LLVMBuildAdd(w->b, v, len, ""), v, "");
+        LLVMValueRef out = LLVMBuildOr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, v, c64(w, 0), ""), LLVMBuildICmp(w->b, LLVMIntSGE, v, len, ""), "");
+        kj_np_raise_i64x2_if(w, LLVMBuildAnd(w->b, out, LLVMBuildNot(w->b, empty, ""), ""), PyExc_ValueError,
+                             "kth(=%lld) out of bounds (%lld)", v, len);
+    }
+    if (i)
+        kj_np_loop_end(w, &l);
+}
+
 LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "histogram"))
         return histogram(w, n, a);
@@ -264,6 +289,10 @@ LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_n
         return LLVMGetUndef(kj_lltype(w, n->type));
     }
     LLVMValueRef arr = kj_lower_expr(w, an);
+    if (!strcmp(m, "partition") || !strcmp(m, "argpartition")) {
+        check_kth(w, a->pos[1], arr, at);
+        m = m[0] == 'a' ? "argsort" : "sort";
+    }
     if (strcmp(m, "unique") != 0) {
         /* sort, argsort, a.sort(): each row along the last axis of a C copy */
         LLVMValueRef c = kj_np_copy(w, arr, at, e), size = kj_np_size(w, c, at->ndim);
