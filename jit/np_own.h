@@ -30,6 +30,7 @@ KJ_NP_OWN(split)
 KJ_NP_OWN(resize)
 KJ_NP_OWN(indices)
 KJ_NP_OWN(geomspace)
+KJ_NP_OWN(polyval)
 #undef KJ_NP_OWN
 
 #endif

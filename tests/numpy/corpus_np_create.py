@@ -147,6 +147,13 @@ def logspace(a, b, n): return np.logspace(a, b, n), np.logspace(a, b, n, endpoin
 @case((1, 1000, 4), (-1.0, -16.0, 5), (2.5, 0.1, 7), (-1, 10, 3), (1e-3, 1e7, 1), (np.float32(3), 9, 0), (0, 3, 3),
       (5, -0.0, 2))
 def geomspace(a, b, n): return np.geomspace(a, b, n), np.geomspace(a, b, n, endpoint=False), np.geomspace(a, b)
+# np.polyval: Horner's rule over p, elementwise over x, in NumPy's dtype for x and p (jit/np_polyval.c)
+_X32 = np.arange(-3, 3, dtype=np.float32)
+@case(*[(p, x) for p in (np.array([1.0, -2.0, 0.5]), np.array([1, 2, -3]), np.array([1, 2], np.int8))
+        for x in (_X32, np.arange(5), np.arange(-4, 4, dtype=np.int8), 2.0, 3, np.arange(6.0).reshape(2, 3).T, np.zeros(0),
+                  np.array([np.inf, -np.inf, np.nan]))],
+      (np.array([2 ** 40, 3]), np.array([2 ** 30])), (np.array([1 + 2j, 3]), np.array([0.5, -1.0])))
+def polyval(p, x): return np.polyval(p, x)
 # window functions (jit/np_rewrite.c), in NumPy's formulas: M below 1 gives an empty
 # array, M == 1 a single 1.0; an integer M puts exact zeros at the ends, as NumPy's
 @case((-3,), (0,), (1,), (2,), (3,), (5,), (8,), (51,), (256,), (4.0,))

@@ -697,3 +697,14 @@ def test_geomspace_takes_numbers():
     with pytest.raises(kiln.TypingError, match="np.geomspace.* takes two real numbers, an int and a bool here") as e:
         geomspace_of_arrays(np.ones(2))
     assert "loop over them" in str(e.value)
+
+
+@kiln.njit
+def polyval_of_a_tuple(x):
+    return np.polyval((1.0, 2.0), x)
+
+
+def test_polyval_takes_an_array_of_coefficients():
+    with pytest.raises(kiln.TypingError, match="np.polyval takes a 1-d array of coefficients and a number or an array here") as e:
+        polyval_of_a_tuple(2.0)
+    assert "np.polyval(np.array([2.0, 0.0, 1.0]), x)" in str(e.value)
