@@ -98,3 +98,50 @@ def test_a_drained_set_gives_its_memory_back():
             left.clear()
     assert churn(100_000) == (expected_total, len(left))
     assert live() == before
+
+
+def table_churn(ops, vals):
+    """Random adds, removals and pops on a set and a dict, against CPython:
+    the dict's order (insertion order in both), popitem's LIFO and the
+    set's items, through many rebuilds, tombstones and emptyings."""
+    s = set()
+    d = {}
+    log = []
+    for op, v in zip(ops, vals):
+        if op == 0:
+            s.add(v)
+        elif op == 1:
+            s.discard(v)
+        elif op == 2:
+            log.append(1 if v in s else 0)
+        elif op == 3:
+            d[v] = d.get(v, 0) + 1
+        elif op == 4:
+            log.append(d.pop(v, -1))
+        elif op == 5:
+            if d:
+                k, c = d.popitem()
+                log.append(k * 1000 + c)
+        elif op == 6:
+            s ^= {v, v + 1}
+        elif op == 7:
+            s -= {v}
+        elif op == 8 and len(s) > 40:
+            s.clear()
+        elif op == 9 and len(d) > 40:
+            while d:
+                d.popitem()
+    return s, d, list(d), log
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tables_agree_with_cpython_through_random_churn(seed):
+    rng = np.random.default_rng(seed)
+    ops = rng.integers(0, 10, 20_000)
+    vals = rng.integers(-30 - 40 * seed, 30 + 40 * seed, 20_000)
+    expected = table_churn(ops, vals.tolist())
+    before = live()
+    got = kiln.jit(table_churn)(ops, vals)
+    assert got == expected
+    del got
+    assert live() == before
