@@ -10,7 +10,7 @@ static const kj_np_own own[] = {
     OWN("atleast_2d", atleast), OWN("atleast_3d", atleast), OWN("frexp", frexp), OWN("trim_zeros", trim_zeros),
     OWN("vander", vander), OWN("delete", delete), OWN("split", split), OWN("array_split", split),
     OWN("hsplit", split), OWN("vsplit", split), OWN("dsplit", split), OWN("resize", resize), OWN("indices", indices),
-    OWN("geomspace", geomspace), OWN("polyval", polyval),
+    OWN("geomspace", geomspace), OWN("polyval", polyval), OWN("unwrap", unwrap),
 };
 
 const kj_np_own *kj_np_own_of(const char *m) {

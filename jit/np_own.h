@@ -31,6 +31,7 @@ KJ_NP_OWN(resize)
 KJ_NP_OWN(indices)
 KJ_NP_OWN(geomspace)
 KJ_NP_OWN(polyval)
+KJ_NP_OWN(unwrap)
 #undef KJ_NP_OWN
 
 #endif

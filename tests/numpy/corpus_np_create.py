@@ -154,6 +154,13 @@ _X32 = np.arange(-3, 3, dtype=np.float32)
                   np.array([np.inf, -np.inf, np.nan]))],
       (np.array([2 ** 40, 3]), np.array([2 ** 30])), (np.array([1 + 2j, 3]), np.array([0.5, -1.0])))
 def polyval(p, x): return np.polyval(p, x)
+# np.unwrap of a 1-d array: NumPy's corrections step by step, a float period (jit/np_unwrap.c)
+_PHASES = np.cumsum(np.random.default_rng(3).normal(0, 2, 40)) % (2 * np.pi)
+@case(*[(p, d) for p in (_PHASES, np.array([0, 3, 6.5, -2, 1], np.float32), np.arange(5) * 3, np.zeros(0), np.array([5.0]),
+                         np.array([0.0, np.pi, 0.0, -np.pi]), np.array([0.0, np.nan, 1.0, np.inf, 2.0]), _PHASES[::-3],
+                         np.array([0, 100, -100], np.int8))
+        for d in (1.0, 4.0)])
+def unwrap(p, d): return np.unwrap(p), np.unwrap(p, d), np.unwrap(p, period=360.0), np.unwrap(p, discont=d, axis=-1)
 # window functions (jit/np_rewrite.c), in NumPy's formulas: M below 1 gives an empty
 # array, M == 1 a single 1.0; an integer M puts exact zeros at the ends, as NumPy's
 @case((-3,), (0,), (1,), (2,), (3,), (5,), (8,), (51,), (256,), (4.0,))

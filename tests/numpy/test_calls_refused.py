@@ -708,3 +708,14 @@ def test_polyval_takes_an_array_of_coefficients():
     with pytest.raises(kiln.TypingError, match="np.polyval takes a 1-d array of coefficients and a number or an array here") as e:
         polyval_of_a_tuple(2.0)
     assert "np.polyval(np.array([2.0, 0.0, 1.0]), x)" in str(e.value)
+
+
+@kiln.njit
+def unwrap_rows(m):
+    return np.unwrap(m, axis=1)
+
+
+def test_unwrap_takes_one_line():
+    with pytest.raises(kiln.TypingError, match="np.unwrap takes a real 1-d array, discont and a float period here") as e:
+        unwrap_rows(np.zeros((2, 3)))
+    assert "Unwrap each row in a loop" in str(e.value)
