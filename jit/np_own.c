@@ -11,6 +11,7 @@ static const kj_np_own own[] = {
     OWN("vander", vander), OWN("delete", delete), OWN("split", split), OWN("array_split", split),
     OWN("hsplit", split), OWN("vsplit", split), OWN("dsplit", split), OWN("resize", resize), OWN("indices", indices),
     OWN("geomspace", geomspace), OWN("polyval", polyval), OWN("unwrap", unwrap),
+    OWN("put", put), OWN("place", put),
 };
 
 const kj_np_own *kj_np_own_of(const char *m) {

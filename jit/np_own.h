@@ -32,6 +32,7 @@ KJ_NP_OWN(indices)
 KJ_NP_OWN(geomspace)
 KJ_NP_OWN(polyval)
 KJ_NP_OWN(unwrap)
+KJ_NP_OWN(put)
 #undef KJ_NP_OWN
 
 #endif

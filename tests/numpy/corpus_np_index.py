@@ -315,3 +315,24 @@ def nan_percentiles(a):
     return np.nanpercentile(a, 0), np.nanpercentile(a, 37.5), np.nanquantile(a, 0.5), np.nanquantile(a, 1.0), np.nanpercentile(a, q=90)
 @case((_SOME_NAN, 101.0), (np.full(2, np.nan), -1.0), (np.zeros(0), 50.0))
 def nan_percentile_of_q(a, q): return np.nanpercentile(a, q), np.nanquantile(a, q / 100)
+
+
+# np.put and np.place write into the array in its C order, a view of any layout too (jit/np_put.c);
+# the corpus compares the arrays after the call
+_P = np.arange(12.0).reshape(3, 4)
+@case(*[(a, i, v) for a in (np.arange(5.0), _P.copy(), _P.copy()[:, ::2], np.arange(6, dtype=np.int8))
+        for i, v in ((0, 7.0), (-1, 3), (np.array([1, 0, 2]), np.array([9.0, 8.0])), (np.array([], np.int64), np.array([1.0])),
+                     (np.array([1]), np.zeros(0)))],
+      (np.arange(5.0), 10, 1.0), (np.arange(5.0), -6, 1.0), (np.arange(5.0), np.array([0, 5]), 1.0))
+def put(a, i, v):
+    return np.put(a, i, v)
+@case(*[(a, m, v) for a in (np.arange(5.0), _P.copy()[::-1, 1::2]) for m, v in
+        ((0, np.array([9.0, 8.0])), (0, np.array([1.5])), (1, np.zeros(0)))],
+      (np.arange(5.0), 0, np.zeros(0)), (np.arange(5.0), 2, np.array([1.0])))
+def place(a, m, v):   # m: 0 every element but each third, 1 none, 2 a mask of another size
+    mask = np.arange(a.size).reshape(a.shape) % 3 != 1
+    if m == 1:
+        return np.place(a, mask & False, v)
+    if m == 2:
+        return np.place(a, np.zeros(3, np.bool_), v)
+    return np.place(a, mask, v)

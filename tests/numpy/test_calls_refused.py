@@ -719,3 +719,20 @@ def test_unwrap_takes_one_line():
     with pytest.raises(kiln.TypingError, match="np.unwrap takes a real 1-d array, discont and a float period here") as e:
         unwrap_rows(np.zeros((2, 3)))
     assert "Unwrap each row in a loop" in str(e.value)
+
+
+@kiln.njit
+def put_clipped(a):
+    np.put(a, 7, 1.0, mode="clip")
+
+
+@kiln.njit
+def put_into_read_only(a):
+    np.put(np.broadcast_to(a, (2, 3)), 0, 1.0)
+
+
+def test_put_writes_with_mode_raise_into_writeable_arrays():
+    with pytest.raises(kiln.TypingError, match="np.put takes an array, an int or a 1-d array of ints, values and mode='raise' here"):
+        put_clipped(np.zeros(3))
+    with pytest.raises(kiln.TypingError, match=r"np.put cannot write into a readonly array\(float64, 2d, A\)"):
+        put_into_read_only(np.zeros(3))
