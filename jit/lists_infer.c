@@ -243,22 +243,22 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
     /* over a list, or over a 1-d array as Python iterates one (sum adds in
      * order from 0, min and max keep the first of equal items and let a NaN
      * through only from the front, as Python's do, unlike np.sum and np.max),
-     * or over a set, in its order (sets.h) */
-    bool vector = nargs >= 1 && ((args[0]->kind == KJ_T_ARRAY && args[0]->ndim == 1) || args[0]->kind == KJ_T_SET) &&
-                  strcmp(name, "len") != 0;
+     * or over a set, a dict's keys or one of its views, in their order (sets.h, dicts.h) */
+    bool table = nargs >= 1 && (args[0]->kind == KJ_T_SET || args[0]->kind == KJ_T_DICT || args[0]->kind == KJ_T_DICTVIEW);
+    bool vector = nargs >= 1 && ((args[0]->kind == KJ_T_ARRAY && args[0]->ndim == 1) || table) && strcmp(name, "len") != 0;
     bool truth = !strcmp(name, "any") || !strcmp(name, "all");
     if (nargs < 1 || (args[0]->kind != KJ_T_LIST && !vector) ||
         (strcmp(name, "len") && strcmp(name, "sum") && strcmp(name, "min") && strcmp(name, "max") &&
          strcmp(name, "sorted") && !truth))
         return NULL;
     *handled = true;
-    const kj_type *e = args[0]->elem;
+    const kj_type *e = table ? kj_iter_elem(args[0]) : args[0]->elem;
     if (!strcmp(name, "len") && nargs == 1)
         return KJ_I64;
     if (truth && nargs == 1 && (!e || kj_is_number(e) || e->kind == KJ_T_BOOL))
         return kj_bool();   /* of `[]`: any is False, all is True */
     if (!e)
-        FAIL(c, n, "Add to it first.", "the items of this %s have no type yet", args[0]->kind == KJ_T_SET ? "set" : "list");
+        FAIL(c, n, "Add to it first.", "the items of this %s have no type yet", table ? "set or dict" : "list");
     bool reverse = nargs == 2 && n->kids[2]->kind == KJ_E_KEYWORD && !strcmp(n->kids[2]->name, "reverse");
     if (!strcmp(name, "sorted") && (nargs == 1 || reverse) && orderable(e))
         return vector ? kj_list(e) : args[0];   /* sorted(a): a list of a's numbers */

@@ -247,21 +247,25 @@ static void sort(kj_lw *w, kj_node *at, LLVMValueRef list, const kj_type *e, LLV
 
 /* The length and item i of seq, a list or a 1-d array (type st). */
 static LLVMValueRef seq_len(kj_lw *w, LLVMValueRef seq, const kj_type *st) {
-    if (st->kind == KJ_T_SET)   /* its items made the first ones of its table */
-        return st->elem ? kj_dict_iter_setup(w, seq) : c64(w, 0);
+    if (st->kind == KJ_T_SET || st->kind == KJ_T_DICT || st->kind == KJ_T_DICTVIEW)   /* its items made the first ones of its table */
+        return kj_iter_elem(st) ? kj_dict_iter_setup(w, seq) : c64(w, 0);
     return st->kind == KJ_T_LIST ? kj_list_len(w, seq) : kj_array_len(w, seq);
 }
 
 static LLVMValueRef seq_get(kj_lw *w, LLVMValueRef seq, const kj_type *st, LLVMValueRef i) {
     if (st->kind == KJ_T_SET)
         return kj_set_item(w, seq, st, i);
+    if (st->kind == KJ_T_DICT)   /* its keys */
+        return kj_dict_iter_item(w, seq, st, 'k', i);
+    if (st->kind == KJ_T_DICTVIEW)   /* the view's value is its dict */
+        return kj_dict_iter_item(w, seq, st->elem, (char)st->bits, i);
     return st->kind == KJ_T_LIST ? kj_list_get(w, seq, st->elem, i) : kj_array_item(w, seq, st, i);
 }
 
-/* sum, min or max (op "add", "min", "max") of a list or 1-d array seq
- * (type st), in rt, as Python's builtins go through it. */
+/* sum, min or max (op "add", "min", "max") of a list, 1-d array, set or
+ * dict (its keys) seq of type st, in rt, as Python's builtins go through it. */
 static LLVMValueRef fold(kj_lw *w, kj_node *n, const char *op, LLVMValueRef seq, const kj_type *st, const kj_type *rt) {
-    const kj_type *e = st->elem;
+    const kj_type *e = kj_iter_elem(st);
     LLVMValueRef len = seq_len(w, seq, st);
     if (strcmp(op, "add") != 0)
         kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), PyExc_ValueError,
@@ -284,15 +288,16 @@ static LLVMValueRef fold(kj_lw *w, kj_node *n, const char *op, LLVMValueRef seq,
     return LLVMBuildLoad2(w->b, kj_lltype(w, rt), acc, "");
 }
 
-/* any(seq) / all(seq) of a list or 1-d array: the truth of its items. */
+/* any(seq) / all(seq) of what fold takes: the truth of its items. */
 static LLVMValueRef truth_fold(kj_lw *w, LLVMValueRef seq, const kj_type *st, bool is_all) {
+    const kj_type *e = kj_iter_elem(st);
     LLVMValueRef acc = kj_entry_alloca(w, w->i1, "truth");
     LLVMBuildStore(w->b, LLVMConstInt(w->i1, is_all, 0), acc);
-    if (!st->elem)   /* `[]` */
+    if (!e)   /* `[]`, `{}`, set() */
         return LLVMBuildLoad2(w->b, w->i1, acc, "");
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, seq_len(w, seq, st));
-    LLVMValueRef x = kj_truth(w, seq_get(w, seq, st, i), st->elem), cur = LLVMBuildLoad2(w->b, w->i1, acc, "");
+    LLVMValueRef x = kj_truth(w, seq_get(w, seq, st, i), e), cur = LLVMBuildLoad2(w->b, w->i1, acc, "");
     LLVMBuildStore(w->b, is_all ? LLVMBuildAnd(w->b, cur, x, "") : LLVMBuildOr(w->b, cur, x, ""), acc);
     kj_np_loop_end(w, &l);
     return LLVMBuildLoad2(w->b, w->i1, acc, "");
@@ -478,7 +483,8 @@ bool kj_list_lowers(const kj_node *n) {
         if (!strcmp(fn->name, "list"))
             return true;
         const kj_type *st = n->nkids >= 2 ? n->kids[1]->type : NULL;
-        if (!st || (st->kind != KJ_T_LIST && st->kind != KJ_T_SET && (st->kind != KJ_T_ARRAY || st->ndim != 1)))
+        if (!st || (st->kind != KJ_T_LIST && st->kind != KJ_T_SET && st->kind != KJ_T_DICT && st->kind != KJ_T_DICTVIEW &&
+                    (st->kind != KJ_T_ARRAY || st->ndim != 1)))
             return false;
         if (n->nkids == 3)   /* sorted(x, reverse=...) */
             return !strcmp(fn->name, "sorted");

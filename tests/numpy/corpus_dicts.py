@@ -119,3 +119,12 @@ def popitem_of_an_empty_dict(n):
     d = {n: 1}
     d.popitem()
     return d.popitem()
+@case(*N)
+def builtins_over_the_keys(n):
+    d = {(i * 7) % 11 - 5: i for i in range(n)}
+    e = {}
+    for i in range(n):
+        e[0.5 * i] = i
+    return (sorted(d), sorted(d, reverse=True), sum(d), min(d) if d else 99, max(e) if e else -1.0, any(d), all(d),
+            any({}), all({}), sorted(d.keys()), list(d), sum(d.values()), max(e.values()) if e else 0,
+            sorted(d.items()), sorted(e.items(), reverse=True))
