@@ -55,14 +55,19 @@ static void set_loop_end(kj_lw *w, set_loop *l) {
         kj_np_loop_end(w, &l->loop);
 }
 
+/* Every item of set src (type srct) added to s (type st). */
+static void add_set(kj_lw *w, LLVMValueRef s, const kj_type *st, LLVMValueRef src, const kj_type *srct) {
+    set_loop l;
+    LLVMValueRef x = set_loop_begin(w, &l, src, srct);
+    if (x)
+        add(w, s, st, x, srct->elem);
+    set_loop_end(w, &l);
+}
+
 /* Every item of iterable node n added to s (of type st). */
 static void add_all(kj_lw *w, LLVMValueRef s, const kj_type *st, kj_node *n) {
     if (n->type->kind == KJ_T_SET) {
-        set_loop l;
-        LLVMValueRef x = set_loop_begin(w, &l, kj_lower_expr(w, n), n->type);
-        if (x)
-            add(w, s, st, x, n->type->elem);
-        set_loop_end(w, &l);
+        add_set(w, s, st, kj_lower_expr(w, n), n->type);
         return;
     }
     if (n->type->kind == KJ_T_TUPLE) {   /* its items one by one, as a loop over it is unrolled */
@@ -98,11 +103,7 @@ static LLVMValueRef as_set(kj_lw *w, kj_node *n, const kj_type **t) {
 static LLVMValueRef copy(kj_lw *w, LLVMValueRef s, const kj_type *st, const kj_type *t) {
     if (st != t) {   /* items of another type: added one by one */
         LLVMValueRef r = new_set(w, t);
-        set_loop l;
-        LLVMValueRef x = set_loop_begin(w, &l, s, st);
-        if (x)
-            add(w, r, t, x, st->elem);
-        set_loop_end(w, &l);
+        add_set(w, r, t, s, st);
         return r;
     }
     LLVMValueRef r = kj_call(w, "kj_dict_copy", w->ptr, 1, (LLVMTypeRef[]){w->ptr}, &s);
@@ -164,11 +165,7 @@ static LLVMValueRef binop(kj_lw *w, kj_op op, LLVMValueRef a, const kj_type *at,
     }
     if (op == KJ_OP_BITOR) {
         LLVMValueRef r = copy(w, a, at, t);
-        set_loop l;
-        LLVMValueRef x = set_loop_begin(w, &l, b, bt);
-        if (x)
-            add(w, r, t, x, bt->elem);
-        set_loop_end(w, &l);
+        add_set(w, r, t, b, bt);
         return r;
     }
     LLVMValueRef r = new_set(w, t);   /* ^: each side's items the other lacks */
@@ -276,12 +273,9 @@ void kj_set_augassign(kj_lw *w, kj_node *st) {
         }
         break;
     }
-    default: {   /* |= */
-        LLVMValueRef x = set_loop_begin(w, &l, o, ot);
-        if (x)
-            add(w, s, t, x, ot->elem);
-        break;
-    }
+    default:   /* |= */
+        add_set(w, s, t, o, ot);
+        return;
     }
     set_loop_end(w, &l);
 }
