@@ -445,6 +445,18 @@ static int stmts(fe *c, PyObject *list, kj_block *out) {
     return 0;
 }
 
+/* Whether the def node fdef names the function of code: linecache reads
+ * the file as it is now, which after an edit may hold another function at
+ * the line the code object was compiled from. */
+static bool same_name(PyObject *fdef, PyObject *code) {
+    PyObject *a = PyObject_GetAttrString(fdef, "name"), *b = PyObject_GetAttrString(code, "co_name");
+    bool same = a && b && PyObject_RichCompareBool(a, b, Py_EQ) == 1;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    PyErr_Clear();
+    return same;
+}
+
 kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) {
     *partial = NULL;
     if (!PyFunction_Check(py_func)) {
@@ -495,6 +507,12 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
         PyErr_Clear();
         kj_fail(e, KJ_ERR_TYPING, f->first_line, 0, NULL, "cannot parse the source of %s",
                 f->qualname);
+        goto fail;
+    }
+    if (kj_fe_is(fdef, "FunctionDef") && !same_name(fdef, code)) {   /* the file was edited since the import */
+        kj_fail(e, KJ_ERR_TYPING, f->first_line, 0, "Reload the module (importlib.reload) or run the cell again.",
+                "the source of %s changed since it was defined: line %d of %s holds another function now",
+                f->qualname, f->first_line, f->filename);
         goto fail;
     }
     PyObject *arguments = kj_fe_get(&c, fdef, "args");
