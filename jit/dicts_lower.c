@@ -233,9 +233,8 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
         LLVMValueRef kout = kj_entry_alloca(w, kj_llmemtype(w, pair[0]), "key"), vout = kj_entry_alloca(w, kj_llmemtype(w, vt), "value");
         LLVMValueRef got = kj_call(w, "kj_dict_pop_last", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->ptr},
                                    (LLVMValueRef[]){dict, kout, vout});
-        LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntEQ, got, LLVMConstInt(w->i32, 0, 0), ""));
-        kj_raise_if(w, LLVMConstInt(w->i1, 1, 0), PyExc_KeyError, "popitem(): dictionary is empty");
-        kj_np_fail_end(w, ok);
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, got, LLVMConstInt(w->i32, 0, 0), ""), PyExc_KeyError,
+                    "popitem(): dictionary is empty");
         return kj_np_tuple(w, pt, 2, (LLVMValueRef[]){kj_np_load(w, kout, pair[0]), kj_np_load(w, vout, vt)});
     }
     LLVMValueRef k = kj_lower_expr(w, n->kids[1]);

@@ -104,14 +104,11 @@ LLVMValueRef kj_truth(kj_lw *w, LLVMValueRef v, const kj_type *t) {
         return LLVMBuildAnd(w->b, present, kj_truth(w, LLVMBuildExtractValue(w->b, v, 1, ""), t->elem), "");
     }
     case KJ_T_TUPLE: return LLVMConstInt(w->i1, t->n > 0, 0);
-    case KJ_T_LIST:   /* containers: not empty */
-        return t->elem ? LLVMBuildICmp(w->b, LLVMIntNE, kj_list_len(w, v), LLVMConstInt(w->i64, 0, 0), "")
-                       : LLVMConstInt(w->i1, 0, 0);
+    case KJ_T_LIST:   /* containers: not empty (their headers hold their lengths, typed or not) */
     case KJ_T_DICT:
     case KJ_T_SET:
-        return (t->kind == KJ_T_SET ? t->elem != NULL : t->n > 0)
-                   ? LLVMBuildICmp(w->b, LLVMIntNE, kj_dict_len(w, v), LLVMConstInt(w->i64, 0, 0), "")
-                   : LLVMConstInt(w->i1, 0, 0);
+        return LLVMBuildICmp(w->b, LLVMIntNE, t->kind == KJ_T_LIST ? kj_list_len(w, v) : kj_dict_len(w, v),
+                             LLVMConstInt(w->i64, 0, 0), "");
     default: return LLVMConstInt(w->i1, 0, 0);
     }
 }
