@@ -4,7 +4,9 @@
  * scalars where NumPy prints them) and calls the builtin print, so the
  * text goes to sys.stdout and reaches the notebook cell that ran it. */
 #include "jit/rt_print.h"
+#include "jit/dicts.h"
 #include "jit/lists.h"
+#include "jit/sets.h"
 #include "jit/nrt.h"
 #include "jit/numpy_api.h"
 
@@ -226,11 +228,27 @@ static PyObject *list_of(const kj_print_item *it, const kj_print_item *items, in
     return kj_list_box(owner, kj_list(elem));
 }
 
+/* A dict or set, as Python prints one: boxed, with the types the next
+ * ndim items describe (a Python set, so in the order Python's own has). */
+static PyObject *table_of(const kj_print_item *it, const kj_print_item *items, int64_t n, int64_t *at) {
+    const kj_type *parts[2] = {NULL, NULL};
+    for (int64_t i = 0; i < it->ndim && i < 2; i++)
+        if (*at >= n || !(parts[i] = type_of(items, n, at))) {
+            PyErr_SetString(PyExc_TypeError, "kiln: cannot print this dict or set");
+            return NULL;
+        }
+    void *owner = *(void *const *)it->ptr;
+    kj_nrt_incref(owner);   /* the boxes take a reference */
+    return it->kind == KJ_PRINT_SET ? kj_set_box(owner, kj_set(parts[0])) : kj_dict_box(owner, kj_dict(parts[0], parts[1]));
+}
+
 /* The object of item *at (a tuple takes the next ndim items). */
 static PyObject *object_of(const kj_print_item *items, int64_t n, int64_t *at) {
     const kj_print_item *it = &items[(*at)++];
     if (it->kind == KJ_PRINT_LIST)
         return list_of(it, items, n, at);
+    if (it->kind == KJ_PRINT_DICT || it->kind == KJ_PRINT_SET)
+        return table_of(it, items, n, at);
     if (it->kind != KJ_PRINT_TUPLE)
         return scalar_of(it);
     PyObject *t = PyTuple_New(it->ndim);

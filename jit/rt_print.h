@@ -21,10 +21,12 @@ bool kj_fmt_spec_ok(const char *spec, bool is_float);
  * the value (an i64, a double, {double, double}, a char *, an array
  * struct, a list owner). A tuple is followed by its ndim items; a list of
  * tuples (ndim 1) by its item type: a tuple item and, for each number in
- * it, an item with only its typenum. */
+ * it, an item with only its typenum. A dict (ndim 2) is followed by its
+ * key and value types so, a set (ndim 1) by its item type; ndim 0 for one
+ * whose types are not known yet. */
 enum {
     KJ_PRINT_STR, KJ_PRINT_INT, KJ_PRINT_UINT, KJ_PRINT_FLOAT, KJ_PRINT_BOOL, KJ_PRINT_COMPLEX,
-    KJ_PRINT_NONE, KJ_PRINT_ARRAY, KJ_PRINT_LIST, KJ_PRINT_TUPLE,
+    KJ_PRINT_NONE, KJ_PRINT_ARRAY, KJ_PRINT_LIST, KJ_PRINT_TUPLE, KJ_PRINT_DICT, KJ_PRINT_SET,
 };
 typedef struct {
     int32_t kind, typenum;   /* typenum: NumPy's, of a float, array or list item */

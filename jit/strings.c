@@ -56,6 +56,8 @@ static bool printable(const kj_type *t) {
     case KJ_T_OPTIONAL: return false;
     case KJ_T_ARRAY: return kj_type_to_npy(t->elem) >= 0;
     case KJ_T_LIST: return !t->elem || t->elem->kind != KJ_T_ARRAY;   /* print its arrays one by one */
+    case KJ_T_DICT:
+    case KJ_T_SET: return true;   /* of numbers and tuples of them */
     default: return kj_is_number(t) || t->kind == KJ_T_STR || t->kind == KJ_T_NONE;
     }
 }
@@ -203,6 +205,16 @@ static void add_value(kj_lw *w, print_items *p, LLVMValueRef v, const kj_type *t
             return;
         }
         add_item(w, p, KJ_PRINT_LIST, t->elem ? kj_type_to_npy(t->elem) : 12, 0, spill(w, v));
+        return;
+    case KJ_T_DICT:
+        add_item(w, p, KJ_PRINT_DICT, 0, t->n, spill(w, v));
+        for (int i = 0; i < t->n; i++)
+            add_type(w, p, t->elems[i]);
+        return;
+    case KJ_T_SET:
+        add_item(w, p, KJ_PRINT_SET, 0, t->elem != NULL, spill(w, v));
+        if (t->elem)
+            add_type(w, p, t->elem);
         return;
     case KJ_T_STR: add_item(w, p, KJ_PRINT_STR, 0, 0, spill(w, v)); return;
     case KJ_T_NONE: add_item(w, p, KJ_PRINT_NONE, 0, 0, NULL); return;

@@ -16,6 +16,10 @@ def printing(n, x):
     print(x / 3, 1e16, 1e15 + 0.5, 123456.0, -0.0, 1e-5, 0.0001)
     print(np.float32(x) / 3, np.ones((2, 2), np.int32), np.zeros(0))
     print([(i, i * x, (i > 1, -i)) for i in range(n)], "after", [(x, n)])
+    d = {i: i * x for i in range(n)}
+    d[(n * 7) % 5] = -x
+    seen = {i * 7 % 10 for i in range(n)}
+    print(d, seen, {(n, 1): (x, True)}, {}, set(), sep=" | ")   # the dict in insertion order, the set as Python orders it
     s = "same"
     if s == "same" and s != "other":
         print(s)

@@ -52,7 +52,6 @@ def test_a_python_set_argument_is_refused_with_advice():
 
 def array_items(n): return {np.zeros(n)}
 def float_tuple_items(n): return {(0.5, n)}
-def printed(n): print({n})
 def or_with_a_list(n): return {n} | [1]
 def compared_with_a_list(n): return {n} == [n]
 def popped_before_adding(n):
@@ -64,7 +63,6 @@ def unknown_method(n): return {n}.frobnicate()
 @pytest.mark.parametrize("fn, message", [
     (array_items, "a set in compiled code cannot hold array(float64, 1d, C) items"),
     (float_tuple_items, "a set in compiled code cannot hold Tuple(float64, int64) items"),
-    (printed, "print() in compiled code cannot print set(int64)"),
     (or_with_a_list, "unsupported operand types for this operator: set(int64) and list(int64)"),
     (compared_with_a_list, "a set compares with a set only, not with list(int64)"),
     (popped_before_adding, "the item type of this set is not known yet"),
