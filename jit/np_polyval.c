@@ -3,9 +3,8 @@
  * p (a 1-d array, highest power first), elementwise over an array x. The
  * dtype is NumPy's for x (an array) plus a scalar of p's dtype, or the two
  * promoted when x is a number. One difference: for an empty p, NumPy gives
- * zeros in x's own dtype, which its loop never changed, and compiled code
- * gives them in that dtype, which the type of the result must fix before
- * p's length is known. */
+ * zeros in x's own dtype (its loop never ran), compiled code zeros in the
+ * dtype above, which typing fixes before p's length is known. */
 #include "jit/np_own.h"
 #include "jit/np_dtype.h"
 
