@@ -135,6 +135,7 @@ static inline void store_int(char *dst, uint64_t x, int bits) {
 static int unbox(PyObject *v, const kj_type *t, char *dst, call_state *cs) {
     switch (t->kind) {
     case KJ_T_NONE:
+    case KJ_T_FUNC:   /* the type says which function: nothing to pass */
         return 0;
     case KJ_T_BOOL: {
         int b = PyObject_IsTrue(v);
@@ -259,6 +260,7 @@ static int is_whole(PyArrayObject *a, const kj_type *t, const void *data, const 
 static PyObject *box(const char *src, const kj_type *t) {
     switch (t->kind) {
     case KJ_T_NONE: Py_RETURN_NONE;
+    case KJ_T_FUNC: return Py_NewRef((PyObject *)t->obj);
     case KJ_T_BOOL: return PyBool_FromLong(*(const uint8_t *)src & 1);
     case KJ_T_INT:
         switch (t->bits) {

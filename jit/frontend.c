@@ -552,6 +552,14 @@ static kj_node *comprehension_call(fe *c, PyObject *node, bool dict) {
     return r;
 }
 
+/* lambda ... in an expression (apply(lambda x: x + 1, a)): the inner
+ * function it lifts to, under a name no variable can have. */
+static kj_node *expr_lambda(fe *c, PyObject *node, int line, int col) {
+    if ((!c->inner && !(c->inner = PyDict_New())) || kj_inner_lambda(c->f, node, "<lambda>", c->inner, line, col, c->e) < 0)
+        return NULL;
+    return kj_value_node(c->f, c->e, PyDict_GetItemString(c->inner, "<lambda>"), line, col, "lambda");
+}
+
 kj_node *kj_fe_expr(fe *c, PyObject *node) {
     int line = kj_fe_line(c, node), col = kj_fe_col(c, node);
     kj_node *n = kj_new_node(c->f, KJ_E_CONST, line, col, 0);
@@ -764,6 +772,8 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         return expr_listcomp(c, node, n);
     if (strcmp(k, "JoinedStr") == 0)
         return expr_fstring(c, node, n);
+    if (strcmp(k, "Lambda") == 0)   /* a lambda passed as a value: lifted as `f = lambda` is */
+        return expr_lambda(c, node, line, col);
     char what[160];
     snprintf(what, sizeof what, "a %s expression is not supported in compiled code", k);
     kj_fe_unsupported(c, node, NULL, what);

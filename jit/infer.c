@@ -529,7 +529,64 @@ static int tuple_reduction(ti *c, kj_node *n) {
     return 2;
 }
 
+/* A kiln function named as a value (passed on, assigned): its own type.
+ * An inner function that reads its enclosing function's variables is not
+ * one: those are passed where it is called by name (bind.c). */
+static const kj_type *function_value(ti *c, kj_node *n) {
+    PyObject *freevars = kj_lifted_freevars(n->pyobj);
+    Py_ssize_t nfree = freevars ? PyTuple_GET_SIZE(freevars) : 0;
+    Py_XDECREF(freevars);
+    if (nfree > 0) {
+        return problem(c, n, "Pass the variables it reads as arguments, or call it here by name.",
+                       "an inner function that reads variables of the function around it cannot be a value");
+    }
+    const kj_type *t = kj_func(n->pyobj);
+    if (!t) {
+        c->failed = true;
+        kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+    }
+    return t;
+}
+
+/* f(...) where f is a variable holding a kiln function (a parameter, as in
+ * Numba's first-class dispatchers): becomes a direct call to that function,
+ * bound to its parameters as a call by name is. Returns 1 when the call is
+ * one to type, 0 while f's type is unknown, -1 on an error. */
+static int call_through_value(ti *c, kj_node *n) {
+    kj_node *fn = n->kids[0];
+    if (fn->kind != KJ_E_LOCAL && fn->kind != KJ_E_INDEX)   /* f(x), fs[0](x) */
+        return 1;
+    const kj_type *t = value_of(infer_expr(c, fn));
+    if (!t)
+        return 0;
+    if (t->kind != KJ_T_FUNC) {
+        problem(c, n, NULL, "%s is not callable", t->name);
+        return -1;
+    }
+    kj_node *callee = kj_new_node(c->f, KJ_E_FUNC, fn->line, fn->col, 0);
+    if (!callee) {
+        c->failed = true;
+        return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+    }
+    callee->name = "dispatcher";
+    callee->pyobj = t->obj;   /* kept alive by its type */
+    n->kids[0] = callee;
+    n->ival = 0;   /* no free variables to leave out of the binding */
+    bool starred = false;
+    for (int i = 1; i < n->nkids; i++)
+        starred |= n->kids[i]->kind == KJ_E_STARRED;
+    if (!starred && kj_bind_spread(c->f, &c->u->err, n) < 0) {   /* spread() binds after spreading */
+        c->u->err_function = c->f;
+        c->failed = true;
+        return -1;
+    }
+    return 1;
+}
+
 static const kj_type *call_type(ti *c, kj_node *n) {
+    int through = call_through_value(c, n);
+    if (through <= 0)
+        return NULL;
     int reduced = tuple_reduction(c, n);
     if (reduced == 2)
         return infer_expr(c, n);
@@ -601,9 +658,12 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         return l->type;
     }
     case KJ_E_FUNC:
+        if (strcmp(n->name, "dispatcher") == 0)
+            return function_value(c, n);
+        /* fall through */
     case KJ_E_EXC:
         return problem(c, n, "Call it, or pass a value instead.",
-                       "functions and modules are not values in compiled code");
+                       "only kiln functions are values in compiled code; other functions and modules are not");
     case KJ_E_BINOP: {
         const kj_type *a = infer_expr(c, n->kids[0]), *b = infer_expr(c, n->kids[1]);
         return a && b ? binop_type(c, n, n->op, a, b) : NULL;
@@ -740,7 +800,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
             if (!(e[i] = infer_expr(c, n->kids[i])))
                 return NULL;
         for (int i = 0; i < n->nkids; i++)
-            if (e[i]->kind >= KJ_T_RANGE)
+            if (e[i]->kind >= KJ_T_RANGE && e[i]->kind != KJ_T_FUNC)
                 return problem(c, n->kids[i], NULL, "%s cannot be put in a tuple", e[i]->name);
         return kj_tuple(n->nkids, e);
     }
@@ -898,7 +958,10 @@ static int infer_stmt(ti *c, kj_node *s) {
             return infer_block(c, &s->orelse);
         if (it) {
             const kj_type *e = kj_iter_elem(it);
-            if (!e)
+            if (!e && it->kind == KJ_T_TUPLE)
+                problem(c, s->kids[1], "Use each item by its index instead: t[0], t[1], ...",
+                        "cannot loop over %s: its items have different types", it->name);
+            else if (!e)
                 problem(c, s->kids[1], "Loop over range(), an array, a tuple, enumerate(), zip(), np.ndindex() or np.ndenumerate().",
                         "cannot loop over %s", it->name);
             else if (assign_to(c, s->kids[0], e, s) < 0)
@@ -910,7 +973,7 @@ static int infer_stmt(ti *c, kj_node *s) {
     }
     case KJ_S_RETURN: {
         const kj_type *t = s->kids[0] ? infer_expr(c, s->kids[0]) : kj_none();
-        if (t && t->kind >= KJ_T_RANGE)
+        if (t && t->kind >= KJ_T_RANGE && t->kind != KJ_T_FUNC)   /* a function returns as itself */
             problem(c, s, NULL, "%s cannot be returned", t->name);
         return assign_ret(c, t, s);
     }

@@ -569,6 +569,8 @@ static LLVMValueRef lower_expr_inner(kj_lw *w, kj_node *n) {
     }
     case KJ_E_ATTR: return lower_attr(w, n);
     case KJ_E_INDEX: return kj_lower_index(w, n);
+    case KJ_E_FUNC:   /* a kiln function as a value: its type says which */
+        return LLVMConstInt(w->i8, 0, 0);
     case KJ_E_TUPLE: {
         LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, t));
         for (int i = 0; i < n->nkids; i++)

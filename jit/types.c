@@ -2,6 +2,7 @@
 #define PY_SSIZE_T_CLEAN
 #include "jit/types.h"
 #include "jit/numpy_api.h"
+#include "jit/frontend.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,6 +54,8 @@ static const kj_type *intern(const kj_type *proto) {
         }
         memcpy(t->elems, proto->elems, sizeof(kj_type *) * proto->n);
     }
+    if (t->kind == KJ_T_FUNC)
+        Py_INCREF((PyObject *)t->obj);   /* types live as long as the process: so does the function, whose address the name holds */
     for (unsigned i = 0; i < TABLE_SIZE; i++) {
         if (!table[(h + i) % TABLE_SIZE]) {
             table[(h + i) % TABLE_SIZE] = t;
@@ -226,6 +229,19 @@ const kj_type *kj_ndindex(int ndim) {
 const kj_type *kj_ndenumerate(const kj_type *array) {
     kj_type p = {.kind = KJ_T_NDENUMERATE, .elem = array};
     if (!name_fmt(p.name, sizeof p.name, "ndenumerate(%s)", array->name))
+        return NULL;
+    return intern(&p);
+}
+
+const kj_type *kj_func(PyObject *dispatcher) {
+    PyObject *qualname = PyObject_GetAttrString(dispatcher, "__qualname__");
+    const char *shown = qualname && PyUnicode_Check(qualname) ? PyUnicode_AsUTF8(qualname) : NULL;
+    PyErr_Clear();
+    /* the address tells apart two functions of one name, as Python's repr does */
+    kj_type p = {.kind = KJ_T_FUNC, .obj = dispatcher};
+    bool named = name_fmt(p.name, sizeof p.name, "function(%s at %p)", shown ? shown : "?", (void *)dispatcher);
+    Py_XDECREF(qualname);
+    if (!named)
         return NULL;
     return intern(&p);
 }
@@ -419,6 +435,11 @@ const kj_type *kj_type_from_spec(PyObject *spec) {
         if (t)
             return t;
     }
+    if (strcmp(k, "function") == 0 && n == 2 && kj_dispatcher_type && Py_TYPE(PyTuple_GET_ITEM(spec, 1)) == kj_dispatcher_type) {
+        const kj_type *t = kj_func(PyTuple_GET_ITEM(spec, 1));
+        if (t)
+            return t;
+    }
     if (!PyErr_Occurred())
         PyErr_Format(PyExc_TypeError, "not a kiln type spec: %R", spec);
     return NULL;
@@ -452,6 +473,7 @@ PyObject *kj_type_to_spec(const kj_type *t) {
         }
         return items ? Py_BuildValue("(sN)", "tuple", items) : NULL;
     }
+    case KJ_T_FUNC: return Py_BuildValue("(sO)", "function", (PyObject *)t->obj);
     default:
         return Py_BuildValue("(ss)", "opaque", t->name);
     }
@@ -554,6 +576,8 @@ const kj_type *kj_typeof(PyObject *v) {
                 return NULL;
         return kj_tuple(n, elems);
     }
+    if (kj_dispatcher_type && Py_TYPE(v) == kj_dispatcher_type)
+        return kj_func(v);
     if (PyObject_CheckBuffer(v)) {
         PyObject *a = PyArray_FromAny(v, NULL, 0, 0, 0, NULL);
         const kj_type *t = a ? typeof_array((PyArrayObject *)a) : NULL;

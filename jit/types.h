@@ -28,6 +28,7 @@ typedef enum {
     KJ_T_NDINDEX,    /* ndim: np.ndindex's number of dimensions */
     KJ_T_NDENUMERATE, /* elem: the array np.ndenumerate walks */
     KJ_T_STR,        /* a string constant or f-string: for print, raise and == (strings.c) */
+    KJ_T_FUNC,       /* obj: a kiln function passed as a value; the type names it, the value holds nothing */
 } kj_kind;
 
 typedef enum { KJ_LAYOUT_C = 'C', KJ_LAYOUT_F = 'F', KJ_LAYOUT_A = 'A' } kj_layout;
@@ -43,6 +44,7 @@ struct kj_type {
     const kj_type *elem;          /* array dtype, optional/enumerate inner */
     int n;                        /* tuple / zip arity */
     const kj_type **elems;
+    void *obj;                    /* KJ_T_FUNC: the kiln dispatcher (a PyObject, kept alive by the type) */
     char name[512];               /* "float64", "array(float64, 2d, C)": room for a tuple of a dozen arrays */
 };
 
@@ -72,6 +74,10 @@ const kj_type *kj_dictview(const kj_type *dict, char which);
 const kj_type *kj_zip(int n, const kj_type *const *iterables);
 const kj_type *kj_ndindex(int ndim);
 const kj_type *kj_ndenumerate(const kj_type *array);
+/* The type of a kiln function used as a value (an argument, a variable):
+ * one type per function, as in Numba, so a call through it compiles as a
+ * direct call. NULL out of memory. */
+const kj_type *kj_func(PyObject *dispatcher);
 
 #define KJ_I64 kj_int(64, true)
 #define KJ_F64 kj_float(64)
@@ -99,7 +105,7 @@ bool kj_can_convert(const kj_type *from, const kj_type *to);
 /* Types as Python data (the spec the kiln package and C exchange):
  * ("int", bits, signed), ("float", bits), ("complex", bits), ("bool",),
  * ("none",), ("array", dtype_spec, ndim, layout, readonly),
- * ("tuple", (spec, ...)), ("optional", spec).
+ * ("tuple", (spec, ...)), ("optional", spec), ("function", dispatcher).
  * kj_type_from_spec returns NULL with a TypeError set on a bad spec. */
 const kj_type *kj_type_from_spec(PyObject *spec);
 PyObject *kj_type_to_spec(const kj_type *t);

@@ -114,17 +114,35 @@ def _function_part(func, seen):
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
+def _portable(spec, name_function):
+    """spec with each kiln function in it (("function", dispatcher), a
+    function passed as an argument) replaced by name_function(dispatcher):
+    a dispatcher's address means nothing to another process."""
+    if isinstance(spec, tuple) and len(spec) == 2 and spec[0] == "function" and isinstance(spec[1], _kiln.Dispatcher):
+        return ("function", name_function(spec[1]))
+    if isinstance(spec, tuple):
+        return tuple(_portable(s, name_function) for s in spec)
+    return spec
+
+
+def _function_name(dispatcher):
+    return f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
+
+
 def entry_key(dispatcher, argspecs, retspec):
-    """(slot file name, full key) of one function and signature."""
+    """(slot file name, full key) of one function and signature. A kiln
+    function passed as an argument keys the entry as a callee does: by its
+    source and the globals it reads."""
     func = dispatcher.py_func
     code = func.__code__
-    sig = repr((tuple(argspecs), retspec))
+    sig = repr((_portable(tuple(argspecs), _function_name), retspec))
+    described = repr(_portable(tuple(argspecs), lambda d: _describe(d, set())))
     # a ufunc kernel's entry is its loop (jit/ufunc_loop.c): never the plain function's entry
     opts = repr((sorted(dispatcher._kiln_options.items()), getattr(dispatcher, "_kiln_ufunc", None)))
     # a file's functions keep their slot across edits; a cell's by module and name
     where = os.path.abspath(code.co_filename) if os.path.isfile(code.co_filename) else "<cell>"
     slot = hashlib.sha256(f"{where}\n{func.__module__}.{func.__qualname__}\n{sig}\n{opts}".encode()).hexdigest()
-    full = hashlib.sha256(f"{_build_identity()}\n{sig}\n{opts}\n{_function_part(func, set())}".encode()).hexdigest()
+    full = hashlib.sha256(f"{_build_identity()}\n{described}\n{opts}\n{_function_part(func, set())}".encode()).hexdigest()
     return f"{func.__name__[:40]}-{slot[:24]}.kc", full
 
 
@@ -164,7 +182,8 @@ def _read(path, key):
 def _write(path, key, spec, nogil):
     obj, entry, symbols = spec.object
     header = json.dumps({
-        "key": key, "entry": entry, "symbols": list(symbols), "argspecs": spec.argtypes, "retspec": spec.restype,
+        "key": key, "entry": entry, "symbols": list(symbols), "argspecs": _portable(spec.argtypes, _function_name),
+        "retspec": spec.restype,
         "nogil": nogil, "ir": spec.llvm, "remarks": list(spec.remarks),
         "annotations": list(spec.annotations), "parallel": list(spec.parallel), "signature": spec.signature,
     }).encode()
@@ -184,9 +203,11 @@ def _write(path, key, spec, nogil):
         raise
 
 
-def _link(header, obj):
+def _link(header, obj, argspecs):
+    """The Specialization in obj, for the call's argspecs (the header's name
+    the functions passed, the call's are those functions)."""
     loops = [dict(lp, reductions=[tuple(r) for r in lp["reductions"]]) for lp in header["parallel"]]
-    return _kiln.load_object(obj, header["entry"], list(header["symbols"]), _tuples(header["argspecs"]),
+    return _kiln.load_object(obj, header["entry"], list(header["symbols"]), tuple(argspecs),
                              _tuples(header["retspec"]), bool(header["nogil"]), header["ir"], header["remarks"],
                              [tuple(a) for a in header["annotations"]], loops, header["signature"])
 
@@ -229,7 +250,7 @@ def _load_or_compile(dispatcher, argspecs, retspec, slot, key):
     spec = None
     if found is not None:
         try:
-            spec = _link(*found)
+            spec = _link(*found, argspecs)
         except Exception:   # noqa: BLE001 - a file that does not link is replaced below
             _relinks += 1
     if spec is not None:
@@ -244,6 +265,9 @@ def _load_or_compile(dispatcher, argspecs, retspec, slot, key):
     if spec.object is None:
         warnings.warn(f"kiln: cannot cache {name}: its machine code refers to a Python object; "
                       f"compiled without the cache", CacheWarning, stacklevel=5)
+    elif _portable(spec.restype, _function_name) != spec.restype:
+        warnings.warn(f"kiln: cannot cache {name}: it returns a kiln function; compiled without the cache",
+                      CacheWarning, stacklevel=5)
     else:
         try:
             _write(path, key, spec, bool(dispatcher._kiln_options.get("nogil")))

@@ -112,7 +112,7 @@ def _specialize(self, args):
             what, hint = _unpassable(value)
             raise TypeError(f"{self.py_func.__qualname__}(): argument '{name}' is {what}, "
                             f"which Kiln cannot pass to compiled code (numbers, NumPy arrays and scalars "
-                            f"of bool, int, uint, float and complex dtypes, tuples and None can be passed)"
+                            f"of bool, int, uint, float and complex dtypes, tuples, None and kiln functions can be passed)"
                             + (f"; {hint}" if hint else ""))
         specs.append(spec)
     locked = self._kiln_locked_sigs
@@ -303,6 +303,11 @@ def _unpassable(value):
         return "a list", "pass a NumPy array instead: np.array(values)"
     if isinstance(value, dict):
         return "a dict", "build it in the compiled function, or pass its keys and values as arrays"
+    if inspect.isfunction(value):
+        return f"the Python function {value.__qualname__}", "decorate it with @kiln.njit to pass it to compiled code"
+    if callable(value) and not isinstance(value, type):
+        return (f"the callable {getattr(value, '__qualname__', type(value).__name__)}",
+                "wrap it in a kiln function (@kiln.njit def f(x): return ...) to pass it to compiled code")
     if isinstance(value, (set, frozenset)):
         return f"a {type(value).__name__}", "build it in the compiled function, or pass its items as an array: np.array(sorted(s))"
     return f"a {type(value).__name__}", None

@@ -355,3 +355,36 @@ def test_a_global_array_is_frozen_into_the_cached_code_and_its_values_key_it(tmp
         assert not first["cached"] and second["cached"]   # the bytes are in the object file, not an address
         want = [2 * values[i % 3] for i in range(5)]
         assert first["result"] == want and second["result"] == want
+
+
+FUNCTION_ARGUMENT_PROGRAM = """
+import json
+import kiln
+
+@kiln.njit
+def integrand(x):
+    return {body}
+
+@kiln.njit(cache=True)
+def midpoint(f, a, b, n):
+    h = (b - a) / n
+    s = 0.0
+    for i in range(n):
+        s += f(a + (i + 0.5) * h)
+    return s * h
+
+result = midpoint(integrand, 0.0, 2.0, 4)
+(stats,) = midpoint.stats.values()
+print(json.dumps({{"result": result, "cached": "cache_load" in stats}}))
+"""
+
+
+def test_a_kiln_function_passed_as_an_argument_keys_the_entry_by_its_source(tmp_path):
+    cache, path = tmp_path / "cache", tmp_path / "integrate.py"
+    for body, f in (("x * x", lambda x: x * x), ("x * x * x", lambda x: x * x * x)):
+        path.write_text(FUNCTION_ARGUMENT_PROGRAM.format(body=body))
+        first, second = run(path, cache), run(path, cache)
+        assert not first["cached"] and second["cached"]   # an edit of the function passed in recompiles
+        want = sum(f((i + 0.5) * 0.5) for i in range(4)) * 0.5
+        assert first["result"] == pytest.approx(want) and second["result"] == pytest.approx(want)
+    assert len(entries(cache)) == 1   # the edited function replaced the entry in its slot

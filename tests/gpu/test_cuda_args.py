@@ -106,6 +106,21 @@ def test_a_tuple_holding_an_array_is_a_clear_error():
         takes_pair[1, 1]((x, 1), x)
 
 
+def test_a_kiln_function_is_not_a_kernel_argument():
+    @kiln.njit
+    def square(x):
+        return x * x
+
+    @cuda.jit
+    def apply(f, out):   # refused before it compiles
+        out[0] = 2.0
+
+    out = np.ones(1)
+    for arg in (square, (square, 2)):
+        with pytest.raises(TypeError, match="a kernel cannot take a (Dispatcher|tuple)"):
+            apply[1, 1](arg, out)
+
+
 @needs_ptxas
 def test_tuple_and_complex_kernels_assemble(tmp_path):
     # apply_params raises a float to a variable power: llvm.pow, which NVPTX

@@ -6,6 +6,7 @@ import kiln
 import corpus_arrays  # noqa: F401  (each registers its functions)
 import corpus_calls  # noqa: F401
 import corpus_control  # noqa: F401
+import corpus_function_values  # noqa: F401
 import corpus_scalars  # noqa: F401
 import corpus_varargs  # noqa: F401
 from jit_diff import CASES, check
