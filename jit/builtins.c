@@ -217,7 +217,7 @@ const kj_type *kj_builtin_type(const char *name0, int n, const kj_type *const *a
         return NULL;
     }
     if (!strcmp(name, "len") && n == 1) {
-        if ((a[0]->kind == KJ_T_ARRAY && a[0]->ndim > 0) || a[0]->kind == KJ_T_TUPLE)
+        if ((a[0]->kind == KJ_T_ARRAY && a[0]->ndim > 0) || a[0]->kind == KJ_T_TUPLE || a[0]->kind == KJ_T_STR)
             return KJ_I64;
         return NULL;
     }
@@ -600,6 +600,8 @@ LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args) {
     if (!strcmp(name, "len")) {
         if (at[0]->kind == KJ_T_TUPLE)
             return LLVMConstInt(w->i64, (unsigned)at[0]->n, 0);
+        if (at[0]->kind == KJ_T_STR)
+            return kj_call(w, "kj_str_len", w->i64, 1, (LLVMTypeRef[]){w->ptr}, args);
         return kj_array_len(w, args[0]);
     }
     if (!strcmp(name, "round")) {

@@ -18,6 +18,7 @@
 #include "jit/lists.h"
 #include "jit/sets.h"
 #include "jit/nrt.h"
+#include "jit/rt_print.h"
 #include "jit/runtime.h"
 #include "profiler/profiler.h"
 
@@ -60,7 +61,8 @@ static size_t size_of(const kj_type *t) {
     case KJ_T_ARRAY: return 16 + 16 * (size_t)t->ndim;
     case KJ_T_LIST:
     case KJ_T_DICT:
-    case KJ_T_SET: return 8;
+    case KJ_T_SET:
+    case KJ_T_STR: return 8;
     case KJ_T_TUPLE: {
         size_t off = 0, al = 1;
         for (int i = 0; i < t->n; i++) {
@@ -85,7 +87,8 @@ static size_t align_of(const kj_type *t) {
     case KJ_T_ARRAY:
     case KJ_T_LIST:
     case KJ_T_DICT:
-    case KJ_T_SET: return 8;
+    case KJ_T_SET:
+    case KJ_T_STR: return 8;
     case KJ_T_TUPLE: {
         size_t al = 1;
         for (int i = 0; i < t->n; i++)
@@ -237,6 +240,18 @@ static int unbox(PyObject *v, const kj_type *t, char *dst, call_state *cs) {
     case KJ_T_OPTIONAL:
         *(uint8_t *)dst = v != Py_None;
         return v == Py_None ? 0 : unbox(v, t->elem, dst + align_of(t->elem), cs);
+    case KJ_T_STR: {   /* its UTF-8, which the str keeps while the caller holds it */
+        Py_ssize_t n;
+        const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8AndSize(v, &n) : NULL;
+        if (!s)
+            return PyErr_Occurred() ? -1 : arg_error(v, t);
+        if ((size_t)n != strlen(s)) {   /* compiled code reads up to the first NUL */
+            PyErr_SetString(PyExc_ValueError, "kiln: cannot pass a string holding a NUL character ('\\0')");
+            return -1;
+        }
+        *(const char **)dst = s;
+        return 0;
+    }
     default:
         return arg_error(v, t);
     }
@@ -261,6 +276,7 @@ static PyObject *box(const char *src, const kj_type *t) {
     switch (t->kind) {
     case KJ_T_NONE: Py_RETURN_NONE;
     case KJ_T_FUNC: return Py_NewRef((PyObject *)t->obj);
+    case KJ_T_STR: return PyUnicode_FromString(*(const char *const *)src);
     case KJ_T_BOOL: return PyBool_FromLong(*(const uint8_t *)src & 1);
     case KJ_T_INT:
         switch (t->bits) {
@@ -456,6 +472,8 @@ static PyObject *call_spec(kj_spec *s, PyObject *py_func, PyObject *const *args,
     if (timed)
         kp_call_timed(record, kp_ticks() - t0);
     PyObject *result = status == 0 ? box_result(ret, s->ret) : raise_from_compiled();
+    if (__atomic_load_n(&kj_fmt_kept_any, __ATOMIC_RELAXED))
+        kj_fmt_forget_kept();   /* the strings the call kept: a returned one is boxed by now */
     if (ret != retbuf)
         PyMem_Free(ret);
     if (buf != stack_args)

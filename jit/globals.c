@@ -89,6 +89,12 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
     }
     if (v == Py_None)
         return const_node(f, line, col, kj_none());
+    if (PyUnicode_Check(v)) {   /* a default value or a global: as a constant in the source */
+        const char *s = PyUnicode_AsUTF8(v);
+        if (!s || !(n = const_node(f, line, col, kj_str())) || !(n->str = kj_strdup(f, s)))
+            return NULL;
+        return n;
+    }
     if (PyArray_IsScalar(v, Generic)) {
         const kj_type *t = kj_typeof(v);
         if (!t)

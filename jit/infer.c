@@ -118,6 +118,10 @@ static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, 
         return kj_list_binop_type(c, n, op, a, b);
     if (a->kind == KJ_T_SET || b->kind == KJ_T_SET)
         return kj_set_binop_type(c, n, op, a, b);
+    if (a->kind == KJ_T_STR && b->kind == KJ_T_STR && op == KJ_OP_ADD && n->kind == KJ_E_BINOP) {
+        n->kind = KJ_E_FSTRING;   /* s + t is f"{s}{t}" (strings.c) */
+        return a;
+    }
     if (!kj_is_number(a) || !kj_is_number(b))
         return problem(c, n, NULL, "unsupported operand types for this operator: %s and %s",
                        a->name, b->name);
@@ -800,7 +804,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
             if (!(e[i] = infer_expr(c, n->kids[i])))
                 return NULL;
         for (int i = 0; i < n->nkids; i++)
-            if (e[i]->kind >= KJ_T_RANGE && e[i]->kind != KJ_T_FUNC)
+            if (e[i]->kind >= KJ_T_RANGE && e[i]->kind != KJ_T_FUNC && e[i]->kind != KJ_T_STR)
                 return problem(c, n->kids[i], NULL, "%s cannot be put in a tuple", e[i]->name);
         return kj_tuple(n->nkids, e);
     }
@@ -934,6 +938,18 @@ static int infer_stmt(ti *c, kj_node *s) {
         const kj_type *cur = infer_expr(c, s->kids[0]), *v = infer_expr(c, s->kids[1]);
         if (!cur || !v)
             return 0;
+        if (cur->kind == KJ_T_STR && v->kind == KJ_T_STR && s->op == KJ_OP_ADD && s->kids[0]->kind == KJ_E_LOCAL) {
+            kj_node *joined = kj_new_node(c->f, KJ_E_FSTRING, s->line, s->col, 2);   /* s = f"{s}{t}" */
+            if (!joined) {
+                c->failed = true;
+                return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+            }
+            joined->kids[0] = s->kids[0];   /* the target, read as a value */
+            joined->kids[1] = s->kids[1];
+            s->kind = KJ_S_ASSIGN;
+            s->kids[1] = joined;
+            return infer_stmt(c, s);
+        }
         const kj_type *r = binop_type(c, s, s->op, cur, v);
         if (r)
             s->type = r;
@@ -973,7 +989,7 @@ static int infer_stmt(ti *c, kj_node *s) {
     }
     case KJ_S_RETURN: {
         const kj_type *t = s->kids[0] ? infer_expr(c, s->kids[0]) : kj_none();
-        if (t && t->kind >= KJ_T_RANGE && t->kind != KJ_T_FUNC)   /* a function returns as itself */
+        if (t && t->kind >= KJ_T_RANGE && t->kind != KJ_T_FUNC && t->kind != KJ_T_STR)   /* a function returns as itself, a string as a str */
             problem(c, s, NULL, "%s cannot be returned", t->name);
         return assign_ret(c, t, s);
     }

@@ -201,12 +201,14 @@ const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type 
             FAIL(c, n, NULL, "`in` needs a %.200s key for a %.400s, got %.200s", key->name, container->name, x->name);
         return kj_bool();
     }
+    if (x->kind == KJ_T_STR && container->kind == KJ_T_TUPLE && (container->n == 0 || (kj_is_uniform_tuple(container) && container->elems[0] == x)))
+        return kj_bool();   /* method in ("linear", "nearest") */
     bool ok = kj_is_number(x) &&
               ((container->kind == KJ_T_LIST && (!container->elem || container->elem->kind != KJ_T_ARRAY)) || (container->kind == KJ_T_ARRAY && container->ndim == 1) ||
                (container->kind == KJ_T_TUPLE && kj_is_uniform_tuple(container) && kj_is_number(container->elems[0])) ||
                (container->kind == KJ_T_TUPLE && container->n == 0));
     if (!ok)
-        FAIL(c, n, NULL, "`in` needs a number and a list, a 1-d array or a tuple of numbers, got %s and %s", x->name,
+        FAIL(c, n, NULL, "`in` needs a number and a list, a 1-d array or a tuple of numbers, or a string and a tuple of strings, got %s and %s", x->name,
              container->name);
     return kj_bool();
 }

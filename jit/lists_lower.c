@@ -9,6 +9,7 @@
 #include "jit/lower_nrt.h"
 #include "jit/nrt.h"
 #include "jit/rt_list.h"
+#include "jit/strings.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -151,7 +152,8 @@ static LLVMValueRef contains(kj_lw *w, kj_node *n) {
     if (ct->kind == KJ_T_TUPLE) {
         for (int i = 0; i < ct->n; i++) {
             LLVMValueRef y = LLVMBuildExtractValue(w->b, c, (unsigned)i, "");
-            LLVMValueRef hit = kj_np_elem_op(w, n, "equal", 2, (LLVMValueRef[]){x, y}, (const kj_type *[]){xt, ct->elems[i]}, kj_bool());
+            LLVMValueRef hit = xt->kind == KJ_T_STR ? kj_str_equal(w, x, y)
+                                                    : kj_np_elem_op(w, n, "equal", 2, (LLVMValueRef[]){x, y}, (const kj_type *[]){xt, ct->elems[i]}, kj_bool());
             LLVMBuildStore(w->b, LLVMBuildOr(w->b, LLVMBuildLoad2(w->b, w->i1, found, ""), hit, ""), found);
         }
     } else {

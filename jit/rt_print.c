@@ -35,6 +35,50 @@ static void append(char *buf, const char *s) {
 
 void kj_fmt_str(char *buf, const char *s) { append(buf, s); }
 
+/* Kept strings: a bump allocator over chunks, the newest first. */
+#define KEPT_CHUNK 65536
+typedef struct kept_chunk {
+    struct kept_chunk *next;
+    size_t used, size;
+    char data[];
+} kept_chunk;
+static _Thread_local kept_chunk *kept;
+int kj_fmt_kept_any;
+
+char *kj_fmt_keep(const char *buf) {
+    size_t n = strlen(buf) + 1;
+    if (!kept || kept->size - kept->used < n) {
+        size_t size = n > KEPT_CHUNK ? n : KEPT_CHUNK;
+        kept_chunk *c = malloc(sizeof *c + size);
+        if (!c)
+            return NULL;
+        c->next = kept;
+        c->used = 0;
+        c->size = size;
+        kept = c;
+        __atomic_store_n(&kj_fmt_kept_any, 1, __ATOMIC_RELAXED);
+    }
+    char *s = kept->data + kept->used;
+    memcpy(s, buf, n);
+    kept->used += n;
+    return s;
+}
+
+void kj_fmt_forget_kept(void) {
+    while (kept) {
+        kept_chunk *next = kept->next;
+        free(kept);
+        kept = next;
+    }
+}
+
+int64_t kj_str_len(const char *s) {
+    int64_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;   /* every byte but a continuation starts a character */
+    return n;
+}
+
 /* Python's repr of a float: the shortest digits that read back the same
  * (float32: as a float32, the way NumPy prints its scalars), in fixed
  * notation for exponents -4..15, else d.ddde+XX. */

@@ -14,6 +14,17 @@ void kj_fmt_str(char *buf, const char *s);
 void kj_fmt_int(char *buf, int64_t v, int64_t is_unsigned, const char *spec);
 void kj_fmt_float(char *buf, double v, int64_t is_f32, const char *spec);
 void kj_fmt_bool(char *buf, int64_t v);
+/* An f-string that compiled code keeps (in a variable, a tuple, a return):
+ * a copy of buf out of the ring, in memory of the thread's that lives
+ * until kj_fmt_forget_kept; NULL out of memory. kj_fmt_kept_any says
+ * whether any thread has kept one, so that a call that kept none pays a
+ * plain load. The dispatcher forgets the calling thread's strings once a
+ * call's result is boxed, a pool worker after each piece of work. */
+char *kj_fmt_keep(const char *buf);
+void kj_fmt_forget_kept(void);
+extern int kj_fmt_kept_any;
+/* len() of a string: its characters (code points), not its UTF-8 bytes. */
+int64_t kj_str_len(const char *s);
 /* Whether a spec is one compiled code formats ([0][width][.prec][type]). */
 bool kj_fmt_spec_ok(const char *spec, bool is_float);
 
@@ -44,6 +55,8 @@ void kj_print(int64_t n, const kj_print_item *items, const char *sep, const char
     {"kj_fmt_int", (void *)kj_fmt_int},             \
     {"kj_fmt_float", (void *)kj_fmt_float},         \
     {"kj_fmt_bool", (void *)kj_fmt_bool},           \
+    {"kj_str_len", (void *)kj_str_len},             \
+    {"kj_fmt_keep", (void *)kj_fmt_keep},           \
     {"kj_print", (void *)kj_print},
 
 #endif

@@ -123,14 +123,41 @@ static void format_value(kj_lw *w, LLVMValueRef buf, LLVMValueRef v, const kj_ty
     }
 }
 
+static LLVMValueRef transient(kj_lw *w, kj_node *k);
+
 static void format_part(kj_lw *w, LLVMValueRef buf, kj_node *part) {
-    if (part->kind != KJ_E_FORMAT) {   /* a constant piece, or an f-string inside */
-        format_text(w, buf, kj_lower_expr(w, part));
+    if (part->kind == KJ_E_FSTRING) {   /* s + t + u, an f-string inside: into the same buffer */
+        kj_at(w, part);
+        for (int i = 0; i < part->nkids; i++)
+            format_part(w, buf, part->kids[i]);
+        return;
+    }
+    if (part->kind != KJ_E_FORMAT) {   /* a constant piece, a string */
+        format_text(w, buf, transient(w, part));
         return;
     }
     kj_node *k = part->kids[0];
     const kj_type *t = k->type->kind == KJ_T_OPTIONAL ? k->type->elem : k->type;
-    format_value(w, buf, kj_cast(w, kj_lower_expr(w, k), k->type, t), t, part->str && *part->str ? part->str : NULL);
+    format_value(w, buf, kj_cast(w, transient(w, k), k->type, t), t, part->str && *part->str ? part->str : NULL);
+}
+
+/* An f-string formatted into the next of the thread's few ring buffers
+ * (rt_print.c), which later f-strings reuse. */
+static LLVMValueRef format_in_ring(kj_lw *w, kj_node *n) {
+    LLVMValueRef buf = kj_call(w, "kj_fmt_begin", w->ptr, 0, NULL, NULL);
+    for (int i = 0; i < n->nkids; i++)
+        format_part(w, buf, n->kids[i]);
+    return buf;
+}
+
+/* A string used at once (printed, compared, formatted into another, the
+ * message of a raise): an f-string can stay in the ring. One that is kept
+ * (assigned, returned, passed on) is copied out of it (kj_str_lower). */
+static LLVMValueRef transient(kj_lw *w, kj_node *k) {
+    if (k->kind != KJ_E_FSTRING)
+        return kj_lower_expr(w, k);
+    kj_at(w, k);
+    return format_in_ring(w, k);
 }
 
 /* kj_rt_raise(cls, msg): the runtime keeps the exception for the caller. */
@@ -237,14 +264,14 @@ static LLVMValueRef lower_print(kj_lw *w, kj_node *n) {
     for (int i = 1; i < n->nkids; i++) {
         kj_node *k = n->kids[i];
         if (k->kind == KJ_E_KEYWORD) {
-            LLVMValueRef s = kj_lower_expr(w, k->kids[0]);
+            LLVMValueRef s = transient(w, k->kids[0]);
             if (!strcmp(k->name, "sep"))
                 sep = s;
             else
                 end = s;
             continue;
         }
-        add_value(w, &p, kj_lower_expr(w, k), k->type);
+        add_value(w, &p, transient(w, k), k->type);
     }
     LLVMTypeRef item = LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->i32, w->i32, w->i64, w->ptr}, 4, 0);
     LLVMValueRef arr = kj_entry_alloca(w, LLVMArrayType2(item, (unsigned)(p.n ? p.n : 1)), "print.items");
@@ -262,23 +289,26 @@ static LLVMValueRef lower_print(kj_lw *w, kj_node *n) {
 LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n) {
     switch (n->kind) {
     case KJ_E_CONST: return cstr(w, n->str);
-    case KJ_E_FSTRING: {
-        LLVMValueRef buf = kj_call(w, "kj_fmt_begin", w->ptr, 0, NULL, NULL);
-        for (int i = 0; i < n->nkids; i++)
-            format_part(w, buf, n->kids[i]);
-        return buf;
+    case KJ_E_FSTRING: {   /* kept until the call from Python returns (rt_print.c) */
+        LLVMValueRef kept = kj_call(w, "kj_fmt_keep", w->ptr, 1, (LLVMTypeRef[]){w->ptr}, (LLVMValueRef[]){format_in_ring(w, n)});
+        kj_raise_if(w, LLVMBuildIsNull(w->b, kept, ""), PyExc_MemoryError, NULL);
+        return kept;
     }
     case KJ_E_COMPARE: {
-        LLVMValueRef a = kj_lower_expr(w, n->kids[0]), b = kj_lower_expr(w, n->kids[1]);
-        LLVMValueRef r = kj_call(w, "strcmp", w->i32, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){a, b});
-        return LLVMBuildICmp(w->b, n->ops[0] == KJ_OP_EQ ? LLVMIntEQ : LLVMIntNE, r, LLVMConstInt(w->i32, 0, 0), "");
+        LLVMValueRef eq = kj_str_equal(w, transient(w, n->kids[0]), transient(w, n->kids[1]));
+        return n->ops[0] == KJ_OP_EQ ? eq : LLVMBuildNot(w->b, eq, "");
     }
     default: return lower_print(w, n);
     }
 }
 
+LLVMValueRef kj_str_equal(kj_lw *w, LLVMValueRef a, LLVMValueRef b) {
+    LLVMValueRef r = kj_call(w, "strcmp", w->i32, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){a, b});
+    return LLVMBuildICmp(w->b, LLVMIntEQ, r, LLVMConstInt(w->i32, 0, 0), "");
+}
+
 void kj_str_raise(kj_lw *w, kj_node *s) {
-    call_raise(w, s->kids[0]->pyobj, kj_lower_expr(w, s->kids[1]));
+    call_raise(w, s->kids[0]->pyobj, transient(w, s->kids[1]));
     kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
     LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "after.raise"));
 }

@@ -19,6 +19,8 @@ const kj_type *kj_str_call_type(kj_infer_ctx *c, kj_node *n, const char *name, i
 /* ---- lowering ---- */
 bool kj_str_lowers(const kj_node *n);
 LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n);
+/* a == b of two strings, as an i1. */
+LLVMValueRef kj_str_equal(kj_lw *w, LLVMValueRef a, LLVMValueRef b);
 /* raise E(f"...") */
 void kj_str_raise(kj_lw *w, kj_node *s);
 /* Raises cls(v) for v a number or a tuple of numbers of type t, as Python

@@ -385,6 +385,8 @@ const kj_type *kj_type_from_spec(PyObject *spec) {
         return kj_none();
     if (strcmp(k, "bool") == 0)
         return kj_bool();
+    if (strcmp(k, "str") == 0)
+        return kj_str();
     long bits = n >= 2 && PyLong_Check(PyTuple_GET_ITEM(spec, 1)) ? PyLong_AsLong(PyTuple_GET_ITEM(spec, 1)) : 0;
     if (strcmp(k, "int") == 0 && n == 3 && (bits == 8 || bits == 16 || bits == 32 || bits == 64))
         return kj_int((int)bits, PyObject_IsTrue(PyTuple_GET_ITEM(spec, 2)));
@@ -474,6 +476,7 @@ PyObject *kj_type_to_spec(const kj_type *t) {
         return items ? Py_BuildValue("(sN)", "tuple", items) : NULL;
     }
     case KJ_T_FUNC: return Py_BuildValue("(sO)", "function", (PyObject *)t->obj);
+    case KJ_T_STR: return Py_BuildValue("(s)", "str");
     default:
         return Py_BuildValue("(ss)", "opaque", t->name);
     }
@@ -561,6 +564,8 @@ const kj_type *kj_typeof(PyObject *v) {
         return kj_complex(128);
     if (v == Py_None)
         return kj_none();
+    if (PyUnicode_Check(v))
+        return kj_str();
     if (PyArray_IsScalar(v, Generic)) {
         PyArray_Descr *d = PyArray_DescrFromScalar(v);
         const kj_type *t = d ? kj_type_from_npy(d->type_num) : NULL;

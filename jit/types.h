@@ -105,7 +105,7 @@ bool kj_can_convert(const kj_type *from, const kj_type *to);
 /* Types as Python data (the spec the kiln package and C exchange):
  * ("int", bits, signed), ("float", bits), ("complex", bits), ("bool",),
  * ("none",), ("array", dtype_spec, ndim, layout, readonly),
- * ("tuple", (spec, ...)), ("optional", spec), ("function", dispatcher).
+ * ("tuple", (spec, ...)), ("optional", spec), ("function", dispatcher), ("str",).
  * kj_type_from_spec returns NULL with a TypeError set on a bad spec. */
 const kj_type *kj_type_from_spec(PyObject *spec);
 PyObject *kj_type_to_spec(const kj_type *t);

@@ -112,7 +112,7 @@ def _specialize(self, args):
             what, hint = _unpassable(value)
             raise TypeError(f"{self.py_func.__qualname__}(): argument '{name}' is {what}, "
                             f"which Kiln cannot pass to compiled code (numbers, NumPy arrays and scalars "
-                            f"of bool, int, uint, float and complex dtypes, tuples, None and kiln functions can be passed)"
+                            f"of bool, int, uint, float and complex dtypes, tuples, strings, None and kiln functions can be passed)"
                             + (f"; {hint}" if hint else ""))
         specs.append(spec)
     locked = self._kiln_locked_sigs

@@ -388,3 +388,27 @@ def test_a_kiln_function_passed_as_an_argument_keys_the_entry_by_its_source(tmp_
         want = sum(f((i + 0.5) * 0.5) for i in range(4)) * 0.5
         assert first["result"] == pytest.approx(want) and second["result"] == pytest.approx(want)
     assert len(entries(cache)) == 1   # the edited function replaced the entry in its slot
+
+
+STRING_ARGUMENT_PROGRAM = """
+import json
+import kiln
+
+@kiln.njit(cache=True)
+def scale(x, how):
+    if how == "double":
+        return f"{2 * x}"
+    return how + "?"
+
+result = [scale(3, "double"), scale(3, "other")]
+(stats,) = scale.stats.values()
+print(json.dumps({"result": result, "cached": "cache_load" in stats}))
+"""
+
+
+def test_a_string_argument_caches_and_a_returned_string_comes_back(tmp_path):
+    cache, path = tmp_path / "cache", tmp_path / "strings.py"
+    path.write_text(STRING_ARGUMENT_PROGRAM)
+    first, second = run(path, cache), run(path, cache)
+    assert not first["cached"] and second["cached"]
+    assert first["result"] == second["result"] == ["6", "other?"]

@@ -97,8 +97,9 @@ def test_typeof():
     ro = np.zeros(2)
     ro.flags.writeable = False
     assert str(kiln.typeof(ro)) == "readonly array(float64, 1d, C)"
-    with pytest.raises(ValueError):
-        kiln.typeof("text")
+    assert str(kiln.typeof("text")) == "str"
+    with pytest.raises(ValueError, match="Kiln cannot type a list"):
+        kiln.typeof([1, 2])
 
 
 def test_buffer_protocol_arguments_without_copy():

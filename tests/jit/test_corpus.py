@@ -8,6 +8,7 @@ import corpus_calls  # noqa: F401
 import corpus_control  # noqa: F401
 import corpus_function_values  # noqa: F401
 import corpus_scalars  # noqa: F401
+import corpus_strings  # noqa: F401
 import corpus_varargs  # noqa: F401
 from jit_diff import CASES, check
 

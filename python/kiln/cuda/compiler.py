@@ -40,9 +40,10 @@ def _layout(flags_c, flags_f):
     return "C" if flags_c else "F" if flags_f else "A"
 
 
-def _holds_function(spec):
-    """Whether a spec is, or holds, a kiln function: kernels call device code by name only."""
-    return spec[0] == "function" or (spec[0] == "tuple" and any(_holds_function(s) for s in spec[1]))
+def _holds_host_only(spec):
+    """Whether a spec is, or holds, what only host code takes: a kiln function
+    (kernels call device code by name) or a string."""
+    return spec[0] in ("function", "str") or (spec[0] == "tuple" and any(_holds_host_only(s) for s in spec[1]))
 
 
 def _argspec(value):
@@ -58,7 +59,7 @@ def _argspec(value):
                                _layout(value.is_c_contiguous(), value.is_f_contiguous()), False)
     else:
         spec = _kiln.typeof_spec(value)
-    if spec is None or _holds_function(spec):
+    if spec is None or _holds_host_only(spec):
         raise TypeError(f"a kernel cannot take a {type(value).__name__} ({value!r:.60}); pass arrays "
                         "(NumPy or device), numbers (complex too), booleans or tuples of numbers")
     return spec
