@@ -21,6 +21,7 @@ typedef struct {
     int64_t mask;               /* slots - 1 */
     int64_t *slots;             /* entry indices, -1 where empty */
     char *entries;
+    int64_t owners;             /* values are arrays: each starts with its owner, on which the dict holds a reference */
 } kj_dict_header;
 
 /* ---- inference ---- */

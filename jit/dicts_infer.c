@@ -10,7 +10,7 @@
 
 #define FAIL KJ_INFER_FAIL
 #define KEYS_HINT "Keys are numbers or tuples of ints; use a NumPy array for anything else."
-#define VALUES_HINT "Values are numbers or tuples of numbers; use a NumPy array for anything else."
+#define VALUES_HINT "Values are numbers, tuples of numbers or arrays; use a NumPy array for anything else."
 
 static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
     const kj_type *t = k ? kj_infer_sub(c, k) : NULL;
@@ -39,16 +39,23 @@ static bool value_ok(const kj_type *t) {
     return kj_is_number(t) || t->kind == KJ_T_BOOL;
 }
 
+/* A value stored whole: also an array, of one dtype, dimension count and
+ * layout for the whole dict, as in Numba's typed dicts. */
+static bool whole_value_ok(const kj_type *t) {
+    return value_ok(t) || (t->kind == KJ_T_ARRAY && t->ndim > 0);
+}
+
 /* dict(key, value) for a store of k and v into a dict of type self. */
 static const kj_type *stored(kj_infer_ctx *c, kj_node *at, const kj_type *self, const kj_type *k, const kj_type *v) {
     if (!kj_dict_key_ok(k))
         FAIL(c, at, KEYS_HINT, "a dict in compiled code cannot have %s keys", k->name);
-    if (!value_ok(v))
+    if (!whole_value_ok(v))
         FAIL(c, at, VALUES_HINT, "a dict in compiled code cannot hold %s values", v->name);
     if (!self->n)
         return kj_dict(k, v);
     if (!kj_can_convert(k, self->elems[0]) || !kj_can_convert(v, self->elems[1]))
-        FAIL(c, at, NULL, "cannot store %.200s: %.200s in a %.400s", k->name, v->name, self->name);
+        FAIL(c, at, v->kind == KJ_T_ARRAY && self->elems[1]->kind == KJ_T_ARRAY ? "A dict's arrays share one type; .copy() gives a C-contiguous array." : NULL,
+             "cannot store %.200s: %.200s in a %.400s", k->name, v->name, self->name);
     return self;
 }
 
@@ -69,7 +76,7 @@ const kj_type *kj_dict_expr_type(kj_infer_ctx *c, kj_node *n) {
             return NULL;
         if (!kj_dict_key_ok(k))
             FAIL(c, n->kids[i], KEYS_HINT, "a dict in compiled code cannot have %s keys", k->name);
-        if (!value_ok(v))
+        if (!whole_value_ok(v))
             FAIL(c, n->kids[i + 1], VALUES_HINT, "a dict in compiled code cannot hold %s values", v->name);
         const kj_type *uk = kj_unify(kt, k), *uv = kj_unify(vt, v);
         if (!uk || !uv)

@@ -91,10 +91,37 @@ static LLVMValueRef value_slot(kj_lw *w, LLVMValueRef dict, const kj_type *dt, L
     return kj_dict_put_key(w, dict, kslot, key_type(dt), value_type(dt), fresh);
 }
 
+static bool holds_arrays(const kj_type *dt) { return dt->n && value_type(dt)->kind == KJ_T_ARRAY; }
+
+/* Stores v (type vt) in the value slot p of a dict of type dt. Where the
+ * values are arrays the dict takes a reference on v's owner, marks itself
+ * as holding them (rt_dict.c gives them back), and gives back the one on
+ * the value it replaces, unless the slot is fresh. */
+static void store_value(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef p, LLVMValueRef fresh,
+                        LLVMValueRef v, const kj_type *vt) {
+    const kj_type *t = value_type(dt);
+    if (!holds_arrays(dt)) {
+        kj_np_store_elem(w, p, v, vt, t);
+        return;
+    }
+    v = kj_cast(w, v, vt, t);
+    kj_nrt_incref_value(w, v, t);   /* before the old one goes: d[k] = d[k] */
+    LLVMValueRef off = c64(w, KJ_NRT_HEADER - 1 + offsetof(kj_dict_header, owners));
+    LLVMBuildStore(w->b, c64(w, 1), LLVMBuildGEP2(w->b, w->i8, dict, &off, 1, ""));
+    LLVMBasicBlockRef drop = kj_new_bb(w, "put.drop"), done = kj_new_bb(w, "put.done");
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, LLVMBuildLoad2(w->b, w->i32, fresh, ""), LLVMConstInt(w->i32, 0, 0), ""),
+                    drop, done);
+    LLVMPositionBuilderAtEnd(w->b, drop);
+    kj_nrt_decref_value(w, kj_np_load(w, p, t), t);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+    kj_np_store_elem(w, p, v, t, t);
+}
+
 /* d[k] = v for a key already in its slot. */
 static void put(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef v, const kj_type *vt) {
-    LLVMValueRef p = value_slot(w, dict, dt, kslot, kj_entry_alloca(w, w->i32, "fresh"));
-    kj_np_store_elem(w, p, v, vt, value_type(dt));
+    LLVMValueRef fresh = kj_entry_alloca(w, w->i32, "fresh"), p = value_slot(w, dict, dt, kslot, fresh);
+    store_value(w, dict, dt, p, fresh, v, vt);
 }
 
 LLVMValueRef kj_dict_find(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_type *kt, const kj_type *key) {
@@ -235,7 +262,8 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
                                    (LLVMValueRef[]){dict, kout, vout});
         kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, got, LLVMConstInt(w->i32, 0, 0), ""), PyExc_KeyError,
                     "popitem(): dictionary is empty");
-        return kj_np_tuple(w, pt, 2, (LLVMValueRef[]){kj_np_load(w, kout, pair[0]), kj_np_load(w, vout, vt)});
+        LLVMValueRef item = kj_np_tuple(w, pt, 2, (LLVMValueRef[]){kj_np_load(w, kout, pair[0]), kj_np_load(w, vout, vt)});
+        return holds_arrays(dt) ? kj_nrt_temp(w, item, pt) : item;   /* the dict's reference passes to the statement */
     }
     LLVMValueRef k = kj_lower_expr(w, n->kids[1]);
     LLVMValueRef fallback = n->nkids == 3 ? kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, vt) : NULL;
@@ -246,7 +274,7 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
         LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntNE, LLVMBuildLoad2(w->b, w->i32, fresh, ""), LLVMConstInt(w->i32, 0, 0), ""),
                         add, done);
         LLVMPositionBuilderAtEnd(w->b, add);
-        kj_np_store_elem(w, p, fallback, vt, vt);
+        store_value(w, dict, dt, p, fresh, fallback, vt);
         LLVMBuildBr(w->b, done);
         LLVMPositionBuilderAtEnd(w->b, done);
         return kj_np_load(w, p, vt);
@@ -256,17 +284,23 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
         LLVMValueRef found = kj_dict_take(w, dict, k, kt, key_type(dt), out);
         if (!fallback) {
             kj_dict_key_error_if(w, LLVMBuildNot(w->b, found, ""), k, kt);
-            return kj_np_load(w, out, vt);
+            LLVMValueRef v = kj_np_load(w, out, vt);
+            return holds_arrays(dt) ? kj_nrt_temp(w, v, vt) : v;   /* the dict's reference passes to the statement */
         }
-        LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b), read = kj_new_bb(w, "pop.read"), done = kj_new_bb(w, "pop.done");
-        LLVMBuildCondBr(w->b, found, read, done);
+        LLVMBasicBlockRef read = kj_new_bb(w, "pop.read"), absent = kj_new_bb(w, "pop.absent"), done = kj_new_bb(w, "pop.done");
+        LLVMBuildCondBr(w->b, found, read, absent);
+        LLVMPositionBuilderAtEnd(w->b, absent);
+        if (holds_arrays(dt))   /* one reference either way: the default's is taken */
+            kj_nrt_incref_value(w, fallback, vt);
+        LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
+        LLVMBuildBr(w->b, done);
         LLVMPositionBuilderAtEnd(w->b, read);
         LLVMValueRef got = kj_np_load(w, out, vt);
         LLVMBuildBr(w->b, done);
         LLVMPositionBuilderAtEnd(w->b, done);
         LLVMValueRef r = LLVMBuildPhi(w->b, kj_lltype(w, vt), "pop");
         LLVMAddIncoming(r, (LLVMValueRef[]){fallback, got}, (LLVMBasicBlockRef[]){from, read}, 2);
-        return r;
+        return holds_arrays(dt) ? kj_nrt_temp(w, r, vt) : r;
     }
     /* get: the value, or the default (None without one) */
     LLVMValueRef p = kj_dict_find(w, dict, k, kt, key_type(dt)), here = LLVMBuildIsNotNull(w->b, p, "");

@@ -41,8 +41,24 @@ static uint64_t hash_key(const void *key, int64_t size) {
     return h;
 }
 
+/* References on the owners of the live entries' values, where the values
+ * are arrays: taken (delta 1) or given back (-1). */
+static void hold_owners(kj_dict_header *h, int delta) {
+    for (int64_t i = 0; h->owners && i < h->used; i++) {
+        char *e = entry(h, i);
+        if (*(int64_t *)e == REMOVED)
+            continue;
+        void *owner = *(void **)value_of(h, e);
+        if (delta > 0)
+            kj_nrt_incref(owner);
+        else
+            kj_nrt_decref(owner);
+    }
+}
+
 static void free_table(kj_block_t *b) {
     kj_dict_header *h = kj_nrt_data(b);
+    hold_owners(h, -1);
     free(h->slots);
     free(h->entries);
 }
@@ -194,6 +210,7 @@ int32_t kj_dict_pop_last(void *owner, void *key_out, void *value_out) {
 
 void kj_dict_clear(void *owner) {
     kj_dict_header *h = header(owner);
+    hold_owners(h, -1);
     for (int64_t s = 0; h->slots && s <= h->mask; s++)
         h->slots[s] = EMPTY;
     h->used = h->n = h->filled = h->first = 0;
@@ -216,6 +233,8 @@ void *kj_dict_copy(void *owner) {
         }
         memcpy(v, value_of(h, e), (size_t)h->valsize);
     }
+    header(r)->owners = h->owners;
+    hold_owners(header(r), 1);
     return r;
 }
 
@@ -246,7 +265,12 @@ PyObject *kj_dict_box(void *owner, const kj_type *t) {
         char *e = entry(h, i);
         if (*(int64_t *)e == REMOVED)
             continue;
-        PyObject *k = kj_box_item(key_of(e), t->elems[0]), *v = k ? kj_box_item(value_of(h, e), t->elems[1]) : NULL;
+        if (h->owners)   /* the NumPy array's base takes a reference of its own */
+            kj_nrt_incref(*(void **)value_of(h, e));
+        PyObject *k = kj_box_item(key_of(e), t->elems[0]);
+        PyObject *v = k ? (h->owners ? kj_box_value(value_of(h, e), t->elems[1]) : kj_box_item(value_of(h, e), t->elems[1])) : NULL;
+        if (!k && h->owners)
+            kj_nrt_decref(*(void **)value_of(h, e));
         if (!v || PyDict_SetItem(d, k, v) < 0)
             Py_CLEAR(d);
         Py_XDECREF(k);

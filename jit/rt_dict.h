@@ -16,7 +16,8 @@ void *kj_dict_get(void *owner, const void *key);
 /* The value slot for key, added (with *fresh = 1, its bytes for the
  * caller to write) when absent; NULL when out of memory. */
 void *kj_dict_put(void *owner, const void *key, int64_t keysize, int64_t valsize, int32_t *fresh);
-/* Removes key, its value copied to value_out: 1, or 0 when absent. */
+/* Removes key, its value copied to value_out (with the dict's reference,
+ * where values are arrays): 1, or 0 when absent. */
 int32_t kj_dict_pop(void *owner, const void *key, void *value_out);
 /* Removes the last item inserted, copied to key_out and value_out: 1, or 0
  * when empty (dict.popitem, set.pop). */

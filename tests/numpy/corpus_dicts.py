@@ -128,3 +128,48 @@ def builtins_over_the_keys(n):
     return (sorted(d), sorted(d, reverse=True), sum(d), min(d) if d else 99, max(e) if e else -1.0, any(d), all(d),
             any({}), all({}), sorted(d.keys()), list(d), sum(d.values()), max(e.values()) if e else 0,
             sorted(d.items()), sorted(e.items(), reverse=True))
+
+
+@case(*VI, (np.array([3, 1, 3, 3, -2]),), (np.arange(12)[::-3],))
+def arrays_grouped_by_key(a):   # a dict of arrays: each key's running sum of rows
+    d = {}
+    for i in range(a.shape[0]):
+        k = a[i] % 3
+        row = np.array([a[i], 2 * a[i]]) * 1.5
+        if k in d:
+            d[k] = d[k] + row
+        else:
+            d[k] = row
+    return d
+
+
+@case(*N)
+def array_values_through_every_method(n):
+    d = {}
+    for i in range(n):
+        d[i] = np.full(3, float(i))
+    first = d.pop(0, np.zeros(3))
+    missing = d.pop(-5, np.ones(3))
+    if n > 2:
+        del d[1]
+        d[2] = d[2] * 10          # the old value's reference goes as the new one comes
+        d[2][1] = -1.0            # a value is the dict's own array, written in place
+    kept = d.setdefault(100, np.arange(3.0))
+    again = d.setdefault(100, np.zeros(3))
+    copied = d.copy()             # shallow, as Python's: the same arrays
+    last = d.popitem()
+    total = 0.0
+    for k, v in copied.items():
+        total += k * v.sum()
+    got = d.get(2)
+    return d, copied, first, missing, kept, again, last, total, got is None, len(d)
+
+
+@case(*N)
+def a_dict_of_2d_arrays_cleared_and_refilled(n):
+    d = {(0, 0): np.zeros((2, 2))}
+    for i in range(n):
+        d[(i, i + 1)] = np.eye(2) * i
+    d.clear()
+    d[(n, n)] = np.ones((2, 3))[:, :2].copy()
+    return d, len(d)

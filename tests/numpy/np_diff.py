@@ -40,7 +40,11 @@ def _tolerance(args):
 
 
 def same_values(expected, got, rel):
-    """jit_diff.same, looking inside lists too (NaN equals NaN there as well)."""
+    """jit_diff.same, looking inside lists and dicts too (NaN equals NaN there
+    as well; a dict's keys in the same order)."""
+    if isinstance(expected, dict):
+        return (isinstance(got, dict) and list(got) == list(expected)
+                and all(same_values(expected[k], got[k], rel) for k in expected))
     if isinstance(expected, list):
         return isinstance(got, list) and len(got) == len(expected) and all(
             same_values(e, g, rel) for e, g in zip(expected, got))
