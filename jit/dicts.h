@@ -25,7 +25,7 @@ typedef struct {
 } kj_dict_header;
 
 /* ---- inference ---- */
-const kj_type *kj_dict_expr_type(kj_infer_ctx *c, kj_node *n);   /* KJ_E_DICT */
+const kj_type *kj_dict_expr_type(kj_infer_ctx *c, kj_node *n);   /* KJ_E_DICT, KJ_E_DICTCOMP */
 const kj_type *kj_dict_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 const kj_type *kj_dict_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 /* d[k] = v: types the dict variable when it was `{}`; 0, or -1 when it

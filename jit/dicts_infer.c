@@ -69,6 +69,16 @@ static const kj_type *refine(kj_infer_ctx *c, kj_node *d, kj_node *at, const kj_
 }
 
 const kj_type *kj_dict_expr_type(kj_infer_ctx *c, kj_node *n) {
+    if (n->kind == KJ_E_DICTCOMP) {   /* its items are (k, v) displays */
+        const kj_type *kv = kj_comprehension_item_type(c, n);
+        if (!kv)
+            return NULL;
+        if (!kj_dict_key_ok(kv->elems[0]))
+            FAIL(c, n->kids[0]->kids[0], KEYS_HINT, "a dict in compiled code cannot have %s keys", kv->elems[0]->name);
+        if (!whole_value_ok(kv->elems[1]))
+            FAIL(c, n->kids[0]->kids[1], VALUES_HINT, "a dict in compiled code cannot hold %s values", kv->elems[1]->name);
+        return kj_dict(kv->elems[0], kv->elems[1]);
+    }
     const kj_type *kt = NULL, *vt = NULL;
     for (int i = 0; i + 1 < n->nkids; i += 2) {
         const kj_type *k = value(c, n->kids[i]), *v = value(c, n->kids[i + 1]);

@@ -3,6 +3,7 @@
  * rt_dict.c through stack slots laid out as list items are
  * (kj_llmemtype); the length is read inline from the header. */
 #include "jit/dicts.h"
+#include "jit/lists.h"
 #include "jit/lower_np.h"
 #include "jit/lower_nrt.h"
 #include "jit/nrt.h"
@@ -316,9 +317,32 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
     return r;
 }
 
+typedef struct {
+    LLVMValueRef dict;
+    const kj_type *type;
+} dict_target;
+
+/* One item of {k: v for ...}: its (k, v) display, stored. */
+static void put_item(kj_lw *w, void *to, kj_node *item) {
+    dict_target *d = to;
+    kj_node *k = item->kids[0], *v = item->kids[1];
+    LLVMValueRef kslot = kj_dict_key_slot(w, kj_lower_expr(w, k), k->type, key_type(d->type));
+    put(w, d->dict, d->type, kslot, kj_lower_expr(w, v), v->type);
+}
+
+static LLVMValueRef comprehension(kj_lw *w, kj_node *n) {
+    kj_iter it = {0};
+    LLVMValueRef len = kj_iter_setup(w, n->kids[2], &it);
+    dict_target to = {new_dict(w, n->type), n->type};
+    kj_comprehension_loop(w, n, &it, len, put_item, &to);
+    kj_iter_free(&it);
+    return to.dict;
+}
+
 bool kj_dict_lowers(const kj_node *n) {
     switch (n->kind) {
-    case KJ_E_DICT: return true;
+    case KJ_E_DICT:
+    case KJ_E_DICTCOMP: return true;
     case KJ_E_METHOD:
     case KJ_E_INDEX: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_DICT;
     case KJ_E_CALL: {
@@ -343,6 +367,7 @@ LLVMValueRef kj_dict_lower(kj_lw *w, kj_node *n) {
         return d;
     }
     case KJ_E_METHOD: return method(w, n);
+    case KJ_E_DICTCOMP: return comprehension(w, n);
     case KJ_E_CALL:
         if (n->kids[0]->name[0] == 'l')
             return kj_dict_len(w, kj_lower_expr(w, n->kids[1]));

@@ -523,8 +523,9 @@ static kj_node *expr_fstring(fe *c, PyObject *node, kj_node *n) {
     return r;
 }
 
-/* {k: v for ...} read as dict([(k, v) for ...]), {x for ...} as
- * set([x for ...]): the list comprehension's code builds them. */
+/* {k: v for ...} read as the list comprehension [(k, v) for ...] made a
+ * dict comprehension (its items go straight into the dict, so a value may
+ * be an array), {x for ...} as set([x for ...]). */
 static kj_node *comprehension_call(fe *c, PyObject *node, bool dict) {
     PyObject *ast = PyImport_ImportModule("ast"), *key = kj_fe_get(c, node, dict ? "key" : "elt");
     PyObject *val = key && dict ? kj_fe_get(c, node, "value") : NULL;
@@ -532,13 +533,15 @@ static kj_node *comprehension_call(fe *c, PyObject *node, bool dict) {
     PyObject *load = ast && gens ? PyObject_CallMethod(ast, "Load", NULL) : NULL;
     PyObject *item = !load ? NULL : dict ? PyObject_CallMethod(ast, "Tuple", "[OO]O", key, val, load) : Py_NewRef(key);
     PyObject *comp = item ? PyObject_CallMethod(ast, "ListComp", "OO", item, gens) : NULL;
-    PyObject *name = comp ? PyObject_CallMethod(ast, "Name", "sO", dict ? "dict" : "set", load) : NULL;
+    PyObject *name = comp && !dict ? PyObject_CallMethod(ast, "Name", "sO", "set", load) : NULL;
     PyObject *call = name ? PyObject_CallMethod(ast, "Call", "O[O][]", name, comp) : NULL;
     kj_node *r = NULL;
     PyObject *made[] = {item, comp, name, call};
-    if (kj_fe_place(ast, made, sizeof made / sizeof *made, node))
-        r = kj_fe_expr(c, call);
-    else if (c->e->kind == KJ_ERR_NONE)
+    if (kj_fe_place(ast, made, dict ? 2 : sizeof made / sizeof *made, node)) {
+        r = kj_fe_expr(c, dict ? comp : call);
+        if (r && dict)
+            r->kind = KJ_E_DICTCOMP;
+    } else if (c->e->kind == KJ_ERR_NONE)
         kj_fail(c->e, KJ_ERR_PYTHON, kj_fe_line(c, node), kj_fe_col(c, node), NULL,
                 dict ? "dict comprehension" : "set comprehension");
     PyErr_Clear();

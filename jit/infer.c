@@ -790,6 +790,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
     case KJ_E_LISTCOMP:
         return kj_list_expr_type(c, n);
     case KJ_E_DICT:
+    case KJ_E_DICTCOMP:
         return kj_dict_expr_type(c, n);
     case KJ_E_SET:
         return kj_set_expr_type(c, n);

@@ -35,6 +35,7 @@ typedef enum {
     KJ_E_LIST,       /* [kids...] (lists.c) */
     KJ_E_LISTCOMP,   /* [kids[0] for kids[1] in kids[2] if kids[3] if ...] (lists.c) */
     KJ_E_DICT,       /* {kids[0]: kids[1], kids[2]: kids[3], ...} (dicts.h) */
+    KJ_E_DICTCOMP,   /* {k: v for ...}: as KJ_E_LISTCOMP, kids[0] the display (k, v) (dicts.h) */
     KJ_E_SET,        /* {kids[0], kids[1], ...} (sets.h) */
     KJ_E_FSTRING,    /* f"...": kids are str constants and KJ_E_FORMAT parts (strings.c) */
     KJ_E_FORMAT,     /* {kids[0]!ival:str} inside an f-string: ival the conversion or 0, str the spec or NULL */

@@ -24,6 +24,9 @@ int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *
 /* Types an assignment's target (a local or a tuple of them) as holding t. */
 int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at);
 const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n);          /* LIST, LISTCOMP */
+/* The type of the items a comprehension (LISTCOMP, DICTCOMP) makes, its
+ * target typed from its iterable on the way. */
+const kj_type *kj_comprehension_item_type(kj_infer_ctx *c, kj_node *n);
 const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 /* x in container / x not in container (lists, arrays, tuples). */
@@ -49,6 +52,10 @@ LLVMValueRef kj_list_get(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMV
  * statement), and v (of type vt) appended to a list of elem, as Python's
  * `[]` and append: for NumPy calls that give lists (np_split.c). */
 LLVMValueRef kj_list_make(kj_lw *w, const kj_type *t, LLVMValueRef cap);
+/* The loop of comprehension n (LISTCOMP, DICTCOMP) over iterable it, set
+ * up with length len: add(w, to, kids[0]) for each item the ifs keep. */
+void kj_comprehension_loop(kj_lw *w, kj_node *n, kj_iter *it, LLVMValueRef len,
+                           void (*add)(kj_lw *w, void *to, kj_node *item), void *to);
 void kj_list_push(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt);
 
 /* ---- boxing ---- */

@@ -73,28 +73,31 @@ const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
         }
         return kj_list(u);
     }
-    /* [elt for target in iter if ...] */
+    const kj_type *t = kj_comprehension_item_type(c, n);
+    if (!t)
+        return NULL;
+    if (!item_type(t))
+        FAIL(c, n->kids[0], ITEMS_HINT, ITEMS_WHAT, t->name);
+    return kj_list(t);
+}
+
+const kj_type *kj_comprehension_item_type(kj_infer_ctx *c, kj_node *n) {
     const kj_type *it = value(c, n->kids[2]);
     if (!it)
         return NULL;
     const kj_type *e = kj_iter_elem(it);
     if (!e || it->kind == KJ_T_TUPLE)
         FAIL(c, n->kids[2], "Loop over range(), an array, a list, enumerate(), zip(), np.ndindex() or np.ndenumerate().",
-             "a list comprehension cannot loop over %s", it->name);
+             "a comprehension cannot loop over %s", it->name);
     if (!names_only(n->kids[1]))
         FAIL(c, n->kids[1], "Use a name, or a tuple of names to unpack.",
-             "the target of a list comprehension must be names");
+             "the target of a comprehension must be names");
     if (kj_infer_assign_target(c, n->kids[1], e, n) < 0)
         return NULL;
     for (int i = 3; i < n->nkids; i++)
         if (!value(c, n->kids[i]))
             return NULL;
-    const kj_type *t = value(c, n->kids[0]);
-    if (!t)
-        return NULL;
-    if (!item_type(t))
-        FAIL(c, n->kids[0], ITEMS_HINT, ITEMS_WHAT, t->name);
-    return kj_list(t);
+    return value(c, n->kids[0]);
 }
 
 /* Gives the list variable the item type t when it was `[]` so far. */

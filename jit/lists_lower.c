@@ -115,25 +115,40 @@ void kj_list_push(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef
 
 /* ---- comprehensions ---- */
 
-static LLVMValueRef comprehension(kj_lw *w, kj_node *n) {
-    kj_iter it = {0};
-    LLVMValueRef len = kj_iter_setup(w, n->kids[2], &it);
-    LLVMValueRef list = new_list(w, n->type, len);
+void kj_comprehension_loop(kj_lw *w, kj_node *n, kj_iter *it, LLVMValueRef len,
+                           void (*add)(kj_lw *w, void *to, kj_node *item), void *to) {
     kj_np_loop l;
     LLVMValueRef t = kj_np_loop_begin(w, &l, len);
-    kj_assign(w, n->kids[1], kj_iter_item(w, &it, t), kj_iter_elem(n->kids[2]->type));
+    kj_assign(w, n->kids[1], kj_iter_item(w, it, t), kj_iter_elem(n->kids[2]->type));
     LLVMBasicBlockRef skip = kj_new_bb(w, "comp.skip");
     for (int i = 3; i < n->nkids; i++) {
         LLVMBasicBlockRef next = kj_new_bb(w, "comp.if");
         LLVMBuildCondBr(w->b, kj_truth(w, kj_lower_expr(w, n->kids[i]), n->kids[i]->type), next, skip);
         LLVMPositionBuilderAtEnd(w->b, next);
     }
-    append(w, list, n->type->elem, kj_lower_expr(w, n->kids[0]), n->kids[0]->type);
+    add(w, to, n->kids[0]);
     LLVMBuildBr(w->b, skip);
     LLVMPositionBuilderAtEnd(w->b, skip);
     kj_np_loop_end(w, &l);
+}
+
+typedef struct {
+    LLVMValueRef list;
+    const kj_type *elem;
+} list_target;
+
+static void append_item(kj_lw *w, void *to, kj_node *item) {
+    list_target *l = to;
+    append(w, l->list, l->elem, kj_lower_expr(w, item), item->type);
+}
+
+static LLVMValueRef comprehension(kj_lw *w, kj_node *n) {
+    kj_iter it = {0};
+    LLVMValueRef len = kj_iter_setup(w, n->kids[2], &it);
+    list_target to = {new_list(w, n->type, len), n->type->elem};
+    kj_comprehension_loop(w, n, &it, len, append_item, &to);
     kj_iter_free(&it);
-    return list;
+    return to.list;
 }
 
 /* ---- x in container ---- */

@@ -50,7 +50,7 @@ static bool binds(const kj_node *n, void *slot) {
     if ((n->kind == KJ_S_ASSIGN || n->kind == KJ_S_AUGASSIGN || n->kind == KJ_S_FOR) && n->nkids > 0 &&
         n->kids[0] && n->kids[0]->kind != KJ_E_INDEX)
         return kj_mentions_local(n->kids[0], s);
-    return n->kind == KJ_E_LISTCOMP && n->nkids > 1 && kj_mentions_local(n->kids[1], s);
+    return (n->kind == KJ_E_LISTCOMP || n->kind == KJ_E_DICTCOMP) && n->nkids > 1 && kj_mentions_local(n->kids[1], s);
 }
 
 bool kj_binds_in_block(const kj_block *b, int slot) { return kj_visit_block(b, binds, &slot); }

@@ -69,7 +69,7 @@ static void expr(walk *k, kj_node *n, const state *s) {
         }
         return;
     }
-    if (n->kind == KJ_E_LISTCOMP) {   /* [kids[0] for kids[1] in kids[2] if kids[3] ...] */
+    if (n->kind == KJ_E_LISTCOMP || n->kind == KJ_E_DICTCOMP) {   /* [kids[0] for kids[1] in kids[2] if kids[3] ...] */
         expr(k, n->kids[2], s);
         state in = copy_of(k, s);
         bind_target(k, n->kids[1], &in);

@@ -173,3 +173,10 @@ def a_dict_of_2d_arrays_cleared_and_refilled(n):
     d.clear()
     d[(n, n)] = np.ones((2, 3))[:, :2].copy()
     return d, len(d)
+
+
+@case(*N)
+def a_comprehension_of_arrays(n):   # the items go straight into the dict: no list of (k, v) in between
+    squares = {i: np.arange(3.0) * i for i in range(n) if i % 3 != 1}
+    rows = {k: v.sum() for k, v in squares.items()}
+    return squares, rows, {(i, -i): i * 0.5 for i in range(n)}
