@@ -178,7 +178,7 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
             {&PyRange_Type, "range"}, {&PyLong_Type, "int"}, {&PyFloat_Type, "float"},
             {&PyComplex_Type, "complex"}, {&PyBool_Type, "bool"}, {&PyEnum_Type, "enumerate"},
             {&PyZip_Type, "zip"}, {&PyList_Type, "list"}, {&PyReversed_Type, "reversed"},
-            {&PyDict_Type, "dict"}, {&PySet_Type, "set"},
+            {&PyDict_Type, "dict"}, {&PySet_Type, "set"}, {&PyUnicode_Type, "str"},
         };
         for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
             if ((PyTypeObject *)v == types[i].t)

@@ -64,6 +64,17 @@ static bool printable(const kj_type *t) {
 
 const kj_type *kj_str_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
                                 const kj_type *const *args, bool *handled) {
+    if (strcmp(name, "str") == 0) {   /* str(x) is f"{x}" */
+        *handled = true;
+        if (nargs != 1 || n->kids[1]->kind == KJ_E_KEYWORD)
+            FAIL(c, n, NULL, "str() in compiled code takes one number or string");
+        n->kind = KJ_E_FORMAT;   /* one {x} part of an f-string, standing alone */
+        n->kids[0] = n->kids[1];
+        n->nkids = 1;
+        n->str = NULL;
+        n->ival = 0;
+        return kj_str_expr_type(c, n);
+    }
     *handled = strcmp(name, "print") == 0;
     if (!*handled)
         return NULL;
@@ -86,7 +97,8 @@ const kj_type *kj_str_call_type(kj_infer_ctx *c, kj_node *n, const char *name, i
 bool kj_str_lowers(const kj_node *n) {
     switch (n->kind) {
     case KJ_E_CONST: return n->type && n->type->kind == KJ_T_STR;
-    case KJ_E_FSTRING: return true;
+    case KJ_E_FSTRING:
+    case KJ_E_FORMAT: return true;   /* str(x) */
     case KJ_E_COMPARE: return n->nkids == 2 && n->kids[0]->type && n->kids[0]->type->kind == KJ_T_STR;
     case KJ_E_CALL: return n->kids[0]->kind == KJ_E_FUNC && !strcmp(n->kids[0]->name, "print") && !n->aux;
     default: return false;
@@ -145,6 +157,10 @@ static void format_part(kj_lw *w, LLVMValueRef buf, kj_node *part) {
  * (rt_print.c), which later f-strings reuse. */
 static LLVMValueRef format_in_ring(kj_lw *w, kj_node *n) {
     LLVMValueRef buf = kj_call(w, "kj_fmt_begin", w->ptr, 0, NULL, NULL);
+    if (n->kind == KJ_E_FORMAT) {   /* str(x) */
+        format_part(w, buf, n);
+        return buf;
+    }
     for (int i = 0; i < n->nkids; i++)
         format_part(w, buf, n->kids[i]);
     return buf;
@@ -154,7 +170,7 @@ static LLVMValueRef format_in_ring(kj_lw *w, kj_node *n) {
  * message of a raise): an f-string can stay in the ring. One that is kept
  * (assigned, returned, passed on) is copied out of it (kj_str_lower). */
 static LLVMValueRef transient(kj_lw *w, kj_node *k) {
-    if (k->kind != KJ_E_FSTRING)
+    if (k->kind != KJ_E_FSTRING && k->kind != KJ_E_FORMAT)
         return kj_lower_expr(w, k);
     kj_at(w, k);
     return format_in_ring(w, k);
@@ -289,7 +305,8 @@ static LLVMValueRef lower_print(kj_lw *w, kj_node *n) {
 LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n) {
     switch (n->kind) {
     case KJ_E_CONST: return cstr(w, n->str);
-    case KJ_E_FSTRING: {   /* kept until the call from Python returns (rt_print.c) */
+    case KJ_E_FSTRING:
+    case KJ_E_FORMAT: {   /* kept until the call from Python returns (rt_print.c) */
         LLVMValueRef kept = kj_call(w, "kj_fmt_keep", w->ptr, 1, (LLVMTypeRef[]){w->ptr}, (LLVMValueRef[]){format_in_ring(w, n)});
         kj_raise_if(w, LLVMBuildIsNull(w->b, kept, ""), PyExc_MemoryError, NULL);
         return kept;

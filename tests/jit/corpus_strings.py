@@ -55,3 +55,8 @@ def strings_in_tuples(tag, k):
 @case(*[(w,) for w in WORDS[:4]])
 def a_long_chain_of_joins(s):
     return s + "1" + s + "2" + s + "3" + s + "4" + s + "5" + s + "6" + s + "7" + s + "8" + s + "9" + s
+
+
+@case((3, 2.5, True, "w"), (-7, float("inf"), False, ""), (2**62, -0.0, True, "héllo"), (0, 1e-7, False, "x"))
+def str_of_numbers_and_strings(i, x, b, s):
+    return str(i) + "|" + str(x) + "|" + str(b) + "|" + str(s), len(str(i)), str(x) == f"{x}"
