@@ -862,7 +862,8 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
             return 0;
         if (arr->kind == KJ_T_LIST) {   /* lst[i] = x */
             const kj_type *et = infer_expr(c, target);
-            bool item = kj_is_number(t) || t->kind == KJ_T_TUPLE || (t->kind == KJ_T_ARRAY && et && et->kind == KJ_T_ARRAY);
+            bool item = kj_is_number(t) || t->kind == KJ_T_TUPLE || (t->kind == KJ_T_ARRAY && et && et->kind == KJ_T_ARRAY) ||
+                        (t->kind == KJ_T_LIST && et && t == et);
             if (et && (!item || !kj_can_convert(t, et)))
                 problem(c, at, NULL, "cannot store %s into a list of %s", t->name, et->name);
             return 0;

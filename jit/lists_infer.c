@@ -26,9 +26,13 @@ static const kj_type *number_item(const kj_type *t) {
     return t->kind == KJ_T_BOOL ? t : kj_is_number(t) ? t : NULL;
 }
 
-/* The item type of a list holding values of type t: a number item, or an
- * array (not inside a tuple). */
-static const kj_type *item_type(const kj_type *t) { return t->kind == KJ_T_ARRAY ? t : number_item(t); }
+/* The item type of a list holding values of type t: a number item, an
+ * array (not inside a tuple), or a list of such items. */
+static const kj_type *item_type(const kj_type *t) {
+    if (t->kind == KJ_T_LIST)
+        return !t->elem || item_type(t->elem) ? t : NULL;
+    return t->kind == KJ_T_ARRAY ? t : number_item(t);
+}
 
 /* Whether Python can order items of type t (complex numbers and arrays it cannot). */
 static bool orderable(const kj_type *t) {
@@ -38,11 +42,11 @@ static bool orderable(const kj_type *t) {
                 return false;
         return true;
     }
-    return t->kind != KJ_T_COMPLEX && t->kind != KJ_T_ARRAY;
+    return t->kind != KJ_T_COMPLEX && t->kind != KJ_T_ARRAY && t->kind != KJ_T_LIST;
 }
 
 #define ITEMS_HINT "Use a NumPy array for anything else."
-#define ITEMS_WHAT "lists in compiled code hold numbers, tuples of numbers and arrays, not %s"
+#define ITEMS_WHAT "lists in compiled code hold numbers, tuples of numbers, arrays and lists of those, not %s"
 #define ARRAYS_HINT "Loop over the list, or stack its arrays first: np.stack((a, b))."
 
 /* A comprehension's target: a name, or a tuple of targets like it. */
@@ -100,11 +104,17 @@ const kj_type *kj_comprehension_item_type(kj_infer_ctx *c, kj_node *n) {
     return value(c, n->kids[0]);
 }
 
-/* Gives the list variable the item type t when it was `[]` so far. */
+/* Gives the list variable the item type t when it was `[]` so far; and
+ * the variable holding a list of such lists (adj[u].append(v) on
+ * adj = [[] for _ in range(n)]) a list of lists of t. */
 static const kj_type *refine(kj_infer_ctx *c, kj_node *n, const kj_type *self, const kj_type *t) {
     if (self->elem)
         return self;
-    if (n->kids[0]->kind == KJ_E_LOCAL && kj_infer_assign_local(c, n->kids[0]->slot, kj_list(t), n) < 0)
+    kj_node *r = n->kids[0];
+    if (r->kind == KJ_E_LOCAL && kj_infer_assign_local(c, r->slot, kj_list(t), n) < 0)
+        return NULL;
+    if (r->kind == KJ_E_INDEX && r->kids[0]->kind == KJ_E_LOCAL && r->kids[0]->type && r->kids[0]->type->kind == KJ_T_LIST &&
+        r->kids[0]->type->elem == self && kj_infer_assign_local(c, r->kids[0]->slot, kj_list(kj_list(t)), n) < 0)
         return NULL;
     return kj_list(t);
 }
@@ -156,8 +166,9 @@ const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
     if (!strcmp(m, "insert") && na == 2 && kj_is_intlike(a[0]) && item_type(a[1]) && kj_can_convert(a[1], self->elem))
         return kj_none();
     if ((!strcmp(m, "sort") || !strcmp(m, "reverse") || !strcmp(m, "clear")) && na == 0) {
-        if (!strcmp(m, "sort") && self->elem->kind == KJ_T_ARRAY)
-            FAIL(c, n, "Sort by a key you compute: a list of (key, index) tuples.", "a list of arrays cannot be sorted");
+        if (!strcmp(m, "sort") && (self->elem->kind == KJ_T_ARRAY || self->elem->kind == KJ_T_LIST))
+            FAIL(c, n, "Sort by a key you compute: a list of (key, index) tuples.", "a list of %s cannot be sorted",
+                 self->elem->kind == KJ_T_ARRAY ? "arrays" : "lists");
         if (!strcmp(m, "sort") && !orderable(self->elem))
             FAIL(c, n, NULL, "complex numbers cannot be ordered");
         return kj_none();
@@ -165,7 +176,7 @@ const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
     if (!strcmp(m, "copy") && na == 0)
         return self;
     if ((!strcmp(m, "index") || !strcmp(m, "count")) && na == 1 && kj_is_number(a[0]) &&
-        self->elem->kind != KJ_T_TUPLE && self->elem->kind != KJ_T_ARRAY)
+        self->elem->kind != KJ_T_TUPLE && self->elem->kind != KJ_T_ARRAY && self->elem->kind != KJ_T_LIST)
         return KJ_I64;
     FAIL(c, n, "Lists in compiled code have append, extend, pop, insert, sort, reverse, clear, copy, index and count.",
          "list has no method '%s' with these arguments in compiled code", m);
@@ -271,6 +282,8 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
         FAIL(c, n, "Loop over the list instead.", "%s() of a list of tuples is not supported in compiled code", name);
     if (e->kind == KJ_T_ARRAY)
         FAIL(c, n, ARRAYS_HINT, "%s() of a list of arrays is not supported in compiled code", name);
+    if (e->kind == KJ_T_LIST)
+        FAIL(c, n, "Loop over the list instead.", "%s() of a list of lists is not supported in compiled code", name);
     if (!strcmp(name, "sum") && nargs == 1)
         return kj_is_intlike(e) ? KJ_I64 : e;
     if ((!strcmp(name, "min") || !strcmp(name, "max")) && nargs == 1 && e->kind != KJ_T_COMPLEX)

@@ -38,13 +38,14 @@ static void check_memory(kj_lw *w, LLVMValueRef status) {
     kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, status, LLVMConstInt(w->i32, 0, 0), ""), PyExc_MemoryError, NULL);
 }
 
-static bool holds_arrays(const kj_type *elem) { return elem && elem->kind == KJ_T_ARRAY; }
+/* Items that are references: arrays (their owner first) and lists (an owner). */
+static bool holds_owners(const kj_type *elem) { return elem && (elem->kind == KJ_T_ARRAY || elem->kind == KJ_T_LIST); }
 
 /* Marks a list of arrays as holding its items' owners (rt_list.c gives
  * them back with the list); said again at each append and insert, since
  * `[]` learns its item type only then. */
 static void mark_owners(kj_lw *w, LLVMValueRef list, const kj_type *elem) {
-    if (holds_arrays(elem))
+    if (holds_owners(elem))
         LLVMBuildStore(w->b, c64(w, 1), field(w, list, offsetof(kj_list_header, owners)));
 }
 
@@ -64,7 +65,7 @@ static LLVMValueRef new_list(kj_lw *w, const kj_type *t, LLVMValueRef cap) {
 static LLVMValueRef item_slot(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
     LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, elem), "item");
     kj_np_store_elem(w, slot, v, vt, elem);
-    if (holds_arrays(elem)) {
+    if (holds_owners(elem)) {
         mark_owners(w, list, elem);
         kj_nrt_incref_value(w, kj_cast(w, v, vt, elem), elem);
     }
@@ -345,7 +346,7 @@ static LLVMValueRef method(kj_lw *w, kj_node *n) {
                                       : LLVMBuildSub(w->b, len, c64(w, 1), "");
         LLVMValueRef v = kj_list_get(w, list, e, i);
         kj_call(w, "kj_list_remove_at", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->i64}, (LLVMValueRef[]){list, i});
-        return holds_arrays(e) ? kj_nrt_temp(w, v, e) : v;   /* the list's reference passes to the statement */
+        return holds_owners(e) ? kj_nrt_temp(w, v, e) : v;   /* the list's reference passes to the statement */
     }
     if (!strcmp(m, "insert")) {
         LLVMValueRef i = kj_np_value(w, n->kids[1], KJ_I64);
@@ -544,7 +545,7 @@ void kj_list_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt)
     LLVMValueRef i = index_of(w, kj_lower_expr(w, target->kids[1]), target->kids[1]->type, kj_list_len(w, list),
                               "list assignment index out of range");
     LLVMValueRef p = item_ptr(w, list, t->elem, i);
-    if (!holds_arrays(t->elem)) {
+    if (!holds_owners(t->elem)) {
         kj_np_store_elem(w, p, v, vt, t->elem);
         return;
     }

@@ -55,7 +55,7 @@ static bool printable(const kj_type *t) {
         return true;
     case KJ_T_OPTIONAL: return false;
     case KJ_T_ARRAY: return kj_type_to_npy(t->elem) >= 0;
-    case KJ_T_LIST: return !t->elem || t->elem->kind != KJ_T_ARRAY;   /* print its arrays one by one */
+    case KJ_T_LIST: return !t->elem || (t->elem->kind != KJ_T_ARRAY && t->elem->kind != KJ_T_LIST);   /* print its items one by one */
     case KJ_T_DICT: return !t->n || t->elems[1]->kind != KJ_T_ARRAY;   /* print its arrays one by one */
     case KJ_T_SET: return true;   /* of numbers and tuples of them */
     default: return kj_is_number(t) || t->kind == KJ_T_STR || t->kind == KJ_T_NONE;

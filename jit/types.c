@@ -318,8 +318,14 @@ const kj_type *kj_unify(const kj_type *a, const kj_type *b) {
         a->ndim == b->ndim)
         return kj_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : KJ_LAYOUT_A,
                         a->readonly || b->readonly);
-    if (a->kind == KJ_T_LIST && b->kind == KJ_T_LIST)   /* [] takes the type of what is appended */
-        return !a->elem ? b : !b->elem ? a : NULL;
+    if (a->kind == KJ_T_LIST && b->kind == KJ_T_LIST) {   /* [] takes the type of what is appended */
+        if (!a->elem || !b->elem)
+            return !a->elem ? b : a;
+        if (a->elem->kind != KJ_T_LIST || b->elem->kind != KJ_T_LIST)
+            return NULL;
+        const kj_type *u = kj_unify(a->elem, b->elem);   /* [[] for ...] whose lists took items */
+        return u ? kj_list(u) : NULL;
+    }
     if (a->kind == KJ_T_DICT && b->kind == KJ_T_DICT)   /* {} takes the types of what is stored */
         return !a->n ? b : !b->n ? a : NULL;
     if (a->kind == KJ_T_SET && b->kind == KJ_T_SET)   /* set() takes the type of what is added */

@@ -325,3 +325,44 @@ def list_operators(n):
 def generators_and_truth(a):
     return (sum(x * x for x in a), any(x > 2 for x in a), all(x != 0 for x in a), sum(x for x in a if x < 5),
             any(a), all(a), any([]), all([]), any(a > 100), abs(a), abs(a[::-1] - 1))
+
+
+@case((np.array([[0, 1], [1, 2], [2, 3], [0, 4]]), 6, 0), (np.array([[0, 1], [1, 2], [2, 0]]), 3, 2),
+      (np.zeros((0, 2), dtype=np.int64), 2, 1))
+def adjacency_lists_and_breadth_first_search(edges, n, start):   # lists of lists, typed by the first appends
+    adj = [[] for _ in range(n)]
+    for k in range(edges.shape[0]):
+        u, v = edges[k, 0], edges[k, 1]
+        adj[u].append(v)
+        adj[v].append(u)
+    dist = [-1] * n
+    dist[start] = 0
+    queue = [start]
+    head = 0
+    while head < len(queue):
+        u = queue[head]
+        head += 1
+        for v in adj[u]:
+            if dist[v] < 0:
+                dist[v] = dist[u] + 1
+                queue.append(v)
+    return dist, adj
+
+
+@case(*N)
+def nested_lists_shared_and_copied(n):
+    rows = [[1, 2], [3]]
+    rows[1].append(n)
+    rows.append([5, 6, 7])
+    first = rows[0]
+    first.append(99)                  # the same list as rows[0], as in Python
+    joined = rows + [[8]]
+    shared = [[0] * 2] * 2
+    shared[0][0] = n                  # one inner list, twice
+    total = 0
+    for row in rows:
+        for x in row:
+            total += x
+    last = rows.pop()
+    rows[0] = [n, n]                  # the old inner list's reference goes
+    return rows, len(joined), total, joined, shared, last, [len(r) for r in rows]

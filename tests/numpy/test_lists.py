@@ -112,7 +112,7 @@ def append_ints(n):
     (index_of_a_number, "list has no method 'index' with these arguments"),
     (append_a_view, "cannot append array(float64, 1d, A) to a list of array(float64, 1d, C)"),
     (append_ints, "cannot append array(int64, 1d, C) to a list of array(float64, 1d, C)"),
-    (pair_them, "lists in compiled code hold numbers, tuples of numbers and arrays, not Tuple("),
+    (pair_them, "lists in compiled code hold numbers, tuples of numbers, arrays and lists of those, not Tuple("),
 ])
 def test_lists_of_arrays_refuse_what_they_cannot_do(fn, message):
     with pytest.raises(kiln.TypingError) as info:
@@ -168,3 +168,33 @@ def test_an_empty_list_filled_by_another_kiln_function_takes_its_type():
     assert made_empty_filled_elsewhere(3) == (3, [0.0, 0.5, 1.0])
     assert made_empty_filled_elsewhere(0) == (0, [])
     assert live() == before
+
+
+@kiln.jit
+def two_lists(n):
+    return [[n], [n, 1]]
+
+
+
+def sort_lists(n):
+    rows = two_lists(n)
+    rows.sort()
+def sorted_lists(n): return sorted(two_lists(n))
+def print_lists(n): print(two_lists(n))
+def index_of_a_list_item(n): return two_lists(n).index(1)
+def lists_of_two_item_types(n):
+    rows = two_lists(n)
+    rows.append([0.5])
+
+
+@pytest.mark.parametrize("fn, message", [
+    (sort_lists, "a list of lists cannot be sorted"),
+    (sorted_lists, "sorted() of a list of lists is not supported"),
+    (print_lists, "print() in compiled code cannot print list(list(int64))"),
+    (index_of_a_list_item, "list has no method 'index' with these arguments"),
+    (lists_of_two_item_types, "cannot append list(float64) to a list of list(int64)"),
+])
+def test_lists_of_lists_refuse_what_they_cannot_do(fn, message):
+    with pytest.raises(kiln.TypingError) as info:
+        kiln.jit(fn)(2)
+    assert message in str(info.value)
