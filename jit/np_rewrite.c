@@ -419,7 +419,8 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
     const char *m = method_form ? n->name
                     : n->kids[0]->kind == KJ_E_FUNC && !strncmp(n->kids[0]->name, "np.", 3) ? n->kids[0]->name + 3
                                                                                                 : NULL;
-    if (!m || (method_form && strcmp(m, "round") != 0 && strcmp(m, "tolist") != 0 && strcmp(m, "clip") != 0))
+    if (!m || (method_form && strcmp(m, "round") != 0 && strcmp(m, "tolist") != 0 && strcmp(m, "clip") != 0 &&
+               strcmp(m, "take") != 0))
         return 0;
     rw r = {f, n->line, n->col, false};
     call_args a;
@@ -678,15 +679,17 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
             return refuse(e, n, "Assign it to a name first: x = ...; np.ediff1d(x).", "np.%s takes a name or a constant in compiled code", m);
         out = binop(&r, KJ_OP_SUB, index1(&r, ravel(&r, a.arg[0]), slice(&r, 1, 0, 0)),
                     index1(&r, ravel(&r, a.arg[0]), slice(&r, 0, -1, 0)));
-    } else if (!strcmp(m, "take")) {
+    } else if (!strcmp(m, "take")) {   /* np.take(a, indices, axis) or a.take(indices, axis) */
         static const char *const params[] = {"a", "indices", "axis", NULL};
-        bind(n, 1, params, &a);
-        bool flat = !a.arg[2] || (a.arg[2]->kind == KJ_E_CONST && a.arg[2]->type && a.arg[2]->type->kind == KJ_T_NONE);
+        bind(n, 1, method_form ? params + 1 : params, &a);
+        kj_node *arr = method_form ? n->kids[0] : a.arg[0], *indices = a.arg[method_form ? 0 : 1],
+                *axis_arg = a.arg[method_form ? 1 : 2];
+        bool flat = !axis_arg || (axis_arg->kind == KJ_E_CONST && axis_arg->type && axis_arg->type->kind == KJ_T_NONE);
         int64_t axis = 0;
-        if (!a.arg[1] || a.unknown || a.too_many || (!flat && (!kj_np_const_int(a.arg[2], 0, &axis) || axis != 0)))
+        if (!indices || a.unknown || a.too_many || (!flat && (!kj_np_const_int(axis_arg, 0, &axis) || axis != 0)))
             return refuse(e, n, "Along another axis, index it yourself: a[:, idx] (a copy), a[:, i] for one index i.",
                           "np.%s takes an array, indices and axis=None or 0 here", m);
-        out = index1(&r, flat ? ravel(&r, a.arg[0]) : a.arg[0], a.arg[1]);
+        out = index1(&r, flat ? ravel(&r, arr) : arr, indices);
     } else if (!strcmp(m, "extract")) {
         static const char *const params[] = {"condition", "arr", NULL};
         bind(n, 1, params, &a);

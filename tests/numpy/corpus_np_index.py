@@ -163,6 +163,8 @@ def set_operations(a, b): return np.union1d(a, b), np.intersect1d(a, b), np.setd
 def take_flat(a): return np.take(a, np.array([0, -1, a.size // 2])), np.take(a, 1), np.take(a, -2, axis=None)
 @case(*M[:4], *MI, _CUBE)
 def take_first_axis(a): return np.take(a, np.array([1, 0, -1]), axis=0), np.take(a, 0, axis=0), np.take(a, np.array([-2]), 0)
+@case(*V[:1], *V[2:], *VI[:4], *M[:4], *MI, _CUBE)
+def take_as_a_method(a): return a.take(np.array([0, -1])), a.take(0), a.take(np.array([-1, 0]), axis=0), a.take(indices=1)
 @case(*V, *VI, *M, *MI)
 def extract(a): return np.extract(a > 0, a), np.extract(a < 0, a * 2), np.extract(a.astype(np.int64) % 2, a)
 @case(*V, *VI, *M, *MI)
