@@ -1,6 +1,7 @@
 /* compile: runs the phases for one dispatcher and signature, times them,
  * and wraps the result as a Specialization. */
 #define PY_SSIZE_T_CLEAN
+#include "jit/cfunc.h"
 #include "jit/compile.h"
 #include "jit/engine.h"
 #include "jit/frontend.h"
@@ -338,9 +339,15 @@ static PyObject *spec_get_asm(kj_spec *s, void *closure) {
     return PyUnicode_FromString(s->asm_text);
 }
 
+static PyObject *spec_get_address(kj_spec *s, void *closure) {
+    (void)closure;
+    return PyLong_FromVoidPtr((void *)s->entry);
+}
+
 static PyGetSetDef spec_getset[] = {
     {"argtypes", (getter)spec_get_argtypes, NULL, "argument type specs", NULL},
     {"restype", (getter)spec_get_restype, NULL, "return type spec", NULL},
+    {"address", (getter)spec_get_address, NULL, "the entry's address (a kiln.cfunc's C function)", NULL},
     {"llvm", (getter)spec_get_llvm, NULL, "optimized LLVM IR", NULL},
     {"asm", (getter)spec_get_asm, NULL, "host assembly", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -516,6 +523,7 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     snprintf(entry_name, sizeof entry_name, "%s_entry", top->symbol);
     /* a vectorize / guvectorize kernel's entry is its ufunc loop (ufunc.c) */
     if (kj_ufunc_compile_hook(&u, top, entry_name, sizeof entry_name) < 0 ||
+        kj_cfunc_compile_hook(&u, top, entry_name, sizeof entry_name) < 0 ||   /* kiln.cfunc: a C function (cfunc.c) */
         kj_cache_compile_hook(&u, top, entry_name, sizeof entry_name) < 0) {   /* cache=True (cache.c) */
         LLVMDisposeModule(u.mod);
         LLVMOrcDisposeThreadSafeContext(tsc);

@@ -1,6 +1,7 @@
 /* nrt: reference-counted blocks for memory owned by compiled code, the
  * counters that prove it is all given back, and the Python object that
  * keeps a block alive under a NumPy array returned to Python. */
+#include "jit/cfunc.h"
 #include "jit/nrt.h"
 #include "jit/rt_dict.h"
 #include "jit/rt_linalg.h"
@@ -254,5 +255,6 @@ const kj_symbol kj_nrt_symbols[] = {
     KJ_RT_RANDOM_SYMBOLS
     KJ_RT_LINALG_SYMBOLS
     KJ_RT_STATS_SYMBOLS
+    KJ_CFUNC_SYMBOLS
     {NULL, NULL},
 };

@@ -20,6 +20,7 @@ packages=(
   python3-pytest python3-jupyter-kernel-test python3-psutil      # tests
   python3-ipykernel python3-numba  # the peers the benchmarks compare against
   python3-dask                  # seed 000's pi: nogil kiln functions under Dask's threaded scheduler (tests/parallel)
+  python3-scipy                 # scipy.LowLevelCallable: a kiln.cfunc as quad's integrand (tests/jit/test_cfunc.py)
   chromium nodejs               # browser test: headless Chromium driven by npm's playwright-core
 )
 missing=()

@@ -9,6 +9,7 @@ import _kiln  # the C extension; built into <build>/python
 
 from . import types
 from .dispatcher import jit, njit, typeof
+from .cfunc import cfunc
 from .ufunc import DUFunc, GUFunc, guvectorize, vectorize
 from .parallel import ParallelReport   # also installs parallel_diagnostics / parallel_report on dispatchers
 from .types import (Array, Optional, Signature, Tuple, UniTuple, b1, bool_, boolean, c8, c16, complex64,
