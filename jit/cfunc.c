@@ -29,15 +29,8 @@ int kj_cfunc_compile_hook(kj_unit *u, kj_instance *top, char *entry_name, size_t
     if (returns && !c_passes(top->ret))
         return kj_fail(&u->err, KJ_ERR_TYPING, f->first_line, 0, "Return a number, or nothing.",
                        "a cfunc returns %s, which C cannot receive", top->ret->name);
-    kj_lw w = {.u = u, .ctx = u->ctx, .mod = u->mod};
-    w.i1 = LLVMInt1TypeInContext(u->ctx);
-    w.i8 = LLVMInt8TypeInContext(u->ctx);
-    w.i32 = LLVMInt32TypeInContext(u->ctx);
-    w.i64 = LLVMInt64TypeInContext(u->ctx);
-    w.f32 = LLVMFloatTypeInContext(u->ctx);
-    w.f64 = LLVMDoubleTypeInContext(u->ctx);
-    w.ptr = LLVMPointerTypeInContext(u->ctx, 0);
-    w.vd = LLVMVoidTypeInContext(u->ctx);
+    kj_lw w;
+    kj_lw_init(&w, u);
     LLVMTypeRef params[f->nargs > 0 ? f->nargs : 1];
     for (int i = 0; i < f->nargs; i++)
         params[i] = c_type(&w, top->args[i]);

@@ -912,17 +912,22 @@ static void define_entry(kj_unit *u, kj_instance *in, kj_lw *w) {
         u->target->finish_function(u->target, u->mod, fn, KJ_FN_ENTRY);
 }
 
+void kj_lw_init(kj_lw *w, kj_unit *u) {
+    *w = (kj_lw){.u = u, .ctx = u->ctx, .mod = u->mod};
+    w->i1 = LLVMInt1TypeInContext(u->ctx);
+    w->i8 = LLVMInt8TypeInContext(u->ctx);
+    w->i32 = LLVMInt32TypeInContext(u->ctx);
+    w->i64 = LLVMInt64TypeInContext(u->ctx);
+    w->f32 = LLVMFloatTypeInContext(u->ctx);
+    w->f64 = LLVMDoubleTypeInContext(u->ctx);
+    w->ptr = LLVMPointerTypeInContext(u->ctx, 0);
+    w->vd = LLVMVoidTypeInContext(u->ctx);
+}
+
 int kj_lower_unit(kj_unit *u) {
-    kj_lw w = {.u = u, .ctx = u->ctx, .mod = u->mod};
+    kj_lw w;
+    kj_lw_init(&w, u);
     w.b = LLVMCreateBuilderInContext(u->ctx);
-    w.i1 = LLVMInt1TypeInContext(u->ctx);
-    w.i8 = LLVMInt8TypeInContext(u->ctx);
-    w.i32 = LLVMInt32TypeInContext(u->ctx);
-    w.i64 = LLVMInt64TypeInContext(u->ctx);
-    w.f32 = LLVMFloatTypeInContext(u->ctx);
-    w.f64 = LLVMDoubleTypeInContext(u->ctx);
-    w.ptr = LLVMPointerTypeInContext(u->ctx, 0);
-    w.vd = LLVMVoidTypeInContext(u->ctx);
     for (kj_instance *in = u->instances; in; in = in->next)
         declare(u, in, &w);
     for (kj_instance *in = u->instances; in && u->err.kind == KJ_ERR_NONE; in = in->next) {

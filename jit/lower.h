@@ -188,5 +188,8 @@ LLVMValueRef kj_range_len(kj_lw *w, LLVMValueRef start, LLVMValueRef stop, LLVMV
 
 /* Lowers every instance of the unit into u->mod (lower.c). */
 int kj_lower_unit(kj_unit *u);
+/* w for emitting into u's module: its context, module and common types;
+ * no builder yet. */
+void kj_lw_init(kj_lw *w, kj_unit *u);
 
 #endif

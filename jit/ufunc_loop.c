@@ -155,16 +155,7 @@ static void emit_loop(gen *g, const kj_ufunc_layout *lay, bool contiguous, LLVMV
 int kj_ufunc_define_loop(kj_unit *u, kj_instance *in, const kj_ufunc_layout *lay, char *name,
                          size_t name_size) {
     gen g = {.in = in};
-    g.w.ctx = u->ctx;
-    g.w.mod = u->mod;
-    g.w.i1 = LLVMInt1TypeInContext(u->ctx);
-    g.w.i8 = LLVMInt8TypeInContext(u->ctx);
-    g.w.i32 = LLVMInt32TypeInContext(u->ctx);
-    g.w.i64 = LLVMInt64TypeInContext(u->ctx);
-    g.w.f32 = LLVMFloatTypeInContext(u->ctx);
-    g.w.f64 = LLVMDoubleTypeInContext(u->ctx);
-    g.w.ptr = LLVMPointerTypeInContext(u->ctx, 0);
-    g.w.vd = LLVMVoidTypeInContext(u->ctx);
+    kj_lw_init(&g.w, u);
     g.nops = in->f->nargs + (lay->generalized ? 0 : 1);
     if (g.nops > KJ_UFUNC_MAX_OPS)
         return kj_fail(&u->err, KJ_ERR_TYPING, in->f->first_line, 0, NULL,

@@ -9,25 +9,7 @@ import numpy as np
 import pytest
 
 import kiln
-
-
-@kiln.njit
-def square(x):
-    return x * x
-
-
-@kiln.njit
-def cube(x):
-    return x * x * x
-
-
-@kiln.njit
-def midpoint(f, a, b, n):
-    h = (b - a) / n
-    s = 0.0
-    for i in range(n):
-        s += f(a + (i + 0.5) * h)
-    return s * h
+from corpus_function_values import _cube as cube, _midpoint_rule as midpoint, _square as square
 
 
 def python_midpoint(f, a, b, n):
@@ -72,7 +54,7 @@ def test_each_function_passed_gets_its_own_specialization_and_type():
     assert integrate(square, 10) == pytest.approx(python_midpoint(lambda x: x * x, 0.0, 1.0, 10))
     assert len(integrate.signatures) == 2
     names = [str(sig[0]) for sig in integrate.signatures]
-    assert names[0].startswith("function(square at 0x") and names[1].startswith("function(cube at 0x")
+    assert names[0].startswith("function(_square at 0x") and names[1].startswith("function(_cube at 0x")
     assert kiln.typeof(square) == integrate.signatures[0][0]
     (lines,) = integrate.inspect_types(integrate.signatures[0], pretty=False).values()
     assert lines[-1][2]["f"] == str(kiln.typeof(square))
@@ -113,7 +95,7 @@ def test_two_functions_in_one_variable_name_both():
             f = cube
         return f(x)
 
-    with pytest.raises(kiln.TypingError, match=r"function\(square at 0x.*function\(cube at 0x|function\(cube at 0x.*function\(square at 0x"):
+    with pytest.raises(kiln.TypingError, match=r"function\(_square at 0x.*function\(_cube at 0x|function\(_cube at 0x.*function\(_square at 0x"):
         choose(True, 2.0)
 
 
