@@ -32,21 +32,10 @@
 #include "jit/lower.h"
 #include "profiler/profiler.h"
 
-/* Types of lowering's state, for building the wrapper with jit/'s helpers. */
+/* Lowering's state with a builder, for building the wrapper with jit/'s helpers. */
 static void init_lw(kj_lw *w, kj_unit *u) {
-    memset(w, 0, sizeof *w);
-    w->u = u;
-    w->ctx = u->ctx;
-    w->mod = u->mod;
+    kj_lw_init(w, u);
     w->b = LLVMCreateBuilderInContext(u->ctx);
-    w->i1 = LLVMInt1TypeInContext(u->ctx);
-    w->i8 = LLVMInt8TypeInContext(u->ctx);
-    w->i32 = LLVMInt32TypeInContext(u->ctx);
-    w->i64 = LLVMInt64TypeInContext(u->ctx);
-    w->f32 = LLVMFloatTypeInContext(u->ctx);
-    w->f64 = LLVMDoubleTypeInContext(u->ctx);
-    w->ptr = LLVMPointerTypeInContext(u->ctx, 0);
-    w->vd = LLVMVoidTypeInContext(u->ctx);
 }
 
 /* The host runtime's helpers that GPU code may call, as LLVM IR: integer
