@@ -5,6 +5,7 @@
  * line that caused it. */
 #include "gpu/intrinsics.h"
 #include "jit/frontend.h"
+#include "jit/infer_ctx.h"
 #include "jit/infer_np.h"
 #include "jit/dicts.h"
 #include "jit/lists.h"
@@ -15,14 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct kj_infer_ctx {
-    kj_unit *u;
-    kj_instance *inst;
-    kj_function *f;
-    bool strict;
-    bool changed;
-    bool failed;            /* a hard error (conflicting assignment) */
-} ti;
 
 static const kj_type *infer_expr(ti *c, kj_node *n);
 
@@ -103,15 +96,10 @@ static bool truthy_ok(const kj_type *t) {
            t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET;   /* containers: not empty */
 }
 
-/* An optional used as a value is its value (as in Numba: None there is the
- * user's bug, not a type error). */
-static const kj_type *value_of(const kj_type *t) {
-    return t && t->kind == KJ_T_OPTIONAL ? t->elem : t;
-}
 
 static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
-    a = value_of(a);
-    b = value_of(b);
+    a = kj_value_of(a);
+    b = kj_value_of(b);
     if (a->kind == KJ_T_ARRAY || b->kind == KJ_T_ARRAY)
         return kj_np_binop_type(c, n, op, a, b);
     if (a->kind == KJ_T_LIST || b->kind == KJ_T_LIST)
@@ -403,203 +391,11 @@ static bool tuples_compare(const kj_type *a, const kj_type *b, bool equality) {
     return true;
 }
 
-/* t[i] of a tuple t that is a variable (a new read of it) or a display (its
- * own item); NULL out of memory. */
-static kj_node *tuple_item(ti *c, kj_node *t, int i) {
-    if (t->kind == KJ_E_TUPLE)
-        return t->kids[i];
-    kj_node *item = kj_new_node(c->f, KJ_E_INDEX, t->line, t->col, 2);
-    kj_node *local = kj_new_node(c->f, KJ_E_LOCAL, t->line, t->col, 0);
-    kj_node *pos = kj_new_node(c->f, KJ_E_CONST, t->line, t->col, 0);
-    if (!item || !local || !pos)
-        return NULL;
-    local->slot = t->slot;
-    pos->type = KJ_I64;
-    pos->ival = i;
-    item->kids[0] = local;
-    item->kids[1] = pos;
-    return item;
-}
-
-/* f(*t): each KJ_E_STARRED argument becomes the elements of its tuple, as
- * t[0], t[1]... (or the display's own items), once t's type is known; a call
- * to a kiln function is bound only then (bind.c). Returns 1 when no spread
- * is left, 0 while a tuple's type is still unknown, -1 on an error. */
-static int spread(ti *c, kj_node *n) {
-    int count = 0;
-    bool any = false;
-    for (int i = 1; i < n->nkids; i++) {
-        kj_node *k = n->kids[i];
-        if (k->kind != KJ_E_STARRED) {
-            count++;
-            continue;
-        }
-        any = true;
-        kj_node *v = k->kids[0];
-        if (v->kind == KJ_E_TUPLE) {
-            count += v->nkids;
-            continue;
-        }
-        const kj_type *t = infer_expr(c, v);
-        if (!t)
-            return 0;
-        if (t->kind != KJ_T_TUPLE) {
-            kj_fail(&c->u->err, KJ_ERR_TYPING, k->line, k->col,
-                    "Spread a tuple: Kiln must know how many arguments it gives when it compiles.",
-                    "*%s in a call needs a tuple; %s is %s", c->f->locals[v->slot].name,
-                    c->f->locals[v->slot].name, t->name);
-            c->u->err_function = c->f;
-            c->failed = true;
-            return -1;
-        }
-        count += t->n;
-    }
-    if (!any)
-        return 1;
-    kj_node **kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(count + 1));
-    if (!kids) {
-        c->failed = true;
-        return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
-    }
-    kids[0] = n->kids[0];
-    int m = 1;
-    for (int i = 1; i < n->nkids; i++) {
-        kj_node *k = n->kids[i], *v = k->kind == KJ_E_STARRED ? k->kids[0] : NULL;
-        if (!v) {
-            kids[m++] = k;
-        } else if (v->kind == KJ_E_TUPLE) {
-            for (int j = 0; j < v->nkids; j++)
-                kids[m++] = v->kids[j];
-        } else {
-            for (int j = 0; j < v->type->n; j++)
-                if (!(kids[m++] = tuple_item(c, v, j))) {
-                    c->failed = true;
-                    return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
-                }
-        }
-    }
-    n->kids = kids;
-    n->nkids = count + 1;
-    kj_node *fn = n->kids[0];
-    if (fn->kind == KJ_E_FUNC && strcmp(fn->name, "dispatcher") == 0 &&
-        kj_bind_spread(c->f, &c->u->err, n) < 0) {
-        c->u->err_function = c->f;
-        c->failed = true;
-        return -1;
-    }
-    return 1;
-}
-
-/* sum(t[, start]), min(t) and max(t) of a tuple t (a variable or a
- * display): sum becomes start + t[0] + t[1] + ... (Python's order, from 0),
- * which n turns into; min and max become min(*t) and max(*t). Returns 2
- * when n is no longer a call, 1 when it is one to type as such, 0 while
- * t's type is unknown, -1 out of memory. */
-static int tuple_reduction(ti *c, kj_node *n) {
-    kj_node *fn = n->kids[0], *t = n->nkids >= 2 ? n->kids[1] : NULL;
-    if (fn->kind != KJ_E_FUNC || !t || (t->kind != KJ_E_LOCAL && t->kind != KJ_E_TUPLE))
-        return 1;
-    bool sum = strcmp(fn->name, "sum") == 0 && (n->nkids == 2 || (n->nkids == 3 && n->kids[2]->kind != KJ_E_KEYWORD));
-    bool extreme = n->nkids == 2 && (strcmp(fn->name, "min") == 0 || strcmp(fn->name, "max") == 0);
-    if (!sum && !extreme)
-        return 1;
-    const kj_type *tt = infer_expr(c, t);
-    if (!tt)
-        return 0;
-    if (tt->kind != KJ_T_TUPLE)
-        return 1;   /* a list or an array: typed as before */
-    if (extreme) {
-        kj_node *star = kj_new_node(c->f, KJ_E_STARRED, t->line, t->col, 1);
-        if (!star)
-            return -1;
-        star->kids[0] = t;
-        n->kids[1] = star;
-        return 1;
-    }
-    kj_node *acc = n->nkids == 3 ? n->kids[2] : kj_new_node(c->f, KJ_E_CONST, n->line, n->col, 0);
-    if (!acc)
-        return -1;
-    if (n->nkids == 2)
-        acc->type = KJ_I64;   /* ival 0 */
-    for (int i = 0; i < tt->n; i++) {
-        kj_node *add = kj_new_node(c->f, KJ_E_BINOP, n->line, n->col, 2);
-        if (!add || !(add->kids[1] = tuple_item(c, t, i)))
-            return -1;
-        add->op = KJ_OP_ADD;
-        add->kids[0] = acc;
-        acc = add;
-    }
-    *n = *acc;
-    return 2;
-}
-
-/* A kiln function named as a value (passed on, assigned): its own type.
- * An inner function that reads its enclosing function's variables is not
- * one: those are passed where it is called by name (bind.c). */
-static const kj_type *function_value(ti *c, kj_node *n) {
-    PyObject *freevars = kj_lifted_freevars(n->pyobj);
-    Py_ssize_t nfree = freevars ? PyTuple_GET_SIZE(freevars) : 0;
-    Py_XDECREF(freevars);
-    if (nfree > 0) {
-        return problem(c, n, "Pass the variables it reads as arguments, or call it here by name.",
-                       "an inner function that reads variables of the function around it cannot be a value");
-    }
-    const kj_type *t = kj_func(n->pyobj);
-    if (!t) {
-        c->failed = true;
-        kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
-    }
-    return t;
-}
-
-/* f(...) where f is a variable holding a kiln function (a parameter, as in
- * Numba's first-class dispatchers): becomes a direct call to that function,
- * bound to its parameters as a call by name is. Returns 1 when the call is
- * one to type, 0 while f's type is unknown, -1 on an error. */
-static int call_through_value(ti *c, kj_node *n) {
-    kj_node *fn = n->kids[0];
-    if (fn->kind != KJ_E_LOCAL && fn->kind != KJ_E_INDEX)   /* f(x), fs[0](x) */
-        return 1;
-    const kj_type *t = value_of(infer_expr(c, fn));
-    if (!t)
-        return 0;
-    if (t->kind != KJ_T_FUNC) {
-        problem(c, n, NULL, "%s is not callable", t->name);
-        return -1;
-    }
-    kj_node *callee = kj_new_node(c->f, KJ_E_FUNC, fn->line, fn->col, 0);
-    if (!callee) {
-        c->failed = true;
-        return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
-    }
-    callee->name = "dispatcher";
-    callee->pyobj = t->obj;   /* kept alive by its type */
-    n->kids[0] = callee;
-    n->ival = 0;   /* no free variables to leave out of the binding */
-    bool starred = false;
-    for (int i = 1; i < n->nkids; i++)
-        starred |= n->kids[i]->kind == KJ_E_STARRED;
-    if (!starred && kj_bind_spread(c->f, &c->u->err, n) < 0) {   /* spread() binds after spreading */
-        c->u->err_function = c->f;
-        c->failed = true;
-        return -1;
-    }
-    return 1;
-}
-
 static const kj_type *call_type(ti *c, kj_node *n) {
-    int through = call_through_value(c, n);
-    if (through <= 0)
-        return NULL;
-    int reduced = tuple_reduction(c, n);
-    if (reduced == 2)
+    int shaped = kj_infer_call_shape(c, n);
+    if (shaped == 2)
         return infer_expr(c, n);
-    if (reduced < 0) {
-        c->failed = true;
-        kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
-        return NULL;
-    }
-    if (reduced == 0 || spread(c, n) <= 0)
+    if (shaped <= 0)
         return NULL;
     kj_node *fn = n->kids[0];
     if (fn->kind == KJ_E_FUNC && strncmp(fn->name, "np.", 3) == 0)
@@ -609,7 +405,7 @@ static const kj_type *call_type(ti *c, kj_node *n) {
     int nargs = n->nkids - 1;
     const kj_type *args[nargs > 0 ? nargs : 1];
     for (int i = 0; i < nargs; i++)
-        if (!(args[i] = value_of(infer_expr(c, n->kids[i + 1]))))
+        if (!(args[i] = kj_value_of(infer_expr(c, n->kids[i + 1]))))
             return NULL;
     if (fn->kind != KJ_E_FUNC)
         return problem(c, n, NULL, "only functions can be called in compiled code");
@@ -663,7 +459,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
     }
     case KJ_E_FUNC:
         if (strcmp(n->name, "dispatcher") == 0)
-            return function_value(c, n);
+            return kj_infer_function_value(c, n);
         /* fall through */
     case KJ_E_EXC:
         return problem(c, n, "Call it, or pass a value instead.",
@@ -677,7 +473,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         if (!a)
             return NULL;
         if (n->op != KJ_OP_NOT)
-            a = value_of(a);
+            a = kj_value_of(a);
         if (a->kind == KJ_T_ARRAY)
             return kj_np_unary_type(c, n, a);
         if (n->op == KJ_OP_NOT)
@@ -725,7 +521,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                     return problem(c, n, "Tuples compare with tuples of numbers (or of such tuples); "
                                          "complex numbers only with == and !=.",
                                    "cannot compare %s with %s", prev->name, t->name);
-            } else if (!kj_is_number(value_of(prev)) || !kj_is_number(value_of(t))) {
+            } else if (!kj_is_number(kj_value_of(prev)) || !kj_is_number(kj_value_of(t))) {
                 return problem(c, n, NULL, "cannot compare %s with %s", prev->name, t->name);
             } else if ((prev->kind == KJ_T_COMPLEX || t->kind == KJ_T_COMPLEX) && op != KJ_OP_EQ &&
                        op != KJ_OP_NE) {
