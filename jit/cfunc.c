@@ -62,6 +62,11 @@ int kj_cfunc_compile_hook(kj_unit *u, kj_instance *top, char *entry_name, size_t
     else
         LLVMBuildRetVoid(b);
     LLVMPositionBuilderAtEnd(b, ok);
+    if (LLVMGetNamedFunction(u->mod, "kj_fmt_keep")) {   /* strings it kept: a C caller calls again and again */
+        LLVMTypeRef forget_t = LLVMFunctionType(w.vd, NULL, 0, 0);
+        LLVMValueRef forget = LLVMGetNamedFunction(u->mod, "kj_fmt_forget_kept");
+        LLVMBuildCall2(b, forget_t, forget ? forget : LLVMAddFunction(u->mod, "kj_fmt_forget_kept", forget_t), NULL, 0, "");
+    }
     if (returns) {
         LLVMValueRef r = LLVMBuildLoad2(b, kj_lltype(&w, top->ret), ret_slot, "");
         LLVMBuildRet(b, top->ret->kind == KJ_T_BOOL ? LLVMBuildZExt(b, r, w.i8, "") : r);

@@ -19,7 +19,8 @@ void kj_fmt_bool(char *buf, int64_t v);
  * until kj_fmt_forget_kept; NULL out of memory. kj_fmt_kept_any says
  * whether any thread has kept one, so that a call that kept none pays a
  * plain load. The dispatcher forgets the calling thread's strings once a
- * call's result is boxed, a pool worker after each piece of work. */
+ * call's result is boxed, a pool worker after each piece of work, a ufunc
+ * loop after its call, a cfunc that keeps any before it returns. */
 char *kj_fmt_keep(const char *buf);
 void kj_fmt_forget_kept(void);
 extern int kj_fmt_kept_any;
@@ -57,6 +58,7 @@ void kj_print(int64_t n, const kj_print_item *items, const char *sep, const char
     {"kj_fmt_bool", (void *)kj_fmt_bool},           \
     {"kj_str_len", (void *)kj_str_len},             \
     {"kj_fmt_keep", (void *)kj_fmt_keep},           \
+    {"kj_fmt_forget_kept", (void *)kj_fmt_forget_kept}, \
     {"kj_print", (void *)kj_print},
 
 #endif

@@ -71,3 +71,22 @@ def test_strings_kept_in_a_parallel_loop_stay_in_it():
         return out
 
     np.testing.assert_array_equal(lengths(10_000), [len(f"item {i}!") for i in range(10_000)])
+
+
+def test_strings_kept_by_a_ufunc_kernel_and_a_cfunc_are_let_go_after_each_call():
+    @kiln.vectorize(["int64(float64)"])
+    def width(x):
+        s = f"{x:.3f}"
+        s += "|"
+        return len(s)
+
+    @kiln.cfunc("int64(float64)")
+    def c_width(x):
+        s = f"{x:.3f}"
+        return len(s)
+
+    a = np.linspace(-50.0, 50.0, 70_001)   # more kept strings than one chunk of the arena holds
+    want = np.array([len(f"{x:.3f}|") for x in a])
+    for _ in range(2):   # the second call starts from an empty arena
+        np.testing.assert_array_equal(width(a), want)
+    assert [c_width(x) for x in a[::7001]] == [len(f"{x:.3f}") for x in a[::7001]]
