@@ -52,21 +52,14 @@ int kj_cfunc_compile_hook(kj_unit *u, kj_instance *top, char *entry_name, size_t
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, st, LLVMConstInt(w.i32, 0, 0), ""), ok, failed);
     LLVMPositionBuilderAtEnd(b, failed);
     LLVMValueRef name = LLVMBuildGlobalStringPtr(b, f->qualname, "cfunc.name");
-    LLVMTypeRef report_t = LLVMFunctionType(w.vd, &w.ptr, 1, 0);
-    LLVMValueRef report = LLVMGetNamedFunction(u->mod, "kj_cfunc_report");
-    if (!report)
-        report = LLVMAddFunction(u->mod, "kj_cfunc_report", report_t);
-    LLVMBuildCall2(b, report_t, report, &name, 1, "");
+    kj_call(&w, "kj_cfunc_report", w.vd, 1, &w.ptr, &name);
     if (returns)
         LLVMBuildRet(b, LLVMConstNull(rt));
     else
         LLVMBuildRetVoid(b);
     LLVMPositionBuilderAtEnd(b, ok);
-    if (LLVMGetNamedFunction(u->mod, "kj_fmt_keep")) {   /* strings it kept: a C caller calls again and again */
-        LLVMTypeRef forget_t = LLVMFunctionType(w.vd, NULL, 0, 0);
-        LLVMValueRef forget = LLVMGetNamedFunction(u->mod, "kj_fmt_forget_kept");
-        LLVMBuildCall2(b, forget_t, forget ? forget : LLVMAddFunction(u->mod, "kj_fmt_forget_kept", forget_t), NULL, 0, "");
-    }
+    if (LLVMGetNamedFunction(u->mod, "kj_fmt_keep"))   /* strings it kept: a C caller calls again and again */
+        kj_call(&w, "kj_fmt_forget_kept", w.vd, 0, NULL, NULL);
     if (returns) {
         LLVMValueRef r = LLVMBuildLoad2(b, kj_lltype(&w, top->ret), ret_slot, "");
         LLVMBuildRet(b, top->ret->kind == KJ_T_BOOL ? LLVMBuildZExt(b, r, w.i8, "") : r);

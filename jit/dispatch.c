@@ -472,8 +472,7 @@ static PyObject *call_spec(kj_spec *s, PyObject *py_func, PyObject *const *args,
     if (timed)
         kp_call_timed(record, kp_ticks() - t0);
     PyObject *result = status == 0 ? box_result(ret, s->ret) : raise_from_compiled();
-    if (__atomic_load_n(&kj_fmt_kept_any, __ATOMIC_RELAXED))
-        kj_fmt_forget_kept();   /* the strings the call kept: a returned one is boxed by now */
+    kj_fmt_forget_kept_if_any();   /* the strings the call kept: a returned one is boxed by now */
     if (ret != retbuf)
         PyMem_Free(ret);
     if (buf != stack_args)

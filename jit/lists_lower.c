@@ -41,7 +41,7 @@ static void check_memory(kj_lw *w, LLVMValueRef status) {
 /* Items that are references: arrays (their owner first) and lists (an owner). */
 static bool holds_owners(const kj_type *elem) { return elem && (elem->kind == KJ_T_ARRAY || elem->kind == KJ_T_LIST); }
 
-/* Marks a list of arrays as holding its items' owners (rt_list.c gives
+/* Marks a list of arrays or lists as holding its items' owners (rt_list.c gives
  * them back with the list); said again at each append and insert, since
  * `[]` learns its item type only then. */
 static void mark_owners(kj_lw *w, LLVMValueRef list, const kj_type *elem) {

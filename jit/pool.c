@@ -184,8 +184,7 @@ static void *worker_main(void *arg) {
         r->inside++;
         pthread_mutex_unlock(&lock);
         work(r, slot);
-        if (__atomic_load_n(&kj_fmt_kept_any, __ATOMIC_RELAXED))
-            kj_fmt_forget_kept();   /* strings a loop body kept cannot leave it */
+        kj_fmt_forget_kept_if_any();   /* strings a loop body kept cannot leave it */
         pthread_mutex_lock(&lock);
         if (--r->inside == 0)
             pthread_cond_broadcast(&done_cv);

@@ -24,6 +24,10 @@ void kj_fmt_bool(char *buf, int64_t v);
 char *kj_fmt_keep(const char *buf);
 void kj_fmt_forget_kept(void);
 extern int kj_fmt_kept_any;
+static inline void kj_fmt_forget_kept_if_any(void) {
+    if (__atomic_load_n(&kj_fmt_kept_any, __ATOMIC_RELAXED))
+        kj_fmt_forget_kept();
+}
 /* len() of a string: its characters (code points), not its UTF-8 bytes. */
 int64_t kj_str_len(const char *s);
 /* Whether a spec is one compiled code formats ([0][width][.prec][type]). */

@@ -133,8 +133,7 @@ static void ufunc_entry(char **args, const npy_intp *dims, const npy_intp *steps
     } else {
         st = kj_guarded_loop(d->loop, args, dims, steps);
     }
-    if (__atomic_load_n(&kj_fmt_kept_any, __ATOMIC_RELAXED))
-        kj_fmt_forget_kept();   /* strings a kernel kept cannot leave it: its outputs are numbers */
+    kj_fmt_forget_kept_if_any();   /* strings a kernel kept cannot leave it: its outputs are numbers */
     if (st == 0)
         return;
     kj_rt_error e = kj_rt_take_error();
