@@ -19,6 +19,7 @@ packages=(
   jupyter-client python3-comm   # `jupyter kernelspec list`; the comm API widget libraries call
   python3-pytest python3-jupyter-kernel-test python3-psutil      # tests
   python3-ipykernel python3-numba  # the peers the benchmarks compare against
+  python3-pandas                # seed 000's "Numba and Pandas" section in a notebook (tests/magics)
   python3-dask                  # seed 000's pi: nogil kiln functions under Dask's threaded scheduler (tests/parallel)
   python3-scipy                 # scipy.LowLevelCallable: a kiln.cfunc as quad's integrand (tests/jit/test_cfunc.py)
   chromium nodejs               # browser test: headless Chromium driven by npm's playwright-core

@@ -9,6 +9,8 @@ import functools
 import inspect
 import sys
 
+import numpy as np
+
 import _kiln
 
 from . import types as kt
@@ -109,7 +111,7 @@ def _specialize(self, args):
     for name, value in zip(names, args):
         spec = _kiln.typeof_spec(value)
         if spec is None:
-            what, hint = _unpassable(value)
+            what, hint = _unpassable(value, name)
             raise TypeError(f"{self.py_func.__qualname__}(): argument '{name}' is {what}, "
                             f"which Kiln cannot pass to compiled code (numbers, NumPy arrays and scalars "
                             f"of bool, int, uint, float and complex dtypes, tuples, strings, None and kiln functions can be passed)"
@@ -287,16 +289,28 @@ def njit(*args, **kwargs):
     return jit(*args, **kwargs)
 
 
-def _unpassable(value):
+def _unpassable(value, name="x"):
     """(what value is, a hint or None) for a value Kiln cannot pass: the
-    dtype of a NumPy array or scalar says more than its class."""
+    dtype of a NumPy array or scalar says more than its class. name: how
+    the hint calls the value."""
     dtype = getattr(value, "dtype", None)
-    if dtype is not None and hasattr(value, "ndim"):
-        array = type(value).__module__ == "numpy" and type(value).__name__ == "ndarray"
-        what = f"a NumPy array of dtype {dtype}" if array else f"a NumPy {dtype} scalar"
+    if isinstance(value, (np.ndarray, np.generic)):
+        what = f"a NumPy array of dtype {dtype}" if isinstance(value, np.ndarray) else f"a NumPy {dtype} scalar"
         if dtype.kind == "f":   # float16 and long double: Kiln computes in float32 and float64, as Numba does
-            return what, f"convert it first: x.astype(np.{'float32' if dtype.itemsize < 4 else 'float64'})"
+            return what, f"convert it first: {name}.astype(np.{'float32' if dtype.itemsize < 4 else 'float64'})"
         return what, None
+    if type(value).__module__.startswith("pandas."):
+        # a Series or DataFrame is not an array (it has no buffer); its
+        # NumPy array is one call away, and taking it is the user's choice
+        # because a DataFrame of several dtypes gives a copy
+        kind = type(value).__name__
+        if kind == "DataFrame":
+            return ("a pandas DataFrame", f"pass its columns as NumPy arrays: {name}['a'].to_numpy(), or all "
+                    f"of them as one 2-D array: {name}.to_numpy()")
+        return (f"a pandas {kind}" + (f" of dtype {dtype}" if dtype is not None else ""),
+                f"pass its NumPy array: {name}.to_numpy()")
+    if hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
+        return f"a {type(value).__name__}", f"convert it to a NumPy array first: np.asarray({name})"
     if isinstance(value, list) and value and all(type(x).__name__ == "ndarray" for x in value):
         return "a list of arrays", "pass a tuple instead: tuple(arrays), or one array: np.stack(arrays)"
     if isinstance(value, list):

@@ -105,7 +105,7 @@ def test_an_array_of_another_dtype_names_the_dtype():
     @kiln.jit
     def first(a):
         return a[0]
-    with pytest.raises(TypeError, match=r"argument 'a' is a NumPy array of dtype float16, .*x\.astype\(np\.float32\)"):
+    with pytest.raises(TypeError, match=r"argument 'a' is a NumPy array of dtype float16, .*a\.astype\(np\.float32\)"):
         first(np.arange(3, dtype=np.float16))
     with pytest.raises(TypeError, match="argument 'a' is a NumPy array of dtype <U1"):
         first(np.array(["x"]))
@@ -114,6 +114,23 @@ def test_an_array_of_another_dtype_names_the_dtype():
     with pytest.raises(ValueError, match="Kiln cannot type a NumPy array of dtype float16"):
         kiln.typeof(np.zeros(2, dtype=np.float16))
     assert first(np.arange(3, dtype=np.float32) + 2) == 2.0   # the conversion it suggests works
+
+
+class ArrayLike:
+    """An object NumPy converts (np.asarray) that has no buffer, as xarray's
+    and other libraries' containers are."""
+    def __array__(self, dtype=None):
+        return np.arange(3.0)
+
+
+def test_an_array_like_without_a_buffer_says_to_convert_it():
+    @kiln.jit
+    def first(values):
+        return values[0]
+    with pytest.raises(TypeError, match=r"argument 'values' is a ArrayLike, .*convert it to a NumPy array first: "
+                                        r"np\.asarray\(values\)$"):
+        first(ArrayLike())
+    assert first(np.asarray(ArrayLike())) == 0.0
 
 
 def test_wrong_argument_count():

@@ -41,11 +41,12 @@ def execute(name):
     return execute_cells(nbformat.read(os.path.join(NOTEBOOKS, name), as_version=4))
 
 
-def execute_cells(nb):
+def execute_cells(nb, allow_errors=False):
     """Runs notebook node `nb` in place, in a new Kiln kernel (which
-    inherits this process's environment), and returns it."""
+    inherits this process's environment), and returns it. allow_errors:
+    a cell that raises does not stop the run."""
     install_kernelspec()
-    client = NotebookClient(nb, kernel_name="kiln", timeout=300,
+    client = NotebookClient(nb, kernel_name="kiln", timeout=300, allow_errors=allow_errors,
                             resources={"metadata": {"path": tempfile.mkdtemp(prefix="kiln-notebook-run-")}})
     client.execute()
     return nb
