@@ -515,6 +515,8 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
                 f->qualname, f->first_line, f->filename);
         goto fail;
     }
+    if (kj_fe_is(fdef, "FunctionDef") && kj_fe_inline_generators(&c, fdef) < 0)
+        goto fail;
     PyObject *arguments = kj_fe_get(&c, fdef, "args");
     if (!arguments)
         goto fail;

@@ -26,6 +26,8 @@ import numpy as np
 
 import _kiln
 
+from .generators import GeneratorFunction
+
 MAGIC = b"KILNCACHE1\n"
 _DIGEST = 32
 
@@ -76,7 +78,7 @@ def _names(code):
 
 def _describe(value, seen):
     """What of a global the compiled code depends on, as text."""
-    if isinstance(value, _kiln.Dispatcher):
+    if isinstance(value, (_kiln.Dispatcher, GeneratorFunction)):   # a generator's body is inlined where it runs
         opts = sorted(getattr(value, "_kiln_options", {}).items())
         return f"kiln function {opts} {_function_part(value.py_func, seen)}"
     if inspect.ismodule(value):

@@ -249,6 +249,12 @@ _kiln.install_dispatcher_methods({
 def _make(py_func, sigs, options):
     if not callable(py_func) or not hasattr(py_func, "__code__"):
         raise TypeError(f"kiln.jit decorates a Python function, got {type(py_func).__name__}")
+    if inspect.isgeneratorfunction(py_func):
+        if sigs:
+            raise TypeError(f"kiln.jit: {py_func.__qualname__} is a generator, which compiles where it is looped "
+                            "over, for the types it gets there: give it no signature")
+        from .generators import GeneratorFunction
+        return GeneratorFunction(py_func, options)
     d = _kiln.Dispatcher(py_func)
     functools.update_wrapper(d, py_func)
     d._kiln_options = options
