@@ -1,5 +1,6 @@
 """Loop patterns beyond the seeds' workloads (jit_vs_numba.py): loops over
-np.ndindex and np.ndenumerate, and float running min/max under fastmath.
+np.ndindex and np.ndenumerate, float running min/max under fastmath, a
+sum under a condition, and a loop over a generator.
 Kiln against Numba side by side: best steady call of each, the two taking
 turns in one process, and the ratio Kiln/Numba.
 
@@ -63,6 +64,32 @@ WORKLOADS = {
             return m
         def make():
             return running_min, (np.random.default_rng(0).random(1_000_000, dtype=np.float32),)
+    """,
+    "`if x > 0: s += x * x` over 1e6 float64": """
+        @nb.njit
+        def positive_squares(a):
+            s = 0.0
+            for x in a:
+                if x > 0:
+                    s += x * x
+            return s
+        def make():
+            return positive_squares, (np.random.default_rng(0).standard_normal(1_000_000),)
+    """,
+    "the same sum through a generator, `for v in gen(a)`": """
+        @nb.njit
+        def positive_squared(a):
+            for x in a:
+                if x > 0:
+                    yield x * x
+        @nb.njit
+        def total(a):
+            s = 0.0
+            for v in positive_squared(a):
+                s += v
+            return s
+        def make():
+            return total, (np.random.default_rng(0).standard_normal(1_000_000),)
     """,
 }
 

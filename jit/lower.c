@@ -718,6 +718,8 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         kj_lower_expr(w, s->kids[0]);
         break;
     case KJ_S_IF: {
+        if (kj_lower_if_accumulates(w, s))   /* if x > 0: s += x * x */
+            break;
         LLVMValueRef test = kj_truth(w, kj_lower_expr(w, s->kids[0]), s->kids[0]->type);
         if (w->break_bb && !w->inst->opts.fastmath && searches_for_a_float_best(s))   /* in a loop */
             test = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){test, LLVMConstInt(w->i1, 0, 0)});

@@ -46,6 +46,10 @@ bool kj_mentions_local(const kj_node *n, int slot);
 /* Whether a statement of b, nested ones too, binds local `slot`. */
 bool kj_binds_in_block(const kj_block *b, int slot);
 
+/* `if test: s += e` with the update applied after the join, where that is
+ * sound (lower_cond_accumulate.c); false, having done nothing, elsewhere. */
+bool kj_lower_if_accumulates(kj_lw *w, kj_node *s);
+
 /* ---- float sums left scalar (lower_strict_sums.c) ---- */
 
 /* Whether innermost `for` loop s keeps a float sum (no fastmath) and has

@@ -5,6 +5,7 @@ import pytest
 import kiln
 import corpus_arrays  # noqa: F401  (each registers its functions)
 import corpus_calls  # noqa: F401
+import corpus_cond_sums  # noqa: F401
 import corpus_control  # noqa: F401
 import corpus_function_values  # noqa: F401
 import corpus_scalars  # noqa: F401
