@@ -412,3 +412,38 @@ def test_a_string_argument_caches_and_a_returned_string_comes_back(tmp_path):
     first, second = run(path, cache), run(path, cache)
     assert not first["cached"] and second["cached"]
     assert first["result"] == second["result"] == ["6", "other?"]
+
+
+GENERATOR_PROGRAM = """
+import json
+import kiln
+
+STEP = {step}
+
+@kiln.njit
+def multiples(n):
+    for i in range(n):
+        yield {body}
+
+@kiln.njit(cache=True)
+def total(n):
+    s = 0
+    for v in multiples(n):
+        s += v
+    return s
+
+result = total(10)
+(stats,) = total.stats.values()
+print(json.dumps({{"result": result, "cached": "cache_load" in stats}}))
+"""
+
+
+def test_a_loop_over_a_generator_keys_the_entry_by_the_generator(tmp_path):
+    # the generator's body is compiled into the loop's function, so an edit
+    # of it, or of a global it reads, must recompile that function
+    cache, path = tmp_path / "cache", tmp_path / "generators.py"
+    for step, body, want in ((2, "i * STEP", 90), (2, "i * STEP + 1", 100), (3, "i * STEP + 1", 145)):
+        path.write_text(GENERATOR_PROGRAM.format(step=step, body=body))
+        first, second = run(path, cache), run(path, cache)
+        assert not first["cached"] and second["cached"]
+        assert first["result"] == second["result"] == want
