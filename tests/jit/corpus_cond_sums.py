@@ -1,8 +1,9 @@
 """Corpus, part 8: sums, differences and products taken under a condition,
-`if x > 0: s += x * x`, which Kiln lowers with the update after the
-join (jit/lower_cond_accumulate.c), and neighbours it must leave alone:
-a body that reads what it updates, a body inside try, a target that may
-be unbound. Inputs hold NaN, infinities, signed zeros and negative
+`if x > 0: s += x * x`, and in both branches, `else: s -= x`, which Kiln
+lowers with the update after the join (jit/lower_cond_accumulate.c), and
+neighbours it must leave alone: a body that reads what it updates, + in
+one branch and * in the other, a branch that sets what the other
+updates, a body inside try, a target that may be unbound. Inputs hold NaN, infinities, signed zeros and negative
 numbers; the sign of a zero result is checked too, since the identities
 (-0.0 for +) must keep it."""
 import math
@@ -122,3 +123,74 @@ def int_and_float_counts(n):
             odd += 1
             total += i / 3
     return odd, total
+
+
+@case(*ARRAYS)
+def absolute_sum(a):
+    s = 0.0
+    for x in a:
+        if x > 0:
+            s += x
+        else:
+            s -= x
+    return s
+
+
+@case(*ARRAYS)
+def split_sums(a):
+    pos = 0.0
+    neg = -0.0
+    n = 0
+    for x in a:
+        if x >= 0:
+            pos += x
+            n += 1
+        else:
+            neg += x
+    return pos, math.copysign(1.0, neg), neg, n
+
+
+@case(*ARRAYS)
+def scaled_product(a):
+    p = 1.0
+    for x in a:
+        if x > 1:
+            p *= x
+        else:
+            p *= 0.5
+    return p
+
+
+@case(*ARRAYS)
+def plus_in_one_branch_times_in_the_other(a):
+    s = 1.0
+    for x in a:
+        if x > 0:
+            s += x
+        else:
+            s *= 0.5
+    return s
+
+
+@case(*ARRAYS)
+def elif_chain(a):
+    s = 0.0
+    for x in a:
+        if x > 1:
+            s += x
+        elif x < -1:
+            s -= 2 * x
+        else:
+            s += 0.25
+    return s
+
+
+@case(*ARRAYS)
+def branches_set_what_the_other_updates(a):
+    s = 0.0
+    for x in a:
+        if x > 0:
+            s += x
+        else:
+            s = -1.0
+    return s
