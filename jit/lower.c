@@ -502,6 +502,15 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
     bool outer = contains_loop(&s->body), polled = !w->inst->opts.loops_polled_outside;
     bool chunks = w->u->target->poll_interrupts && !w->inst->opts.no_interrupt_poll && !outer && polled;
     LLVMValueRef t_p = kj_entry_alloca(w, w->i64, "t"), base_p = NULL, end_p = NULL;
+    /* range(start, stop, step) with a step known only at run time: its item
+     * steps by itself (item += step) rather than being start + t * step.
+     * The two are the same numbers, but LLVM's vectorizer widens the
+     * product into a vector multiply per step, where it makes an induction
+     * of the sum: the sieve's `for j in range(i * i, n + 1, i): is_p[j] =
+     * False` over 1e7 took 9.8 ms against Numba's 7.3, and 7.6 this way. */
+    LLVMValueRef item_p = st.type->kind == KJ_T_RANGE && !LLVMIsAConstantInt(st.step)
+                              ? kj_entry_alloca(w, w->i64, "item")
+                              : NULL;
     LLVMBasicBlockRef ocond = NULL, olatch = NULL;
     LLVMBasicBlockRef icond = kj_new_bb(w, "for.cond"), ibody = kj_new_bb(w, "for.body"),
                       ilatch = kj_new_bb(w, "for.latch"), orelse = kj_new_bb(w, "for.else"),
@@ -527,6 +536,8 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
     } else {
         LLVMBuildStore(w->b, LLVMConstInt(w->i64, 0, 0), t_p);
     }
+    if (item_p)
+        LLVMBuildStore(w->b, kj_iter_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, "")), item_p);
     LLVMBuildBr(w->b, icond);
     LLVMPositionBuilderAtEnd(w->b, icond);
     LLVMValueRef t = LLVMBuildLoad2(w->b, w->i64, t_p, "");
@@ -535,12 +546,15 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
     LLVMPositionBuilderAtEnd(w->b, ibody);
     if (outer && polled)
         poll_interrupt(w);
-    kj_assign(w, s->kids[0], kj_iter_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, "")),
-           kj_iter_elem(st.type));
+    LLVMValueRef item = item_p ? LLVMBuildLoad2(w->b, w->i64, item_p, "")
+                               : kj_iter_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, ""));
+    kj_assign(w, s->kids[0], item, kj_iter_elem(st.type));
     lower_loop_body(w, &s->body, exit, ilatch);
     LLVMPositionBuilderAtEnd(w->b, ilatch);
     LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, t_p, ""),
                                       LLVMConstInt(w->i64, 1, 0), ""), t_p);
+    if (item_p)   /* past the last item this add may wrap (no nsw): that item is never used */
+        LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, item_p, ""), st.step, ""), item_p);
     LLVMValueRef back = LLVMBuildBr(w->b, icond);
     if (!outer && kj_strict_sum_stays_scalar(w, s))
         kj_loop_keep_scalar_edge(w, back);

@@ -524,3 +524,25 @@ def reversed_loops(n, a):   # reversed() of a range (any step), an array, a list
     for i, x in enumerate(reversed([1.5, 2.5, n])):
         s += i * x
     return out, s, [x * 2 for x in reversed(a)], list(reversed(range(n)))
+@case((100,), (2,), (200_003,))
+def sieve_count(n):
+    # range with a step known at run time, over more than one poll chunk
+    # (65,536 items) for the smallest primes of n = 200,003
+    is_p = np.ones(n + 1, np.bool_)
+    is_p[:2] = False
+    i = 2
+    while i * i <= n:
+        if is_p[i]:
+            for j in range(i * i, n + 1, i):
+                is_p[j] = False
+        i += 1
+    return is_p.sum()
+@case((2**62, 2**63 - 1, 2**61), (-2**63, -2**63 + 10, 3), (2**63 - 1, -2**63, -2**62))
+def range_steps_to_the_int64_ends(a, b, c):
+    # the item after the last would overflow; it is never used
+    s = 0
+    n = 0
+    for i in range(a, b, c):
+        s += i % 1000
+        n += 1
+    return s, n
