@@ -89,18 +89,22 @@ def test_loops_over_a_generator_run_in_parallel(capsys):
     assert "1 running in parallel" in capsys.readouterr().out
 
 
-@kiln.njit
-def summed(n):
-    s = 0
-    for v in countdown(n):
-        s += v
-    return s
-
-
 def test_the_generator_names_show_in_inspect_types(capsys):
+    summed = summing(countdown)
     assert summed(4) == 10
     summed.inspect_types()
     assert "countdown.n: int64" in capsys.readouterr().out
+
+
+def summing(gen):
+    """A kiln function of n that sums what gen(n) yields."""
+    @kiln.njit
+    def consume(n):
+        s = 0
+        for v in gen(n):
+            s += v
+        return s
+    return consume
 
 
 def refusal(fn, *args):
@@ -187,13 +191,7 @@ def recursive(n):
     (recursive, "the generator recursive runs itself: recursive generators are not supported"),
 ])
 def test_what_kiln_does_not_inline_is_refused_at_the_loop(gen, expected):
-    @kiln.njit
-    def consume(n):
-        s = 0
-        for v in gen(n):
-            s += v
-        return s
-    message = refusal(consume, 2)
+    message = refusal(summing(gen), 2)
     assert expected in message
     assert "for v in gen(n):" in message   # the line shown is the loop's
 
@@ -207,14 +205,7 @@ def test_a_generator_reading_a_name_the_caller_means_otherwise_is_refused():
     exec(compile(source, filename, "exec"), module)
     scaled = kiln.njit(module["scaled"])
     assert list(scaled(3)) == [0, 2, 4]   # in its own module it runs
-
-    @kiln.njit
-    def consume(n):
-        s = 0
-        for v in scaled(n):
-            s += v
-        return s
-    message = refusal(consume, 3)
+    message = refusal(summing(scaled), 3)
     assert "the generator scaled reads 'scale', which means something else (or nothing) where it is looped over" in message
 
 
