@@ -211,7 +211,7 @@ class _Inliner:
                               "Define it in a file or a notebook cell.") from None
         if inspect.isgeneratorfunction(value):
             raise Refused(node, f"{name} is a Python generator function, which compiled code cannot run",
-                          f"Decorate it with @kiln.njit.")
+                          "Decorate it with @kiln.njit.")
         return None
 
     # ---- one loop over a generator ----
