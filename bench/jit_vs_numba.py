@@ -12,6 +12,7 @@ Usage: KILN_BUILD_DIR=build /usr/bin/python3 bench/jit_vs_numba.py [--quick]
 Each workload is written to its own module in a temporary folder (compiled
 functions need their source in a file), once with `import kiln as nb` and
 once with `import numba as nb`."""
+import compileall
 import math
 import os
 import statistics
@@ -322,6 +323,10 @@ def ms(x):
 
 def main():
     repeats, runs = (3, 1) if QUICK else (7, 3)
+    # Numba comes byte-compiled, as Debian installs it; so does Kiln's
+    # package here, or each fresh process would compile every source newer
+    # than its .pyc when PYTHONDONTWRITEBYTECODE keeps Python from writing one
+    compileall.compile_dir(os.path.join(ROOT, "python", "kiln"), quiet=1)
     with tempfile.TemporaryDirectory() as folder:
         names = write_modules(folder)
         print(f"Kiln vs Numba (numba {__import__('numba').__version__}), "

@@ -24,10 +24,37 @@ static int refused(fe *c, PyObject *exc) {
     return rc;
 }
 
+/* Whether code (or code nested in it) is a generator's: an inner
+ * generator def. */
+static bool defines_a_generator(PyCodeObject *code) {
+    PyObject *consts = PyObject_GetAttrString((PyObject *)code, "co_consts");
+    bool found = false;
+    for (Py_ssize_t i = 0; consts && !found && i < PyTuple_GET_SIZE(consts); i++) {
+        PyObject *k = PyTuple_GET_ITEM(consts, i);
+        found = PyCode_Check(k) && ((((PyCodeObject *)k)->co_flags & CO_GENERATOR) ||
+                                    defines_a_generator((PyCodeObject *)k));
+    }
+    Py_XDECREF(consts);
+    PyErr_Clear();
+    return found;
+}
+
 int kj_fe_inline_generators(fe *c, PyObject *fdef) {
     static PyObject *module;   /* kiln.generators, imported on first need */
-    if (!module && !(module = PyImport_ImportModule("kiln.generators")))
-        return kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "generators");
+    if (!module) {
+        /* a kiln generator exists only once kiln.generators is imported
+         * (kiln.jit of a generator does it): until then only an inner
+         * generator def needs it, and a first compile does not pay for it */
+        PyObject *name = PyUnicode_FromString("kiln.generators");
+        module = name ? PyImport_GetModule(name) : NULL;
+        Py_XDECREF(name);
+        if (!module && PyErr_Occurred())
+            return kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "generators");
+        if (!module && !defines_a_generator((PyCodeObject *)PyFunction_GetCode(c->f->py_func)))
+            return 0;
+        if (!module && !(module = PyImport_ImportModule("kiln.generators")))
+            return kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "generators");
+    }
     PyObject *r = PyObject_CallMethod(module, "inline", "OOOOO", fdef, c->f->py_func, c->globals,
                                       c->closure ? c->closure : Py_None, c->builtins);
     if (r) {

@@ -40,6 +40,7 @@ npm install --prefix "$root/tests/browser" --no-audit --no-fund --loglevel=error
 
 cmake -S "$root" -B "$build" -DPython3_EXECUTABLE=/usr/bin/python3 ${KILN_CMAKE_FLAGS:-} >/dev/null
 cmake --build "$build" -j"$(nproc)"
+/usr/bin/python3 -m compileall -q "$root/python/kiln"   # byte-compiled, as an installed package is
 if [ -x "$build/kiln-kernel" ]; then
   "$build/kiln-kernel" install --sys-prefix   # the "kiln" kernelspec, for jupyter and nbclient
 fi

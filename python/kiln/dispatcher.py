@@ -325,6 +325,11 @@ def _unpassable(value, name="x"):
         return "a dict", "build it in the compiled function, or pass its keys and values as arrays"
     if inspect.isfunction(value):
         return f"the Python function {value.__qualname__}", "decorate it with @kiln.njit to pass it to compiled code"
+    from .generators import GeneratorFunction
+    if isinstance(value, GeneratorFunction):   # inlined where it is looped over, so never a value
+        return (f"the kiln generator {value.py_func.__qualname__}",
+                f"loop over it by its name in the compiled function (for v in {value.py_func.__name__}(...)), "
+                "or pass what it yields as an array")
     if callable(value) and not isinstance(value, type):
         return (f"the callable {getattr(value, '__qualname__', type(value).__name__)}",
                 "wrap it in a kiln function (@kiln.njit def f(x): return ...) to pass it to compiled code")

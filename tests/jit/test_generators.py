@@ -209,6 +209,18 @@ def test_a_generator_reading_a_name_the_caller_means_otherwise_is_refused():
     assert "the generator scaled reads 'scale', which means something else (or nothing) where it is looped over" in message
 
 
+def test_a_generator_is_not_an_argument():
+    @kiln.njit
+    def consume(gen, n):
+        s = 0
+        for v in gen(n):
+            s += v
+        return s
+    with pytest.raises(TypeError, match=r"argument 'gen' is the kiln generator countdown, .*loop over it by its name "
+                                        r"in the compiled function \(for v in countdown\(...\)\)"):
+        consume(countdown, 3)
+
+
 def test_a_signature_on_a_generator_is_refused():
     with pytest.raises(TypeError, match="countdown2 is a generator, which compiles where it is looped over"):
         @kiln.njit("int64(int64)")
