@@ -141,6 +141,18 @@ class _Renamer(ast.NodeTransformer):
         return node
 
 
+class _Suffixer(ast.NodeTransformer):
+    """Gives a comprehension's own names a suffix, once it is a loop."""
+
+    def __init__(self, names, suffix):
+        self.names, self.suffix = names, suffix
+
+    def visit_Name(self, node):
+        if node.id in self.names:
+            node.id += self.suffix
+        return node
+
+
 def _set_location(nodes, where, only_missing=False):
     """Gives the nodes under nodes where's location (only_missing: those
     made here, which have none)."""
@@ -178,6 +190,10 @@ class _Inliner:
     def block(self, stmts):
         out = []
         for s in stmts:
+            collected = self.collecting_loop(s)
+            if collected is not None:   # name = list(gen(n)), sum(gen(n)), [f(v) for v in gen(n)]
+                out.append(collected[0])
+                s = collected[1]
             if isinstance(s, ast.For):
                 gen = self.generator_of(s.iter)
                 if gen is not None:
@@ -193,6 +209,43 @@ class _Inliner:
                 h.body = self.block(h.body)
             out.append(s)
         return out
+
+    def collecting_loop(self, s):
+        """For `name = list(gen(...))`, `name = sum(gen(...)[, start])` or
+        `name = [elt for target in gen(...) if ...]`: (the statement that
+        starts name, the for loop that fills it), else None. The loop's
+        names get a suffix, `v<item>`, as a comprehension keeps its names
+        to itself."""
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
+            return None
+        name, value = s.targets[0].id, s.value
+        if isinstance(value, ast.ListComp) and len(value.generators) == 1 and not value.generators[0].is_async:
+            comp = value.generators[0]
+            call, target, elt, ifs = comp.iter, comp.target, value.elt, comp.ifs
+        elif (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "sum")
+              and not value.keywords and 1 <= len(value.args) <= (2 if value.func.id == "sum" else 1)
+              and self.lookup(value.func.id) is self.builtins.get(value.func.id)):
+            call, target, elt, ifs = value.args[0], ast.Name("item", ast.Store()), ast.Name("item", ast.Load()), []
+        else:
+            return None
+        if self.generator_of(call) is None:
+            return None
+        own = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        renamer = _Suffixer(own, "<item>")
+        target, elt = renamer.visit(target), renamer.visit(elt)
+        ifs = [renamer.visit(c) for c in ifs]
+        if isinstance(value, ast.Call) and value.func.id == "sum":
+            start = value.args[1] if len(value.args) == 2 else ast.Constant(0)
+            begin = ast.Assign([ast.Name(name, ast.Store())], start)
+            step = ast.AugAssign(ast.Name(name, ast.Store()), ast.Add(), elt)
+        else:
+            begin = ast.Assign([ast.Name(name, ast.Store())], ast.List([], ast.Load()))
+            step = ast.Expr(ast.Call(ast.Attribute(ast.Name(name, ast.Load()), "append", ast.Load()), [elt], []))
+        for cond in reversed(ifs):
+            step = ast.If(cond, [step], [])
+        loop = ast.For(target, call, [step], [])
+        _set_location([begin, loop], s, only_missing=True)
+        return begin, loop
 
     def generator_of(self, node):
         """(its FunctionDef, its globals or None for an inner one, name)
@@ -433,7 +486,9 @@ def inline(fdef, py_func, globals_, closure, builtins):
     for n in ast.walk(ast.Module(fdef.body, [])):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and isinstance(inliner.lookup(n.id), GeneratorFunction):
             raise Refused(n, f"the kiln generator {n.id} is used other than by a for loop over it: compiled code "
-                             "runs a generator only there", f"Loop over it: for v in {n.id}(...).")
+                             "runs a generator only there",
+                          f"Loop over it, for v in {n.id}(...), or assign what it yields: "
+                          f"items = list({n.id}(...)), total = sum({n.id}(...)), or items = [... for v in {n.id}(...)].")
     if inliner.inner:
         used = _read_names(fdef.body)
         for name, node in inliner.inner.items():

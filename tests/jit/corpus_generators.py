@@ -6,8 +6,9 @@ CPython's own lazy generators. The cases cover break with loop else,
 continue, the generator's return from inside its loops, generators
 looping over generators, a generator run twice nested, defaults and
 keywords, several yields, a consumer writing the array the generator is
-reading (the interleaving a lazy generator gives), int overflow, and
-arrays empty, negative and non-contiguous."""
+reading (the interleaving a lazy generator gives), list(), sum() and list
+comprehensions over a generator, int overflow, and arrays empty, negative
+and non-contiguous."""
 import math
 
 import numpy as np
@@ -257,3 +258,17 @@ def enumerate_squares(n):
     for v in squares_of_non_multiples(n):
         yield k, v
         k += 1
+
+
+@case((0,), (6,), (-2,))
+def collected(n):
+    # a generator's items assigned as Python would gather them: list(),
+    # sum() with and without a start, list comprehensions with a condition
+    # and a tuple target; the comprehension's name stays its own
+    v = 100
+    items = list(squares_of_non_multiples(n))
+    total = sum(squares_of_non_multiples(n))
+    shifted = sum(squares_of_non_multiples(n), 0.5)
+    halves = [v / 2 for v in squares_of_non_multiples(n) if v % 2 == 0]
+    gaps = [i - j for i, j in lower_pairs(n)]
+    return len(items), (items[-1] if items else -1), total, shifted, len(halves), sum(halves), sum(gaps), v

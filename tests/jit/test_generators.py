@@ -119,7 +119,7 @@ def test_a_generator_used_other_than_by_a_for_loop_is_refused():
         return list(countdown(n))
     message = refusal(as_list, 3)
     assert "the kiln generator countdown is used other than by a for loop over it" in message
-    assert "Loop over it: for v in countdown(...)." in message
+    assert "Loop over it, for v in countdown(...), or assign what it yields: items = list(countdown(...))" in message
 
 
 def test_an_inner_generator_used_other_than_by_a_for_loop_is_refused():
