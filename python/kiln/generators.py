@@ -1,7 +1,9 @@
 """Generators in compiled code: a kiln generator function (one whose body
 yields) runs where a compiled for loop iterates it, `for v in gen(n): ...`,
-by writing its body into the loop's place. The front end (jit/frontend_stmt.c)
-hands each function's ast to `inline` before it reads it.
+by writing its body into the loop's place. The front end (jit/generators.c)
+hands each function's ast to `inline` before it reads it. The statements
+`items = list(gen(n))`, `total = sum(gen(n))` and `items = [f(v) for v in
+gen(n)]` are first written as such loops.
 
 In the rewritten code the generator's body runs once, inside a one-pass
 `while True: ... break` (the "run" loop); each `yield e` becomes
@@ -130,26 +132,15 @@ _MISSING = object()
 
 
 class _Renamer(ast.NodeTransformer):
-    """Gives the generator's own names their prefix."""
+    """Renames the given names (a generator's own, a comprehension's) by
+    rename(name)."""
 
-    def __init__(self, names, prefix):
-        self.names, self.prefix = names, prefix
-
-    def visit_Name(self, node):
-        if node.id in self.names:
-            node.id = self.prefix + node.id
-        return node
-
-
-class _Suffixer(ast.NodeTransformer):
-    """Gives a comprehension's own names a suffix, once it is a loop."""
-
-    def __init__(self, names, suffix):
-        self.names, self.suffix = names, suffix
+    def __init__(self, names, rename):
+        self.names, self.rename = names, rename
 
     def visit_Name(self, node):
         if node.id in self.names:
-            node.id += self.suffix
+            node.id = self.rename(node.id)
         return node
 
 
@@ -231,7 +222,7 @@ class _Inliner:
         if self.generator_of(call) is None:
             return None
         own = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
-        renamer = _Suffixer(own, "<item>")
+        renamer = _Renamer(own, lambda n: n + "<item>")
         target, elt = renamer.visit(target), renamer.visit(elt)
         ifs = [renamer.visit(c) for c in ifs]
         if isinstance(value, ast.Call) and value.func.id == "sum":
@@ -281,7 +272,7 @@ class _Inliner:
         if py_func is not None:
             self.check_globals(loop.iter, fdef, own, py_func, name)
         params = self.bind(loop.iter, fdef, py_func, name)
-        body = [_Renamer(own, prefix).visit(s) for s in fdef.body]
+        body = [_Renamer(own, lambda n: prefix + n).visit(s) for s in fdef.body]
         _set_location(body, loop)   # the generator's lines are in another block, or file
         stop, broke = prefix + "<stop>", prefix + "<broke>"   # no Python name looks like these
         site = _Site(loop, stop, broke, name)
