@@ -168,7 +168,6 @@ class _Inliner:
         self.inner = {s.name: s for s in fdef.body if _is_generator_def(s)}
         self.runs = {}         # generator name: loops over it so far (for the prefix)
         self.active = []       # generators being inlined, for recursion
-        self.changed = False
 
     def lookup(self, name):
         for scope in (self.closure, self.globals, self.builtins):
@@ -191,7 +190,6 @@ class _Inliner:
                     s.body = self.block(s.body)
                     s.orelse = self.block(s.orelse)
                     out.extend(self.run(s, *gen))
-                    self.changed = True
                     continue
             for field in ("body", "orelse", "finalbody"):
                 if isinstance(getattr(s, field, None), list):
@@ -239,17 +237,17 @@ class _Inliner:
         return begin, loop
 
     def generator_of(self, node):
-        """(its FunctionDef, its globals or None for an inner one, name)
-        when node calls a generator function, else None."""
+        """(its FunctionDef, the kiln generator's Python function or None
+        for an inner def) when node calls a generator function, else None."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
             return None
         name = node.func.id
         if name in self.inner:
-            return self.inner[name], None, name
+            return self.inner[name], None
         value = self.lookup(name)
         if isinstance(value, GeneratorFunction):
             try:
-                return _source_def(value.py_func), value.py_func, name
+                return _source_def(value.py_func), value.py_func
             except (OSError, SyntaxError, IndexError) as e:
                 raise Refused(node, f"cannot read the source of the generator {name} ({e})",
                               "Define it in a file or a notebook cell.") from None
@@ -260,8 +258,8 @@ class _Inliner:
 
     # ---- one loop over a generator ----
 
-    def run(self, loop, fdef, py_func, name):
-        name = fdef.name   # messages and names say what the def is called
+    def run(self, loop, fdef, py_func):
+        name = fdef.name   # messages and names say what the def is called, not the caller
         if name in self.active:
             raise Refused(loop.iter, f"the generator {name} runs itself: recursive generators are not supported")
         self.runs[name] = self.runs.get(name, 0) + 1
@@ -468,10 +466,10 @@ def _uses_generators(code, globals_, closure):
 def inline(fdef, py_func, globals_, closure, builtins):
     """Rewrites the FunctionDef ast fdef of py_func in place so that each
     for loop over a kiln generator (or a generator def of its own) runs
-    the generator's body; True if anything changed. Raises Refused."""
+    the generator's body. Raises Refused."""
     closure = closure or {}
     if not _uses_generators(py_func.__code__, globals_, closure):
-        return False
+        return
     inliner = _Inliner(fdef, globals_, closure, builtins)
     fdef.body = inliner.block(fdef.body)
     for n in ast.walk(ast.Module(fdef.body, [])):
@@ -487,8 +485,6 @@ def inline(fdef, py_func, globals_, closure, builtins):
                 raise Refused(node, f"the generator {name} is used other than by a for loop over it",
                               f"Loop over it: for v in {name}(...).")
         fdef.body = [s for s in fdef.body if not (isinstance(s, ast.FunctionDef) and s.name in inliner.inner)]
-        inliner.changed = True
-    return inliner.changed
 
 
 class GeneratorFunction:
