@@ -7,6 +7,7 @@
 #include "jit/cfg_loops.h"
 #include "jit/nrt.h"
 #include "jit/runtime.h"
+#include "jit/stream_stores.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -253,6 +254,7 @@ static int create_jit(kj_error *e) {
         return llvm_fail(e, err, "cannot start the JIT");
     }
     LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(jit);
+    kj_stream_init();
     /* the runtime, by address: _kiln.so is loaded RTLD_LOCAL, so dlsym
      * would not find it */
     int n = 0, n_core = 0;
@@ -573,6 +575,8 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
         goto dispose;
     }
     out->optimize_ns = kp_now_ns() - t0;
+    if (!straight)
+        kj_stream_finish(mod);
     add_ordered_remarks(mod, sink.list);
     if (straight)
         mark_optnone(mod);   /* before the IR is kept: inspect_asm shows the code that runs */

@@ -27,7 +27,8 @@ LLVMValueRef kj_np_itemsize(kj_lw *w, const kj_type *elem);
 /* Pointer to element idx (nd indices, in range) through the byte strides. */
 LLVMValueRef kj_np_ptr(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *idx);
 LLVMValueRef kj_np_load(kj_lw *w, LLVMValueRef p, const kj_type *et);
-void kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et);
+/* Stores v (of type vt) as an element of type et at p; the store. */
+LLVMValueRef kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et);
 /* Whether arr is C-contiguous (an i1 computed from its strides). */
 LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
 

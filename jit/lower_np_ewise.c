@@ -8,6 +8,7 @@
  * accesses, which LLVM vectorizes. */
 #include "jit/lower_np.h"
 #include "jit/parallel.h"
+#include "jit/stream_stores.h"
 
 #include <string.h>
 
@@ -316,6 +317,34 @@ static void flat_end(kj_lw *w, ew *e, flat_split *sp, LLVMValueRef size) {
         e->leaves[k].v = sp->outer[k];
 }
 
+/* The bytes one element of the result takes to compute: its own and
+ * every array operand's. */
+static LLVMValueRef touched_per_element(kj_lw *w, ew *e, const kj_type *rt) {
+    LLVMValueRef bytes = kj_np_itemsize(w, rt->elem);
+    for (int k = 0; k < e->n; k++)
+        if (e->leaves[k].t->kind == KJ_T_ARRAY)
+            bytes = LLVMBuildAdd(w->b, bytes, kj_np_itemsize(w, e->leaves[k].t->elem), "");
+    return bytes;
+}
+
+/* The flat loop writing res, its stores marked to stream when asked. */
+static void flat_loop(kj_lw *w, ew *e, kj_node *n, LLVMValueRef res, const kj_type *rt, LLVMValueRef size,
+                      bool stream) {
+    flat_split sp;
+    LLVMValueRef res_in;
+    kj_lw *lw = flat_begin(w, e, &sp, "ew", n->line, !stream && kj_parallel_wanted(w), res, &res_in);
+    LLVMValueRef i = flat_index(lw, e, &sp, size);
+    const kj_type *vt;
+    LLVMValueRef v = element(lw, e, n, true, &vt);
+    LLVMValueRef store = kj_np_store_elem(
+        lw, LLVMBuildGEP2(lw->b, kj_llmemtype(lw, rt->elem), kj_array_field(lw, res_in, 1, 0), &i, 1, ""), v, vt, rt->elem);
+    if (stream)
+        kj_stream_mark(lw, store);
+    kj_np_loop_elementwise(&sp.loop);
+    flat_close_loop(w, &sp);
+    flat_end(w, e, &sp, size);
+}
+
 /* Whether writing the result into out element by element could change an
  * operand before it is read: an array operand shares bytes with out and is
  * not out itself (the same data, shape and strides, where element i is
@@ -436,20 +465,24 @@ static LLVMValueRef ewise(kj_lw *w, ew *e, kj_node *n, LLVMValueRef out, const k
     else
         LLVMBuildCondBr(w->b, flat_ok(w, e, nd, shape, res, rt), flat, strided);
 
-    /* contiguous: one loop, element i of everything; in a parallel=True
-     * function its range is split across the thread pool (parallel.h) */
+    /* contiguous: one loop, element i of everything; a new array too large
+     * for the cache is written with streaming stores (stream_stores.h), in
+     * a copy of the loop; in a parallel=True function the range is split
+     * across the thread pool instead (parallel.h) */
     LLVMPositionBuilderAtEnd(w->b, flat);
-    LLVMValueRef size = kj_np_size(w, res, nd), res_in;
-    flat_split sp;
-    kj_lw *lw = flat_begin(w, e, &sp, "ew", n->line, kj_parallel_wanted(w), res, &res_in);
-    LLVMValueRef i = flat_index(lw, e, &sp, size);
-    const kj_type *vt;
-    LLVMValueRef v = element(lw, e, n, true, &vt);
-    kj_np_store_elem(lw, LLVMBuildGEP2(lw->b, kj_llmemtype(lw, rt->elem), kj_array_field(lw, res_in, 1, 0), &i, 1, ""), v, vt,
-                     rt->elem);
-    kj_np_loop_elementwise(&sp.loop);
-    flat_close_loop(w, &sp);
-    flat_end(w, e, &sp, size);
+    LLVMValueRef size = kj_np_size(w, res, nd);
+    if (!out && !kj_parallel_wanted(w) && kj_stream_possible(w)) {
+        LLVMBasicBlockRef streamed = kj_new_bb(w, "ew.stream"), cached = kj_new_bb(w, "ew.cached");
+        LLVMBuildCondBr(w->b, kj_stream_wanted(w, LLVMBuildMul(w->b, size, touched_per_element(w, e, rt), "")),
+                        streamed, cached);
+        LLVMPositionBuilderAtEnd(w->b, streamed);
+        kj_stream_assume_aligned(w, kj_array_field(w, res, 1, 0));
+        flat_loop(w, e, n, res, rt, size, true);
+        kj_stream_fence(w);
+        LLVMBuildBr(w->b, done);
+        LLVMPositionBuilderAtEnd(w->b, cached);
+    }
+    flat_loop(w, e, n, res, rt, size, false);
     LLVMBuildBr(w->b, done);
     if (flat_only) {
         LLVMPositionBuilderAtEnd(w->b, done);
@@ -464,7 +497,8 @@ static LLVMValueRef ewise(kj_lw *w, ew *e, kj_node *n, LLVMValueRef out, const k
     if (nd == 1)   /* the flat loop took unit strides: here some are not */
         kj_np_loop_keep_scalar(&nest.loops[0]);
     load_leaves_strided(w, e, nd, idx);
-    v = element(w, e, n, true, &vt);
+    const kj_type *vt;
+    LLVMValueRef v = element(w, e, n, true, &vt);
     kj_np_store_elem(w, kj_np_ptr(w, res, nd, idx), v, vt, rt->elem);
     kj_np_nest_end(w, &nest);
     LLVMBuildBr(w->b, done);

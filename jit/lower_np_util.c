@@ -118,8 +118,8 @@ LLVMValueRef kj_np_load(kj_lw *w, LLVMValueRef p, const kj_type *et) {
     return from_memory(w, LLVMBuildLoad2(w->b, kj_llmemtype(w, et), p, ""), et);
 }
 
-void kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et) {
-    LLVMBuildStore(w->b, to_memory(w, kj_cast(w, v, vt, et), et), p);
+LLVMValueRef kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et) {
+    return LLVMBuildStore(w->b, to_memory(w, kj_cast(w, v, vt, et), et), p);
 }
 
 LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) {

@@ -10,6 +10,7 @@
 #include "jit/rt_random.h"
 #include "jit/rt_stats.h"
 #include "jit/rt_sort.h"
+#include "jit/stream_stores.h"
 #include "jit/rt_np.h"
 
 #include <stdatomic.h>
@@ -224,7 +225,17 @@ static PyObject *nrt_stats_py(PyObject *self, PyObject *noargs) {
                          "live_bytes", (long long)s.live_bytes);
 }
 
+static PyObject *stream_min_bytes_py(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    kj_stream_init();
+    return PyLong_FromLongLong(kj_stream_min_bytes);
+}
+
 static PyMethodDef nrt_methods[] = {
+    {"stream_min_bytes", stream_min_bytes_py, METH_NOARGS,
+     "stream_min_bytes() -> int: the bytes an array expression must touch (its operands and its new "
+     "result) for the result to be written with streaming stores, past the cache."},
     {"nrt_stats", nrt_stats_py, METH_NOARGS,
      "nrt_stats() -> {'alloc', 'free', 'live_bytes'}: blocks allocated and freed by compiled "
      "code since the process started, and the bytes still held."},
@@ -247,6 +258,7 @@ const kj_symbol kj_nrt_symbols[] = {
     {"kj_nrt_alloc_zeroed", (void *)kj_nrt_alloc_zeroed},
     {"kj_nrt_incref", (void *)kj_nrt_incref},
     {"kj_nrt_decref", (void *)kj_nrt_decref},
+    {"kj_stream_min_bytes", (void *)&kj_stream_min_bytes},   /* array expressions (stream_stores.h) */
     KJ_RT_NP_SYMBOLS
     KJ_RT_LIST_SYMBOLS
     KJ_RT_DICT_SYMBOLS

@@ -83,7 +83,17 @@ def _kiln_rows():
     threads = getattr(kiln, "get_num_threads", None)
     rows.append(("Threads for parallel=True", str(threads()) if callable(threads) else
                  "none reported by the compiler"))
+    rows.append(("Streaming stores", _streaming()))
     return rows
+
+
+def _streaming():
+    """When an array expression writes its new array past the cache (stream_stores.h)."""
+    least = _kiln.stream_min_bytes()
+    if least >= 2**63 - 1:
+        return "never (the CPU's cache size is unknown)"
+    return (f"a new array from an array expression touching {least / 2**20:.1f} MiB or more "
+            "(operands and result; half the largest cache) is written past the cache")
 
 
 def _cuda_rows():
