@@ -3,7 +3,10 @@ yields) runs where a compiled for loop iterates it, `for v in gen(n): ...`,
 by writing its body into the loop's place. The front end (jit/generators.c)
 hands each function's ast to `inline` before it reads it. The statements
 `items = list(gen(n))`, `total = sum(gen(n))` and `items = [f(v) for v in
-gen(n)]` are first written as such loops.
+gen(n)]` are first written as such loops; the same consumers inside a
+statement (`return sum(gen(n)) / n`, and `max(gen(n))`, `min`, `sorted`
+of the list of items) are first computed on lines of their own, when the
+statement would run them before anything else with an effect.
 
 In the rewritten code the generator's body runs once, inside a one-pass
 `while True: ... break` (the "run" loop); each `yield e` becomes
@@ -154,6 +157,92 @@ def _set_location(nodes, where, only_missing=False):
                 n.end_lineno, n.end_col_offset = where.end_lineno, where.end_col_offset
 
 
+# Builtins that take all of a generator's items at once: computed on the
+# list of them (`m = max(gen(n))` runs `items = list(gen(n)); m = max(items)`).
+_WHOLE_CONSUMERS = ("max", "min", "sorted")
+
+
+# Builtins whose call changes nothing and reads only its arguments: a
+# generator's run may move ahead of them.
+_PURE_BUILTINS = ("len", "abs", "min", "max", "float", "int", "bool", "round")
+
+
+def _consumer(node, inliner):
+    """Whether node consumes a generator in a form Kiln rewrites:
+    list(gen(...)), sum(gen(...)[, start]), [e for v in gen(...) if c], or
+    max/min/sorted(gen(...)), each builtin as Python's."""
+    if isinstance(node, ast.ListComp):
+        return (len(node.generators) == 1 and not node.generators[0].is_async and
+                inliner.generator_of(node.generators[0].iter) is not None)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args and
+            not isinstance(node.args[0], ast.Starred)):
+        return False
+    name = node.func.id
+    if name in ("list", "sum"):
+        shape_ok = not node.keywords and len(node.args) <= (2 if name == "sum" else 1)
+    elif name in _WHOLE_CONSUMERS:
+        shape_ok = len(node.args) == 1
+    else:
+        return False
+    return (shape_ok and inliner.lookup(name) is inliner.builtins.get(name) and
+            inliner.generator_of(node.args[0]) is not None)
+
+
+def _unconditional_consumers(expr, inliner):
+    """The consumers in expr that may be computed before the rest of it, in
+    Python's order of evaluation: those it evaluates in every case, with
+    nothing before them but names, constants, attributes and operators (no
+    call, subscript or assignment expression, whose effect or read a
+    generator run ahead could change)."""
+    found = []
+    blocked = False
+
+    def visit(node, conditional):
+        nonlocal blocked
+        if _consumer(node, inliner):
+            if conditional or blocked:
+                blocked = True
+            else:
+                found.append(node)
+            return
+        if isinstance(node, (ast.Lambda, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.ListComp)):
+            # only a comprehension's first iterable runs right away
+            if not isinstance(node, ast.Lambda):
+                visit(node.generators[0].iter, conditional)
+            blocked = True
+            return
+        if isinstance(node, ast.BoolOp):
+            parts = [(node.values[0], conditional)] + [(v, True) for v in node.values[1:]]
+        elif isinstance(node, ast.IfExp):
+            parts = [(node.test, conditional), (node.body, True), (node.orelse, True)]
+        elif isinstance(node, ast.Compare):
+            parts = ([(node.left, conditional), (node.comparators[0], conditional)] +
+                     [(c, True) for c in node.comparators[1:]])
+        else:
+            parts = [(child, conditional) for child in ast.iter_child_nodes(node)]
+        for child, cond in parts:
+            visit(child, cond)
+        pure_call = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _PURE_BUILTINS
+                     and inliner.lookup(node.func.id) is inliner.builtins.get(node.func.id))
+        if isinstance(node, (ast.Call, ast.Subscript, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom)) and not pure_call:
+            blocked = True
+
+    visit(expr, False)
+    return found
+
+
+class _Replacer(ast.NodeTransformer):
+    """Puts a name where a consumer (or its generator call) was computed."""
+
+    def __init__(self, moved):
+        self.moved = moved
+
+    def generic_visit(self, node):
+        if id(node) in self.moved:
+            return ast.copy_location(ast.Name(self.moved[id(node)], ast.Load()), node)
+        return super().generic_visit(node)
+
+
 def _flag(name, value):
     return ast.Assign([ast.Name(name, ast.Store())], ast.Constant(value))
 
@@ -168,6 +257,7 @@ class _Inliner:
         self.inner = {s.name: s for s in fdef.body if _is_generator_def(s)}
         self.runs = {}         # generator name: loops over it so far (for the prefix)
         self.active = []       # generators being inlined, for recursion
+        self.hoisted = 0       # consumers computed ahead of their statement so far
 
     def lookup(self, name):
         for scope in (self.closure, self.globals, self.builtins):
@@ -180,6 +270,8 @@ class _Inliner:
     def block(self, stmts):
         out = []
         for s in stmts:
+            computed_first, s = self.hoist(s)
+            out.extend(self.block(computed_first))
             collected = self.collecting_loop(s)
             if collected is not None:   # name = list(gen(n)), sum(gen(n)), [f(v) for v in gen(n)]
                 out.append(collected[0])
@@ -235,6 +327,53 @@ class _Inliner:
         loop = ast.For(target, call, [step], [])
         _set_location([begin, loop], s, only_missing=True)
         return begin, loop
+
+    def hoist(self, s):
+        """For generators consumed inside an expression, `return sum(gen(n))
+        / n` or `m = max(gen(n))`: the statements that compute each
+        consumer into a name of its own first, in the statement forms
+        collecting_loop writes as loops, and s reading those names. Only
+        consumers Python would run before anything with an effect or a read
+        of memory move, so that nothing runs in another order; the rest
+        stay and are refused as before."""
+        if isinstance(s, (ast.Return, ast.Expr)) or (isinstance(s, ast.Assign) and not self.statement_form(s)):
+            field = "value"
+        elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):   # x += ...: x is read first
+            field = "value"
+        elif isinstance(s, ast.If):
+            field = "test"
+        elif isinstance(s, ast.For) and self.generator_of(s.iter) is None:
+            field = "iter"
+        else:
+            return [], s
+        expr = getattr(s, field)
+        if expr is None:
+            return [], s
+        first = []
+        moved = {}
+        for node in _unconditional_consumers(expr, self):
+            gen_call = node.args[0] if isinstance(node, ast.Call) else node.generators[0].iter
+            self.hoisted += 1
+            name = f"{gen_call.func.id}<value#{self.hoisted}>"
+            kept = node if not (isinstance(node, ast.Call) and node.func.id in _WHOLE_CONSUMERS) else None
+            value = ast.Call(ast.Name("list", ast.Load()), [gen_call], []) if kept is None else node
+            if kept is None:   # max(gen(n)): max of the list of its items
+                first.append(ast.Assign([ast.Name(name, ast.Store())], value))
+                moved[id(gen_call)] = name
+            else:
+                first.append(ast.Assign([ast.Name(name, ast.Store())], node))
+                moved[id(node)] = name
+        if not first:
+            return [], s
+        _set_location(first, s, only_missing=True)
+        setattr(s, field, _Replacer(moved).visit(expr))
+        return first, s
+
+    def statement_form(self, s):
+        """Whether s is `name = consumer`, which collecting_loop rewrites."""
+        return (len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and
+                _consumer(s.value, self) and not (isinstance(s.value, ast.Call) and
+                                                  s.value.func.id in _WHOLE_CONSUMERS))
 
     def generator_of(self, node):
         """(its FunctionDef, the kiln generator's Python function or None
@@ -474,9 +613,10 @@ def inline(fdef, py_func, globals_, closure, builtins):
     fdef.body = inliner.block(fdef.body)
     for n in ast.walk(ast.Module(fdef.body, [])):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and isinstance(inliner.lookup(n.id), GeneratorFunction):
-            raise Refused(n, f"the kiln generator {n.id} is used other than by a for loop over it: compiled code "
-                             "runs a generator only there",
-                          f"Loop over it, for v in {n.id}(...), or assign what it yields: "
+            raise Refused(n, f"the kiln generator {n.id} is used other than by a for loop over it, or by list(), "
+                             "sum(), max(), min(), sorted() or a list comprehension that its statement runs first: "
+                             "compiled code runs a generator only there",
+                          f"Loop over it, for v in {n.id}(...), or take what it yields on a line of its own: "
                           f"items = list({n.id}(...)), total = sum({n.id}(...)), or items = [... for v in {n.id}(...)].")
     if inliner.inner:
         used = _read_names(fdef.body)

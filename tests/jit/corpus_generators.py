@@ -272,3 +272,25 @@ def collected(n):
     halves = [v / 2 for v in squares_of_non_multiples(n) if v % 2 == 0]
     gaps = [i - j for i, j in lower_pairs(n)]
     return len(items), (items[-1] if items else -1), total, shifted, len(halves), sum(halves), sum(gaps), v
+
+
+@case((0,), (6,), (-2,), (25,))
+def consumed_inside_statements(n):
+    # consumers inside a statement run first, on lines of their own, when
+    # nothing before them has an effect: the order is Python's
+    mean = sum(squares_of_non_multiples(n)) / max(n, 1)
+    total = 1
+    total += sum(squares_of_non_multiples(n), 2)
+    count = len(list(squares_of_non_multiples(n))) + len([v for v in squares_of_non_multiples(n) if v % 2 == 0])
+    if sum(squares_of_non_multiples(n)) > 10:
+        total += 1
+    last = 0
+    for v in sorted(squares_of_non_multiples(n)):
+        last = v
+    reversed_first = [v * 2 for v in squares_of_non_multiples(n)][::-1]
+    return mean, total, count, last, reversed_first[0] if reversed_first else -1
+
+
+@case((2,), (7,), (40,))
+def extremes_of_a_generator(n):
+    return max(squares_of_non_multiples(n)) - min(squares_of_non_multiples(n)), sorted(squares_of_non_multiples(n))[0]

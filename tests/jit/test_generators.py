@@ -113,13 +113,39 @@ def refusal(fn, *args):
     return str(info.value)
 
 
-def test_a_generator_used_other_than_by_a_for_loop_is_refused():
+def test_a_consumer_inside_a_statement_runs_first_on_a_line_of_its_own():
     @kiln.njit
     def as_list(n):
         return list(countdown(n))
-    message = refusal(as_list, 3)
-    assert "the kiln generator countdown is used other than by a for loop over it" in message
-    assert "Loop over it, for v in countdown(...), or assign what it yields: items = list(countdown(...))" in message
+
+    @kiln.njit
+    def spread(n):
+        return n + max(countdown(n)) - min(countdown(n, 2))
+
+    assert as_list(4) == [4, 3, 2, 1] and as_list(0) == []
+    assert spread(5) == 5 + 5 - 1
+    with pytest.raises(ValueError):   # max() of nothing, as in Python
+        spread(0)
+
+
+def twice(n):
+    return 2 * n
+
+
+@pytest.mark.parametrize("source", [
+    "return sum(countdown(n)) if n > 0 else -1",   # run only in one case
+    "return twice(n) + sum(countdown(n))",         # after a call, whose effects it could see
+    "g = countdown(n)\n    return 0",
+])
+def test_a_generator_used_other_than_by_a_for_loop_or_a_consumer_run_first_is_refused(tmp_path, source):
+    path = tmp_path / "uses.py"
+    path.write_text(f"def use(n):\n    {source}\n")
+    code = compile(path.read_text(), str(path), "exec")
+    world = {"countdown": countdown, "twice": kiln.njit(twice)}
+    exec(code, world)
+    message = refusal(kiln.njit(world["use"]), 3)
+    assert "the kiln generator countdown is used other than by a for loop over it, or by list(), sum()" in message
+    assert "Loop over it, for v in countdown(...), or take what it yields on a line of its own" in message
 
 
 def test_an_inner_generator_used_other_than_by_a_for_loop_is_refused():
