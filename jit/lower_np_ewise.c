@@ -89,18 +89,23 @@ static void collect(kj_lw *w, ew *e, kj_node *n, bool root) {
 /* x ** 2, x ** 3 and x ** 4 with a constant exponent as multiplications
  * (NumPy's own fast path for squares; it keeps integer powers out of the
  * runtime's loop), else NULL. */
+static int small_exponent(const kj_node *e) {
+    if (e->kind != KJ_E_CONST)
+        return 0;
+    double p = e->type->kind == KJ_T_FLOAT ? e->fval : kj_is_intlike(e->type) ? (double)e->ival : -1;
+    return p == 2 || p == 3 || p == 4 ? (int)p : 0;
+}
+
 static LLVMValueRef small_power(kj_lw *w, const char *u, int k, kj_node **ops, LLVMValueRef *x,
                                 const kj_type **xt, const kj_type *rt) {
     if (k != 2 || strcmp(u, "power") != 0 || rt->kind == KJ_T_BOOL)
         return NULL;
     kj_node *e = ops[1];
-    if (e->kind != KJ_E_CONST)
-        return NULL;
-    double p = e->type->kind == KJ_T_FLOAT ? e->fval : kj_is_intlike(e->type) ? (double)e->ival : -1;
-    if (p != 2 && p != 3 && p != 4)
+    int p = small_exponent(e);
+    if (!p)
         return NULL;
     LLVMValueRef b = kj_cast(w, x[0], xt[0], rt), r = b;
-    for (int i = 1; i < (int)p; i++)   /* NumPy's multiply: floats, wrapping ints, complex pairs */
+    for (int i = 1; i < p; i++)   /* NumPy's multiply: floats, wrapping ints, complex pairs */
         r = kj_np_elem_op(w, e, "multiply", 2, (LLVMValueRef[]){r, b}, (const kj_type *[]){rt, rt}, rt);
     return r;
 }
@@ -317,6 +322,35 @@ static void flat_end(kj_lw *w, ew *e, flat_split *sp, LLVMValueRef size) {
         e->leaves[k].v = sp->outer[k];
 }
 
+/* Whether computing n's elements costs less than moving them: every
+ * operation one of a few cheap ones on real numbers. Only then is the
+ * streaming copy of a loop worth what it adds to the compile; sines,
+ * exponentials and complex numbers spend their time in the arithmetic,
+ * and seed 000's evaluate_functions compiled in half as much time again
+ * with a copy of each of its six loops. */
+static bool memory_bound(kj_node *n, bool root) {
+    if (!root && !kj_np_is_ewise(n))
+        return true;   /* an operand, computed before the loop */
+    const kj_type *t = n->type->kind == KJ_T_ARRAY ? n->type->elem : n->type;
+    if (t->kind == KJ_T_COMPLEX)
+        return false;
+    static const char *const cheap[] = {
+        "add", "subtract", "multiply", "true_divide", "negative", "positive", "absolute", "abs", "fabs",
+        "sqrt", "square", "maximum", "minimum", "fmax", "fmin", "where", "clip", "floor", "ceil", "trunc",
+        "sign", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
+        "logical_or", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "isnan", "isinf",
+        "isfinite", NULL};
+    kj_node *ops[3];
+    int k = kj_np_ewise_operands(n, ops);
+    const char *u = ufunc_of(n);
+    bool ok = u && (strcmp(u, "power") == 0 ? k == 2 && small_exponent(ops[1]) : false);
+    for (int i = 0; u && cheap[i] && !ok; i++)
+        ok = strcmp(u, cheap[i]) == 0;
+    for (int i = 0; i < k && ok; i++)
+        ok = memory_bound(ops[i], false);
+    return ok;
+}
+
 /* The bytes one element of the result takes to compute: its own and
  * every array operand's. */
 static LLVMValueRef touched_per_element(kj_lw *w, ew *e, const kj_type *rt) {
@@ -466,12 +500,12 @@ static LLVMValueRef ewise(kj_lw *w, ew *e, kj_node *n, LLVMValueRef out, const k
         LLVMBuildCondBr(w->b, flat_ok(w, e, nd, shape, res, rt), flat, strided);
 
     /* contiguous: one loop, element i of everything; a new array too large
-     * for the cache is written with streaming stores (stream_stores.h), in
-     * a copy of the loop; in a parallel=True function the range is split
-     * across the thread pool instead (parallel.h) */
+     * for the cache, of cheap elements, is written with streaming stores
+     * (stream_stores.h), in a copy of the loop; in a parallel=True function
+     * the range is split across the thread pool instead (parallel.h) */
     LLVMPositionBuilderAtEnd(w->b, flat);
     LLVMValueRef size = kj_np_size(w, res, nd);
-    if (!out && !kj_parallel_wanted(w) && kj_stream_possible(w)) {
+    if (!out && !kj_parallel_wanted(w) && kj_stream_possible(w) && memory_bound(n, true)) {
         LLVMBasicBlockRef streamed = kj_new_bb(w, "ew.stream"), cached = kj_new_bb(w, "ew.cached");
         LLVMBuildCondBr(w->b, kj_stream_wanted(w, LLVMBuildMul(w->b, size, touched_per_element(w, e, rt), "")),
                         streamed, cached);
