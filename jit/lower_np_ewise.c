@@ -86,9 +86,7 @@ static void collect(kj_lw *w, ew *e, kj_node *n, bool root) {
     l->v = kj_cast(w, kj_lower_expr(w, n), n->type, l->t);
 }
 
-/* x ** 2, x ** 3 and x ** 4 with a constant exponent as multiplications
- * (NumPy's own fast path for squares; it keeps integer powers out of the
- * runtime's loop), else NULL. */
+/* 2, 3 or 4 when e is that constant, else 0. */
 static int small_exponent(const kj_node *e) {
     if (e->kind != KJ_E_CONST)
         return 0;
@@ -96,6 +94,9 @@ static int small_exponent(const kj_node *e) {
     return p == 2 || p == 3 || p == 4 ? (int)p : 0;
 }
 
+/* x ** 2, x ** 3 and x ** 4 with a constant exponent as multiplications
+ * (NumPy's own fast path for squares; it keeps integer powers out of the
+ * runtime's loop), else NULL. */
 static LLVMValueRef small_power(kj_lw *w, const char *u, int k, kj_node **ops, LLVMValueRef *x,
                                 const kj_type **xt, const kj_type *rt) {
     if (k != 2 || strcmp(u, "power") != 0 || rt->kind == KJ_T_BOOL)
@@ -343,7 +344,7 @@ static bool memory_bound(kj_node *n, bool root) {
     kj_node *ops[3];
     int k = kj_np_ewise_operands(n, ops);
     const char *u = ufunc_of(n);
-    bool ok = u && (strcmp(u, "power") == 0 ? k == 2 && small_exponent(ops[1]) : false);
+    bool ok = u && strcmp(u, "power") == 0 && k == 2 && small_exponent(ops[1]);
     for (int i = 0; u && cheap[i] && !ok; i++)
         ok = strcmp(u, cheap[i]) == 0;
     for (int i = 0; i < k && ok; i++)
@@ -366,7 +367,7 @@ static void flat_loop(kj_lw *w, ew *e, kj_node *n, LLVMValueRef res, const kj_ty
                       bool stream) {
     flat_split sp;
     LLVMValueRef res_in;
-    kj_lw *lw = flat_begin(w, e, &sp, "ew", n->line, !stream && kj_parallel_wanted(w), res, &res_in);
+    kj_lw *lw = flat_begin(w, e, &sp, "ew", n->line, kj_parallel_wanted(w), res, &res_in);
     LLVMValueRef i = flat_index(lw, e, &sp, size);
     const kj_type *vt;
     LLVMValueRef v = element(lw, e, n, true, &vt);
