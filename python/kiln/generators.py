@@ -297,20 +297,14 @@ class _Inliner:
         starts name, the for loop that fills it), else None. The loop's
         names get a suffix, `v<item>`, as a comprehension keeps its names
         to itself."""
-        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
+        if not (isinstance(s, ast.Assign) and self.statement_form(s)):
             return None
         name, value = s.targets[0].id, s.value
-        if isinstance(value, ast.ListComp) and len(value.generators) == 1 and not value.generators[0].is_async:
+        if isinstance(value, ast.ListComp):
             comp = value.generators[0]
             call, target, elt, ifs = comp.iter, comp.target, value.elt, comp.ifs
-        elif (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "sum")
-              and not value.keywords and 1 <= len(value.args) <= (2 if value.func.id == "sum" else 1)
-              and self.lookup(value.func.id) is self.builtins.get(value.func.id)):
-            call, target, elt, ifs = value.args[0], ast.Name("item", ast.Store()), ast.Name("item", ast.Load()), []
         else:
-            return None
-        if self.generator_of(call) is None:
-            return None
+            call, target, elt, ifs = value.args[0], ast.Name("item", ast.Store()), ast.Name("item", ast.Load()), []
         own = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
         renamer = _Renamer(own, lambda n: n + "<item>")
         target, elt = renamer.visit(target), renamer.visit(elt)
@@ -355,14 +349,12 @@ class _Inliner:
             gen_call = node.args[0] if isinstance(node, ast.Call) else node.generators[0].iter
             self.hoisted += 1
             name = f"{gen_call.func.id}<value#{self.hoisted}>"
-            kept = node if not (isinstance(node, ast.Call) and node.func.id in _WHOLE_CONSUMERS) else None
-            value = ast.Call(ast.Name("list", ast.Load()), [gen_call], []) if kept is None else node
-            if kept is None:   # max(gen(n)): max of the list of its items
-                first.append(ast.Assign([ast.Name(name, ast.Store())], value))
-                moved[id(gen_call)] = name
+            if isinstance(node, ast.Call) and node.func.id in _WHOLE_CONSUMERS:   # max of the list of its items
+                computed, value = gen_call, ast.Call(ast.Name("list", ast.Load()), [gen_call], [])
             else:
-                first.append(ast.Assign([ast.Name(name, ast.Store())], node))
-                moved[id(node)] = name
+                computed, value = node, node
+            first.append(ast.Assign([ast.Name(name, ast.Store())], value))
+            moved[id(computed)] = name
         if not first:
             return [], s
         _set_location(first, s, only_missing=True)
