@@ -96,7 +96,7 @@ static char *build_kernel_info(void) {
 }
 
 bool kn_channels_open(kn_kernel *k, char *err, size_t errlen) {
-    pthread_mutex_init(&k->iopub_lock, NULL);
+    pthread_mutex_init(&k->send_lock, NULL);
     k->kernel_info = build_kernel_info();
     k->ctx = zmq_ctx_new();
     if (!k->ctx || !k->kernel_info) {
@@ -128,10 +128,10 @@ void kn_publish(kn_kernel *k, const char *msg_type, const char *parent, const ch
     char topic[128];
     snprintf(topic, sizeof topic, "kernel.%s.%s", k->session.id, msg_type);
     kn_frame t = {topic, strlen(topic)};
-    pthread_mutex_lock(&k->iopub_lock);
-    int rc = kn_msg_send(&k->session, k->iopub, &t, 1, msg_type, parent, metadata, content,
-                         buffers, n_buffers);
-    pthread_mutex_unlock(&k->iopub_lock);
+    pthread_mutex_lock(&k->send_lock);
+    int rc = k->closing ? 0 : kn_msg_send(&k->session, k->iopub, &t, 1, msg_type, parent,
+                                          metadata, content, buffers, n_buffers);
+    pthread_mutex_unlock(&k->send_lock);
     if (rc < 0 && zmq_errno() != ETERM)
         kn_log("cannot publish %s: %s", msg_type, zmq_strerror(zmq_errno()));
 }
@@ -144,8 +144,11 @@ void kn_publish_status(kn_kernel *k, const char *state, const char *parent) {
 
 void kn_reply(kn_kernel *k, void *sock, const kn_msg *req, const char *msg_type,
               const char *content, const char *metadata) {
-    if (kn_msg_send(&k->session, sock, req->ids, req->n_ids, msg_type, req->header.data,
-                    metadata, content, NULL, 0) < 0 && zmq_errno() != ETERM)
+    pthread_mutex_lock(&k->send_lock);
+    int rc = k->closing ? 0 : kn_msg_send(&k->session, sock, req->ids, req->n_ids, msg_type,
+                                          req->header.data, metadata, content, NULL, 0);
+    pthread_mutex_unlock(&k->send_lock);
+    if (rc < 0 && zmq_errno() != ETERM)
         kn_log("cannot send %s: %s", msg_type, zmq_strerror(zmq_errno()));
 }
 
@@ -272,6 +275,9 @@ bool kn_channels_start_threads(kn_kernel *k) {
 
 void kn_channels_close(kn_kernel *k) {
     if (!k->ctx) return;
+    pthread_mutex_lock(&k->send_lock);
+    k->closing = true;
+    pthread_mutex_unlock(&k->send_lock);
     zmq_ctx_shutdown(k->ctx); /* blocking calls in the other threads return ETERM */
     if (k->hb_started) pthread_join(k->hb_thread, NULL);
     if (k->control_started) pthread_join(k->control_thread, NULL);
@@ -286,5 +292,5 @@ void kn_channels_close(kn_kernel *k) {
     k->ctx = NULL;
     free(k->kernel_info);
     k->kernel_info = NULL;
-    pthread_mutex_destroy(&k->iopub_lock);
+    pthread_mutex_destroy(&k->send_lock);
 }

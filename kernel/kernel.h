@@ -7,7 +7,11 @@
  *                   cell runs, without Python.
  *   heartbeat       owns the heartbeat socket and echoes.
  *   capture reader  owns the read ends of the fd 1 / fd 2 pipes.
- *   iopub           the PUB socket is shared: every send holds kn_kernel.iopub_lock.
+ *   iopub           the PUB socket is shared: every send holds kn_kernel.send_lock.
+ *   closing         kn_publish and kn_reply hold send_lock and send nothing once
+ *                   kn_channels_close has set closing under it, so the context never shuts
+ *                   down in the middle of a multipart message (libzmq 4.3 then leaks the parts
+ *                   already queued: the control thread's last "idle" raced the main thread's exit).
  */
 #ifndef KILN_KERNEL_H
 #define KILN_KERNEL_H
@@ -110,7 +114,8 @@ typedef struct kn_kernel {
     void *shell, *control, *stdin_sock, *iopub, *hb;
     void *wake_tx, *wake_rx;      /* inproc pair: control thread -> main loop, on shutdown;
                                      wake_tx is used by the control thread only */
-    pthread_mutex_t iopub_lock;
+    pthread_mutex_t send_lock;
+    bool closing;                 /* guarded by send_lock */
     pthread_t main_thread, hb_thread, control_thread;
     bool hb_started, control_started;
     atomic_bool shutdown_requested;

@@ -10,7 +10,9 @@ cmake -S "$root" -B "$build" -DPython3_EXECUTABLE=/usr/bin/python3 -DKILN_ASAN=O
 cmake --build "$build" -j2 --target kiln-kernel
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-export ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=1"
+# the slow unwinder follows allocations through libzmq and libpython, which have no frame
+# pointers: without it a leak's stack stops at the library and never names Kiln's caller
+export ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=1:fast_unwind_on_malloc=0"
 export LSAN_OPTIONS="suppressions=$root/tests/kernel/lsan.supp:print_suppressions=0"
 cd "$root"
 KILN_BUILD_DIR=$build /usr/bin/python3 -m pytest tests/kernel "$@"
