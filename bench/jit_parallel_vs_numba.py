@@ -138,6 +138,19 @@ UFUNCS = {
             x, y = np.meshgrid(grid, grid)
             return run, (x, y)
     """,
+    # 1-d views NumPy hands the loop strided (it buffers n-d ones): Kiln runs a kernel with
+    # math calls through contiguous blocks, and leaves a cheap one to gather
+    "f(x, y) on every other element of the meshgrid, vectorize cpu": """
+        @nb.vectorize(['float64(float64, float64)'])
+        def f_vec(x, y):
+            return np.cos(x**2 + y**2) / (1 + x**2 + y**2)
+        def run(x, y):
+            return np.max(f_vec(x, y))
+        def make():
+            grid = np.linspace(-3, 3, 5000)
+            x, y = np.meshgrid(grid, grid)
+            return run, (x.ravel()[::2], y.ravel()[::2])
+    """,
     # seed 004's gufuncs on the CPU: a norm per row, a small matrix product per stack entry
     "l2_norm (i)->() of 1e6 x 8 float32, guvectorize cpu (seed 004)": L2_NORM.replace("TARGET", ""),
     "l2_norm (i)->() of 1e6 x 8 float32, guvectorize parallel": L2_NORM.replace("TARGET", ", target='parallel'"),
@@ -164,6 +177,16 @@ UFUNCS = {
             a = rng.random((256, 256, 256), dtype=np.float32)
             b = rng.random((256, 256, 256), dtype=np.float32)
             return maximum_4, (a, b)
+    """,
+    "maximum of every other float32 of two 256^3 arrays, vectorize": """
+        @nb.vectorize(['float32(float32, float32)'])
+        def maximum_4(a, b):
+            return max(a, b)
+        def make():
+            rng = np.random.default_rng(0)
+            a = rng.random((256, 256, 256), dtype=np.float32)
+            b = rng.random((256, 256, 256), dtype=np.float32)
+            return maximum_4, (a.ravel()[::2], b.ravel()[::2])
     """,
 }
 

@@ -147,7 +147,10 @@ static void emit_loop(gen *g, const kj_ufunc_layout *lay, bool contiguous, LLVMV
         store_scalar(g, operand_ptr(g, base[nparams], step[nparams], i),
                      LLVMBuildLoad2(b, kj_lltype(&g->w, in->ret), ret_slot, ""), in->ret);
     LLVMBuildStore(b, LLVMBuildAdd(b, i, const64(g, 1), ""), i_p);
-    LLVMBuildBr(b, cond);
+    LLVMValueRef back = LLVMBuildBr(b, cond);
+    /* elementwise on strided operands: one element at a time (ufunc.c says why) */
+    if (!contiguous && !lay->generalized)
+        kj_loop_keep_scalar_edge(&g->w, back);
     LLVMPositionBuilderAtEnd(b, done);
     LLVMBuildRet(b, LLVMConstInt(g->w.i32, 0, 0));
 }
