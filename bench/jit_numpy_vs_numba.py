@@ -120,6 +120,14 @@ WORKLOADS = {
         def make():
             return gauss, (np.random.default_rng(0).standard_normal(1_000_000),)
     """,
+    "cos(x*x + y*y)/(1 + x*x + y*y), every other of 2e6": """
+        @nb.njit
+        def wave(x, y):
+            return np.cos(x * x + y * y) / (1 + x * x + y * y)
+        def make():
+            rng = np.random.default_rng(0)
+            return wave, (rng.random(2_000_000)[::2], rng.random(2_000_000)[::2])
+    """,
     "clip + sum of products 1e6": """
         @nb.njit
         def clipped_dot(a, b):
