@@ -120,7 +120,7 @@ WORKLOADS = {
         def make():
             return gauss, (np.random.default_rng(0).standard_normal(1_000_000),)
     """,
-    "cos(x*x + y*y)/(1 + x*x + y*y), every other of 2e6": """
+    "cos(x*x+y*y)/(1+x*x+y*y) a[::2] 1e6": """
         @nb.njit
         def wave(x, y):
             return np.cos(x * x + y * y) / (1 + x * x + y * y)

@@ -55,6 +55,7 @@ typedef struct {
     LLVMValueRef slot, n;
     bool scalar;   /* set by kj_np_loop_keep_scalar */
     bool one_step; /* set by kj_np_loop_elementwise */
+    bool rolled;   /* set by kj_np_loop_keep_rolled */
 } kj_np_loop;
 LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n);
 void kj_np_loop_end(kj_lw *w, kj_np_loop *l);
@@ -70,6 +71,9 @@ void kj_np_loop_keep_scalar(kj_np_loop *l);
  * of 500 doubles leaves 4 elements to the scalar loop instead of 20
  * (`acc += a[i]` over 20000 such rows: 3.7 -> 2.7 ms). */
 void kj_np_loop_elementwise(kj_np_loop *l);
+/* Neither vectorized nor unrolled, before its end: for a short copy loop
+ * beside the real work, where unrolled copies were only more to compile. */
+void kj_np_loop_keep_rolled(kj_np_loop *l);
 
 /* Nested loops over a shape in C order: begin fills idx[0..nd-1]. */
 typedef struct {

@@ -383,24 +383,23 @@ static void flat_loop(kj_lw *w, ew *e, kj_node *n, LLVMValueRef res, const kj_ty
 /* The bytes of stack a block of the strided loop buffers its operands in. */
 #define BLOCK_BYTES 16384
 
-/* A new 1-d array from an expression of math functions whose operands are
- * not all contiguous (`np.cos(a[::2])`): in blocks, each array operand's
- * elements are first copied into a buffer on the stack, one at a time, then
- * the expression runs over the buffers, contiguous, as the flat loop does.
- * Element by element, math functions are called one value at a time; over
- * the buffers LLVM calls glibc's vector versions (seed 002's f(x, y) on
- * every other element of 1e6: 11.6 -> 3.8 ms; NumPy's own expression 6.0).
- * Only where an operand's type admits strides: the blocks' second
- * vectorized copy of the expression took a two-operand one from 19 to 33
- * ms of compile, and C-contiguous operands need the strided loop only to
- * broadcast. */
+/* A new 1-d array from an expression of math functions whose operands'
+ * types admit strides (`np.cos(a[::2])`), in blocks: an operand with unit
+ * stride is read in place, any other one's elements are first copied into
+ * a buffer on the stack, one at a time; then the expression runs over the
+ * block, contiguous, as the flat loop does. Element by element, math
+ * functions are called one value at a time; over the buffers LLVM calls
+ * glibc's vector versions (seed 002's f(x, y) on every other element of
+ * 1e6: 11.6 -> 3.0 ms; NumPy's own expression 6.0). This one loop serves
+ * every layout: beside the flat loop, its second vectorized copy of the
+ * expression took a two-operand one from 19 to 33 ms of compile. */
 static void blocked_loop(kj_lw *w, ew *e, kj_node *n, LLVMValueRef res, const kj_type *rt, LLVMValueRef size) {
     long long row = 0;
     for (int k = 0; k < e->n; k++)
         if (e->leaves[k].t->kind == KJ_T_ARRAY)
             row += LLVMABISizeOfType(LLVMGetModuleDataLayout(w->mod), kj_llmemtype(w, e->leaves[k].t->elem));
     long long block = BLOCK_BYTES / (row ? row : 1);
-    LLVMValueRef buf[MAX_LEAVES];
+    LLVMValueRef buf[MAX_LEAVES], at[MAX_LEAVES];
     for (int k = 0; k < e->n; k++)
         if (e->leaves[k].t->kind == KJ_T_ARRAY)
             buf[k] = kj_entry_alloca(w, LLVMArrayType2(kj_llmemtype(w, e->leaves[k].t->elem), (uint64_t)block), "ew.block");
@@ -415,20 +414,29 @@ static void blocked_loop(kj_lw *w, ew *e, kj_node *n, LLVMValueRef res, const kj
         if (l->t->kind != KJ_T_ARRAY)
             continue;
         LLVMTypeRef mt = kj_llmemtype(w, l->t->elem);
+        LLVMValueRef data = kj_array_field(w, l->v, 1, 0);
+        LLVMValueRef start = LLVMBuildMul(w->b, lo, l->bstride[0], "");
+        LLVMValueRef unit = LLVMBuildICmp(w->b, LLVMIntEQ, l->bstride[0], kj_np_itemsize(w, l->t->elem), "");
+        at[k] = LLVMBuildSelect(w->b, unit, LLVMBuildGEP2(w->b, w->i8, data, &start, 1, ""), buf[k], "");
+        LLVMBasicBlockRef copy_bb = kj_new_bb(w, "ew.copy"), copied = kj_new_bb(w, "ew.copied");
+        LLVMBuildCondBr(w->b, unit, copied, copy_bb);
+        LLVMPositionBuilderAtEnd(w->b, copy_bb);
         kj_np_loop copy;
         LLVMValueRef j = kj_np_loop_begin(w, &copy, m);
         LLVMValueRef off = LLVMBuildMul(w->b, LLVMBuildAdd(w->b, lo, j, ""), l->bstride[0], "");
-        LLVMValueRef from = LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, l->v, 1, 0), &off, 1, "");
+        LLVMValueRef from = LLVMBuildGEP2(w->b, w->i8, data, &off, 1, "");
         LLVMBuildStore(w->b, LLVMBuildLoad2(w->b, mt, from, ""), LLVMBuildGEP2(w->b, mt, buf[k], &j, 1, ""));
-        kj_np_loop_keep_scalar(&copy);
+        kj_np_loop_keep_rolled(&copy);
         kj_np_loop_end(w, &copy);
+        LLVMBuildBr(w->b, copied);
+        LLVMPositionBuilderAtEnd(w->b, copied);
     }
     kj_np_loop body;
     LLVMValueRef j = kj_np_loop_begin(w, &body, m);
     for (int k = 0; k < e->n; k++) {
         leaf *l = &e->leaves[k];
         l->elem = l->t->kind != KJ_T_ARRAY ? l->v
-                  : kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, l->t->elem), buf[k], &j, 1, ""), l->t->elem);
+                  : kj_np_load(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, l->t->elem), at[k], &j, 1, ""), l->t->elem);
     }
     const kj_type *vt;
     LLVMValueRef v = element(w, e, n, true, &vt);
@@ -553,6 +561,11 @@ static LLVMValueRef ewise(kj_lw *w, ew *e, kj_node *n, LLVMValueRef out, const k
             c_layouts = c_layouts && e->leaves[k].t->layout == KJ_LAYOUT_C && e->leaves[k].t->ndim == nd;
         }
     bool flat_only = !out && c_layouts && arrays == 1;
+    if (nd == 1 && !out && !c_layouts && !kj_parallel_wanted(w) && rt->elem->kind != KJ_T_COMPLEX &&
+        !memory_bound(n, true)) {
+        blocked_loop(w, e, n, res, rt, shape[0]);
+        return res;
+    }
     LLVMBasicBlockRef flat = kj_new_bb(w, "ew.flat"), strided = flat_only ? NULL : kj_new_bb(w, "ew.strided"),
                       done = kj_new_bb(w, "ew.done");
     if (flat_only)
@@ -586,12 +599,6 @@ static LLVMValueRef ewise(kj_lw *w, ew *e, kj_node *n, LLVMValueRef out, const k
 
     /* any layout, broadcasting: nested loops through the strides */
     LLVMPositionBuilderAtEnd(w->b, strided);
-    if (nd == 1 && !out && !c_layouts && rt->elem->kind != KJ_T_COMPLEX && !memory_bound(n, true)) {
-        blocked_loop(w, e, n, res, rt, shape[0]);
-        LLVMBuildBr(w->b, done);
-        LLVMPositionBuilderAtEnd(w->b, done);
-        return res;
-    }
     LLVMValueRef idx[KJ_NP_MAXDIM];
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, nd, shape, idx);

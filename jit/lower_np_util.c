@@ -137,7 +137,7 @@ LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) {
 }
 
 LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
-    l->scalar = l->one_step = false;
+    l->scalar = l->one_step = l->rolled = false;
     l->slot = kj_entry_alloca(w, w->i64, "np.i");
     l->n = n;
     LLVMBuildStore(w->b, c64(w, 0), l->slot);
@@ -155,6 +155,8 @@ LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
 void kj_np_loop_keep_scalar(kj_np_loop *l) { l->scalar = true; }
 
 void kj_np_loop_elementwise(kj_np_loop *l) { l->one_step = true; }
+
+void kj_np_loop_keep_rolled(kj_np_loop *l) { l->scalar = l->rolled = true; }
 
 static LLVMMetadataRef md_str(kj_lw *w, const char *s) { return LLVMMDStringInContext2(w->ctx, s, strlen(s)); }
 
@@ -178,7 +180,12 @@ void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
     LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
     LLVMBuildStore(w->b, LLVMBuildNSWAdd(w->b, i, c64(w, 1), ""), l->slot);
     LLVMValueRef back = LLVMBuildBr(w->b, l->cond);
-    if (l->scalar) {
+    if (l->scalar && l->rolled) {
+        LLVMMetadataRef off[2] = {md_str(w, "llvm.loop.vectorize.enable"), LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
+        LLVMMetadataRef no_unroll = md_str(w, "llvm.loop.unroll.disable");
+        LLVMMetadataRef hints[2] = {LLVMMDNodeInContext2(w->ctx, off, 2), LLVMMDNodeInContext2(w->ctx, &no_unroll, 1)};
+        hint_loop_n(w, back, 2, hints);
+    } else if (l->scalar) {
         kj_loop_keep_scalar_edge(w, back);
     } else {
         /* the scalar loop left after vectorizing runs fewer iterations than

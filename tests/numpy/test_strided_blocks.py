@@ -38,6 +38,12 @@ def tanh32(a):
     return np.tanh(a)
 
 
+@kiln.njit
+def every(a, k):
+    x = a[::k]   # strided as far as the compiler knows; contiguous when k is 1
+    return np.sin(x) * x
+
+
 def wave_np(x, y):
     return np.cos(x * x + y * y) / (1 + x * x + y * y)
 
@@ -69,9 +75,21 @@ def test_expressions_over_strided_views_give_numpys_numbers():
             v = b[: 2 * len(u) : 2]
             close(wave(u, v), wave_np(u, v), 1e-13)
             close(wave(u, 0.5), wave_np(u, 0.5), 1e-13)            # a broadcast scalar
+            w = np.ascontiguousarray(v)
+            close(wave(u, w), wave_np(u, w), 1e-13)                 # a contiguous operand beside
             close(log_twice(u), np.log1p(u * u) - u, 1e-13)         # one operand, used twice
             close(scaled_exp(u, 2.0), np.exp(u * 0.001) + 2.0, 1e-14)
             assert np.array_equal(sine_above(u), np.sin(u) > 0.5)
+    assert live() == before
+
+
+def test_unit_strides_are_read_in_place():
+    rng = np.random.default_rng(6)
+    before = live()
+    for n in SIZES:
+        a = rng.standard_normal(3 * n + 1)
+        for k in (1, 2, 3, -1, -2):
+            close(every(a, k), np.sin(a[::k]) * a[::k], 1e-13)
     assert live() == before
 
 
