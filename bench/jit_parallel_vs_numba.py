@@ -115,42 +115,40 @@ L2_NORM = """
             return l2_norm, (np.random.default_rng(0).random((10**6, 8), dtype=np.float32),)
     """
 
+# seed 002's f(x, y) over a meshgrid (OPTIONS: the decorator's arguments; VIEW: the part of
+# the grid it is given)
+F_XY = """
+        @nb.vectorizeOPTIONS
+        def f_vec(x, y):
+            return np.cos(x**2 + y**2) / (1 + x**2 + y**2)
+        def run(x, y):
+            return np.max(f_vec(x, y))
+        def make():
+            grid = np.linspace(-3, 3, 5000)
+            x, y = np.meshgrid(grid, grid)
+            return run, (xVIEW, yVIEW)
+    """
+
+# seed 001's maximum of two arrays (VIEW: the part of them it is given)
+MAXIMUM = """
+        @nb.vectorize(['float32(float32,float32)'])
+        def maximum_4(a, b):
+            return max(a, b)
+        def make():
+            rng = np.random.default_rng(0)
+            a = rng.random((256, 256, 256), dtype=np.float32)
+            b = rng.random((256, 256, 256), dtype=np.float32)
+            return maximum_4, (aVIEW, bVIEW)
+    """
+
 UFUNCS = {
-    "f(x, y) 5000x5000 meshgrid, vectorize cpu (seed 002)": """
-        @nb.vectorize
-        def f_vec(x, y):
-            return np.cos(x**2 + y**2) / (1 + x**2 + y**2)
-        def run(x, y):
-            return np.max(f_vec(x, y))
-        def make():
-            grid = np.linspace(-3, 3, 5000)
-            x, y = np.meshgrid(grid, grid)
-            return run, (x, y)
-    """,
-    "f(x, y) 5000x5000 meshgrid, vectorize parallel": """
-        @nb.vectorize(['float64(float64, float64)'], target='parallel')
-        def f_vec(x, y):
-            return np.cos(x**2 + y**2) / (1 + x**2 + y**2)
-        def run(x, y):
-            return np.max(f_vec(x, y))
-        def make():
-            grid = np.linspace(-3, 3, 5000)
-            x, y = np.meshgrid(grid, grid)
-            return run, (x, y)
-    """,
-    # 1-d views NumPy hands the loop strided (it buffers n-d ones): Kiln runs a kernel with
-    # math calls through contiguous blocks, and leaves a cheap one to gather
-    "f(x, y) on every other element of the meshgrid, vectorize cpu": """
-        @nb.vectorize(['float64(float64, float64)'])
-        def f_vec(x, y):
-            return np.cos(x**2 + y**2) / (1 + x**2 + y**2)
-        def run(x, y):
-            return np.max(f_vec(x, y))
-        def make():
-            grid = np.linspace(-3, 3, 5000)
-            x, y = np.meshgrid(grid, grid)
-            return run, (x.ravel()[::2], y.ravel()[::2])
-    """,
+    "f(x, y) 5000x5000 meshgrid, vectorize cpu (seed 002)": F_XY.replace("OPTIONS", "").replace("VIEW", ""),
+    "f(x, y) 5000x5000 meshgrid, vectorize parallel":
+        F_XY.replace("OPTIONS", "(['float64(float64, float64)'], target='parallel')").replace("VIEW", ""),
+    # a 1-d view reaches the loop strided (NumPy buffers n-d ones): Kiln runs a kernel with
+    # math calls through contiguous blocks, a cheap one element by element (the row below seed 001's)
+    "f(x, y) on every other element of the meshgrid, vectorize cpu":
+        F_XY.replace("OPTIONS", "(['float64(float64, float64)'])").replace("VIEW", ".ravel()[::2]"),
     # seed 004's gufuncs on the CPU: a norm per row, a small matrix product per stack entry
     "l2_norm (i)->() of 1e6 x 8 float32, guvectorize cpu (seed 004)": L2_NORM.replace("TARGET", ""),
     "l2_norm (i)->() of 1e6 x 8 float32, guvectorize parallel": L2_NORM.replace("TARGET", ", target='parallel'"),
@@ -168,26 +166,8 @@ UFUNCS = {
             rng = np.random.default_rng(0)
             return matmulcore, (rng.random((20000, 4, 4), dtype=np.float32), rng.random((20000, 4, 4), dtype=np.float32))
     """,
-    "maximum of two float32 256^3 (seed 001)": """
-        @nb.vectorize(['float32(float32,float32)'])
-        def maximum_4(a, b):
-            return max(a, b)
-        def make():
-            rng = np.random.default_rng(0)
-            a = rng.random((256, 256, 256), dtype=np.float32)
-            b = rng.random((256, 256, 256), dtype=np.float32)
-            return maximum_4, (a, b)
-    """,
-    "maximum of every other float32 of two 256^3 arrays, vectorize": """
-        @nb.vectorize(['float32(float32, float32)'])
-        def maximum_4(a, b):
-            return max(a, b)
-        def make():
-            rng = np.random.default_rng(0)
-            a = rng.random((256, 256, 256), dtype=np.float32)
-            b = rng.random((256, 256, 256), dtype=np.float32)
-            return maximum_4, (a.ravel()[::2], b.ravel()[::2])
-    """,
+    "maximum of two float32 256^3 (seed 001)": MAXIMUM.replace("VIEW", ""),
+    "maximum of every other float32 of two 256^3 arrays, vectorize": MAXIMUM.replace("VIEW", ".ravel()[::2]"),
 }
 
 CACHED = """
