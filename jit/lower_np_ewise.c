@@ -398,7 +398,7 @@ static void blocked_loop(kj_lw *w, ew *e, kj_node *n, LLVMValueRef res, const kj
     for (int k = 0; k < e->n; k++)
         if (e->leaves[k].t->kind == KJ_T_ARRAY)
             row += LLVMABISizeOfType(LLVMGetModuleDataLayout(w->mod), kj_llmemtype(w, e->leaves[k].t->elem));
-    long long block = BLOCK_BYTES / (row ? row : 1);
+    long long block = BLOCK_BYTES / row;   /* some operand is an array: its type admits strides */
     LLVMValueRef buf[MAX_LEAVES], at[MAX_LEAVES];
     for (int k = 0; k < e->n; k++)
         if (e->leaves[k].t->kind == KJ_T_ARRAY)

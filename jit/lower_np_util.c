@@ -169,30 +169,33 @@ static void hint_loop_n(kj_lw *w, LLVMValueRef back, int n, const LLVMMetadataRe
     LLVMSetMetadata(back, LLVMGetMDKindIDInContext(w->ctx, "llvm.loop", 9), LLVMMetadataAsValue(w->ctx, id));
 }
 
-static void hint_loop(kj_lw *w, LLVMValueRef back, LLVMMetadataRef hint) { hint_loop_n(w, back, 1, &hint); }
-
-void kj_loop_keep_scalar_edge(kj_lw *w, LLVMValueRef back) {   /* also no interleaving */
+static LLVMMetadataRef no_vectorizing(kj_lw *w) {   /* also no interleaving */
     LLVMMetadataRef off[2] = {md_str(w, "llvm.loop.vectorize.enable"), LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
-    hint_loop(w, back, LLVMMDNodeInContext2(w->ctx, off, 2));
+    return LLVMMDNodeInContext2(w->ctx, off, 2);
+}
+
+static LLVMMetadataRef no_unrolling(kj_lw *w) {
+    LLVMMetadataRef off = md_str(w, "llvm.loop.unroll.disable");
+    return LLVMMDNodeInContext2(w->ctx, &off, 1);
+}
+
+void kj_loop_keep_scalar_edge(kj_lw *w, LLVMValueRef back) {
+    LLVMMetadataRef hint = no_vectorizing(w);
+    hint_loop_n(w, back, 1, &hint);
 }
 
 void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
     LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
     LLVMBuildStore(w->b, LLVMBuildNSWAdd(w->b, i, c64(w, 1), ""), l->slot);
     LLVMValueRef back = LLVMBuildBr(w->b, l->cond);
-    if (l->scalar && l->rolled) {
-        LLVMMetadataRef off[2] = {md_str(w, "llvm.loop.vectorize.enable"), LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
-        LLVMMetadataRef no_unroll = md_str(w, "llvm.loop.unroll.disable");
-        LLVMMetadataRef hints[2] = {LLVMMDNodeInContext2(w->ctx, off, 2), LLVMMDNodeInContext2(w->ctx, &no_unroll, 1)};
-        hint_loop_n(w, back, 2, hints);
-    } else if (l->scalar) {
-        kj_loop_keep_scalar_edge(w, back);
+    if (l->scalar) {
+        LLVMMetadataRef hints[2] = {no_vectorizing(w), l->rolled ? no_unrolling(w) : NULL};
+        hint_loop_n(w, back, l->rolled ? 2 : 1, hints);
     } else {
         /* the scalar loop left after vectorizing runs fewer iterations than
          * one vector step: not unrolled (unrolled, it was a third of what
          * was compiled for evaluate_functions' six ufunc loops) */
-        LLVMMetadataRef no_unroll = md_str(w, "llvm.loop.unroll.disable");
-        LLVMMetadataRef then[2] = {md_str(w, "llvm.loop.vectorize.followup_epilogue"), LLVMMDNodeInContext2(w->ctx, &no_unroll, 1)};
+        LLVMMetadataRef then[2] = {md_str(w, "llvm.loop.vectorize.followup_epilogue"), no_unrolling(w)};
         LLVMMetadataRef once[2] = {md_str(w, "llvm.loop.interleave.count"), LLVMValueAsMetadata(LLVMConstInt(w->i32, 1, 0))};
         LLVMMetadataRef hints[2] = {LLVMMDNodeInContext2(w->ctx, then, 2), LLVMMDNodeInContext2(w->ctx, once, 2)};
         hint_loop_n(w, back, l->one_step ? 2 : 1, hints);
