@@ -238,11 +238,14 @@ static void ufunc_entry(char **args, const npy_intp *dims, const npy_intp *steps
     const loop_data *d = data;
     int st;
     kj_interrupt_flag = 0;   /* a SIGINT from before the call is CPython's to raise, not the loop's */
-    if (d->parallel && (dims[0] >= PARALLEL_MIN || d->ndims > 0) && !kj_pool_in_body() &&
-        !outputs_overlap_inputs(d, args, dims[0], steps)) {
+    bool parts = d->parallel && (dims[0] >= PARALLEL_MIN || d->ndims > 0) && !kj_pool_in_body();
+    bool blocks = worth_blocks(d, dims[0], steps);
+    if ((parts || blocks) && outputs_overlap_inputs(d, args, dims[0], steps))
+        parts = blocks = false;   /* element by element, in order */
+    if (parts) {
         split s = {d, args, dims, steps};
         st = kj_pool_run(dims[0], run_part, &s);
-    } else if (worth_blocks(d, dims[0], steps) && !outputs_overlap_inputs(d, args, dims[0], steps)) {
+    } else if (blocks) {
         st = run_blocked(d, args, dims[0], steps, true);
     } else {
         st = kj_guarded_loop(d->loop, args, dims, steps);
