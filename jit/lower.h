@@ -56,9 +56,15 @@ bool kj_lower_if_accumulates(kj_lw *w, kj_node *s);
  * nothing else slow enough to gain from vector lanes; if so, Kiln's own
  * remarks saying so are added to the unit. */
 bool kj_strict_sum_stays_scalar(kj_lw *w, const kj_node *s);
-/* Tells the vectorizer to leave the loop whose back edge is `back`
- * (lower_np_util.c); engine.c drops LLVM's remark that it did. */
+/* Hints for the loop whose back edge is `back` (lower_np_util.c).
+ * keep_scalar: the vectorizer leaves it (engine.c drops LLVM's remark that
+ * it did); keep_rolled: nor is it unrolled; vector: it may vectorize, and
+ * the scalar remainder, shorter than a vector step, stays rolled;
+ * one_step: the same, one vector per step (no interleaving). */
 void kj_loop_keep_scalar_edge(kj_lw *w, LLVMValueRef back);
+void kj_loop_keep_rolled_edge(kj_lw *w, LLVMValueRef back);
+void kj_loop_vector_edge(kj_lw *w, LLVMValueRef back);
+void kj_loop_one_step_edge(kj_lw *w, LLVMValueRef back);
 
 /* ---- bounds checks a loop's range proves (lower_range_checks.c) ---- */
 

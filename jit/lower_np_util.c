@@ -179,27 +179,38 @@ static LLVMMetadataRef no_unrolling(kj_lw *w) {
     return LLVMMDNodeInContext2(w->ctx, &off, 1);
 }
 
+/* The scalar loop left after vectorizing runs fewer iterations than one
+ * vector step: not unrolled (unrolled, it was a third of what was compiled
+ * for evaluate_functions' six ufunc loops). */
+static void hint_vector_loop(kj_lw *w, LLVMValueRef back, bool one_step) {
+    LLVMMetadataRef then[2] = {md_str(w, "llvm.loop.vectorize.followup_epilogue"), no_unrolling(w)};
+    LLVMMetadataRef once[2] = {md_str(w, "llvm.loop.interleave.count"), LLVMValueAsMetadata(LLVMConstInt(w->i32, 1, 0))};
+    LLVMMetadataRef hints[2] = {LLVMMDNodeInContext2(w->ctx, then, 2), LLVMMDNodeInContext2(w->ctx, once, 2)};
+    hint_loop_n(w, back, one_step ? 2 : 1, hints);
+}
+
 void kj_loop_keep_scalar_edge(kj_lw *w, LLVMValueRef back) {
     LLVMMetadataRef hint = no_vectorizing(w);
     hint_loop_n(w, back, 1, &hint);
 }
 
+void kj_loop_keep_rolled_edge(kj_lw *w, LLVMValueRef back) {
+    LLVMMetadataRef hints[2] = {no_vectorizing(w), no_unrolling(w)};
+    hint_loop_n(w, back, 2, hints);
+}
+
+void kj_loop_vector_edge(kj_lw *w, LLVMValueRef back) { hint_vector_loop(w, back, false); }
+
+void kj_loop_one_step_edge(kj_lw *w, LLVMValueRef back) { hint_vector_loop(w, back, true); }
+
 void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
     LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
     LLVMBuildStore(w->b, LLVMBuildNSWAdd(w->b, i, c64(w, 1), ""), l->slot);
     LLVMValueRef back = LLVMBuildBr(w->b, l->cond);
-    if (l->scalar) {
-        LLVMMetadataRef hints[2] = {no_vectorizing(w), l->rolled ? no_unrolling(w) : NULL};
-        hint_loop_n(w, back, l->rolled ? 2 : 1, hints);
-    } else {
-        /* the scalar loop left after vectorizing runs fewer iterations than
-         * one vector step: not unrolled (unrolled, it was a third of what
-         * was compiled for evaluate_functions' six ufunc loops) */
-        LLVMMetadataRef then[2] = {md_str(w, "llvm.loop.vectorize.followup_epilogue"), no_unrolling(w)};
-        LLVMMetadataRef once[2] = {md_str(w, "llvm.loop.interleave.count"), LLVMValueAsMetadata(LLVMConstInt(w->i32, 1, 0))};
-        LLVMMetadataRef hints[2] = {LLVMMDNodeInContext2(w->ctx, then, 2), LLVMMDNodeInContext2(w->ctx, once, 2)};
-        hint_loop_n(w, back, l->one_step ? 2 : 1, hints);
-    }
+    if (l->scalar)
+        (l->rolled ? kj_loop_keep_rolled_edge : kj_loop_keep_scalar_edge)(w, back);
+    else
+        hint_vector_loop(w, back, l->one_step);
     LLVMPositionBuilderAtEnd(w->b, l->exit);
 }
 
