@@ -4,10 +4,7 @@ same numbers, only the way they reach memory differs. Small arrays never
 take that path, so a child process sets KILN_STREAM_MIN_BYTES=0 to send
 every size, dtype and layout through it and compares with NumPy; in this
 process the real threshold is checked, and an array above it."""
-import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 
@@ -80,14 +77,8 @@ print(json.dumps({"mismatches": mismatches, "checked": checked, "movnt": streami
 '''
 
 
-def test_every_size_dtype_and_layout_streamed_gives_numpys_result(tmp_path):
-    (tmp_path / "expressions.py").write_text(EXPRESSIONS)
-    env = dict(os.environ, KILN_STREAM_MIN_BYTES="0",
-               PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
-    done = subprocess.run([sys.executable, "-c", CHECK], env=env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+def test_every_size_dtype_and_layout_streamed_gives_numpys_result(run_streaming_child):
+    report = run_streaming_child("expressions", EXPRESSIONS, CHECK)
     assert report["threshold"] == 0
     assert report["checked"] == 15 * 2 * 16   # sizes, layouts, (function, dtype) pairs
     assert report["mismatches"] == [], report["mismatches"]

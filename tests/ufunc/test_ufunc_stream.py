@@ -7,11 +7,6 @@ and compares with NumPy's own ufuncs: every element size, outputs starting
 at every offset within a cache line, an output not aligned to its element
 size, in place, accumulate and reduce, both targets, and sizes across the
 loop's poll chunks. A kernel calling cos gets no streaming copy."""
-import json
-import os
-import subprocess
-import sys
-
 import numpy as np
 
 import kiln
@@ -122,14 +117,8 @@ print(json.dumps({"mismatches": [list(map(str, x)) for x in mismatches], "checke
 '''
 
 
-def test_streamed_ufunc_calls_give_numpys_results(tmp_path):
-    (tmp_path / "kernels.py").write_text(KERNELS)
-    env = dict(os.environ, KILN_STREAM_MIN_BYTES="0",
-               PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
-    done = subprocess.run([sys.executable, "-c", CHECK], env=env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+def test_streamed_ufunc_calls_give_numpys_results(run_streaming_child):
+    report = run_streaming_child("kernels", KERNELS, CHECK)
     assert report["threshold"] == 0
     assert report["mismatches"] == [], report["mismatches"][:20]
     # 2 targets x 9 signatures x (11 sizes + 8 small sizes x 17 offsets x 2), + 2 x 2 x 4, + 2
