@@ -36,6 +36,7 @@ typedef struct {
     /* where each argument goes in the dispatcher's argument buffer, worked
      * out on the first call (dispatch.c) so later calls skip the layout */
     bool laid_out;
+    bool scalar_call;        /* numbers only, in and out: dispatch.c's call_scalars */
     unsigned arg_offset[KJ_SPEC_MAX_ARGS];
     unsigned args_size, ret_size;
     struct kp_calls *calls;  /* the profiler's record of its calls, made with the layout; owned */

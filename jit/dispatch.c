@@ -1,14 +1,15 @@
 /* dispatch: the Python callable a kiln.jit function becomes. A call types
  * its arguments (exact floats and ints inline, else kj_typeof: a few pointer
  * compares), finds the specialization compiled for those types by a linear
- * scan of a short list, unboxes the arguments into a stack buffer laid out
- * as LLVM lays out their types, calls the machine code (counted, and timed
- * or sampled, only while a notebook cell records calls: profiler/profiler.h)
- * and boxes the result
+ * scan of a short list, unboxes the arguments (numbers into one 8-byte slot
+ * each, anything else into a stack buffer laid out as LLVM lays out their
+ * types), calls the machine code (counted, and timed or sampled, only while
+ * a notebook cell records calls: profiler/profiler.h) and boxes the result
  * (an array argument returned unchanged is returned itself). A miss calls
  * the Python side (_specialize), which compiles. Per call of an identity
- * function this is about 200 instructions for a float, 270 for an int
- * (callgrind); bench/jit_vs_numba.py sets it against Numba's. */
+ * function this is about 240 instructions for a float, 275 for an int,
+ * of which the fault guard's sigsetjmp takes 85 (callgrind);
+ * bench/jit_vs_numba.py sets it against Numba's. */
 #define PY_SSIZE_T_CLEAN
 #include "jit/compile.h"
 #include "jit/fault.h"
@@ -29,6 +30,8 @@
 /* Arguments of most calls fit on the stack; larger sets use the heap. */
 #define ARG_BUFFER 1024
 #define RET_BUFFER 256
+/* The most arguments call_scalars takes; more go through call_spec. */
+#define SCALAR_ARGS 8
 
 typedef struct {
     int nargs;
@@ -375,6 +378,14 @@ static inline int unbox_arg(PyObject *v, const kj_type *t, char *dst, call_state
         *(double *)dst = PyFloat_AS_DOUBLE(v);
         return 0;
     }
+    if (t == type_i64 && PyLong_CheckExact(v)) {
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (!overflow) {
+            memcpy(dst, &x, 8);
+            return 0;
+        }   /* unbox says why it does not fit */
+    }
     return unbox(v, t, dst, cs);
 }
 
@@ -408,16 +419,25 @@ static int make_call_record(kj_spec *s, PyObject *py_func) {
     return 0;
 }
 
-/* Works out where each argument of s goes in the argument buffer, and
- * makes its call record: once, on its first call.
- * Returns 0, or -1 with a TypeError when they do not fit. */
+/* Whether a value of t is passed, or returned, in one 8-byte slot by
+ * call_scalars: a number that is not complex (or, returned, None). */
+static bool fits_slot(const kj_type *t, bool returned) {
+    return t->kind == KJ_T_BOOL || t->kind == KJ_T_INT || t->kind == KJ_T_FLOAT ||
+           (returned && t->kind == KJ_T_NONE);
+}
+
+/* Works out where each argument of s goes in the argument buffer, whether
+ * its calls can take call_scalars, and makes its call record: once, on its
+ * first call. Returns 0, or -1 with a TypeError when they do not fit. */
 static int lay_out(kj_spec *s, PyObject *py_func) {
     size_t off = 0;
+    bool scalars = s->nargs <= SCALAR_ARGS && fits_slot(s->ret, true);
     for (int i = 0; i < s->nargs; i++) {
         size_t a = align_of(s->args[i]);
         off = (off + a - 1) / a * a;
         s->arg_offset[i] = (unsigned)off;
         off += size_of(s->args[i]);
+        scalars = scalars && fits_slot(s->args[i], false);
     }
     if (s->nargs > MAX_ARGS) {
         PyErr_SetString(PyExc_TypeError, "kiln: arguments too large");
@@ -425,36 +445,16 @@ static int lay_out(kj_spec *s, PyObject *py_func) {
     }
     s->args_size = (unsigned)off;
     s->ret_size = (unsigned)size_of(s->ret);
+    s->scalar_call = scalars;
     if (!s->calls && make_call_record(s, py_func) < 0)
         return -1;
     s->laid_out = true;
     return 0;
 }
 
-/* Calls s, which the dispatcher of py_func found or made for these args. */
-static PyObject *call_spec(kj_spec *s, PyObject *py_func, PyObject *const *args, Py_ssize_t n) {
-    _Alignas(16) char stack_args[ARG_BUFFER];
-    _Alignas(16) char retbuf[RET_BUFFER];
-    void *ptrs[MAX_ARGS];
-    call_state cs;
-    cs.ntemps = 0;   /* (not = {0}: that would clear the whole array per call) */
-    if (!s->laid_out && lay_out(s, py_func) < 0)
-        return NULL;
-    char *buf = s->args_size <= sizeof stack_args ? stack_args : PyMem_Malloc(s->args_size);
-    if (!buf)
-        return PyErr_NoMemory();
-    for (Py_ssize_t i = 0; i < n; i++) {
-        char *dst = buf + s->arg_offset[i];
-        if (unbox_arg(args[i], s->args[i], dst, &cs) < 0)
-            goto fail;
-        ptrs[i] = dst;
-    }
-    size_t rsize = s->ret_size;
-    char *ret = rsize <= sizeof retbuf ? retbuf : PyMem_Malloc(rsize);
-    if (!ret) {
-        PyErr_NoMemory();
-        goto fail;
-    }
+/* Runs s's machine code on unboxed arguments: the status it returns, with
+ * the error pending in the runtime when it is not 0. */
+static inline int run_entry(kj_spec *s, void *ret, void **ptrs) {
     kj_interrupt_flag = 0;
     /* counted while a cell's footer will show it, and timed when long or
      * sampled (profiler.h): two clock reads cost as much as a short call */
@@ -471,7 +471,50 @@ static PyObject *call_spec(kj_spec *s, PyObject *py_func, PyObject *const *args,
     }
     if (timed)
         kp_call_timed(record, kp_ticks() - t0);
-    PyObject *result = status == 0 ? box_result(ret, s->ret) : raise_from_compiled();
+    return status;
+}
+
+/* Calls s, laid out and taking only numbers (scalar_call): each argument in
+ * an 8-byte slot and no buffers or temporaries to check, in a frame a
+ * fifth of call_spec's size. */
+static PyObject *call_scalars(kj_spec *s, PyObject *const *args, Py_ssize_t n) {
+    uint64_t slots[SCALAR_ARGS], ret;
+    void *ptrs[SCALAR_ARGS];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (unbox_arg(args[i], s->args[i], (char *)&slots[i], NULL) < 0)
+            return NULL;
+        ptrs[i] = &slots[i];
+    }
+    PyObject *result = run_entry(s, &ret, ptrs) == 0 ? box_result((const char *)&ret, s->ret) : raise_from_compiled();
+    kj_fmt_forget_kept_if_any();   /* strings the call made and kept */
+    return result;
+}
+
+/* Calls s, which the dispatcher of py_func found or made for these args. */
+static PyObject *call_spec(kj_spec *s, PyObject *py_func, PyObject *const *args, Py_ssize_t n) {
+    if (!s->laid_out && lay_out(s, py_func) < 0)
+        return NULL;
+    _Alignas(16) char stack_args[ARG_BUFFER];
+    _Alignas(16) char retbuf[RET_BUFFER];
+    void *ptrs[MAX_ARGS];
+    call_state cs;
+    cs.ntemps = 0;   /* (not = {0}: that would clear the whole array per call) */
+    char *buf = s->args_size <= sizeof stack_args ? stack_args : PyMem_Malloc(s->args_size);
+    if (!buf)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char *dst = buf + s->arg_offset[i];
+        if (unbox_arg(args[i], s->args[i], dst, &cs) < 0)
+            goto fail;
+        ptrs[i] = dst;
+    }
+    size_t rsize = s->ret_size;
+    char *ret = rsize <= sizeof retbuf ? retbuf : PyMem_Malloc(rsize);
+    if (!ret) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    PyObject *result = run_entry(s, ret, ptrs) == 0 ? box_result(ret, s->ret) : raise_from_compiled();
     kj_fmt_forget_kept_if_any();   /* the strings the call kept: a returned one is boxed by now */
     if (ret != retbuf)
         PyMem_Free(ret);
@@ -547,7 +590,7 @@ static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, si
         typed = (key[i] = typeof_arg(args[i])) != NULL && typed;
     kj_spec *s = typed ? lookup(d, key, (int)n) : NULL;
     if (s)
-        return call_spec(s, d->py_func, args, n);
+        return s->scalar_call ? call_scalars(s, args, n) : call_spec(s, d->py_func, args, n);
     /* a miss: the Python side picks or compiles the specialization */
     PyObject *tuple = PyTuple_New(n);
     if (!tuple)

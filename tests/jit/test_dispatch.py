@@ -88,3 +88,69 @@ def test_a_buffer_argument_returned_shares_its_memory():
     out = kiln.jit(ident)(memoryview(buf).cast("d"))
     out[2] = 1.5
     assert np.frombuffer(buf)[2] == 1.5
+
+
+# Specializations taking and returning only numbers take call_scalars, one
+# 8-byte slot per argument; the rest take call_spec's laid-out buffer.
+
+def mix(a, b, c, d):
+    return a * 2 + b - c + d
+
+
+def positive(x):
+    return x > 0
+
+
+def nothing(x):
+    x + 1
+
+
+def quotient(a, b):
+    return a // b
+
+
+def nine(a, b, c, d, e, f, g, h, i):
+    return a - b + c - d + e - f + g - h + i * 0.5
+
+
+@pytest.mark.parametrize("sig, args", [
+    ("float32(int8, float32, uint16, boolean)", (-128, 1.5, 65535, True)),
+    ("int64(int32, int64, uint8, int16)", (-2**31, 2**62, 255, -32768)),
+    ("float64(float64, int64, float32, uint32)", (-0.0, -7, 3.25, 2**32 - 1)),
+])
+def test_mixed_numbers_arrive_in_their_slots(sig, args):
+    f = kiln.jit(sig)(mix)
+    expect = np.float32(mix(*args)) if sig.startswith("float32") else mix(*args)
+    assert f(*args) == expect
+
+
+def test_bool_and_none_results():
+    p = kiln.jit(positive)
+    assert p(3) is True and p(-3.5) is False
+    assert kiln.jit(nothing)(5) is None
+
+
+def test_an_int64_too_large_is_an_overflow_error_and_the_function_still_works():
+    f = kiln.jit("int64(int64)")(ident)
+    with pytest.raises(OverflowError, match="does not fit in int64"):
+        f(2**63)
+    assert f(-2**63) == -2**63 and f(np.int64(-4)) == -4
+
+
+def test_an_exception_from_a_scalar_call_reaches_python():
+    f = kiln.jit(quotient)
+    assert f(-7, 2) == -4
+    with pytest.raises(ZeroDivisionError):
+        f(1, 0)
+    assert f(7.5, -2.0) == quotient(7.5, -2.0)
+
+
+def test_more_arguments_than_slots_take_the_general_path():
+    f = kiln.jit(nine)
+    args = (1, -2, 3.5, 4, -5, 6, 7, 8, 9)
+    assert f(*args) == nine(*args)
+
+
+def test_nogil_scalar_calls():
+    f = kiln.jit(nogil=True)(mix)
+    assert f(1, 2.5, -3, True) == mix(1, 2.5, -3, True)
