@@ -265,39 +265,48 @@ def polling(folder, with_poll, without, repeats):
     return alternate(folder, with_poll, without, repeats)
 
 
+# Both tools in one process, taking turns in short rounds: this machine's
+# speed drifts by half over tens of milliseconds (a plain Python call read
+# 36-60 ns within one process), so a tool timed in a process of its own, or
+# in one long stretch, can land in a slow spell the other missed.
 DISPATCH = """
-import timeit, numpy as np, {tool} as nb
-@nb.njit
-def ident(x):
-    return x
+import timeit, numpy as np, kiln, numba
+def make(tool):
+    @tool.njit
+    def ident(x):
+        return x
+    return ident
+idents = {"kiln": make(kiln), "numba": make(numba)}
 for label, value in (("int", 1), ("float", 1.0), ("1-D array", np.zeros(10)), ("2-D array", np.zeros((3, 3)))):
-    ident(value)
-    n = 200000
-    best = min(timeit.repeat("ident(value)", globals={{"ident": ident, "value": value}}, number=n, repeat=5)) / n
-    print(label, best * 1e9)
+    best = {}
+    for tool, ident in idents.items():
+        ident(value)
+    for _ in range(15):
+        for tool, ident in idents.items():
+            n = 20000
+            t = timeit.timeit("ident(value)", globals={"ident": ident, "value": value}, number=n) / n
+            best[tool] = min(t, best.get(tool, t))
+    for tool in idents:
+        print(tool, label, best[tool] * 1e9)
 """
 
 
-def dispatch(folder, tool):
-    path = os.path.join(folder, f"dispatch_{tool}.py")
-    with open(path, "w") as f:
-        f.write(DISPATCH.format(tool=tool))
-    r = subprocess.run([sys.executable, path], env=env_for(folder), capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr[-2000:])
-    return {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1]) for line in r.stdout.strip().splitlines()}
-
-
 def best_dispatch(folder, runs):
-    """({label: ns} for Kiln, the same for Numba): the best of `runs` processes
-    each, alternated, since one process can run slow throughout (a spell of
-    42 ns for Kiln's int call where the next took 25)."""
-    best = ({}, {})
+    """({label: ns} for Kiln, the same for Numba): the best of `runs`
+    processes, each timing both tools in turns."""
+    path = os.path.join(folder, "dispatch.py")
+    with open(path, "w") as f:
+        f.write(DISPATCH)
+    best = {"kiln": {}, "numba": {}}
     for _ in range(runs):
-        for k, tool in enumerate(("kiln", "numba")):
-            for label, ns in dispatch(folder, tool).items():
-                best[k][label] = min(ns, best[k].get(label, ns))
-    return best
+        r = subprocess.run([sys.executable, path], env=env_for(folder), capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr[-2000:])
+        for line in r.stdout.strip().splitlines():
+            tool, rest = line.split(" ", 1)
+            label, ns = rest.rsplit(" ", 1)
+            best[tool][label] = min(float(ns), best[tool].get(label, float(ns)))
+    return best["kiln"], best["numba"]
 
 
 def import_time(folder, tool, runs):
@@ -360,8 +369,8 @@ def main():
         print(f"first call with LLVM started by the first compile instead of at import "
               f"(KILN_NO_WARM_UP=1): {geo_cold:.3f}")
 
-        print(f"\ndispatch overhead, ns per call of an identity function, best of {runs} fresh processes "
-              "per tool taken in turn (Kiln's profiler times calls only in notebook cells: "
+        print(f"\ndispatch overhead, ns per call of an identity function, best of {runs} fresh processes, "
+              "each taking both tools in turns (Kiln's profiler times calls only in notebook cells: "
               "bench/profiler_overhead.py)")
         kd, nd = best_dispatch(folder, runs)
         for label in kd:
