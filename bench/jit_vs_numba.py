@@ -279,7 +279,7 @@ def make(tool):
 idents = {"kiln": make(kiln), "numba": make(numba)}
 for label, value in (("int", 1), ("float", 1.0), ("1-D array", np.zeros(10)), ("2-D array", np.zeros((3, 3)))):
     best = {}
-    for tool, ident in idents.items():
+    for ident in idents.values():
         ident(value)
     for _ in range(15):
         for tool, ident in idents.items():

@@ -91,7 +91,8 @@ def test_a_buffer_argument_returned_shares_its_memory():
 
 
 # Specializations taking and returning only numbers take call_scalars, one
-# 8-byte slot per argument; the rest take call_spec's laid-out buffer.
+# 8-byte slot per argument, from their first call on; the rest take
+# call_buffered's laid-out buffer.
 
 def mix(a, b, c, d):
     return a * 2 + b - c + d
