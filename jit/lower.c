@@ -242,6 +242,14 @@ void kj_assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
     } else if (target->kind == KJ_E_INDEX) {
         kj_store_index(w, target, v, vt);
     } else if (target->kind == KJ_E_TUPLE) {
+        /* The value's parts may be borrowed from the very locals the targets
+         * rebind (`u, v = v, u`): storing u would give back the last
+         * reference on the array v is still to receive. The statement holds
+         * a reference on every part until it ends. */
+        if (kj_nrt_counted(vt)) {
+            kj_nrt_incref_value(w, v, vt);
+            kj_nrt_temp(w, v, vt);
+        }
         for (int i = 0; i < target->nkids; i++) {
             if (vt->kind == KJ_T_ARRAY) {   /* a, b = arr: unpack the first axis */
                 if (i == 0)
