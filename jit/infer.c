@@ -468,6 +468,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         const kj_type *a = infer_expr(c, n->kids[0]), *b = infer_expr(c, n->kids[1]);
         return a && b ? binop_type(c, n, n->op, a, b) : NULL;
     }
+    case KJ_E_UNWRAP:
+        return kj_value_of(infer_expr(c, n->kids[0]));
     case KJ_E_UNARY: {
         const kj_type *a = infer_expr(c, n->kids[0]);
         if (!a)
@@ -858,6 +860,24 @@ int kj_infer(kj_unit *u, kj_instance *inst) {
 /* ---- for infer_np.c ---- */
 
 const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n) { return infer_expr(c, n); }
+
+const kj_type *kj_infer_value(kj_infer_ctx *c, kj_node *n) {
+    const kj_type *t = infer_expr(c, n);
+    if (!t || t->kind != KJ_T_OPTIONAL || n->kind == KJ_E_UNWRAP)
+        return t;
+    /* n's parent points at n: n takes the unwrap's place, a copy of it
+     * becomes the unwrap's operand */
+    kj_node *inner = kj_new_node(c->f, n->kind, n->line, n->col, 0);
+    if (!inner)
+        return problem(c, n, NULL, "out of memory");
+    *inner = *n;
+    kj_node **kids = kj_alloc(c->f, sizeof *kids);
+    if (!kids)
+        return problem(c, n, NULL, "out of memory");
+    kids[0] = inner;
+    *n = (kj_node){.kind = KJ_E_UNWRAP, .line = n->line, .col = n->col, .nkids = 1, .kids = kids};
+    return n->type = t->elem;
+}
 
 const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what) {
     return problem(c, n, hint, "%s", what);

@@ -16,10 +16,7 @@
 const kj_type *kj_np_arg_type(kj_infer_ctx *c, kj_node *k) {
     if (!k)
         return NULL;
-    const kj_type *t = kj_infer_sub(c, k);
-    if (t && t->kind == KJ_T_OPTIONAL)
-        t = t->elem;
-    return t;
+    return kj_infer_value(c, k);
 }
 
 /* The dtype node k names, typing the array of `a.dtype` first. */
@@ -240,8 +237,15 @@ static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, co
             (t[0]->kind == KJ_T_ARRAY && t[0]->ndim != 1))
             FAIL(c, n, NULL, "np.random.choice takes a 1-d array or an int");
         const kj_type *e = t[0]->kind == KJ_T_ARRAY ? t[0]->elem : KJ_I64;
-        if (a->npos == 2 && (nd = kj_np_shape_ndim(t[1])) < 0)
+        if (a->npos >= 2 && (nd = kj_np_shape_ndim(t[1])) < 0)
             FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
+        kj_node *replace = kj_np_arg(a, 2, "replace");
+        const kj_type *rt = replace ? kj_np_arg_type(c, replace) : NULL;
+        if (replace && (!rt || !kj_is_intlike(rt)))
+            FAIL(c, replace, NULL, "np.random.choice's replace must be a bool");
+        if (kj_np_arg(a, 3, "p"))
+            FAIL(c, n, "Draw from np.cumsum(p) with np.searchsorted and np.random.random.",
+                 "np.random.choice with p= is not supported in compiled code");
         return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
     }
     if (!strcmp(m, "shuffle")) {

@@ -15,6 +15,9 @@
 typedef struct kj_infer_ctx kj_infer_ctx;
 /* The type of n (inferring it), or NULL. */
 const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n);
+/* The type of n as a value: when n is an Optional, n becomes a
+ * KJ_E_UNWRAP of what it was, typed as the Optional's value. */
+const kj_type *kj_infer_value(kj_infer_ctx *c, kj_node *n);
 /* A typing problem at n: an error when inference is strict, NULL always. */
 const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what);
 

@@ -41,6 +41,9 @@ typedef enum {
     KJ_E_FORMAT,     /* {kids[0]!ival:str} inside an f-string: ival the conversion or 0, str the spec or NULL */
     KJ_E_STARRED,    /* *kids[0] (a local or a tuple display) among a call's arguments; inference
                         spreads it into the tuple's elements, so lowering never meets one */
+    KJ_E_UNWRAP,     /* kids[0], an Optional used where its value is taken (a NumPy function's
+                        argument): inference puts it there (kj_infer_value), lowering raises
+                        Numba's TypeError when the value is None */
     KJ_E_ELLIPSIS,   /* ... in an array index: inference turns it into the slices it stands for
                         (full ones, or reversed ones with ival -1: np.flip), so lowering never meets one */
     /* statements */

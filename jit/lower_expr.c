@@ -555,6 +555,16 @@ static LLVMValueRef lower_expr_inner(kj_lw *w, kj_node *n) {
                         PyExc_UnboundLocalError, msg);
         }
         return LLVMBuildLoad2(w->b, kj_lltype(w, t), w->slots[n->slot], w->f->locals[n->slot].name);
+    case KJ_E_UNWRAP: {   /* Numba's message, for the None a caller passed */
+        const kj_type *ot = n->kids[0]->type;
+        LLVMValueRef o = kj_lower_expr(w, n->kids[0]);
+        if (ot->kind != KJ_T_OPTIONAL)
+            return kj_cast(w, o, ot, t);
+        char msg[sizeof ot->elem->name + 32];
+        snprintf(msg, sizeof msg, "expected %s, got None", ot->elem->name);
+        kj_raise_if(w, LLVMBuildNot(w->b, LLVMBuildExtractValue(w->b, o, 0, "present"), ""), PyExc_TypeError, msg);
+        return kj_cast(w, LLVMBuildExtractValue(w->b, o, 1, ""), ot->elem, t);
+    }
     case KJ_E_BINOP: return lower_binop(w, n);
     case KJ_E_UNARY: return lower_unary(w, n);
     case KJ_E_COMPARE: return lower_compare(w, n);
