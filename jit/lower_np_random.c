@@ -93,9 +93,8 @@ static void distribution_parameters(kj_lw *w, const kj_np_distribution *d, const
 }
 
 /* np.random.permutation(n): a shuffled np.arange(n); of an array: a
- * shuffled copy. */
-static LLVMValueRef permutation(kj_lw *w, kj_node *n, kj_node *src) {
-    const kj_type *t = n->type;
+ * shuffled copy (t: the 1-d result's type). */
+static LLVMValueRef permutation(kj_lw *w, const kj_type *t, kj_node *src) {
     LLVMValueRef out;
     if (src->type->kind == KJ_T_ARRAY) {
         out = kj_np_copy(w, kj_lower_expr(w, src), src->type, t->elem);
@@ -112,6 +111,20 @@ static LLVMValueRef permutation(kj_lw *w, kj_node *n, kj_node *src) {
             (LLVMValueRef[]){kj_array_field(w, out, 1, 0), kj_array_len(w, out), kj_np_itemsize(w, t->elem),
                              kj_np_itemsize(w, t->elem)});
     return out;
+}
+
+/* np.random.choice(src, size, replace=False) into out (size items of type
+ * elem): the first items of a permutation, as NumPy takes them. */
+static void choose_distinct(kj_lw *w, kj_node *src, LLVMValueRef out, LLVMValueRef size, const kj_type *elem) {
+    LLVMValueRef pool = permutation(w, kj_array(elem, 1, KJ_LAYOUT_C, false), src);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSGT, size, kj_array_len(w, pool), ""), PyExc_ValueError,
+                "Cannot take a larger sample than population when 'replace=False'");
+    LLVMTypeRef et = kj_llmemtype(w, elem);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, size);
+    LLVMValueRef v = LLVMBuildLoad2(w->b, et, LLVMBuildGEP2(w->b, et, kj_array_field(w, pool, 1, 0), &i, 1, ""), "");
+    LLVMBuildStore(w->b, v, LLVMBuildGEP2(w->b, et, kj_array_field(w, out, 1, 0), &i, 1, ""));
+    kj_np_loop_end(w, &l);
 }
 
 LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
@@ -134,7 +147,7 @@ LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np
         return LLVMConstInt(w->i8, 0, 0);
     }
     if (!strcmp(m, "permutation"))
-        return permutation(w, n, a->pos[0]);
+        return permutation(w, n->type, a->pos[0]);
     gen g = {.m = m, .vt = !strcmp(m, "randint") || !strcmp(m, "choice") ? KJ_I64 : KJ_F64};
     LLVMValueRef shape[KJ_NP_MAXDIM];
     int nd = 0;
@@ -173,15 +186,30 @@ LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np
         nd = size_arg(w, kj_np_arg(a, 0, "size"), shape);
     }
     const kj_type *t = n->type;
-    if (nd == 0)
+    if (nd == 0)   /* one item: with or without replacement alike */
         return kj_cast(w, draw(w, &g), g.src ? g.src->elem : t, t);
     LLVMValueRef out = kj_np_alloc(w, t, shape, false);
     LLVMValueRef size = kj_np_size(w, out, nd);
+    kj_node *replace = !strcmp(m, "choice") ? kj_np_arg(a, 2, "replace") : NULL;
+    LLVMBasicBlockRef done = NULL;
+    if (replace && !(replace->kind == KJ_E_CONST && replace->ival)) {
+        LLVMBasicBlockRef distinct = kj_new_bb(w, "choice.distinct"), drawn = kj_new_bb(w, "choice.drawn");
+        done = kj_new_bb(w, "choice.done");
+        LLVMBuildCondBr(w->b, kj_np_value(w, replace, kj_bool()), drawn, distinct);
+        LLVMPositionBuilderAtEnd(w->b, distinct);
+        choose_distinct(w, a->pos[0], out, size, t->elem);
+        LLVMBuildBr(w->b, done);
+        LLVMPositionBuilderAtEnd(w->b, drawn);
+    }
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, size);
     LLVMValueRef v = draw(w, &g);
     kj_np_store_elem(w, LLVMBuildGEP2(w->b, kj_llmemtype(w, t->elem), kj_array_field(w, out, 1, 0), &i, 1, ""), v,
                      g.src ? g.src->elem : g.vt, t->elem);
     kj_np_loop_end(w, &l);
+    if (done) {
+        LLVMBuildBr(w->b, done);
+        LLVMPositionBuilderAtEnd(w->b, done);
+    }
     return out;
 }

@@ -190,3 +190,38 @@ def test_bad_distribution_parameters_raise_numpys_errors(k, x):
         bad_draw(k, x)
     assert str(kiln_error.value) == str(numpy_error.value)
     assert live() == before
+
+
+@kiln.jit
+def choose_distinct(a, k, replace):
+    return np.random.choice(a, k, replace)   # replace given by position
+
+
+@kiln.jit
+def choose_distinct_range(n, shape):
+    return np.random.choice(n, size=shape, replace=False)
+
+
+def test_choice_without_replacement_takes_distinct_items():
+    before = live()
+    pool = np.arange(10.0) * 3
+    for seed in range(20):
+        np.random.seed(seed)
+        whole = choose_distinct(pool, 10, False)
+        assert whole.dtype == np.float64 and sorted(whole) == list(pool)
+        grid = choose_distinct_range(7, (2, 3))
+        assert grid.shape == (2, 3) and grid.dtype == np.int64 and len(set(grid.ravel())) == 6
+        assert grid.min() >= 0 and grid.max() < 7
+    drawn = choose_distinct(pool, 30, True)   # with replacement, more than the pool holds
+    assert drawn.shape == (30,) and set(drawn) <= set(pool)
+    del whole, grid, drawn
+    assert live() == before
+
+
+def test_choice_without_replacement_refuses_a_larger_sample():
+    before = live()
+    with pytest.raises(ValueError, match="Cannot take a larger sample than population when 'replace=False'"):
+        choose_distinct(np.arange(3.0), 4, False)
+    with pytest.raises(ValueError, match="Cannot take a larger sample"):
+        choose_distinct_range(2, (3,))
+    assert live() == before
