@@ -90,11 +90,22 @@ static LLVMValueRef slide(kj_lw *w, kj_node *n, line x, line y, int mode, LLVMVa
     return out;
 }
 
+/* Array node k as a line. The two operands are picked between at run time
+ * (the longer slides), so they must share an element type: of different
+ * ones, each is first copied in the result's, as NumPy converts them. */
+static line operand(kj_lw *w, kj_node *k, const kj_type *rt, const kj_type *other_elem) {
+    LLVMValueRef arr = kj_lower_expr(w, k);
+    if (k->type->elem == other_elem)
+        return line_of(w, arr, k->type);
+    const kj_type *ct = kj_array(rt, 1, KJ_LAYOUT_C, false);
+    return line_of(w, kj_np_copy(w, arr, k->type, rt), ct);
+}
+
 LLVMValueRef kj_np_lower_convolve(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     kj_node *an = kj_np_arg(a, 0, "a"), *vn = kj_np_arg(a, 1, "v");
     bool convolve = m[0] == 'c' && m[2] == 'n';
     int mode = mode_number(kj_np_arg(a, 2, "mode"), convolve ? 2 : 0);
-    line x = line_of(w, kj_lower_expr(w, an), an->type), y = line_of(w, kj_lower_expr(w, vn), vn->type);
+    line x = operand(w, an, n->type->elem, vn->type->elem), y = operand(w, vn, n->type->elem, an->type->elem);
     LLVMValueRef swap = LLVMBuildICmp(w->b, LLVMIntSLT, x.len, y.len, "");
     line longer = choose(w, swap, y, x), shorter = choose(w, swap, x, y);
     if (convolve) {

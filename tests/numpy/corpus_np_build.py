@@ -45,7 +45,11 @@ _WINDOW = np.ones(3) / 3
 PAIRS = [(_SIGNAL, _WINDOW), (_WINDOW, _SIGNAL), (np.arange(5), np.array([1, -1])), (np.arange(4, dtype=np.int8), np.arange(3, dtype=np.int8)),
          (_SIGNAL[::-2], np.array([0.5, 0.25])), (np.array([2.0]), np.array([3.0])), (_SIGNAL, _SIGNAL), (np.zeros(0), np.ones(2)),
          (np.ones(2), np.zeros(0)), (np.arange(4, dtype=np.float32), np.array([1.0, 2.0], dtype=np.float32)),
-         (np.array([True, False, True]), np.array([True, True]))]
+         (np.array([True, False, True]), np.array([True, True])),
+         # operands of different dtypes: NumPy converts both to the result's (each read with its own size)
+         (np.arange(2, dtype=np.int8), np.arange(2, dtype=np.int32)), (np.arange(5, dtype=np.int32), np.arange(-2, 1, dtype=np.int8)),
+         (np.arange(4, dtype=np.uint8), np.array([1.5, -2.0])), (np.array([0.5, 2.0, -1.0], dtype=np.float32), np.arange(6, dtype=np.int16)),
+         (np.array([True, False]), np.arange(3.0))]
 
 
 @case(*PAIRS)
