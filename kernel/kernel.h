@@ -34,15 +34,17 @@ void kn_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 typedef struct kn_connection {
     char transport[16];
     char ip[256];
-    char key[512];
+    unsigned char *key;     /* malloc'd bytes, of any length and content (NULs too); NULL if none */
+    size_t key_len;
     char signature_scheme[32];
     int shell_port, control_port, stdin_port, iopub_port, hb_port;
 } kn_connection;
 
 /* Reads a connection file; on failure writes a reason into err and returns false. */
 bool kn_connection_load(const char *path, kn_connection *out, char *err, size_t errlen);
+void kn_connection_free(kn_connection *c);
 
-/* ---- wire.c: message framing, HMAC-SHA256 signing, replay protection ---- */
+/* ---- wire.c: message framing, HMAC signing, replay protection ---- */
 typedef struct kn_frame {
     char *data; /* NUL-terminated copy (JSON frames are text; buffers may hold NULs) */
     size_t len;
@@ -68,6 +70,7 @@ typedef enum kn_recv_status {
 } kn_recv_status;
 
 /* ---- replay.c: the recent signatures, to reject a replayed message ---- */
+/* What the set keeps of a digest: its first 32 bytes (a shorter one zero-padded). */
 #define KN_DIGEST_LEN 32
 #define KN_REPLAY_GENERATION 32768u /* remembers at least this many, at most twice as many */
 typedef struct kn_digest_set kn_digest_set;
@@ -83,18 +86,29 @@ size_t kn_utf8_complete_prefix(const unsigned char *s, size_t n);
  * (malloc'd; NULL when out of memory). */
 char *kn_utf8_sanitize(const unsigned char *s, size_t n);
 
+#define KN_MAX_DIGEST 64 /* bytes of the longest HMAC (sha512, sha3_512, blake2b) */
+
 typedef struct kn_session {
     char id[40];               /* this process's session id */
-    unsigned char key[512];
+    unsigned char *key;        /* malloc'd copy */
     size_t key_len;            /* 0: messages are neither signed nor checked */
+    char digest[24];           /* OpenSSL's name of the HMAC's hash, from signature_scheme */
+    size_t digest_len;         /* its output size in bytes, at most KN_MAX_DIGEST */
     void *mac;                 /* OpenSSL EVP_MAC for HMAC, shared read-only by all threads */
     atomic_ulong counter;      /* for msg ids */
     pthread_mutex_t replay_lock;
     kn_digest_set *replay;     /* recent digests, guarded by replay_lock */
 } kn_session;
 
-bool kn_session_init(kn_session *s, const char *key, char *err, size_t errlen);
+/* scheme is the connection file's signature_scheme, "hmac-" and a hashlib name, as jupyter_client
+ * takes it; one OpenSSL lacks, or any other, is an error. */
+bool kn_session_init(kn_session *s, const unsigned char *key, size_t key_len, const char *scheme,
+                     char *err, size_t errlen);
 void kn_session_free(kn_session *s);
+
+/* The JSON object that text[0..len) holds and nothing else but whitespace, or NULL: trailing
+ * bytes, a NUL, another kind of value or invalid JSON. */
+cJSON *kn_json_object(const char *text, size_t len);
 
 /* Receives one multipart message. dontwait: return KN_RECV_NONE instead of blocking. */
 kn_recv_status kn_msg_recv(kn_session *s, void *sock, bool dontwait, kn_msg *out);

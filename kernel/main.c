@@ -20,11 +20,16 @@ static int run_kernel(const char *argv0, const char *connection_file) {
     static kn_kernel k; /* one per process; its threads and the interpreter refer to it */
     char err[512];
     kn_log_init();
-    if (!kn_connection_load(connection_file, &k.conn, err, sizeof err) ||
-        !kn_session_init(&k.session, k.conn.key, err, sizeof err)) {
+    bool loaded = kn_connection_load(connection_file, &k.conn, err, sizeof err);
+    if (!loaded || !kn_session_init(&k.session, k.conn.key, k.conn.key_len,
+                                    k.conn.signature_scheme, err, sizeof err)) {
         kn_log("%s", err);
+        kn_connection_free(&k.conn);
         return 1;
     }
+    kn_connection_free(&k.conn); /* the session keeps its own copy of the key */
+    if (!k.session.key_len)
+        kn_log("the connection file's key is empty: messages are neither signed nor checked");
     /* SIGINT stays blocked in every thread but this one (zmq's own threads included): an
      * interrupt must reach the thread running the cell. */
     sigset_t sigint, old;

@@ -1,6 +1,6 @@
 /* The wire format of the Jupyter protocol: [ids..., <IDS|MSG>, hmac, header, parent_header,
- * metadata, content, buffers...]. Signatures are HMAC-SHA256 over the four JSON frames, hex
- * encoded, compared in constant time; a digest seen before is a replay and is rejected
+ * metadata, content, buffers...]. Signatures are HMACs (the connection file's signature_scheme,
+ * hmac-sha256 by default) over the four JSON frames, hex encoded, compared in constant time; a digest seen before is a replay and is rejected
  * (replay.c keeps the recent ones). */
 #include "kernel/kernel.h"
 
@@ -38,29 +38,61 @@ static void random_hex(char *out, size_t nbytes) {
     for (size_t i = 0; i < nbytes; i++) sprintf(out + 2 * i, "%02x", raw[i]);
 }
 
-bool kn_session_init(kn_session *s, const char *key, char *err, size_t errlen) {
+/* jupyter_client takes "hmac-NAME" for any NAME that hashlib has as an attribute; these are
+ * the hashes among them, with OpenSSL's names (hashlib's shake_* need a length and cannot key an
+ * HMAC; its other attributes are not hashes). */
+static const char *const schemes[][2] = {
+    {"md5", "MD5"},           {"sha1", "SHA1"},           {"sha224", "SHA224"},
+    {"sha256", "SHA256"},     {"sha384", "SHA384"},       {"sha512", "SHA512"},
+    {"sha3_224", "SHA3-224"}, {"sha3_256", "SHA3-256"},   {"sha3_384", "SHA3-384"},
+    {"sha3_512", "SHA3-512"}, {"blake2b", "BLAKE2B-512"}, {"blake2s", "BLAKE2S-256"},
+};
+
+static bool pick_digest(kn_session *s, const char *scheme, char *err, size_t errlen) {
+    const char *name = strncmp(scheme, "hmac-", 5) == 0 ? scheme + 5 : NULL;
+    const char *openssl = NULL;
+    for (size_t i = 0; name && i < sizeof schemes / sizeof schemes[0]; i++)
+        if (strcmp(name, schemes[i][0]) == 0) openssl = schemes[i][1];
+    EVP_MD *md = openssl ? EVP_MD_fetch(NULL, openssl, NULL) : NULL;
+    int size = md ? EVP_MD_get_size(md) : 0;
+    EVP_MD_free(md);
+    if (!openssl || size <= 0 || size > KN_MAX_DIGEST) {
+        snprintf(err, errlen,
+                 "unsupported signature_scheme \"%s\" in the connection file: %s", scheme,
+                 openssl ? "this OpenSSL lacks that hash"
+                         : "Kiln signs with hmac-NAME, NAME one of md5, sha1, sha224, sha256, "
+                           "sha384, sha512, sha3_224, sha3_256, sha3_384, sha3_512, blake2b, "
+                           "blake2s");
+        return false;
+    }
+    snprintf(s->digest, sizeof s->digest, "%s", openssl);
+    s->digest_len = (size_t)size;
+    return true;
+}
+
+bool kn_session_init(kn_session *s, const unsigned char *key, size_t key_len, const char *scheme,
+                     char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
     char hex[33];
     random_hex(hex, 16);
     /* uuid4 layout, as jupyter_client's session ids */
     snprintf(s->id, sizeof s->id, "%.8s-%.4s-4%.3s-a%.3s-%.12s", hex, hex + 8, hex + 13, hex + 17,
              hex + 20);
-    s->key_len = strlen(key);
-    if (s->key_len > sizeof s->key) {
-        snprintf(err, errlen, "signing key too long");
-        return false;
-    }
-    memcpy(s->key, key, s->key_len);
     atomic_init(&s->counter, 0);
     pthread_mutex_init(&s->replay_lock, NULL);
-    if (s->key_len) {
+    /* the scheme is checked even without a key, as jupyter_client's Session does */
+    if (!pick_digest(s, scheme, err, errlen)) return false;
+    if (key_len) {
+        s->key = malloc(key_len);
         s->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
         s->replay = kn_replay_new();
-        if (!s->mac || !s->replay) {
-            snprintf(err, errlen, "cannot set up HMAC-SHA256 (OpenSSL)");
+        if (!s->key || !s->mac || !s->replay) {
+            snprintf(err, errlen, "cannot set up HMAC-%s (OpenSSL)", s->digest);
             kn_session_free(s);
             return false;
         }
+        memcpy(s->key, key, key_len);
+        s->key_len = key_len;
     }
     return true;
 }
@@ -70,36 +102,56 @@ void kn_session_free(kn_session *s) {
     s->mac = NULL;
     kn_replay_free(s->replay);
     s->replay = NULL;
+    free(s->key);
+    s->key = NULL;
+    s->key_len = 0;
     pthread_mutex_destroy(&s->replay_lock);
 }
 
+/* The HMAC of the frames, s->digest_len bytes into out. */
 static bool hmac_frames(const kn_session *s, const kn_frame *frames, size_t n,
-                        unsigned char out[KN_DIGEST_LEN]) {
+                        unsigned char out[KN_MAX_DIGEST]) {
     EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(s->mac);
     if (!ctx) return false;
     OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0),
+        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)s->digest, 0),
         OSSL_PARAM_construct_end(),
     };
     bool ok = EVP_MAC_init(ctx, s->key, s->key_len, params) == 1;
     for (size_t i = 0; ok && i < n; i++)
         ok = EVP_MAC_update(ctx, (const unsigned char *)frames[i].data, frames[i].len) == 1;
     size_t outlen = 0;
-    ok = ok && EVP_MAC_final(ctx, out, &outlen, KN_DIGEST_LEN) == 1 && outlen == KN_DIGEST_LEN;
+    ok = ok && EVP_MAC_final(ctx, out, &outlen, KN_MAX_DIGEST) == 1 && outlen == s->digest_len;
     EVP_MAC_CTX_free(ctx);
     return ok;
 }
 
-static void to_hex(const unsigned char *d, char *out) {
+static void to_hex(const unsigned char *d, size_t n, char *out) {
     static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < KN_DIGEST_LEN; i++) {
+    for (size_t i = 0; i < n; i++) {
         out[2 * i] = digits[d[i] >> 4];
         out[2 * i + 1] = digits[d[i] & 15];
     }
-    out[2 * KN_DIGEST_LEN] = '\0';
+    out[2 * n] = '\0';
 }
 
 /* ---- receive ---- */
+
+cJSON *kn_json_object(const char *text, size_t len) {
+    const char *end = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    if (!cJSON_IsObject(v) || !end) {
+        cJSON_Delete(v);
+        return NULL;
+    }
+    /* cJSON stops after the first value; the rest must be blank */
+    for (const char *p = end; p < text + len; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+            cJSON_Delete(v);
+            return NULL;
+        }
+    return v;
+}
 
 void kn_msg_free(kn_msg *m) {
     for (size_t i = 0; i < m->n_ids; i++) free(m->ids[i].data);
@@ -178,19 +230,20 @@ static kn_recv_status recv_frames(void *sock, bool dontwait, frame_list *l) {
 
 static bool check_signature(kn_session *s, const kn_frame *sig, const kn_frame *signed_frames) {
     if (!s->key_len) return true;
-    unsigned char digest[KN_DIGEST_LEN];
-    char hex[2 * KN_DIGEST_LEN + 1];
+    unsigned char digest[KN_MAX_DIGEST] = {0};
+    char hex[2 * KN_MAX_DIGEST + 1];
     if (!hmac_frames(s, signed_frames, 4, digest)) {
         kn_log("dropped a message: HMAC computation failed");
         return false;
     }
-    to_hex(digest, hex);
-    if (sig->len != 2 * KN_DIGEST_LEN || CRYPTO_memcmp(hex, sig->data, 2 * KN_DIGEST_LEN) != 0) {
+    to_hex(digest, s->digest_len, hex);
+    size_t hex_len = 2 * s->digest_len;
+    if (sig->len != hex_len || CRYPTO_memcmp(hex, sig->data, hex_len) != 0) {
         kn_log("dropped a message: %s signature", sig->len ? "bad" : "missing");
         return false;
     }
     pthread_mutex_lock(&s->replay_lock);
-    bool fresh = kn_replay_add(s->replay, digest);
+    bool fresh = kn_replay_add(s->replay, digest); /* zero-padded past a short digest */
     pthread_mutex_unlock(&s->replay_lock);
     if (!fresh) kn_log("dropped a message: replayed signature %.16s...", hex);
     return fresh;
@@ -285,11 +338,11 @@ int kn_msg_send(kn_session *s, void *sock, const kn_frame *ids, size_t n_ids,
         {(char *)(metadata ? metadata : "{}"), metadata ? strlen(metadata) : 2},
         {(char *)(content ? content : "{}"), content ? strlen(content) : 2},
     };
-    char sig[2 * KN_DIGEST_LEN + 1] = "";
+    char sig[2 * KN_MAX_DIGEST + 1] = "";
     if (s->key_len) {
-        unsigned char digest[KN_DIGEST_LEN];
+        unsigned char digest[KN_MAX_DIGEST];
         if (!hmac_frames(s, signed_frames, 4, digest)) return -1;
-        to_hex(digest, sig);
+        to_hex(digest, s->digest_len, sig);
     }
     for (size_t i = 0; i < n_ids; i++)
         if (send_part(sock, ids[i].data, ids[i].len, true) < 0) return -1;
