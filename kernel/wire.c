@@ -289,11 +289,29 @@ kn_recv_status kn_msg_recv(kn_session *s, void *sock, bool dontwait, kn_msg *out
     for (size_t i = 0; i < out->n_buffers; i++) out->buffers[i] = take(&l, delim + 6 + i);
     frames_free(&l);
 
-    out->header_json = cJSON_ParseWithLength(out->header.data, out->header.len);
+    /* Each JSON frame is echoed (the header as the parent of every reply and output) or handed
+     * on as text, so each must be one JSON object and nothing more: trailing bytes in a header
+     * would reach every client in iopub's parent_header, where they cannot decode it. */
+    const kn_frame *json_frames[] = {&out->parent, &out->metadata, &out->content};
+    static const char *const names[] = {"parent_header", "metadata", "content"};
+    out->header_json = kn_json_object(out->header.data, out->header.len);
+    if (!out->header_json) {
+        kn_log("dropped a message: header is not one valid JSON object");
+        kn_msg_free(out);
+        return KN_RECV_BAD;
+    }
+    for (int i = 0; i < 3; i++) {
+        cJSON *v = kn_json_object(json_frames[i]->data, json_frames[i]->len);
+        if (!v) {
+            kn_log("dropped a message: %s is not one valid JSON object", names[i]);
+            kn_msg_free(out);
+            return KN_RECV_BAD;
+        }
+        cJSON_Delete(v);
+    }
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(out->header_json, "msg_type");
-    if (!cJSON_IsObject(out->header_json) || !cJSON_IsString(type) || !type->valuestring[0]) {
-        kn_log("dropped a message: %s", out->header_json ? "header has no msg_type"
-                                                         : "header is not valid JSON");
+    if (!cJSON_IsString(type) || !type->valuestring[0]) {
+        kn_log("dropped a message: header has no msg_type");
         kn_msg_free(out);
         return KN_RECV_BAD;
     }

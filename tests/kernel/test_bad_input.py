@@ -24,7 +24,18 @@ class RawClient:
         self.shell = self.ctx.socket(zmq.DEALER)
         self.shell.linger = 0
         self.shell.connect(f"tcp://{info['ip']}:{info['shell_port']}")
+        self.iopub = self.ctx.socket(zmq.SUB)
+        self.iopub.linger = 0
+        self.iopub.subscribe(b"")
+        self.iopub.connect(f"tcp://{info['ip']}:{info['iopub_port']}")
         self.session = uuid.uuid4().hex
+
+    def published(self):
+        """The raw frames of every iopub message received so far."""
+        out = []
+        while self.iopub.poll(200):
+            out.append(self.iopub.recv_multipart())
+        return out
 
     def sign(self, *frames):
         return hmac.new(self.key, b"".join(frames), hashlib.sha256).hexdigest().encode()
@@ -53,6 +64,7 @@ class RawClient:
 
     def close(self):
         self.shell.close()
+        self.iopub.close()
         self.ctx.term()
 
 
@@ -127,13 +139,12 @@ def test_frames_out_of_order_are_dropped(logged_kernel):
     assert_still_works(raw)
 
 
-def test_invalid_json_content_gets_an_error_reply(logged_kernel):
+def test_invalid_json_content_is_dropped(logged_kernel):
     km, kc, raw, log = logged_kernel
-    msg_id, frames = raw.frames("execute_request", b"{not json")
+    _, frames = raw.frames("execute_request", b"{not json")
     raw.send(frames)
-    r = raw.reply()
-    assert r["header"]["msg_type"] == "execute_reply" and r["parent"]["msg_id"] == msg_id
-    assert r["content"]["status"] == "error" and "not a JSON object" in r["content"]["evalue"]
+    assert raw.reply(timeout=1) is None
+    assert "content is not one valid JSON object" in log_text(log)
     assert_still_works(raw)
 
 
@@ -142,8 +153,30 @@ def test_invalid_json_header_is_dropped(logged_kernel):
     parts = [b"{broken", b"{}", b"{}", b"{}"]
     raw.send([b"<IDS|MSG>", raw.sign(*parts)] + parts)
     assert raw.reply(timeout=1) is None
-    assert "header is not valid JSON" in log_text(log)
+    assert "header is not one valid JSON object" in log_text(log)
     assert_still_works(raw)
+
+
+@pytest.mark.parametrize("frame,name", [(0, "header"), (1, "parent_header"), (2, "metadata"),
+                                        (3, "content")])
+@pytest.mark.parametrize("tail", [b"GARBAGE", b' {"x": 1}', b"\x00GARBAGE", b"]"],
+                         ids=["text", "second-object", "nul", "bracket"])
+def test_a_frame_with_bytes_after_its_object_is_dropped(logged_kernel, frame, name, tail):
+    km, kc, raw, log = logged_kernel
+    header = {"msg_id": uuid.uuid4().hex, "msg_type": "execute_request", "session": raw.session,
+              "username": "test", "date": "2026-01-01T00:00:00Z", "version": "5.3"}
+    parts = [json.dumps(header).encode(), b"{}", b"{}",
+             json.dumps({"code": "dropped = True", "silent": False}).encode()]
+    parts[frame] += tail
+    raw.send([b"<IDS|MSG>", raw.sign(*parts)] + parts)
+    assert raw.reply(timeout=1) is None
+    assert f"{name} is not one valid JSON object" in log_text(log)
+    assert_still_works(raw)
+    # it never ran, and nothing on iopub carries it as a parent
+    reply, msgs = run(kc, "'dropped' in globals()")
+    assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "False"
+    published = raw.published()
+    assert published and not [f for m in published for f in m if tail in f]
 
 
 def test_missing_header_fields(logged_kernel):
