@@ -276,19 +276,66 @@ static void on_sigint(int sig, siginfo_t *info, void *uctx) {
     }
 }
 
+/* Puts on_sigint in front of whatever handles SIGINT now, unless it is there
+ * already. No SA_RESTART: as under CPython's own handler, a system call the
+ * signal lands in returns EINTR, so that Python runs its handler there
+ * (Event.wait, os.read, recv, waitpid...) instead of blocking on. */
+static int chain_sigint(void) {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old);   /* no SIGINT between reading and replacing */
+    struct sigaction current, sa;
+    int rc = sigaction(SIGINT, NULL, &current);
+    if (rc == 0 && !((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_sigint)) {
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigint;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        previous = current;
+        rc = sigaction(SIGINT, &sa, NULL);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0)
+        PyErr_SetFromErrno(PyExc_OSError);
+    return rc;
+}
+
+/* _signal.signal as CPython defines it. Every Python-level change of a
+ * handler (signal.signal, asyncio.run installing and restoring its own)
+ * goes through it, and CPython then installs its C handler in place of
+ * on_sigint: compiled loops would never see another interrupt. */
+static PyObject *python_signal;
+
+/* _signal.signal(signalnum, handler), and for SIGINT with a Python
+ * handler, on_sigint back in front of it. SIG_IGN and SIG_DFL are left as
+ * the caller set them: ignored, or the end of the process. */
+static PyObject *signal_keeping_kiln(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    PyObject *r = PyObject_Vectorcall(python_signal, args, (size_t)nargs, NULL);
+    if (r && nargs == 2 && PyLong_AsLong(args[0]) == SIGINT && PyCallable_Check(args[1]) &&
+        chain_sigint() < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
+static PyMethodDef signal_keeping_kiln_def = {
+    "signal", (PyCFunction)(void (*)(void))signal_keeping_kiln, METH_FASTCALL,
+    "signal(signalnum, handler) as _signal.signal; Kiln's SIGINT handler stays in front of a "
+    "Python handler so that compiled loops stay interruptible."};
+
 int kj_install_interrupt_handler(void) {
     static int installed;
     if (installed)
         return 0;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigint;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGINT, &sa, &previous) != 0) {
-        PyErr_SetFromErrno(PyExc_OSError);
+    PyObject *mod = PyImport_ImportModule("_signal");
+    python_signal = mod ? PyObject_GetAttrString(mod, "signal") : NULL;
+    PyObject *wrapper = python_signal ? PyCFunction_New(&signal_keeping_kiln_def, NULL) : NULL;
+    int rc = wrapper ? PyObject_SetAttrString(mod, "signal", wrapper) : -1;
+    Py_XDECREF(wrapper);
+    Py_XDECREF(mod);
+    if (rc < 0 || chain_sigint() < 0)
         return -1;
-    }
     installed = 1;
     return 0;
 }
