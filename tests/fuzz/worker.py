@@ -1,0 +1,31 @@
+"""A worker process: reads one JSON request a line on stdin
+({"id", "source"}), writes the program to a file of its own (Kiln reads a
+function's source back from its file), runs it (harness.run_program) and
+answers one JSON line. Compiled code that kills the process kills only this
+worker: the driver records the crash and starts another. Anything the
+program prints goes to stderr, so that stdout carries only answers."""
+import json
+import os
+import sys
+import tempfile
+
+
+def main():
+    answers = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    from .harness import run_program   # after the redirection: kiln may print while loading
+    folder = tempfile.mkdtemp(prefix="kiln_fuzz_")
+    for line in sys.stdin:
+        req = json.loads(line)
+        path = os.path.join(folder, f"prog_{req['id']}.py")
+        with open(path, "w") as f:
+            f.write(req["source"])
+        res = run_program(req["source"], path)
+        os.unlink(path)
+        res["id"] = req["id"]
+        answers.write(json.dumps(res) + "\n")
+        answers.flush()
+
+
+if __name__ == "__main__":
+    main()
