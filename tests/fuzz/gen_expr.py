@@ -128,7 +128,7 @@ class ExprGen:
                 return self.convert(scope.lookup(n).dtype, n)
             opts += [elem] * 2
         funcs = [(n, f) for n, f in self.callables(scope) if f.ret == t]
-        if funcs:
+        if funcs and not getattr(self, "in_call", False):   # no calls inside a call's arguments
             opts.append(lambda: self.call(scope, *r.choice(funcs)))
         if t == INT:
             shaped = [(n, a) for n, a in scope.all().items() if isinstance(a, Arr)]
@@ -272,6 +272,7 @@ class ExprGen:
         r = self.r
         pos, kw = [], []
         by_kw = False
+        self.in_call = True
         for i, (p, pt, default) in enumerate(f.params):
             if default is not None and r.random() < 0.35:
                 by_kw = True    # once one is skipped, the rest go by keyword
@@ -286,6 +287,7 @@ class ExprGen:
             else:
                 pos.append(val)
         r.shuffle(kw)
+        self.in_call = False
         return f"{name}({', '.join(pos + kw)})"
 
     def array_arg(self, scope, pt):

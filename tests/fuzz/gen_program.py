@@ -126,7 +126,7 @@ class ProgramGen(StmtGen):
     def optional(self, scope, p, t):
         """An Optional array argument: used where it is checked not None."""
         r = self.r
-        if r.random() < 0.5:
+        if r.random() < 0.85:
             v = self.new(scope, "x", FLOAT)
             inner = scope.child()
             inner.vars[p] = t.arr

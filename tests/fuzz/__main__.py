@@ -1,0 +1,27 @@
+"""python3 -m tests.fuzz --programs N --seed S [--workers W] [--no-keep]
+
+Runs a campaign and prints one line per failure as it is found, then the
+summary: programs run, passed, and failures by kind."""
+import argparse
+import sys
+
+from .campaign import run, summary
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m tests.fuzz", description=__doc__.splitlines()[0])
+    ap.add_argument("--programs", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0, help="the first program's number (to rerun one: --start n --programs 1)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--no-keep", action="store_true", help="do not shrink failures into tests/fuzz/found/")
+    ap.add_argument("--shrink-limit", type=int, default=12, help="at most this many new reproducers")
+    args = ap.parse_args(argv)
+    counts, _ = run(args.programs, args.seed, args.workers, keep=not args.no_keep,
+                    shrink_limit=args.shrink_limit, start=args.start)
+    print(summary(counts, args.programs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
