@@ -55,12 +55,11 @@ static double now_ms(void) {
 static void send_stream(stream *st, bool all) {
     size_t n = all ? st->len : kn_utf8_complete_prefix((unsigned char *)st->buf, st->len);
     if (n == 0) return;
-    char *text = kn_utf8_sanitize((unsigned char *)st->buf, n);
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddStringToObject(c, "name", st->name);
-    cJSON_AddStringToObject(c, "text", text ? text : "");
-    char *json = cJSON_PrintUnformatted(c);
-    cJSON_Delete(c);
+    /* written as text: cJSON's strings end at a NUL, and Python prints NULs */
+    char *text = kn_utf8_json_string((unsigned char *)st->buf, n);
+    size_t len = text ? strlen(text) + strlen(st->name) + 32 : 0;
+    char *json = text ? malloc(len) : NULL;
+    if (json) snprintf(json, len, "{\"name\":\"%s\",\"text\":%s}", st->name, text);
     free(text);
     if (json) kn_publish(cap.k, "stream", cap.parent, json, NULL, NULL, 0);
     else kn_log("dropped %zu bytes of %s: out of memory", n, st->name);

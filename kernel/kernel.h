@@ -85,6 +85,9 @@ size_t kn_utf8_complete_prefix(const unsigned char *s, size_t n);
 /* A NUL-terminated copy of s[0..n) in which invalid UTF-8 and NUL bytes became U+FFFD
  * (malloc'd; NULL when out of memory). */
 char *kn_utf8_sanitize(const unsigned char *s, size_t n);
+/* The JSON string literal, quotes included, of s[0..n): every character kept (a NUL as \u0000),
+ * invalid UTF-8 as U+FFFD (malloc'd; NULL when out of memory). */
+char *kn_utf8_json_string(const unsigned char *s, size_t n);
 
 #define KN_MAX_DIGEST 64 /* bytes of the longest HMAC (sha512, sha3_512, blake2b) */
 

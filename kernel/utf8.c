@@ -1,9 +1,11 @@
-/* Captured output is bytes; stream messages are JSON, which needs valid UTF-8 without NULs.
+/* Captured output is bytes; stream messages are JSON, which needs valid UTF-8.
  * Output is cut into messages wherever a flush happens, so a multi-byte character split across
  * two reads is held back until it is whole, and bytes that are not UTF-8 (binary written by C
- * code) become U+FFFD instead of making the whole message invalid. */
+ * code) become U+FFFD instead of making the whole message invalid. A NUL is a character Python
+ * prints like any other: in a JSON string it is \u0000. */
 #include "kernel/kernel.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +22,6 @@ size_t kn_utf8_complete_prefix(const unsigned char *s, size_t n) {
  * code points past U+10FFFF, as Python's decoder does. */
 static size_t valid_sequence(const unsigned char *s, size_t left) {
     unsigned char c = s[0];
-    if (c == 0) return 0;
     if (c < 0x80) return 1;
     size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
     if (len == 0 || len > left || (len == 2 && c < 0xC2) || c > 0xF4) return 0;
@@ -35,7 +36,7 @@ char *kn_utf8_sanitize(const unsigned char *s, size_t n) {
     char *out = malloc(3 * n + 1), *o = out; /* each bad byte grows to 3 */
     if (!out) return NULL;
     for (size_t i = 0; i < n;) {
-        size_t len = valid_sequence(s + i, n - i);
+        size_t len = s[i] ? valid_sequence(s + i, n - i) : 0; /* a C string ends at a NUL */
         if (len) {
             memcpy(o, s + i, len);
             o += len;
@@ -46,6 +47,38 @@ char *kn_utf8_sanitize(const unsigned char *s, size_t n) {
             i++;
         }
     }
+    *o = '\0';
+    return out;
+}
+
+char *kn_utf8_json_string(const unsigned char *s, size_t n) {
+    char *out = malloc(6 * n + 3), *o = out; /* each byte grows to at most 6 (\u001f) */
+    if (!out) return NULL;
+    *o++ = '"';
+    for (size_t i = 0; i < n;) {
+        size_t len = valid_sequence(s + i, n - i);
+        unsigned char c = s[i];
+        if (!len) {
+            memcpy(o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            i++;
+            continue;
+        }
+        if (c == '"' || c == '\\') {
+            *o++ = '\\';
+            *o++ = (char)c;
+        } else if (c == '\n') {
+            memcpy(o, "\\n", 2);
+            o += 2;
+        } else if (c < 0x20) {
+            o += sprintf(o, "\\u%04x", c);
+        } else {
+            memcpy(o, s + i, len);
+            o += len;
+        }
+        i += len;
+    }
+    *o++ = '"';
     *o = '\0';
     return out;
 }

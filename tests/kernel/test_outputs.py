@@ -40,6 +40,19 @@ def test_output_without_newline_and_invalid_utf8_still_arrive(kc):
     assert stream_text(msgs) == "no newline bad:\ufffd\ufffd ok \u20ac tail"
 
 
+def test_every_character_python_prints_arrives_nul_and_control_characters_too(kc):
+    text = "a\x00b \x01\x07\x08\t\x0b\x0c\r\x1b[0m\x1f\x7f \"quoted\" back\\slash / \u20ac\U0001f600"
+    code = (f"import os, sys\n"
+            f"print({text!r})\n"
+            f"print('\\x00', file=sys.stderr)\n"
+            f"sys.stdout.flush()\n"
+            f"os.write(1, b'fd:\\x00:\\xff:')")
+    reply, msgs = run(kc, code)
+    assert reply["status"] == "ok"
+    assert stream_text(msgs) == text + "\nfd:\x00:\ufffd:"
+    assert stream_text(msgs, "stderr") == "\x00\n"
+
+
 def test_prints_come_before_a_display_that_follows_them(kc):
     _, msgs = run(kc, "print('before')\ndisplay('shown')\nprint('after')")
     kinds = [(m["msg_type"], m["content"].get("text")) for m in msgs
