@@ -34,21 +34,32 @@ def kept_signatures():
     return out
 
 
-def reproducer_text(source, failure, seed, n):
-    head = (f'"""Found by `python3 -m tests.fuzz --seed {seed}` (program {n}), shrunk.\n\n'
+def _generate(seed, log, avoid=()):
+    """The program of seed; a generator bug becomes a program that fails
+    as 'invalid' (counted, not against Kiln), so the campaign goes on."""
+    try:
+        return generate(seed, avoid)
+    except Exception as exc:   # the generator's own bug, reported with its seed
+        log(f"generator failed on seed {seed}: {type(exc).__name__}: {exc}")
+        return f"raise RuntimeError({f'generator failed: {exc!r}'!r})\n"
+
+
+def reproducer_text(source, failure, seed, n, shrunk=True):
+    head = (f'"""Found by `python3 -m tests.fuzz --seed {seed}` (program {n}){", shrunk" if shrunk else ""}.\n\n'
             + "\n".join(failure["detail"].replace('"""', "'''").splitlines()[:12]) + '\n"""\n')
     return head + source + f"\n\nKIND = {failure['kind']!r}\nSIG = {failure['sig']!r}\n"
 
 
-def run(programs, seed, workers=2, keep=True, shrink_limit=12, log=print, start=0):
-    """Counter of outcomes; writes reproducers when keep."""
+def run(programs, seed, workers=2, keep=True, shrink_limit=12, log=print, start=0, avoid=()):
+    """(Counter of outcomes, [(n, source, result)] of the failures); writes
+    reproducers when keep. avoid: constructs the generator leaves out."""
     counts = Counter()
     failures = []
     t0 = time.monotonic()
     pool = Pool(workers)
     raw_dir = os.path.join(BUILD, "fuzz", f"seed{seed}")
     try:
-        sources = (generate(program_seed(seed, n)) for n in range(start, start + programs))
+        sources = (_generate(program_seed(seed, n), log, avoid) for n in range(start, start + programs))
         batch_size = 64
         n0 = start
         while True:
@@ -62,15 +73,19 @@ def run(programs, seed, workers=2, keep=True, shrink_limit=12, log=print, start=
                     failures.append((n, batch[idx], res))
                     os.makedirs(raw_dir, exist_ok=True)
                     with open(os.path.join(raw_dir, f"{res['kind']}_{n}.py"), "w") as f:
-                        f.write(reproducer_text(batch[idx], res, seed, n))
+                        f.write(reproducer_text(batch[idx], res, seed, n, shrunk=False))
                     log(f"program {n}: {res['kind']}: {res['sig']}")
             n0 += len(batch)
         elapsed = time.monotonic() - t0
         if keep:
             seen = kept_signatures()
             shrunk = 0
-            for n, src, res in failures:
+            first = ["crash", "hang", "leak", "mismatch", "wrong_exception", "kiln_exception"]
+            order = sorted(failures, key=lambda f: (f[2]["kind"] not in first, f[0]))
+            for n, src, res in order:
                 key = (res["kind"], res["sig"])
+                if res["sig"] in ("value", "argument"):   # a wrong value says nothing of its cause: each is shrunk
+                    key += (n,)
                 if key in seen or shrunk >= shrink_limit:
                     continue
                 seen.add(key)

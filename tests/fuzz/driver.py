@@ -3,22 +3,26 @@ that dies (a signal, an abort in compiled code) is a crash of the program it
 was running, one that runs past the time limit a hang; either way the pool
 starts a new worker and the campaign goes on."""
 import json
+import os
 import selectors
 import signal
 import subprocess
 import sys
 import time
 
-from . import ROOT
+from . import BUILD, ROOT
 
 TIMEOUT_S = 60
 
 
 class Worker:
     def __init__(self):
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.fuzz.worker"], cwd=ROOT,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        # what workers print, and the traceback of one that dies of a Python error
+        os.makedirs(os.path.join(BUILD, "fuzz"), exist_ok=True)
+        with open(os.path.join(BUILD, "fuzz", "workers.log"), "a") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "tests.fuzz.worker"], cwd=ROOT,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=log, text=True, bufsize=1)
         self.job = None      # (id, source, started)
 
     def send(self, job_id, source):

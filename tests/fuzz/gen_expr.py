@@ -152,8 +152,8 @@ class ExprGen:
             opts.append(reduce_)
         if t == FLOAT:
             flists = [n for n, vt in scope.all().items() if vt == Lst(FLOAT)]
-            if flists:
-                opts.append(lambda: f"sum({r.choice(flists)})")
+            if flists:   # CPython's sum of an empty list is the int 0, Kiln's (of a float list) 0.0
+                opts.append(lambda: f"(0.0 + sum({r.choice(flists)}))")
             cs = [n for n, vt in scope.all().items() if vt == CPLX]
             if cs:
                 opts.append(lambda: f"{r.choice(cs)}.{r.choice(['real', 'imag'])}")

@@ -27,7 +27,8 @@ AUG = {INT: ["+=", "-=", "*="], FLOAT: ["+=", "-=", "*=", "/="], CPLX: ["+=", "*
 
 
 class StmtGen(ExprGen):
-    """Needs self.r, self.helpers, self.fresh(prefix), self.parallel, self.ret."""
+    """Needs self.r, self.helpers, self.fresh(prefix), self.parallel, self.ret,
+    self.avoid (the constructs of known open bugs to leave out)."""
 
     FEATURES = [   # (method, weight)
         ("s_scalar", 6), ("s_aug", 4), ("s_rebind", 2), ("s_swap", 3), ("s_tuple", 3),
@@ -141,10 +142,11 @@ class StmtGen(ExprGen):
             fn = ["copy", "np.zeros_like", "np.ones_like", "np.empty_like"][c]
             if fn == "copy":
                 return [f"{sp}{self.new(scope, 'a', t)} = {n}.copy()"]
+            fill = self.store_value(scope, t.dtype)   # before the new name exists: empty holds garbage
             v = self.new(scope, "a", t)
             out = [f"{sp}{v} = {fn}({n})"]
-            if fn == "np.empty_like":   # empty holds garbage: fill it before use
-                out.append(f"{sp}{v}.fill({self.store_value(scope, t.dtype)})")
+            if fn == "np.empty_like":
+                out.append(f"{sp}{v}.fill({fill})")
             return out
         dims = None
         if src and r.random() < 0.8:
@@ -158,8 +160,9 @@ class StmtGen(ExprGen):
         if c == 4:
             return [f"{sp}{self.new(scope, 'a', Arr(dt, dims))} = np.zeros({shape}, dtype={npname(dt)})"]
         if c == 5:
+            fill = self.store_value(scope, dt)
             v = self.new(scope, "a", Arr(dt, dims))
-            return [f"{sp}{v} = np.empty({shape}, dtype={npname(dt)})", f"{sp}{v}.fill({self.store_value(scope, dt)})"]
+            return [f"{sp}{v} = np.empty({shape}, dtype={npname(dt)})", f"{sp}{v}.fill({fill})"]
         if c == 6 and len(dims) == 1:
             if r.random() < 0.5:
                 return [f"{sp}{self.new(scope, 'a', Arr('int64', dims))} = np.arange({shape[1:-2]})"]
@@ -234,6 +237,8 @@ class StmtGen(ExprGen):
         op = r.choice(["+=", "-=", "*="])
         res = dtype_of(lambda: eval(f"x {op[0]} y", {"x": witness(t.dtype), "y": witness(g.dtype)}))
         if res is None or not np.can_cast(res, t.dtype, "same_kind"):
+            return None
+        if res != t.dtype and "inplace_cast" in self.avoid:
             return None
         return [f"{sp}{n} {op} {text}"]
 
@@ -420,7 +425,9 @@ class StmtGen(ExprGen):
             if c == 1:
                 return [f"{sp}{self.new(scope, 'x', t.elem)} = {n}.pop()"]
             if c == 2:
-                return [f"{sp}{self.new(scope, 'x', t.elem)} = {r.choice(['max', 'min', 'sum'])}({n})"]
+                fn = r.choice(["max", "min", "sum"])
+                text = f"(0.0 + sum({n}))" if fn == "sum" and t.elem == FLOAT else f"{fn}({n})"   # as above
+                return [f"{sp}{self.new(scope, 'x', t.elem)} = {text}"]
             return [f"{sp}{self.new(scope, 'l', t)} = sorted({n})"]
         elem = r.choice([INT, FLOAT])
         v = self.fresh("l")

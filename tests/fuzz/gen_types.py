@@ -75,7 +75,9 @@ def broadcast(d1, d2):
         y = d2[-i] if i <= len(d2) else None
         if x is None or x == y or y == "1":
             out.append(x if x is not None else y)
-        elif y is None or x == "1":
+        elif y is None:
+            out.append(x)
+        elif x == "1":
             out.append(y)
         else:
             return None

@@ -37,17 +37,20 @@ def live():
     return s["alloc"] - s["free"], s["live_bytes"]
 
 
-def load(source, filename):
-    """(reference namespace, kiln namespace) of the program in filename."""
+def load_reference(source, filename):
     ref = {"__name__": "fuzz_reference", "_wrap64": wrap64, "_augmented": augmented}
     exec(reference_code(source, filename), ref)
+    return ref
+
+
+def load_kiln(source, filename):
     jit = {"__name__": "fuzz_kiln"}
     exec(compile(source, filename, "exec"), jit)
     for name, opts in jit["JIT"].items():
         opts = dict(opts)
         sig = opts.pop("signature", None)
         jit[name] = kiln.njit(sig, **opts)(jit[name]) if sig else kiln.njit(**opts)(jit[name])
-    return ref, jit
+    return jit
 
 
 def outcome(fn, args, kwargs):
@@ -66,6 +69,8 @@ def signature(exc):
     numbers, for telling one bug from another."""
     lines = [ln for ln in str(exc).strip().splitlines() if not ln.startswith("Hint:")]
     last = lines[-1] if lines else ""
+    last = re.sub(r"(optional\()?array\([^)]*\)\)?", lambda m: "optional(array)" if m.group(1) else "array", last)
+    last = re.sub(r"\b(arg|a|x|h|l|d|s|t|u|g)[0-9]+\b", "V", last)
     return f"{_name(exc)}: {re.sub(r'[0-9]+', 'N', last)[:200]}"
 
 
@@ -81,18 +86,33 @@ def run_program(source, filename):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
-            ref, jit = load(source, filename)
-        except kiln.TypingError as exc:   # a function with a signature compiles when decorated
-            return _refused(exc)
+            ref = load_reference(source, filename)
+            n_sets = len(ref["ARGS"]())
         except Exception as exc:   # the module itself did not run: a generator bug
             return {"kind": "invalid", "detail": f"load: {_name(exc)}: {exc}", "set": None, "sig": "load"}
-        n_sets = len(ref["ARGS"]())
+        try:
+            jit = load_kiln(source, filename)
+        except kiln.TypingError as exc:   # a function with a signature compiles when decorated
+            bad = _reference_invalid(ref, n_sets)
+            return bad or _refused(exc)
         for k in range(n_sets):
             res = _run_set(ref, jit, k, rel)
             if res is not None:
                 res["set"] = k
                 return res
     return {"kind": "pass", "detail": "", "set": None, "sig": ""}
+
+
+def _reference_invalid(ref, n_sets):
+    """Whether CPython fails a set where a program must not (so a program
+    Kiln refused to compile is still one CPython runs)."""
+    for k in range(n_sets):
+        args, kwargs = ref["ARGS"]()[k]
+        got = outcome(ref[ref["ENTRY"]], args, kwargs)
+        if got[0] == "raise" and not isinstance(got[1], EXPECTED_RAISES):
+            return {"kind": "invalid", "detail": f"CPython raised {_name(got[1])}: {got[1]}",
+                    "sig": f"invalid {_name(got[1])}", "set": k}
+    return None
 
 
 def _run_set(ref, jit, k, rel):

@@ -29,14 +29,20 @@ def _stmt_lists(tree):
     return out
 
 
+def _fills(stmt):
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "fill")
+
+
 def _edits(tree):
     """Functions that each make one change to (a copy of) tree, in the order
     they are tried: big cuts first."""
     edits = []
     lists = _stmt_lists(tree)
     for li, (node, field) in enumerate(lists):
-        for i in range(len(getattr(node, field))):
-            edits.append(("drop", li, i))
+        for i, stmt in enumerate(getattr(node, field)):
+            if not _fills(stmt):   # np.empty's garbage must not become a mismatch
+                edits.append(("drop", li, i))
             if isinstance(getattr(node, field)[i], (ast.If, ast.For, ast.While)):
                 edits.append(("inline", li, i))
     # helpers removed whole
@@ -67,7 +73,8 @@ def _parts(node):
         return [node.body, node.orelse]
     if isinstance(node, ast.UnaryOp):
         return [node.operand]
-    if isinstance(node, ast.Call) and node.args and not isinstance(node.func, ast.Attribute):
+    if (isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Name)
+            and node.func.id not in ("float", "int", "bool")):   # the conversions keep NumPy scalars out
         return list(node.args)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("copy", "conjugate"):
         return [node.func.value]
@@ -91,7 +98,13 @@ def _apply(tree, edit):
             stmts[b:b + 1] = inner
         return t
     if kind == "module_drop":
+        name = t.body[a].name
         del t.body[a]
+        for stmt in t.body:   # and its entry in JIT
+            if isinstance(stmt, ast.Assign) and stmt.targets[0].id == "JIT":
+                keep = [i for i, k in enumerate(stmt.value.keys) if k.value != name]
+                stmt.value.keys = [stmt.value.keys[i] for i in keep]
+                stmt.value.values = [stmt.value.values[i] for i in keep]
         return t
     if kind == "ret_item":
         w, k = b

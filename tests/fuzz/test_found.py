@@ -1,0 +1,70 @@
+"""Every reproducer the generator kept (found/*.py) runs again under CPython
+and Kiln, each in a worker process (a crash fails the test, not pytest),
+and must now agree and free every block.
+
+A reproducer of a bug still open is listed in KNOWN_OPEN with what is wrong:
+its test must still fail (and is reported as xfailed), so the suite stays green while the
+bug is there and turns red when it is fixed, telling the fixer to take the
+line out of KNOWN_OPEN. (It must still fail the way it was kept: another
+failure is a failure of the test.)"""
+import os
+
+import pytest
+
+from .campaign import FOUND
+from .driver import Pool
+
+KNOWN_OPEN = {
+    "compile_error_1_3.py":
+        "an Optional array argument is not unwrapped where it is used as an array (indexing, item "
+        "assignment, .shape, .T, .copy(), iteration), not even after `if a is None: return`: a "
+        "TypingError, where Numba unwraps it (TypeError at run time for None)",
+    "compile_error_1_149.py":
+        "`a *= b` of arrays whose result dtype differs from a's (int32 *= int64, float32 *= float64) "
+        "is refused as a rebinding; NumPy computes it in place with same_kind casting",
+    "unsupported_1_162.py":
+        "an inner def after a raise that always runs: UnsupportedError 'cannot find the code of the "
+        "inner function' where CPython raises the exception",
+    "mismatch_1_141.py":
+        "np.sum of a Fortran-ordered 2-d array adds in C order, not NumPy's memory order "
+        "(1 ulp off, made visible by `1e10 % s`)",
+    "mismatch_2_622.py":
+        "np.argmax(a, 0) of a (0, 0) array returns an empty array where NumPy raises ValueError "
+        "(attempt to get argmax of an empty sequence); np.argmin the same",
+    "wrong_exception_1_528.py":
+        "np.max(a, axis=0) of a (0, 0) array returns an empty array where NumPy raises "
+        "ValueError (zero-size reduction)",
+}
+
+FILES = sorted(f for f in os.listdir(FOUND) if f.endswith(".py")) if os.path.isdir(FOUND) else []
+
+
+@pytest.fixture(scope="module")
+def pool():
+    p = Pool(1)
+    yield p
+    p.close()
+
+
+def test_known_open_lists_only_kept_files():
+    assert set(KNOWN_OPEN) <= set(FILES), set(KNOWN_OPEN) - set(FILES)
+
+
+def recorded(source):
+    """(KIND, SIG) the reproducer was kept with."""
+    ns = {}
+    exec(compile("\n".join(l for l in source.splitlines() if l.startswith(("KIND =", "SIG ="))), "<kept>", "exec"), ns)
+    return ns["KIND"], ns["SIG"]
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_reproducer_agrees_with_cpython(name, pool):
+    with open(os.path.join(FOUND, name)) as f:
+        source = f.read()
+    res = pool.run_one(source)
+    if name in KNOWN_OPEN:
+        assert res["kind"] != "pass", f"{name} passes now: the bug is fixed, take it out of KNOWN_OPEN"
+        assert (res["kind"], res["sig"]) == recorded(source), (
+            f"{name} fails otherwise than when kept: {res['kind']}: {res['detail'][:2000]}")
+        pytest.xfail(KNOWN_OPEN[name])
+    assert res["kind"] == "pass", f"{name}: {res['kind']}: {res['detail'][:2000]}"
