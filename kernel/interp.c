@@ -297,12 +297,31 @@ static char *error_reply(const char *ename, const char *evalue) {
     return s;
 }
 
+/* Should the request kill the process, the notebook is told which cell: the number IPython
+ * gives the cell it is about to run. */
+static void arm_last_words(const kn_msg *req) {
+    char during[160];
+    snprintf(during, sizeof during, " while handling a %s", req->msg_type);
+    if (strcmp(req->msg_type, "execute_request") == 0) {
+        PyObject *shell = PyObject_GetAttrString(it.glue, "shell");
+        PyObject *count = shell ? PyObject_GetAttrString(shell, "execution_count") : NULL;
+        long n = count && PyLong_Check(count) ? PyLong_AsLong(count) : -1;
+        Py_XDECREF(count);
+        Py_XDECREF(shell);
+        PyErr_Clear();
+        if (n >= 0) snprintf(during, sizeof during, " while running cell %ld", n);
+        else snprintf(during, sizeof during, " while running a cell");
+    }
+    kn_fatal_arm(req->header.data, during);
+}
+
 char *kn_interp_handle(const kn_msg *req, bool *stop_queue) {
     *stop_queue = false;
     free(it.parent);
     it.parent = strdup(req->header.data);
     it.request = req;
     kn_capture_set_parent(req->header.data);
+    arm_last_words(req);
 
     char *reply = NULL;
     PyObject *buffers = PyList_New((Py_ssize_t)req->n_buffers); /* owned */
@@ -335,6 +354,7 @@ char *kn_interp_handle(const kn_msg *req, bool *stop_queue) {
         Py_DECREF(result);
     }
     kn_interp_flush_output();
+    kn_fatal_disarm();
     it.request = NULL;
     return reply;
 }

@@ -123,6 +123,18 @@ int kn_msg_send(kn_session *s, void *sock, const kn_frame *ids, size_t n_ids,
                 const char *msg_type, const char *parent, const char *metadata,
                 const char *content, const kn_frame *buffers, size_t n_buffers);
 
+/* A message for a PUB socket, built and signed ahead of the time it is sent (fatal.c sends it
+ * from a signal handler, where building it could deadlock). */
+#define KN_PREPARED_PARTS 7 /* topic, delimiter, signature, header, parent, metadata, content */
+typedef struct kn_prepared {
+    char *data;                    /* malloc'd: the parts back to back */
+    size_t len[KN_PREPARED_PARTS];
+} kn_prepared;
+bool kn_msg_prepare(kn_session *s, const kn_frame *topic, const char *msg_type,
+                    const char *parent, const char *content, kn_prepared *out);
+/* Sends it without allocating a copy of its data (zmq_send_const). Returns 0 or -1. */
+int kn_msg_send_prepared(void *sock, const kn_prepared *p);
+
 /* ---- channels.c: sockets, heartbeat and control threads, iopub ---- */
 typedef struct kn_kernel {
     kn_session session;
@@ -170,6 +182,16 @@ void kn_capture_set_parent(const char *parent);
 /* Sends everything written to fd 1 / fd 2 so far (the caller flushed its stdio). */
 void kn_capture_flush(void);
 void kn_capture_stop(void);
+
+/* ---- fatal.c: one last message on iopub when a fatal signal ends the process ---- */
+/* Handles SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT (main thread, before Python starts, so that
+ * handlers installed later, compiled code's, pass them on here). */
+bool kn_fatal_start(kn_kernel *k);
+/* From now on the message is parented to parent (a request's header), `during` finishing
+ * "the kernel died: SIGSEGV" (" while running cell 3"). Main thread. */
+void kn_fatal_arm(const char *parent, const char *during);
+void kn_fatal_disarm(void); /* back to a message parented to nothing */
+void kn_fatal_stop(void);   /* nothing is sent any more: the sockets are about to close */
 
 /* ---- interp.c: the embedded CPython and IPython shell ---- */
 bool kn_interp_init(kn_kernel *k, const char *argv0, const char *connection_file);

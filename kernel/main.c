@@ -42,6 +42,7 @@ static int run_kernel(const char *argv0, const char *connection_file) {
     ok = ok && kn_channels_start_threads(&k);
     ok = ok && kn_capture_start(&k);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    ok = ok && kn_fatal_start(&k);
     if (ok && kn_interp_init(&k, argv0, connection_file)) {
         kn_log("ready: session %s, %s", k.session.id, connection_file);
         kn_shell_loop(&k);
@@ -52,6 +53,7 @@ static int run_kernel(const char *argv0, const char *connection_file) {
     kn_interp_finalize();
     kn_stop_children(CHILD_GRACE_MS);
     kn_capture_stop();
+    kn_fatal_stop();
     kn_channels_close(&k);
     kn_session_free(&k.session);
     kn_log("stopped");

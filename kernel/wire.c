@@ -339,29 +339,40 @@ static int send_part(void *sock, const void *data, size_t len, bool more) {
     }
 }
 
-int kn_msg_send(kn_session *s, void *sock, const kn_frame *ids, size_t n_ids,
-                const char *msg_type, const char *parent, const char *metadata,
-                const char *content, const kn_frame *buffers, size_t n_buffers) {
-    char date[48], header[512];
+/* A new message's header (into header, of hcap bytes) and signature (into sig, "" without a
+ * key), and its four signed frames in f, which point into header and the arguments. */
+static bool sign_message(kn_session *s, const char *msg_type, const char *parent,
+                         const char *metadata, const char *content, char *header, size_t hcap,
+                         char sig[2 * KN_MAX_DIGEST + 1], kn_frame f[4]) {
+    char date[48];
     iso_now(date, sizeof date);
     unsigned long n = atomic_fetch_add(&s->counter, 1);
-    int hlen = snprintf(header, sizeof header,
+    int hlen = snprintf(header, hcap,
                         "{\"msg_id\":\"%s_%d_%lu\",\"msg_type\":\"%s\",\"username\":\"kernel\","
                         "\"session\":\"%s\",\"date\":\"%s\",\"version\":\"" KN_PROTOCOL_VERSION "\"}",
                         s->id, (int)getpid(), n, msg_type, s->id, date);
-    if (hlen < 0 || (size_t)hlen >= sizeof header) return -1;
-    kn_frame signed_frames[4] = {
-        {header, (size_t)hlen},
-        {(char *)(parent ? parent : "{}"), parent ? strlen(parent) : 2},
-        {(char *)(metadata ? metadata : "{}"), metadata ? strlen(metadata) : 2},
-        {(char *)(content ? content : "{}"), content ? strlen(content) : 2},
-    };
-    char sig[2 * KN_MAX_DIGEST + 1] = "";
+    if (hlen < 0 || (size_t)hlen >= hcap) return false;
+    f[0] = (kn_frame){header, (size_t)hlen};
+    f[1] = (kn_frame){(char *)(parent ? parent : "{}"), parent ? strlen(parent) : 2};
+    f[2] = (kn_frame){(char *)(metadata ? metadata : "{}"), metadata ? strlen(metadata) : 2};
+    f[3] = (kn_frame){(char *)(content ? content : "{}"), content ? strlen(content) : 2};
+    sig[0] = '\0';
     if (s->key_len) {
         unsigned char digest[KN_MAX_DIGEST];
-        if (!hmac_frames(s, signed_frames, 4, digest)) return -1;
+        if (!hmac_frames(s, f, 4, digest)) return false;
         to_hex(digest, s->digest_len, sig);
     }
+    return true;
+}
+
+int kn_msg_send(kn_session *s, void *sock, const kn_frame *ids, size_t n_ids,
+                const char *msg_type, const char *parent, const char *metadata,
+                const char *content, const kn_frame *buffers, size_t n_buffers) {
+    char header[512], sig[2 * KN_MAX_DIGEST + 1];
+    kn_frame signed_frames[4];
+    if (!sign_message(s, msg_type, parent, metadata, content, header, sizeof header, sig,
+                      signed_frames))
+        return -1;
     for (size_t i = 0; i < n_ids; i++)
         if (send_part(sock, ids[i].data, ids[i].len, true) < 0) return -1;
     if (send_part(sock, KN_DELIMITER, strlen(KN_DELIMITER), true) < 0) return -1;
@@ -371,5 +382,36 @@ int kn_msg_send(kn_session *s, void *sock, const kn_frame *ids, size_t n_ids,
             return -1;
     for (size_t i = 0; i < n_buffers; i++)
         if (send_part(sock, buffers[i].data, buffers[i].len, i + 1 < n_buffers) < 0) return -1;
+    return 0;
+}
+
+bool kn_msg_prepare(kn_session *s, const kn_frame *topic, const char *msg_type,
+                    const char *parent, const char *content, kn_prepared *out) {
+    char header[512], sig[2 * KN_MAX_DIGEST + 1];
+    kn_frame f[4];
+    memset(out, 0, sizeof *out);
+    if (!sign_message(s, msg_type, parent, NULL, content, header, sizeof header, sig, f))
+        return false;
+    const kn_frame parts[KN_PREPARED_PARTS] = {
+        *topic, {KN_DELIMITER, strlen(KN_DELIMITER)}, {sig, strlen(sig)}, f[0], f[1], f[2], f[3]};
+    size_t total = 0;
+    for (int i = 0; i < KN_PREPARED_PARTS; i++) total += parts[i].len;
+    out->data = malloc(total ? total : 1);
+    if (!out->data) return false;
+    for (int i = 0, at = 0; i < KN_PREPARED_PARTS; at += (int)parts[i].len, i++) {
+        memcpy(out->data + at, parts[i].data, parts[i].len);
+        out->len[i] = parts[i].len;
+    }
+    return true;
+}
+
+int kn_msg_send_prepared(void *sock, const kn_prepared *p) {
+    size_t at = 0;
+    for (int i = 0; i < KN_PREPARED_PARTS; at += p->len[i], i++) {
+        /* zmq_send_const keeps a reference to the data instead of allocating a copy */
+        int flags = i + 1 < KN_PREPARED_PARTS ? ZMQ_SNDMORE : 0;
+        while (zmq_send_const(sock, p->data + at, p->len[i], flags) < 0)
+            if (zmq_errno() != EINTR) return -1;
+    }
     return 0;
 }
