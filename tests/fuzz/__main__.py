@@ -1,11 +1,12 @@
 """python3 -m tests.fuzz --programs N --seed S [--workers W] [--no-keep] [--avoid-known]
+python3 -m tests.fuzz --shrink FILE
 
 Runs a campaign and prints one line per failure as it is found, then the
 summary: programs run, passed, and failures by kind."""
 import argparse
 import sys
 
-from .campaign import run, summary
+from .campaign import run, shrink_file, summary
 from .gen_program import KNOWN_OPEN_CONSTRUCTS
 
 
@@ -19,7 +20,12 @@ def main(argv=None):
     ap.add_argument("--avoid-known", action="store_true",
                     help="leave out the constructs of known open bugs (as the CI campaign does)")
     ap.add_argument("--shrink-limit", type=int, default=12, help="at most this many new reproducers")
+    ap.add_argument("--shrink", metavar="FILE", help="shrink the program in FILE into found/ instead of a campaign")
     args = ap.parse_args(argv)
+    if args.shrink:
+        path = shrink_file(args.shrink)
+        print(f"kept {path}" if path else "it does not fail")
+        return 0
     counts, _ = run(args.programs, args.seed, args.workers, keep=not args.no_keep,
                     shrink_limit=args.shrink_limit, start=args.start,
                     avoid=KNOWN_OPEN_CONSTRUCTS if args.avoid_known else ())

@@ -111,3 +111,21 @@ def summary(counts, programs):
     lines.append(f"failures: {sum(counts[k] for k in KINDS)} "
                  f"(compile errors of constructs Kiln says it lacks, 'unsupported': {counts['unsupported']})")
     return "\n".join(lines)
+
+
+def shrink_file(path):
+    """Shrinks the program in path into found/ (named after the file);
+    None when it does not fail."""
+    source = open(path).read()
+    pool = Pool(2)
+    try:
+        res = pool.run_one(source)
+        if res["kind"] in NOT_FAILURES:
+            return None
+        small = shrink(source, res, pool)
+    finally:
+        pool.close()
+    out = os.path.join(FOUND, f"{res['kind']}_{os.path.splitext(os.path.basename(path))[0]}.py")
+    with open(out, "w") as f:
+        f.write(reproducer_text(small, res, "?", os.path.basename(path)))
+    return out

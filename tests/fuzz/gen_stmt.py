@@ -18,7 +18,7 @@ Rules that keep CPython and Kiln comparable (documented differences):
   array, or adds into a scalar (a float sum may differ in rounding: the
   campaign compares such programs with a tolerance)."""
 from .gen_expr import ExprGen, dtype_of, witness
-from .gen_types import (BOOL, CPLX, FLOAT, INT, Arr, Dct, Elem, Func, Lst, St, Tup, broadcast, kind, npname,
+from .gen_types import (BOOL, CPLX, FLOAT, INT, Arr, Dct, DctA, Elem, Func, Lst, LstA, St, Tup, broadcast, kind, npname,
                         same_kiln_type)
 
 import numpy as np
@@ -35,7 +35,7 @@ class StmtGen(ExprGen):
         ("s_array_new", 5), ("s_array_expr", 6), ("s_array_rebind", 3), ("s_array_write", 4),
         ("s_reduce", 4), ("s_np_func", 5), ("s_if", 5), ("s_for_range", 5), ("s_for_iter", 3),
         ("s_while", 2), ("s_list", 3), ("s_dict", 3), ("s_set", 2), ("s_raise", 1),
-        ("s_inner_def", 2), ("s_call_helper", 2), ("s_prange", 4),
+        ("s_array_container", 3), ("s_inner_def", 2), ("s_call_helper", 2), ("s_prange", 12),
     ]
 
     def block(self, scope, ind, n, ctx):
@@ -257,6 +257,8 @@ class StmtGen(ExprGen):
                 ax_text = f"axis={ax}"
             else:
                 ax_text = str(ax)
+            if fn in ("np.min", "np.max", "np.argmax", "np.argmin") and "empty_axis_reduction" in self.avoid:
+                fn = "np.sum"
             dt = dtype_of(lambda: getattr(np, fn[3:])(np.ones((2,) * len(t.dims), t.dtype), axis=ax))
             if dt is None:
                 return None
@@ -333,6 +335,7 @@ class StmtGen(ExprGen):
         lines = [f"{sp}if {self.expr(scope, BOOL, 2)}:"]
         if r.random() < 0.25:
             lines += [f"{sp}    return {self.ret_expr(scope)}"]
+            self.left = True
         else:
             lines += self.nested(scope, ind + 1, ctx)
         for _ in range(r.choice([0, 0, 1, 2])):
@@ -343,6 +346,7 @@ class StmtGen(ExprGen):
 
     def s_raise(self, scope, ind, ctx):
         exc = self.r.choice(["ValueError", "IndexError", "ZeroDivisionError", "KeyError"])
+        self.left = True
         sp = "    " * ind
         return [f"{sp}if {self.expr(scope, BOOL, 2)}:", f"{sp}    raise {exc}(\"generated {self.fresh('e')}\")"]
 
@@ -494,11 +498,50 @@ class StmtGen(ExprGen):
         scope.vars[v] = St(INT)
         return lines
 
+    def s_array_container(self, scope, ind, ctx):
+        """Lists and dicts holding arrays (each holds a reference on its
+        arrays): made, grown, read, and rebound. Their arrays are all new
+        (C order): Kiln's containers hold arrays of one layout (documented)."""
+        r = self.r
+        sp = "    " * ind
+        mine = self.rebindable(scope, lambda t: isinstance(t, (LstA, DctA)))
+        if mine and r.random() < 0.6:
+            n, t = r.choice(mine)
+            same = self.arrays(scope, lambda a: a.dtype == t.dtype and len(a.dims) == t.ndim)
+            c = r.randrange(3)
+            if c == 0 and same:
+                m, _ = r.choice(same)
+                val = r.choice([f"{m}.copy()", f"{m} * 2" if t.dtype != "bool" else f"~{m}"])
+                if isinstance(t, LstA):
+                    return [f"{sp}{n}.append({val})"]
+                return [f"{sp}{n}[{self.expr(scope, INT, 1)} % 4] = {val}"]
+            pick = (f"{n}[{self.small_int_leaf(scope)} % len({n})]" if isinstance(t, LstA)
+                    else f"{n}[{r.choice(list(range(4)))}]")
+            if c == 1:
+                return [f"{sp}{self.new(scope, 'x', FLOAT)} = float(np.sum({pick}))"]
+            return [f"{sp}{self.new(scope, 'x', INT)} = len({n})"]
+        arrs = self.arrays(scope)
+        if not arrs:
+            return None
+        m, a = r.choice(arrs)
+        v = self.fresh("l")
+        if r.random() < 0.5:
+            i = self.fresh("i")
+            lines = [f"{sp}{v} = [{m}.copy()]", f"{sp}for {i} in range({self.small_int_leaf(scope)} % 4):",
+                     f"{sp}    {v}.append({m}.copy())"]
+            scope.vars[v] = LstA(a.dtype, len(a.dims))
+        else:
+            lines = [f"{sp}{v} = {{0: {m}.copy(), 1: {m}.copy(), 2: {m}.copy(), 3: {m}.copy()}}"]
+            scope.vars[v] = DctA(a.dtype, len(a.dims))
+        return lines
+
     # ---- functions -------------------------------------------------------
     def s_inner_def(self, scope, ind, ctx):
         """An inner def reading the enclosing function's variables."""
         if ctx.get("fn") != "entry" or ctx.get("depth", 0) > 0:
             return None
+        if getattr(self, "left", False) and "def_after_exit" in self.avoid:
+            return None   # a condition may be constant: the def would be dead code
         r = self.r
         sp = "    " * ind
         name = self.fresh("g")

@@ -33,6 +33,8 @@ St = _type("St", "elem")                  # a set of INT
 Opt = _type("Opt", "arr")                 # None or the array type arr (arguments only)
 Elem = _type("Elem", "dtype")             # a NumPy scalar from iterating an array
 Func = _type("Func", "params ret")        # a function: [(name, type, default)], result type
+LstA = _type("LstA", "dtype ndim")        # a list of arrays of one dtype and ndim
+DctA = _type("DctA", "dtype ndim")        # a dict of INT keys to arrays of one dtype and ndim
 
 ARRAY_DTYPES = ["int8", "int32", "int64", "uint8", "float32", "float64", "bool"]
 # result dtypes Kiln and NumPy 1.24 share; float16 (NumPy's answer to np.sqrt

@@ -92,9 +92,12 @@ def run_program(source, filename):
             return {"kind": "invalid", "detail": f"load: {_name(exc)}: {exc}", "set": None, "sig": "load"}
         try:
             jit = load_kiln(source, filename)
-        except kiln.TypingError as exc:   # a function with a signature compiles when decorated
+        except Exception as exc:   # a function with a signature compiles when decorated
             bad = _reference_invalid(ref, n_sets)
-            return bad or _refused(exc)
+            if bad or isinstance(exc, kiln.TypingError):
+                return bad or _refused(exc)
+            return {"kind": "kiln_exception", "detail": f"compiling: {_name(exc)}: {exc}", "sig": signature(exc),
+                    "set": None}
         for k in range(n_sets):
             res = _run_set(ref, jit, k, rel)
             if res is not None:
