@@ -14,6 +14,7 @@
  * too. */
 #define _GNU_SOURCE   /* gettid, pthread_getattr_np */
 #include "jit/fault.h"
+#include "jit/nrt.h"
 #include "jit/runtime.h"
 
 #include <pthread.h>
@@ -42,6 +43,7 @@ typedef struct guard {
 static struct {
     _Atomic pid_t tid;
     guard *_Atomic innermost;
+    kj_nrt_ring *ring;    /* of the innermost call tracking this thread's blocks, or NULL (only this thread uses it) */
 } threads[MAX_THREADS];
 static _Thread_local int my_slot = -1;   /* -2: none was free */
 static pthread_key_t thread_key;          /* its value: the thread's alternate stack, or &thread_key */
@@ -57,7 +59,7 @@ static const char fault_message[] =
     "compiled code read or wrote memory outside its arrays. The usual cause is an index out of "
     "bounds: compiled code does not check indices unless compiled with boundscheck=True "
     "(@kiln.jit(boundscheck=True), or %%jit --boundscheck in a notebook), which raises IndexError at "
-    "the line. Memory the call allocated before the fault is not freed.";
+    "the line.";
 static const char overflow_message[] =
     "maximum recursion depth exceeded in compiled code: its stack overflowed";
 
@@ -171,9 +173,25 @@ static bool on_stack_edge(void *addr) {
     return got && a + (2u << 20) >= bottom && a < bottom + 64 * 1024;
 }
 
-/* After the jump: g off the chain, the fault this thread's pending error. */
-static int faulted(guard *g) {
+kj_nrt_ring *kj_fault_ring(void) {
+    int slot = my_slot;
+    return slot >= 0 ? threads[slot].ring : NULL;
+}
+
+/* The end of a call that tracked this thread's blocks on ring (nrt.h):
+ * the ring of the call around it, if any, tracks again. */
+static void end_tracking(int slot, kj_nrt_ring *ring, kj_nrt_ring *outer, bool failed) {
+    threads[slot].ring = outer;
+    if (failed || ring->head)
+        kj_nrt_ring_close(ring, failed);
+}
+
+/* After the jump: g off the chain, the fault this thread's pending error,
+ * and, if g was tracking (ring), what the call allocated freed. */
+static int faulted(guard *g, kj_nrt_ring *ring, kj_nrt_ring *outer) {
     atomic_store(&threads[my_slot].innermost, g->prev);
+    if (ring)
+        end_tracking(my_slot, ring, outer, true);
     bool overflow = on_stack_edge(g->addr);
     kj_rt_raise(overflow ? PyExc_RecursionError : kj_MemoryFault, overflow ? overflow_message : fault_message);
     return 1;
@@ -189,19 +207,32 @@ static inline int thread_slot(void) {
 /* The body of every guarded call: a macro, because sigsetjmp must run in
  * the frame that stays live while the compiled code runs. g is not
  * initialised as a whole: clearing its sigjmp_buf cost more than the rest
- * of a call of an identity function. */
-#define GUARDED(call)                                                                 \
+ * of a call of an identity function. A call from Python or NumPy (track)
+ * tracks the blocks its thread allocates on a ring of its own until it
+ * ends (nrt.h); a pool chunk tracks none of its own: on the caller's
+ * thread the call around it tracks them, and what a worker made may be
+ * the caller's to free. ring_ is written after sigsetjmp only through its
+ * address, which the thread's record holds, so a jump finds it in memory. */
+#define GUARDED(track, call)                                                          \
     do {                                                                              \
         const int slot_ = thread_slot();                                              \
         if (slot_ < 0)                                                                \
             return (call);                                                            \
         guard g;                                                                      \
         g.prev = atomic_load_explicit(&threads[slot_].innermost, memory_order_relaxed); \
+        kj_nrt_ring ring_, *const outer_ = threads[slot_].ring;                       \
+        if (track) {                                                                  \
+            atomic_init(&ring_.lock, 0);                                              \
+            ring_.head = NULL;                                                        \
+            threads[slot_].ring = &ring_;                                             \
+        }                                                                             \
         if (sigsetjmp(g.env, 0))                                                      \
-            return faulted(&g);                                                       \
+            return faulted(&g, (track) ? &ring_ : NULL, outer_);                      \
         atomic_store_explicit(&threads[slot_].innermost, &g, memory_order_relaxed);   \
         int status = (call);                                                          \
         atomic_store_explicit(&threads[slot_].innermost, g.prev, memory_order_relaxed); \
+        if (track)                                                                    \
+            end_tracking(slot_, &ring_, outer_, status != 0);                         \
         return status;                                                                \
     } while (0)
 
@@ -210,14 +241,14 @@ static inline int thread_slot(void) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wclobbered"
 
-int kj_guarded_entry(int (*entry)(void *, void **), void *ret, void **args) { GUARDED(entry(ret, args)); }
+int kj_guarded_entry(int (*entry)(void *, void **), void *ret, void **args) { GUARDED(true, entry(ret, args)); }
 
 int kj_guarded_body(kj_pool_body body, void *ctx, int64_t lo, int64_t hi, int64_t slot) {
-    GUARDED(body(ctx, lo, hi, slot));
+    GUARDED(false, body(ctx, lo, hi, slot));
 }
 
 int kj_guarded_loop(kj_ufunc_loop loop, char **args, const intptr_t *dims, const intptr_t *steps) {
-    GUARDED(loop(args, dims, steps, NULL));
+    GUARDED(true, loop(args, dims, steps, NULL));
 }
 
 #pragma GCC diagnostic pop

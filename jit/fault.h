@@ -5,9 +5,10 @@
  * either raises SIGSEGV (or SIGBUS). While a guarded call runs, the
  * handler jumps back to the guard, which reports kiln.MemoryFault (or
  * RecursionError for the stack) as the call's error, and the notebook
- * keeps its variables. An overrun that lands in mapped memory does not
- * fault and cannot be caught this way; memory the call allocated before
- * the fault is not freed. */
+ * keeps its variables; what the call allocated before the fault is freed
+ * (nrt.h's rings; not what pool workers of a parallel loop allocated in the
+ * chunk that faulted). An overrun that lands in mapped memory does not
+ * fault and cannot be caught this way. */
 #ifndef KILN_JIT_FAULT_H
 #define KILN_JIT_FAULT_H
 
@@ -22,6 +23,10 @@ extern PyObject *kj_MemoryFault;
  * guarded calls to the handler it replaced, and adds kiln.MemoryFault to
  * module. Returns 0, or -1 with a Python exception set. */
 int kj_install_fault_handler(PyObject *module);
+
+/* The ring of the guarded call that is tracking this thread's
+ * allocations, or NULL (nrt.c, for each new block). */
+struct kj_nrt_ring *kj_fault_ring(void);
 
 /* entry(ret, args) under a guard: its status, or 1 with the fault as this
  * thread's pending runtime error (runtime.h). */

@@ -1,15 +1,26 @@
 /* lower_nrt: where compiled code takes and gives back references on the
- * blocks of nrt.h. The rules, for every value whose type holds arrays or
- * lists (kj_nrt_counted):
+ * blocks of nrt.h. The rules, for every value whose type holds arrays,
+ * lists, dicts or sets (kj_nrt_counted), which every feature that makes,
+ * stores or unpacks such values follows:
  *   - an expression's value is borrowed; an expression that makes a new
  *     reference (an allocation, a call returning an array) registers it as
  *     a temporary of the statement being lowered, given back when that
  *     statement ends (or when the function exits, for break/continue);
+ *   - a value borrowed from a local lives only while that local holds it:
+ *     a statement that may rebind the local before it is done with the
+ *     value takes a reference of its own first (a temporary). Tuple
+ *     assignment does, for every part: `u, v = v, u`;
  *   - a local variable owns one reference: storing increments the new
- *     value and decrements the old; arguments are incremented on entry;
- *   - `return v` increments v for the caller; every exit of the function
- *     goes through one cleanup block that gives back all locals and
- *     temporaries.
+ *     value before it decrements the old; arguments the body rebinds are
+ *     incremented on entry (the others borrow the caller's);
+ *   - a container owns one reference on each item it holds (a list, a
+ *     dict's values), taken when the item is stored, given back when it is
+ *     replaced or the container is freed;
+ *   - `return v` increments v for the caller; every exit of the function,
+ *     by return or by an exception raised on any line, goes through one
+ *     cleanup block that gives back all locals and temporaries;
+ *   - a fault skips those cleanups: the guarded call then frees whatever
+ *     its thread allocated that is still live (nrt.h's rings).
  * Only the host CPU target counts (GPU code never allocates). */
 #ifndef KILN_JIT_LOWER_NRT_H
 #define KILN_JIT_LOWER_NRT_H

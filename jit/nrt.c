@@ -2,6 +2,7 @@
  * counters that prove it is all given back, and the Python object that
  * keeps a block alive under a NumPy array returned to Python. */
 #include "jit/cfunc.h"
+#include "jit/fault.h"
 #include "jit/nrt.h"
 #include "jit/rt_dict.h"
 #include "jit/rt_linalg.h"
@@ -126,6 +127,56 @@ static void give_back(kj_block_t *b) {
         free(out[i]->allocation);
 }
 
+/* ---- rings (nrt.h) ---- */
+
+static void lock_ring(kj_nrt_ring *r) {
+    while (atomic_exchange_explicit(&r->lock, 1, memory_order_acquire))
+        ;
+}
+
+static void unlock_ring(kj_nrt_ring *r) { atomic_store_explicit(&r->lock, 0, memory_order_release); }
+
+/* The ring of blocks a failed call's close is freeing: their counts no
+ * longer matter, and nothing but the close frees them. */
+static kj_nrt_ring dying;
+
+static void unlink_block(kj_block_t *b) {
+    kj_nrt_ring *r = b->ring;
+    lock_ring(r);
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        r->head = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+    unlock_ring(r);
+}
+
+/* The counters, then the memory back. */
+static void release(kj_block_t *b) {
+    atomic_fetch_add_explicit(&n_frees, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&n_live_bytes, b->nbytes, memory_order_relaxed);
+    give_back(b);
+}
+
+void kj_nrt_ring_close(kj_nrt_ring *ring, int failed) {
+    /* the call is over, and with it every pool chunk that could free a block of the ring */
+    kj_block_t *left = ring->head;
+    ring->head = NULL;
+    for (kj_block_t *b = left; b; b = b->next)
+        b->ring = failed ? &dying : NULL;
+    if (!failed)
+        return;
+    for (kj_block_t *b = left; b; b = b->next)   /* a list's items may be on the ring too: decref skips those */
+        if (b->dtor)
+            b->dtor(b);
+    while (left) {
+        kj_block_t *next = left->next;
+        release(left);
+        left = next;
+    }
+}
+
 kj_block_t *kj_nrt_alloc(int64_t nbytes) {
     if (nbytes < 0)
         return NULL;
@@ -144,6 +195,16 @@ kj_block_t *kj_nrt_alloc(int64_t nbytes) {
     atomic_init((_Atomic int64_t *)&b->refcnt, 1);
     b->nbytes = nbytes;
     b->dtor = NULL;
+    b->ring = kj_fault_ring();
+    if (b->ring) {
+        lock_ring(b->ring);
+        b->prev = NULL;
+        b->next = b->ring->head;
+        if (b->next)
+            b->next->prev = b;
+        b->ring->head = b;
+        unlock_ring(b->ring);
+    }
     atomic_fetch_add_explicit(&n_allocs, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&n_live_bytes, nbytes, memory_order_relaxed);
     return b;
@@ -171,11 +232,13 @@ void kj_nrt_decref(void *owner) {
     if (atomic_fetch_sub_explicit((_Atomic int64_t *)&b->refcnt, 1, memory_order_release) != 1)
         return;
     atomic_thread_fence(memory_order_acquire);
+    if (b->ring == &dying)
+        return;
+    if (b->ring)
+        unlink_block(b);
     if (b->dtor)
         b->dtor(b);
-    atomic_fetch_add_explicit(&n_frees, 1, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&n_live_bytes, b->nbytes, memory_order_relaxed);
-    give_back(b);
+    release(b);
 }
 
 kj_nrt_stats_t kj_nrt_stats(void) {

@@ -14,6 +14,7 @@
 #define KILN_JIT_NRT_H
 
 #include <Python.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "jit/runtime.h"
@@ -25,12 +26,27 @@
 typedef struct kj_block kj_block_t;
 typedef void (*kj_block_dtor)(kj_block_t *b);
 
+/* The blocks a guarded call (fault.h) allocated on its thread that are
+ * still live. When the call fails, by an exception or a caught fault,
+ * none of them can have reached anything that outlives it (results are
+ * handed to Python only after a call succeeds, and compiled code stores
+ * references nowhere else), so whatever is left on the ring is garbage: a
+ * fault skipped the cleanup of the frames that held it. When the call
+ * succeeds, what is left is its results, let go of the ring. Zeroed: an
+ * empty, unlocked ring. */
+typedef struct kj_nrt_ring {
+    _Atomic int lock;            /* a spin lock: a pool worker may free a block of the caller's */
+    kj_block_t *head;
+} kj_nrt_ring;
+
 struct kj_block {
     int64_t refcnt;              /* atomic */
     int64_t nbytes;              /* of the data */
     int64_t capacity;            /* bytes the data area holds (>= nbytes; a recycled block may be larger) */
     kj_block_dtor dtor;          /* frees what the data points to (lists), or NULL */
     void *allocation;            /* what free() takes: the block, or before it (nrt.c, place_large) */
+    kj_nrt_ring *ring;           /* the ring holding it, or NULL */
+    kj_block_t *prev, *next;     /* on the ring */
 };
 
 /* A new block with one reference and nbytes of data (uninitialized);
@@ -44,6 +60,11 @@ void kj_nrt_decref(void *owner);
 static inline int kj_nrt_is_block(const void *owner) { return ((uintptr_t)owner & 1) != 0; }
 static inline kj_block_t *kj_nrt_block(void *owner) { return (kj_block_t *)((char *)owner - 1); }
 static inline void *kj_nrt_data(kj_block_t *b) { return (char *)b + KJ_NRT_HEADER; }
+
+/* Ends the guarded call that owned ring: after a failure frees every
+ * block still on it (their destructors' decrements of each other skipped),
+ * after a success lets them go. */
+void kj_nrt_ring_close(kj_nrt_ring *ring, int failed);
 
 /* The Python object to use as the base of a NumPy array on block memory:
  * it takes over the reference the caller holds on `owner`. For a borrowed

@@ -1,6 +1,7 @@
 """A fault in compiled code (an index far out of bounds, runaway recursion)
 raises an exception in the calling thread and the process goes on; a fault
 anywhere else still ends the process as it did without Kiln."""
+import gc
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import threading
 import numpy as np
 import pytest
 
+import _kiln
 import kiln
 
 FAR = 10**10   # 80 GB past an array of doubles: unmapped memory
@@ -67,6 +69,40 @@ def test_a_write_far_out_of_bounds_raises_memory_fault_and_leaves_the_array():
     assert np.array_equal(a, np.arange(10.0))
     poke(a, 2, -1.0)
     assert a[2] == -1.0
+
+
+@kiln.jit
+def allocate_then_fault(n, i):
+    a = np.ones(n)
+    parts = [np.zeros(3), a]
+    counts = {1: np.ones(2)}
+    b = a * 2
+    return b[i] + parts[0][0] + counts[1][0]
+
+
+@kiln.jit
+def allocate_then_recurse(n):
+    a = np.ones(n)
+    return a[0] + runaway(0)   # its frames allocate nothing: the overflow comes in compiled code
+
+
+def live_blocks():
+    gc.collect()
+    s = _kiln.nrt_stats()
+    return s["alloc"] - s["free"], s["live_bytes"]
+
+
+def test_what_a_faulting_call_allocated_is_freed():
+    allocate_then_fault(10, 1)
+    before = live_blocks()
+    for _ in range(3):
+        with pytest.raises(kiln.MemoryFault):
+            allocate_then_fault(10**6, FAR)   # 8 MB arrays, a list holding one, a dict of arrays
+    with pytest.raises(RecursionError):
+        allocate_then_recurse(100)
+    assert live_blocks() == before
+    assert allocate_then_fault(10, 1) == 3.0   # and the runtime goes on
+    assert live_blocks() == before
 
 
 def test_boundscheck_names_the_index_instead():
