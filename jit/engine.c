@@ -16,6 +16,7 @@
 #include <string.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/ErrorHandling.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Support.h>
@@ -99,10 +100,28 @@ static bool phase_one_done, jit_ready, straight_machine_free, object_machine_fre
 static bool compile_began;
 static bool options_set;   /* by the warm-up thread before it is joined, or under the GIL */
 
+/* The function this thread is optimizing or turning into machine code,
+ * for the fatal-error message. */
+static _Thread_local const char *compiling;
+
+/* LLVM's report_fatal_error ends the process once its handler returns (its
+ * state cannot be trusted after one, so there is no safe way back to
+ * Python): what remains is to say so, in words, rather than LLVM's bare
+ * "LLVM ERROR" or an abort. */
+static void on_llvm_fatal(const char *reason) {
+    fprintf(stderr,
+            "\nkiln: LLVM stopped with a fatal error%s%s: %s\n"
+            "kiln: this is a bug in Kiln, not in your code. LLVM cannot go on after a fatal error, so the "
+            "process ends now. Please report it with the function and the argument types.\n",
+            compiling ? " while compiling " : "", compiling ? compiling : "", reason ? reason : "(no reason given)");
+    fflush(stderr);
+}
+
 static void set_options(void) {
     if (options_set)
         return;   /* LLVM's options may only be parsed once */
     options_set = true;
+    LLVMInstallFatalErrorHandler(on_llvm_fatal);
     /* glibc's vector math (libmvec): loops of llvm.exp/sin/log... widen to
      * its SIMD functions, found by the JIT's process search once loaded */
     bool mvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL) != NULL;
@@ -556,6 +575,7 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     remark_sink sink = {.list = u->loop_remarks ? u->loop_remarks : PyList_New(0)};   /* takes the unit's */
     u->loop_remarks = NULL;
     char *msg = NULL;
+    compiling = u->err_function ? u->err_function->qualname : NULL;
     if (!sink.list)
         goto dispose;
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
@@ -615,6 +635,7 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     sink.list = NULL;
     rc = 0;
 dispose:
+    compiling = NULL;
     if (mod)
         LLVMDisposeModule(mod);
     LLVMOrcDisposeThreadSafeContext(tsc);
