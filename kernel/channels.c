@@ -12,6 +12,8 @@
 #include <zmq.h>
 
 #define PARENT_CHECK_MS 1000
+#define HEARTBEAT_IVL_MS 1000     /* ZMTP pings to every peer of shell, control and stdin */
+#define HEARTBEAT_TIMEOUT_MS 5000 /* a peer that answers none for this long is disconnected */
 
 bool kn_thread_start(pthread_t *t, void *(*fn)(void *), void *arg) {
     sigset_t all, old;
@@ -31,8 +33,14 @@ static void *bind_socket(kn_kernel *k, int type, int port, char *err, size_t err
     int linger = 1000; /* let the last replies and the final idle reach the client */
     zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof linger);
     if (type == ZMQ_ROUTER) {
-        int on = 1; /* a client that reconnects with the same identity takes its place */
-        zmq_setsockopt(s, ZMQ_ROUTER_HANDOVER, &on, sizeof on);
+        /* A reply goes by the identity its request came with, and a client's identity is its
+         * session id, which every iopub subscriber sees. So a second connection claiming an
+         * identity in use is refused (ZMQ_ROUTER_HANDOVER stays off), or a peer without the key
+         * could take over the client's replies; and ZMTP heartbeats drop a connection that died
+         * silently within seconds, so that its client, reconnecting, gets the identity back. */
+        int ivl = HEARTBEAT_IVL_MS, timeout = HEARTBEAT_TIMEOUT_MS;
+        zmq_setsockopt(s, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
+        zmq_setsockopt(s, ZMQ_HEARTBEAT_TIMEOUT, &timeout, sizeof timeout);
     }
     if (type == ZMQ_PUB) {
         int hwm = 100000; /* outputs are coalesced; a deep queue only guards against floods */
