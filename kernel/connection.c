@@ -163,8 +163,8 @@ static const char *json_skip(const char *p, const char *end) {
     p = skip_ws(p, end);
     if (p == end) return NULL;
     if (*p == '"') return json_string(p, end, NULL, NULL);
-    if (*p != '{' && *p != '[') {
-        while (p < end && strchr("+-.0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", *p) && *p) p++;
+    if (*p != '{' && *p != '[') { /* a number, true, false or null */
+        while (p < end && *p && strchr("+-.0123456789eEtruefalsn", *p)) p++;
         return p;
     }
     char close = *p == '{' ? '}' : ']';

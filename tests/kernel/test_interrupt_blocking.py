@@ -2,11 +2,12 @@
 child's exit), and in compiled code after Python code has replaced the SIGINT handler (asyncio.run
 does, and restores Python's default after). Each cell is interrupted after it says it is about to
 block; the reply must be KeyboardInterrupt, soon, and the kernel's variables must survive."""
+import os
 import time
 
 import pytest
 
-from conftest import collect, of_type, run, shell_reply, stream_text
+from conftest import BUILD, collect, of_type, run, shell_reply, stream_text
 
 DEADLINE = 5  # seconds; the issue asks for one, the bound is loose for a busy machine
 
@@ -76,6 +77,8 @@ spin(0)  # compiled now, not while the test waits
 """
 
 
+@pytest.mark.skipif(not os.path.isdir(os.path.join(BUILD, "python")),
+                    reason="a kernel-only build (tests/kernel/asan.sh): no kiln extension")
 @pytest.mark.parametrize("before", [
     "import asyncio; asyncio.run(asyncio.sleep(0))",
     "import signal; signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))",
