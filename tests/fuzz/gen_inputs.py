@@ -5,7 +5,7 @@ empty ones included, in C, Fortran, strided, reversed and transposed
 layouts."""
 import math
 
-from .gen_types import BOOL, CPLX, FLOAT, INT, Arr, Opt, npname
+from .gen_types import BOOL, FLOAT, INT, Arr, Opt, npname
 
 EDGE_INTS = [0, -1, 1, 2**63 - 1, -2**63, 2**62, 3037000500, -2**31, 2**32 + 1]
 EDGE_FLOATS = [0.0, -0.0, math.nan, math.inf, -math.inf, 1e300, -1e-300, 0.5]

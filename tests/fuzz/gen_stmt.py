@@ -17,11 +17,11 @@ Rules that keep CPython and Kiln comparable (documented differences):
 - In a prange loop each iteration writes only its own element of a new
   array, or adds into a scalar (a float sum may differ in rounding: the
   campaign compares such programs with a tolerance)."""
+import numpy as np
+
 from .gen_expr import ExprGen, dtype_of, witness
 from .gen_types import (BOOL, CPLX, FLOAT, INT, Arr, Dct, DctA, Elem, Func, Lst, LstA, St, Tup, broadcast, kind, npname,
                         same_kiln_type)
-
-import numpy as np
 
 AUG = {INT: ["+=", "-=", "*="], FLOAT: ["+=", "-=", "*=", "/="], CPLX: ["+=", "*="]}
 
@@ -402,6 +402,7 @@ class StmtGen(ExprGen):
         head, binds = r.choice(opts)
         inner.vars.update(binds)
         inner.frozen.update(binds)
+        inner.frozen.update(n for n in scope.all() if f" {n}" in head or f"({n})" in head)   # not grown while iterated
         body = self.block(inner, ind + 1, r.randrange(1, 3), dict(ctx, depth=ctx.get("depth", 0) + 1, loop=True))
         return [sp + head] + body
 

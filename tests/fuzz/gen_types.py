@@ -10,7 +10,6 @@ from collections import namedtuple
 import numpy as np
 
 INT, FLOAT, BOOL, CPLX = "int", "float", "bool", "complex"
-SCALARS = (INT, FLOAT, BOOL, CPLX)
 
 
 
@@ -43,20 +42,8 @@ KNOWN_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "u
                 "float32", "float64"}
 
 
-def ndim(t):
-    return len(t.dims)
-
-
 def kind(dtype):
     return np.dtype(dtype).kind
-
-
-def same_shape_type(a, b):
-    """Whether a variable of type a may be rebound to a value of type b
-    without changing what the generator knows of it."""
-    if isinstance(a, Arr) and isinstance(b, Arr):
-        return a.dtype == b.dtype and a.dims == b.dims
-    return a == b
 
 
 def same_kiln_type(a, b):

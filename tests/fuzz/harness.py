@@ -70,7 +70,7 @@ def signature(exc):
     lines = [ln for ln in str(exc).strip().splitlines() if not ln.startswith("Hint:")]
     last = lines[-1] if lines else ""
     last = re.sub(r"(optional\()?array\([^)]*\)\)?", lambda m: "optional(array)" if m.group(1) else "array", last)
-    last = re.sub(r"\b(arg|a|x|h|l|d|s|t|u|g)[0-9]+\b", "V", last)
+    last = re.sub(r"\b(arg|[a-z])[0-9]+\b", "V", last)
     return f"{_name(exc)}: {re.sub(r'[0-9]+', 'N', last)[:200]}"
 
 
