@@ -47,6 +47,7 @@ def _generate(seed, log, avoid=()):
 def reproducer_text(source, failure, seed, n, shrunk=True):
     head = (f'"""Found by `python3 -m tests.fuzz --seed {seed}` (program {n}){", shrunk" if shrunk else ""}.\n\n'
             + "\n".join(failure["detail"].replace('"""', "'''").splitlines()[:12]) + '\n"""\n')
+    source = "".join(ln for ln in source.splitlines(True) if not ln.startswith(("KIND = ", "SIG = ")))
     return head + source + f"\n\nKIND = {failure['kind']!r}\nSIG = {failure['sig']!r}\n"
 
 

@@ -1,7 +1,9 @@
 """A pool of worker processes (worker.py) fed programs over pipes. A worker
 that dies (a signal, an abort in compiled code) is a crash of the program it
 was running, one that runs past the time limit a hang; either way the pool
-starts a new worker and the campaign goes on."""
+starts a new worker and the campaign goes on. A worker that cannot import
+kiln (the extension being rebuilt) is not a crash: the program waits and
+runs again."""
 import json
 import os
 import selectors
@@ -11,8 +13,10 @@ import sys
 import time
 
 from . import BUILD, ROOT
+from .worker import CANNOT_START
 
 TIMEOUT_S = 60
+START_RETRIES = 60   # workers that cannot import kiln: five minutes of waiting, then crashes
 
 
 class Worker:
@@ -49,6 +53,7 @@ class Pool:
         """Yields (index, result) for each source, in the order they finish."""
         todo = list(enumerate(sources))[::-1]
         busy = {}
+        waited = 0
         sel = selectors.DefaultSelector()
         while todo or busy:
             for w in self.workers:
@@ -73,6 +78,13 @@ class Pool:
                     res = json.loads(line)
                 else:
                     code = w.proc.wait()
+                    if code == CANNOT_START and waited < START_RETRIES:
+                        waited += 1   # kiln did not import (a rebuild of the extension): the same program again
+                        time.sleep(5)
+                        self._replace(w)
+                        w.job = None
+                        todo.append((idx, sources[idx]))
+                        continue
                     res = {"kind": "crash", "detail": f"worker died: {self._death(code)}", "set": None,
                            "sig": self._death(code)}
                     self._replace(w)

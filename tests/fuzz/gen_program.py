@@ -10,7 +10,7 @@ import random
 
 from .gen_inputs import InputGen
 from .gen_stmt import StmtGen
-from .gen_types import BOOL, CPLX, FLOAT, INT, Arr, Dct, Func, Lst, Opt, Scope, St, Tup
+from .gen_types import BOOL, CPLX, FLOAT, INT, Arr, Dct, DctA, Func, Lst, LstA, Opt, Scope, St, Tup
 
 HEADER = "import math\n\nimport numpy as np\n\nfrom kiln import prange\n"
 SIG_NAMES = {INT: "int64", FLOAT: "float64", BOOL: "boolean", CPLX: "complex128"}
@@ -96,7 +96,7 @@ class ProgramGen(StmtGen):
             params.append((p, t))
         self.ret = [r.choice([INT, FLOAT, BOOL, CPLX, Arr("float64", ("x",)), Arr("int64", ("x",)),
                               Arr("float64", ("x", "y")), Lst(INT), Lst(FLOAT), Dct(INT, FLOAT), St(INT),
-                              Tup((INT, FLOAT))])
+                              Tup((INT, FLOAT)), LstA("float64", 1), DctA("int64", 2)])
                     for _ in range(r.choice([1, 1, 2, 3]))]
         body = []
         for p, t in params:

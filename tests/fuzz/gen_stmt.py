@@ -34,7 +34,7 @@ class StmtGen(ExprGen):
         ("s_scalar", 6), ("s_aug", 4), ("s_rebind", 2), ("s_swap", 3), ("s_tuple", 3),
         ("s_array_new", 5), ("s_array_expr", 6), ("s_array_rebind", 3), ("s_array_write", 4),
         ("s_reduce", 4), ("s_np_func", 5), ("s_if", 5), ("s_for_range", 5), ("s_for_iter", 3),
-        ("s_while", 2), ("s_list", 3), ("s_dict", 3), ("s_set", 2), ("s_raise", 1),
+        ("s_while", 2), ("s_try", 3), ("s_list", 3), ("s_dict", 3), ("s_set", 2), ("s_raise", 1),
         ("s_array_container", 3), ("s_inner_def", 2), ("s_call_helper", 2), ("s_prange", 12),
     ]
 
@@ -350,6 +350,27 @@ class StmtGen(ExprGen):
         sp = "    " * ind
         return [f"{sp}if {self.expr(scope, BOOL, 2)}:", f"{sp}    raise {exc}(\"generated {self.fresh('e')}\")"]
 
+    def s_try(self, scope, ind, ctx):
+        """try / except around a block that may raise (a raise statement, or
+        a division, a missing key, a pop of an empty list): the exception
+        is caught in compiled code, with what the block allocated alive."""
+        if self.deep(ctx):
+            return None
+        r = self.r
+        sp = "    " * ind
+        excs = ["ValueError", "ZeroDivisionError", "KeyError", "IndexError"]
+        caught = r.sample(excs, r.choice([1, 1, 2]))
+        body = self.nested(scope, ind + 1, ctx)
+        risky = r.randrange(3)
+        if risky == 0:
+            body += [f"{sp}    if {self.expr(scope, BOOL, 1)}:", f"{sp}        raise {r.choice(caught)}(\"caught {self.fresh('e')}\")"]
+        elif risky == 1:
+            body += [f"{sp}    {self.new(scope.child(), 'x', INT)} = {self.expr(scope, INT, 1)} // {self.expr(scope, INT, 1)}"]
+        else:
+            body += self.nested(scope, ind + 1, ctx)
+        handler = f"except ({', '.join(caught)},):" if len(caught) > 1 else f"except {caught[0]}:"
+        return [f"{sp}try:"] + body + [sp + handler] + self.nested(scope, ind + 1, ctx)
+
     def loop_exit(self, scope, ind):
         sp = "    " * ind
         return [f"{sp}if {self.expr(scope, BOOL, 1)}:", f"{sp}    {self.r.choice(['break', 'continue'])}"]
@@ -627,4 +648,8 @@ class StmtGen(ExprGen):
             return f"{{{self.lit(INT)}: {self.expr(scope, t.val, 1)}}}"
         if isinstance(t, St):
             return f"{{{self.expr(scope, INT, 1)}}}"
+        if isinstance(t, LstA):
+            return f"[np.zeros(({', '.join('2' for _ in range(t.ndim))},), dtype={npname(t.dtype)})]"
+        if isinstance(t, DctA):
+            return f"{{7: np.ones(({', '.join('2' for _ in range(t.ndim))},), dtype={npname(t.dtype)})}}"
         return "(" + ", ".join(self.value_of(scope, x) for x in t.items) + ",)"

@@ -56,6 +56,17 @@ def _edits(tree):
             for w in widths:
                 for k in range(w):
                     edits.append(("ret_item", i, (w, k)))
+    entry = _entry(tree)
+    if entry is not None:
+        for k in range(len(entry.args.args)):
+            edits.append(("param", k, 0))
+    args = _args_fn(tree)
+    if args is not None:
+        for j, node in enumerate(ast.walk(args)):
+            if isinstance(node, ast.List) and len(node.elts) > 1:
+                edits.append(("args_list", j, 0))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "asfortranarray":
+                edits.append(("args_list", j, 1))
     n_expr = sum(1 for fn in tree.body if isinstance(fn, ast.FunctionDef) and fn.name != "ARGS"
                  for _ in ast.walk(fn))
     for j in range(n_expr):
@@ -115,6 +126,31 @@ def _apply(tree, edit):
                 del n.value.elts[k]
                 hit = True
         return t if hit else None
+    if kind == "param":   # a parameter of the entry, and its value in every argument set
+        fn = _entry(t)
+        if a >= len(fn.args.args):
+            return None
+        name = fn.args.args[a].arg
+        del fn.args.args[a]
+        for call in _args_fn(t).body[-1].value.elts:
+            pos, kw = call.elts
+            if a < len(pos.elts):
+                del pos.elts[a]
+            else:
+                keep = [i for i, k in enumerate(kw.keys) if k.value != name]
+                kw.keys = [kw.keys[i] for i in keep]
+                kw.values = [kw.values[i] for i in keep]
+        return t
+    if kind == "args_list":   # the values of an argument array made plain, or its layout C
+        node = list(ast.walk(_args_fn(t)))[a]
+        if b == 0:
+            first = node.elts[0]
+            plain = "True" if isinstance(first, ast.Constant) and isinstance(first.value, bool) else "1"
+            if all(isinstance(e, ast.Constant) and repr(e.value) == plain for e in node.elts):
+                return None
+            node.elts = [ast.parse(plain, mode="eval").body for _ in node.elts]
+            return t
+        return _replace(t, node, node.args[0])
     # an expression replaced by one of its parts
     nodes = [n for fn in t.body if isinstance(fn, ast.FunctionDef) and fn.name != "ARGS" for n in ast.walk(fn)]
     if a >= len(nodes):
@@ -123,16 +159,36 @@ def _apply(tree, edit):
     parts = _parts(target)
     if b >= len(parts):
         return None
-    for parent in nodes:
+    return _replace(t, target, parts[b])
+
+
+def _entry(tree):
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and stmt.targets[0].id == "ENTRY":
+            name = stmt.value.value
+            return next(fn for fn in tree.body if isinstance(fn, ast.FunctionDef) and fn.name == name)
+    return None
+
+
+def _args_fn(tree):
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and fn.name == "ARGS":
+            return fn
+    return None
+
+
+def _replace(tree, target, new):
+    """tree with the node target replaced by new, or None."""
+    for parent in ast.walk(tree):
         for field, value in ast.iter_fields(parent):
             if value is target:
-                setattr(parent, field, parts[b])
-                return t
+                setattr(parent, field, new)
+                return tree
             if isinstance(value, list):
                 for i, v in enumerate(value):
                     if v is target:
-                        value[i] = parts[b]
-                        return t
+                        value[i] = new
+                        return tree
     return None
 
 

@@ -9,11 +9,17 @@ import os
 import sys
 import tempfile
 
+CANNOT_START = 75   # EX_TEMPFAIL
+
 
 def main():
     answers = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
-    from .harness import run_program   # after the redirection: kiln may print while loading
+    try:
+        from .harness import run_program   # after the redirection: kiln may print while loading
+    except ImportError as exc:   # the build being remade: the driver waits and starts another
+        print(f"worker cannot import kiln: {exc}", file=sys.stderr)
+        sys.exit(CANNOT_START)
     folder = tempfile.mkdtemp(prefix="kiln_fuzz_")
     for line in sys.stdin:
         req = json.loads(line)
