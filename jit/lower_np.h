@@ -31,6 +31,8 @@ LLVMValueRef kj_np_load(kj_lw *w, LLVMValueRef p, const kj_type *et);
 LLVMValueRef kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et);
 /* Whether arr is C-contiguous (an i1 computed from its strides). */
 LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
+/* Whether arr's elements lie in Fortran order, without gaps (an i1). */
+LLVMValueRef kj_np_is_fortran(kj_lw *w, LLVMValueRef arr, const kj_type *t);
 
 /* Raising with a message the runtime formats: kj_np_fail_begin branches
  * to a new block when cond holds and returns the block to continue in;

@@ -436,10 +436,66 @@ LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at) {
     return data;
 }
 
+/* NumPy's ValueError for reduction m along an axis of length 0, or NULL
+ * when m has an identity (nanargmin and nanargmax keep their own). */
+static const char *empty_axis_error(const char *m) {
+    if (!strcmp(m, "argmin") || !strcmp(m, "argmax"))
+        return m[4] == 'a' ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence";
+    if (!strcmp(m, "nanmin") || !strcmp(m, "nanmax"))
+        return m[4] == 'a' ? "zero-size array to reduction operation fmax which has no identity"
+                           : "zero-size array to reduction operation fmin which has no identity";
+    if (!strcmp(m, "min") || !strcmp(m, "max") || !strcmp(m, "amin") || !strcmp(m, "amax"))
+        return strstr(m, "max") ? "zero-size array to reduction operation maximum which has no identity"
+                                : "zero-size array to reduction operation minimum which has no identity";
+    return NULL;
+}
+
+/* Whether reduction m of a whole array of type at gives another float
+ * result in memory order than in C order (a Fortran-ordered array: NumPy
+ * adds in memory order). */
+static bool order_sensitive(const char *m, const kj_type *at, const kj_type *t, kj_node *axisn) {
+    static const char *const names[] = {"sum", "mean", "var", "std", "nansum", "nanmean",
+                                        "nanvar", "nanstd", NULL};
+    if ((axisn && axisn->type->kind != KJ_T_NONE) || at->kind != KJ_T_ARRAY || at->ndim < 2 ||
+        at->layout == KJ_LAYOUT_C || (t->kind != KJ_T_FLOAT && t->kind != KJ_T_COMPLEX))
+        return false;
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(names[i], m))
+            return true;
+    return false;
+}
+
+static LLVMValueRef lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arrn, kj_node *axisn);
+
 LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arrn, kj_node *axisn) {
     LLVMValueRef grouped = kj_np_group_value(w, n);   /* computed with the statement's other reductions of arrn */
     if (grouped)
         return grouped;
+    if (!order_sensitive(m, arrn->type, n->type, axisn))
+        return lower_reduce(w, n, m, arrn, axisn);
+    /* a Fortran-ordered array (not also C-ordered) is one line in memory */
+    const kj_type *at = arrn->type;
+    LLVMValueRef arr = kj_lower_expr(w, arrn);
+    LLVMValueRef fortran = LLVMBuildAnd(w->b, kj_np_is_fortran(w, arr, at),
+                                        LLVMBuildNot(w->b, kj_np_is_contiguous(w, arr, at), ""), "");
+    LLVMBasicBlockRef mem = kj_new_bb(w, "red.memory"), usual = kj_new_bb(w, "red.c_order"), join = kj_new_bb(w, "red.join");
+    LLVMBuildCondBr(w->b, fortran, mem, usual);
+    LLVMPositionBuilderAtEnd(w->b, mem);
+    line ln = {kj_array_field(w, arr, 1, 0), kj_np_itemsize(w, at->elem), kj_np_size(w, arr, at->ndim)};
+    LLVMValueRef by_memory = reduce_line(w, m, &ln, at->elem, n->type);
+    LLVMBasicBlockRef mem_end = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, usual);
+    LLVMValueRef by_c = lower_reduce(w, n, m, arrn, axisn);
+    LLVMBasicBlockRef usual_end = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+    LLVMValueRef r = LLVMBuildPhi(w->b, kj_lltype(w, n->type), "reduced");
+    LLVMAddIncoming(r, (LLVMValueRef[]){by_memory, by_c}, (LLVMBasicBlockRef[]){mem_end, usual_end}, 2);
+    return r;
+}
+
+static LLVMValueRef lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arrn, kj_node *axisn) {
     const kj_type *at = arrn->type, *t = n->type;
     bool complex = at->elem->kind == KJ_T_COMPLEX || t->kind == KJ_T_COMPLEX;   /* never split: pairs */
     if ((!axisn || axisn->type->kind == KJ_T_NONE) && kj_np_is_ewise(arrn) && fusable(m)) {
@@ -504,6 +560,9 @@ LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *ar
         kj_np_nest_end(w, &nest);
         return out;
     }
+    const char *empty = empty_axis_error(m);
+    if (empty)   /* NumPy raises for an empty axis even when the result itself is empty */
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), PyExc_ValueError, empty);
     LLVMValueRef out = t->kind == KJ_T_ARRAY ? kj_np_alloc(w, t, oshape, false) : NULL;
     LLVMValueRef idx[KJ_NP_MAXDIM];
     kj_np_nest nest;

@@ -136,6 +136,20 @@ LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) {
     return ok;
 }
 
+LLVMValueRef kj_np_is_fortran(kj_lw *w, LLVMValueRef arr, const kj_type *t) {
+    if (t->layout == KJ_LAYOUT_F || t->ndim == 0)
+        return LLVMConstInt(w->i1, 1, 0);
+    LLVMValueRef ok = LLVMConstInt(w->i1, 1, 0), expect = kj_np_itemsize(w, t->elem);
+    for (int k = 0; k < t->ndim; k++) {
+        LLVMValueRef len = kj_array_field(w, arr, 2, k), st = kj_array_field(w, arr, 3, k);
+        LLVMValueRef good = LLVMBuildOr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, st, expect, ""),
+                                        LLVMBuildICmp(w->b, LLVMIntSLE, len, c64(w, 1), ""), "");
+        ok = LLVMBuildAnd(w->b, ok, good, "");
+        expect = LLVMBuildMul(w->b, expect, len, "");
+    }
+    return ok;
+}
+
 LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
     l->scalar = l->one_step = l->rolled = false;
     l->slot = kj_entry_alloca(w, w->i64, "np.i");
