@@ -33,7 +33,7 @@ class StmtGen(ExprGen):
     FEATURES = [   # (method, weight)
         ("s_scalar", 6), ("s_aug", 4), ("s_rebind", 2), ("s_swap", 3), ("s_tuple", 3),
         ("s_array_new", 5), ("s_array_expr", 6), ("s_array_rebind", 3), ("s_array_write", 4),
-        ("s_reduce", 4), ("s_np_func", 5), ("s_if", 5), ("s_for_range", 5), ("s_for_iter", 3),
+        ("s_overlap", 3), ("s_reduce", 4), ("s_np_func", 5), ("s_if", 5), ("s_for_range", 5), ("s_for_iter", 3),
         ("s_while", 2), ("s_try", 3), ("s_list", 3), ("s_dict", 3), ("s_set", 2), ("s_raise", 1),
         ("s_array_container", 3), ("s_inner_def", 2), ("s_call_helper", 2), ("s_prange", 12),
     ]
@@ -241,6 +241,31 @@ class StmtGen(ExprGen):
         if res != t.dtype and "inplace_cast" in self.avoid:
             return None
         return [f"{sp}{n} {op} {text}"]
+
+    def s_overlap(self, scope, ind, ctx):
+        """A write into an array of a value computed from another view of the
+        same array (NumPy computes it as if from a copy)."""
+        r = self.r
+        sp = "    " * ind
+        vs = self.arrays(scope, lambda a: a.dtype != "bool")
+        if not vs:
+            return None
+        n, t = r.choice(vs)
+        nd = len(t.dims)
+        op = r.choice(["+", "-", "*"])
+        lit = r.choice(["1", "2", "3"])
+        forms = [(f"{n}[::-1]", f"{n}"), (f"{n}", f"{n}[::-1]"), (f"{n}[1:]", f"{n}[:-1]"), (f"{n}[:-1]", f"{n}[1:]")]
+        if nd >= 2:
+            forms += [(f"{n}[:, ::-1]", f"{n}"), (f"{n}[1:, :]", f"{n}[:-1, :]"), (f"{n}[:, 1:]", f"{n}[:, :-1]")]
+            if t.dims[0] == t.dims[1] and nd == 2:
+                forms += [(f"{n}", f"{n}.T"), (f"{n}.T", f"{n}")]
+        target, source = r.choice(forms)
+        if r.random() < 0.5 and not target.endswith(".T"):   # `a.T += b` would set the attribute T
+            return [f"{sp}{target} {op}= {source}"]
+        dt = dtype_of(lambda: eval(f"x {op} y * {lit}", {"x": witness(t.dtype), "y": witness(t.dtype)}))
+        if dt is None or not np.can_cast(dt, t.dtype, "safe"):
+            return [f"{sp}{target}[...] = {source}"]
+        return [f"{sp}{target}[...] = {source} {op} {source} * {lit}"]
 
     def s_reduce(self, scope, ind, ctx):
         r = self.r
