@@ -145,7 +145,6 @@ class ProgramGen(StmtGen):
 KNOWN_OPEN_CONSTRUCTS = (
     "optional_narrowing",   # an Optional array indexed or its attributes read, where checked not None
     "inplace_cast",         # `a op= b` whose result dtype NumPy casts back to a's
-    "empty_axis_reduction", # np.max / min / argmax / argmin along an axis (a (0, 0) array gives no ValueError)
     "def_after_exit",       # an inner def after a return or raise (dead when the condition is constant)
 )
 
