@@ -273,6 +273,10 @@ class StmtGen(ExprGen):
         if not vs:
             return None
         n, t = r.choice(vs)
+        if r.random() < 0.3:   # a reduction of an expression: Kiln fuses it into one pass
+            got = self.arr_expr(scope, 2, t.dims)
+            if got is not None and got[1].dims == t.dims:
+                n, t = got
         sp = "    " * ind
         fn = r.choice(["np.sum", "np.prod", "np.min", "np.max", "np.mean", "np.argmax", "np.argmin", "np.any",
                        "np.all"])
