@@ -225,7 +225,7 @@ static bool spread_tuple_index(ti *c, kj_node *n) {
 
 /* Types of index expressions: an element, or a view. */
 static const kj_type *index_type(ti *c, kj_node *n) {
-    const kj_type *t = infer_expr(c, n->kids[0]);
+    const kj_type *t = kj_infer_value(c, n->kids[0]);
     if (!t)
         return NULL;
     int nidx = n->nkids - 1;
@@ -310,7 +310,7 @@ static const kj_type *index_type(ti *c, kj_node *n) {
 }
 
 static const kj_type *attr_type(ti *c, kj_node *n) {
-    const kj_type *t = infer_expr(c, n->kids[0]);
+    const kj_type *t = kj_infer_value(c, n->kids[0]);
     if (!t)
         return NULL;
     const char *a = n->name;
@@ -446,6 +446,13 @@ static const kj_type *call_type(ti *c, kj_node *n) {
     return t;
 }
 
+/* The type of n; an Optional array becomes its value (kj_infer_value), as
+ * array arithmetic takes it. Optional numbers stay: the builtins take them. */
+static const kj_type *optional_array_value(ti *c, kj_node *n) {
+    const kj_type *t = infer_expr(c, n);
+    return t && t->kind == KJ_T_OPTIONAL && t->elem->kind == KJ_T_ARRAY ? kj_infer_value(c, n) : t;
+}
+
 static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
     switch (n->kind) {
     case KJ_E_CONST:
@@ -465,7 +472,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         return problem(c, n, "Call it, or pass a value instead.",
                        "only kiln functions are values in compiled code; other functions and modules are not");
     case KJ_E_BINOP: {
-        const kj_type *a = infer_expr(c, n->kids[0]), *b = infer_expr(c, n->kids[1]);
+        const kj_type *a = optional_array_value(c, n->kids[0]), *b = optional_array_value(c, n->kids[1]);
         return a && b ? binop_type(c, n, n->op, a, b) : NULL;
     }
     case KJ_E_UNWRAP:
@@ -561,7 +568,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
     case KJ_E_CALL:
         return call_type(c, n);
     case KJ_E_METHOD: {
-        const kj_type *t = infer_expr(c, n->kids[0]);
+        const kj_type *t = kj_infer_value(c, n->kids[0]);
         if (!t)
             return NULL;
         if (t->kind == KJ_T_ARRAY)
@@ -735,7 +742,7 @@ static int infer_stmt(ti *c, kj_node *s) {
     case KJ_S_ASSIGN:
         return assign_to(c, s->kids[0], infer_expr(c, s->kids[1]), s);
     case KJ_S_AUGASSIGN: {
-        const kj_type *cur = infer_expr(c, s->kids[0]), *v = infer_expr(c, s->kids[1]);
+        const kj_type *cur = infer_expr(c, s->kids[0]), *v = optional_array_value(c, s->kids[1]);
         if (!cur || !v)
             return 0;
         if (cur->kind == KJ_T_STR && v->kind == KJ_T_STR && s->op == KJ_OP_ADD && s->kids[0]->kind == KJ_E_LOCAL) {
@@ -769,7 +776,7 @@ static int infer_stmt(ti *c, kj_node *s) {
         return 0;
     }
     case KJ_S_FOR: {
-        const kj_type *it = infer_expr(c, s->kids[1]);
+        const kj_type *it = kj_infer_value(c, s->kids[1]);
         if (it && it->kind == KJ_T_TUPLE && it->n == 0)   /* an empty *args: the body never runs */
             return infer_block(c, &s->orelse);
         if (it) {

@@ -102,7 +102,7 @@ void kj_np_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
 
 /* The local an array target is a view of (a in a, a[1:], a.T[0]), or -1. */
 static int target_local(const kj_node *t) {
-    while (t->kind == KJ_E_INDEX || t->kind == KJ_E_ATTR)
+    while (t->kind == KJ_E_INDEX || t->kind == KJ_E_ATTR || t->kind == KJ_E_UNWRAP)
         t = t->kids[0];
     return t->kind == KJ_E_LOCAL ? t->slot : -1;
 }
@@ -115,7 +115,7 @@ static int target_local(const kj_node *t) {
 static bool reads_what_it_writes(const kj_node *v, int slot, bool bare_target, bool elementwise) {
     if (v->kind == KJ_E_LOCAL)
         return v->slot == slot && !(bare_target && elementwise);
-    bool kids_elementwise = elementwise && (v->kind == KJ_E_BINOP || v->kind == KJ_E_UNARY);
+    bool kids_elementwise = elementwise && (v->kind == KJ_E_BINOP || v->kind == KJ_E_UNARY || v->kind == KJ_E_UNWRAP);
     for (int i = 0; i < v->nkids; i++)
         if (v->kids[i] && reads_what_it_writes(v->kids[i], slot, bare_target, kids_elementwise))
             return true;
@@ -124,9 +124,15 @@ static bool reads_what_it_writes(const kj_node *v, int slot, bool bare_target, b
 
 void kj_np_augassign(kj_lw *w, kj_node *s) {
     kj_node *target = s->kids[0];
+    int slot = target_local(target);
+    kj_node *optional[1] = {target}, value_of_target;
+    if (target->type->kind == KJ_T_OPTIONAL) {   /* `if a is not None: a += b` (None raises TypeError) */
+        value_of_target = (kj_node){.kind = KJ_E_UNWRAP, .line = target->line, .col = target->col,
+                                    .kids = optional, .nkids = 1, .type = target->type->elem};
+        target = &value_of_target;
+    }
     kj_node root = {.kind = KJ_E_BINOP, .line = s->line, .col = s->col, .op = s->op,
                     .kids = (kj_node *[]){target, s->kids[1]}, .nkids = 2, .type = target->type};
-    int slot = target_local(target);
     bool overlap = slot >= 0 && reads_what_it_writes(s->kids[1], slot, target->kind == KJ_E_LOCAL, true);
     if (overlap && !kj_np_lowers(target)) {   /* NumPy buffers: the whole result, then the store */
         root.type = kj_array(target->type->elem, target->type->ndim, KJ_LAYOUT_C, false);

@@ -15,19 +15,12 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
-    "compile_error_1_3.py":
-        "an Optional array argument is not unwrapped where it is used as an array (indexing, item "
-        "assignment, .shape, .T, .copy(), iteration), not even after `if a is None: return`: a "
-        "TypingError, where Numba unwraps it (TypeError at run time for None)",
     "compile_error_1_149.py":
         "`a *= b` of arrays whose result dtype differs from a's (int32 *= int64, float32 *= float64) "
         "is refused as a rebinding; NumPy computes it in place with same_kind casting",
     "unsupported_1_162.py":
         "an inner def in dead code (after `if True: return` or a raise that always runs): "
         "UnsupportedError 'cannot find the code of the inner function' where CPython never reaches it",
-    "kiln_exception_0_102.py":
-        "`a += a` of an Optional array argument inside `if a is not None:` makes invalid LLVM IR "
-        "(RuntimeError 'Kiln made invalid LLVM IR: Invalid InsertValueInst operands' while compiling)",
     "mismatch_3_1672.py":
         "`v = a[:, ::-1]; v -= a`: an in-place operation whose operand overlaps its target through a "
         "view reversed along the second axis is not buffered (NumPy computes it as if from a copy)",

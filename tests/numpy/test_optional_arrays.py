@@ -1,6 +1,8 @@
-"""Arguments that may be None (Optional arrays): a NumPy function of one
-reads the array it holds, and one that holds None raises Numba's TypeError
-instead of reading the struct of an absent value."""
+"""Arguments that may be None (Optional arrays): wherever the array is
+used (a NumPy function, an index, an attribute, a method, a loop,
+arithmetic, an in-place operation) the array it holds is read, and one
+that holds None raises Numba's TypeError instead of reading the struct of
+an absent value."""
 import numpy as np
 import pytest
 
@@ -60,3 +62,47 @@ def test_a_local_that_may_be_none():
     assert maybe_made(4, True) == np.sum(np.arange(4) * 1.5) + 9.0
     assert maybe_made(4, False) == -1.0
     assert live() == before
+
+
+@kiln.njit(kiln.float64(Optional(float64[:])))
+def used_every_way(a):
+    if a is None:
+        return -1.0
+    s = 0.0
+    for x in a:
+        s += x
+    b = a.copy()
+    b[0] = a[1] + a.shape[0]
+    a[1:] += a[:-1]
+    return s + b[0] + a.T[0] + np.sum(a * 2 + a)
+
+
+@kiln.njit((Optional(kiln.int64[:]),))
+def doubled_in_place(a):
+    if a is not None:
+        a += a
+    return a
+
+
+@kiln.njit(kiln.float64(Optional(float64[:])))
+def first(a):
+    return a[0]
+
+
+@pytest.mark.parametrize("x", [np.arange(4.0), np.linspace(-1, 1, 7)[::2], np.array([np.nan, 1.0, -2.0])])
+def test_an_optional_array_indexed_looped_and_changed_in_place(x):
+    before = live()
+    want_x, got_x = x.copy(), x.copy()
+    want = used_every_way.py_func(want_x)
+    got = used_every_way(got_x)
+    assert (np.isnan(want) and np.isnan(got)) or got == want
+    assert np.array_equal(got_x, want_x, equal_nan=True)
+    assert used_every_way(None) == -1.0
+    assert doubled_in_place(np.arange(3)).tolist() == [0, 2, 4] and doubled_in_place(None) is None
+    assert live() == before
+
+
+def test_an_index_of_none_is_numbas_type_error():
+    assert first(np.array([2.5])) == 2.5
+    with pytest.raises(TypeError, match=r"expected array\(float64, 1d, A\), got None"):
+        first(None)
