@@ -132,10 +132,10 @@ void kj_np_augassign(kj_lw *w, kj_node *s) {
         target = &value_of_target;
     }
     kj_node root = {.kind = KJ_E_BINOP, .line = s->line, .col = s->col, .op = s->op,
-                    .kids = (kj_node *[]){target, s->kids[1]}, .nkids = 2, .type = target->type};
+                    .kids = (kj_node *[]){target, s->kids[1]}, .nkids = 2, .type = s->type};   /* stored cast to target's */
     bool overlap = slot >= 0 && reads_what_it_writes(s->kids[1], slot, target->kind == KJ_E_LOCAL, true);
     if (overlap && !kj_np_lowers(target)) {   /* NumPy buffers: the whole result, then the store */
-        root.type = kj_array(target->type->elem, target->type->ndim, KJ_LAYOUT_C, false);
+        root.type = kj_array(s->type->elem, target->type->ndim, KJ_LAYOUT_C, false);
         kj_np_assign(w, kj_lower_expr(w, target), target->type, kj_np_ewise(w, &root, NULL, NULL), root.type);
         return;
     }

@@ -2,6 +2,7 @@
 #ifndef KILN_JIT_NP_DTYPE_H
 #define KILN_JIT_NP_DTYPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "jit/types.h"
@@ -16,5 +17,9 @@ const kj_type *kj_np_result_dtype(const char *func, int n, const kj_type *const 
 struct kj_node;
 const kj_type *kj_np_result_dtype_c(const char *func, int n, const kj_type *const *ops,
                                     struct kj_node *const *consts, char *why, size_t why_size);
+
+/* Whether NumPy casts values of dtype from to dtype to under 'same_kind',
+ * the casting in-place operations allow (a float32 array *= a float64). */
+bool kj_np_same_kind(const kj_type *from, const kj_type *to);
 
 #endif

@@ -15,9 +15,6 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
-    "compile_error_1_149.py":
-        "`a *= b` of arrays whose result dtype differs from a's (int32 *= int64, float32 *= float64) "
-        "is refused as a rebinding; NumPy computes it in place with same_kind casting",
     "unsupported_1_162.py":
         "an inner def in dead code (after `if True: return` or a raise that always runs): "
         "UnsupportedError 'cannot find the code of the inner function' where CPython never reaches it",
