@@ -43,15 +43,13 @@ static words *_Atomic current; /* what the handler sends; NULL: nothing */
 static words *retired;         /* the set before current, freed at the next change (main thread) */
 static words *idle;            /* between requests: no parent, no cell */
 static atomic_int dying;
-static void *alt_stack; /* kept for the process's life */
+static void *alt_stack;        /* kept for the process's life */
+static char log_line[N_FATAL][96]; /* written before the handler is installed */
 
 static void sleep_ms(long ms) {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
-    }
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) continue;
 }
-
-static char log_line[N_FATAL][96]; /* written before the handler is installed */
 
 static void last_words(int sig) {
     size_t i = 0;

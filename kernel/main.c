@@ -30,6 +30,9 @@ static int run_kernel(const char *argv0, const char *connection_file) {
     kn_connection_free(&k.conn); /* the session keeps its own copy of the key */
     if (!k.session.key_len)
         kn_log("the connection file's key is empty: messages are neither signed nor checked");
+    /* A kernel started from a background job inherits SIGINT ignored (POSIX), and CPython leaves
+     * an ignored SIGINT ignored: no interrupt would ever reach a cell. */
+    signal(SIGINT, SIG_DFL);
     /* SIGINT stays blocked in every thread but this one (zmq's own threads included): an
      * interrupt must reach the thread running the cell. */
     sigset_t sigint, old;

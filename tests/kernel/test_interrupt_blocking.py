@@ -3,11 +3,15 @@ child's exit), and in compiled code after Python code has replaced the SIGINT ha
 does, and restores Python's default after). Each cell is interrupted after it says it is about to
 block; the reply must be KeyboardInterrupt, soon, and the kernel's variables must survive."""
 import os
+import signal
+import subprocess
 import time
 
 import pytest
+from jupyter_client.blocking import BlockingKernelClient
+from jupyter_client.connect import write_connection_file
 
-from conftest import BUILD, collect, of_type, run, shell_reply, stream_text
+from conftest import BUILD, KERNEL_EXE, collect, of_type, run, shell_reply, stream_text
 
 DEADLINE = 5  # seconds; the issue asks for one, the bound is loose for a busy machine
 
@@ -77,7 +81,11 @@ spin(0)  # compiled now, not while the test waits
 """
 
 
-@pytest.mark.skipif(not os.path.isdir(os.path.join(BUILD, "python")),
+HAVE_KILN = os.path.isdir(os.path.join(BUILD, "python")) and any(
+    n.startswith("_kiln") for n in os.listdir(os.path.join(BUILD, "python")))
+
+
+@pytest.mark.skipif(not HAVE_KILN,
                     reason="a kernel-only build (tests/kernel/asan.sh): no kiln extension")
 @pytest.mark.parametrize("before", [
     "import asyncio; asyncio.run(asyncio.sleep(0))",
@@ -101,3 +109,23 @@ def test_compiled_loop_stays_interruptible_after_python_sets_a_sigint_handler(ke
     assert run(kc, "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)"
                )[0]["status"] == "ok"
     interrupted_within_deadline(km, kc, "spin(1)", interrupt_by_signal)
+
+
+def test_a_kernel_started_with_sigint_ignored_is_interrupted(tmp_path):
+    # a background job (`jupyter notebook &` from a script) starts with SIGINT ignored, and its
+    # children inherit that; CPython leaves an ignored SIGINT ignored
+    conn, _ = write_connection_file(str(tmp_path / "kernel.json"), key=b"k")
+    proc = subprocess.Popen([KERNEL_EXE, "-f", conn], stdout=subprocess.DEVNULL,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    kc = BlockingKernelClient(connection_file=conn)
+    kc.load_connection_file()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=30)
+        interrupted_within_deadline(None, kc, "while True: pass", interrupt_by_message)
+        interrupted_within_deadline(None, kc, "while True: pass",
+                                    lambda km, kc: proc.send_signal(signal.SIGINT))
+    finally:
+        kc.stop_channels()
+        proc.terminate()
+        proc.wait(timeout=30)
