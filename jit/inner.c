@@ -11,17 +11,20 @@
 #include <string.h>
 
 /* The code object of the def on `line` named `name` among outer's
- * constants (borrowed), or NULL; *count: how many match. */
-static PyObject *inner_code(PyObject *outer, const char *name, int line, int *count) {
+ * constants (borrowed), or NULL; *count: how many match; *named: how many
+ * have that name on any line. */
+static PyObject *inner_code(PyObject *outer, const char *name, int line, int *count, int *named) {
     PyObject *consts = PyObject_GetAttrString(PyFunction_GetCode(outer), "co_consts");
     PyObject *found = NULL;
-    *count = 0;
+    *count = *named = 0;
     for (Py_ssize_t i = 0; consts && i < PyTuple_GET_SIZE(consts); i++) {
         PyObject *k = PyTuple_GET_ITEM(consts, i);
         if (!PyCode_Check(k))
             continue;
         PyObject *kn = PyObject_GetAttrString(k, "co_name"), *kl = PyObject_GetAttrString(k, "co_firstlineno");
-        if (kn && kl && strcmp(PyUnicode_AsUTF8(kn), name) == 0 && PyLong_AsLong(kl) == line) {
+        bool same_name = kn && strcmp(PyUnicode_AsUTF8(kn), name) == 0;
+        *named += same_name;
+        if (same_name && kl && PyLong_AsLong(kl) == line) {
             found = found ? found : k;
             (*count)++;
         }
@@ -33,7 +36,8 @@ static PyObject *inner_code(PyObject *outer, const char *name, int line, int *co
     return found;
 }
 
-/* A new dispatcher for the def `name` on file line `line` of outer: the
+/* A new dispatcher for the def `name` on file line `line` of outer (None
+ * when CPython left the def out as unreachable): the
  * def's code with closure cells that are empty where an outer local is
  * read (the value arrives as an argument) and hold the dispatcher where the
  * def calls itself or an inner function defined before it (then the call is
@@ -41,8 +45,10 @@ static PyObject *inner_code(PyObject *outer, const char *name, int line, int *co
  * __kiln_lifted__ and _kiln_lifted, are those it reads and those the inner
  * functions it calls read, which it passes on. */
 static PyObject *lift(PyObject *outer, const char *name, int line, int col, PyObject *inner, kj_error *e) {
-    int count;
-    PyObject *code = inner_code(outer, name, line, &count);
+    int count, named;
+    PyObject *code = inner_code(outer, name, line, &count, &named);
+    if (!code && !named)   /* CPython dropped the def as code no path reaches (after a return or raise) */
+        Py_RETURN_NONE;
     if (!code) {
         kj_fail(e, KJ_ERR_UNSUPPORTED, line, col, "Define the function at module level and decorate it with @kiln.jit.",
                 "cannot find the code of the inner function %s", name);
@@ -109,6 +115,10 @@ static int lift_as(kj_function *f, const char *code_name, const char *name, PyOb
     PyObject *d = lift(f->py_func, code_name, line, col, inner, e);
     if (!d)
         return -1;
+    if (d == Py_None) {   /* unreachable: nothing to lift */
+        Py_DECREF(d);
+        return 0;
+    }
     int rc = PyList_Append(f->keep, d) < 0 || PyDict_SetItemString(inner, name, d) < 0 ? -1 : 0;
     Py_DECREF(d);
     if (rc < 0)
