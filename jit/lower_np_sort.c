@@ -213,8 +213,8 @@ static LLVMValueRef isin(kj_lw *w, kj_node *n, const char *m, const kj_np_args *
     kj_np_store_elem(w, slot, x, ct, ct);
     LLVMValueRef at = kj_call(w, "kj_np_searchsorted", w->i64, 7, tys, args);
     LLVMValueRef inside = LLVMBuildICmp(w->b, LLVMIntSLT, at, count, "");
-    LLVMValueRef safe = LLVMBuildSelect(w->b, inside, at, c64(w, 0), "");
-    LLVMValueRef there = kj_np_load(w, kj_np_ptr(w, tests, 1, &safe), ct);   /* element 0 exists when inside */
+    /* outside the tests (none at all, when they are empty) the needle is compared with itself */
+    LLVMValueRef there = kj_np_load(w, LLVMBuildSelect(w->b, inside, kj_np_ptr(w, tests, 1, &at), slot, ""), ct);
     LLVMValueRef equal = kj_np_elem_op(w, n, "equal", 2, (LLVMValueRef[]){there, x}, (const kj_type *[]){ct, ct}, kj_bool());
     LLVMValueRef found = LLVMBuildXor(w->b, LLVMBuildAnd(w->b, inside, equal, ""), invert, "");
     kj_np_store_elem(w, kj_np_ptr(w, out, nd, idx), found, kj_bool(), kj_bool());
