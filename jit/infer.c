@@ -507,6 +507,10 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 return NULL;
             kj_op op = n->ops[i - 1];
             bool none_cmp = prev->kind == KJ_T_NONE || t->kind == KJ_T_NONE;
+            if (!none_cmp && op != KJ_OP_IS && op != KJ_OP_ISNOT && op != KJ_OP_IN && op != KJ_OP_NOTIN) {
+                prev = optional_array_value(c, n->kids[i - 1]);   /* a < b of arrays an Optional holds */
+                t = optional_array_value(c, n->kids[i]);
+            }
             if (op == KJ_OP_IN || op == KJ_OP_NOTIN) {
                 if (n->nkids != 2)
                     return problem(c, n, NULL, "chained `in` comparisons are not supported");
@@ -663,7 +667,7 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
         return 0;
     }
     if (target->kind == KJ_E_INDEX) {
-        const kj_type *arr = infer_expr(c, target->kids[0]);
+        const kj_type *arr = optional_array_value(c, target->kids[0]);
         if (!arr)
             return 0;
         if (arr->kind == KJ_T_LIST) {   /* lst[i] = x */

@@ -122,6 +122,22 @@ static bool reads_what_it_writes(const kj_node *v, int slot, bool bare_target, b
     return false;
 }
 
+/* Whether the arrays v reads, under elementwise operators, are only the
+ * local `slot` itself (a *= 2, a += a * a): then no operand can overlap
+ * the target other than element for element. */
+static bool reads_no_other_array(const kj_node *v, int slot) {
+    if (!v->type || v->type->kind != KJ_T_ARRAY)
+        return true;   /* a number: read before the loop */
+    if (v->kind == KJ_E_LOCAL)
+        return v->slot == slot;
+    if (v->kind != KJ_E_BINOP && v->kind != KJ_E_UNARY && v->kind != KJ_E_COMPARE)
+        return false;
+    for (int i = 0; i < v->nkids; i++)
+        if (!reads_no_other_array(v->kids[i], slot))
+            return false;
+    return true;
+}
+
 void kj_np_augassign(kj_lw *w, kj_node *s) {
     kj_node *target = s->kids[0];
     int slot = target_local(target);
@@ -144,7 +160,10 @@ void kj_np_augassign(kj_lw *w, kj_node *s) {
         kj_np_store(w, target, kj_np_ewise(w, &root, NULL, NULL), s->type);
         return;
     }
-    kj_np_ewise_in_place(w, &root, kj_lower_expr(w, target), target->type);
+    if (target->kind == KJ_E_LOCAL && reads_no_other_array(s->kids[1], target->slot))
+        kj_np_ewise_in_place(w, &root, kj_lower_expr(w, target), target->type);
+    else   /* b may be a view of a held elsewhere (v = a[::-1]; a += v): checked at run time, as NumPy */
+        kj_np_ewise(w, &root, kj_lower_expr(w, target), target->type);
 }
 
 bool kj_np_stores_ewise(const kj_node *target, const kj_node *value) {

@@ -15,11 +15,6 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
-    "mismatch_3_1672.py":
-        "`v = a[:, ::-1]; v -= a` (or 1-d `v = a[::-1]; a += v`, `v = np.flip(a)`): an in-place "
-        "operation whose operand overlaps its target through a view held in a variable is not "
-        "buffered (NumPy computes it as if from a copy); written in the statement itself, "
-        "`a += a[::-1]`, it is",
 }
 
 FILES = sorted(f for f in os.listdir(FOUND) if f.endswith(".py")) if os.path.isdir(FOUND) else []
