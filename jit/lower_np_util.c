@@ -122,11 +122,14 @@ LLVMValueRef kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj
     return LLVMBuildStore(w->b, to_memory(w, kj_cast(w, v, vt, et), et), p);
 }
 
-LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) {
-    if (t->layout == KJ_LAYOUT_C || t->ndim == 0)
+/* Whether arr's elements lie without gaps, the last axis varying fastest
+ * (C order) or the first (Fortran order), known when t's layout says so. */
+static LLVMValueRef dense(kj_lw *w, LLVMValueRef arr, const kj_type *t, bool fortran) {
+    if (t->layout == (fortran ? KJ_LAYOUT_F : KJ_LAYOUT_C) || t->ndim == 0)
         return LLVMConstInt(w->i1, 1, 0);
     LLVMValueRef ok = LLVMConstInt(w->i1, 1, 0), expect = kj_np_itemsize(w, t->elem);
-    for (int k = t->ndim - 1; k >= 0; k--) {
+    for (int i = 0; i < t->ndim; i++) {
+        int k = fortran ? i : t->ndim - 1 - i;
         LLVMValueRef len = kj_array_field(w, arr, 2, k), st = kj_array_field(w, arr, 3, k);
         LLVMValueRef good = LLVMBuildOr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, st, expect, ""),
                                         LLVMBuildICmp(w->b, LLVMIntSLE, len, c64(w, 1), ""), "");
@@ -136,19 +139,9 @@ LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) {
     return ok;
 }
 
-LLVMValueRef kj_np_is_fortran(kj_lw *w, LLVMValueRef arr, const kj_type *t) {
-    if (t->layout == KJ_LAYOUT_F || t->ndim == 0)
-        return LLVMConstInt(w->i1, 1, 0);
-    LLVMValueRef ok = LLVMConstInt(w->i1, 1, 0), expect = kj_np_itemsize(w, t->elem);
-    for (int k = 0; k < t->ndim; k++) {
-        LLVMValueRef len = kj_array_field(w, arr, 2, k), st = kj_array_field(w, arr, 3, k);
-        LLVMValueRef good = LLVMBuildOr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, st, expect, ""),
-                                        LLVMBuildICmp(w->b, LLVMIntSLE, len, c64(w, 1), ""), "");
-        ok = LLVMBuildAnd(w->b, ok, good, "");
-        expect = LLVMBuildMul(w->b, expect, len, "");
-    }
-    return ok;
-}
+LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t) { return dense(w, arr, t, false); }
+
+LLVMValueRef kj_np_is_fortran(kj_lw *w, LLVMValueRef arr, const kj_type *t) { return dense(w, arr, t, true); }
 
 LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n) {
     l->scalar = l->one_step = l->rolled = false;
