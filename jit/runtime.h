@@ -59,7 +59,10 @@ int64_t kj_rt_perm(int64_t n, int64_t k);
  * or 2 when the result overflows (OverflowError). */
 int kj_rt_cpow(double ar, double ai, double br, double bi, double *out);
 
-/* Installs the SIGINT handler (once; chains to the handler it replaces).
+/* Installs the SIGINT handler (once; chains to the handler it replaces,
+ * without SA_RESTART, so a blocked system call returns to Python) and
+ * wraps _signal.signal, so that a handler Python code sets later (asyncio's
+ * too) finds Kiln's back in front of it: compiled loops stay interruptible.
  * Returns 0 or -1 with a Python exception set. */
 int kj_install_interrupt_handler(void);
 

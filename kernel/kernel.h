@@ -82,9 +82,6 @@ bool kn_replay_add(kn_digest_set *set, const unsigned char d[KN_DIGEST_LEN]);
 /* ---- utf8.c: text for JSON from arbitrary bytes ---- */
 /* Length of the longest prefix of s[0..n) that does not end inside a UTF-8 sequence. */
 size_t kn_utf8_complete_prefix(const unsigned char *s, size_t n);
-/* A NUL-terminated copy of s[0..n) in which invalid UTF-8 and NUL bytes became U+FFFD
- * (malloc'd; NULL when out of memory). */
-char *kn_utf8_sanitize(const unsigned char *s, size_t n);
 /* The JSON string literal, quotes included, of s[0..n): every character kept (a NUL as \u0000),
  * invalid UTF-8 as U+FFFD (malloc'd; NULL when out of memory). */
 char *kn_utf8_json_string(const unsigned char *s, size_t n);

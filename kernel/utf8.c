@@ -32,25 +32,6 @@ static size_t valid_sequence(const unsigned char *s, size_t left) {
     return len;
 }
 
-char *kn_utf8_sanitize(const unsigned char *s, size_t n) {
-    char *out = malloc(3 * n + 1), *o = out; /* each bad byte grows to 3 */
-    if (!out) return NULL;
-    for (size_t i = 0; i < n;) {
-        size_t len = s[i] ? valid_sequence(s + i, n - i) : 0; /* a C string ends at a NUL */
-        if (len) {
-            memcpy(o, s + i, len);
-            o += len;
-            i += len;
-        } else {
-            memcpy(o, "\xEF\xBF\xBD", 3);
-            o += 3;
-            i++;
-        }
-    }
-    *o = '\0';
-    return out;
-}
-
 char *kn_utf8_json_string(const unsigned char *s, size_t n) {
     char *out = malloc(6 * n + 3), *o = out; /* each byte grows to at most 6 (\u001f) */
     if (!out) return NULL;

@@ -42,10 +42,11 @@ static void test_replay(void) {
     kn_replay_free(set);
 }
 
-static void check_sanitized(const char *in, size_t n, const char *want) {
-    char *out = kn_utf8_sanitize((const unsigned char *)in, n);
+/* in as the JSON string literal the stream messages carry */
+static void check_json(const char *in, size_t n, const char *want) {
+    char *out = kn_utf8_json_string((const unsigned char *)in, n);
     CHECK(out && strcmp(out, want) == 0);
-    if (out && strcmp(out, want) != 0) fprintf(stderr, "  got \"%s\", want \"%s\"\n", out, want);
+    if (out && strcmp(out, want) != 0) fprintf(stderr, "  got %s, want %s\n", out, want);
     free(out);
 }
 
@@ -58,15 +59,16 @@ static void test_utf8(void) {
     CHECK(kn_utf8_complete_prefix((const unsigned char *)"a\xF0\x9F\x98\x80", 5) == 5);
     CHECK(kn_utf8_complete_prefix((const unsigned char *)"", 0) == 0);
 
-    check_sanitized("plain", 5, "plain");
-    check_sanitized(euro, 3, euro);
-    check_sanitized("a\xFF" "b", 3, "a\xEF\xBF\xBD" "b");
-    check_sanitized("a\0b", 3, "a\xEF\xBF\xBD" "b");
-    check_sanitized("\xC0\xAF", 2, "\xEF\xBF\xBD\xEF\xBF\xBD");          /* overlong '/' */
-    check_sanitized("\xED\xA0\x80", 3, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); /* surrogate */
-    check_sanitized("\xE2\x82", 2, "\xEF\xBF\xBD\xEF\xBF\xBD");         /* cut at the end */
-    check_sanitized("\xF4\x90\x80\x80", 4,
-                    "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); /* past U+10FFFF */
+    check_json("plain", 5, "\"plain\"");
+    check_json(euro, 3, "\"\xE2\x82\xAC\"");
+    check_json("a\0b", 3, "\"a\\u0000b\"");                             /* every byte Python wrote */
+    check_json("q\"\\\n\x1f", 5, "\"q\\\"\\\\\\n\\u001f\"");              /* escapes */
+    check_json("a\xFF" "b", 3, "\"a\xEF\xBF\xBD" "b\"");
+    check_json("\xC0\xAF", 2, "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");                 /* overlong '/' */
+    check_json("\xED\xA0\x80", 3, "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");     /* surrogate */
+    check_json("\xE2\x82", 2, "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");                /* cut at the end */
+    check_json("\xF4\x90\x80\x80", 4,
+               "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");        /* past U+10FFFF */
 }
 
 int main(void) {
