@@ -98,6 +98,13 @@ static pthread_cond_t warm_cond = PTHREAD_COND_INITIALIZER;
  * warm_ir is skipped) */
 static bool phase_one_done, jit_ready, straight_machine_free, object_machine_free;
 static bool compile_began;
+
+/* KILN_JIT_ASAN=1 (tests/sanitizers.sh, in a process with the sanitizer's
+ * runtime preloaded): every access of compiled code is checked as a C file
+ * built with -fsanitize=address would be, so an overrun of an array by a
+ * few elements is reported where it happens instead of reading a
+ * neighbour's memory. */
+static bool jit_asan;
 static bool options_set;   /* by the warm-up thread before it is joined, or under the GIL */
 
 /* The function this thread is optimizing or turning into machine code,
@@ -134,12 +141,24 @@ static void set_options(void) {
      * while the rest of the loop body runs in vector lanes; the result is
      * the same to the bit. The seed's sum of np.sqrt went from 20 to 5 ms.
      * AArch64 has this on by default; x86 only offers the option. */
-    const char *args[] = {"kiln", "-pass-remarks=loop-vectorize",
-                          "-pass-remarks-missed=loop-vectorize",
-                          "-pass-remarks-analysis=loop-vectorize", "-unroll-max-count=4",
-                          "-force-ordered-reductions", "-vector-library=LIBMVEC-X86"};
-    LLVMParseCommandLineOptions(mvec ? 7 : 6, args, NULL);
+    const char *args[10] = {"kiln", "-pass-remarks=loop-vectorize",
+                            "-pass-remarks-missed=loop-vectorize",
+                            "-pass-remarks-analysis=loop-vectorize", "-unroll-max-count=4",
+                            "-force-ordered-reductions"};
+    int n = 6;
+    if (mvec)
+        args[n++] = "-vector-library=LIBMVEC-X86";
+    const char *asan = getenv("KILN_JIT_ASAN");
+    jit_asan = asan && strcmp(asan, "1") == 0;
+    if (jit_asan) {
+        /* the sanitizer's runtime is the preloaded one: the JIT runs no
+         * module constructor to register globals or check its version */
+        args[n++] = "-asan-globals=0";
+        args[n++] = "-asan-guard-against-version-mismatch=0";
+    }
+    LLVMParseCommandLineOptions(n, args, NULL);
 }
+
 
 static int create_jit(kj_error *e);
 static LLVMModuleRef warm_module(void);
@@ -311,6 +330,53 @@ static LLVMErrorRef run_pipeline(LLVMModuleRef mod, LLVMTargetMachineRef tm, con
     LLVMPassBuilderOptionsSetSLPVectorization(opts, vectorize);
     LLVMErrorRef err = LLVMRunPasses(mod, passes, tm, opts);
     LLVMDisposePassBuilderOptions(opts);
+    return err;
+}
+
+/* The array global `name` (llvm.used and its kin) without fn. */
+static void drop_from_used(LLVMModuleRef mod, const char *name, LLVMValueRef fn) {
+    LLVMValueRef used = LLVMGetNamedGlobal(mod, name);
+    if (!used)
+        return;
+    LLVMValueRef init = LLVMGetInitializer(used);
+    int n = LLVMGetNumOperands(init), kept = 0;
+    LLVMValueRef items[n > 0 ? n : 1];
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef item = LLVMGetOperand(init, (unsigned)i);
+        if (item != fn)
+            items[kept++] = item;
+    }
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(mod), 0);
+    if (kept == n)
+        return;
+    LLVMDeleteGlobal(used);
+    if (kept == 0)
+        return;
+    LLVMTypeRef at = LLVMArrayType2(ptr, (uint64_t)kept);
+    LLVMValueRef g = LLVMAddGlobal(mod, at, name);
+    LLVMSetInitializer(g, LLVMConstArray2(ptr, items, (uint64_t)kept));
+    LLVMSetLinkage(g, LLVMAppendingLinkage);
+    LLVMSetSection(g, "llvm.metadata");
+}
+
+static LLVMErrorRef instrument_for_asan(LLVMModuleRef mod, LLVMTargetMachineRef tm) {
+    LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    unsigned kind = LLVMGetEnumAttributeKindForName("sanitize_address", 16);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
+        if (!LLVMIsDeclaration(fn))
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+    LLVMErrorRef err = run_pipeline(mod, tm, "asan", false);
+    /* its constructor only calls __asan_init, which the preloaded runtime
+     * has run; as a static initializer each module's would clash in the JIT */
+    LLVMValueRef ctors = LLVMGetNamedGlobal(mod, "llvm.global_ctors");
+    if (ctors)
+        LLVMDeleteGlobal(ctors);
+    LLVMValueRef ctor = LLVMGetNamedFunction(mod, "asan.module_ctor");
+    if (ctor) {
+        drop_from_used(mod, "llvm.used", ctor);
+        drop_from_used(mod, "llvm.compiler.used", ctor);
+        LLVMDeleteFunction(ctor);
+    }
     return err;
 }
 
@@ -597,6 +663,10 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     out->optimize_ns = kp_now_ns() - t0;
     if (!straight)
         kj_stream_finish(mod);
+    if (jit_asan && (err = instrument_for_asan(mod, u->target->target_machine(u->target)))) {
+        llvm_fail(&u->err, err, "AddressSanitizer's instrumentation failed");
+        goto dispose;
+    }
     add_ordered_remarks(mod, sink.list);
     if (straight)
         mark_optnone(mod);   /* before the IR is kept: inspect_asm shows the code that runs */

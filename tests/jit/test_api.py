@@ -1,6 +1,7 @@
 """The kiln.jit API in Numba's shapes: decorator and call forms, signatures
 (objects, tuples, lists, strings), type objects, options, the dispatcher's
 introspection, kiln.typeof."""
+import os
 import subprocess
 import sys
 import threading
@@ -156,7 +157,7 @@ def test_nogil_runs_threads_in_parallel_correctly():
 def test_cuda_is_lazy():
     code = "import sys, kiln; print('kiln.cuda' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={"PYTHONPATH": ":".join(p for p in sys.path if p)})
+                         env=dict(os.environ, PYTHONPATH=":".join(p for p in sys.path if p)))
     assert out.stdout.strip() == "False", out.stderr
 
 

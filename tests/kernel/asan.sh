@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The kernel's protocol tests against a kiln-kernel built with AddressSanitizer.
+# The kernel's protocol tests against a kiln-kernel built with AddressSanitizer and UBSan.
 # Usage: bash tests/kernel/asan.sh [pytest args]   (build dir: $KILN_ASAN_BUILD_DIR or build-asan)
 # Fails when any kernel process reported an ASan or LSan error. Reports go to files (log_path),
 # not stderr: the kernel captures its own fd 2 into the notebook while cells run.
@@ -14,11 +14,12 @@ trap 'rm -rf "$logs"' EXIT
 # pointers: without it a leak's stack stops at the library and never names Kiln's caller
 export ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=1:fast_unwind_on_malloc=0"
 export LSAN_OPTIONS="suppressions=$root/tests/kernel/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="log_path=$logs/ubsan:print_stacktrace=1"   # KILN_ASAN builds with UBSan too
 cd "$root"
 KILN_BUILD_DIR=$build /usr/bin/python3 -m pytest tests/kernel "$@"
 # child processes of the kernel (!cmd, sys.executable) inherit ASAN_OPTIONS but are not
 # instrumented; only reports from kiln-kernel itself count
-reports=$(grep -l "Sanitizer" "$logs"/asan.* 2>/dev/null || true)
+reports=$(grep -l "Sanitizer\|runtime error" "$logs"/asan.* "$logs"/ubsan.* 2>/dev/null || true)
 if [ -n "$reports" ]; then
   cat $reports
   echo "AddressSanitizer reported errors in $(echo "$reports" | wc -l) kernel process(es)" >&2
