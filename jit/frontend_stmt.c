@@ -439,9 +439,16 @@ done:
 }
 
 static int stmts(fe *c, PyObject *list, kj_block *out) {
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++)
-        if (stmt(c, PyList_GET_ITEM(list, i), out) < 0)
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
+        PyObject *node = PyList_GET_ITEM(list, i);
+        if (stmt(c, node, out) < 0)
             return -1;
+        /* what follows in the block no path reaches: CPython compiles none
+         * of it, and its names may never be bound */
+        const char *k = kj_fe_kind_of(node);
+        if (!strcmp(k, "Return") || !strcmp(k, "Raise") || !strcmp(k, "Break") || !strcmp(k, "Continue"))
+            return 0;
+    }
     return 0;
 }
 

@@ -19,6 +19,9 @@ const kj_type *kj_np_join_type(kj_infer_ctx *c, kj_node *n, const char *m, const
     kj_node *arrays = kj_np_arg(a, 0, NULL), *axis = takes_axis ? kj_np_arg(a, 1, "axis") : NULL;
     if (!arrays || a->npos > (takes_axis ? 2 : 1) || !kj_np_only_keywords(a, takes_axis ? axis_kw : NULL))
         FAIL(c, n, NULL, "np.%s takes a tuple of arrays%s here", m, takes_axis ? " and axis=" : "");
+    if (arrays->kind == KJ_E_TUPLE)   /* a display: Optional arrays in it are their arrays */
+        for (int i = 0; i < arrays->nkids; i++)
+            kj_infer_value(c, arrays->kids[i]);
     const kj_type *t = kj_np_arg_type(c, arrays);
     if (!t)
         return NULL;
