@@ -20,8 +20,8 @@ Rules that keep CPython and Kiln comparable (documented differences):
 import numpy as np
 
 from .gen_expr import ExprGen, dtype_of, witness
-from .gen_types import (BOOL, CPLX, FLOAT, INT, Arr, Dct, DctA, Elem, Func, Lst, LstA, St, Tup, broadcast, kind, npname,
-                        same_kiln_type)
+from .gen_types import (BOOL, CPLX, FLOAT, INT, Arr, Dct, DctA, Elem, Func, Lst, LstA, St, Tup, broadcast, kind,
+                        npname, same_kiln_type)
 
 AUG = {INT: ["+=", "-=", "*="], FLOAT: ["+=", "-=", "*=", "/="], CPLX: ["+=", "*="]}
 
@@ -238,8 +238,6 @@ class StmtGen(ExprGen):
         res = dtype_of(lambda: eval(f"x {op[0]} y", {"x": witness(t.dtype), "y": witness(g.dtype)}))
         if res is None or not np.can_cast(res, t.dtype, "same_kind"):
             return None
-        if res != t.dtype and "inplace_cast" in self.avoid:
-            return None
         return [f"{sp}{n} {op} {text}"]
 
     def s_overlap(self, scope, ind, ctx):
@@ -362,7 +360,6 @@ class StmtGen(ExprGen):
         lines = [f"{sp}if {self.expr(scope, BOOL, 2)}:"]
         if r.random() < 0.25:
             lines += [f"{sp}    return {self.ret_expr(scope)}"]
-            self.left = True
         else:
             lines += self.nested(scope, ind + 1, ctx)
         for _ in range(r.choice([0, 0, 1, 2])):
@@ -373,7 +370,6 @@ class StmtGen(ExprGen):
 
     def s_raise(self, scope, ind, ctx):
         exc = self.r.choice(["ValueError", "IndexError", "ZeroDivisionError", "KeyError"])
-        self.left = True
         sp = "    " * ind
         return [f"{sp}if {self.expr(scope, BOOL, 2)}:", f"{sp}    raise {exc}(\"generated {self.fresh('e')}\")"]
 
@@ -589,8 +585,6 @@ class StmtGen(ExprGen):
         """An inner def reading the enclosing function's variables."""
         if ctx.get("fn") != "entry" or ctx.get("depth", 0) > 0:
             return None
-        if getattr(self, "left", False) and "def_after_exit" in self.avoid:
-            return None   # a condition may be constant: the def would be dead code
         r = self.r
         sp = "    " * ind
         name = self.fresh("g")
