@@ -152,6 +152,17 @@ WORKLOADS = {
         def make():
             return largest, (np.random.default_rng(0).random(10_000_000),)
     """,
+    "a small array per step (100,000 steps)": """
+        @nb.njit
+        def path_length(n):
+            total = 0.0
+            for i in range(n):
+                step = np.array([math.cos(i * 0.001), math.sin(i * 0.001)])
+                total += np.sqrt(np.sum(step * step))
+            return total
+        def make():
+            return path_length, (100_000,)
+    """,
 }
 
 HEADER = "import math\nimport numpy as np\nimport {tool} as nb\n"

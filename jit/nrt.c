@@ -108,9 +108,94 @@ static kj_block_t *take_recycled(int64_t nbytes) {
     return got;
 }
 
-/* Keeps b for a later request, giving up the oldest kept blocks to make
- * room, or frees it. */
+/* ---- small blocks ----
+ * glibc's aligned_alloc and free of a block of a few hundred bytes cost
+ * most of a loop that makes a small array per iteration (memalign splits
+ * chunks and free merges them back), where Numba's allocator is far
+ * quicker. Each thread keeps a few freed small blocks of each size for
+ * its next requests; they go back to the C heap when the thread ends. Not
+ * under KILN_JIT_ASAN (engine.c), where the sanitizer must see each block
+ * freed to catch a use after it. */
+#define SMALL_CLASSES 8   /* whole blocks of 2 to 9 times 64 bytes: data up to 512 */
+#define SMALL_KEEP 16     /* blocks kept per size and thread */
+
+typedef struct {
+    kj_block_t *head[SMALL_CLASSES];   /* linked through next */
+    int n[SMALL_CLASSES];
+} small_cache;
+
+static _Thread_local small_cache *my_cache;
+static _Thread_local bool no_cache;   /* this thread's could not be made */
+static pthread_key_t cache_key;         /* its destructor frees a thread's cache */
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static bool caching;
+
+static void drop_cache(void *p) {
+    small_cache *c = p;
+    for (int k = 0; k < SMALL_CLASSES; k++)
+        while (c->head[k]) {
+            kj_block_t *b = c->head[k];
+            c->head[k] = b->next;
+            free(b);
+        }
+    free(c);
+}
+
+static void make_cache_key(void) {
+    const char *asan = getenv("KILN_JIT_ASAN");
+    caching = !(asan && strcmp(asan, "1") == 0) && pthread_key_create(&cache_key, drop_cache) == 0;
+}
+
+/* This thread's cache, or NULL. */
+static small_cache *thread_cache(void) {
+    small_cache *c = my_cache;
+    if (c || no_cache)
+        return c;
+    pthread_once(&cache_once, make_cache_key);
+    c = caching ? calloc(1, sizeof *c) : NULL;
+    if (c && pthread_setspecific(cache_key, c) != 0) {
+        free(c);
+        c = NULL;
+    }
+    no_cache = !c;
+    return my_cache = c;
+}
+
+/* The size class of a block whose data area holds capacity bytes, or -1. */
+static int small_class(int64_t capacity) {
+    int64_t units = (capacity + KJ_NRT_HEADER) / 64;
+    return units >= 2 && units < 2 + SMALL_CLASSES ? (int)(units - 2) : -1;
+}
+
+static kj_block_t *take_small(int64_t total) {
+    int k = small_class(total - KJ_NRT_HEADER);
+    small_cache *c = k >= 0 ? thread_cache() : NULL;
+    kj_block_t *b = c ? c->head[k] : NULL;
+    if (b) {
+        c->head[k] = b->next;
+        c->n[k]--;
+    }
+    return b;
+}
+
+/* Whether b went to this thread's cache. */
+static bool keep_small(kj_block_t *b) {
+    int k = b->allocation == b ? small_class(b->capacity) : -1;
+    small_cache *c = k >= 0 ? thread_cache() : NULL;
+    if (!c || c->n[k] == SMALL_KEEP)
+        return false;
+    b->next = c->head[k];
+    c->head[k] = b;
+    c->n[k]++;
+    return true;
+}
+
+/* Keeps b for a later request (a small one in this thread's cache; a large
+ * one among the recycled, giving up the oldest kept blocks to make room),
+ * or frees it. */
 static void give_back(kj_block_t *b) {
+    if (keep_small(b))
+        return;
     if (b->capacity < RECYCLE_MIN || b->capacity > RECYCLE_MAX) {
         free(b->allocation);
         return;
@@ -180,9 +265,9 @@ void kj_nrt_ring_close(kj_nrt_ring *ring, int failed) {
 kj_block_t *kj_nrt_alloc(int64_t nbytes) {
     if (nbytes < 0)
         return NULL;
-    kj_block_t *b = take_recycled(nbytes);
+    size_t total = ((size_t)KJ_NRT_HEADER + (size_t)nbytes + 63) / 64 * 64;
+    kj_block_t *b = nbytes < RECYCLE_MIN ? take_small((int64_t)total) : take_recycled(nbytes);
     if (!b) {
-        size_t total = ((size_t)KJ_NRT_HEADER + (size_t)nbytes + 63) / 64 * 64;
         b = nbytes >= PLACE_MIN ? place_large(total) : aligned_alloc(64, total);
         if (!b)
             return NULL;
