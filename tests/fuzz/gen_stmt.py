@@ -17,6 +17,8 @@ Rules that keep CPython and Kiln comparable (documented differences):
 - In a prange loop each iteration writes only its own element of a new
   array, or adds into a scalar (a float sum may differ in rounding: the
   campaign compares such programs with a tolerance)."""
+import re
+
 import numpy as np
 
 from .gen_expr import ExprGen, dtype_of, witness
@@ -357,8 +359,9 @@ class StmtGen(ExprGen):
             return None
         r = self.r
         sp = "    " * ind
-        lines = [f"{sp}if {self.expr(scope, BOOL, 2)}:"]
-        if r.random() < 0.25:
+        cond = self.expr(scope, BOOL, 2)
+        lines = [f"{sp}if {cond}:"]
+        if r.random() < 0.25 and not self.constant_exit(cond):
             lines += [f"{sp}    return {self.ret_expr(scope)}"]
         else:
             lines += self.nested(scope, ind + 1, ctx)
@@ -371,7 +374,15 @@ class StmtGen(ExprGen):
     def s_raise(self, scope, ind, ctx):
         exc = self.r.choice(["ValueError", "IndexError", "ZeroDivisionError", "KeyError"])
         sp = "    " * ind
-        return [f"{sp}if {self.expr(scope, BOOL, 2)}:", f"{sp}    raise {exc}(\"generated {self.fresh('e')}\")"]
+        cond = self.expr(scope, BOOL, 2)
+        if self.constant_exit(cond):
+            return None
+        return [f"{sp}if {cond}:", f"{sp}    raise {exc}(\"generated {self.fresh('e')}\")"]
+
+    def constant_exit(self, cond):
+        """Whether an exit under cond is one the CI campaign leaves out: a
+        condition of literals only, after which the code may be dead."""
+        return "constant_exit" in self.avoid and not re.search(r"[a-z_]+[0-9]+", cond)
 
     def s_try(self, scope, ind, ctx):
         """try / except around a block that may raise (a raise statement, or

@@ -15,6 +15,10 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
+    "compile_error_2026_141.py":
+        "names read only in code after `if True: raise ...` are TypingErrors (\"name 's13' is not "
+        "defined\"): CPython's compiler drops that dead code, Kiln types it (after a plain `raise` "
+        "it no longer does)",
 }
 
 FILES = sorted(f for f in os.listdir(FOUND) if f.endswith(".py")) if os.path.isdir(FOUND) else []
