@@ -15,6 +15,9 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
+    "compile_error_7_1201.py":
+        "an Optional array known not None as the value of a slice assignment, `b[...] = a`, is a "
+        "TypingError ('assigning optional(array) to the view array is not supported yet')",
     "compile_error_2026_141.py":
         "names read only in code after `if True: raise ...` are TypingErrors (\"name 's13' is not "
         "defined\"): CPython's compiler drops that dead code, Kiln types it (after a plain `raise` "
