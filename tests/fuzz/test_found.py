@@ -15,6 +15,10 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
+    "mismatch_8_837.py":
+        "complex division by a number of tiny or huge modulus: 3 / (1j * -1e-300) is nan+infj "
+        "(CPython 3e300j), 3 / 1e300j is -0j (CPython -3e-300j): c*c + d*d under- or overflows, "
+        "where CPython (and Numba, which ports it) scales the division",
     "compile_error_7_1201.py":
         "an Optional array known not None as the value of a slice assignment, `b[...] = a`, is a "
         "TypingError ('assigning optional(array) to the view array is not supported yet')",
