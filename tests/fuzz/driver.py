@@ -35,6 +35,14 @@ class Worker:
         self.proc.stdin.flush()
 
     def stop(self):
+        """Ends the worker: at the end of its input when it is idle (it
+        removes its folder), killed when it is running a program."""
+        if self.job is None and self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+                self.proc.wait(timeout=10)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                pass
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()

@@ -20,7 +20,11 @@ def main():
     except ImportError as exc:   # the build being remade: the driver waits and starts another
         print(f"worker cannot import kiln: {exc}", file=sys.stderr)
         sys.exit(CANNOT_START)
-    folder = tempfile.mkdtemp(prefix="kiln_fuzz_")
+    with tempfile.TemporaryDirectory(prefix="kiln_fuzz_") as folder:
+        serve(folder, answers, run_program)
+
+
+def serve(folder, answers, run_program):
     for line in sys.stdin:
         req = json.loads(line)
         path = os.path.join(folder, f"prog_{req['id']}.py")
