@@ -9,6 +9,7 @@
 #include <string.h>
 
 static int stmts(fe *c, PyObject *list, kj_block *out);
+static PyObject *constant_branch(PyObject *node);
 
 /* One `except ...:` clause: the classes it names (none for a bare except). */
 static kj_node *except_clause(fe *c, PyObject *h) {
@@ -350,6 +351,11 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
             r = kj_block_push(c->f, out, n);
         goto done;
     }
+    if ((d = constant_branch(node))) {   /* folded as CPython folds it: then a function whose
+                                           * `if True:` returns does not also fall off its end */
+        r = stmts(c, d, out);
+        goto done;
+    }
     if (strcmp(k, "If") == 0 || strcmp(k, "While") == 0 || strcmp(k, "For") == 0) {
         bool is_for = k[0] == 'F';
         n->kind = k[0] == 'I' ? KJ_S_IF : k[0] == 'W' ? KJ_S_WHILE : KJ_S_FOR;
@@ -438,15 +444,54 @@ done:
     return r;
 }
 
+static bool always_leaves(PyObject *node);
+
+/* For an `if` on a constant (`if True:`, `if 0:`), the statements CPython
+ * keeps of it, the branch its value takes (new reference); else NULL. */
+static PyObject *constant_branch(PyObject *node) {
+    if (strcmp(kj_fe_kind_of(node), "If") != 0)
+        return NULL;
+    PyObject *test = PyObject_GetAttrString(node, "test"), *taken = NULL;
+    if (test && !strcmp(kj_fe_kind_of(test), "Constant")) {
+        PyObject *value = PyObject_GetAttrString(test, "value");
+        int truth = value ? PyObject_IsTrue(value) : -1;
+        taken = truth < 0 ? NULL : PyObject_GetAttrString(node, truth ? "body" : "orelse");
+        Py_XDECREF(value);
+    }
+    Py_XDECREF(test);
+    if (taken && !PyList_Check(taken))
+        Py_CLEAR(taken);
+    PyErr_Clear();
+    return taken;
+}
+
+/* Whether a statement of the list always leaves the block. */
+static bool list_always_leaves(PyObject *list) {
+    for (Py_ssize_t i = 0; list && PyList_Check(list) && i < PyList_GET_SIZE(list); i++)
+        if (always_leaves(PyList_GET_ITEM(list, i)))
+            return true;
+    return false;
+}
+
+/* Whether the statement node never lets control reach the next one: a
+ * return, raise, break or continue, or an `if` on a constant whose taken
+ * branch does (`if True: raise ...`), as CPython's compiler judges. */
+static bool always_leaves(PyObject *node) {
+    const char *k = kj_fe_kind_of(node);
+    if (!strcmp(k, "Return") || !strcmp(k, "Raise") || !strcmp(k, "Break") || !strcmp(k, "Continue"))
+        return true;
+    PyObject *taken = constant_branch(node);
+    bool leaves = list_always_leaves(taken);
+    Py_XDECREF(taken);
+    return leaves;
+}
+
 static int stmts(fe *c, PyObject *list, kj_block *out) {
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
         PyObject *node = PyList_GET_ITEM(list, i);
         if (stmt(c, node, out) < 0)
             return -1;
-        /* what follows in the block no path reaches: CPython compiles none
-         * of it, and its names may never be bound */
-        const char *k = kj_fe_kind_of(node);
-        if (!strcmp(k, "Return") || !strcmp(k, "Raise") || !strcmp(k, "Break") || !strcmp(k, "Continue"))
+        if (always_leaves(node))   /* CPython compiles none of what follows, whose names may never be bound */
             return 0;
     }
     return 0;

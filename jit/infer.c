@@ -514,7 +514,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
             if (op == KJ_OP_IN || op == KJ_OP_NOTIN) {
                 if (n->nkids != 2)
                     return problem(c, n, NULL, "chained `in` comparisons are not supported");
-                return kj_list_contains_type(c, n, prev, t);
+                /* an Optional looked up is its value: Numba's TypeError for None */
+                return kj_list_contains_type(c, n, kj_infer_value(c, n->kids[0]), t);
             } else if (op == KJ_OP_IS || op == KJ_OP_ISNOT || none_cmp) {
                 if (!none_cmp && !(kj_is_number(prev) && kj_is_number(t)))
                     return problem(c, n, "Use is only to compare with None.",
@@ -744,8 +745,9 @@ static int infer_block(ti *c, kj_block *b);
 
 static int infer_stmt(ti *c, kj_node *s) {
     switch (s->kind) {
-    case KJ_S_ASSIGN:
-        return assign_to(c, s->kids[0], infer_expr(c, s->kids[1]), s);
+    case KJ_S_ASSIGN:   /* into an element or a view: an Optional array is its array */
+        return assign_to(c, s->kids[0],
+                         s->kids[0]->kind == KJ_E_INDEX ? optional_array_value(c, s->kids[1]) : infer_expr(c, s->kids[1]), s);
     case KJ_S_AUGASSIGN: {
         const kj_type *cur = infer_expr(c, s->kids[0]), *v = optional_array_value(c, s->kids[1]);
         if (!cur || !v)

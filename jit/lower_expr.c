@@ -212,10 +212,7 @@ static LLVMValueRef complex_arith(kj_lw *w, kj_op op, LLVMValueRef x, LLVMValueR
         kj_raise_if(w, LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, c, zero, ""),
                                     LLVMBuildFCmp(b, LLVMRealOEQ, d, zero, ""), ""),
                     PyExc_ZeroDivisionError, "complex division by zero");
-        LLVMValueRef den = F(LLVMBuildFAdd(b, F(LLVMBuildFMul(b, c, c, "")), F(LLVMBuildFMul(b, d, d, "")), ""));
-        LLVMValueRef re = F(LLVMBuildFAdd(b, F(LLVMBuildFMul(b, a, c, "")), F(LLVMBuildFMul(b, bi, d, "")), ""));
-        LLVMValueRef im = F(LLVMBuildFSub(b, F(LLVMBuildFMul(b, bi, c, "")), F(LLVMBuildFMul(b, a, d, "")), ""));
-        return complex_make(w, t, F(LLVMBuildFDiv(b, re, den, "")), F(LLVMBuildFDiv(b, im, den, "")));
+        return kj_complex_divide(w, x, y, t, true);   /* CPython's algorithm: 3 / 1e300j is -3e-300j */
     }
     case KJ_OP_POW: return complex_pow(w, x, y, t);
     default:

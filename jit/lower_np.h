@@ -31,6 +31,12 @@ LLVMValueRef kj_np_load(kj_lw *w, LLVMValueRef p, const kj_type *et);
 LLVMValueRef kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et);
 /* Whether arr is C-contiguous (an i1 computed from its strides). */
 LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
+/* x / y of complex values of type t by Smith's method (scaled by the larger
+ * part of the divisor, so that no square overflows or underflows), with
+ * CPython's rounding (python: dividing) or NumPy's (multiplying by the
+ * inverse); a zero divisor gives inf or nan parts, raising is the
+ * caller's. */
+LLVMValueRef kj_complex_divide(kj_lw *w, LLVMValueRef x, LLVMValueRef y, const kj_type *t, bool python);
 /* Whether arr's elements lie in Fortran order, without gaps (an i1). */
 LLVMValueRef kj_np_is_fortran(kj_lw *w, LLVMValueRef arr, const kj_type *t);
 

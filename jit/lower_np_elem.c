@@ -265,31 +265,36 @@ static LLVMValueRef pair(kj_lw *w, const kj_type *t, LLVMValueRef re, LLVMValueR
     return LLVMBuildInsertValue(w->b, z, im, 1, "");
 }
 
-/* x / y as NumPy divides complex numbers (Smith's method: scale by the
- * larger part of the divisor, so squares neither overflow nor underflow);
- * a zero divisor gives inf or nan parts instead of raising. */
-static LLVMValueRef complex_divide(kj_lw *w, LLVMValueRef x, LLVMValueRef y, const kj_type *t) {
+/* v / s as CPython computes it, or v * (1 / s) as NumPy does. */
+static LLVMValueRef scaled(kj_lw *w, LLVMValueRef v, LLVMValueRef s, bool python) {
+    if (python)
+        return kj_fm(w, LLVMBuildFDiv(w->b, v, s, ""));
+    LLVMValueRef inverse = kj_fm(w, LLVMBuildFDiv(w->b, fc(LLVMTypeOf(s), 1.0), s, ""));
+    return kj_fm(w, LLVMBuildFMul(w->b, v, inverse, ""));
+}
+
+LLVMValueRef kj_complex_divide(kj_lw *w, LLVMValueRef x, LLVMValueRef y, const kj_type *t, bool python) {
     LLVMBuilderRef b = w->b;
 #define F(v) kj_fm(w, v)
     LLVMValueRef a = part(w, x, 0), bi = part(w, x, 1), c = part(w, y, 0), d = part(w, y, 1);
     LLVMTypeRef ft = LLVMTypeOf(a);
     LLVMValueRef ac = kj_call_intrinsic(w, "llvm.fabs", ft, 1, &c), ad = kj_call_intrinsic(w, "llvm.fabs", ft, 1, &d);
     LLVMValueRef real_big = LLVMBuildFCmp(b, LLVMRealOGE, ac, ad, "");
-    /* |c| >= |d|: r = d/c, s = 1/(c + d r), ((a + b r) s, (b - a r) s) */
+    /* |c| >= |d|: r = d/c, s = c + d r, ((a + b r) / s, (b - a r) / s) */
     LLVMValueRef r1 = F(LLVMBuildFDiv(b, d, c, ""));
-    LLVMValueRef s1 = F(LLVMBuildFDiv(b, fc(ft, 1.0), F(LLVMBuildFAdd(b, c, F(LLVMBuildFMul(b, d, r1, "")), "")), ""));
-    LLVMValueRef re1 = F(LLVMBuildFMul(b, F(LLVMBuildFAdd(b, a, F(LLVMBuildFMul(b, bi, r1, "")), "")), s1, ""));
-    LLVMValueRef im1 = F(LLVMBuildFMul(b, F(LLVMBuildFSub(b, bi, F(LLVMBuildFMul(b, a, r1, "")), "")), s1, ""));
+    LLVMValueRef s1 = F(LLVMBuildFAdd(b, c, F(LLVMBuildFMul(b, d, r1, "")), ""));
+    LLVMValueRef re1 = scaled(w, F(LLVMBuildFAdd(b, a, F(LLVMBuildFMul(b, bi, r1, "")), "")), s1, python);
+    LLVMValueRef im1 = scaled(w, F(LLVMBuildFSub(b, bi, F(LLVMBuildFMul(b, a, r1, "")), "")), s1, python);
     /* both parts zero: (a/|c|, b/|c|), inf or nan as IEEE division gives */
     LLVMValueRef zero = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, ac, LLVMConstNull(ft), ""),
                                      LLVMBuildFCmp(b, LLVMRealOEQ, ad, LLVMConstNull(ft), ""), "");
     re1 = LLVMBuildSelect(b, zero, F(LLVMBuildFDiv(b, a, ac, "")), re1, "");
     im1 = LLVMBuildSelect(b, zero, F(LLVMBuildFDiv(b, bi, ac, "")), im1, "");
-    /* |d| > |c|: r = c/d, s = 1/(d + c r), ((a r + b) s, (b r - a) s) */
+    /* |d| > |c|: r = c/d, s = d + c r, ((a r + b) / s, (b r - a) / s) */
     LLVMValueRef r2 = F(LLVMBuildFDiv(b, c, d, ""));
-    LLVMValueRef s2 = F(LLVMBuildFDiv(b, fc(ft, 1.0), F(LLVMBuildFAdd(b, d, F(LLVMBuildFMul(b, c, r2, "")), "")), ""));
-    LLVMValueRef re2 = F(LLVMBuildFMul(b, F(LLVMBuildFAdd(b, F(LLVMBuildFMul(b, a, r2, "")), bi, "")), s2, ""));
-    LLVMValueRef im2 = F(LLVMBuildFMul(b, F(LLVMBuildFSub(b, F(LLVMBuildFMul(b, bi, r2, "")), a, "")), s2, ""));
+    LLVMValueRef s2 = F(LLVMBuildFAdd(b, d, F(LLVMBuildFMul(b, c, r2, "")), ""));
+    LLVMValueRef re2 = scaled(w, F(LLVMBuildFAdd(b, F(LLVMBuildFMul(b, a, r2, "")), bi, "")), s2, python);
+    LLVMValueRef im2 = scaled(w, F(LLVMBuildFSub(b, F(LLVMBuildFMul(b, bi, r2, "")), a, "")), s2, python);
 #undef F
     return pair(w, t, LLVMBuildSelect(b, real_big, re1, re2, ""), LLVMBuildSelect(b, real_big, im1, im2, ""));
 }
@@ -405,7 +410,7 @@ static LLVMValueRef complex_op(kj_lw *w, kj_node *at, const char *u, int n, LLVM
                     F(LLVMBuildFAdd(b, F(LLVMBuildFMul(b, a, d, "")), F(LLVMBuildFMul(b, bi, c, "")), "")));
 #undef F
     if (!strcmp(u, "true_divide") || !strcmp(u, "divide"))
-        return complex_divide(w, v[0], v[1], rt);
+        return kj_complex_divide(w, v[0], v[1], rt, false);
     LLVMValueRef r = complex_libm(w, u, 2, v, rt);
     if (!r || strcmp(u, "power") != 0)
         return r;

@@ -25,7 +25,10 @@ export UBSAN_OPTIONS="log_path=$logs/ubsan:print_stacktrace=1"
 export KILN_JIT_ASAN=1 KILN_BUILD_DIR=$build
 cd "$root"
 status=0
-/usr/bin/python3 -m pytest -p no:cacheprovider ${KILN_SANITIZE_TESTS:-tests/jit tests/numpy tests/parallel tests/ufunc tests/cache} "$@" || status=$?
+# the soak test measures the process's resident memory, which ASan's quarantine of freed blocks
+# inflates by design: it runs in the ordinary suite
+/usr/bin/python3 -m pytest -p no:cacheprovider ${KILN_SANITIZE_TESTS:-tests/jit tests/numpy tests/parallel tests/ufunc tests/cache} \
+  --deselect tests/numpy/test_soak.py::test_a_million_calls_keep_memory_flat "$@" || status=$?
 /usr/bin/python3 -m tests.fuzz --programs "${KILN_SANITIZE_PROGRAMS:-300}" --seed 7 --no-keep --avoid-known || status=$?
 reports=$(ls "$logs" 2>/dev/null || true)
 if [ -n "$reports" ]; then

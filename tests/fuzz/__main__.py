@@ -2,7 +2,8 @@
 python3 -m tests.fuzz --shrink FILE
 
 Runs a campaign and prints one line per failure as it is found, then the
-summary: programs run, passed, and failures by kind."""
+summary: programs run, passed, and failures by kind; exits 1 when a program
+failed."""
 import argparse
 import sys
 
@@ -26,11 +27,11 @@ def main(argv=None):
         path = shrink_file(args.shrink)
         print(f"kept {path}" if path else "it does not fail")
         return 0
-    counts, _ = run(args.programs, args.seed, args.workers, keep=not args.no_keep,
-                    shrink_limit=args.shrink_limit, start=args.start,
-                    avoid=KNOWN_OPEN_CONSTRUCTS if args.avoid_known else ())
+    counts, failures = run(args.programs, args.seed, args.workers, keep=not args.no_keep,
+                           shrink_limit=args.shrink_limit, start=args.start,
+                           avoid=KNOWN_OPEN_CONSTRUCTS if args.avoid_known else ())
     print(summary(counts, args.programs))
-    return 0
+    return 1 if failures else 0   # tests/sanitizers.sh fails on a failing campaign
 
 
 if __name__ == "__main__":

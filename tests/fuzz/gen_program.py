@@ -144,7 +144,8 @@ class ProgramGen(StmtGen):
 # name here, tested as `name in self.avoid` where the generator writes the
 # construct; when its bug is fixed, both go
 KNOWN_OPEN_CONSTRUCTS = (
-    "constant_exit",   # a return or raise under a condition of literals: Kiln types the dead code after it
+    "constant_exit",   # a return or raise under a condition of literals: a helper that always raises is
+                       # typed as returning None, and using its result is a TypingError (compile_error_2026_317)
 )
 
 

@@ -106,3 +106,22 @@ def test_an_index_of_none_is_numbas_type_error():
     assert first(np.array([2.5])) == 2.5
     with pytest.raises(TypeError, match=r"expected array\(float64, 1d, A\), got None"):
         first(None)
+
+
+@kiln.njit
+def maybe_five(flag):
+    if flag:
+        return 5
+    return None
+
+
+@kiln.njit
+def looked_up(x, flag):
+    items = {x for i in range(3)}
+    return maybe_five(flag) in items, maybe_five(flag) in [x, 2.0]
+
+
+def test_an_optional_number_looked_up_with_in():
+    assert looked_up(5.0, True) == (True, True) and looked_up(4.0, True) == (False, False)
+    with pytest.raises(TypeError, match="expected int64, got None"):   # Numba's; it crashed
+        looked_up(5.0, False)
