@@ -301,6 +301,11 @@ class ExprGen:
         return f"np.ones(({shape},), dtype={npname(pt.dtype)})"
 
     # ---- arrays ----------------------------------------------------------
+    def some_array(self, scope):
+        """(name, type) of a random array in scope, or None when there is none."""
+        vs = self.arrays(scope)
+        return self.r.choice(vs) if vs else None
+
     def arrays(self, scope, pred=lambda a: True):
         return [(n, t) for n, t in scope.all().items() if isinstance(t, Arr) and pred(t)]
 

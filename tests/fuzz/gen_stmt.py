@@ -216,10 +216,10 @@ class StmtGen(ExprGen):
     def s_array_write(self, scope, ind, ctx):
         r = self.r
         sp = "    " * ind
-        vs = self.arrays(scope)
-        if not vs:
+        picked = self.some_array(scope)
+        if not picked:
             return None
-        n, t = r.choice(vs)
+        n, t = picked
         c = r.randrange(4)
         if c == 0:
             return [f"{sp}{self.element(scope, n, t)} = {self.store_value(scope, t.dtype)}"]
@@ -269,10 +269,10 @@ class StmtGen(ExprGen):
 
     def s_reduce(self, scope, ind, ctx):
         r = self.r
-        vs = self.arrays(scope)
-        if not vs:
+        picked = self.some_array(scope)
+        if not picked:
             return None
-        n, t = r.choice(vs)
+        n, t = picked
         if r.random() < 0.3:   # a reduction of an expression: Kiln fuses it into one pass
             got = self.arr_expr(scope, 2, t.dims)
             if got is not None and got[1].dims == t.dims:
@@ -302,10 +302,10 @@ class StmtGen(ExprGen):
     def s_np_func(self, scope, ind, ctx):
         r = self.r
         sp = "    " * ind
-        vs = self.arrays(scope)
-        if not vs:
+        picked = self.some_array(scope)
+        if not picked:
             return None
-        n, t = r.choice(vs)
+        n, t = picked
         nd = len(t.dims)
         c = r.randrange(9)
         if c == 0:
