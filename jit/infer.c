@@ -767,13 +767,14 @@ static int infer_stmt(ti *c, kj_node *s) {
         const kj_type *r = binop_type(c, s, s->op, cur, v);
         if (r)
             s->type = r;
-        if (r && r->kind == KJ_T_ARRAY && cur->kind == KJ_T_ARRAY && r->ndim == cur->ndim && r->elem != cur->elem) {
+        const kj_type *arr = kj_value_of(cur);   /* an Optional array is changed in place too */
+        if (r && r->kind == KJ_T_ARRAY && arr->kind == KJ_T_ARRAY && r->ndim == arr->ndim && r->elem != arr->elem) {
             /* in place, as NumPy: computed in r's dtype (s->type), stored cast to the array's, where
              * same_kind casting allows */
-            if (!kj_np_same_kind(r->elem, cur->elem))
+            if (!kj_np_same_kind(r->elem, arr->elem))
                 return problem(c, s, "Make a new array instead (a = a * b), or cast the other operand first.",
                                "NumPy cannot cast this in-place result from %s to %s (same_kind casting)",
-                               r->elem->name, cur->elem->name), 0;
+                               r->elem->name, arr->elem->name), 0;
             r = cur;
         }
         return assign_to(c, s->kids[0], r, s);

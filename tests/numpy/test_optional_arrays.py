@@ -125,3 +125,18 @@ def test_an_optional_number_looked_up_with_in():
     assert looked_up(5.0, True) == (True, True) and looked_up(4.0, True) == (False, False)
     with pytest.raises(TypeError, match="expected int64, got None"):   # Numba's; it crashed
         looked_up(5.0, False)
+
+
+@kiln.njit((Optional(kiln.int8[:, :]),))
+def scaled_in_place(a):
+    if a is not None:
+        a *= a | np.ones((a.shape[0], a.shape[1]), dtype=np.int64)   # computed in int64, stored as int8
+    return a
+
+
+def test_an_optional_array_changed_in_place_with_a_cast():
+    x = np.arange(6, dtype=np.int8).reshape(2, 3)
+    want = scaled_in_place.py_func(x.copy())
+    got = scaled_in_place(x.copy())
+    assert got.dtype == np.int8 and np.array_equal(got, want)
+    assert scaled_in_place(None) is None
