@@ -346,9 +346,9 @@ static void drop_from_used(LLVMModuleRef mod, const char *name, LLVMValueRef fn)
         if (item != fn)
             items[kept++] = item;
     }
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(mod), 0);
     if (kept == n)
         return;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(mod), 0);
     LLVMDeleteGlobal(used);
     if (kept == 0)
         return;

@@ -450,12 +450,17 @@ static const char *empty_axis_error(const char *m) {
     return NULL;
 }
 
-/* Whether reduction m of a whole array of type at gives another float
+/* Whether reduction m of a whole array (a local, or an attribute of one: arrn) gives another float
  * result in memory order than in C order (a Fortran-ordered array: NumPy
  * adds in memory order). */
-static bool order_sensitive(const char *m, const kj_type *at, const kj_type *t, kj_node *axisn) {
+static bool order_sensitive(const char *m, const kj_node *arrn, const kj_type *t, kj_node *axisn) {
     static const char *const names[] = {"sum", "mean", "var", "std", "nansum", "nanmean",
                                         "nanvar", "nanstd", NULL};
+    const kj_type *at = arrn->type;
+    /* the array is lowered on both paths: only where that costs nothing and runs nothing twice */
+    const kj_node *base = arrn->kind == KJ_E_ATTR ? arrn->kids[0] : arrn;
+    if (base->kind != KJ_E_LOCAL)
+        return false;
     if ((axisn && axisn->type->kind != KJ_T_NONE) || at->kind != KJ_T_ARRAY || at->ndim < 2 ||
         at->layout == KJ_LAYOUT_C || (t->kind != KJ_T_FLOAT && t->kind != KJ_T_COMPLEX))
         return false;
@@ -471,7 +476,7 @@ LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *ar
     LLVMValueRef grouped = kj_np_group_value(w, n);   /* computed with the statement's other reductions of arrn */
     if (grouped)
         return grouped;
-    if (!order_sensitive(m, arrn->type, n->type, axisn))
+    if (!order_sensitive(m, arrn, n->type, axisn))
         return lower_reduce(w, n, m, arrn, axisn);
     /* a Fortran-ordered array (not also C-ordered) is one line in memory */
     const kj_type *at = arrn->type;
