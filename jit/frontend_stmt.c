@@ -446,18 +446,49 @@ done:
 
 static bool always_leaves(PyObject *node);
 
-/* For an `if` on a constant (`if True:`, `if 0:`), the statements CPython
- * keeps of it, the branch its value takes (new reference); else NULL. */
+/* The truth of an expression of constants only (`True`, `not False`,
+ * `True and 1`), as CPython folds it: 1 or 0; -1 for anything else. */
+static int constant_truth(PyObject *e) {
+    const char *k = e ? kj_fe_kind_of(e) : "";
+    int truth = -1;
+    if (!strcmp(k, "Constant")) {
+        PyObject *value = PyObject_GetAttrString(e, "value");
+        truth = value ? PyObject_IsTrue(value) : -1;
+        Py_XDECREF(value);
+    } else if (!strcmp(k, "UnaryOp") || !strcmp(k, "BoolOp")) {
+        PyObject *op = PyObject_GetAttrString(e, "op");
+        const char *o = op ? kj_fe_kind_of(op) : "";
+        PyObject *parts = !strcmp(k, "UnaryOp") ? NULL : PyObject_GetAttrString(e, "values");
+        if (!strcmp(o, "Not")) {
+            PyObject *operand = PyObject_GetAttrString(e, "operand");
+            int t = constant_truth(operand);
+            truth = t < 0 ? -1 : !t;
+            Py_XDECREF(operand);
+        } else if (parts && PyList_Check(parts) && (!strcmp(o, "And") || !strcmp(o, "Or"))) {
+            bool all = !strcmp(o, "And");
+            truth = all;   /* every part constant: all true (And) or any true (Or) */
+            for (Py_ssize_t i = 0; truth >= 0 && i < PyList_GET_SIZE(parts); i++) {
+                int t = constant_truth(PyList_GET_ITEM(parts, i));
+                truth = t < 0 ? -1 : all ? truth && t : truth || t;
+            }
+        }
+        Py_XDECREF(parts);
+        Py_XDECREF(op);
+    }
+    PyErr_Clear();
+    return truth;
+}
+
+/* For an `if` on a constant (`if True:`, `if 0:`, `if True and True:`),
+ * the statements CPython keeps of it, the branch its value takes (new
+ * reference); else NULL. */
 static PyObject *constant_branch(PyObject *node) {
     if (strcmp(kj_fe_kind_of(node), "If") != 0)
         return NULL;
     PyObject *test = PyObject_GetAttrString(node, "test"), *taken = NULL;
-    if (test && !strcmp(kj_fe_kind_of(test), "Constant")) {
-        PyObject *value = PyObject_GetAttrString(test, "value");
-        int truth = value ? PyObject_IsTrue(value) : -1;
-        taken = truth < 0 ? NULL : PyObject_GetAttrString(node, truth ? "body" : "orelse");
-        Py_XDECREF(value);
-    }
+    int truth = constant_truth(test);
+    if (truth >= 0)
+        taken = PyObject_GetAttrString(node, truth ? "body" : "orelse");
     Py_XDECREF(test);
     if (taken && !PyList_Check(taken))
         Py_CLEAR(taken);
