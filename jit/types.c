@@ -18,30 +18,51 @@ static bool name_fmt(char *dst, size_t size, const char *fmt, ...) {
     return n >= 0 && (size_t)n < size;
 }
 
-/* Interned types, found by name (a name says everything about a type).
- * Protected by the GIL. */
-#define TABLE_SIZE 1024
-static kj_type *table[TABLE_SIZE];
+/* Interned types, found by name (a name says everything about a type), in
+ * an open-addressing table that doubles when half full. Types live as long
+ * as the process, and a long session makes many (each function is a type of
+ * its own, and a re-run cell makes new functions), so the table grows: two
+ * copies of one type would be two types that never unify. Protected by the
+ * GIL. */
+static kj_type **table;
+static size_t table_size, table_used;
 
-static unsigned hash_name(const char *s) {
+static size_t hash_name(const char *s) {
     unsigned h = 2166136261u;
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 16777619u;
     return h;
 }
 
-/* Returns the interned copy of `proto` (whose name is set). A full table
- * (thousands of distinct types) falls back to leaking a fresh copy, which
- * only costs identity: never hit in practice. */
+/* The slot of name in a table of size (a power of two): its type's, or the empty one where it goes. */
+static size_t slot_of(kj_type **slots, size_t size, const char *name) {
+    size_t i = hash_name(name) & (size - 1);
+    while (slots[i] && strcmp(slots[i]->name, name) != 0)
+        i = (i + 1) & (size - 1);
+    return i;
+}
+
+static bool grow_table(void) {
+    size_t size = table_size ? table_size * 2 : 1024;
+    kj_type **slots = calloc(size, sizeof *slots);
+    if (!slots)
+        return false;
+    for (size_t i = 0; i < table_size; i++)
+        if (table[i])
+            slots[slot_of(slots, size, table[i]->name)] = table[i];
+    free(table);
+    table = slots;
+    table_size = size;
+    return true;
+}
+
+/* Returns the interned copy of `proto` (whose name is set); NULL when out of memory. */
 static const kj_type *intern(const kj_type *proto) {
-    unsigned h = hash_name(proto->name) % TABLE_SIZE;
-    for (unsigned i = 0; i < TABLE_SIZE; i++) {
-        kj_type *t = table[(h + i) % TABLE_SIZE];
-        if (!t)
-            break;
-        if (strcmp(t->name, proto->name) == 0)
-            return t;
-    }
+    if (table_used * 2 >= table_size && !grow_table())
+        return NULL;
+    size_t i = slot_of(table, table_size, proto->name);
+    if (table[i])
+        return table[i];
     kj_type *t = malloc(sizeof *t);
     if (!t)
         return NULL;
@@ -56,12 +77,8 @@ static const kj_type *intern(const kj_type *proto) {
     }
     if (t->kind == KJ_T_FUNC)
         Py_INCREF((PyObject *)t->obj);   /* types live as long as the process: so does the function, whose address the name holds */
-    for (unsigned i = 0; i < TABLE_SIZE; i++) {
-        if (!table[(h + i) % TABLE_SIZE]) {
-            table[(h + i) % TABLE_SIZE] = t;
-            break;
-        }
-    }
+    table[i] = t;
+    table_used++;
     return t;
 }
 
