@@ -452,9 +452,9 @@ static const char *empty_axis_error(const char *m) {
 
 /* Whether reduction m of a whole array (a local, or an attribute of one: arrn) gives another float
  * result in memory order than in C order (a Fortran-ordered array: NumPy
- * adds in memory order). */
+ * adds and multiplies in memory order). */
 static bool order_sensitive(const char *m, const kj_node *arrn, const kj_type *t, kj_node *axisn) {
-    static const char *const names[] = {"sum", "mean", "var", "std", "nansum", "nanmean",
+    static const char *const names[] = {"sum", "prod", "mean", "var", "std", "nansum", "nanmean",
                                         "nanvar", "nanstd", NULL};
     const kj_type *at = arrn->type;
     /* the array is lowered on both paths: only where that costs nothing and runs nothing twice */

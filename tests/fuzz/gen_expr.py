@@ -99,6 +99,13 @@ class ExprGen:
             return f"int({text})"
         return f"float({text})"
 
+    def whole_reduction(self, fn, dtype):
+        """fn, or np.sum for a float product in a parallel function: the pool
+        multiplies its parts in another order than NumPy, and a product of
+        twenty factors is big enough that sin or % of it turns its last bit
+        into any value (the two orders are both right)."""
+        return "np.sum" if fn == "np.prod" and self.parallel and kind(dtype) == "f" else fn
+
     def scalar_kind_of(self, dtype):
         k = kind(dtype)
         return BOOL if k == "b" else INT if k in "iu" else FLOAT
@@ -146,8 +153,8 @@ class ExprGen:
         if t in (INT, FLOAT) and arrs:
             def reduce_():
                 n, a = r.choice(arrs)
-                fn = r.choice(["np.sum", "np.sum", "np.max", "np.min", "np.prod"] +
-                              (["np.mean"] if t == FLOAT else []))
+                fn = self.whole_reduction(r.choice(["np.sum", "np.sum", "np.max", "np.min", "np.prod"] +
+                                                   (["np.mean"] if t == FLOAT else [])), a.dtype)
                 return self.convert(a.dtype, f"{fn}({n})")
             opts.append(reduce_)
         if t == FLOAT:

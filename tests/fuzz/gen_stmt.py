@@ -291,6 +291,7 @@ class StmtGen(ExprGen):
                 return None
             dims = t.dims[:ax] + t.dims[ax + 1:]
             return [f"{sp}{self.new(scope, 'a', Arr(dt, dims))} = {fn}({n}, {ax_text})"]
+        fn = self.whole_reduction(fn, t.dtype)
         dt = dtype_of(lambda: getattr(np, fn[3:])(witness(t.dtype)))
         if dt is None:
             return None

@@ -18,13 +18,6 @@ KNOWN_OPEN = {
     "compile_error_23628_1749.py":
         "the same as compile_error_2026_317.py: the result of a helper that always raises, used in "
         "arithmetic (`h + h`), is a TypingError ('none and none')",
-    "mismatch_23628_103.py":
-        "np.prod of floats multiplies in another order than NumPy's (here split across threads in a "
-        "parallel=True function, of a Fortran-ordered float32 array); sin of the 1e20 product turns "
-        "the last bit into another value",
-    "mismatch_23628_625.py":
-        "np.prod of a Fortran-ordered float64 array multiplies in C order, NumPy in memory order; "
-        "`product % n` of an 80-factor product turns the last bit into another value",
     "compile_error_2026_317.py":
         "a kiln function that always raises (`if True: raise ...`) is typed as returning None, so "
         "`x - helper1()` is a TypingError ('int64 and none') where CPython raises the helper's "
