@@ -121,6 +121,12 @@ const kj_type *kj_np_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_
     if (!u)
         FAIL(c, n, NULL, "this operator is not defined between %s and %s", a->name, b->name);
     const kj_type *ops[2] = {a, b};
+    kj_node *e = n->kids[1];
+    /* ndarray's ** squares a non-float array for the exponent 2 (2.0 too):
+     * booleans square to int8, where np.power would give int64 */
+    if (op == KJ_OP_POW && a->kind == KJ_T_ARRAY && a->elem->kind == KJ_T_BOOL && e->kind == KJ_E_CONST &&
+        (e->type->kind == KJ_T_FLOAT ? e->fval == 2.0 : kj_is_intlike(e->type) && e->ival == 2))
+        return ewise_type(c, n, "square", 1, ops, n->kids);
     return ewise_type(c, n, u, 2, ops, n->kids);
 }
 

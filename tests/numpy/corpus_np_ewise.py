@@ -3,7 +3,7 @@ broadcasting, on every dtype and layout, fused into one loop."""
 import numpy as np
 
 from np_diff import case
-from np_inputs import M, MI, PAIRS, V, VI, VP, floats, ints
+from np_inputs import M, MI, PAIRS, V, VI, VP, bools, floats, ints
 
 ALL = V + VI + M + MI
 
@@ -50,6 +50,8 @@ def cube_float(a): return a ** 3.0
 def int_power(a): return a ** 2 + a ** 0
 @case((ints(4),), )
 def int_negative_power(a): return a ** -1
+@case((bools(7),), (bools((3, 4)).T,), (bools(0),))   # ** squares for 2: booleans give int8, not power's int64
+def bool_powers(a): return a ** 2, a ** 2.0, a ** 3, a ** 0.5
 @case(*ALL)
 def floordiv_scalar(a): return a // 4
 @case(*ALL)
