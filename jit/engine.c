@@ -771,9 +771,14 @@ static bool marked_optnone(LLVMModuleRef mod) {
     return false;
 }
 
-/* The machine that emits mod: the code that runs, for inspect_asm too. */
+/* The machine that emits mod: the code that runs, for inspect_asm too.
+ * Code instrumented for AddressSanitizer goes through the code generator
+ * for unoptimized code: the sanitizer checks what the optimized IR reads
+ * and writes, the full code generator's output is what every ordinary run
+ * checks, and it spent most of a sanitized campaign's time on the
+ * instrumented modules. */
 static LLVMTargetMachineRef machine_for(LLVMModuleRef mod) {
-    return marked_optnone(mod) ? straight_machine() : object_machine();
+    return jit_asan || marked_optnone(mod) ? straight_machine() : object_machine();
 }
 
 LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMModuleRef mod) {

@@ -6,7 +6,10 @@
 # generated-program campaign. Fails when any report was written.
 # Usage: bash tests/sanitizers.sh [pytest args]   (build dir: $KILN_ASAN_BUILD_DIR or build-asan;
 # KILN_SANITIZE_TESTS the test paths, default the five suites; KILN_SANITIZE_PROGRAMS generated
-# programs, default 300)
+# programs, default 300, from program KILN_SANITIZE_START (default 0) of seed KILN_SANITIZE_SEED
+# (default 7))
+#        bash tests/sanitizers.sh --campaign   only the generated programs, failures shrunk into
+# tests/fuzz/found/: a shard of the long campaign that tests/fuzz/CAMPAIGNS.md records
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KILN_ASAN_BUILD_DIR:-$root/build-asan}
@@ -25,11 +28,17 @@ export UBSAN_OPTIONS="log_path=$logs/ubsan:print_stacktrace=1"
 export KILN_JIT_ASAN=1 KILN_BUILD_DIR=$build
 cd "$root"
 status=0
-# the soak test measures the process's resident memory, which ASan's quarantine of freed blocks
-# inflates by design: it runs in the ordinary suite
-/usr/bin/python3 -m pytest -p no:cacheprovider ${KILN_SANITIZE_TESTS:-tests/jit tests/numpy tests/parallel tests/ufunc tests/cache} \
-  --deselect tests/numpy/test_soak.py::test_a_million_calls_keep_memory_flat "$@" || status=$?
-/usr/bin/python3 -m tests.fuzz --programs "${KILN_SANITIZE_PROGRAMS:-300}" --seed 7 --no-keep --avoid-known || status=$?
+keep=--no-keep
+if [ "${1:-}" = --campaign ]; then
+  keep=
+else
+  # the soak test measures the process's resident memory, which ASan's quarantine of freed blocks
+  # inflates by design: it runs in the ordinary suite
+  /usr/bin/python3 -m pytest -p no:cacheprovider ${KILN_SANITIZE_TESTS:-tests/jit tests/numpy tests/parallel tests/ufunc tests/cache} \
+    --deselect tests/numpy/test_soak.py::test_a_million_calls_keep_memory_flat "$@" || status=$?
+fi
+/usr/bin/python3 -m tests.fuzz --programs "${KILN_SANITIZE_PROGRAMS:-300}" --seed "${KILN_SANITIZE_SEED:-7}" \
+  --start "${KILN_SANITIZE_START:-0}" $keep --avoid-known || status=$?
 reports=$(ls "$logs" 2>/dev/null || true)
 if [ -n "$reports" ]; then
   cat "$logs"/*
