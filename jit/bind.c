@@ -9,6 +9,7 @@
  * says how many arguments it gives (kj_bind_spread). */
 #include "jit/frontend.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* The callee's positional parameter names (new reference, a tuple),
@@ -52,10 +53,11 @@ static int param_index(PyObject *names, const char *name) {
 
 /* Fills slots[0..nparams) from the call's positional and keyword kids and
  * the defaults, and with *args (vararg) slots[nparams] with a tuple display
- * of the positional arguments left over; the messages are Python's own for
- * the same mistakes. */
+ * of the positional arguments left over; source_at[slot] is where the
+ * slot's value stands among the call's kids (INT_MAX for a default, a
+ * constant). The messages are Python's own for the same mistakes. */
 static int fill_slots(kj_function *f, kj_error *e, kj_node *call, const char *callee, PyObject *names,
-                      PyObject *defaults, bool vararg, kj_node **slots) {
+                      PyObject *defaults, bool vararg, kj_node **slots, int *source_at) {
     int nparams = (int)PyTuple_GET_SIZE(names), npos = 0, given = 0;
     for (int i = 1; i < call->nkids; i++)
         given += call->kids[i]->kind != KJ_E_KEYWORD;
@@ -69,14 +71,19 @@ static int fill_slots(kj_function *f, kj_error *e, kj_node *call, const char *ca
             return kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
         rest->nkids = 0;   /* filled below */
         slots[nparams] = rest;
+        source_at[nparams] = INT_MAX;
     }
     for (int i = 1; i < call->nkids; i++) {
         kj_node *k = call->kids[i];
         if (k->kind != KJ_E_KEYWORD) {
-            if (npos < nparams)
+            if (npos < nparams) {
+                source_at[npos] = i;
                 slots[npos++] = k;
-            else
+            } else {
+                if (rest->nkids == 0)
+                    source_at[nparams] = i;
                 rest->kids[rest->nkids++] = k;
+            }
             continue;
         }
         int p = param_index(names, k->name);
@@ -87,6 +94,7 @@ static int fill_slots(kj_function *f, kj_error *e, kj_node *call, const char *ca
             return kj_fail(e, KJ_ERR_TYPING, k->line, k->col, NULL,
                            "%s() got multiple values for argument '%s'", callee, k->name);
         slots[p] = k->kids[0];
+        source_at[p] = i;
     }
     int first_default = nparams - (int)PyTuple_GET_SIZE(defaults);
     for (int p = 0; p < nparams; p++) {
@@ -96,12 +104,36 @@ static int fill_slots(kj_function *f, kj_error *e, kj_node *call, const char *ca
         if (p < first_default)
             return kj_fail(e, KJ_ERR_TYPING, call->line, call->col, NULL,
                            "%s() missing required argument '%s'", callee, pname);
+        source_at[p] = INT_MAX;
         char what[200];
         snprintf(what, sizeof what, "the default value of %s's parameter '%s'", callee, pname);
         if (!(slots[p] = kj_value_node(f, e, PyTuple_GET_ITEM(defaults, p - first_default), call->line,
                                        call->col, what)))
             return -1;
     }
+    return 0;
+}
+
+/* Python evaluates a call's arguments as they stand in the source; bound,
+ * they stand in the callee's order, so where keywords were given in another
+ * order (and one of them may raise first) the call keeps the source's order
+ * for lowering. 0, or -1 out of memory. */
+static int keep_source_order(kj_function *f, kj_node *call, const int *source_at, int nslots) {
+    int order[nslots + 1];
+    bool moved = false;
+    for (int s = 0; s < nslots; s++) {   /* a stable insertion sort by source position */
+        int j = s;
+        for (; j > 0 && source_at[order[j - 1] - 1] > source_at[s]; j--)
+            order[j] = order[j - 1];
+        order[j] = s + 1;
+        moved |= j != s;
+    }
+    if (!moved)
+        return 0;
+    order[nslots] = -1;
+    if (!(call->arg_order = kj_alloc(f, sizeof order)))
+        return -1;
+    memcpy(call->arg_order, order, sizeof order);
     return 0;
 }
 
@@ -148,7 +180,10 @@ static int bind(kj_function *f, kj_error *e, kj_node *call, int nfree) {
             memset(kids, 0, sizeof(kj_node *) * (size_t)(nslots + 1));
             kids[0] = call->kids[0];
             call->nkids = nkids;   /* the free variables stay out of the binding */
-            rc = fill_slots(f, e, call, callee, names, defaults, vararg, kids + 1);
+            int source_at[nslots + 1];
+            rc = fill_slots(f, e, call, callee, names, defaults, vararg, kids + 1, source_at);
+            if (rc == 0 && keep_source_order(f, call, source_at, nslots) < 0)
+                rc = kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
             memcpy(kids + nslots + 1, call->kids + nkids, sizeof(kj_node *) * (size_t)nfree);
             call->nkids = nkids + nfree;
         }

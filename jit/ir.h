@@ -92,6 +92,9 @@ struct kj_node {
     kj_node **kids;
     int nkids;
     kj_op *ops;                  /* KJ_E_COMPARE: nkids - 1 operators */
+    int *arg_order;              /* KJ_E_CALL of a kiln function given keywords out of its parameters'
+                                  * order: the argument kids' indexes (from 1) in the order the source
+                                  * evaluates them, -1 ended, the rest after; NULL: left to right */
     kj_block body, orelse;
     const kj_type *type;         /* set by inference */
     void *aux;                   /* inference's note for lowering (a callee) */

@@ -470,7 +470,10 @@ static LLVMValueRef lower_choice(kj_lw *w, kj_node *n) {
 static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
     int nargs = n->nkids - 1;
     LLVMValueRef args[nargs + 1];
-    for (int i = 0; i < nargs; i++)
+    int first = 0;   /* arguments given out of the callee's order go first, in the source's */
+    for (; n->arg_order && n->arg_order[first] >= 0; first++)
+        args[n->arg_order[first] - 1] = kj_lower_expr(w, n->kids[n->arg_order[first]]);
+    for (int i = first; i < nargs; i++)
         args[i] = kj_lower_expr(w, n->kids[i + 1]);
     if (n->aux) {   /* another kiln function, compiled in this unit */
         kj_instance *callee = n->aux;

@@ -22,10 +22,6 @@ KNOWN_OPEN = {
         "np.mean of a Fortran-ordered int64 array in a parallel=True function adds in another order "
         "than NumPy's pairwise sum in memory order; cos of a 1e17 mean turns the last bit into "
         "another value (found by the sanitized campaign, seed 50000)",
-    "wrong_exception_50000_7923.py":
-        "keyword arguments of a call to a kiln function are evaluated in the order of the parameters, "
-        "CPython's in the order written: `helper1(a, y5=np.max(empty), y4=9 % 0)` raises "
-        "ZeroDivisionError where CPython raises the ValueError of the first keyword",
     "compile_error_2026_317.py":
         "a kiln function that always raises (`if True: raise ...`) is typed as returning None, so "
         "`x - helper1()` is a TypingError ('int64 and none') where CPython raises the helper's "

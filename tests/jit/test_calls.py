@@ -180,3 +180,30 @@ def test_lambdas_that_cannot_be_told_apart_or_have_defaults_are_refused_with_a_h
         return g(x)
     with pytest.raises(kiln.UnsupportedError, match="a lambda with default values is not supported"):
         with_default(1)
+
+
+@kiln.njit
+def _note(log, v):
+    log.append(v)
+    return v
+
+
+@kiln.njit
+def _digits(a, b, c=0, *rest):
+    return a * 100 + b * 10 + c + len(rest)
+
+
+@kiln.njit
+def _keywords_out_of_order():
+    log = [0]
+    r = _digits(_note(log, 1), c=_note(log, 2), b=_note(log, 3))
+    s = _digits(c=_note(log, 4), a=_note(log, 5), b=_note(log, 6))
+    return r, s, log[1] * 100000 + log[2] * 10000 + log[3] * 1000 + log[4] * 100 + log[5] * 10 + log[6]
+
+
+def test_keyword_arguments_are_evaluated_in_the_order_written():
+    # Python evaluates a call's arguments left to right as written, whatever the
+    # callee's parameter order; a keyword that raises must raise first.
+    # (CPython cannot run the pure-Python form here: it would pass its list to
+    # the compiled _note.) The log holds 1..6 as written.
+    assert _keywords_out_of_order() == (132, 564, 123456)
