@@ -166,19 +166,28 @@ void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef sr
 /* The data of array arr (type at) as one contiguous line of its size:
  * its own, or a C-ordered copy when it is not contiguous. */
 LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at);
+/* The same in memory order: a Fortran-contiguous array's own data too, for
+ * reductions whose order is NumPy's memory order (its float sums) or no
+ * matter (min, max, all, any, integer sums). */
+LLVMValueRef kj_np_memory_line(kj_lw *w, LLVMValueRef arr, const kj_type *at);
 /* The axis a run-time int names in an array of nd dimensions (negative
  * from the end), after raising NumPy's AxisError when there is none. */
 LLVMValueRef kj_np_axis(kj_lw *w, LLVMValueRef asked, int nd);
 
-/* Whether a sum of et elements in type at goes in NumPy's order, through
- * the runtime's pairwise sum (rt_np.h): not with a cast, nor on the GPU,
- * nor where fastmath allows reassociation (then the loop vectorizes). */
+/* Whether a sum of et elements in float type at goes in NumPy's order,
+ * through the runtime's pairwise sum (rt_np.h), of the elements or (a cast
+ * to a wider float) of blocks of them cast into a buffer, as NumPy's
+ * buffered reduction casts them: not on the GPU, nor where fastmath allows
+ * reassociation (then the loop vectorizes). */
 bool kj_np_sums_in_numpy_order(kj_lw *w, const kj_type *et, const kj_type *at);
-/* The runtime's sum of count contiguous floats of type ft from data, in
- * NumPy's order (rt_np.h's kj_np_sum_f64 / kj_np_sum_f32). */
-LLVMValueRef kj_np_pairwise_sum(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *ft);
-/* The same for elements of type et summed in type at, or NULL when
- * another order applies (kj_np_sums_in_numpy_order). */
+/* The sum of count contiguous elements of type et from data in float
+ * type ft, in NumPy's order whatever the fastmath flags: the runtime's
+ * pairwise sum (rt_np.h's kj_np_sum_f64 / kj_np_sum_f32), of a buffer of
+ * each block cast to ft where et is another type. */
+LLVMValueRef kj_np_pairwise_sum(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                                const kj_type *ft);
+/* The same for elements of type et summed in type at (cast block by
+ * block), or NULL when another order applies (kj_np_sums_in_numpy_order). */
 LLVMValueRef kj_np_sum_in_numpy_order(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                       const kj_type *at);
 /* The sum of (x - mean)**2 over count contiguous elements (type et) from

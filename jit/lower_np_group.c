@@ -240,7 +240,7 @@ void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, 
         LLVMTypeRef lt = kj_lltype(w, accs[a].pt);
         if (accs[a].block_sums) {   /* split: the block's sum, for the caller to add in order */
             LLVMValueRef at = LLVMBuildAdd(w->b, first_block, b, "");
-            LLVMBuildStore(w->b, kj_np_pairwise_sum(w, block, n, et), LLVMBuildGEP2(w->b, lt, accs[a].block_sums, &at, 1, ""));
+            LLVMBuildStore(w->b, kj_np_pairwise_sum(w, block, n, et, accs[a].pt), LLVMBuildGEP2(w->b, lt, accs[a].block_sums, &at, 1, ""));
             continue;
         }
         LLVMValueRef sum = accs[a].kind == KJ_PART_SUM ? kj_np_sum_in_numpy_order(w, block, n, et, accs[a].pt) : NULL;
@@ -265,7 +265,7 @@ void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, 
 static void compute(kj_lw *w, kj_np_group *g) {
     const kj_type *at = g->arr->type, *et = at->elem;
     LLVMValueRef arr = kj_lower_expr(w, g->arr);
-    LLVMValueRef data = kj_np_whole_line(w, arr, at), count = kj_np_size(w, arr, at->ndim);
+    LLVMValueRef data = kj_np_memory_line(w, arr, at), count = kj_np_size(w, arr, at->ndim);
     for (int i = 0; i < g->n; i++) {
         member *m = &g->members[i];
         if (m->slot != g->slot)

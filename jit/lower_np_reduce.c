@@ -29,19 +29,99 @@ static LLVMValueRef combine(kj_lw *w, LLVMValueRef cur, LLVMValueRef x, const kj
     return kj_np_elem_op(w, NULL, prod ? "multiply" : "add", 2, (LLVMValueRef[]){cur, x}, (const kj_type *[]){t, t}, t);
 }
 
+/* Elements cast to a wider float (np.mean of ints, bools or float32s)
+ * are summed as NumPy's buffered reduction meets them: in blocks, each
+ * cast into a buffer and summed pairwise (buffered_sum). */
+static bool widened_to(const kj_type *et, const kj_type *at) {
+    return et->kind == KJ_T_INT || et->kind == KJ_T_BOOL || (et->kind == KJ_T_FLOAT && et->bits < at->bits);
+}
+
 bool kj_np_sums_in_numpy_order(kj_lw *w, const kj_type *et, const kj_type *at) {
-    return et == at && at->kind == KJ_T_FLOAT && !strcmp(w->u->target->name, "cpu") &&
+    return at->kind == KJ_T_FLOAT && (et == at || widened_to(et, at)) && !strcmp(w->u->target->name, "cpu") &&
            !(w->inst->opts.fastmath & LLVMFastMathAllowReassoc);
 }
 
-LLVMValueRef kj_np_pairwise_sum(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *ft) {
+static LLVMValueRef runtime_pairwise_sum(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *ft) {
     return kj_call(w, ft->bits == 64 ? "kj_np_sum_f64" : "kj_np_sum_f32", kj_lltype(w, ft), 2,
                    (LLVMTypeRef[]){w->ptr, w->i64}, (LLVMValueRef[]){data, count});
 }
 
+/* What buffered_sum adds for element i of a line: its value in float type
+ * ft, or (arg the mean) its squared deviation from the mean. */
+typedef LLVMValueRef (*buffered_value)(kj_lw *w, const line *ln, LLVMValueRef i, const kj_type *et,
+                                       const kj_type *ft, LLVMValueRef arg);
+
+static LLVMValueRef cast_elem(kj_lw *w, const line *ln, LLVMValueRef i, const kj_type *et, const kj_type *ft,
+                              LLVMValueRef unused) {
+    (void)unused;
+    return kj_cast(w, line_elem(w, ln, i, et), et, ft);
+}
+
+/* The sum of value(element) over a line in float type ft, as NumPy adds
+ * what its reduction buffers: blocks of KJ_NP_SUM_BLOCK values written to
+ * a buffer, each block summed pairwise and added to the total. */
+static LLVMValueRef buffered_sum(kj_lw *w, const line *ln, const kj_type *et, const kj_type *ft,
+                                 buffered_value value, LLVMValueRef arg) {
+    LLVMTypeRef lt = kj_lltype(w, ft);
+    LLVMValueRef acc = kj_entry_alloca(w, lt, "acc");
+    LLVMBuildStore(w->b, LLVMConstNull(lt), acc);
+    LLVMValueRef buf = kj_entry_alloca(w, LLVMArrayType2(lt, KJ_NP_SUM_BLOCK), "sum.buffer");
+    LLVMValueRef size = c64(w, KJ_NP_SUM_BLOCK);
+    kj_np_loop blocks;
+    LLVMValueRef b = kj_np_loop_begin(w, &blocks, LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, ln->count, c64(w, KJ_NP_SUM_BLOCK - 1), ""), size, ""));
+    LLVMValueRef first = LLVMBuildMul(w->b, b, size, ""), left = LLVMBuildSub(w->b, ln->count, first, "");
+    LLVMValueRef n = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, left, size, ""), left, size, "");
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, n);
+    LLVMBuildStore(w->b, value(w, ln, LLVMBuildAdd(w->b, first, i, ""), et, ft, arg), LLVMBuildGEP2(w->b, lt, buf, &i, 1, ""));
+    kj_np_loop_end(w, &l);
+    LLVMValueRef part = runtime_pairwise_sum(w, buf, n, ft);
+    LLVMBuildStore(w->b, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt, acc, ""), part, ""), acc);
+    kj_np_loop_end(w, &blocks);
+    return LLVMBuildLoad2(w->b, lt, acc, "");
+}
+
+/* The sum of value(element) over a line in float type ft: as NumPy adds
+ * what it buffers (buffered_sum) on a contiguous line, else (a line along
+ * an outer axis, which NumPy adds row after row) element after element;
+ * element after element too where another order applies
+ * (kj_np_sums_in_numpy_order). */
+static LLVMValueRef ordered_sum(kj_lw *w, const line *ln, const kj_type *et, const kj_type *ft,
+                                buffered_value value, LLVMValueRef arg) {
+    LLVMTypeRef lt = kj_lltype(w, ft);
+    LLVMValueRef acc = kj_entry_alloca(w, lt, "acc");
+    LLVMBuildStore(w->b, LLVMConstNull(lt), acc);
+    LLVMBasicBlockRef done = kj_new_bb(w, "sum.done"), serial = kj_new_bb(w, "sum.loop");
+    if (kj_np_sums_in_numpy_order(w, ft, ft)) {
+        LLVMBasicBlockRef blocks = kj_new_bb(w, "sum.blocks");
+        LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, ln->stride, kj_np_itemsize(w, et), ""), blocks, serial);
+        LLVMPositionBuilderAtEnd(w->b, blocks);
+        LLVMBuildStore(w->b, buffered_sum(w, ln, et, ft, value, arg), acc);
+        LLVMBuildBr(w->b, done);
+    } else {
+        LLVMBuildBr(w->b, serial);
+    }
+    LLVMPositionBuilderAtEnd(w->b, serial);
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
+    LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt, acc, ""), value(w, ln, i, et, ft, arg), "")), acc);
+    kj_np_loop_end(w, &l);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+    return LLVMBuildLoad2(w->b, lt, acc, "");
+}
+
+LLVMValueRef kj_np_pairwise_sum(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
+                                const kj_type *ft) {
+    if (et == ft)
+        return runtime_pairwise_sum(w, data, count, ft);
+    line ln = {data, kj_np_itemsize(w, et), count};
+    return buffered_sum(w, &ln, et, ft, cast_elem, NULL);
+}
+
 LLVMValueRef kj_np_sum_in_numpy_order(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                       const kj_type *at) {
-    return kj_np_sums_in_numpy_order(w, et, at) ? kj_np_pairwise_sum(w, data, count, at) : NULL;
+    return kj_np_sums_in_numpy_order(w, et, at) ? kj_np_pairwise_sum(w, data, count, et, at) : NULL;
 }
 
 /* Sum (or product) of a line in type at: a contiguous float line in
@@ -50,6 +130,8 @@ LLVMValueRef kj_np_sum_in_numpy_order(kj_lw *w, LLVMValueRef data, LLVMValueRef 
 static LLVMValueRef fold(kj_lw *w, const line *ln, const kj_type *et, const kj_type *at, bool prod) {
     LLVMValueRef pairwise = NULL;
     LLVMBasicBlockRef join = NULL, from = NULL;
+    if (!prod && et != at && kj_np_sums_in_numpy_order(w, et, at))   /* cast as NumPy casts */
+        return ordered_sum(w, ln, et, at, cast_elem, NULL);
     if (!prod && kj_np_sums_in_numpy_order(w, et, at)) {
         LLVMBasicBlockRef call = kj_new_bb(w, "sum.pairwise"), loop_bb = kj_new_bb(w, "sum.loop");
         join = kj_new_bb(w, "sum.join");
@@ -254,44 +336,11 @@ static LLVMValueRef deviation2(kj_lw *w, const line *ln, LLVMValueRef i, const k
     return kj_fm(w, LLVMBuildFMul(w->b, d, d, ""));
 }
 
-/* The sum of (x - mean)**2 over a line, in rt: on a contiguous line as
- * NumPy's var adds its array of squares (blocks of KJ_NP_SUM_BLOCK, each
- * written to a buffer and summed pairwise), else element after element. */
+/* The sum of (x - mean)**2 over a line, in rt, as NumPy's var adds its
+ * array of squares. */
 static LLVMValueRef squared_deviations(kj_lw *w, const line *ln, const kj_type *et, const kj_type *rt,
                                        LLVMValueRef mean) {
-    LLVMTypeRef lt = kj_lltype(w, rt);
-    LLVMValueRef acc = kj_entry_alloca(w, lt, "acc");
-    LLVMBuildStore(w->b, LLVMConstNull(lt), acc);
-    LLVMBasicBlockRef done = kj_new_bb(w, "var.done"), serial = kj_new_bb(w, "var.loop");
-    if (kj_np_sums_in_numpy_order(w, rt, rt)) {
-        LLVMBasicBlockRef pairwise = kj_new_bb(w, "var.blocks");
-        LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, ln->stride, kj_np_itemsize(w, et), ""), pairwise, serial);
-        LLVMPositionBuilderAtEnd(w->b, pairwise);
-        LLVMValueRef buf = kj_entry_alloca(w, LLVMArrayType2(lt, KJ_NP_SUM_BLOCK), "var.squares");
-        LLVMValueRef size = c64(w, KJ_NP_SUM_BLOCK);
-        kj_np_loop blocks;
-        LLVMValueRef b = kj_np_loop_begin(w, &blocks, LLVMBuildSDiv(w->b, LLVMBuildAdd(w->b, ln->count, c64(w, KJ_NP_SUM_BLOCK - 1), ""), size, ""));
-        LLVMValueRef first = LLVMBuildMul(w->b, b, size, ""), left = LLVMBuildSub(w->b, ln->count, first, "");
-        LLVMValueRef n = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, left, size, ""), left, size, "");
-        kj_np_loop l;
-        LLVMValueRef i = kj_np_loop_begin(w, &l, n);
-        LLVMBuildStore(w->b, deviation2(w, ln, LLVMBuildAdd(w->b, first, i, ""), et, rt, mean), LLVMBuildGEP2(w->b, lt, buf, &i, 1, ""));
-        kj_np_loop_end(w, &l);
-        LLVMValueRef part = kj_np_pairwise_sum(w, buf, n, rt);
-        LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt, acc, ""), part, "")), acc);
-        kj_np_loop_end(w, &blocks);
-        LLVMBuildBr(w->b, done);
-    } else {
-        LLVMBuildBr(w->b, serial);
-    }
-    LLVMPositionBuilderAtEnd(w->b, serial);
-    kj_np_loop l;
-    LLVMValueRef i = kj_np_loop_begin(w, &l, ln->count);
-    LLVMBuildStore(w->b, kj_fm(w, LLVMBuildFAdd(w->b, LLVMBuildLoad2(w->b, lt, acc, ""), deviation2(w, ln, i, et, rt, mean), "")), acc);
-    kj_np_loop_end(w, &l);
-    LLVMBuildBr(w->b, done);
-    LLVMPositionBuilderAtEnd(w->b, done);
-    return LLVMBuildLoad2(w->b, lt, acc, "");
+    return ordered_sum(w, ln, et, rt, deviation2, mean);
 }
 
 LLVMValueRef kj_np_squared_deviations(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
@@ -420,8 +469,8 @@ static LLVMValueRef fused_reduce(kj_lw *w, kj_node *arrn, const char *m, const k
     return acc;
 }
 
-LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at) {
-    LLVMValueRef contiguous = kj_np_is_contiguous(w, arr, at);
+/* arr's data where `contiguous` holds, else a C-ordered copy's. */
+static LLVMValueRef one_line(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMValueRef contiguous) {
     LLVMBasicBlockRef copy = kj_new_bb(w, "red.copy"), join = kj_new_bb(w, "red.join");
     LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
     LLVMValueRef d0 = kj_array_field(w, arr, 1, 0);
@@ -434,6 +483,14 @@ LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at) {
     LLVMValueRef data = LLVMBuildPhi(w->b, w->ptr, "data");
     LLVMAddIncoming(data, (LLVMValueRef[]){d0, dc}, (LLVMBasicBlockRef[]){from, copy_end}, 2);
     return data;
+}
+
+LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at) {
+    return one_line(w, arr, at, kj_np_is_contiguous(w, arr, at));
+}
+
+LLVMValueRef kj_np_memory_line(kj_lw *w, LLVMValueRef arr, const kj_type *at) {
+    return one_line(w, arr, at, LLVMBuildOr(w->b, kj_np_is_contiguous(w, arr, at), kj_np_is_fortran(w, arr, at), ""));
 }
 
 /* NumPy's ValueError for reduction m along an axis of length 0, or NULL

@@ -13,7 +13,7 @@
  * are associative). A float sum, mean, var or std in NumPy's order
  * (kj_np_sums_in_numpy_order) is the serial result to the last bit: its
  * chunks sum whole blocks into an array of block sums, added in order
- * (split_blocks); other float sums (a cast, fastmath) reassociate and
+ * (split_blocks); other float sums (fastmath) reassociate and
  * differ by rounding (chunk_value). A small line runs as one direct chunk
  * (kj_parallel_region_end), so it costs two short loops over the slots
  * more than the serial code.
@@ -159,7 +159,7 @@ static LLVMValueRef split_blocks(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValu
     LLVMValueRef start = LLVMBuildMul(o->b, b, size, ""), left = LLVMBuildSub(o->b, inside[2], start, "");
     LLVMValueRef n = LLVMBuildSelect(o->b, LLVMBuildICmp(o->b, LLVMIntSLT, left, size, ""), left, size, "");
     LLVMValueRef block = LLVMBuildGEP2(o->b, kj_llmemtype(o, et), inside[0], &start, 1, "");
-    LLVMValueRef v = k == KJ_PART_SUM ? kj_np_pairwise_sum(o, block, n, pt)   /* the caller checked the order */
+    LLVMValueRef v = k == KJ_PART_SUM ? kj_np_pairwise_sum(o, block, n, et, pt)   /* the caller checked the order */
                                       : kj_np_squared_deviations(o, block, n, et, pt, inside[3]);
     LLVMBuildStore(o->b, v, LLVMBuildGEP2(o->b, lt, inside[1], &b, 1, ""));
     kj_np_loop_end(o, &blocks);

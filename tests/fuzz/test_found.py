@@ -18,10 +18,6 @@ KNOWN_OPEN = {
     "compile_error_23628_1749.py":
         "the same as compile_error_2026_317.py: the result of a helper that always raises, used in "
         "arithmetic (`h + h`), is a TypingError ('none and none')",
-    "mismatch_50000_5743.py":
-        "np.mean of a Fortran-ordered int64 array in a parallel=True function adds in another order "
-        "than NumPy's pairwise sum in memory order; cos of a 1e17 mean turns the last bit into "
-        "another value (found by the sanitized campaign, seed 50000)",
     "compile_error_2026_317.py":
         "a kiln function that always raises (`if True: raise ...`) is typed as returning None, so "
         "`x - helper1()` is a TypingError ('int64 and none') where CPython raises the helper's "

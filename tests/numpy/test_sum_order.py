@@ -70,6 +70,30 @@ def test_integer_variances_are_numpys_to_the_bit(dtype):
         assert jitted(a) == spread(a), (dtype, n)
 
 
+def integers(rng, dtype, n):
+    if dtype == np.bool_:
+        return rng.integers(0, 2, n).astype(np.bool_)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int16, np.bool_])
+def test_integer_means_are_numpys_to_the_bit(dtype, parallel):
+    # NumPy casts an int array to float64 a block at a time and sums each
+    # block pairwise; int64 values near 2**63 round at every addition, so
+    # any other order (one after another, or a pool's split) shows.
+    rng = np.random.default_rng(9)
+    for fn in (average, together, spread):
+        jitted = kiln.njit(parallel=parallel)(fn)
+        for n in SIZES:
+            a = integers(rng, dtype, n)
+            assert jitted(a) == fn(a), (fn.__name__, n)
+            assert jitted(a[::3]) == fn(a[::3]), (fn.__name__, n, "strided")
+        cube = np.asfortranarray(integers(rng, dtype, 36).reshape(3, 3, 4))
+        assert jitted(cube) == fn(cube), (fn.__name__, "Fortran order")
+
+
 def test_fastmath_may_reorder():
     a = np.random.default_rng(7).standard_normal(10_000)
     assert kiln.njit(fastmath=True)(total)(a) == pytest.approx(total(a), rel=1e-12)
