@@ -1,62 +1,24 @@
-/* The CUDA intrinsics of kiln.cuda.jit code, from the front end to LLVM IR
- * (gpu/intrinsics.h). Everything target-specific goes through the
- * kj_target hooks, so one lowering serves the GPU and the simulator. */
+/* The CUDA intrinsics of kiln.cuda.jit code: what kernels and device
+ * functions may call, each declared in jit/'s registry of callables
+ * (jit/callables.h) with its typing and lowering, for device code only:
+ *
+ *   cuda.threadIdx.x ... gridDim.z, cuda.warpsize     int64 values
+ *   cuda.grid(n), cuda.gridsize(n)                    int64, or a tuple of n
+ *   cuda.syncthreads()
+ *   cuda.shared.array(shape, dtype), cuda.local.array(shape, dtype)
+ *   cuda.atomic.add/sub/max/min/exch(ary, idx, val), cas(ary, idx, old, val)
+ *   cuda.random.xoroshiro128p_{uniform,normal}_float{32,64}(states, i)
+ *
+ * The Python objects behind these names are python/kiln/cuda/intrinsics.py's
+ * markers, which the front end reads (jit/globals.c). Everything
+ * target-specific goes through the kj_target hooks, so one lowering serves
+ * the GPU and the simulator. */
 #define PY_SSIZE_T_CLEAN
-#include "gpu/intrinsics.h"
+#include "jit/callables.h"
 
 #include <string.h>
 
 #include "gpu/targets.h"
-
-/* ---- the front end ----------------------------------------------------- */
-
-static kj_node *func_node(kj_function *f, int line, int col, const char *name, PyObject *obj) {
-    kj_node *n = kj_new_node(f, KJ_E_FUNC, line, col, 0);
-    if (!n || !(n->name = kj_strdup(f, name)))
-        return NULL;
-    n->pyobj = obj;
-    return obj && PyList_Append(f->keep, obj) < 0 ? NULL : n;
-}
-
-/* kiln.float32 and friends: a cast, as np.float32 is. */
-static int type_object_node(kj_function *f, PyObject *v, int line, int col, kj_node **out) {
-    if (strcmp(Py_TYPE(v)->tp_name, "Type") != 0 && strcmp(Py_TYPE(v)->tp_name, "kiln.types.Type") != 0)
-        return 0;
-    PyObject *spec = PyObject_GetAttrString(v, "spec");
-    const kj_type *t = spec ? kj_type_from_spec(spec) : NULL;
-    Py_XDECREF(spec);
-    PyErr_Clear();
-    if (!t || !kj_is_number(t))
-        return 0;
-    char name[sizeof t->name + 8];
-    snprintf(name, sizeof name, "cast:%s", t->name);
-    *out = func_node(f, line, col, name, NULL);
-    return 1;
-}
-
-int kg_value_node(kj_function *f, PyObject *v, int line, int col, kj_node **out) {
-    *out = NULL;
-    if (PyModule_Check(v) || PyType_Check(v))
-        return 0;
-    PyObject *mark = PyObject_GetAttrString(v, "_kiln_builtin");
-    if (!mark || !PyUnicode_Check(mark)) {
-        Py_XDECREF(mark);
-        PyErr_Clear();
-        return type_object_node(f, v, line, col, out);
-    }
-    const char *name = PyUnicode_AsUTF8(mark);
-    if (strncmp(name, "value:", 6) == 0) {
-        /* cuda.threadIdx.x reads like a value: a call without arguments */
-        kj_node *call = kj_new_node(f, KJ_E_CALL, line, col, 1);
-        if (call && (call->kids[0] = func_node(f, line, col, name + 6, NULL)))
-            *out = call;
-    } else {
-        /* "module:cuda.shared" keeps the object so its attributes are read */
-        *out = func_node(f, line, col, name, strncmp(name, "module:", 7) == 0 ? v : NULL);
-    }
-    Py_DECREF(mark);
-    return 1;
-}
 
 /* ---- shared by inference and lowering ----------------------------------- */
 
@@ -143,10 +105,6 @@ static bool is_random(const char *name, const char **kind) {
     return true;
 }
 
-bool kg_cuda_call(const kj_node *n) {
-    return n->kind == KJ_E_CALL && n->kids[0]->kind == KJ_E_FUNC && strncmp(callee(n), "cuda.", 5) == 0;
-}
-
 /* ---- inference ---------------------------------------------------------- */
 
 static const kj_type *bad(kj_infer_ctx *c, kj_node *n, const char *hint, const char *fmt, ...)
@@ -223,7 +181,7 @@ static const kj_type *atomic_type(kj_infer_ctx *c, kj_node *n, const char *op) {
     return e;
 }
 
-const kj_type *kg_cuda_call_type(kj_infer_ctx *c, kj_node *n) {
+static const kj_type *intrinsic_type(kj_infer_ctx *c, kj_node *n) {
     const char *fn = callee(n), *kind;
     int nargs = count_args(n);
     if (sreg_of(fn) >= 0)
@@ -258,16 +216,6 @@ const kj_type *kg_cuda_call_type(kj_infer_ctx *c, kj_node *n) {
 }
 
 /* ---- lowering ----------------------------------------------------------- */
-
-static const kj_target *gpu_target(kj_lw *w, kj_node *n) {
-    const kj_target *t = w->u->target;
-    if (!t->special_reg) {
-        kj_fail(&w->u->err, KJ_ERR_TYPING, n->line, n->col, "Decorate the function with @kiln.cuda.jit.",
-                "%s works only in kiln.cuda.jit kernels and device functions", callee(n));
-        return NULL;
-    }
-    return t;
-}
 
 static LLVMValueRef sreg(kj_lw *w, const kj_target *t, kj_sreg r) {
     return LLVMBuildZExt(w->b, t->special_reg(t, w->mod, w->b, r), w->i64, "");
@@ -411,11 +359,9 @@ static LLVMValueRef lower_random(kj_lw *w, kj_node *n, const char *kind) {
                    (LLVMValueRef[]){states, i});
 }
 
-LLVMValueRef kg_cuda_lower(kj_lw *w, kj_node *n) {
-    const kj_target *t = gpu_target(w, n);
+static LLVMValueRef lower_intrinsic(kj_lw *w, kj_node *n) {
+    const kj_target *t = w->u->target;   /* device code: the registry checked */
     const char *fn = callee(n), *kind;
-    if (!t)
-        return LLVMGetUndef(kj_lltype(w, n->type));
     int r = sreg_of(fn);
     if (r >= 0)
         return sreg(w, t, (kj_sreg)r);
@@ -434,3 +380,37 @@ LLVMValueRef kg_cuda_lower(kj_lw *w, kj_node *n) {
     kj_fail(&w->u->err, KJ_ERR_INTERNAL, n->line, n->col, NULL, "internal: cannot lower %s", fn);
     return LLVMGetUndef(kj_lltype(w, n->type));
 }
+
+/* ---- the registry's entries ---------------------------------------------- */
+
+#define INTRINSIC(id, cuda_name) \
+    KJ_CALLABLE(id, .name = cuda_name, .targets = KJ_ON_DEVICE, .type = intrinsic_type, .lower = lower_intrinsic)
+INTRINSIC(tid_x, "cuda.threadIdx.x");
+INTRINSIC(tid_y, "cuda.threadIdx.y");
+INTRINSIC(tid_z, "cuda.threadIdx.z");
+INTRINSIC(ntid_x, "cuda.blockDim.x");
+INTRINSIC(ntid_y, "cuda.blockDim.y");
+INTRINSIC(ntid_z, "cuda.blockDim.z");
+INTRINSIC(ctaid_x, "cuda.blockIdx.x");
+INTRINSIC(ctaid_y, "cuda.blockIdx.y");
+INTRINSIC(ctaid_z, "cuda.blockIdx.z");
+INTRINSIC(nctaid_x, "cuda.gridDim.x");
+INTRINSIC(nctaid_y, "cuda.gridDim.y");
+INTRINSIC(nctaid_z, "cuda.gridDim.z");
+INTRINSIC(warpsize, "cuda.warpsize");
+INTRINSIC(grid, "cuda.grid");
+INTRINSIC(gridsize, "cuda.gridsize");
+INTRINSIC(syncthreads, "cuda.syncthreads");
+INTRINSIC(shared_array, "cuda.shared.array");
+INTRINSIC(local_array, "cuda.local.array");
+INTRINSIC(atomic_add, "cuda.atomic.add");
+INTRINSIC(atomic_sub, "cuda.atomic.sub");
+INTRINSIC(atomic_max, "cuda.atomic.max");
+INTRINSIC(atomic_min, "cuda.atomic.min");
+INTRINSIC(atomic_exch, "cuda.atomic.exch");
+INTRINSIC(atomic_cas, "cuda.atomic.cas");
+INTRINSIC(atomic_compare_and_swap, "cuda.atomic.compare_and_swap");
+INTRINSIC(uniform_float32, "cuda.random.xoroshiro128p_uniform_float32");
+INTRINSIC(uniform_float64, "cuda.random.xoroshiro128p_uniform_float64");
+INTRINSIC(normal_float32, "cuda.random.xoroshiro128p_normal_float32");
+INTRINSIC(normal_float64, "cuda.random.xoroshiro128p_normal_float64");

@@ -7,7 +7,6 @@
 #define PY_SSIZE_T_CLEAN
 #include "jit/frontend.h"
 #include "jit/numpy_api.h"
-#include "gpu/intrinsics.h"
 
 #include <string.h>
 
@@ -26,6 +25,50 @@ static kj_node *func_node(kj_function *f, int line, int col, const char *name, P
     if (obj && PyList_Append(f->keep, obj) < 0)
         return NULL;
     return n;
+}
+
+/* kiln.float32 and friends: a cast, as np.float32 is. */
+static int type_object_node(kj_function *f, PyObject *v, int line, int col, kj_node **out) {
+    if (strcmp(Py_TYPE(v)->tp_name, "Type") != 0 && strcmp(Py_TYPE(v)->tp_name, "kiln.types.Type") != 0)
+        return 0;
+    PyObject *spec = PyObject_GetAttrString(v, "spec");
+    const kj_type *t = spec ? kj_type_from_spec(spec) : NULL;
+    Py_XDECREF(spec);
+    PyErr_Clear();
+    if (!t || !kj_is_number(t))
+        return 0;
+    char name[sizeof t->name + 8];
+    snprintf(name, sizeof name, "cast:%s", t->name);
+    *out = func_node(f, line, col, name, NULL);
+    return 1;
+}
+
+/* A Python object that names a callable of the registry (callables.h) by
+ * its attribute _kiln_builtin (python/kiln/cuda/intrinsics.py's markers):
+ * "value:N" reads like a value (cuda.threadIdx.x, a call without
+ * arguments), "module:N" is a namespace whose attributes are read
+ * (cuda.shared), any other N a function. Also a kiln type object. Sets
+ * *out to its IR (NULL on a Python error) and returns 1, or returns 0. */
+static int marker_node(kj_function *f, PyObject *v, int line, int col, kj_node **out) {
+    *out = NULL;
+    if (PyModule_Check(v) || PyType_Check(v))
+        return 0;
+    PyObject *mark = PyObject_GetAttrString(v, "_kiln_builtin");
+    if (!mark || !PyUnicode_Check(mark)) {
+        Py_XDECREF(mark);
+        PyErr_Clear();
+        return type_object_node(f, v, line, col, out);
+    }
+    const char *name = PyUnicode_AsUTF8(mark);
+    if (strncmp(name, "value:", 6) == 0) {
+        kj_node *call = kj_new_node(f, KJ_E_CALL, line, col, 1);
+        if (call && (call->kids[0] = func_node(f, line, col, name + 6, NULL)))
+            *out = call;
+    } else {
+        *out = func_node(f, line, col, name, strncmp(name, "module:", 7) == 0 ? v : NULL);
+    }
+    Py_DECREF(mark);
+    return 1;
 }
 
 /* "np.ndindex" or "np.ndenumerate" for NumPy's classes of those names,
@@ -154,9 +197,9 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
                 return NULL;
         return n;
     }
-    kj_node *cuda_node;
-    if (kg_value_node(f, v, line, col, &cuda_node))   /* kiln.cuda's intrinsics, kiln.float32: gpu/intrinsics.h */
-        return cuda_node;
+    kj_node *marked;
+    if (marker_node(f, v, line, col, &marked))   /* kiln.cuda's intrinsics, kiln.float32 */
+        return marked;
     if (PyModule_Check(v)) {
         const char *name = PyModule_GetName(v);
         if (!name)

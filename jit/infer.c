@@ -3,7 +3,7 @@
  * and no return type changes (loops carry types backwards), then runs once
  * more in strict mode, where anything still untyped is an error with the
  * line that caused it. */
-#include "gpu/intrinsics.h"
+#include "jit/callables.h"
 #include "jit/frontend.h"
 #include "jit/infer_ctx.h"
 #include "jit/infer_np.h"
@@ -401,8 +401,9 @@ static const kj_type *call_type(ti *c, kj_node *n) {
     kj_node *fn = n->kids[0];
     if (fn->kind == KJ_E_FUNC && strncmp(fn->name, "np.", 3) == 0)
         return kj_np_call_type(c, n);
-    if (kg_cuda_call(n))   /* cuda.grid, cuda.shared.array, ...: gpu/intrinsics.h */
-        return kg_cuda_call_type(c, n);
+    const kj_callable *k = kj_callable_of_call(n);   /* cuda.grid, cuda.shared.array, ...: callables.h */
+    if (k)
+        return k->type(c, n);
     int nargs = n->nkids - 1;
     const kj_type *args[nargs > 0 ? nargs : 1];
     for (int i = 0; i < nargs; i++)

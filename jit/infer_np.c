@@ -5,7 +5,7 @@
  * NumPy itself (np_dtype.c). */
 #include "jit/infer_np.h"
 #include "jit/np_dtype.h"
-#include "jit/np_own.h"
+#include "jit/callables.h"
 #include "jit/np_funcs.h"
 
 #include <stdio.h>
@@ -502,9 +502,9 @@ static const kj_type *nd_iteration_type(kj_infer_ctx *c, kj_node *n, const char 
 static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "ndindex") || !strcmp(m, "ndenumerate"))
         return nd_iteration_type(c, n, m, a);
-    const kj_np_own *own = kj_np_own_of(m);
+    const kj_callable *own = kj_np_callable(m);   /* a function in a file of its own */
     if (own)
-        return own->type(c, n, m, a);
+        return own->np_type(c, n, m, a);
     if ((!strcmp(m, "real") || !strcmp(m, "imag")) && a->npos == 1 && a->nkw == 0) {
         const kj_type *x = kj_np_arg_type(c, a->pos[0]);
         if (x && kj_is_number(x))   /* of a number: a number, the part of a complex one */

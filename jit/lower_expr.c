@@ -1,7 +1,7 @@
 /* lower_expr: expressions, conversions and Python's arithmetic on numbers
  * (wrapping 64-bit ints, floor division and modulo, ZeroDivisionError). */
 #include "jit/lower.h"
-#include "gpu/intrinsics.h"
+#include "jit/callables.h"
 #include "jit/infer_np.h"
 #include "jit/dicts.h"
 #include "jit/lists.h"
@@ -605,7 +605,8 @@ LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
         return kj_set_lower(w, n);
     if (kj_str_lowers(n))
         return kj_str_lower(w, n);
-    if (kg_cuda_call(n))   /* gpu/intrinsics.h */
-        return kg_cuda_lower(w, n);
+    const kj_callable *k = kj_callable_of_call(n);   /* callables.h */
+    if (k)
+        return kj_callable_fits_target(w, k, n) ? k->lower(w, n) : LLVMGetUndef(kj_lltype(w, n->type));
     return lower_expr_inner(w, n);
 }

@@ -2,7 +2,7 @@
  * unique, searchsorted and histogram. Sorting and histograms call the
  * runtime (rt_np.c); dot is loops here, so LLVM sees through them. */
 #include "jit/lower_np.h"
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <string.h>
 
@@ -132,9 +132,9 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_tile(w, n, a);
     if (kj_np_is_linalg(m))
         return kj_np_lower_linalg(w, n, m, a);
-    const kj_np_own *own = kj_np_own_of(m);
+    const kj_callable *own = kj_np_callable(m);   /* a function in a file of its own */
     if (own)
-        return own->lower(w, n, m, a);
+        return own->np_lower(w, n, m, a);
     if (kj_np_is_place(m))
         return kj_np_lower_place(w, n, m, a);
     return kj_np_lower_sorting(w, n, m, a);

@@ -4,7 +4,7 @@
  * with axes of length 1 added where NumPy adds them (in front, and for
  * atleast_3d a 2-d array's third behind: (n,) -> (1, n, 1), (m, n) ->
  * (m, n, 1)); a number becomes a new array of one element. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <string.h>
 
@@ -18,7 +18,7 @@ static int rank_of(const char *m) {
     return !strcmp(m, "atleast_3d") ? 3 : 0;
 }
 
-const kj_type *kj_np_atleast_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *atleast_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     int rank = rank_of(m);
     const kj_type *x = a->npos == 1 && a->nkw == 0 ? kj_np_arg_type(c, a->pos[0]) : NULL;
     if (a->npos != 1 || a->nkw != 0)
@@ -37,7 +37,7 @@ const kj_type *kj_np_atleast_type(kj_infer_ctx *c, kj_node *n, const char *m, co
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
-LLVMValueRef kj_np_lower_atleast(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_atleast(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;   /* the rank is the result type's */
     kj_node *xn = a->pos[0];
     const kj_type *xt = xn->type, *t = n->type;
@@ -63,3 +63,7 @@ LLVMValueRef kj_np_lower_atleast(kj_lw *w, kj_node *n, const char *m, const kj_n
     }
     return kj_np_make(w, t, kj_array_field(w, x, 0, 0), kj_array_field(w, x, 1, 0), shape, strides);
 }
+
+KJ_CALLABLE(atleast_1d, .name = "np.atleast_1d", .targets = KJ_ON_ANY, .np_type = atleast_type, .np_lower = lower_atleast);
+KJ_CALLABLE(atleast_2d, .name = "np.atleast_2d", .targets = KJ_ON_ANY, .np_type = atleast_type, .np_lower = lower_atleast);
+KJ_CALLABLE(atleast_3d, .name = "np.atleast_3d", .targets = KJ_ON_ANY, .np_type = atleast_type, .np_lower = lower_atleast);

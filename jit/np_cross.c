@@ -5,13 +5,13 @@
  * dtype. Vectors of 2 elements, whose cross product NumPy gives as a
  * number (a dimension less, known only when the program runs), raise
  * ValueError with what to write instead, as Numba's np.cross does. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_cross_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *cross_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"a", "b", NULL};
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *y = kj_np_arg_type(c, kj_np_arg(a, 1, "b"));
     if (!x || !y)
@@ -51,7 +51,7 @@ static void check_vectors(kj_lw *w, LLVMValueRef v, const kj_type *t) {
                 "incompatible dimensions for cross product\n(dimension must be 2 or 3)");
 }
 
-LLVMValueRef kj_np_lower_cross(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_cross(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *an = kj_np_arg(a, 0, "a"), *bn = kj_np_arg(a, 1, "b");
     const kj_type *at = an->type, *bt = bn->type, *t = n->type, *e = t->elem;
@@ -94,3 +94,5 @@ LLVMValueRef kj_np_lower_cross(kj_lw *w, kj_node *n, const char *m, const kj_np_
     kj_np_nest_end(w, &nest);
     return out;
 }
+
+KJ_CALLABLE(cross, .name = "np.cross", .targets = KJ_ON_ANY, .np_type = cross_type, .np_lower = lower_cross);

@@ -2,13 +2,13 @@
  * and lowering: arr flattened in C order, without the positions obj names
  * (an int, or a 1-d array of ints, repeated ones deleted once; negative
  * from the end), NumPy's IndexError for one out of range. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_delete_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *delete_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"arr", "obj", NULL};
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "arr")), *o = kj_np_arg_type(c, kj_np_arg(a, 1, "obj"));
     if (!x || !o)
@@ -26,7 +26,7 @@ const kj_type *kj_np_delete_type(kj_infer_ctx *c, kj_node *n, const char *m, con
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
-LLVMValueRef kj_np_lower_delete(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_delete(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *xn = kj_np_arg(a, 0, "arr"), *on = kj_np_arg(a, 1, "obj");
     const kj_type *xt = xn->type, *ot = on->type, *et = xt->elem;
@@ -67,3 +67,5 @@ LLVMValueRef kj_np_lower_delete(kj_lw *w, kj_node *n, const char *m, const kj_np
     kj_np_loop_end(w, &copying);
     return out;
 }
+
+KJ_CALLABLE(delete, .name = "np.delete", .targets = KJ_ON_ANY, .np_type = delete_type, .np_lower = lower_delete);

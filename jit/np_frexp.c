@@ -2,14 +2,14 @@
  * mantissa and exponent of each element (x == m * 2**e, 0.5 <= |m| < 1),
  * from libm's frexp as NumPy takes them, as a tuple of a float array and
  * an int32 array (two numbers for a number). */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 #include "jit/np_dtype.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_frexp_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *frexp_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     const kj_type *x = a->npos == 1 && a->nkw == 0 ? kj_np_arg_type(c, a->pos[0]) : NULL;
     if (a->npos != 1 || a->nkw != 0)
         FAIL(c, n, NULL, "np.frexp takes one operand here (no out=)");
@@ -48,7 +48,7 @@ static LLVMValueRef frexp_of(kj_lw *w, kj_node *at, LLVMValueRef v, const kj_typ
     return m;
 }
 
-LLVMValueRef kj_np_lower_frexp(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_frexp(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *xn = a->pos[0];
     const kj_type *xt = xn->type, *t = n->type, *et = xt->kind == KJ_T_ARRAY ? xt->elem : xt;
@@ -72,3 +72,5 @@ LLVMValueRef kj_np_lower_frexp(kj_lw *w, kj_node *n, const char *m, const kj_np_
     kj_np_nest_end(w, &nest);
     return kj_np_tuple(w, t, 2, parts);
 }
+
+KJ_CALLABLE(frexp, .name = "np.frexp", .targets = KJ_ON_ANY, .np_type = frexp_type, .np_lower = lower_frexp);

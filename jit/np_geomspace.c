@@ -4,13 +4,13 @@
  * and stop; when both are negative, of their negations, negated back;
  * NumPy's ValueError for a zero end (and NaN inside for ends of opposite
  * signs, whose logarithms NumPy takes too). */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_geomspace_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *geomspace_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     static const char *const known[] = {"start", "stop", "num", "endpoint", NULL};
     kj_node *num = kj_np_arg(a, 2, "num"), *ep = kj_np_arg(a, 3, "endpoint");
@@ -26,7 +26,7 @@ const kj_type *kj_np_geomspace_type(kj_infer_ctx *c, kj_node *n, const char *m, 
     return kj_array(KJ_F64, 1, KJ_LAYOUT_C, false);
 }
 
-LLVMValueRef kj_np_lower_geomspace(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_geomspace(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     LLVMBuilderRef b = w->b;
     kj_node *num = kj_np_arg(a, 2, "num"), *ep = kj_np_arg(a, 3, "endpoint");
@@ -54,3 +54,5 @@ LLVMValueRef kj_np_lower_geomspace(kj_lw *w, kj_node *n, const char *m, const kj
     kj_np_loop_end(w, &l);
     return out;
 }
+
+KJ_CALLABLE(geomspace, .name = "np.geomspace", .targets = KJ_ON_ANY, .np_type = geomspace_type, .np_lower = lower_geomspace);

@@ -1,13 +1,13 @@
 /* np_indices: np.indices(dimensions, dtype=int) in compiled code, typing
  * and lowering: for a tuple of N ints, an array of shape (N, *dimensions)
  * whose [k, i0, ..., iN-1] is ik, as NumPy's (sparse=True is refused). */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_indices_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *indices_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     static const char *const known[] = {"dimensions", "dtype", NULL};
     kj_node *dims = kj_np_arg(a, 0, "dimensions"), *dt = kj_np_arg(a, 1, "dtype");
@@ -24,7 +24,7 @@ const kj_type *kj_np_indices_type(kj_infer_ctx *c, kj_node *n, const char *m, co
     return kj_array(e, nd + 1, KJ_LAYOUT_C, false);
 }
 
-LLVMValueRef kj_np_lower_indices(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_indices(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     const kj_type *t = n->type;
     int nd = t->ndim - 1;
@@ -49,3 +49,5 @@ LLVMValueRef kj_np_lower_indices(kj_lw *w, kj_node *n, const char *m, const kj_n
     kj_np_loop_end(w, &axis);
     return out;
 }
+
+KJ_CALLABLE(indices, .name = "np.indices", .targets = KJ_ON_ANY, .np_type = indices_type, .np_lower = lower_indices);

@@ -2,13 +2,13 @@
  * and lowering: the block matrix whose block (i, j) is a[i, j] * b, in
  * the promoted dtype, as NumPy computes it. An array of fewer dimensions
  * than the other counts as having axes of length 1 in front, as NumPy's. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_kron_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *kron_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"a", "b", NULL};
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *y = kj_np_arg_type(c, kj_np_arg(a, 1, "b"));
     if (!x || !y)
@@ -27,7 +27,7 @@ static void seen_as(kj_lw *w, LLVMValueRef v, const kj_type *t, int nd, LLVMValu
         shape[d] = d < nd - t->ndim ? c64(w, 1) : kj_array_field(w, v, 2, d - (nd - t->ndim));
 }
 
-LLVMValueRef kj_np_lower_kron(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_kron(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *an = kj_np_arg(a, 0, "a"), *bn = kj_np_arg(a, 1, "b");
     const kj_type *at = an->type, *bt = bn->type, *t = n->type, *e = t->elem;
@@ -60,3 +60,5 @@ LLVMValueRef kj_np_lower_kron(kj_lw *w, kj_node *n, const char *m, const kj_np_a
     kj_np_nest_end(w, &nest);
     return out;
 }
+
+KJ_CALLABLE(kron, .name = "np.kron", .targets = KJ_ON_ANY, .np_type = kron_type, .np_lower = lower_kron);

@@ -4,7 +4,7 @@
  * -inf neginf (the most negative); complex numbers have both parts
  * mended, integers and bools are left as they are. With copy=False (a
  * constant) x itself is mended and returned, as NumPy does. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <float.h>
 
@@ -15,7 +15,7 @@ static bool copies(const kj_np_args *a) {
     return !copy || copy->ival;
 }
 
-const kj_type *kj_np_nan_to_num_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *nan_to_num_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"x", "copy", "nan", "posinf", "neginf", NULL};
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "x"));
     if (!x)
@@ -75,7 +75,7 @@ static LLVMValueRef mend_elem(kj_lw *w, LLVMValueRef v, const kj_type *et, const
     return v;
 }
 
-LLVMValueRef kj_np_lower_nan_to_num(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_nan_to_num(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *xn = kj_np_arg(a, 0, "x");
     const kj_type *xt = xn->type, *et = xt->kind == KJ_T_ARRAY ? xt->elem : xt;
@@ -99,3 +99,5 @@ LLVMValueRef kj_np_lower_nan_to_num(kj_lw *w, kj_node *n, const char *m, const k
     kj_np_nest_end(w, &nest);
     return out;
 }
+
+KJ_CALLABLE(nan_to_num, .name = "np.nan_to_num", .targets = KJ_ON_ANY, .np_type = nan_to_num_type, .np_lower = lower_nan_to_num);

@@ -5,14 +5,14 @@
  * promoted when x is a number. One difference: for an empty p, NumPy gives
  * zeros in x's own dtype (its loop never ran), compiled code zeros in the
  * dtype above, which typing fixes before p's length is known. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 #include "jit/np_dtype.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_polyval_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *polyval_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     static const char *const known[] = {"p", "x", NULL};
     const kj_type *p = kj_np_arg_type(c, kj_np_arg(a, 0, "p")), *x = kj_np_arg_type(c, kj_np_arg(a, 1, "x"));
@@ -49,7 +49,7 @@ static LLVMValueRef horner(kj_lw *w, kj_node *n, LLVMValueRef p, const kj_type *
     return LLVMBuildLoad2(w->b, kj_lltype(w, e), y, "");
 }
 
-LLVMValueRef kj_np_lower_polyval(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_polyval(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *pn = kj_np_arg(a, 0, "p"), *xn = kj_np_arg(a, 1, "x");
     const kj_type *pt = pn->type, *xt = xn->type, *t = n->type;
@@ -68,3 +68,5 @@ LLVMValueRef kj_np_lower_polyval(kj_lw *w, kj_node *n, const char *m, const kj_n
     kj_np_loop_end(w, &l);
     return out;
 }
+
+KJ_CALLABLE(polyval, .name = "np.polyval", .targets = KJ_ON_ANY, .np_type = polyval_type, .np_lower = lower_polyval);

@@ -6,14 +6,14 @@
  * nothing written for an empty v. np.place: where mask (of a's size) is
  * true; NumPy's ValueErrors for a mask of another size, and for no values
  * where the mask has a true element. Both give None. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_put_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *put_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     bool put = m[1] == 'u';
     static const char *const put_names[] = {"a", "ind", "v", "mode", NULL}, *const place_names[] = {"arr", "mask", "vals", NULL};
     const char *const *known = put ? put_names : place_names;
@@ -72,7 +72,7 @@ static void write_value(kj_lw *w, LLVMValueRef p, const kj_type *et, LLVMValueRe
     kj_np_store_elem(w, p, v, ve, et);
 }
 
-LLVMValueRef kj_np_lower_put(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_put(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)n;
     LLVMBuilderRef b = w->b;
     bool put = m[1] == 'u';
@@ -119,3 +119,6 @@ LLVMValueRef kj_np_lower_put(kj_lw *w, kj_node *n, const char *m, const kj_np_ar
     LLVMPositionBuilderAtEnd(b, done);
     return LLVMConstInt(w->i8, 0, 0);
 }
+
+KJ_CALLABLE(put, .name = "np.put", .targets = KJ_ON_ANY, .np_type = put_type, .np_lower = lower_put);
+KJ_CALLABLE(place, .name = "np.place", .targets = KJ_ON_ANY, .np_type = put_type, .np_lower = lower_put);

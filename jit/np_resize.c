@@ -3,13 +3,13 @@
  * filled with a's elements in C order, repeated as often as it takes; an
  * empty a gives zeros, as NumPy's does, and a negative dimension NumPy's
  * ValueError. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_resize_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *resize_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     static const char *const known[] = {"a", "new_shape", NULL};
     kj_node *shape = kj_np_arg(a, 1, "new_shape");
@@ -24,7 +24,7 @@ const kj_type *kj_np_resize_type(kj_infer_ctx *c, kj_node *n, const char *m, con
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
-LLVMValueRef kj_np_lower_resize(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_resize(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *xn = kj_np_arg(a, 0, "a");
     const kj_type *xt = xn->type, *t = n->type, *et = xt->elem;
@@ -58,3 +58,5 @@ LLVMValueRef kj_np_lower_resize(kj_lw *w, kj_node *n, const char *m, const kj_np
     LLVMPositionBuilderAtEnd(w->b, done);
     return out;
 }
+
+KJ_CALLABLE(resize, .name = "np.resize", .targets = KJ_ON_ANY, .np_type = resize_type, .np_lower = lower_resize);

@@ -10,7 +10,7 @@
  * The axis is a constant: 0 by default, 1 for hsplit (0 of a 1-d array),
  * 0 for vsplit, 2 for dsplit. */
 #include "jit/lists.h"
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +52,7 @@ static bool are_indices(const kj_type *t) {
     return t->kind == KJ_T_ARRAY && t->ndim == 1 && kj_is_intlike(t->elem);
 }
 
-const kj_type *kj_np_split_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *split_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"ary", "indices_or_sections", "axis", NULL};
     bool any_axis = !strcmp(m, "split") || !strcmp(m, "array_split");
     kj_node *cuts = kj_np_arg(a, 1, "indices_or_sections");
@@ -182,7 +182,7 @@ static void cut_at(kj_lw *w, LLVMValueRef list, const kj_type *pt, LLVMValueRef 
     kj_np_loop_end(w, &l);
 }
 
-LLVMValueRef kj_np_lower_split(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_split(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     kj_node *xn = kj_np_arg(a, 0, "ary"), *cutn = kj_np_arg(a, 1, "indices_or_sections");
     const kj_type *xt = xn->type, *pt = n->type->elem;
     int64_t axis;
@@ -195,3 +195,9 @@ LLVMValueRef kj_np_lower_split(kj_lw *w, kj_node *n, const char *m, const kj_np_
     cut_at(w, list, pt, x, xt, (int)axis, len, cutn);
     return list;
 }
+
+KJ_CALLABLE(split, .name = "np.split", .targets = KJ_ON_ANY, .np_type = split_type, .np_lower = lower_split);
+KJ_CALLABLE(array_split, .name = "np.array_split", .targets = KJ_ON_ANY, .np_type = split_type, .np_lower = lower_split);
+KJ_CALLABLE(hsplit, .name = "np.hsplit", .targets = KJ_ON_ANY, .np_type = split_type, .np_lower = lower_split);
+KJ_CALLABLE(vsplit, .name = "np.vsplit", .targets = KJ_ON_ANY, .np_type = split_type, .np_lower = lower_split);
+KJ_CALLABLE(dsplit, .name = "np.dsplit", .targets = KJ_ON_ANY, .np_type = split_type, .np_lower = lower_split);

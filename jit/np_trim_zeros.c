@@ -1,7 +1,7 @@
 /* np_trim_zeros: np.trim_zeros(filt, trim='fb') of a 1-d array in compiled
  * code, typing and lowering: the view of filt without its leading ('f')
  * and trailing ('b') zeros, empty when every element is zero, as NumPy's. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 
 #include <stdio.h>
 
@@ -18,7 +18,7 @@ static int ends(const kj_np_args *a) {
     return e;
 }
 
-const kj_type *kj_np_trim_zeros_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *trim_zeros_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"filt", "trim", NULL};
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "filt"));
     const kj_node *trim = kj_np_arg(a, 1, "trim");
@@ -55,7 +55,7 @@ static LLVMValueRef first_nonzero(kj_lw *w, LLVMValueRef x, const kj_type *xt, L
     return LLVMBuildLoad2(w->b, w->i64, at, "");
 }
 
-LLVMValueRef kj_np_lower_trim_zeros(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_trim_zeros(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *xn = kj_np_arg(a, 0, "filt");
     const kj_type *xt = xn->type;
@@ -72,3 +72,5 @@ LLVMValueRef kj_np_lower_trim_zeros(kj_lw *w, kj_node *n, const char *m, const k
     LLVMValueRef data = LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, x, 1, 0), &off, 1, "");
     return kj_np_make(w, n->type, kj_array_field(w, x, 0, 0), data, &count, &stride);
 }
+
+KJ_CALLABLE(trim_zeros, .name = "np.trim_zeros", .targets = KJ_ON_ANY, .np_type = trim_zeros_type, .np_lower = lower_trim_zeros);

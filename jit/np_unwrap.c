@@ -5,14 +5,14 @@
  * left alone where |d| < discont (period/2 when None), and the running
  * sum of the corrections is added to p[1:]. A float period; the result is
  * p's float dtype, or float64 for ints, as NumPy's. */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 #include "jit/np_dtype.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_unwrap_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *unwrap_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     static const char *const known[] = {"p", "discont", "axis", "period", NULL};
     kj_node *dn = kj_np_arg(a, 1, "discont"), *axis = kj_np_arg(a, 2, "axis"), *per = kj_np_arg(a, -1, "period");
@@ -35,7 +35,7 @@ const kj_type *kj_np_unwrap_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     return kj_array(e, 1, KJ_LAYOUT_C, false);
 }
 
-LLVMValueRef kj_np_lower_unwrap(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_unwrap(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     LLVMBuilderRef b = w->b;
     kj_node *pn = kj_np_arg(a, 0, "p"), *dn = kj_np_arg(a, 1, "discont"), *per = kj_np_arg(a, -1, "period");
@@ -77,3 +77,5 @@ LLVMValueRef kj_np_lower_unwrap(kj_lw *w, kj_node *n, const char *m, const kj_np
     kj_np_loop_end(w, &l);
     return out;
 }
+
+KJ_CALLABLE(unwrap, .name = "np.unwrap", .targets = KJ_ON_ANY, .np_type = unwrap_type, .np_lower = lower_unwrap);

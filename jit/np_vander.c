@@ -3,14 +3,14 @@
  * N - 1 down to 0 (up with increasing=True), each the one before times
  * x[i] as NumPy's multiply.accumulate computes them, in NumPy's dtype
  * (x's promoted with int64). */
-#include "jit/np_own.h"
+#include "jit/callables.h"
 #include "jit/np_dtype.h"
 
 #include <stdio.h>
 
 #define FAIL KJ_INFER_FAIL
 
-const kj_type *kj_np_vander_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *vander_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const known[] = {"x", "N", "increasing", NULL};
     kj_node *nn = kj_np_arg(a, 1, "N"), *inc = kj_np_arg(a, 2, "increasing");
     const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "x")), *nt = nn ? kj_np_arg_type(c, nn) : kj_none();
@@ -31,7 +31,7 @@ const kj_type *kj_np_vander_type(kj_infer_ctx *c, kj_node *n, const char *m, con
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
-LLVMValueRef kj_np_lower_vander(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_vander(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *xn = kj_np_arg(a, 0, "x"), *nn = kj_np_arg(a, 1, "N"), *inc = kj_np_arg(a, 2, "increasing");
     const kj_type *xt = xn->type, *t = n->type, *e = t->elem;
@@ -55,3 +55,5 @@ LLVMValueRef kj_np_lower_vander(kj_lw *w, kj_node *n, const char *m, const kj_np
     kj_np_loop_end(w, &row);
     return out;
 }
+
+KJ_CALLABLE(vander, .name = "np.vander", .targets = KJ_ON_ANY, .np_type = vander_type, .np_lower = lower_vander);

@@ -565,3 +565,16 @@ def test_integer_powers_on_both_targets(tmp_path):
     np.testing.assert_array_equal(out, x ** 3 + x ** 2)
     if PTXAS:
         run_ptxas(powers.inspect_ptx(), tmp_path)   # the host runtime's ipow, given to the GPU as IR
+
+
+@kiln.njit
+def _grid_on_the_host(n):
+    return cuda.grid(1) + n
+
+
+def test_an_intrinsic_in_host_code_says_where_it_works():
+    with pytest.raises(kiln.TypingError) as info:
+        _grid_on_the_host(1)
+    msg = str(info.value)
+    assert "cuda.grid works only in kiln.cuda.jit kernels and device functions" in msg
+    assert "return cuda.grid(1) + n" in msg and "Decorate the function with @kiln.cuda.jit." in msg
