@@ -1,5 +1,6 @@
 """Corpus: boolean masks and integer-array indices (read and write),
-sorting, unique, searchsorted, digitize, isin, histogram, None (np.newaxis) in an index."""
+sorting, unique, searchsorted, digitize, isin, histogram, None (np.newaxis) in an index,
+np.unravel_index of one index."""
 import numpy as np
 
 from np_diff import case
@@ -338,3 +339,9 @@ def place(a, m, v):   # m: 0 every element but each third, 1 none, 2 a mask of a
     if m == 2:
         return np.place(a, np.zeros(3, np.bool_), v)
     return np.place(a, mask, v)
+
+
+# np.unravel_index of one index (jit/np_unravel_index.c): NumPy's ValueError outside the array, a
+# negative length (a negative size) too; NumPy's C division where two lengths are negative
+@case(*[(i, s) for i in (0, 5, 6, -1, 23, np.int8(7), True) for s in ((2, 3), (2, 3, 4), 6, (), (2, 0), (-2, -3))])
+def unravel_index(i, s): return np.unravel_index(i, s)

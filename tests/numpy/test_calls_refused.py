@@ -1,7 +1,7 @@
 """np.round, a.dtype, np.linalg.norm, np.isclose, np.nansum, np.flip,
 np.diff, ..., a reduction's extra arguments, np.average, np.ptp,
 np.bincount, np.interp, np.expand_dims, np.take, np.select, np.rot90,
-np.intersect1d, np.ediff1d, np.hanning and np.linalg where compiled code refuses
+np.intersect1d, np.ediff1d, np.hanning, np.unravel_index and np.linalg where compiled code refuses
 them, with a message that says what to write instead; what they do
 compile is in the corpus (corpus_np_ewise.py, corpus_np_create.py,
 corpus_np_reduce.py)."""
@@ -736,3 +736,22 @@ def test_put_writes_with_mode_raise_into_writeable_arrays():
         put_clipped(np.zeros(3))
     with pytest.raises(kiln.TypingError, match=r"np.put cannot write into a readonly array\(float64, 2d, A\)"):
         put_into_read_only(np.zeros(3))
+
+
+@kiln.njit
+def unravel_many(i):
+    return np.unravel_index(i, (2, 3))
+
+
+@kiln.njit
+def unravel_fortran(i):
+    return np.unravel_index(i, (2, 3), order="F")
+
+
+def test_unravel_index_takes_one_index_in_c_order():
+    with pytest.raises(kiln.TypingError, match="np.unravel_index takes one integer index here") as e:
+        unravel_many(np.arange(3))
+    assert "Unravel the indices one at a time in a loop." in str(e.value)
+    with pytest.raises(kiln.TypingError, match="np.unravel_index takes an index and a shape here") as e:
+        unravel_fortran(1)
+    assert "for Fortran order unravel i in the reversed shape" in str(e.value)
