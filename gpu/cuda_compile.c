@@ -26,10 +26,10 @@
 
 #include "gpu/sim.h"
 #include "gpu/targets.h"
-#include "jit/compile.h"
-#include "jit/engine.h"
-#include "jit/frontend.h"
-#include "jit/lower.h"
+#include "jit/engine/compile.h"
+#include "jit/engine/engine.h"
+#include "jit/frontend/frontend.h"
+#include "jit/lower/lower.h"
 #include "profiler/profiler.h"
 
 /* Lowering's state with a builder, for building the wrapper with jit/'s helpers. */
@@ -39,7 +39,7 @@ static void init_lw(kj_lw *w, kj_unit *u) {
 }
 
 /* The host runtime's helpers that GPU code may call, as LLVM IR: integer
- * powers (x ** n), by squaring as jit/runtime.c does. */
+ * powers (x ** n), by squaring as jit/runtime/runtime.c does. */
 static const char gpu_runtime_ir[] =
     "define linkonce_odr i64 @kj_rt_ipow(i64 %base, i64 %exp) alwaysinline {\n"
     "entry:\n  br label %loop\n"

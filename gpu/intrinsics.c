@@ -1,6 +1,6 @@
 /* The CUDA intrinsics of kiln.cuda.jit code: what kernels and device
  * functions may call, each declared in jit/'s registry of callables
- * (jit/callables.h) with its typing and lowering, for device code only:
+ * (jit/core/callables.h) with its typing and lowering, for device code only:
  *
  *   cuda.threadIdx.x ... gridDim.z, cuda.warpsize     int64 values
  *   cuda.grid(n), cuda.gridsize(n)                    int64, or a tuple of n
@@ -10,11 +10,11 @@
  *   cuda.random.xoroshiro128p_{uniform,normal}_float{32,64}(states, i)
  *
  * The Python objects behind these names are python/kiln/cuda/intrinsics.py's
- * markers, which the front end reads (jit/globals.c). Everything
+ * markers, which the front end reads (jit/frontend/globals.c). Everything
  * target-specific goes through the kj_target hooks, so one lowering serves
  * the GPU and the simulator. */
 #define PY_SSIZE_T_CLEAN
-#include "jit/callables.h"
+#include "jit/core/callables.h"
 
 #include <string.h>
 

@@ -14,7 +14,7 @@
 
 #include <llvm-c/Core.h>
 
-#include "jit/target.h"
+#include "jit/core/target.h"
 
 /* Per-thread stack of a fiber: compiled code with cuda.local.array lives
  * here. Reserved lazily (MAP_NORESERVE), so 1024 of them cost little. */

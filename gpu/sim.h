@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "gpu/gpu.h"
-#include "jit/runtime.h"
+#include "jit/runtime/runtime.h"
 
 /* The kernel as the simulator calls it, once per thread: the dispatcher's
  * entry convention (i32 entry(ptr ret, ptr args)); nonzero means the thread
@@ -36,7 +36,7 @@ int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config
  * run their threads one after another, without fibers (much faster). */
 int kg_sim_module_uses_barrier(struct LLVMOpaqueModule *module);
 
-/* What simulated kernels call. which is a kj_sreg (jit/target.h). */
+/* What simulated kernels call. which is a kj_sreg (jit/core/target.h). */
 int32_t kiln_sim_sreg(int32_t which);
 void kiln_sim_syncthreads(void);
 void *kiln_sim_dynamic_shared(void);

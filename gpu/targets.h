@@ -1,5 +1,5 @@
 /* gpu/targets: the CUDA and CUDA-simulator targets of Kiln's compiler, as
- * jit/target.h asks for them. For jit/ (which has LLVM on its include
+ * jit/core/target.h asks for them. For jit/ (which has LLVM on its include
  * path); _kiln.c and Python-only code use gpu/gpu.h.
  *
  * CUDA: nvptx64-nvidia-cuda for the device's SM (sm_90 without a device);
@@ -14,7 +14,7 @@
 #define KILN_GPU_TARGETS_H
 
 #include "gpu/gpu.h"
-#include "jit/target.h"
+#include "jit/core/target.h"
 
 const kj_target *kg_target_cuda(void);
 const kj_target *kg_target_simulator(void);

@@ -128,7 +128,7 @@ bool kn_fatal_start(kn_kernel *k) {
     idle = build(NULL, "");
     if (!idle) return false;
     atomic_store(&current, idle);
-    /* the main thread's alternate stack; compiled code's fault handler (jit/fault.c) uses the one
+    /* the main thread's alternate stack; compiled code's fault handler (jit/runtime/fault.c) uses the one
      * a thread has */
     alt_stack = malloc(ALT_STACK_BYTES);
     stack_t ss = {.ss_sp = alt_stack, .ss_size = ALT_STACK_BYTES};

@@ -102,7 +102,7 @@ static double run(cost what, long n, kp_calls *r) {
         case COST_RECORD_OFF:
         case COST_RECORD_SHORT:
         case COST_RECORD_LONG: {
-            /* as jit/dispatch.c does it */
+            /* as jit/dispatch/dispatch.c does it */
             bool timed = kp_call_starts(r);
             uint64_t t0 = timed ? kp_ticks() : 0;
             sink += (uint64_t)call_target();

@@ -40,7 +40,7 @@ def collect_only_what_the_test_makes(request):
 @pytest.fixture
 def run_streaming_child(tmp_path):
     """Runs `script` in a child Python with KILN_STREAM_MIN_BYTES=0 (every
-    large-array path of jit/stream_stores.h taken at every size), with
+    large-array path of jit/lower/stream_stores.h taken at every size), with
     `module_text` importable as `module_name`; returns the JSON object the
     child prints last."""
     def run(module_name, module_text, script):

@@ -2,7 +2,7 @@
 # The compiler and its runtime under AddressSanitizer and UndefinedBehaviorSanitizer:
 # the _kiln extension built with both (KILN_ASAN), loaded into Debian's python3 with the
 # sanitizers' runtime preloaded, and the code it compiles instrumented too (KILN_JIT_ASAN=1,
-# jit/engine.c), through the compiler, NumPy, parallel, ufunc and cache suites and a
+# jit/engine/engine.c), through the compiler, NumPy, parallel, ufunc and cache suites and a
 # generated-program campaign. Fails when any report was written.
 # Usage: bash tests/sanitizers.sh [pytest args]   (build dir: $KILN_ASAN_BUILD_DIR or build-asan;
 # KILN_SANITIZE_TESTS the test paths, default the five suites; KILN_SANITIZE_PROGRAMS generated

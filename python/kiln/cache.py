@@ -1,5 +1,5 @@
 """cache=True: compiled machine code kept on disk, so a second process links
-it instead of compiling (the object files come from jit/cache.c).
+it instead of compiling (the object files come from jit/engine/cache.c).
 
 The key of an entry covers everything the machine code depends on: the
 function's source, the sources of the kiln functions it calls (transitively:
@@ -139,7 +139,7 @@ def entry_key(dispatcher, argspecs, retspec):
     code = func.__code__
     sig = repr((_portable(tuple(argspecs), _function_name), retspec))
     described = repr(_portable(tuple(argspecs), lambda d: _describe(d, set())))
-    # a ufunc kernel's entry is its loop (jit/ufunc_loop.c): never the plain function's entry
+    # a ufunc kernel's entry is its loop (jit/dispatch/ufunc_loop.c): never the plain function's entry
     opts = repr((sorted(dispatcher._kiln_options.items()), getattr(dispatcher, "_kiln_ufunc", None)))
     # a file's functions keep their slot across edits; a cell's by module and name
     where = os.path.abspath(code.co_filename) if os.path.isfile(code.co_filename) else "<cell>"
@@ -236,7 +236,7 @@ def compile(dispatcher, argspecs, retspec):
 
 
 def _warn_again(spec):
-    """The ParallelSafetyWarnings compiling would have given (jit/parallel_lower.c
+    """The ParallelSafetyWarnings compiling would have given (jit/parallel/parallel_lower.c
     keeps each one's text in its loop record), so a cache hit says the same."""
     for lp in spec.parallel:
         if lp.get("warning"):

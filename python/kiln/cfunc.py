@@ -36,7 +36,7 @@ class CFunc:
         self.__wrapped__ = py_func
         self.__name__, self.__qualname__, self.__doc__ = py_func.__name__, py_func.__qualname__, py_func.__doc__
         self._dispatcher = dispatcher = _make(py_func, None, options)
-        dispatcher._kiln_cfunc = True   # its entry is the C wrapper (jit/cfunc.c), for this object only
+        dispatcher._kiln_cfunc = True   # its entry is the C wrapper (jit/dispatch/cfunc.c), for this object only
         self._spec = _compile_for(dispatcher, signature)
         self.address = self._spec.address
         self.native_name = f"{py_func.__qualname__}_cfunc"

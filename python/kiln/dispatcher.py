@@ -51,7 +51,7 @@ def _options(kwargs):
             # Numba's error_model='numpy': a float division by zero gives inf or nan instead of raising
             "numpy_errors": error_model == "numpy",
             "fastmath_flags": flags,
-            # prange loops on the thread pool (jit/parallel.h); Numba's option dicts count as True
+            # prange loops on the thread pool (jit/parallel/parallel.h); Numba's option dicts count as True
             "parallel": bool(kwargs.get("parallel", False)),
             "cache": bool(kwargs.get("cache", False)),   # compiled code on disk (kiln/cache.py)
             # bench/jit_vs_numba.py only: what polling for Ctrl-C costs
@@ -102,7 +102,7 @@ def _specialize(self, args):
     vararg = _vararg_name(self.py_func)
     if vararg is not None:
         # *args: each argument is typed (and passed) on its own; the entry
-        # packs them into the tuple (jit/lower.c). The C dispatcher sends a
+        # packs them into the tuple (jit/lower/lower.c). The C dispatcher sends a
         # call with fewer to _call_bound, which fills the defaults.
         names = names + tuple(f"{vararg}[{i}]" for i in range(len(args) - len(names)))
     elif len(args) != len(names):

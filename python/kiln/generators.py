@@ -1,6 +1,6 @@
 """Generators in compiled code: a kiln generator function (one whose body
 yields) runs where a compiled for loop iterates it, `for v in gen(n): ...`,
-by writing its body into the loop's place. The front end (jit/generators.c)
+by writing its body into the loop's place. The front end (jit/frontend/generators.c)
 hands each function's ast to `inline` before it reads it. The statements
 `items = list(gen(n))`, `total = sum(gen(n))` and `items = [f(v) for v in
 gen(n)]` are first written as such loops; the same consumers inside a

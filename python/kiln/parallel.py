@@ -1,6 +1,6 @@
 """Parallel diagnostics for parallel=True functions, in the spirit of Numba's
 levels, from the records the compiler keeps per signature
-(Specialization.parallel, made by jit/parallel_lower.c).
+(Specialization.parallel, made by jit/parallel/parallel_lower.c).
 
     f.parallel_diagnostics(level=1..4)   prints the report (Numba's method)
     f.parallel_report(signature=None)    a ParallelReport: .loops (data),
@@ -26,7 +26,7 @@ import _kiln
 
 _LEVELS = (1, 2, 3, 4)
 # a prange loop kept serial whose elementwise body runs element by element
-# across threads (jit/parallel_interchange.c)
+# across threads (jit/parallel/parallel_interchange.c)
 _INSIDE_OUT = "elements through the iterations"
 
 

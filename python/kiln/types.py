@@ -4,7 +4,7 @@ Tuple and UniTuple; signatures by calling a type (float64(int32, int32)) or
 as strings ('Tuple((float64[:], float64))(float64[:,:])').
 
 Each type is a thin wrapper of a *spec*, the plain-tuple form the C compiler
-reads (see jit/types.h)."""
+reads (see jit/core/types.h)."""
 import _kiln
 
 __all__ = ["Type", "Array", "Signature", "Tuple", "UniTuple", "Optional", "from_spec",

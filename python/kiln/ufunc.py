@@ -1,7 +1,7 @@
 """kiln.vectorize and kiln.guvectorize: NumPy ufuncs from Python kernels.
 
 A kernel is compiled by Kiln's compiler together with an inner loop in LLVM
-IR (jit/ufunc_loop.c); _kiln.make_ufunc hands the loops to NumPy, so the
+IR (jit/dispatch/ufunc_loop.c); _kiln.make_ufunc hands the loops to NumPy, so the
 result is a real numpy.ufunc: broadcasting, out=, reduce, accumulate and type
 resolution are NumPy's own. target='parallel' splits each loop call across
 Kiln's thread pool. Without signatures, vectorize returns a DUFunc that

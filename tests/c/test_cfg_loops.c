@@ -1,4 +1,4 @@
-/* kj_module_has_loops, which picks the code generator (jit/engine.c): a
+/* kj_module_has_loops, which picks the code generator (jit/engine/engine.c): a
  * loop-free module takes the fast path, so a loop it missed would compile
  * a loop without the vectorizer. Each case is IR text of the shape Kiln
  * emits: a shared cleanup block that many earlier-placed blocks jump to
@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "jit/cfg_loops.h"
+#include "jit/lower/cfg_loops.h"
 
 #include "tests/c/check.h"
 

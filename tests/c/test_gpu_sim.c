@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gpu/sim.h"
-#include "jit/target.h"
+#include "jit/core/target.h"
 
 #include "tests/c/check.h"
 

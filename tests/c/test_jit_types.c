@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jit/types.h"
+#include "jit/core/types.h"
 
 #include "tests/c/check.h"
 

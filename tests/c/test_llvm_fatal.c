@@ -1,6 +1,6 @@
 /* An LLVM fatal error (report_fatal_error: here instruction selection
  * meeting a GPU intrinsic in host code) ends the process, as LLVM must; it
- * never does so without a word: Kiln's handler (jit/engine.c) says what
+ * never does so without a word: Kiln's handler (jit/engine/engine.c) says what
  * happened and that it is Kiln's bug. Run in a child, whose stderr and exit
  * status the parent checks. */
 #include <llvm-c/Core.h>
@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "jit/engine.h"
+#include "jit/engine/engine.h"
 
 #include "tests/c/check.h"
 

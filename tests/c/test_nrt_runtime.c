@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit/lists.h"
-#include "jit/nrt.h"
-#include "jit/rt_list.h"
-#include "jit/rt_sort.h"
+#include "jit/containers/lists.h"
+#include "jit/runtime/nrt.h"
+#include "jit/runtime/rt_list.h"
+#include "jit/runtime/rt_sort.h"
 
 #include "tests/c/check.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit/pool.h"
-#include "jit/runtime.h"
+#include "jit/runtime/pool.h"
+#include "jit/runtime/runtime.h"
 
 #include "tests/c/check.h"
 

@@ -278,7 +278,7 @@ def test_grid_stride_loops_step_without_a_trip_count():
 
 def test_naive_matmul_has_a_copy_of_its_loop_without_checks():
     """The k loop's range proves B[k, col] and A[row, k] in bounds when
-    A.shape[1] <= B.shape[0] and row, col are inside: jit/lower_range_checks.c
+    A.shape[1] <= B.shape[0] and row, col are inside: jit/lower/lower_range_checks.c
     emits the loop twice, and the copy without checks unrolls as the
     unchecked kernel does (8 loads), while the other keeps them."""
     a = np.ones((8, 8), np.float32)

@@ -1,6 +1,6 @@
 """Corpus, part 8: sums, differences and products taken under a condition,
 `if x > 0: s += x * x`, and in both branches, `else: s -= x`, which Kiln
-lowers with the update after the join (jit/lower_cond_accumulate.c), and
+lowers with the update after the join (jit/lower/lower_cond_accumulate.c), and
 neighbours it must leave alone: a body that reads what it updates, + in
 one branch and * in the other, a branch that sets what the other
 updates, a body inside try, a target that may be unbound. Inputs hold NaN, infinities, signed zeros and negative

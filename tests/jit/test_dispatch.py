@@ -1,4 +1,4 @@
-"""The dispatcher's fast path (jit/dispatch.c) against CPython: arguments of
+"""The dispatcher's fast path (jit/dispatch/dispatch.c) against CPython: arguments of
 every integer width stored as the signature says, floats and their
 subclasses, and arrays returned as they came being the very same object, as
 Python returns them, while changed views are new arrays."""

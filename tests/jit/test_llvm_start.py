@@ -1,5 +1,5 @@
 """LLVM's one-time set-up runs on a thread started by `import kiln`
-(jit/engine.c); a compile optimizes and emits its machine code while that
+(jit/engine/engine.c); a compile optimizes and emits its machine code while that
 thread may still be at work. What a user could do around it must still
 work: compile right after the import (eagerly, at decoration, too, and with
 cache=True), fork right after it (multiprocessing's default on Linux) and

@@ -1,4 +1,4 @@
-"""Ownership of what compiled code allocates (jit/lower_nrt.h's rules):
+"""Ownership of what compiled code allocates (jit/lower/lower_nrt.h's rules):
 arrays, lists, dicts and sets keep a correct count through swaps, tuple
 packing and unpacking, rebinding in loops and branches, early returns,
 break, continue and exceptions. Each function is compared with CPython, and

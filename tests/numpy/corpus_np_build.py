@@ -80,11 +80,11 @@ def split_blocks(b): return np.dsplit(b, 2) if b.shape[2] % 2 == 0 else np.dspli
 def fortran_copies(a): return np.asfortranarray(a), np.asfortranarray(a, dtype=np.complex128), np.asfortranarray(a.T)
 
 
-# np.resize: a's elements in C order, repeated to fill the new shape; zeros for an empty a (jit/np_resize.c)
+# np.resize: a's elements in C order, repeated to fill the new shape; zeros for an empty a (jit/numpy/np_resize.c)
 @case(*[(a, 5) for a in ARRAYS], (_M, 0), (np.zeros(0, np.int8), 4), (_M, -1))
 def resize(a, n): return np.resize(a, (n, 3)), np.resize(a, n), np.resize(a, (2, n, 2))
 
 
-# np.indices: the index grid of a tuple of dimensions (jit/np_indices.c)
+# np.indices: the index grid of a tuple of dimensions (jit/numpy/np_indices.c)
 @case((0,), (1,), (4,))
 def indices(n): return np.indices((n, 3)), np.indices((2, n, 1), dtype=np.int8), np.indices((n,), dtype=float), np.indices(())

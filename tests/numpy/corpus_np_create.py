@@ -139,29 +139,29 @@ def concatenate_in_loop(a):
     for i in range(3):
         out = np.concatenate((out, a * i))
     return out
-# np.logspace and np.expand_dims (jit/np_rewrite.c)
+# np.logspace and np.expand_dims (jit/frontend/np_rewrite.c)
 @case((0, 2, 5), (0.0, 1.0, 4), (-1.5, 2.5, 1), (2, 0, 0), (3.0, -3.0, 7))
 def logspace(a, b, n): return np.logspace(a, b, n), np.logspace(a, b, n, endpoint=False), np.logspace(a, b, n, base=2.0)
 # np.geomspace: the ends exactly start and stop, both negated back when negative, NaN
-# between ends of opposite signs, NumPy's ValueError for a zero end (jit/np_geomspace.c)
+# between ends of opposite signs, NumPy's ValueError for a zero end (jit/numpy/np_geomspace.c)
 @case((1, 1000, 4), (-1.0, -16.0, 5), (2.5, 0.1, 7), (-1, 10, 3), (1e-3, 1e7, 1), (np.float32(3), 9, 0), (0, 3, 3),
       (5, -0.0, 2))
 def geomspace(a, b, n): return np.geomspace(a, b, n), np.geomspace(a, b, n, endpoint=False), np.geomspace(a, b)
-# np.polyval: Horner's rule over p, elementwise over x, in NumPy's dtype for x and p (jit/np_polyval.c)
+# np.polyval: Horner's rule over p, elementwise over x, in NumPy's dtype for x and p (jit/numpy/np_polyval.c)
 _X32 = np.arange(-3, 3, dtype=np.float32)
 @case(*[(p, x) for p in (np.array([1.0, -2.0, 0.5]), np.array([1, 2, -3]), np.array([1, 2], np.int8))
         for x in (_X32, np.arange(5), np.arange(-4, 4, dtype=np.int8), 2.0, 3, np.arange(6.0).reshape(2, 3).T, np.zeros(0),
                   np.array([np.inf, -np.inf, np.nan]))],
       (np.array([2 ** 40, 3]), np.array([2 ** 30])), (np.array([1 + 2j, 3]), np.array([0.5, -1.0])))
 def polyval(p, x): return np.polyval(p, x)
-# np.unwrap of a 1-d array: NumPy's corrections step by step, a float period (jit/np_unwrap.c)
+# np.unwrap of a 1-d array: NumPy's corrections step by step, a float period (jit/numpy/np_unwrap.c)
 _PHASES = np.cumsum(np.random.default_rng(3).normal(0, 2, 40)) % (2 * np.pi)
 @case(*[(p, d) for p in (_PHASES, np.array([0, 3, 6.5, -2, 1], np.float32), np.arange(5) * 3, np.zeros(0), np.array([5.0]),
                          np.array([0.0, np.pi, 0.0, -np.pi]), np.array([0.0, np.nan, 1.0, np.inf, 2.0]), _PHASES[::-3],
                          np.array([0, 100, -100], np.int8))
         for d in (1.0, 4.0)])
 def unwrap(p, d): return np.unwrap(p), np.unwrap(p, d), np.unwrap(p, period=360.0), np.unwrap(p, discont=d, axis=-1)
-# window functions (jit/np_rewrite.c), in NumPy's formulas: M below 1 gives an empty
+# window functions (jit/frontend/np_rewrite.c), in NumPy's formulas: M below 1 gives an empty
 # array, M == 1 a single 1.0; an integer M puts exact zeros at the ends, as NumPy's
 @case((-3,), (0,), (1,), (2,), (3,), (5,), (8,), (51,), (256,), (4.0,))
 def windows(m): return np.hanning(m), np.hamming(m), np.blackman(m), np.bartlett(m), np.bartlett(M=7) * m
@@ -190,7 +190,7 @@ def meshgrid(x, y, z):
     A, B = np.meshgrid(x, y, indexing='ij')
     P, Q, R = np.meshgrid(x, y, z)
     return X, Y, A, B * 2, P, Q, R, np.meshgrid(z)[0]
-# np.vander: powers as NumPy's multiply.accumulate gives them, in x's dtype promoted with int64 (jit/np_vander.c)
+# np.vander: powers as NumPy's multiply.accumulate gives them, in x's dtype promoted with int64 (jit/numpy/np_vander.c)
 @case((np.array([1, 2, 3]), 2), (floats(4), 3), (np.array([2, 3]), 0), (np.array([1, 2], np.int8), 4), (np.array([True, False]), 2),
       (floats(0), 2), (floats(5)[::-2], 5), (ints(4, np.uint8), 3), (floats(3, np.float32), 6), (floats(2), -1))
 def vander(x, n): return np.vander(x), np.vander(x, n), np.vander(x, n, increasing=True), np.vander(x, N=n)

@@ -195,13 +195,13 @@ def round_fused_out(a):
     return out, np.round(a, 2, out=np.empty_like(a)) + 1
 @case((2.5, 0), (-7.45, 1), (1234.5, -2), (3, -1), (-15, -1))
 def round_scalar(x, d): return np.round(x, d), np.round(x)
-# np.isclose and np.outer: NumPy's definitions, fused (jit/np_rewrite.c)
+# np.isclose and np.outer: NumPy's definitions, fused (jit/frontend/np_rewrite.c)
 _NEAR = (np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 100.0, 0.0]), np.array([1.0 + 1e-9, np.nan, np.inf, np.inf, 0.0, 100.001, -0.0]))
 @case(_NEAR, (_NEAR[0].astype(np.float32), _NEAR[1].astype(np.float32)), *PAIRS[:4], (ints(4), ints(4)), (2.0, 2.0 + 1e-7))
 def isclose(a, b): return np.isclose(a, b), np.isclose(a, b, equal_nan=True), np.isclose(a, b, rtol=1e-3, atol=0.5)
 @case(*PAIRS, (floats((2, 2)), ints(3, np.int8)))
 def outer(a, b): return np.outer(a, b), np.outer(b, a[::-1])
-# np.logaddexp, logaddexp2, heaviside and sinc: NumPy's definitions, fused (jit/np_rewrite.c)
+# np.logaddexp, logaddexp2, heaviside and sinc: NumPy's definitions, fused (jit/frontend/np_rewrite.c)
 _LOGS = (np.array([-1.5, 0.0, 2.0, np.nan, np.inf, -np.inf, 3.0, -np.inf, 700.0]),
          np.array([-1.5, 1.0, 0.5, 1.0, np.inf, 2.0, np.nan, -np.inf, -700.0]))
 @case(_LOGS, (_LOGS[0].astype(np.float32), _LOGS[1].astype(np.float32)), *PAIRS[:4], (ints(5), ints(5)), (1.5, -2.0), (3.0, 3.0))
@@ -210,7 +210,7 @@ def logaddexp(a, b): return np.logaddexp(a, b), np.logaddexp2(a, b)
 def heaviside(x, h): return np.heaviside(x, h)
 @case(*V, *M, (np.array([0.0, 1.0, -2.0, 0.5, 1e-30]),), (ints(5),), (0.0,), (0.25,))
 def sinc(x): return np.sinc(x), np.sinc(x) * 2
-# np.isposinf, isneginf, signbit and fix: NumPy's definitions, fused (jit/np_rewrite.c); signbit
+# np.isposinf, isneginf, signbit and fix: NumPy's definitions, fused (jit/frontend/np_rewrite.c); signbit
 # is set for -0.0 and a NaN with its sign bit
 _SIGNED = np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, -0.5, 2.5, -2.7])
 @case(*V, *M, (_SIGNED,), (_SIGNED.astype(np.float32),), *VI[:2], (-0.0,), (np.inf,), (float("-nan"),), (-7,))
@@ -236,11 +236,11 @@ def float_steps(x, n):
     return np.spacing(x), np.nextafter(x, 0.0), np.ldexp(x, n), np.float_power(x, 2), np.reciprocal(x * 1.0)
 @case((np.array([1 + 2j, -1.5j, 0j, 3.0 + 0j]),), (np.array([1 + 2j, -0.5 - 1j], dtype=np.complex64),), (2 - 1j,))
 def float_power_complex(z): return np.float_power(z, 2), np.float_power(z, 0.5), np.float_power(2.0, z)
-# np.modf: the fraction keeps x's sign (0.0 for inf), as NumPy's (jit/np_rewrite.c)
+# np.modf: the fraction keeps x's sign (0.0 for inf), as NumPy's (jit/frontend/np_rewrite.c)
 @case(*V, *M, *VI[:2], (_SIGNED,), (_SIGNED.astype(np.float32),), (2.5,), (-3,), (float("-inf"),))
 def modf(x): return np.modf(x)
 # np.nan_to_num: NaN, +inf and -inf replaced (by default 0.0 and the dtype's largest finite numbers),
-# both parts of a complex number, integers left as they are (jit/np_nan_to_num.c)
+# both parts of a complex number, integers left as they are (jit/numpy/np_nan_to_num.c)
 _CPLX_SPECIAL = np.array([complex(np.nan, np.inf), 1 - 1j, complex(-np.inf, np.nan)])
 @case(*V, *M, *VI[:3], (_SIGNED,), (_SIGNED.astype(np.float32),), (_CPLX_SPECIAL,), (_CPLX_SPECIAL.astype(np.complex64),),
       (np.array([True, False]),), (float("nan"),), (-7,))
@@ -251,6 +251,6 @@ def nan_to_num_in_place(x):
     y = np.nan_to_num(x, copy=False)
     y[...] += 0
     return x, y
-# np.frexp: libm's mantissa and int32 exponent, as NumPy takes them (jit/np_frexp.c)
+# np.frexp: libm's mantissa and int32 exponent, as NumPy takes them (jit/numpy/np_frexp.c)
 @case(*V, *M, *VI[:2], (_SIGNED,), (_SIGNED.astype(np.float32),), (np.array([-1e-310, 5e-324, 1e308]),), (2.5,), (-3,))
 def frexp(x): return np.frexp(x)

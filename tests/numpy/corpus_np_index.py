@@ -134,7 +134,7 @@ def newaxis_views(a): return a[None], a[:, None, :], a[1:, None], a[None, 0], a[
 def newaxis_pairwise_distances(p):
     d = p[:, None, :] - p[None, :, :]
     return np.sqrt((d * d).sum(axis=2))
-# ... in an index, and np.flip and np.diff, which are written with it (jit/np_rewrite.c)
+# ... in an index, and np.flip and np.diff, which are written with it (jit/frontend/np_rewrite.c)
 _CUBE = (floats((2, 3, 4)),)
 @case(_CUBE, (floats((2, 3, 4))[:, ::-1, 1:],), *M[:4], (floats((2, 0, 3)),))
 def ellipsis_index(a): return a[..., 0], a[0, ...], a[...], a[..., None], a[1:, ..., ::-1]
@@ -153,7 +153,7 @@ def diff_1d(a): return np.diff(a), np.diff(a, 2), np.diff(a, n=0), np.diff(a, n=
 def diff_axes(a): return np.diff(a), np.diff(a, axis=0), np.diff(a, 2, -2)
 @case(*V, *VI, *M, *MI, (floats(1),), (np.arange(5, dtype=np.uint8),))
 def ediff1d(a): return np.ediff1d(a)
-# set operations, np.take, np.extract, np.select and np.rot90 (jit/np_rewrite.c): NaN, empty, 2-d and
+# set operations, np.take, np.extract, np.select and np.rot90 (jit/frontend/np_rewrite.c): NaN, empty, 2-d and
 # strided operands, mixed dtypes (the result takes NumPy's common dtype)
 _SETS = [(ints(12, lo=-5, hi=5), ints(7, lo=-3, hi=8)), (floats(6), floats(0)), (np.array([1.0, np.nan, 2.0, 2.0]), np.array([np.nan, 2.0])),
          (ints((3, 4), lo=0, hi=6), floats(5)[::-1].round()), (np.arange(6, dtype=np.int32)[::2], np.arange(3, dtype=np.uint8)),
@@ -172,13 +172,13 @@ def extract(a): return np.extract(a > 0, a), np.extract(a < 0, a * 2), np.extrac
 def select(a): return np.select([a > 0, a < 0], [a, -a]), np.select((a > 5, a > 0), (a * 2, a), default=-1), np.select([a > 1], [a + 1.5], 0.5)
 @case((3, 0), (4, 1), (0, 0), (5, -2), (1, 3))
 def tri_indices(n, k): return np.tril_indices(n), np.tril_indices(n, k), np.triu_indices(n, k), np.triu_indices(n, k=k, m=3), np.tril_indices(4, k, n)
-# one integer array beside slices: the positions it names along its axis, copied (jit/lower_np_fancy.c)
+# one integer array beside slices: the positions it names along its axis, copied (jit/numpy/lower_np_fancy.c)
 @case(*[(x, np.array(i, dtype=np.int64)) for (x,) in M[:4] for i in ([0, -1, 1], [], [1, 1])],
       (MI[0][0], np.array([3, 0], np.int32)), (MI[2][0], np.array([-1], np.int8)), (_CUBE[0], np.array([1, -3])),
       (floats((3, 4)), np.array([4])), (floats((3, 4)), np.array([-5])))
 def by_index_beside_slices(a, idx):
     return a[:, idx], a[::-1, idx] * 2, a[..., idx], a[1:, idx].sum(), a[idx, ::-1], a[idx, :]
-# a 1-d mask beside slices: the positions of its true elements (jit/lower_np_fancy.c)
+# a 1-d mask beside slices: the positions of its true elements (jit/numpy/lower_np_fancy.c)
 @case(*[(x, np.arange(x.shape[1]) % 2 == 0) for (x,) in M[:4]], (MI[0][0], np.zeros(4, np.bool_)),
       (_CUBE[0], np.array([True, False, True])), (floats((3, 4)), np.ones(4, np.bool_)), (floats((3, 4)), np.ones(3, np.bool_)))
 def by_mask_beside_slices(a, m):
@@ -199,7 +199,7 @@ def by_index_beside_slices_written(a, idx, v):
     return a
 @case(*M, *MI, _CUBE)
 def rot90_every_k(a): return np.rot90(a), np.rot90(a, 2), np.rot90(a, k=3), np.rot90(a, 0), np.rot90(a, -1), np.rot90(a, 5)
-# loops over np.ndindex and np.ndenumerate, and arrays indexed by their tuples (jit/lower_np_ndindex.c)
+# loops over np.ndindex and np.ndenumerate, and arrays indexed by their tuples (jit/numpy/lower_np_ndindex.c)
 @case(*V, *VI[:2], *M, *MI, _CUBE, (floats((2, 0, 3)),))
 def ndindex_weighted_sum(a):
     s = 0.0
@@ -274,7 +274,7 @@ def points_write(a, i, j, v):
     a[i, j] = v
     a[np.nonzero(a < -5)] = 0
     return a
-# np.take_along_axis, np.fill_diagonal and np.broadcast_to (jit/lower_np_place.c)
+# np.take_along_axis, np.fill_diagonal and np.broadcast_to (jit/numpy/lower_np_place.c)
 _ROWS = np.array([[0, 1], [3, -1], [2, 2]])
 @case((floats((3, 4)), _ROWS), (ints((3, 4), np.int32), _ROWS[:, :1]), (floats((3, 4))[::-1, ::2], _ROWS[:1] % 2),
       (np.asfortranarray(floats((3, 4))), _ROWS.astype(np.int8)), (floats((3, 0)), _ROWS[:, :0]),
@@ -296,11 +296,11 @@ def broadcast_to(x):
     v = np.broadcast_to(x, (3, 4)) if x.size else np.broadcast_to(x, (2, 0))
     return v, np.broadcast_to(x, (2, 3, 4)).sum() if x.size else 0.0, np.broadcast_to(x, x.shape) * 2
 # np.atleast_1d/2d/3d: the array itself, a view with axes of length 1 added, or a new array of a number
-# (jit/np_atleast.c)
+# (jit/numpy/np_atleast.c)
 @case(*V[:3], *M[:3], _CUBE, (floats((2, 3, 4, 1)),), (2.5,), (-7,), (True,))
 def atleast(x): return np.atleast_1d(x), np.atleast_2d(x), np.atleast_3d(x), np.atleast_2d(x).shape, np.atleast_3d(x) * 2
 # np.trim_zeros (a view) and np.delete without an axis (flattened; repeated and negative positions)
-# (jit/np_trim_zeros.c, np_delete.c)
+# (jit/numpy/np_trim_zeros.c, np_delete.c)
 @case((np.array([0, 0, 1, 2, 0, 3, 0]),), (np.array([0.0, -0.0]),), (floats(0),), (np.array([1, 0, 0])[::-1],),
       (np.array([False, True, False]),), (floats(5),), (np.array([0.0, np.nan, 0.0]),))
 def trim_zeros(x): return np.trim_zeros(x), np.trim_zeros(x, 'f'), np.trim_zeros(x, trim='b'), np.trim_zeros(x, 'fb') * 2
@@ -320,7 +320,7 @@ def nan_percentiles(a):
 def nan_percentile_of_q(a, q): return np.nanpercentile(a, q), np.nanquantile(a, q / 100)
 
 
-# np.put and np.place write into the array in its C order, a view of any layout too (jit/np_put.c);
+# np.put and np.place write into the array in its C order, a view of any layout too (jit/numpy/np_put.c);
 # the corpus compares the arrays after the call
 _P = np.arange(12.0).reshape(3, 4)
 @case(*[(a, i, v) for a in (np.arange(5.0), _P.copy(), _P.copy()[:, ::2], np.arange(6, dtype=np.int8))
@@ -341,7 +341,7 @@ def place(a, m, v):   # m: 0 every element but each third, 1 none, 2 a mask of a
     return np.place(a, mask, v)
 
 
-# np.unravel_index of one index (jit/np_unravel_index.c): NumPy's ValueError outside the array, a
+# np.unravel_index of one index (jit/numpy/np_unravel_index.c): NumPy's ValueError outside the array, a
 # negative length (a negative size) too; NumPy's C division where two lengths are negative
 @case(*[(i, s) for i in (0, 5, 6, -1, 23, np.int8(7), True) for s in ((2, 3), (2, 3, 4), 6, (), (2, 0), (-2, -3))])
 def unravel_index(i, s): return np.unravel_index(i, s)

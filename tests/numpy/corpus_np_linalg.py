@@ -187,7 +187,7 @@ def cond_two(a): return np.linalg.cond(a), np.linalg.cond(a, 2), np.linalg.cond(
 def cond_one(a): return np.linalg.cond(a, 1), np.linalg.cond(a, -1)
 @case(*CONDS)
 def cond_inf_fro_nuc(a): return np.linalg.cond(a, np.inf), np.linalg.cond(a, -np.inf), np.linalg.cond(a, 'fro'), np.linalg.cond(a, 'nuc')
-# np.cross of 3-vectors along the last axis, the other axes broadcast (jit/np_cross.c); 4-vectors are
+# np.cross of 3-vectors along the last axis, the other axes broadcast (jit/numpy/np_cross.c); 4-vectors are
 # NumPy's ValueError
 _V3 = np.array([1.0, 2.0, 3.0])
 @case((_V3, np.array([4.0, 5.0, 6.0])), (np.arange(3), np.array([1.5, -2.0, 0.5])), (floats((5, 3)), floats((5, 3))),
@@ -195,7 +195,7 @@ _V3 = np.array([1.0, 2.0, 3.0])
       (floats((0, 3)), _V3), (np.array([1, 2, 3], np.int8), np.array([100, 50, -7], np.int8)),
       (ints((3, 3), np.int32), floats(3, np.float32)), (np.ones(4), np.ones(3)))
 def cross(a, b): return np.cross(a, b), np.cross(b, a), np.cross(a, a)
-# np.kron of 1-d and 2-d arrays, the one with fewer axes given 1s in front (jit/np_kron.c)
+# np.kron of 1-d and 2-d arrays, the one with fewer axes given 1s in front (jit/numpy/np_kron.c)
 @case((np.arange(3.0), np.arange(2)), (floats((2, 3)), floats((3, 2))), (np.eye(2), np.arange(4).reshape(2, 2)),
       (np.arange(3), floats((2, 2))), (floats((2, 2))[::-1], np.arange(3)), (floats((0, 2)), np.ones((2, 2))),
       (np.array([1, 2], np.int8), np.array([100, 100], np.int8)), (np.asfortranarray(floats((2, 3))), ints((2, 1), np.int32)))

@@ -157,7 +157,7 @@ def fused_reductions(a, b):
     return np.sum(a * b), (a - b).mean(), np.max(a + b), (a * b > 0).all(), np.any(a > b), np.prod(a / 100 + 1)
 @case(*V)
 def fused_min_nan_and_empty(a): return np.min(a * 2), (a + 1).max()
-# NumPy functions that are other NumPy code (jit/np_rewrite.c)
+# NumPy functions that are other NumPy code (jit/frontend/np_rewrite.c)
 @case(*V, *VI, *M, *MI, (bools((3, 4)),))
 def count_nonzero(a): return np.count_nonzero(a), np.count_nonzero(a > 1), np.count_nonzero(a, axis=0)
 @case(*V, *VI, *M, (np.array([np.nan, np.nan]),), (np.array([1.0, np.nan, np.inf]),))
@@ -170,7 +170,7 @@ def nan_reductions(a): return np.nanmean(a), np.nanvar(a), np.nanstd(a), np.nanp
 def nan_cumulative(a):
     small = a / 8.0
     return np.nancumsum(a), np.nancumprod(small), np.nancumprod(a)
-# np.inner and np.vdot, as np.dot of the last axes and of the flattened arrays (jit/np_rewrite.c)
+# np.inner and np.vdot, as np.dot of the last axes and of the flattened arrays (jit/frontend/np_rewrite.c)
 @case((floats(6), floats(6)[::-1]), (floats(4), floats(4, np.float32)), (ints(5), ints(5)), (floats((3, 4)), floats((2, 4))),
       (floats(4), floats((3, 4))), (floats((2, 3)), floats(3)), (floats(0), floats(0)), (ints((2, 3)), floats((4, 3))[::-1]))
 def inner(a, b): return np.inner(a, b)
@@ -204,14 +204,14 @@ def allclose(a, b): return np.allclose(a, b), np.allclose(a, b, equal_nan=True),
       (np.arange(3.0), np.ones((2, 3))), (np.zeros((2, 0)), np.zeros((2, 0))), (np.arange(6).reshape(2, 3), np.arange(6.0).reshape(2, 3)),
       (np.array([True, False]), np.array([1, 0])), (np.arange(4)[::2], np.array([0, 2])), (np.ones(2, np.float32), np.ones(2)))
 def array_equal(a, b): return np.array_equal(a, b), np.array_equal(a, b, equal_nan=True), np.array_equal(a1=a, a2=b)
-# np.ptp and np.average (no weights): NumPy's definitions (jit/np_rewrite.c)
+# np.ptp and np.average (no weights): NumPy's definitions (jit/frontend/np_rewrite.c)
 @case(*V[:4], *VI[:4], *M[:4])
 def ptp_and_average(a): return np.ptp(a), np.average(a), np.ptp(a, 0), np.average(a, axis=0)
 @case(*M[:4], *MI)
 def ptp_rows(a): return np.ptp(a, axis=1), np.average(a, 1), np.ptp(a, -1)
 @case(*V[1:2], *M[4:5])
 def ptp_of_empty(a): return np.ptp(a)   # NumPy's ValueError for a zero-size reduction
-# np.bincount and np.interp (jit/lower_np_bins.c)
+# np.bincount and np.interp (jit/numpy/lower_np_bins.c)
 _COUNTS = [(np.array([1, 1, 3, 0, 7]),), (np.array([2, 0, 2], np.int8),), (np.array([True, False, True]),),
            (np.array([5, 1, 5, 9], np.uint32)[::-1],), (np.array([3, -1, 2]),)]
 @case(*_COUNTS)
@@ -238,7 +238,7 @@ def tolist(a):
     b = a.tolist()
     b.append(7)
     return b, (a > 0).tolist()
-# np.trapz and a.clip (jit/np_rewrite.c)
+# np.trapz and a.clip (jit/frontend/np_rewrite.c)
 @case((np.array([1.0, 2.0, 4.0]), np.array([0.0, 1.0, 3.0])), (np.array([1, 2, 4]), np.array([0, 1, 3])),
       (np.array([]), np.array([])), (np.array([2.5]), np.array([1.0])), (floats(5), floats(5)), (floats(4), floats(3)))
 def trapz(y, x): return np.trapz(y), np.trapz(y, dx=0.5), np.trapz(y, x)

@@ -496,7 +496,7 @@ def window_of_an_expression(n):
 
 
 def test_refusals_of_the_rewritten_set_and_index_calls():
-    # jit/np_rewrite.c writes these as other NumPy code; where it cannot, it says what to write
+    # jit/frontend/np_rewrite.c writes these as other NumPy code; where it cannot, it says what to write
     m = np.arange(6.0).reshape(2, 3)
     with pytest.raises(kiln.TypingError, match="np.take takes an array, indices and axis=None or 0 here") as e:
         take_along_second_axis(m)

@@ -29,7 +29,7 @@ def test_contiguous_min_and_max_are_marked_vectorized():
 
 
 def test_a_loop_that_keeps_the_smallest_int_vectorizes():
-    # the same search over floats is told its test rarely holds (jit/lower.c);
+    # the same search over floats is told its test rarely holds (jit/lower/lower.c);
     # over ints that would keep LLVM from making it a min reduction
     @kiln.njit
     def smallest_by_hand(a):

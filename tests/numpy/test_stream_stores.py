@@ -1,5 +1,5 @@
 """A new array from an array expression that touches at least half the
-largest cache is written with streaming stores (jit/stream_stores.h): the
+largest cache is written with streaming stores (jit/lower/stream_stores.h): the
 same numbers, only the way they reach memory differs. Small arrays never
 take that path, so a child process sets KILN_STREAM_MIN_BYTES=0 to send
 every size, dtype and layout through it and compares with NumPy; in this

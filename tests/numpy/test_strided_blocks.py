@@ -2,7 +2,7 @@
 are not all contiguous (`np.cos(a[::2])`) is computed in blocks: each
 operand's elements are copied into a buffer on the stack, and the
 expression runs over the buffers with glibc's vector math
-(jit/lower_np_ewise.c). The numbers are NumPy's, to a few units in the last
+(jit/numpy/lower_np_ewise.c). The numbers are NumPy's, to a few units in the last
 place, for every layout of the operands, sizes around the block edges,
 broadcast scalars, an operand used twice and results of other dtypes; the
 runtime's blocks balance."""

@@ -1,6 +1,6 @@
 """A kiln.vectorize ufunc whose kernel calls math functions (glibc's vector
 versions on the loop's contiguous path only) copies strided operands
-through contiguous blocks (jit/ufunc.c), so that its loop runs vectorized.
+through contiguous blocks (jit/dispatch/ufunc.c), so that its loop runs vectorized.
 Results equal NumPy's for views of every layout, every element size, sizes
 around the block edges, broadcast scalars, strided outputs and an output
 that is exactly an input; the calls whose output overlaps an input

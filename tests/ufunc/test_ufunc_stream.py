@@ -1,5 +1,5 @@
 """A kiln.vectorize ufunc with a cheap kernel writes a contiguous output too
-large for the last-level cache with streaming stores (jit/ufunc_loop.c):
+large for the last-level cache with streaming stores (jit/dispatch/ufunc_loop.c):
 the plain loop reaches the first output element on a 64-byte boundary and
 a streaming copy of it runs the rest. Small calls never take that path, so
 a child process sets KILN_STREAM_MIN_BYTES=0 to send every call through it

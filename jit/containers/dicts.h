@@ -1,0 +1,78 @@
+/* dicts: Python dicts in compiled code, as Numba's typed dicts: keys are
+ * numbers or tuples of ints, values numbers or tuples of numbers; `{}`,
+ * `dict()` and literals, d[k] (KeyError as Python's), d[k] = v, `in`,
+ * len, get, pop, setdefault, clear, copy, loops over the dict, keys(),
+ * values() and items() in insertion order, and returning them to Python as
+ * Python dicts. A dict value is an owner (nrt.h) of a block holding the
+ * header; inference hands dict nodes to dicts_infer.c, lowering to
+ * dicts_lower.c; the runtime is rt_dict.c. */
+#ifndef KILN_JIT_DICTS_H
+#define KILN_JIT_DICTS_H
+
+#include "jit/numpy/infer_np.h"
+
+/* The header inside a dict's block (rt_dict.c). */
+typedef struct {
+    int64_t n;                  /* live items */
+    int64_t used, cap;          /* entries made (live or removed), and room */
+    int64_t filled;             /* slots that are not empty: live entries' and tombstones */
+    int64_t first;              /* no live entry comes before this one (set.pop) */
+    int64_t keysize, valsize;   /* bytes of a key and of a value */
+    int64_t mask;               /* slots - 1 */
+    int64_t *slots;             /* entry indices, -1 where empty */
+    char *entries;
+    int64_t owners;             /* values are arrays: each starts with its owner, on which the dict holds a reference */
+} kj_dict_header;
+
+/* ---- inference ---- */
+const kj_type *kj_dict_expr_type(kj_infer_ctx *c, kj_node *n);   /* KJ_E_DICT, KJ_E_DICTCOMP */
+const kj_type *kj_dict_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
+const kj_type *kj_dict_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
+/* d[k] = v: types the dict variable when it was `{}`; 0, or -1 when it
+ * cannot hold them (reported). */
+int kj_dict_store_type(kj_infer_ctx *c, kj_node *target, const kj_type *v, kj_node *at);
+/* dict() and len(d); handled false for other calls. */
+const kj_type *kj_dict_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
+                                 const kj_type *const *args, bool *handled);
+
+/* ---- lowering ---- */
+bool kj_dict_lowers(const kj_node *n);
+LLVMValueRef kj_dict_lower(kj_lw *w, kj_node *n);
+void kj_dict_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
+/* k in d (the dict's key type decides the comparison). */
+LLVMValueRef kj_dict_contains(kj_lw *w, LLVMValueRef key, const kj_type *kt, LLVMValueRef dict, const kj_type *dt);
+/* Loops (lower_iter.c): the length after the entries are compacted, and
+ * entry i as the loop's item (a key, a value or a (key, value) pair). */
+LLVMValueRef kj_dict_iter_setup(kj_lw *w, LLVMValueRef dict);
+LLVMValueRef kj_dict_iter_item(kj_lw *w, LLVMValueRef dict, const kj_type *dt, char which, LLVMValueRef i);
+
+/* The table operations sets share (sets_lower.c). key is the table's key
+ * type, k a key of type kt, converted to it. */
+LLVMValueRef kj_dict_len(kj_lw *w, LLVMValueRef dict);
+/* A new empty table of type t (a temporary of the statement); key and
+ * value NULL: their sizes come with the first store. */
+LLVMValueRef kj_dict_make(kj_lw *w, const kj_type *t, const kj_type *key, const kj_type *value);
+/* k as a key, in a slot of its own (a float's -0.0 made 0.0, so that equal
+ * keys have equal bytes). */
+LLVMValueRef kj_dict_key_slot(kj_lw *w, LLVMValueRef k, const kj_type *kt, const kj_type *key);
+/* The value slot of the key in kslot, added when absent (*fresh, an i32
+ * slot, then 1); value NULL for a set. */
+LLVMValueRef kj_dict_put_key(kj_lw *w, LLVMValueRef dict, LLVMValueRef kslot, const kj_type *key, const kj_type *value,
+                             LLVMValueRef fresh);
+/* The value slot of k, or a null pointer: also where k is no value of the
+ * key type (1.5 in a table of ints), as such a key cannot be there. */
+LLVMValueRef kj_dict_find(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_type *kt, const kj_type *key);
+/* Removes k, its value copied to out; an i1, whether it was there. */
+LLVMValueRef kj_dict_take(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_type *kt, const kj_type *key,
+                          LLVMValueRef out);
+/* KeyError(k) when cond holds, with k itself as its argument. */
+void kj_dict_key_error_if(kj_lw *w, LLVMValueRef cond, LLVMValueRef k, const kj_type *kt);
+/* Whether a dict or set can have keys of type t: numbers, and tuples of
+ * ints (keys compare by their bytes). */
+bool kj_dict_key_ok(const kj_type *t);
+
+/* ---- boxing (dispatch.c) ---- */
+/* A Python dict of the dict's items; takes over the reference on owner. */
+PyObject *kj_dict_box(void *owner, const kj_type *t);
+
+#endif

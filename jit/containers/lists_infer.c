@@ -1,0 +1,292 @@
+/* lists_infer: the types of lists in compiled code. A list holds items
+ * of one type: numbers, tuples of numbers, or arrays (of one dtype, number
+ * of dimensions and layout, as in Numba); `[]` starts as list(undefined)
+ * and takes the type of the first thing appended to it (the variable is
+ * given the precise type, as an assignment would). */
+#include "jit/containers/lists.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FAIL KJ_INFER_FAIL
+
+static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
+    const kj_type *t = k ? kj_infer_sub(c, k) : NULL;
+    return t && t->kind == KJ_T_OPTIONAL ? t->elem : t;
+}
+
+/* A number or a bool, or a tuple of them (and of such tuples). */
+static const kj_type *number_item(const kj_type *t) {
+    if (t->kind == KJ_T_TUPLE) {
+        for (int i = 0; i < t->n; i++)
+            if (!number_item(t->elems[i]))
+                return NULL;
+        return t->n > 0 ? t : NULL;
+    }
+    return t->kind == KJ_T_BOOL ? t : kj_is_number(t) ? t : NULL;
+}
+
+/* The item type of a list holding values of type t: a number item, an
+ * array (not inside a tuple), or a list of such items. */
+static const kj_type *item_type(const kj_type *t) {
+    if (t->kind == KJ_T_LIST)
+        return !t->elem || item_type(t->elem) ? t : NULL;
+    return t->kind == KJ_T_ARRAY ? t : number_item(t);
+}
+
+/* Whether Python can order items of type t (complex numbers and arrays it cannot). */
+static bool orderable(const kj_type *t) {
+    if (t->kind == KJ_T_TUPLE) {
+        for (int i = 0; i < t->n; i++)
+            if (!orderable(t->elems[i]))
+                return false;
+        return true;
+    }
+    return t->kind != KJ_T_COMPLEX && t->kind != KJ_T_ARRAY && t->kind != KJ_T_LIST;
+}
+
+#define ITEMS_HINT "Use a NumPy array for anything else."
+#define ITEMS_WHAT "lists in compiled code hold numbers, tuples of numbers, arrays and lists of those, not %s"
+#define ARRAYS_HINT "Loop over the list, or stack its arrays first: np.stack((a, b))."
+
+/* A comprehension's target: a name, or a tuple of targets like it. */
+static bool names_only(const kj_node *t) {
+    if (t->kind == KJ_E_LOCAL)
+        return true;
+    if (t->kind != KJ_E_TUPLE)
+        return false;
+    for (int i = 0; i < t->nkids; i++)
+        if (!names_only(t->kids[i]))
+            return false;
+    return true;
+}
+
+const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
+    if (n->kind == KJ_E_LIST) {
+        const kj_type *u = NULL;
+        for (int i = 0; i < n->nkids; i++) {
+            const kj_type *t = value(c, n->kids[i]);
+            if (!t)
+                return NULL;
+            if (!item_type(t))
+                FAIL(c, n->kids[i], ITEMS_HINT, ITEMS_WHAT, t->name);
+            const kj_type *v = kj_unify(u, t);
+            if (!v)
+                FAIL(c, n, NULL, "a list holds one type of item; this one mixes %s and %s", u->name, t->name);
+            u = v;
+        }
+        return kj_list(u);
+    }
+    const kj_type *t = kj_comprehension_item_type(c, n);
+    if (!t)
+        return NULL;
+    if (!item_type(t))
+        FAIL(c, n->kids[0], ITEMS_HINT, ITEMS_WHAT, t->name);
+    return kj_list(t);
+}
+
+const kj_type *kj_comprehension_item_type(kj_infer_ctx *c, kj_node *n) {
+    const kj_type *it = value(c, n->kids[2]);
+    if (!it)
+        return NULL;
+    const kj_type *e = kj_iter_elem(it);
+    if (!e || it->kind == KJ_T_TUPLE)
+        FAIL(c, n->kids[2], "Loop over range(), an array, a list, enumerate(), zip(), np.ndindex() or np.ndenumerate().",
+             "a comprehension cannot loop over %s", it->name);
+    if (!names_only(n->kids[1]))
+        FAIL(c, n->kids[1], "Use a name, or a tuple of names to unpack.",
+             "the target of a comprehension must be names");
+    if (kj_infer_assign_target(c, n->kids[1], e, n) < 0)
+        return NULL;
+    for (int i = 3; i < n->nkids; i++)
+        if (!value(c, n->kids[i]))
+            return NULL;
+    return value(c, n->kids[0]);
+}
+
+/* Gives the list variable the item type t when it was `[]` so far; and
+ * the variable holding a list of such lists (adj[u].append(v) on
+ * adj = [[] for _ in range(n)]) a list of lists of t. */
+static const kj_type *refine(kj_infer_ctx *c, kj_node *n, const kj_type *self, const kj_type *t) {
+    if (self->elem)
+        return self;
+    kj_node *r = n->kids[0];
+    if (r->kind == KJ_E_LOCAL && kj_infer_assign_local(c, r->slot, kj_list(t), n) < 0)
+        return NULL;
+    if (r->kind == KJ_E_INDEX && r->kids[0]->kind == KJ_E_LOCAL && r->kids[0]->type && r->kids[0]->type->kind == KJ_T_LIST &&
+        r->kids[0]->type->elem == self && kj_infer_assign_local(c, r->kids[0]->slot, kj_list(kj_list(t)), n) < 0)
+        return NULL;
+    return kj_list(t);
+}
+
+const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
+    const char *m = n->name;
+    int na = n->nkids - 1, npos = 0;
+    const kj_type *a[3] = {NULL, NULL, NULL};
+    if (na > 3)
+        FAIL(c, n, NULL, "too many arguments for list.%s", m);
+    for (int i = 0; i < na; i++) {
+        if (n->kids[i + 1]->kind == KJ_E_KEYWORD) {
+            if (!strcmp(m, "sort") && !strcmp(n->kids[i + 1]->name, "reverse") && value(c, n->kids[i + 1]->kids[0]))
+                continue;
+            FAIL(c, n, NULL, "list.%s takes no keyword arguments here", m);
+        }
+        if (!(a[i] = value(c, n->kids[i + 1])))
+            return NULL;
+        npos++;
+    }
+    if (npos < na && strcmp(m, "sort") != 0)
+        FAIL(c, n, NULL, "list.%s takes no keyword arguments", m);
+    na = npos;
+    if (!strcmp(m, "append") && na == 1) {
+        if (!item_type(a[0]))
+            FAIL(c, n, ITEMS_HINT, ITEMS_WHAT, a[0]->name);
+        const kj_type *l = refine(c, n, self, a[0]);
+        if (!l)
+            return NULL;
+        if (!kj_can_convert(a[0], l->elem))
+            FAIL(c, n, NULL, "cannot append %s to a list of %s", a[0]->name, l->elem->name);
+        return kj_none();
+    }
+    if (!strcmp(m, "extend") && na == 1) {
+        const kj_type *e = a[0]->kind == KJ_T_LIST ? a[0]->elem : NULL;
+        if (a[0]->kind != KJ_T_LIST)
+            FAIL(c, n, "Convert with list(...) first.", "extend takes a list here, got %s", a[0]->name);
+        if (e && !refine(c, n, self, e))
+            return NULL;
+        if (e && self->elem && e != self->elem)
+            FAIL(c, n, NULL, "cannot extend a list of %s with a list of %s", self->elem->name, e->name);
+        return kj_none();
+    }
+    if (!self->elem)
+        FAIL(c, n, "Append to the list first, so its items have a type.",
+             "the items of this list have no type yet");
+    if (!strcmp(m, "pop") && na <= 1 && (na == 0 || kj_is_intlike(a[0])))
+        return self->elem;
+    if (!strcmp(m, "insert") && na == 2 && kj_is_intlike(a[0]) && item_type(a[1]) && kj_can_convert(a[1], self->elem))
+        return kj_none();
+    if ((!strcmp(m, "sort") || !strcmp(m, "reverse") || !strcmp(m, "clear")) && na == 0) {
+        if (!strcmp(m, "sort") && (self->elem->kind == KJ_T_ARRAY || self->elem->kind == KJ_T_LIST))
+            FAIL(c, n, "Sort by a key you compute: a list of (key, index) tuples.", "a list of %s cannot be sorted",
+                 self->elem->kind == KJ_T_ARRAY ? "arrays" : "lists");
+        if (!strcmp(m, "sort") && !orderable(self->elem))
+            FAIL(c, n, NULL, "complex numbers cannot be ordered");
+        return kj_none();
+    }
+    if (!strcmp(m, "copy") && na == 0)
+        return self;
+    if ((!strcmp(m, "index") || !strcmp(m, "count")) && na == 1 && kj_is_number(a[0]) &&
+        self->elem->kind != KJ_T_TUPLE && self->elem->kind != KJ_T_ARRAY && self->elem->kind != KJ_T_LIST)
+        return KJ_I64;
+    FAIL(c, n, "Lists in compiled code have append, extend, pop, insert, sort, reverse, clear, copy, index and count.",
+         "list has no method '%s' with these arguments in compiled code", m);
+}
+
+const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
+    if (n->nkids != 2)
+        FAIL(c, n, NULL, "a list takes one index");
+    kj_node *i = n->kids[1];
+    if (!self->elem)
+        FAIL(c, n, "Append to the list first.", "the items of this list have no type yet");
+    if (i->kind == KJ_E_SLICE) {
+        for (int s = 0; s < 3; s++) {
+            const kj_type *st = i->kids[s] ? value(c, i->kids[s]) : kj_none();
+            if (!st)
+                return NULL;
+            if (st->kind != KJ_T_NONE && !kj_is_intlike(st))
+                FAIL(c, i, NULL, "slice bounds must be integers, got %s", st->name);
+        }
+        i->type = kj_none();
+        return self;
+    }
+    const kj_type *it = value(c, i);
+    if (!it)
+        return NULL;
+    if (!kj_is_intlike(it))
+        FAIL(c, i, NULL, "list indices must be integers, not %s", it->name);
+    return self->elem;
+}
+
+const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type *x, const kj_type *container) {
+    x = x->kind == KJ_T_OPTIONAL ? x->elem : x;
+    if (container->kind == KJ_T_DICT || container->kind == KJ_T_SET) {   /* a key of the table's type, or none of its keys */
+        const kj_type *key = container->kind == KJ_T_SET ? container->elem : container->n ? container->elems[0] : NULL;
+        if (key && !kj_can_convert(x, key))
+            FAIL(c, n, NULL, "`in` needs a %.200s key for a %.400s, got %.200s", key->name, container->name, x->name);
+        return kj_bool();
+    }
+    if (x->kind == KJ_T_STR && container->kind == KJ_T_TUPLE && (container->n == 0 || (kj_is_uniform_tuple(container) && container->elems[0] == x)))
+        return kj_bool();   /* method in ("linear", "nearest") */
+    bool ok = kj_is_number(x) &&
+              ((container->kind == KJ_T_LIST && (!container->elem || container->elem->kind != KJ_T_ARRAY)) || (container->kind == KJ_T_ARRAY && container->ndim == 1) ||
+               (container->kind == KJ_T_TUPLE && kj_is_uniform_tuple(container) && kj_is_number(container->elems[0])) ||
+               (container->kind == KJ_T_TUPLE && container->n == 0));
+    if (!ok)
+        FAIL(c, n, NULL, "`in` needs a number and a list, a 1-d array or a tuple of numbers, or a string and a tuple of strings, got %s and %s", x->name,
+             container->name);
+    return kj_bool();
+}
+
+const kj_type *kj_list_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
+    if (op == KJ_OP_MUL && (a->kind == KJ_T_LIST) != (b->kind == KJ_T_LIST) && kj_is_intlike(a->kind == KJ_T_LIST ? b : a))
+        return a->kind == KJ_T_LIST ? a : b;   /* [0] * n */
+    if (op == KJ_OP_ADD && a->kind == KJ_T_LIST && b->kind == KJ_T_LIST) {
+        if (!a->elem || !b->elem)
+            return a->elem ? a : b;
+        const kj_type *u = kj_unify(a->elem, b->elem);
+        if (u && (kj_is_number(u) || u == a->elem))   /* numbers promote; other items must match */
+            return kj_list(u);
+        FAIL(c, n, NULL, "cannot join a list of %s and a list of %s", a->elem->name, b->elem->name);
+    }
+    FAIL(c, n, "Lists take + with a list and * with an int.", "unsupported operand types for this operator: %s and %s",
+         a->name, b->name);
+}
+
+const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
+                                 const kj_type *const *args, bool *handled) {
+    *handled = false;
+    if (!strcmp(name, "list")) {
+        *handled = true;
+        if (nargs == 0)
+            return kj_list(NULL);
+        const kj_type *e = nargs == 1 ? kj_iter_elem(args[0]) : NULL;
+        /* not list(m) of a 2-d array: a.tolist() is written as list(a), and NumPy's gives lists of numbers */
+        if (!e || !number_item(e) || args[0]->kind == KJ_T_ZIP || args[0]->kind == KJ_T_ENUMERATE)
+            FAIL(c, n, "a.tolist() is list(a) in compiled code: of a 1-d array only.",
+                 "list() takes a range, a 1-d array, a tuple of numbers or a list here");
+        return kj_list(e);
+    }
+    /* over a list, or over a 1-d array as Python iterates one (sum adds in
+     * order from 0, min and max keep the first of equal items and let a NaN
+     * through only from the front, as Python's do, unlike np.sum and np.max),
+     * or over a set, a dict's keys or one of its views, in their order (sets.h, dicts.h) */
+    bool table = nargs >= 1 && (args[0]->kind == KJ_T_SET || args[0]->kind == KJ_T_DICT || args[0]->kind == KJ_T_DICTVIEW);
+    bool vector = nargs >= 1 && ((args[0]->kind == KJ_T_ARRAY && args[0]->ndim == 1) || table) && strcmp(name, "len") != 0;
+    bool truth = !strcmp(name, "any") || !strcmp(name, "all");
+    if (nargs < 1 || (args[0]->kind != KJ_T_LIST && !vector) ||
+        (strcmp(name, "len") && strcmp(name, "sum") && strcmp(name, "min") && strcmp(name, "max") &&
+         strcmp(name, "sorted") && !truth))
+        return NULL;
+    *handled = true;
+    const kj_type *e = table ? kj_iter_elem(args[0]) : args[0]->elem;
+    if (!strcmp(name, "len") && nargs == 1)
+        return KJ_I64;
+    if (truth && nargs == 1 && (!e || kj_is_number(e) || e->kind == KJ_T_BOOL))
+        return kj_bool();   /* of `[]`: any is False, all is True */
+    if (!e)
+        FAIL(c, n, "Add to it first.", "the items of this %s have no type yet", table ? "set or dict" : "list");
+    bool reverse = nargs == 2 && n->kids[2]->kind == KJ_E_KEYWORD && !strcmp(n->kids[2]->name, "reverse");
+    if (!strcmp(name, "sorted") && (nargs == 1 || reverse) && orderable(e))
+        return vector ? kj_list(e) : args[0];   /* sorted(a): a list of a's numbers */
+    if (e->kind == KJ_T_TUPLE)
+        FAIL(c, n, "Loop over the list instead.", "%s() of a list of tuples is not supported in compiled code", name);
+    if (e->kind == KJ_T_ARRAY)
+        FAIL(c, n, ARRAYS_HINT, "%s() of a list of arrays is not supported in compiled code", name);
+    if (e->kind == KJ_T_LIST)
+        FAIL(c, n, "Loop over the list instead.", "%s() of a list of lists is not supported in compiled code", name);
+    if (!strcmp(name, "sum") && nargs == 1)
+        return kj_is_intlike(e) ? KJ_I64 : e;
+    if ((!strcmp(name, "min") || !strcmp(name, "max")) && nargs == 1 && e->kind != KJ_T_COMPLEX)
+        return e;
+    FAIL(c, n, NULL, "%s() of a list is not supported in compiled code", name);
+}

@@ -1,0 +1,80 @@
+/* callables: see callables.h. The linker's section is read once into a
+ * hash table by name. */
+#include "jit/core/callables.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jit/core/errors.h"
+
+/* The section's bounds, defined by the linker (weak: no entry, no section). */
+extern const kj_callable *const __start_kiln_callables[] __attribute__((weak));
+extern const kj_callable *const __stop_kiln_callables[] __attribute__((weak));
+
+static const kj_callable **table;   /* open addressing, a power of two at least twice the entries */
+static size_t table_mask;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static uint64_t hash_name(const char *s) {   /* FNV-1a */
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void build_table(void) {
+    size_t n = (size_t)(__stop_kiln_callables - __start_kiln_callables), cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (!(table = calloc(cap, sizeof *table)))
+        return;   /* out of memory at start-up: every lookup finds nothing */
+    table_mask = cap - 1;
+    for (size_t i = 0; i < n; i++) {
+        const kj_callable *k = __start_kiln_callables[i];
+        size_t at = hash_name(k->name) & table_mask;
+        while (table[at])
+            at = (at + 1) & table_mask;
+        table[at] = k;
+    }
+}
+
+const kj_callable *kj_callable_named(const char *name) {
+    pthread_once(&table_once, build_table);
+    if (!table)
+        return NULL;
+    for (size_t at = hash_name(name) & table_mask; table[at]; at = (at + 1) & table_mask)
+        if (!strcmp(table[at]->name, name))
+            return table[at];
+    return NULL;
+}
+
+const kj_callable *kj_np_callable(const char *m) {
+    char name[128];
+    if (snprintf(name, sizeof name, "np.%s", m) >= (int)sizeof name)
+        return NULL;
+    const kj_callable *k = kj_callable_named(name);
+    return k && k->np_type ? k : NULL;
+}
+
+const kj_callable *kj_callable_of_call(const kj_node *n) {
+    if (n->kind != KJ_E_CALL || n->kids[0]->kind != KJ_E_FUNC || !n->kids[0]->name)
+        return NULL;
+    const kj_callable *k = kj_callable_named(n->kids[0]->name);
+    return k && k->type ? k : NULL;
+}
+
+bool kj_callable_fits_target(kj_lw *w, const kj_callable *k, const kj_node *n) {
+    bool device = w->u->target->special_reg != NULL;
+    if (k->targets & (device ? KJ_ON_DEVICE : KJ_ON_HOST))
+        return true;
+    if (device)
+        kj_fail(&w->u->err, KJ_ERR_TYPING, n->line, n->col, "Call it from the host function that launches the kernel.",
+                "%s works only in host code, not in kiln.cuda.jit kernels and device functions", k->name);
+    else
+        kj_fail(&w->u->err, KJ_ERR_TYPING, n->line, n->col, "Decorate the function with @kiln.cuda.jit.",
+                "%s works only in kiln.cuda.jit kernels and device functions", k->name);
+    return false;
+}

@@ -1,0 +1,51 @@
+/* callables: the registry through which the compiler's stages find what a
+ * name called in compiled code means. An entry names the callable as
+ * compiled code spells it ("np.cross", "cuda.grid"), the targets it
+ * compiles for, and its typing and lowering; the file that implements it
+ * declares it there with KJ_CALLABLE, so adding a function touches that one
+ * file (and its test). jit/ finds entries by name and knows none of the
+ * files behind them: gpu/intrinsics.c declares kiln.cuda's this way.
+ *
+ * Entries are collected by the linker into the section kiln_callables
+ * (hence the extension links libkiln whole: CMakeLists.txt). */
+#ifndef KILN_JIT_CALLABLES_H
+#define KILN_JIT_CALLABLES_H
+
+#include "jit/numpy/lower_np.h"
+
+/* Where a callable compiles: host code (the CPU), device code (kiln.cuda
+ * kernels and device functions, on a GPU or the simulator), or both. */
+enum { KJ_ON_HOST = 1, KJ_ON_DEVICE = 2, KJ_ON_ANY = 3 };
+
+typedef struct kj_callable {
+    const char *name;
+    unsigned targets;
+    /* A NumPy function: typed and lowered with its arguments parsed as
+     * NumPy's (kj_np_args, by infer_np.c and lower_np_misc.c); m is the
+     * name after "np.". */
+    const kj_type *(*np_type)(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
+    LLVMValueRef (*np_lower)(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+    /* Or a call typed and lowered as it stands (infer.c, lower_expr.c). */
+    const kj_type *(*type)(kj_infer_ctx *c, kj_node *n);
+    LLVMValueRef (*lower)(kj_lw *w, kj_node *n);
+} kj_callable;
+
+/* Declares a registry entry (designated initializers of kj_callable); id
+ * is any name unique in its file. */
+#define KJ_CALLABLE(id, ...)                                                                    \
+    static const kj_callable kj_callable_##id = {__VA_ARGS__};                                 \
+    static const kj_callable *const kj_callable_entry_##id                                     \
+        __attribute__((used, section("kiln_callables"))) = &kj_callable_##id
+
+/* The entry named name ("np.cross"), or NULL. */
+const kj_callable *kj_callable_named(const char *name);
+/* The entry of NumPy function np.m, or NULL. */
+const kj_callable *kj_np_callable(const char *m);
+/* The entry of the function call n calls (a KJ_E_CALL of a KJ_E_FUNC), if
+ * the registry has it and types it as it stands; else NULL. */
+const kj_callable *kj_callable_of_call(const kj_node *n);
+/* Whether entry k compiles for the target lowering w emits code for; if
+ * not, reports at n that it does not, and what to do. */
+bool kj_callable_fits_target(kj_lw *w, const kj_callable *k, const kj_node *n);
+
+#endif

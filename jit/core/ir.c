@@ -1,0 +1,91 @@
+/* ir: the arena that holds a function's IR, and the function record. */
+#include "jit/core/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+struct kj_chunk {
+    struct kj_chunk *next;
+    size_t used, size;
+    _Alignas(16) char data[];
+};
+
+void *kj_alloc(kj_function *f, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    struct kj_chunk *c = f->chunks;
+    if (!c || c->used + size > c->size) {
+        size_t cap = size > 65536 ? size : 65536;
+        c = malloc(sizeof *c + cap);
+        if (!c)
+            return NULL;
+        c->next = f->chunks;
+        c->used = 0;
+        c->size = cap;
+        f->chunks = c;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+kj_node *kj_new_node(kj_function *f, kj_node_kind kind, int line, int col, int nkids) {
+    kj_node *n = kj_alloc(f, sizeof *n);
+    if (!n)
+        return NULL;
+    n->kind = kind;
+    n->line = line;
+    n->col = col;
+    n->nkids = nkids;
+    if (nkids > 0 && !(n->kids = kj_alloc(f, sizeof(kj_node *) * nkids)))
+        return NULL;
+    return n;
+}
+
+int kj_block_push(kj_function *f, kj_block *b, kj_node *n) {
+    if (b->n == b->cap) {
+        int cap = b->cap ? b->cap * 2 : 8;
+        kj_node **items = kj_alloc(f, sizeof(kj_node *) * cap);
+        if (!items)
+            return -1;
+        if (b->n)
+            memcpy(items, b->items, sizeof(kj_node *) * b->n);
+        b->items = items;
+        b->cap = cap;
+    }
+    b->items[b->n++] = n;
+    return 0;
+}
+
+void kj_function_free(kj_function *f) {
+    if (!f)
+        return;
+    while (f->chunks) {
+        struct kj_chunk *c = f->chunks;
+        f->chunks = c->next;
+        free(c);
+    }
+    Py_XDECREF(f->py_func);
+    Py_XDECREF(f->source_lines);
+    Py_XDECREF(f->keep);
+    free(f->locals);
+    free(f->qualname);
+    free(f->filename);
+    free(f);
+}
+
+char *kj_strdup(kj_function *f, const char *s) {
+    size_t n = strlen(s) + 1;
+    char *p = kj_alloc(f, n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+kj_node *kj_index_of_axis(const kj_node *n, int axis) {
+    for (int p = 1; p < n->nkids; p++)
+        if (!kj_is_newaxis(n->kids[p]) && axis-- == 0)
+            return n->kids[p];
+    return NULL;
+}

@@ -1,0 +1,144 @@
+/* ir: Kiln IR, a typed tree close to Python's statements and expressions.
+ *
+ * The front end (frontend.c) builds it from CPython's ast objects, resolving
+ * every name to a local slot, a constant or a known function; inference
+ * (infer.c) fills each node's type; lowering (lower*.c) turns it into LLVM IR
+ * for a target. Nodes live in the function's arena and die with it. Nothing
+ * here knows the target. */
+#ifndef KILN_JIT_IR_H
+#define KILN_JIT_IR_H
+
+#include <Python.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jit/core/types.h"
+
+typedef enum {
+    /* expressions */
+    KJ_E_CONST,      /* a number, bool or None: type + ival/fval/fval2 */
+    KJ_E_LOCAL,      /* local variable `slot` */
+    KJ_E_FUNC,       /* a known function (builtin, math.*, a dispatcher): fn */
+    KJ_E_EXC,        /* an exception class (pyobj), only in `raise` */
+    KJ_E_BINOP,      /* op, kids[0], kids[1] */
+    KJ_E_UNARY,      /* op, kids[0] */
+    KJ_E_COMPARE,    /* chain: kids[0] ops[0] kids[1] ops[1] kids[2] ... */
+    KJ_E_BOOLOP,     /* op KJ_OP_AND / KJ_OP_OR over kids */
+    KJ_E_IFEXP,      /* kids: test, body, orelse */
+    KJ_E_CALL,       /* kids[0]: callee, kids[1..]: arguments */
+    KJ_E_METHOD,     /* name(kids[0]=object, kids[1..]=arguments) */
+    KJ_E_ATTR,       /* kids[0].name */
+    KJ_E_INDEX,      /* kids[0][kids[1..]]: one kid per index position */
+    KJ_E_SLICE,      /* kids: start, stop, step (NULL where omitted) */
+    KJ_E_TUPLE,      /* kids */
+    KJ_E_KEYWORD,    /* name=kids[0]: only among the arguments of a call or method */
+    KJ_E_LIST,       /* [kids...] (lists.c) */
+    KJ_E_LISTCOMP,   /* [kids[0] for kids[1] in kids[2] if kids[3] if ...] (lists.c) */
+    KJ_E_DICT,       /* {kids[0]: kids[1], kids[2]: kids[3], ...} (dicts.h) */
+    KJ_E_DICTCOMP,   /* {k: v for ...}: as KJ_E_LISTCOMP, kids[0] the display (k, v) (dicts.h) */
+    KJ_E_SET,        /* {kids[0], kids[1], ...} (sets.h) */
+    KJ_E_FSTRING,    /* f"...": kids are str constants and KJ_E_FORMAT parts (strings.c) */
+    KJ_E_FORMAT,     /* {kids[0]!ival:str} inside an f-string: ival the conversion or 0, str the spec or NULL */
+    KJ_E_STARRED,    /* *kids[0] (a local or a tuple display) among a call's arguments; inference
+                        spreads it into the tuple's elements, so lowering never meets one */
+    KJ_E_UNWRAP,     /* kids[0], an Optional used where its value is taken (a NumPy function's
+                        argument): inference puts it there (kj_infer_value), lowering raises
+                        Numba's TypeError when the value is None */
+    KJ_E_ELLIPSIS,   /* ... in an array index: inference turns it into the slices it stands for
+                        (full ones, or reversed ones with ival -1: np.flip), so lowering never meets one */
+    /* statements */
+    KJ_S_ASSIGN,     /* kids[0]: target (LOCAL, INDEX or TUPLE of those), kids[1]: value */
+    KJ_S_AUGASSIGN,  /* op, kids[0]: target, kids[1]: value */
+    KJ_S_EXPR,       /* kids[0] */
+    KJ_S_IF,         /* kids[0]: test, body, orelse */
+    KJ_S_WHILE,      /* kids[0]: test, body, orelse */
+    KJ_S_FOR,        /* kids[0]: target, kids[1]: iterable, body, orelse */
+    KJ_S_BREAK,
+    KJ_S_CONTINUE,
+    KJ_S_RETURN,     /* kids[0] or NULL */
+    KJ_S_RAISE,      /* kids[0]: exception class (EXC), str: message or NULL */
+    KJ_S_PASS,
+    KJ_S_TRY,        /* body, orelse; kids: the KJ_S_EXCEPT handlers in order, then a KJ_S_FINALLY */
+    KJ_S_EXCEPT,     /* kids: the exception classes (EXC) it catches, none for any; body */
+    KJ_S_FINALLY,    /* body: what runs however the try statement ends */
+} kj_node_kind;
+
+typedef enum {
+    KJ_OP_ADD, KJ_OP_SUB, KJ_OP_MUL, KJ_OP_DIV, KJ_OP_FLOORDIV, KJ_OP_MOD, KJ_OP_POW,
+    KJ_OP_LSHIFT, KJ_OP_RSHIFT, KJ_OP_BITAND, KJ_OP_BITOR, KJ_OP_BITXOR,
+    KJ_OP_NEG, KJ_OP_POS, KJ_OP_NOT, KJ_OP_INVERT,
+    KJ_OP_EQ, KJ_OP_NE, KJ_OP_LT, KJ_OP_LE, KJ_OP_GT, KJ_OP_GE, KJ_OP_IS, KJ_OP_ISNOT,
+    KJ_OP_AND, KJ_OP_OR,
+    KJ_OP_IN, KJ_OP_NOTIN,       /* x in lst (lists.c) */
+} kj_op;
+
+typedef struct kj_node kj_node;
+
+typedef struct {
+    kj_node **items;
+    int n, cap;
+} kj_block;
+
+struct kj_node {
+    kj_node_kind kind;
+    int line, col;               /* file line (1-based), column (0-based) */
+    kj_op op;
+    int slot;                    /* KJ_E_LOCAL */
+    const char *name;            /* KJ_E_FUNC ("math.sqrt"), ATTR, METHOD */
+    const char *str;             /* KJ_S_RAISE message */
+    PyObject *pyobj;             /* borrowed, kept alive by the function: dispatcher, exception */
+    int64_t ival;                /* KJ_E_CONST ints and bools */
+    double fval, fval2;          /* KJ_E_CONST floats and complex */
+    kj_node **kids;
+    int nkids;
+    kj_op *ops;                  /* KJ_E_COMPARE: nkids - 1 operators */
+    int *arg_order;              /* KJ_E_CALL of a kiln function given keywords out of its parameters'
+                                  * order: the argument kids' indexes (from 1) in the order the source
+                                  * evaluates them, -1 ended, the rest after; NULL: left to right */
+    kj_block body, orelse;
+    const kj_type *type;         /* set by inference */
+    void *aux;                   /* inference's note for lowering (a callee) */
+    bool may_be_unbound;         /* KJ_E_LOCAL: a read some path reaches before an assignment (unbound.c) */
+};
+
+typedef struct {
+    const char *name;
+    const kj_type *type;         /* unification of everything assigned */
+    int line;                    /* where it got its first type */
+    bool is_arg;
+    bool may_be_unbound;         /* some read of it may find it unassigned (unbound.c) */
+    bool comprehension_own;      /* a list comprehension's target, a name only inside it */
+} kj_local;
+
+/* One function being compiled: its source, its IR, its locals. */
+typedef struct kj_function {
+    PyObject *py_func;           /* owned */
+    char *qualname;
+    char *filename;              /* file or cell name */
+    int first_line;              /* line of `def` in the file */
+    PyObject *source_lines;      /* owned list of str (the whole file or cell) */
+    int nargs;
+    int vararg;                  /* 1 + the slot of the *args parameter (a tuple), or 0 */
+    kj_local *locals;
+    int nlocals, cap_locals;
+    kj_block body;
+    PyObject *keep;              /* owned list: objects the IR points at */
+    /* the arena */
+    struct kj_chunk *chunks;
+} kj_function;
+
+/* An index that is None (np.newaxis): a new axis of length 1 in the view. */
+static inline bool kj_is_newaxis(const kj_node *i) {
+    return i->kind == KJ_E_CONST && i->type && i->type->kind == KJ_T_NONE;
+}
+/* The index node of an array's axis `axis` in index node n (kids[1..]),
+ * past any newaxis, or NULL when the index leaves that axis whole. */
+kj_node *kj_index_of_axis(const kj_node *n, int axis);
+
+void *kj_alloc(kj_function *f, size_t size);
+kj_node *kj_new_node(kj_function *f, kj_node_kind kind, int line, int col, int nkids);
+int kj_block_push(kj_function *f, kj_block *b, kj_node *n);
+char *kj_strdup(kj_function *f, const char *s);   /* in the arena */
+void kj_function_free(kj_function *f);
+
+#endif

@@ -1,0 +1,76 @@
+/* unit: one compile, from a dispatcher's Python function and argument types
+ * to machine code. A unit holds every function instance compiled together:
+ * the one asked for and the kiln functions it calls (self-recursion
+ * included), so calls between them go straight from machine code to machine
+ * code. Inference (infer.c) and lowering (lower*.c) work on instances. */
+#ifndef KILN_JIT_UNIT_H
+#define KILN_JIT_UNIT_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+
+#include "jit/core/errors.h"
+#include "jit/core/ir.h"
+#include "jit/core/target.h"
+
+/* Compile options (jit(...) keywords). */
+typedef struct {
+    bool nogil;
+    bool boundscheck;
+    bool numpy_errors;          /* error_model='numpy': float division by zero is IEEE's inf or nan */
+    unsigned fastmath;          /* LLVMFastMathFlags; 0 = strict IEEE */
+    bool no_interrupt_poll;     /* only for measuring what polling costs (bench/) */
+    bool loops_polled_outside;  /* a ufunc kernel: the ufunc's loop polls (ufunc_loop.c), its counted loops do not */
+    bool parallel;              /* prange loops run on the thread pool (parallel.h) */
+} kj_options;
+
+typedef struct kj_instance kj_instance;
+struct kj_instance {
+    kj_function *f;             /* owned */
+    PyObject *dispatcher;       /* borrowed (kept alive by the caller's globals) */
+    const kj_type **args;       /* nargs argument types */
+    const kj_type *ret;         /* inferred, or declared by a signature */
+    bool ret_declared;
+    kj_options opts;
+    bool typed;                 /* inference finished */
+    bool typing;                /* inference running (a recursive call reads ret) */
+    LLVMValueRef llfn;          /* i32 fn(ptr ret, args...) */
+    char symbol[128];
+    kj_instance *next;
+};
+
+typedef struct {
+    const kj_target *target;
+    kj_instance *instances;     /* the first is the one asked for */
+    kj_error err;
+    kj_function *err_function;  /* where err happened (borrowed) */
+    kj_function *orphan;        /* a function whose front end failed (owned) */
+    PyObject *parallel_report;  /* list of prange loop records (parallel_lower.c), or NULL */
+    PyObject *cache_object;     /* cache=True: [object bytes, entry, symbols] (cache.c), or NULL */
+    PyObject *loop_remarks;     /* Kiln's own loop remarks (lower_strict_sums.c), or NULL; engine.c adds LLVM's */
+    /* lowering */
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    LLVMDIBuilderRef di;
+    LLVMMetadataRef di_file, di_cu;
+} kj_unit;
+
+/* Creates the instance of `dispatcher` (its py_func and options) for these
+ * argument types in unit u, or returns the one already there. NULL with
+ * u->err filled. */
+kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
+                              const kj_type *const *args);
+
+/* Reads a dispatcher's compile options (its _kiln_options dict). */
+int kj_read_options(PyObject *dispatcher, kj_options *opts);
+
+/* Infers the types of every node and local of inst (and of the instances
+ * it calls). Returns 0, or -1 with u->err filled. */
+int kj_infer(kj_unit *u, kj_instance *inst);
+
+/* The result type of a known function called with these argument types,
+ * or NULL with a reason in why (builtins.c). */
+const kj_type *kj_builtin_type(const char *name, int nargs, const kj_type *const *args,
+                               char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,33 @@
+/* module: the jit layer's part of the _kiln module (Dispatcher,
+ * Specialization, compile, typeof_spec, TypingError, UnsupportedError), and
+ * the process-wide set-up done once at import: NumPy's C API, the SIGINT
+ * handler that lets compiled loops be interrupted, and LLVM's own start-up
+ * on a background thread (engine.c). */
+#define KJ_NUMPY_DEFINE_API
+#include "jit/numpy/numpy_api.h"
+
+#include "jit/engine/compile.h"
+#include "jit/engine/engine.h"
+#include "jit/core/errors.h"
+#include "jit/runtime/fault.h"
+#include "jit/jit.h"
+#include "jit/runtime/nrt.h"
+#include "jit/runtime/runtime.h"
+
+int kj_dispatch_init(PyObject *module);
+int kj_parallel_module_init(PyObject *module);   /* parallel_module.c */
+
+static int import_numpy(void) {
+    import_array1(-1);
+    return 0;
+}
+
+int kj_module_init(PyObject *module) {
+    if (import_numpy() < 0 || kj_errors_init(module) < 0 || kj_compile_init(module) < 0 ||
+        kj_dispatch_init(module) < 0 || kj_nrt_module_init(module) < 0 ||
+        kj_parallel_module_init(module) < 0 ||
+        kj_install_interrupt_handler() < 0 || kj_install_fault_handler(module) < 0)
+        return -1;
+    kj_engine_warm_up();
+    return 0;
+}

@@ -1,0 +1,137 @@
+/* source: where a compiled function's text comes from. linecache has the
+ * lines of files and of IPython cells alike; the function's block is cut
+ * from them by indentation and dedented for the parser. */
+#define PY_SSIZE_T_CLEAN
+#include "jit/frontend/source.h"
+
+#include <string.h>
+
+static bool is(PyObject *node, const char *kind) { return strcmp(Py_TYPE(node)->tp_name, kind) == 0; }
+
+
+static int indent_of(const char *s) {
+    int n = 0;
+    while (s[n] == ' ' || s[n] == '\t')
+        n++;
+    return n;
+}
+
+/* The function's block of lines (from its first decorator to its last
+ * indented line), dedented, as one string; sets the offsets. */
+PyObject *kj_source_block(kj_function *f, bool is_lambda, int *line_offset, int *col_offset) {
+    Py_ssize_t total = PyList_GET_SIZE(f->source_lines);
+    if (f->first_line < 1 || f->first_line > total)
+        return NULL;
+    const char *first = PyUnicode_AsUTF8(PyList_GET_ITEM(f->source_lines, f->first_line - 1));
+    if (!first)
+        return NULL;
+    int base = indent_of(first);
+    PyObject *parts = PyList_New(0);
+    if (!parts)
+        return NULL;
+    bool in_body = false;
+    /* a lambda is one line: its block ends there */
+    if (is_lambda)
+        total = f->first_line;
+    for (Py_ssize_t i = f->first_line - 1; i < total; i++) {
+        const char *s = PyUnicode_AsUTF8(PyList_GET_ITEM(f->source_lines, i));
+        if (!s)
+            break;
+        int ind = indent_of(s);
+        bool blank = s[ind] == 0 || s[ind] == '\n' || s[ind] == '\r' || s[ind] == '#';
+        if (!blank && ind <= base) {
+            if (in_body)
+                break;
+            if (strncmp(s + ind, "def ", 4) == 0)
+                in_body = true;
+        }
+        PyObject *line = PyUnicode_FromString(blank ? "\n" : s + (ind < base ? ind : base));
+        if (!line || PyList_Append(parts, line) < 0) {
+            Py_XDECREF(line);
+            Py_DECREF(parts);
+            return NULL;
+        }
+        Py_DECREF(line);
+    }
+    *line_offset = f->first_line - 1;
+    *col_offset = base;
+    PyObject *empty = PyUnicode_FromString("");
+    PyObject *joined = empty ? PyUnicode_Join(empty, parts) : NULL;
+    Py_XDECREF(empty);
+    Py_DECREF(parts);
+    return joined;
+}
+
+/* The first lambda in a parsed line (borrowed from mod's tree, or NULL). */
+PyObject *kj_find_lambda(PyObject *mod) {
+    static PyObject *walk;   /* ast.walk, owned for the process */
+    if (!walk) {
+        PyObject *ast = PyImport_ImportModule("ast");
+        walk = ast ? PyObject_GetAttrString(ast, "walk") : NULL;
+        Py_XDECREF(ast);
+        if (!walk)
+            return NULL;
+    }
+    PyObject *it = PyObject_CallOneArg(walk, mod), *found = NULL, *node;
+    if (!it)
+        return NULL;
+    PyObject *iter = PyObject_GetIter(it);
+    Py_DECREF(it);
+    while (iter && (node = PyIter_Next(iter))) {
+        bool hit = is(node, "Lambda");
+        Py_DECREF(node);   /* the tree (mod) keeps the node alive */
+        if (hit) {
+            found = node;
+            break;
+        }
+    }
+    Py_XDECREF(iter);
+    PyErr_Clear();
+    return found;
+}
+
+int kj_load_source(kj_function *f, PyObject *code) {
+    static PyObject *getlines;   /* linecache.getlines, owned for the process */
+    if (!getlines) {
+        PyObject *lc = PyImport_ImportModule("linecache");
+        getlines = lc ? PyObject_GetAttrString(lc, "getlines") : NULL;
+        Py_XDECREF(lc);
+        if (!getlines)
+            return -1;
+    }
+    PyObject *fn = PyObject_GetAttrString(code, "co_filename");
+    PyObject *first = PyObject_GetAttrString(code, "co_firstlineno");
+    PyObject *globals = PyFunction_GetGlobals(f->py_func);
+    int r = -1;
+    if (fn && first) {
+        f->filename = strdup(PyUnicode_AsUTF8(fn));
+        f->first_line = (int)PyLong_AsLong(first);
+        f->source_lines = PyObject_CallFunctionObjArgs(getlines, fn, globals, NULL);
+        r = f->source_lines && PyList_Check(f->source_lines) && f->filename ? 0 : -1;
+    }
+    Py_XDECREF(fn);
+    Py_XDECREF(first);
+    return r;
+}
+
+/* {name: value} of the function's free variables (read at compile time,
+ * like globals), or NULL when it has none. */
+int kj_closure_values(PyObject *py_func, PyObject *code, PyObject **out) {
+    *out = NULL;
+    PyObject *cells = PyFunction_GetClosure(py_func);
+    if (!cells || cells == Py_None)
+        return 0;
+    PyObject *names = PyObject_GetAttrString(code, "co_freevars");
+    if (!names)
+        return -1;
+    PyObject *d = PyDict_New();
+    for (Py_ssize_t i = 0; d && i < PyTuple_GET_SIZE(names) && i < PyTuple_GET_SIZE(cells); i++) {
+        PyObject *v = PyCell_GET(PyTuple_GET_ITEM(cells, i));
+        if (v && PyDict_SetItem(d, PyTuple_GET_ITEM(names, i), v) < 0)
+            Py_CLEAR(d);
+    }
+    Py_DECREF(names);
+    *out = d;
+    return d ? 0 : -1;
+}
+

@@ -1,0 +1,917 @@
+/* infer: type inference over Kiln IR. A local's type is the unification of
+ * everything assigned to it; the pass over the body repeats until no local
+ * and no return type changes (loops carry types backwards), then runs once
+ * more in strict mode, where anything still untyped is an error with the
+ * line that caused it. */
+#include "jit/core/callables.h"
+#include "jit/frontend/frontend.h"
+#include "jit/infer/infer_ctx.h"
+#include "jit/numpy/infer_np.h"
+#include "jit/numpy/np_dtype.h"
+#include "jit/containers/dicts.h"
+#include "jit/containers/lists.h"
+#include "jit/containers/sets.h"
+#include "jit/lower/strings.h"
+#include "jit/core/unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+
+static const kj_type *infer_expr(ti *c, kj_node *n);
+
+/* A typing problem at n: an error in strict mode, an unknown type before. */
+static const kj_type *problem(ti *c, kj_node *n, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static const kj_type *problem(ti *c, kj_node *n, const char *hint, const char *fmt, ...) {
+    if (c->strict && c->u->err.kind == KJ_ERR_NONE) {
+        char what[600];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        kj_fail(&c->u->err, KJ_ERR_TYPING, n->line, n->col, hint, "%s", what);
+        c->u->err_function = c->f;
+    }
+    return NULL;
+}
+
+static int conflict(ti *c, kj_node *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int conflict(ti *c, kj_node *at, const char *fmt, ...) {
+    if (c->u->err.kind == KJ_ERR_NONE) {
+        char what[600];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        kj_fail(&c->u->err, KJ_ERR_TYPING, at->line, at->col,
+                "Use a different name for each kind of value.", "%s", what);
+        c->u->err_function = c->f;
+    }
+    c->failed = true;
+    return -1;
+}
+
+static int assign_local(ti *c, int slot, const kj_type *t, kj_node *at) {
+    kj_local *l = &c->f->locals[slot];
+    if (!t)
+        return 0;
+    if (l->is_arg && l->type && l->type != t && !kj_unify(l->type, t))
+        return conflict(c, at, "%s is the argument type %s, and line %d assigns it %s", l->name,
+                        l->type->name, at->line, t->name);
+    const kj_type *u = kj_unify(l->type, t);
+    if (!u)
+        return conflict(c, at, "%s is %s on line %d and %s on line %d", l->name, l->type->name,
+                        l->line, t->name, at->line);
+    if (u != l->type) {
+        if (!l->type)
+            l->line = at->line;
+        l->type = u;
+        c->changed = true;
+    }
+    return 0;
+}
+
+static int assign_ret(ti *c, const kj_type *t, kj_node *at) {
+    kj_instance *in = c->inst;
+    if (!t)
+        return 0;
+    if (in->ret_declared) {
+        if (!kj_can_convert(t, in->ret))
+            return conflict(c, at, "this returns %s but the signature declares %s", t->name,
+                            in->ret->name);
+        return 0;
+    }
+    const kj_type *u = kj_unify(in->ret, t);
+    if (!u)
+        return conflict(c, at, "this returns %s, another return gives %s", t->name, in->ret->name);
+    if (u != in->ret) {
+        in->ret = u;
+        c->changed = true;
+    }
+    return 0;
+}
+
+static bool truthy_ok(const kj_type *t) {
+    return kj_is_number(t) || t->kind == KJ_T_OPTIONAL || t->kind == KJ_T_NONE || t->kind == KJ_T_TUPLE ||
+           t->kind == KJ_T_LIST || t->kind == KJ_T_DICT || t->kind == KJ_T_SET;   /* containers: not empty */
+}
+
+
+static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
+    a = kj_value_of(a);
+    b = kj_value_of(b);
+    if (a->kind == KJ_T_ARRAY || b->kind == KJ_T_ARRAY)
+        return kj_np_binop_type(c, n, op, a, b);
+    if (a->kind == KJ_T_LIST || b->kind == KJ_T_LIST)
+        return kj_list_binop_type(c, n, op, a, b);
+    if (a->kind == KJ_T_SET || b->kind == KJ_T_SET)
+        return kj_set_binop_type(c, n, op, a, b);
+    if (a->kind == KJ_T_STR && b->kind == KJ_T_STR && op == KJ_OP_ADD && n->kind == KJ_E_BINOP) {
+        n->kind = KJ_E_FSTRING;   /* s + t is f"{s}{t}" (strings.c) */
+        return a;
+    }
+    if (!kj_is_number(a) || !kj_is_number(b))
+        return problem(c, n, NULL, "unsupported operand types for this operator: %s and %s",
+                       a->name, b->name);
+    switch (op) {
+    case KJ_OP_DIV:
+        if (kj_is_intlike(a) && kj_is_intlike(b))
+            return KJ_F64;
+        return kj_promote(a, b);
+    case KJ_OP_LSHIFT: case KJ_OP_RSHIFT: case KJ_OP_BITAND: case KJ_OP_BITOR: case KJ_OP_BITXOR:
+        if (!kj_is_intlike(a) || !kj_is_intlike(b))
+            return problem(c, n, "Convert with int() first.",
+                           "bitwise operators need integers, got %s and %s", a->name, b->name);
+        if (a->kind == KJ_T_BOOL && b->kind == KJ_T_BOOL && op != KJ_OP_LSHIFT &&
+            op != KJ_OP_RSHIFT)
+            return kj_bool();
+        return kj_promote(a, b);
+    case KJ_OP_FLOORDIV: case KJ_OP_MOD:
+        if (a->kind == KJ_T_COMPLEX || b->kind == KJ_T_COMPLEX)
+            return problem(c, n, NULL, "// and %% are not defined for complex numbers");
+        return kj_promote(a, b);
+    case KJ_OP_POW:
+        if (kj_is_intlike(a) && kj_is_intlike(b))
+            return kj_promote(a, b);
+        return kj_promote(a, b);
+    default:
+        return kj_promote(a, b);
+    }
+}
+
+/* An array index's ... as the slices it stands for, in place: as many full
+ * ones (reversed ones for np.flip's, ival -1) as the array has axes the
+ * other indices leave. NumPy's IndexError for two. */
+static bool expand_ellipsis(ti *c, kj_node *n, const kj_type *t) {
+    int at = -1, named = 0;
+    for (int k = 1; k < n->nkids; k++) {
+        if (n->kids[k]->kind != KJ_E_ELLIPSIS) {
+            named += !kj_is_newaxis(n->kids[k]);
+            continue;
+        }
+        if (at >= 0) {
+            problem(c, n, NULL, "an index can only have a single ellipsis ('...')");
+            return false;
+        }
+        at = k;
+    }
+    if (at < 0)
+        return true;
+    int fill = t->ndim > named ? t->ndim - named : 0;
+    kj_node **kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(n->nkids - 1 + fill));
+    if (!kids)
+        return false;
+    kj_node *dots = n->kids[at];
+    int m = 0;
+    for (int k = 0; k < n->nkids; k++) {
+        if (k != at) {
+            kids[m++] = n->kids[k];
+            continue;
+        }
+        for (int i = 0; i < fill; i++) {
+            kj_node *s = kj_new_node(c->f, KJ_E_SLICE, dots->line, dots->col, 3);
+            if (!s)
+                return false;
+            if (dots->ival && !(s->kids[2] = kj_new_node(c->f, KJ_E_CONST, dots->line, dots->col, 0)))
+                return false;
+            if (dots->ival) {
+                s->kids[2]->type = KJ_I64;
+                s->kids[2]->ival = dots->ival;
+            }
+            kids[m++] = s;
+        }
+    }
+    n->kids = kids;
+    n->nkids = m;
+    return true;
+}
+
+/* a[idx] with idx a local tuple of ints (np.ndindex's, a shape): the ints
+ * it holds as the indices, in place: a[idx[0], idx[1], ...]. Only a local,
+ * so that nothing is computed twice; a tuple written out is split already. */
+static bool spread_tuple_index(ti *c, kj_node *n) {
+    kj_node *i = n->nkids == 2 ? n->kids[1] : NULL;
+    if (!i || i->kind != KJ_E_LOCAL)
+        return true;
+    const kj_type *it = infer_expr(c, i);
+    if (!it)
+        return false;
+    if (it->kind != KJ_T_TUPLE || it->n == 0)
+        return true;
+    for (int k = 0; k < it->n; k++)
+        if (!kj_is_intlike(it->elems[k]))
+            return true;
+    kj_node **kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(1 + it->n));
+    if (!kids)
+        return false;
+    kids[0] = n->kids[0];
+    for (int k = 0; k < it->n; k++) {
+        kj_node *item = kj_new_node(c->f, KJ_E_INDEX, i->line, i->col, 2);
+        kj_node *local = kj_new_node(c->f, KJ_E_LOCAL, i->line, i->col, 0);
+        kj_node *at = kj_new_node(c->f, KJ_E_CONST, i->line, i->col, 0);
+        if (!item || !local || !at)
+            return false;
+        *local = *i;   /* a node of its own: each is typed and lowered apart */
+        at->type = KJ_I64;
+        at->ival = k;
+        item->kids[0] = local;
+        item->kids[1] = at;
+        kids[1 + k] = item;
+    }
+    n->kids = kids;
+    n->nkids = 1 + it->n;
+    return true;
+}
+
+/* Types of index expressions: an element, or a view. */
+static const kj_type *index_type(ti *c, kj_node *n) {
+    const kj_type *t = kj_infer_value(c, n->kids[0]);
+    if (!t)
+        return NULL;
+    int nidx = n->nkids - 1;
+    if (t->kind == KJ_T_TUPLE) {
+        kj_node *i = n->kids[1];
+        const kj_type *it = nidx == 1 ? infer_expr(c, i) : NULL;
+        if (nidx == 1 && i->kind == KJ_E_CONST && kj_is_intlike(i->type)) {
+            int64_t k = i->ival < 0 ? i->ival + t->n : i->ival;
+            if (k < 0 || k >= t->n)
+                return problem(c, n, NULL, "tuple index %lld out of range for %s", (long long)i->ival,
+                               t->name);
+            return t->elems[k];
+        }
+        if (nidx == 1 && it && kj_is_intlike(it) && kj_is_uniform_tuple(t))
+            return t->elems[0];
+        return problem(c, n, "Index tuples of mixed types with a constant.",
+                       "cannot index %s with this index", t->name);
+    }
+    if (t->kind != KJ_T_ARRAY)
+        return t->kind == KJ_T_LIST   ? kj_list_index_type(c, n, t)
+               : t->kind == KJ_T_DICT ? kj_dict_index_type(c, n, t)
+                                      : problem(c, n, NULL, "%s cannot be indexed", t->name);
+    if (!spread_tuple_index(c, n) || !expand_ellipsis(c, n, t))
+        return NULL;
+    nidx = n->nkids - 1;
+    bool np_index;
+    const kj_type *np_t = kj_np_index_type(c, n, t, &np_index);
+    if (np_index)
+        return np_t;
+    int newaxes = 0;
+    for (int k = 1; k <= nidx; k++)
+        newaxes += kj_is_newaxis(n->kids[k]);
+    if (nidx - newaxes > t->ndim)
+        return problem(c, n, NULL, "too many indices (%d) for %s", nidx - newaxes, t->name);
+    int ints = 0;
+    bool leading_ints = true, sliced = false;
+    for (int k = 1; k <= nidx; k++) {
+        kj_node *i = n->kids[k];
+        if (i->kind == KJ_E_SLICE) {
+            for (int s = 0; s < 3; s++) {
+                const kj_type *st = i->kids[s] ? infer_expr(c, i->kids[s]) : kj_none();
+                if (!st)
+                    return NULL;
+                if (st->kind != KJ_T_NONE && !kj_is_intlike(st))
+                    return problem(c, i, NULL, "slice bounds must be integers, got %s", st->name);
+            }
+            if (i->kids[2] || i->kids[0] || i->kids[1])
+                sliced = true;
+            leading_ints = leading_ints && false;
+            i->type = kj_none();
+            continue;
+        }
+        if (kj_is_newaxis(i)) {
+            sliced = true;   /* the view keeps no layout */
+            continue;
+        }
+        const kj_type *it = infer_expr(c, i);
+        if (!it)
+            return NULL;
+        if (!kj_is_intlike(it))
+            return problem(c, i, "Convert the index with int().",
+                           "array index must be an integer, got %s", it->name);
+        if (!leading_ints)
+            leading_ints = false;
+        ints++;
+    }
+    int nd = t->ndim - ints + newaxes;
+    if (nd == 0)
+        return t->elem;
+    char layout = KJ_LAYOUT_A;
+    /* A[i], A[i, :], A[i, j:k] keep C order only when ints lead and the
+     * rest are full slices (or one slice on the first remaining axis). */
+    bool ints_first = true;
+    for (int k = 1; k <= nidx; k++) {
+        kj_node *i = n->kids[k];
+        if (i->kind != KJ_E_SLICE && k > ints)
+            ints_first = false;
+    }
+    if (t->layout == KJ_LAYOUT_C && ints_first && !sliced)
+        layout = KJ_LAYOUT_C;
+    return kj_array(t->elem, nd, layout, t->readonly);
+}
+
+static const kj_type *attr_type(ti *c, kj_node *n) {
+    const kj_type *t = kj_infer_value(c, n->kids[0]);
+    if (!t)
+        return NULL;
+    const char *a = n->name;
+    if (t->kind == KJ_T_ARRAY) {
+        bool np_attr;
+        const kj_type *np_t = kj_np_attr_type(c, n, t, &np_attr);
+        if (np_attr)
+            return np_t;
+        if (strcmp(a, "shape") == 0 || strcmp(a, "strides") == 0) {
+            const kj_type *e[t->ndim > 0 ? t->ndim : 1];
+            for (int i = 0; i < t->ndim; i++)
+                e[i] = KJ_I64;
+            return kj_tuple(t->ndim, e);
+        }
+        if (strcmp(a, "ndim") == 0 || strcmp(a, "size") == 0 || strcmp(a, "itemsize") == 0)
+            return KJ_I64;
+        if (strcmp(a, "dtype") == 0)
+            return problem(c, n, "Pass it where NumPy takes a dtype: np.empty(n, dtype=a.dtype), b.astype(a.dtype).",
+                           "a.dtype names a type here, not a value");
+        if (strcmp(a, "T") == 0)
+            return kj_array(t->elem, t->ndim,
+                            t->layout == KJ_LAYOUT_C   ? KJ_LAYOUT_F
+                            : t->layout == KJ_LAYOUT_F ? KJ_LAYOUT_C
+                                                       : KJ_LAYOUT_A,
+                            t->readonly);
+    }
+    if (kj_is_number(t) && (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0))
+        return t->kind == KJ_T_COMPLEX ? kj_float(t->bits / 2) : t;
+    return problem(c, n, NULL, "%s has no attribute '%s' in compiled code", t->name, a);
+}
+
+/* The instance a call to a kiln dispatcher goes to, with the arguments'
+ * types; records it in n->aux. */
+static const kj_type *dispatcher_call(ti *c, kj_node *n, const kj_type **args, int nargs) {
+    kj_instance *callee = kj_unit_instance(c->u, n->kids[0]->pyobj, nargs, args);
+    if (!callee) {
+        c->failed = true;
+        return NULL;
+    }
+    n->aux = callee;
+    if (!callee->typed && !callee->typing && kj_infer(c->u, callee) < 0) {
+        c->failed = true;
+        return NULL;
+    }
+    if (!callee->ret)
+        return problem(c, n, "Put the base case's return before the recursive call.",
+                       "cannot infer the return type of the recursive call to %s",
+                       callee->f->qualname);
+    /* `[]` or `{}` filled by the callee: the caller's variable takes the
+     * types the callee gave them (the next pass calls an instance for those) */
+    for (int i = 0; i < nargs && callee->typed; i++) {
+        const kj_type *given = callee->f->locals[i].type;
+        bool open = ((args[i]->kind == KJ_T_LIST || args[i]->kind == KJ_T_SET) && !args[i]->elem) ||
+                    (args[i]->kind == KJ_T_DICT && !args[i]->n);
+        if (open && given && given != args[i] && given->kind == args[i]->kind && n->kids[i + 1]->kind == KJ_E_LOCAL &&
+            kj_infer_assign_local(c, n->kids[i + 1]->slot, given, n) < 0)
+            return NULL;
+    }
+    return callee->ret;
+}
+
+/* Whether two tuples compare as Python compares them, element by element
+ * (lowered in lower_expr.c): numbers, or tuples of them, on both sides;
+ * complex numbers only where the comparison is == or !=. */
+static bool tuples_compare(const kj_type *a, const kj_type *b, bool equality) {
+    if (a->kind != KJ_T_TUPLE || b->kind != KJ_T_TUPLE)
+        return false;
+    for (int i = 0; i < a->n && i < b->n; i++) {
+        const kj_type *x = a->elems[i], *y = b->elems[i];
+        if (x->kind == KJ_T_TUPLE || y->kind == KJ_T_TUPLE) {
+            if (!tuples_compare(x, y, equality))
+                return false;
+        } else if (!kj_is_number(x) || !kj_is_number(y) ||
+                   (!equality && (x->kind == KJ_T_COMPLEX || y->kind == KJ_T_COMPLEX))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static const kj_type *call_type(ti *c, kj_node *n) {
+    int shaped = kj_infer_call_shape(c, n);
+    if (shaped == 2)
+        return infer_expr(c, n);
+    if (shaped <= 0)
+        return NULL;
+    kj_node *fn = n->kids[0];
+    if (fn->kind == KJ_E_FUNC && strncmp(fn->name, "np.", 3) == 0)
+        return kj_np_call_type(c, n);
+    const kj_callable *k = kj_callable_of_call(n);   /* cuda.grid, cuda.shared.array, ...: callables.h */
+    if (k)
+        return k->type(c, n);
+    int nargs = n->nkids - 1;
+    const kj_type *args[nargs > 0 ? nargs : 1];
+    for (int i = 0; i < nargs; i++)
+        if (!(args[i] = kj_value_of(infer_expr(c, n->kids[i + 1]))))
+            return NULL;
+    if (fn->kind != KJ_E_FUNC)
+        return problem(c, n, NULL, "only functions can be called in compiled code");
+    if (!strcmp(fn->name, "abs") && nargs == 1 && args[0]->kind == KJ_T_ARRAY) {   /* abs(a) is NumPy's, elementwise */
+        fn->name = "np.absolute";
+        return kj_np_call_type(c, n);
+    }
+    bool list_call, str_call, dict_call, set_call;
+    const kj_type *lt = kj_list_call_type(c, n, fn->name, nargs, args, &list_call);
+    if (list_call)
+        return lt;
+    lt = kj_dict_call_type(c, n, fn->name, nargs, args, &dict_call);
+    if (dict_call)
+        return lt;
+    lt = kj_set_call_type(c, n, fn->name, nargs, args, &set_call);
+    if (set_call)
+        return lt;
+    lt = kj_str_call_type(c, n, fn->name, nargs, args, &str_call);
+    if (str_call)
+        return lt;
+    for (int i = 1; i < n->nkids; i++)
+        if (n->kids[i]->kind == KJ_E_KEYWORD)
+            return problem(c, n->kids[i], "Pass the arguments by position.",
+                           "keyword arguments are supported only in calls to NumPy functions, array methods and print");
+    if (strcmp(fn->name, "dispatcher") == 0)
+        return dispatcher_call(c, n, args, nargs);
+    char why[300] = "";
+    const kj_type *t = kj_builtin_type(fn->name, nargs, args, why, sizeof why);
+    if (!t) {
+        char sig[300] = "";
+        size_t used = 0;
+        for (int i = 0; i < nargs && used < sizeof sig; i++)
+            used += snprintf(sig + used, sizeof sig - used, "%s%s", i ? ", " : "", args[i]->name);
+        const char *shown = strncmp(fn->name, "module:", 7) == 0 ? fn->name + 7 : fn->name;
+        return problem(c, n, why[0] ? why : NULL, "%s(%s) is not supported in compiled code",
+                       shown, sig);
+    }
+    return t;
+}
+
+/* The type of n; an Optional array becomes its value (kj_infer_value), as
+ * array arithmetic takes it. Optional numbers stay: the builtins take them. */
+static const kj_type *optional_array_value(ti *c, kj_node *n) {
+    const kj_type *t = infer_expr(c, n);
+    return t && t->kind == KJ_T_OPTIONAL && t->elem->kind == KJ_T_ARRAY ? kj_infer_value(c, n) : t;
+}
+
+static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
+    switch (n->kind) {
+    case KJ_E_CONST:
+        return n->type;
+    case KJ_E_LOCAL: {
+        kj_local *l = &c->f->locals[n->slot];
+        if (!l->type)
+            return problem(c, n, "Assign it on every path before this line.",
+                           "%s is used before it is assigned", l->name);
+        return l->type;
+    }
+    case KJ_E_FUNC:
+        if (strcmp(n->name, "dispatcher") == 0)
+            return kj_infer_function_value(c, n);
+        /* fall through */
+    case KJ_E_EXC:
+        return problem(c, n, "Call it, or pass a value instead.",
+                       "only kiln functions are values in compiled code; other functions and modules are not");
+    case KJ_E_BINOP: {
+        const kj_type *a = optional_array_value(c, n->kids[0]), *b = optional_array_value(c, n->kids[1]);
+        return a && b ? binop_type(c, n, n->op, a, b) : NULL;
+    }
+    case KJ_E_UNWRAP:
+        return kj_value_of(infer_expr(c, n->kids[0]));
+    case KJ_E_UNARY: {
+        const kj_type *a = infer_expr(c, n->kids[0]);
+        if (!a)
+            return NULL;
+        if (n->op != KJ_OP_NOT)
+            a = kj_value_of(a);
+        if (a->kind == KJ_T_ARRAY)
+            return kj_np_unary_type(c, n, a);
+        if (n->op == KJ_OP_NOT)
+            return truthy_ok(a) ? kj_bool()
+                                : problem(c, n, NULL, "the truth of %s is ambiguous", a->name);
+        if (!kj_is_number(a))
+            return problem(c, n, NULL, "bad operand type for unary operator: %s", a->name);
+        if (n->op == KJ_OP_INVERT && !kj_is_intlike(a))
+            return problem(c, n, NULL, "~ needs an integer, got %s", a->name);
+        if (a->kind == KJ_T_BOOL)
+            return n->op == KJ_OP_INVERT || n->op == KJ_OP_NEG || n->op == KJ_OP_POS ? KJ_I64 : a;
+        if (a->kind == KJ_T_INT)
+            return kj_int(64, a->is_signed);
+        return a;
+    }
+    case KJ_E_COMPARE: {
+        const kj_type *prev = infer_expr(c, n->kids[0]);
+        for (int i = 1; i < n->nkids; i++) {
+            const kj_type *t = infer_expr(c, n->kids[i]);
+            if (!prev || !t)
+                return NULL;
+            kj_op op = n->ops[i - 1];
+            bool none_cmp = prev->kind == KJ_T_NONE || t->kind == KJ_T_NONE;
+            if (!none_cmp && op != KJ_OP_IS && op != KJ_OP_ISNOT && op != KJ_OP_IN && op != KJ_OP_NOTIN) {
+                prev = optional_array_value(c, n->kids[i - 1]);   /* a < b of arrays an Optional holds */
+                t = optional_array_value(c, n->kids[i]);
+            }
+            if (op == KJ_OP_IN || op == KJ_OP_NOTIN) {
+                if (n->nkids != 2)
+                    return problem(c, n, NULL, "chained `in` comparisons are not supported");
+                /* an Optional looked up is its value: Numba's TypeError for None */
+                return kj_list_contains_type(c, n, kj_infer_value(c, n->kids[0]), t);
+            } else if (op == KJ_OP_IS || op == KJ_OP_ISNOT || none_cmp) {
+                if (!none_cmp && !(kj_is_number(prev) && kj_is_number(t)))
+                    return problem(c, n, "Use is only to compare with None.",
+                                   "'is' between %s and %s", prev->name, t->name);
+            } else if (prev->kind == KJ_T_SET || t->kind == KJ_T_SET) {
+                if (prev->kind != t->kind || n->nkids != 2)
+                    return problem(c, n, NULL, "a set compares with a set only, not with %s",
+                                   prev->kind == KJ_T_SET ? t->name : prev->name);
+            } else if (prev->kind == KJ_T_STR || t->kind == KJ_T_STR) {
+                if (prev != t || (op != KJ_OP_EQ && op != KJ_OP_NE) || n->nkids != 2)
+                    return problem(c, n, NULL, "strings compare with == and != to strings only");
+            } else if (prev->kind == KJ_T_ARRAY || t->kind == KJ_T_ARRAY) {
+                return n->nkids == 2 ? kj_np_binop_type(c, n, op, prev, t)
+                                     : problem(c, n, "Combine comparisons of arrays with &.",
+                                               "chained comparisons of arrays are ambiguous");
+            } else if (prev->kind == KJ_T_TUPLE || t->kind == KJ_T_TUPLE) {
+                if (!tuples_compare(prev, t, op == KJ_OP_EQ || op == KJ_OP_NE))
+                    return problem(c, n, "Tuples compare with tuples of numbers (or of such tuples); "
+                                         "complex numbers only with == and !=.",
+                                   "cannot compare %s with %s", prev->name, t->name);
+            } else if (!kj_is_number(kj_value_of(prev)) || !kj_is_number(kj_value_of(t))) {
+                return problem(c, n, NULL, "cannot compare %s with %s", prev->name, t->name);
+            } else if ((prev->kind == KJ_T_COMPLEX || t->kind == KJ_T_COMPLEX) && op != KJ_OP_EQ &&
+                       op != KJ_OP_NE) {
+                return problem(c, n, NULL, "complex numbers cannot be ordered");
+            }
+            prev = t;
+        }
+        return kj_bool();
+    }
+    case KJ_E_BOOLOP:
+    case KJ_E_IFEXP: {
+        const kj_type *u = NULL;
+        int first = n->kind == KJ_E_IFEXP ? 1 : 0;
+        if (first) {
+            const kj_type *t = infer_expr(c, n->kids[0]);
+            if (!t)
+                return NULL;
+            if (!truthy_ok(t))
+                return problem(c, n->kids[0], NULL, "the truth of %s is ambiguous", t->name);
+        }
+        for (int i = first; i < n->nkids; i++) {
+            const kj_type *t = infer_expr(c, n->kids[i]);
+            if (!t)
+                return NULL;
+            if (n->kind == KJ_E_BOOLOP && !truthy_ok(t))
+                return problem(c, n->kids[i], NULL, "the truth of %s is ambiguous", t->name);
+            const kj_type *v = kj_unify(u, t);
+            if (!v)
+                return problem(c, n, "Make both sides the same kind of value.",
+                               "the two sides are %s and %s, which do not unify", u->name, t->name);
+            u = v;
+        }
+        return u;
+    }
+    case KJ_E_CALL:
+        return call_type(c, n);
+    case KJ_E_METHOD: {
+        const kj_type *t = kj_infer_value(c, n->kids[0]);
+        if (!t)
+            return NULL;
+        if (t->kind == KJ_T_ARRAY)
+            return kj_np_method_type(c, n, t);
+        if (t->kind == KJ_T_LIST)
+            return kj_list_method_type(c, n, t);
+        if (t->kind == KJ_T_DICT)
+            return kj_dict_method_type(c, n, t);
+        if (t->kind == KJ_T_SET)
+            return kj_set_method_type(c, n, t);
+        if (strcmp(n->name, "conjugate") == 0 && n->nkids == 1 && kj_is_number(t))
+            return t->kind == KJ_T_BOOL ? KJ_I64 : t;
+        return problem(c, n, NULL, "%s has no method '%s' in compiled code", t->name, n->name);
+    }
+    case KJ_E_ATTR:
+        return attr_type(c, n);
+    case KJ_E_INDEX:
+        return index_type(c, n);
+    case KJ_E_SLICE:
+        return problem(c, n, NULL, "a slice is only allowed inside []");
+    case KJ_E_ELLIPSIS:
+        return problem(c, n, NULL, "... (Ellipsis) stands for axes in an array index only");
+    case KJ_E_LIST:
+    case KJ_E_LISTCOMP:
+        return kj_list_expr_type(c, n);
+    case KJ_E_DICT:
+    case KJ_E_DICTCOMP:
+        return kj_dict_expr_type(c, n);
+    case KJ_E_SET:
+        return kj_set_expr_type(c, n);
+    case KJ_E_FSTRING:
+    case KJ_E_FORMAT:
+        return kj_str_expr_type(c, n);
+    case KJ_E_KEYWORD:   /* the callee says whether it takes it (call_type) */
+        return infer_expr(c, n->kids[0]);
+    case KJ_E_TUPLE: {
+        const kj_type *e[n->nkids > 0 ? n->nkids : 1];
+        for (int i = 0; i < n->nkids; i++)
+            if (!(e[i] = infer_expr(c, n->kids[i])))
+                return NULL;
+        for (int i = 0; i < n->nkids; i++)
+            if (e[i]->kind >= KJ_T_RANGE && e[i]->kind != KJ_T_FUNC && e[i]->kind != KJ_T_STR)
+                return problem(c, n->kids[i], NULL, "%s cannot be put in a tuple", e[i]->name);
+        return kj_tuple(n->nkids, e);
+    }
+    default:
+        return problem(c, n, NULL, "internal: not an expression");
+    }
+}
+
+static const kj_type *infer_expr(ti *c, kj_node *n) {
+    if (c->failed)
+        return NULL;
+    const kj_type *t = infer_expr_inner(c, n);
+    if (n->kind != KJ_E_CONST)
+        n->type = t;
+    /* lowering must never meet an untyped node: a type too nested to name
+     * (types.h) is the one way to get here without a reason */
+    if (!t && c->strict && c->u->err.kind == KJ_ERR_NONE)
+        problem(c, n, "Split the value into smaller tuples.", "this value's type is too large for Kiln");
+    return t;
+}
+
+/* Assigns a value of type t to target (a local, an element, a tuple). */
+static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
+    if (!t)
+        return 0;
+    if (target->kind == KJ_E_LOCAL) {
+        target->type = NULL;
+        if (assign_local(c, target->slot, t, at) < 0)
+            return -1;
+        target->type = c->f->locals[target->slot].type;
+        return 0;
+    }
+    if (target->kind == KJ_E_TUPLE) {
+        if (t->kind != KJ_T_TUPLE || t->n != target->nkids) {
+            if (t->kind == KJ_T_ARRAY && t->ndim == 1) {
+                for (int i = 0; i < target->nkids; i++)
+                    if (assign_to(c, target->kids[i], t->elem, at) < 0)
+                        return -1;
+                target->type = t;
+                return 0;
+            }
+            problem(c, at, NULL, "cannot unpack %s into %d names", t->name, target->nkids);
+            return 0;
+        }
+        for (int i = 0; i < target->nkids; i++)
+            if (assign_to(c, target->kids[i], t->elems[i], at) < 0)
+                return -1;
+        target->type = t;
+        return 0;
+    }
+    if (target->kind == KJ_E_INDEX) {
+        const kj_type *arr = optional_array_value(c, target->kids[0]);
+        if (!arr)
+            return 0;
+        if (arr->kind == KJ_T_LIST) {   /* lst[i] = x */
+            const kj_type *et = infer_expr(c, target);
+            bool item = kj_is_number(t) || t->kind == KJ_T_TUPLE || (t->kind == KJ_T_ARRAY && et && et->kind == KJ_T_ARRAY) ||
+                        (t->kind == KJ_T_LIST && et && t == et);
+            if (et && (!item || !kj_can_convert(t, et)))
+                problem(c, at, NULL, "cannot store %s into a list of %s", t->name, et->name);
+            return 0;
+        }
+        if (arr->kind == KJ_T_DICT)   /* d[k] = v: types a `{}` variable */
+            return kj_dict_store_type(c, target, t, at) < 0 ? -1 : 0;
+        if (arr->kind != KJ_T_ARRAY) {
+            problem(c, target, "Tuples cannot be changed; build a new one.",
+                    "%s does not support item assignment", arr->name);
+            return 0;
+        }
+        if (arr->readonly) {
+            if (c->u->err.kind == KJ_ERR_NONE) {
+                kj_fail(&c->u->err, KJ_ERR_TYPING, target->line, target->col,
+                        "Pass a writeable array (np.array(a) makes a copy) or set a.flags.writeable = True.",
+                        "cannot write to a read-only array (%s)", arr->name);
+                c->u->err_function = c->f;
+            }
+            c->failed = true;
+            return -1;
+        }
+        const kj_type *et = infer_expr(c, target);
+        if (!et)
+            return 0;
+        if (kj_np_gather_axis(target) >= 0 && t->kind == KJ_T_ARRAY && t->ndim > et->ndim) {
+            problem(c, at, "Give the value at most the dimensions of what it is assigned to.",
+                    "cannot assign %s to %s", t->name, et->name);
+            return 0;
+        }
+        if (et->kind == KJ_T_ARRAY) {
+            if (!kj_is_number(t) && t->kind != KJ_T_ARRAY)
+                problem(c, at, "Copy element by element in a loop.",
+                        "assigning %s to the view %s is not supported yet", t->name, et->name);
+            return 0;
+        }
+        if (!kj_is_number(t) || (t->kind == KJ_T_COMPLEX && et->kind != KJ_T_COMPLEX))
+            problem(c, at, NULL, "cannot store %s into an array of %s", t->name, et->name);
+        return 0;
+    }
+    problem(c, target, NULL, "cannot assign to this");
+    return 0;
+}
+
+static bool terminates(const kj_block *b);
+
+static bool stmt_terminates(const kj_node *s) {
+    if (s->kind == KJ_S_RETURN || s->kind == KJ_S_RAISE)
+        return true;
+    if (s->kind == KJ_S_IF)
+        return terminates(&s->body) && terminates(&s->orelse);
+    if (s->kind == KJ_S_TRY) {   /* a handler runs, or the exception goes on */
+        for (int i = 0; i < s->nkids; i++)
+            if (s->kids[i]->kind == KJ_S_EXCEPT && !terminates(&s->kids[i]->body))
+                return false;
+        return terminates(&s->body) || terminates(&s->orelse);
+    }
+    return false;
+}
+
+static bool terminates(const kj_block *b) {
+    for (int i = 0; i < b->n; i++)
+        if (stmt_terminates(b->items[i]))
+            return true;
+    return false;
+}
+
+static int infer_block(ti *c, kj_block *b);
+
+static int infer_stmt(ti *c, kj_node *s) {
+    switch (s->kind) {
+    case KJ_S_ASSIGN:   /* into an element or a view: an Optional array is its array */
+        return assign_to(c, s->kids[0],
+                         s->kids[0]->kind == KJ_E_INDEX ? optional_array_value(c, s->kids[1]) : infer_expr(c, s->kids[1]), s);
+    case KJ_S_AUGASSIGN: {
+        const kj_type *cur = infer_expr(c, s->kids[0]), *v = optional_array_value(c, s->kids[1]);
+        if (!cur || !v)
+            return 0;
+        if (cur->kind == KJ_T_STR && v->kind == KJ_T_STR && s->op == KJ_OP_ADD && s->kids[0]->kind == KJ_E_LOCAL) {
+            kj_node *joined = kj_new_node(c->f, KJ_E_FSTRING, s->line, s->col, 2);   /* s = f"{s}{t}" */
+            if (!joined) {
+                c->failed = true;
+                return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+            }
+            joined->kids[0] = s->kids[0];   /* the target, read as a value */
+            joined->kids[1] = s->kids[1];
+            s->kind = KJ_S_ASSIGN;
+            s->kids[1] = joined;
+            return infer_stmt(c, s);
+        }
+        const kj_type *r = binop_type(c, s, s->op, cur, v);
+        if (r)
+            s->type = r;
+        const kj_type *arr = kj_value_of(cur);   /* an Optional array is changed in place too */
+        if (r && r->kind == KJ_T_ARRAY && arr->kind == KJ_T_ARRAY && r->ndim == arr->ndim && r->elem != arr->elem) {
+            /* in place, as NumPy: computed in r's dtype (s->type), stored cast to the array's, where
+             * same_kind casting allows */
+            if (!kj_np_same_kind(r->elem, arr->elem))
+                return problem(c, s, "Make a new array instead (a = a * b), or cast the other operand first.",
+                               "NumPy cannot cast this in-place result from %s to %s (same_kind casting)",
+                               r->elem->name, arr->elem->name), 0;
+            r = cur;
+        }
+        return assign_to(c, s->kids[0], r, s);
+    }
+    case KJ_S_EXPR:
+        infer_expr(c, s->kids[0]);
+        return 0;
+    case KJ_S_IF:
+    case KJ_S_WHILE: {
+        const kj_type *t = infer_expr(c, s->kids[0]);
+        if (t && !truthy_ok(t))
+            problem(c, s->kids[0], "Compare explicitly, e.g. len(a) > 0.",
+                    "the truth of %s is ambiguous", t->name);
+        if (infer_block(c, &s->body) < 0 || infer_block(c, &s->orelse) < 0)
+            return -1;
+        return 0;
+    }
+    case KJ_S_FOR: {
+        const kj_type *it = kj_infer_value(c, s->kids[1]);
+        if (it && it->kind == KJ_T_TUPLE && it->n == 0)   /* an empty *args: the body never runs */
+            return infer_block(c, &s->orelse);
+        if (it) {
+            const kj_type *e = kj_iter_elem(it);
+            if (!e && it->kind == KJ_T_TUPLE)
+                problem(c, s->kids[1], "Use each item by its index instead: t[0], t[1], ...",
+                        "cannot loop over %s: its items have different types", it->name);
+            else if (!e)
+                problem(c, s->kids[1], "Loop over range(), an array, a tuple, enumerate(), zip(), np.ndindex() or np.ndenumerate().",
+                        "cannot loop over %s", it->name);
+            else if (assign_to(c, s->kids[0], e, s) < 0)
+                return -1;
+        }
+        if (infer_block(c, &s->body) < 0 || infer_block(c, &s->orelse) < 0)
+            return -1;
+        return 0;
+    }
+    case KJ_S_RETURN: {
+        const kj_type *t = s->kids[0] ? infer_expr(c, s->kids[0]) : kj_none();
+        if (t && t->kind >= KJ_T_RANGE && t->kind != KJ_T_FUNC && t->kind != KJ_T_STR)   /* a function returns as itself, a string as a str */
+            problem(c, s, NULL, "%s cannot be returned", t->name);
+        return assign_ret(c, t, s);
+    }
+    case KJ_S_TRY:   /* the handlers' classes (EXC) need no type */
+        if (infer_block(c, &s->body) < 0 || infer_block(c, &s->orelse) < 0)
+            return -1;
+        for (int i = 0; i < s->nkids; i++)
+            if (infer_block(c, &s->kids[i]->body) < 0)
+                return -1;
+        return 0;
+    case KJ_S_RAISE:
+        if (s->nkids > 1)   /* raise E(f"...") */
+            infer_expr(c, s->kids[1]);
+        return 0;
+    case KJ_S_BREAK:
+    case KJ_S_CONTINUE:
+    case KJ_S_PASS:
+        return 0;
+    default:
+        problem(c, s, NULL, "internal: not a statement");
+        return 0;
+    }
+}
+
+static int infer_block(ti *c, kj_block *b) {
+    for (int i = 0; i < b->n && !c->failed; i++)
+        if (infer_stmt(c, b->items[i]) < 0)
+            return -1;
+    return c->failed ? -1 : 0;
+}
+
+int kj_infer(kj_unit *u, kj_instance *inst) {
+    kj_function *f = inst->f;
+    ti c = {.u = u, .inst = inst, .f = f};
+    inst->typing = true;
+    for (int i = 0; i < f->nargs; i++) {
+        f->locals[i].type = inst->args[i];
+        f->locals[i].line = f->first_line;
+    }
+    bool falls_off = !terminates(&f->body);
+    for (int round = 0; round < 50; round++) {
+        c.changed = false;
+        if (infer_block(&c, &f->body) < 0)
+            break;
+        if (falls_off && assign_ret(&c, kj_none(), &(kj_node){.line = f->first_line}) < 0)
+            break;
+        if (!c.changed)
+            break;
+    }
+    if (!c.failed) {
+        c.strict = true;
+        infer_block(&c, &f->body);
+    }
+    inst->typing = false;
+    if (c.failed && u->err.kind == KJ_ERR_NONE)
+        kj_fail(&u->err, KJ_ERR_INTERNAL, f->first_line, 0, NULL, "internal: type inference stopped without a reason");
+    if (u->err.kind != KJ_ERR_NONE) {
+        if (!u->err_function)
+            u->err_function = f;
+        return -1;
+    }
+    if (!inst->ret)
+        inst->ret = kj_none();
+    inst->typed = true;
+    return 0;
+}
+
+/* ---- for infer_np.c ---- */
+
+const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n) { return infer_expr(c, n); }
+
+const kj_type *kj_infer_value(kj_infer_ctx *c, kj_node *n) {
+    const kj_type *t = infer_expr(c, n);
+    if (!t || t->kind != KJ_T_OPTIONAL || n->kind == KJ_E_UNWRAP)
+        return t;
+    /* n's parent points at n: n takes the unwrap's place, a copy of it
+     * becomes the unwrap's operand */
+    kj_node *inner = kj_new_node(c->f, n->kind, n->line, n->col, 0);
+    if (!inner)
+        return problem(c, n, NULL, "out of memory");
+    *inner = *n;
+    kj_node **kids = kj_alloc(c->f, sizeof *kids);
+    if (!kids)
+        return problem(c, n, NULL, "out of memory");
+    kids[0] = inner;
+    *n = (kj_node){.kind = KJ_E_UNWRAP, .line = n->line, .col = n->col, .nkids = 1, .kids = kids};
+    return n->type = t->elem;
+}
+
+const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what) {
+    return problem(c, n, hint, "%s", what);
+}
+
+int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at) {
+    return assign_local(c, slot, t, at);
+}
+
+int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at) {
+    return assign_to(c, target, t, at);
+}

@@ -1,0 +1,965 @@
+/* lower: functions, statements and loops. Innermost loops over counted
+ * iterables are strip-mined into chunks so that the interrupt flag is
+ * polled once per chunk, outside the inner loop the vectorizer sees; a
+ * counted loop around other loops polls once per iteration instead (its
+ * inner loops poll themselves), and while loops poll at every back-edge.
+ * A ufunc kernel's counted loops leave it to the ufunc's loop. */
+#include "jit/containers/lists.h"
+#include "jit/containers/sets.h"
+#include "jit/lower/lower.h"
+#include "jit/frontend/unbound.h"
+#include "jit/numpy/infer_np.h"
+#include "jit/lower/strings.h"
+#include "jit/lower/lower_nrt.h"
+#include "jit/parallel/parallel.h"
+#include "jit/runtime/runtime.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Iterations between two polls of the interrupt flag in counted loops:
+ * long enough to cost nothing, short enough to stop within a millisecond. */
+#define POLL_CHUNK 65536
+
+LLVMTypeRef kj_lltype(kj_lw *w, const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_NONE: return w->i8;
+    case KJ_T_BOOL: return w->i1;
+    case KJ_T_INT: return LLVMIntTypeInContext(w->ctx, t->bits);
+    case KJ_T_FLOAT: return t->bits == 32 ? w->f32 : w->f64;
+    case KJ_T_COMPLEX: {
+        LLVMTypeRef f = t->bits == 64 ? w->f32 : w->f64;
+        return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){f, f}, 2, 0);
+    }
+    case KJ_T_LIST:
+    case KJ_T_DICT:
+    case KJ_T_SET:
+    case KJ_T_DICTVIEW:   /* the dict it shows */
+    case KJ_T_STR: return w->ptr;
+    case KJ_T_ARRAY: {
+        LLVMTypeRef dims = LLVMArrayType2(w->i64, t->ndim);
+        return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->ptr, w->ptr, dims, dims}, 4, 0);
+    }
+    case KJ_T_TUPLE: {
+        LLVMTypeRef e[t->n > 0 ? t->n : 1];
+        for (int i = 0; i < t->n; i++)
+            e[i] = kj_lltype(w, t->elems[i]);
+        return LLVMStructTypeInContext(w->ctx, e, t->n, 0);
+    }
+    case KJ_T_OPTIONAL:
+        return LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->i1, kj_lltype(w, t->elem)}, 2, 0);
+    default:
+        return w->i8;
+    }
+}
+
+/* A tuple in memory (a list item) is packed: its size is the sum of its
+ * fields', which rt_list.c reads without LLVM's layout rules. */
+LLVMTypeRef kj_llmemtype(kj_lw *w, const kj_type *t) {
+    if (t->kind == KJ_T_TUPLE) {
+        LLVMTypeRef e[t->n > 0 ? t->n : 1];
+        for (int i = 0; i < t->n; i++)
+            e[i] = kj_llmemtype(w, t->elems[i]);
+        return LLVMStructTypeInContext(w->ctx, e, (unsigned)t->n, 1);
+    }
+    return t->kind == KJ_T_BOOL ? w->i8 : kj_lltype(w, t);
+}
+
+void kj_at(kj_lw *w, const kj_node *n) {
+    if (!w->scope || !n)
+        return;
+    LLVMMetadataRef loc = LLVMDIBuilderCreateDebugLocation(w->ctx, (unsigned)n->line,
+                                                           (unsigned)n->col + 1, w->scope, NULL);
+    LLVMSetCurrentDebugLocation2(w->b, loc);
+}
+
+LLVMBasicBlockRef kj_new_bb(kj_lw *w, const char *name) {
+    return LLVMAppendBasicBlockInContext(w->ctx, w->fn, name);
+}
+
+bool kj_terminated(kj_lw *w) {
+    return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(w->b)) != NULL;
+}
+
+LLVMValueRef kj_fm(kj_lw *w, LLVMValueRef v) {
+    if (w->inst->opts.fastmath && LLVMCanValueUseFastMathFlags(v))
+        LLVMSetFastMathFlags(v, w->inst->opts.fastmath);
+    return v;
+}
+
+LLVMValueRef kj_call(kj_lw *w, const char *name, LLVMTypeRef ret, int n, LLVMTypeRef *tys,
+                     LLVMValueRef *args) {
+    LLVMTypeRef ft = LLVMFunctionType(ret, tys, (unsigned)n, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(w->mod, name);
+    if (!f)
+        f = LLVMAddFunction(w->mod, name, ft);
+    return LLVMBuildCall2(w->b, ft, f, args, (unsigned)n, "");
+}
+
+LLVMValueRef kj_call_intrinsic(kj_lw *w, const char *name, LLVMTypeRef overload, int n,
+                               LLVMValueRef *args) {
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(w->mod, id, &overload, overload ? 1 : 0);
+    LLVMTypeRef ft = LLVMIntrinsicGetType(w->ctx, id, &overload, overload ? 1 : 0);
+    return LLVMBuildCall2(w->b, ft, f, args, (unsigned)n, "");
+}
+
+/* ---- exceptions ---- */
+
+/* kj_raise with the message chosen at run time (msg: a ptr). */
+static void raise_message(kj_lw *w, PyObject *cls, LLVMValueRef msg) {
+    LLVMValueRef args[2] = {LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr), msg};
+    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, args);
+    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
+}
+
+void kj_raise(kj_lw *w, PyObject *cls, const char *msg) {
+    raise_message(w, cls, msg ? LLVMBuildGlobalStringPtr(w->b, msg, "msg") : LLVMConstNull(w->ptr));
+}
+
+/* The exception the innermost except clause kept (w->caught), raised again. */
+static void reraise(kj_lw *w) {
+    LLVMTypeRef pair = LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0);
+    LLVMValueRef e = LLVMBuildLoad2(w->b, pair, w->caught, "");
+    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr},
+            (LLVMValueRef[]){LLVMBuildExtractValue(w->b, e, 0, ""), LLVMBuildExtractValue(w->b, e, 1, "")});
+    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
+}
+
+void kj_unwind(kj_lw *w, LLVMValueRef status) {
+    if (w->handler_bb)
+        LLVMBuildBr(w->b, w->handler_bb);
+    else
+        kj_nrt_ret(w, status);
+}
+
+void kj_raise_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *msg) {
+    LLVMBasicBlockRef bad = kj_new_bb(w, "raise"), ok = kj_new_bb(w, "ok");
+    LLVMValueRef expect = kj_call_intrinsic(w, "llvm.expect", w->i1, 2,
+                                            (LLVMValueRef[]){cond, LLVMConstInt(w->i1, 0, 0)});
+    LLVMBuildCondBr(w->b, expect, bad, ok);
+    LLVMPositionBuilderAtEnd(w->b, bad);
+    kj_raise(w, cls, msg);
+    LLVMBuildUnreachable(w->b);
+    LLVMPositionBuilderAtEnd(w->b, ok);
+}
+
+void kj_check_status(kj_lw *w, LLVMValueRef status) {
+    LLVMBasicBlockRef bad = kj_new_bb(w, "propagate"), ok = kj_new_bb(w, "ok");
+    LLVMValueRef failed = LLVMBuildICmp(w->b, LLVMIntNE, status, LLVMConstInt(w->i32, 0, 0), "");
+    LLVMBuildCondBr(w->b, failed, bad, ok);
+    LLVMPositionBuilderAtEnd(w->b, bad);
+    kj_unwind(w, status);
+    LLVMPositionBuilderAtEnd(w->b, ok);
+}
+
+/* Polls the interrupt flag (set by the SIGINT handler) and raises
+ * KeyboardInterrupt when it is set. */
+LLVMValueRef kj_interrupt_set(kj_lw *w) {
+    LLVMValueRef flag = LLVMGetNamedGlobal(w->mod, "kj_interrupt_flag");
+    if (!flag) {
+        flag = LLVMAddGlobal(w->mod, w->i32, "kj_interrupt_flag");
+        LLVMSetLinkage(flag, LLVMExternalLinkage);
+    }
+    /* a relaxed atomic load: read anew at every poll (the signal handler
+     * writes it), yet no fence and no barrier to other optimizations */
+    LLVMValueRef v = LLVMBuildLoad2(w->b, w->i32, flag, "interrupt");
+    LLVMSetOrdering(v, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(v, 4);
+    return LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i32, 0, 0), "");
+}
+
+static void poll_interrupt(kj_lw *w) {
+    if (!w->u->target->poll_interrupts || w->inst->opts.no_interrupt_poll)
+        return;
+    LLVMValueRef set = kj_interrupt_set(w);
+    /* one cold exit per function for every poll (a kj_lw copied for an
+     * outlined function must not reach into its parent's blocks) */
+    if (!w->interrupt_bb || LLVMGetBasicBlockParent(w->interrupt_bb) != w->fn) {
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(w->b);
+        w->interrupt_bb = kj_new_bb(w, "interrupted");
+        LLVMPositionBuilderAtEnd(w->b, w->interrupt_bb);
+        kj_raise(w, PyExc_KeyboardInterrupt, NULL);
+        LLVMBuildUnreachable(w->b);
+        LLVMPositionBuilderAtEnd(w->b, here);
+    }
+    LLVMBasicBlockRef ok = kj_new_bb(w, "not.interrupted");
+    set = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){set, LLVMConstInt(w->i1, 0, 0)});
+    LLVMBuildCondBr(w->b, set, w->interrupt_bb, ok);
+    LLVMPositionBuilderAtEnd(w->b, ok);
+}
+
+/* ---- assignment ---- */
+
+void kj_mark_bound(kj_lw *w, int slot, LLVMValueRef when) {
+    if (!w->bound || !w->bound[slot])
+        return;
+    LLVMValueRef yes = LLVMConstInt(w->i1, 1, 0);
+    if (when)
+        yes = LLVMBuildOr(w->b, LLVMBuildLoad2(w->b, w->i1, w->bound[slot], ""), when, "");
+    LLVMBuildStore(w->b, yes, w->bound[slot]);
+}
+
+static void store_local(kj_lw *w, int slot, LLVMValueRef v, const kj_type *vt) {
+    const kj_type *lt = w->f->locals[slot].type;
+    v = kj_cast(w, v, vt, lt);
+    kj_nrt_replace(w, w->slots[slot], v, lt);
+    LLVMBuildStore(w->b, v, w->slots[slot]);
+    kj_mark_bound(w, slot, NULL);
+}
+
+/* `a, b = arr`: CPython's ValueError unless arr has k items; the message
+ * for too few names how many there were, so it is picked at run time. */
+static void check_unpack_length(kj_lw *w, LLVMValueRef n, int k) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "too many values to unpack (expected %d)", k);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSGT, n, LLVMConstInt(w->i64, (unsigned)k, 0), ""),
+                PyExc_ValueError, msg);
+    LLVMBasicBlockRef few = kj_new_bb(w, "unpack.few"), ok = kj_new_bb(w, "unpack.ok");
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, n, LLVMConstInt(w->i64, (unsigned)k, 0), ""), few, ok);
+    LLVMPositionBuilderAtEnd(w->b, few);
+    LLVMValueRef msgs[k];
+    for (int got = 0; got < k; got++) {
+        snprintf(msg, sizeof msg, "not enough values to unpack (expected %d, got %d)", k, got);
+        msgs[got] = LLVMBuildGlobalStringPtr(w->b, msg, "msg");
+    }
+    LLVMTypeRef table_type = LLVMArrayType2(w->ptr, (uint64_t)k);
+    LLVMValueRef table = LLVMAddGlobal(w->mod, table_type, "unpack.messages");
+    LLVMSetInitializer(table, LLVMConstArray2(w->ptr, msgs, (uint64_t)k));
+    LLVMSetGlobalConstant(table, 1);
+    LLVMSetLinkage(table, LLVMPrivateLinkage);
+    LLVMValueRef at = LLVMBuildGEP2(w->b, table_type, table, (LLVMValueRef[]){LLVMConstInt(w->i64, 0, 0), n}, 2, "");
+    raise_message(w, PyExc_ValueError, LLVMBuildLoad2(w->b, w->ptr, at, ""));
+    LLVMBuildUnreachable(w->b);
+    LLVMPositionBuilderAtEnd(w->b, ok);
+}
+
+void kj_assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
+    if (target->kind == KJ_E_LOCAL) {
+        store_local(w, target->slot, v, vt);
+    } else if (target->kind == KJ_E_INDEX) {
+        kj_store_index(w, target, v, vt);
+    } else if (target->kind == KJ_E_TUPLE) {
+        /* The value's parts may be borrowed from the very locals the targets
+         * rebind (`u, v = v, u`): storing u would give back the last
+         * reference on the array v is still to receive. The statement holds
+         * a reference on every part until it ends. */
+        if (kj_nrt_counted(vt)) {
+            kj_nrt_incref_value(w, v, vt);
+            kj_nrt_temp(w, v, vt);
+        }
+        for (int i = 0; i < target->nkids; i++) {
+            if (vt->kind == KJ_T_ARRAY) {   /* a, b = arr: unpack the first axis */
+                if (i == 0)
+                    check_unpack_length(w, kj_array_len(w, v), target->nkids);
+                kj_assign(w, target->kids[i], kj_array_item(w, v, vt, LLVMConstInt(w->i64, i, 0)),
+                       vt->elem);
+            } else {
+                kj_assign(w, target->kids[i], LLVMBuildExtractValue(w->b, v, (unsigned)i, ""),
+                       vt->elems[i]);
+            }
+        }
+    }
+}
+
+/* ---- loops ---- */
+
+static void lower_block(kj_lw *w, kj_block *b);
+
+LLVMValueRef kj_entry_alloca(kj_lw *w, LLVMTypeRef t, const char *name) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(w->ctx);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(w->fn);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(b, first);
+    else
+        LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef a = LLVMBuildAlloca(b, t, name);
+    LLVMDisposeBuilder(b);
+    return a;
+}
+
+/* How many times a loop over tuples runs (a tuple, or enumerate / zip of
+ * tuples), known when compiling; -1 for the other, counted loops. */
+static int static_len(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_TUPLE: return t->n;
+    case KJ_T_ENUMERATE: return static_len(t->elem);
+    case KJ_T_ZIP: {
+        int n = -1;
+        for (int i = 0; i < t->n; i++) {
+            int m = static_len(t->elems[i]);
+            if (m < 0)
+                return -1;
+            n = n < 0 || m < n ? m : n;
+        }
+        return n;
+    }
+    default: return -1;
+    }
+}
+
+/* An else block (of an if, or of a loop that ended without break) lowered
+ * at block `at`, going on to `exit`, where lowering then continues. */
+static void lower_else(kj_lw *w, kj_block *orelse, LLVMBasicBlockRef at, LLVMBasicBlockRef exit) {
+    LLVMPositionBuilderAtEnd(w->b, at);
+    lower_block(w, orelse);
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, exit);
+}
+
+/* Lowers a loop body in which `break` goes to brk and `continue` to cont;
+ * a body that does not end in a jump falls through to cont. */
+static void lower_loop_body(kj_lw *w, kj_block *body, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont) {
+    LLVMBasicBlockRef saved_b = w->break_bb, saved_c = w->continue_bb;
+    w->break_bb = brk;
+    w->continue_bb = cont;
+    lower_block(w, body);
+    w->break_bb = saved_b;
+    w->continue_bb = saved_c;
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, cont);
+}
+
+/* for target in <tuple>: the body once per element (the elements may have
+ * different types, each converted to the loop variable's). */
+static void lower_for_tuple(kj_lw *w, kj_node *s, int n) {
+    kj_iter st = {0};
+    kj_iter_setup(w, s->kids[1], &st);
+    const kj_type *et = kj_iter_elem(st.type);
+    LLVMBasicBlockRef orelse = kj_new_bb(w, "for.else"), exit = kj_new_bb(w, "for.exit");
+    for (int i = 0; i < n; i++) {
+        LLVMBasicBlockRef next = i + 1 < n ? kj_new_bb(w, "for.next") : orelse;
+        kj_assign(w, s->kids[0], kj_iter_item(w, &st, LLVMConstInt(w->i64, (unsigned long long)i, 0)), et);
+        lower_loop_body(w, &s->body, exit, next);
+        LLVMPositionBuilderAtEnd(w->b, next);
+    }
+    if (n == 0)
+        LLVMBuildBr(w->b, orelse);
+    lower_else(w, &s->orelse, orelse, exit);
+    kj_iter_free(&st);
+}
+
+/* Whether b runs a loop of its own (a tuple's unrolled loop does not count,
+ * but what it holds does). */
+static bool contains_loop(const kj_block *b) {
+    for (int i = 0; i < b->n; i++) {
+        const kj_node *s = b->items[i];
+        if (s->kind == KJ_S_WHILE || (s->kind == KJ_S_FOR && static_len(s->kids[1]->type) < 0))
+            return true;
+        if (contains_loop(&s->body) || contains_loop(&s->orelse))
+            return true;
+        if (s->kind == KJ_S_TRY)
+            for (int k = 0; k < s->nkids; k++)
+                if (contains_loop(&s->kids[k]->body))
+                    return true;
+    }
+    return false;
+}
+
+/* range(start, stop, step) with a step that is not a literal, on a GPU
+ * target: a grid-stride loop. Its index steps from start while it has not
+ * reached stop, with no trip count. The counted form (lower_for) divides by
+ * the step for its count: on the H100 the driver's PTX JIT took 18-28 ms
+ * for seed 004's add stepped against 24-70 counted, and LLVM unrolled the
+ * counted loop, which then ran 20% slower unchecked (bench/gpu/RESULTS.md). */
+static bool is_strided_range(kj_lw *w, kj_node *iter) {
+    return w->u->target->step_strided_ranges && iter->type->kind == KJ_T_RANGE && iter->nkids == 4 &&
+           iter->kids[3]->kind != KJ_E_CONST;
+}
+
+static void lower_for_strided_range(kj_lw *w, kj_node *s) {
+    kj_node *r = s->kids[1];
+    LLVMValueRef a[3];
+    for (int i = 0; i < 3; i++)
+        a[i] = kj_cast(w, kj_lower_expr(w, r->kids[i + 1]), r->kids[i + 1]->type, KJ_I64);
+    LLVMValueRef start = a[0], stop = a[1], step = a[2], zero = LLVMConstInt(w->i64, 0, 0);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, step, zero, ""), PyExc_ValueError, "range() arg 3 must not be zero");
+    LLVMValueRef up = LLVMBuildICmp(w->b, LLVMIntSGT, step, zero, "up");
+    /* what is left to stop, and the step's size, as unsigned numbers: exact
+     * for any i short of stop, so that i + step is formed only when it does
+     * not pass stop (it cannot overflow) */
+    LLVMValueRef size = LLVMBuildSelect(w->b, up, step, LLVMBuildNeg(w->b, step, ""), "");
+    LLVMValueRef i_p = kj_entry_alloca(w, w->i64, "i");
+    LLVMBuildStore(w->b, start, i_p);
+    LLVMBasicBlockRef body = kj_new_bb(w, "for.body"), latch = kj_new_bb(w, "for.latch"),
+                      next = kj_new_bb(w, "for.next"), orelse = kj_new_bb(w, "for.else"), exit = kj_new_bb(w, "for.exit");
+    LLVMValueRef nonempty = LLVMBuildSelect(w->b, up, LLVMBuildICmp(w->b, LLVMIntSLT, start, stop, ""),
+                                            LLVMBuildICmp(w->b, LLVMIntSGT, start, stop, ""), "");
+    LLVMBuildCondBr(w->b, nonempty, body, orelse);
+    LLVMPositionBuilderAtEnd(w->b, body);
+    poll_interrupt(w);   /* the simulator: no chunks to poll between */
+    LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, i_p, "i");
+    /* i lies between start and stop: counting up from a start known
+     * non-negative (cuda.grid), LLVM then drops x[i]'s negative-index
+     * wraparound, which without this hint doubled the add's loop */
+    LLVMValueRef inside = LLVMBuildSelect(
+        w->b, up,
+        LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntSGE, i, start, ""), LLVMBuildICmp(w->b, LLVMIntSLT, i, stop, ""), ""),
+        LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntSLE, i, start, ""), LLVMBuildICmp(w->b, LLVMIntSGT, i, stop, ""), ""),
+        "");
+    kj_call_intrinsic(w, "llvm.assume", NULL, 1, &inside);
+    kj_assign(w, s->kids[0], i, KJ_I64);
+    lower_loop_body(w, &s->body, exit, latch);
+    LLVMPositionBuilderAtEnd(w->b, latch);
+    i = LLVMBuildLoad2(w->b, w->i64, i_p, "");
+    LLVMValueRef left = LLVMBuildSelect(w->b, up, LLVMBuildSub(w->b, stop, i, ""), LLVMBuildSub(w->b, i, stop, ""), "");
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntUGT, left, size, ""), next, orelse);
+    LLVMPositionBuilderAtEnd(w->b, next);
+    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, i, step, ""), i_p);
+    LLVMBuildBr(w->b, body);
+    lower_else(w, &s->orelse, orelse, exit);
+}
+
+static void lower_for_once(kj_lw *w, kj_node *s);
+
+/* if d < best: best = d ... in a loop, best a float: a search for the
+ * smallest or largest, whose test holds rarely. Said so (llvm.expect), the
+ * loop's usual path runs straight through: the bench's closest pair got
+ * that code only by chance of block placement (16.3-17.0 ms with the hint,
+ * 18.6-20.0 without, once a change elsewhere moved the blocks).
+ * Floats without fastmath only: over ints, a search of this shape is a
+ * min/max reduction LLVM vectorizes through a select, which a branch known
+ * to be rare forbids, and over floats it can be once LLVM may assume no
+ * NaNs (fastmath); strict float compares keep it a scalar loop anyway. */
+static bool searches_for_a_float_best(const kj_node *s) {
+    const kj_node *c = s->kids[0];
+    if (c->kind != KJ_E_COMPARE || c->nkids != 2 ||
+        (c->ops[0] != KJ_OP_LT && c->ops[0] != KJ_OP_LE && c->ops[0] != KJ_OP_GT && c->ops[0] != KJ_OP_GE))
+        return false;
+    for (int i = 0; i < s->body.n; i++) {
+        const kj_node *a = s->body.items[i];
+        if (a->kind != KJ_S_ASSIGN || a->kids[0]->kind != KJ_E_LOCAL)
+            continue;
+        for (int k = 0; k < 2; k++)
+            if (c->kids[k]->kind == KJ_E_LOCAL && c->kids[k]->slot == a->kids[0]->slot &&
+                c->kids[k]->type->kind == KJ_T_FLOAT)
+                return true;
+    }
+    return false;
+}
+
+/* Loop s twice: where its range proves the bounds checks r names, a copy
+ * without them; else the loop as written. The range's bounds are
+ * evaluated once more for the condition (kj_range_checks_scan allows only
+ * bounds for which that changes nothing). */
+static void lower_for_versioned(kj_lw *w, kj_node *s, kj_loop_range *r) {
+    kj_node *range = s->kids[1];
+    int na = range->nkids - 1;
+    LLVMValueRef zero = LLVMConstInt(w->i64, 0, 0), a[3] = {zero, zero, zero};
+    for (int i = 0; i < na && i < 3; i++)
+        a[i] = kj_cast(w, kj_lower_expr(w, range->kids[i + 1]), range->kids[i + 1]->type, KJ_I64);
+    LLVMValueRef hold = kj_range_checks_hold(w, r, na == 1 ? zero : a[0], na == 1 ? a[0] : a[1]);
+    if (na == 3)   /* counting up */
+        hold = LLVMBuildAnd(w->b, hold, LLVMBuildICmp(w->b, LLVMIntSGT, a[2], zero, ""), "");
+    LLVMBasicBlockRef proven = kj_new_bb(w, "for.proven"), checked = kj_new_bb(w, "for.checked"),
+                      join = kj_new_bb(w, "for.join");
+    LLVMBuildCondBr(w->b, hold, proven, checked);
+    LLVMPositionBuilderAtEnd(w->b, proven);
+    r->outer = w->ranges;
+    w->ranges = r;
+    lower_for_once(w, s);
+    w->ranges = r->outer;
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, checked);
+    lower_for_once(w, s);
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+}
+
+static void lower_for(kj_lw *w, kj_node *s) {
+    if (!kj_parallel_lower_for(w, s))   /* a prange loop of a parallel=True function */
+        kj_lower_for_serial(w, s);
+}
+
+void kj_lower_for_serial(kj_lw *w, kj_node *s) {
+    /* A grid-stride loop runs a few iterations per thread, memory-bound:
+     * its checks cost seed 004's add about 1% on the H100, less than a
+     * second copy adds to its compile (2.5 ms of 7 here), which its first
+     * call pays. */
+    kj_loop_range proven;
+    if (!is_strided_range(w, s->kids[1]) && kj_range_checks_scan(w, s, &proven) > 0)
+        lower_for_versioned(w, s, &proven);
+    else
+        lower_for_once(w, s);
+}
+
+static void lower_for_once(kj_lw *w, kj_node *s) {
+    if (is_strided_range(w, s->kids[1])) {
+        lower_for_strided_range(w, s);
+        return;
+    }
+    int unrolled = static_len(s->kids[1]->type);
+    if (unrolled >= 0) {
+        lower_for_tuple(w, s, unrolled);
+        return;
+    }
+    kj_iter st = {0};
+    LLVMValueRef n = kj_iter_setup(w, s->kids[1], &st);
+    /* a loop around loops polls per iteration, without chunks: chunks of it
+     * would give each loop nest twice the loops, a third of the
+     * machine-code time of a triple loop, and nothing that vectorizes; so
+     * does a target that does not poll (GPU). Such a loop is written
+     * without the chunk loop, which the optimizer would otherwise have to
+     * find runs once. */
+    bool outer = contains_loop(&s->body), polled = !w->inst->opts.loops_polled_outside;
+    bool chunks = w->u->target->poll_interrupts && !w->inst->opts.no_interrupt_poll && !outer && polled;
+    LLVMValueRef t_p = kj_entry_alloca(w, w->i64, "t"), base_p = NULL, end_p = NULL;
+    /* range(start, stop, step) with a step known only at run time: its item
+     * steps by itself (item += step) rather than being start + t * step.
+     * The two are the same numbers, but LLVM's vectorizer widens the
+     * product into a vector multiply per step, where it makes an induction
+     * of the sum: the sieve's `for j in range(i * i, n + 1, i): is_p[j] =
+     * False` over 1e7 took 9.8 ms against Numba's 7.3, and 7.6 this way. */
+    LLVMValueRef item_p = st.type->kind == KJ_T_RANGE && !LLVMIsAConstantInt(st.step)
+                              ? kj_entry_alloca(w, w->i64, "item")
+                              : NULL;
+    LLVMBasicBlockRef ocond = NULL, olatch = NULL;
+    LLVMBasicBlockRef icond = kj_new_bb(w, "for.cond"), ibody = kj_new_bb(w, "for.body"),
+                      ilatch = kj_new_bb(w, "for.latch"), orelse = kj_new_bb(w, "for.else"),
+                      exit = kj_new_bb(w, "for.exit");
+    if (chunks) {   /* for base in chunks: poll; for t in [base, min(base + POLL_CHUNK, n)) */
+        base_p = kj_entry_alloca(w, w->i64, "chunk");
+        end_p = kj_entry_alloca(w, w->i64, "chunk.end");
+        ocond = kj_new_bb(w, "for.chunk");
+        olatch = kj_new_bb(w, "for.chunk.latch");
+        LLVMBasicBlockRef obody = kj_new_bb(w, "for.chunk.body");
+        LLVMBuildStore(w->b, LLVMConstInt(w->i64, 0, 0), base_p);
+        LLVMBuildBr(w->b, ocond);
+        LLVMPositionBuilderAtEnd(w->b, ocond);
+        LLVMValueRef base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
+        LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, base, n, ""), obody, orelse);
+        LLVMPositionBuilderAtEnd(w->b, obody);
+        poll_interrupt(w);
+        base = LLVMBuildLoad2(w->b, w->i64, base_p, "");
+        LLVMValueRef lim = LLVMBuildAdd(w->b, base, LLVMConstInt(w->i64, POLL_CHUNK, 0), "");
+        LLVMBuildStore(w->b, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, lim, n, ""), lim, n, ""),
+                       end_p);
+        LLVMBuildStore(w->b, base, t_p);
+    } else {
+        LLVMBuildStore(w->b, LLVMConstInt(w->i64, 0, 0), t_p);
+    }
+    if (item_p)
+        LLVMBuildStore(w->b, kj_iter_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, "")), item_p);
+    LLVMBuildBr(w->b, icond);
+    LLVMPositionBuilderAtEnd(w->b, icond);
+    LLVMValueRef t = LLVMBuildLoad2(w->b, w->i64, t_p, "");
+    LLVMValueRef end = chunks ? LLVMBuildLoad2(w->b, w->i64, end_p, "") : n;
+    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, t, end, ""), ibody, chunks ? olatch : orelse);
+    LLVMPositionBuilderAtEnd(w->b, ibody);
+    if (outer && polled)
+        poll_interrupt(w);
+    LLVMValueRef item = item_p ? LLVMBuildLoad2(w->b, w->i64, item_p, "")
+                               : kj_iter_item(w, &st, LLVMBuildLoad2(w->b, w->i64, t_p, ""));
+    kj_assign(w, s->kids[0], item, kj_iter_elem(st.type));
+    lower_loop_body(w, &s->body, exit, ilatch);
+    LLVMPositionBuilderAtEnd(w->b, ilatch);
+    LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, t_p, ""),
+                                      LLVMConstInt(w->i64, 1, 0), ""), t_p);
+    if (item_p)   /* past the last item this add may wrap (no nsw): that item is never used */
+        LLVMBuildStore(w->b, LLVMBuildAdd(w->b, LLVMBuildLoad2(w->b, w->i64, item_p, ""), st.step, ""), item_p);
+    LLVMValueRef back = LLVMBuildBr(w->b, icond);
+    if (!outer && kj_strict_sum_stays_scalar(w, s))
+        kj_loop_keep_scalar_edge(w, back);
+    if (chunks) {
+        LLVMPositionBuilderAtEnd(w->b, olatch);
+        LLVMBuildStore(w->b, LLVMBuildLoad2(w->b, w->i64, end_p, ""), base_p);
+        LLVMBuildBr(w->b, ocond);
+    }
+    lower_else(w, &s->orelse, orelse, exit);
+    kj_iter_free(&st);
+}
+
+/* try / except / else: a raise in the body (here or in a callee, which
+ * returns a failed status) jumps to the handlers with the exception
+ * pending in the runtime; the first clause whose class matches clears it
+ * and runs, and when none does it goes on to the enclosing handlers or out
+ * of the function. KeyboardInterrupt is never caught, so Ctrl-C always
+ * stops compiled code. */
+static void lower_try_except(kj_lw *w, kj_node *s, int nhandlers) {
+    LLVMBasicBlockRef handlers = kj_new_bb(w, "try.except"), exit = kj_new_bb(w, "try.end");
+    LLVMBasicBlockRef outer = w->handler_bb;
+    w->handler_bb = handlers;
+    lower_block(w, &s->body);
+    w->handler_bb = outer;
+    if (!kj_terminated(w))
+        lower_block(w, &s->orelse);
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, handlers);
+    for (int i = 0; i < nhandlers; i++) {
+        kj_node *h = s->kids[i];
+        kj_at(w, h);
+        LLVMValueRef match = LLVMConstInt(w->i1, 0, 0);
+        for (int k = 0; k < (h->nkids ? h->nkids : 1); k++) {
+            PyObject *cls = h->nkids ? h->kids[k]->pyobj : PyExc_Exception;   /* bare: any but Ctrl-C */
+            LLVMValueRef arg = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr);
+            LLVMValueRef m = kj_call(w, "kj_rt_error_matches", w->i32, 1, (LLVMTypeRef[]){w->ptr}, &arg);
+            match = LLVMBuildOr(w->b, match, LLVMBuildICmp(w->b, LLVMIntNE, m, LLVMConstInt(w->i32, 0, 0), ""), "");
+        }
+        LLVMBasicBlockRef yes = kj_new_bb(w, "except"), no = kj_new_bb(w, "except.next");
+        LLVMBuildCondBr(w->b, match, yes, no);
+        LLVMPositionBuilderAtEnd(w->b, yes);
+        LLVMValueRef caught = w->caught;
+        if (h->ival) {   /* the clause re-raises: keep the exception, {cls, msg} as the C struct is returned */
+            LLVMTypeRef pair = LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0);
+            w->caught = kj_entry_alloca(w, pair, "caught");
+            LLVMBuildStore(w->b, kj_call(w, "kj_rt_take_error", pair, 0, NULL, NULL), w->caught);
+        } else {
+            kj_call(w, "kj_rt_clear_error", w->vd, 0, NULL, NULL);
+        }
+        lower_block(w, &h->body);
+        w->caught = caught;
+        if (!kj_terminated(w))
+            LLVMBuildBr(w->b, exit);
+        LLVMPositionBuilderAtEnd(w->b, no);
+    }
+    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, exit);
+}
+
+/* finally runs after the rest ends normally, and, with the exception still
+ * pending, before it goes on (the front end refuses return, break and
+ * continue inside, so those are the only two ways out). */
+static void lower_try(kj_lw *w, kj_node *s) {
+    if (strcmp(w->u->target->name, "cpu") != 0) {   /* the pending error lives in the host runtime */
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, s->line, s->col, "Check the condition with if instead.",
+                "try / except is not supported on the %s target", w->u->target->name);
+        return;
+    }
+    kj_node *fin = s->nkids > 0 && s->kids[s->nkids - 1]->kind == KJ_S_FINALLY ? s->kids[s->nkids - 1] : NULL;
+    if (!fin) {
+        lower_try_except(w, s, s->nkids);
+        return;
+    }
+    LLVMBasicBlockRef raised = kj_new_bb(w, "finally.raised"), outer = w->handler_bb;
+    w->handler_bb = raised;
+    lower_try_except(w, s, s->nkids - 1);
+    w->handler_bb = outer;
+    lower_block(w, &fin->body);
+    LLVMBasicBlockRef exit = kj_new_bb(w, "finally.end");
+    if (!kj_terminated(w))
+        LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, raised);
+    lower_block(w, &fin->body);
+    if (!kj_terminated(w))
+        kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, exit);
+}
+
+static void lower_while(kj_lw *w, kj_node *s) {
+    LLVMBasicBlockRef cond = kj_new_bb(w, "while.cond"), body = kj_new_bb(w, "while.body"),
+                      orelse = kj_new_bb(w, "while.else"), exit = kj_new_bb(w, "while.exit");
+    LLVMBuildBr(w->b, cond);
+    LLVMPositionBuilderAtEnd(w->b, cond);
+    poll_interrupt(w);
+    kj_at(w, s);
+    LLVMValueRef test = kj_truth(w, kj_lower_expr(w, s->kids[0]), s->kids[0]->type);
+    LLVMBuildCondBr(w->b, test, body, orelse);
+    LLVMPositionBuilderAtEnd(w->b, body);
+    lower_loop_body(w, &s->body, exit, cond);
+    lower_else(w, &s->orelse, orelse, exit);
+}
+
+static void lower_return(kj_lw *w, kj_node *s) {
+    const kj_type *rt = w->inst->ret;
+    LLVMValueRef v = s->kids[0] ? kj_lower_expr(w, s->kids[0]) : LLVMConstInt(w->i8, 0, 0);
+    const kj_type *vt = s->kids[0] ? s->kids[0]->type : kj_none();
+    if (vt->kind == KJ_T_OPTIONAL && rt->kind != KJ_T_OPTIONAL && rt->kind != KJ_T_NONE) {
+        kj_raise_if(w, LLVMBuildNot(w->b, LLVMBuildExtractValue(w->b, v, 0, ""), ""),
+                    PyExc_TypeError, "the function returned None where its signature declares a value");
+    }
+    kj_nrt_incref_value(w, v, vt);   /* the caller's reference */
+    LLVMBuildStore(w->b, kj_cast(w, v, vt, rt), w->ret_ptr);
+    kj_nrt_ret(w, LLVMConstInt(w->i32, 0, 0));
+    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "after.return"));
+}
+
+static void lower_stmt_inner(kj_lw *w, kj_node *s);
+
+/* A statement gives back the temporaries its expressions made. */
+static void lower_stmt(kj_lw *w, kj_node *s) {
+    int mark = kj_nrt_mark(w);
+    kj_np_group *group = kj_np_group_begin(w, s);   /* np.sum(a) + a.max(): one pass over a */
+    lower_stmt_inner(w, s);
+    kj_np_group_end(w, group);
+    kj_nrt_release(w, mark);
+}
+
+static void lower_stmt_inner(kj_lw *w, kj_node *s) {
+    kj_at(w, s);
+    switch (s->kind) {
+    case KJ_S_ASSIGN: {
+        if (kj_np_stores_ewise(s->kids[0], s->kids[1])) {   /* a[1:-1] = b * c: no temporary */
+            kj_np_store_ewise(w, s->kids[0], s->kids[1]);
+            break;
+        }
+        LLVMValueRef v = kj_lower_expr(w, s->kids[1]);
+        kj_assign(w, s->kids[0], v, s->kids[1]->type);
+        break;
+    }
+    case KJ_S_AUGASSIGN: {
+        if (s->type && s->type->kind == KJ_T_ARRAY) {   /* a += b: in place */
+            kj_np_augassign(w, s);
+            break;
+        }
+        if (s->type && s->type->kind == KJ_T_LIST) {   /* lst += other: in place too */
+            kj_list_augassign(w, s);
+            break;
+        }
+        if (s->type && s->type->kind == KJ_T_SET) {   /* s |= other: so too */
+            kj_set_augassign(w, s);
+            break;
+        }
+        const kj_type *rt = s->type;
+        LLVMValueRef cur = kj_lower_expr(w, s->kids[0]);
+        LLVMValueRef v = kj_lower_expr(w, s->kids[1]);
+        LLVMValueRef r;
+        if (s->op == KJ_OP_DIV && kj_is_intlike(s->kids[0]->type) && kj_is_intlike(s->kids[1]->type)) {
+            kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, v, LLVMConstNull(LLVMTypeOf(v)), ""),
+                        PyExc_ZeroDivisionError, "division by zero");
+            r = kj_arith(w, s, s->op, kj_cast(w, cur, s->kids[0]->type, rt),
+                         kj_cast(w, v, s->kids[1]->type, rt), rt);
+        } else if (s->op == KJ_OP_LSHIFT || s->op == KJ_OP_RSHIFT || s->op == KJ_OP_POW)
+            r = kj_arith(w, s, s->op, kj_cast(w, cur, s->kids[0]->type, rt),
+                         kj_cast(w, v, s->kids[1]->type,
+                                 s->op == KJ_OP_POW && kj_is_intlike(s->kids[1]->type) ? KJ_I64 : rt),
+                         rt);
+        else
+            r = kj_arith(w, s, s->op, kj_cast(w, cur, s->kids[0]->type, rt),
+                         kj_cast(w, v, s->kids[1]->type, rt), rt);
+        kj_assign(w, s->kids[0], r, rt);
+        break;
+    }
+    case KJ_S_EXPR:
+        kj_lower_expr(w, s->kids[0]);
+        break;
+    case KJ_S_IF: {
+        if (kj_lower_if_accumulates(w, s))   /* if x > 0: s += x * x */
+            break;
+        LLVMValueRef test = kj_truth(w, kj_lower_expr(w, s->kids[0]), s->kids[0]->type);
+        if (w->break_bb && !w->inst->opts.fastmath && searches_for_a_float_best(s))   /* in a loop */
+            test = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){test, LLVMConstInt(w->i1, 0, 0)});
+        LLVMBasicBlockRef then = kj_new_bb(w, "if.then"), other = kj_new_bb(w, "if.else"),
+                          exit = kj_new_bb(w, "if.exit");
+        LLVMBuildCondBr(w->b, test, then, other);
+        LLVMPositionBuilderAtEnd(w->b, then);
+        lower_block(w, &s->body);
+        if (!kj_terminated(w))
+            LLVMBuildBr(w->b, exit);
+        lower_else(w, &s->orelse, other, exit);
+        break;
+    }
+    case KJ_S_WHILE:
+        lower_while(w, s);
+        break;
+    case KJ_S_TRY:
+        lower_try(w, s);
+        break;
+    case KJ_S_FOR:
+        lower_for(w, s);
+        break;
+    case KJ_S_BREAK:
+    case KJ_S_CONTINUE:
+        LLVMBuildBr(w->b, s->kind == KJ_S_BREAK ? w->break_bb : w->continue_bb);
+        LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "after.jump"));
+        break;
+    case KJ_S_RETURN:
+        lower_return(w, s);
+        break;
+    case KJ_S_RAISE:
+        if (s->nkids == 0)   /* raise / raise e inside except: the caught exception again */
+            reraise(w);
+        else if (s->nkids > 1)
+            kj_str_raise(w, s);   /* raise E(f"...") */
+        else
+            kj_raise(w, s->kids[0]->pyobj, s->str);
+        break;
+    default:
+        break;
+    }
+}
+
+static void lower_block(kj_lw *w, kj_block *b) {
+    for (int i = 0; i < b->n && w->u->err.kind == KJ_ERR_NONE; i++)
+        lower_stmt(w, b->items[i]);
+}
+
+void kj_lower_block(kj_lw *w, kj_block *b) { lower_block(w, b); }
+void kj_poll_interrupt(kj_lw *w) { poll_interrupt(w); }
+
+/* ---- functions ---- */
+
+static void declare(kj_unit *u, kj_instance *in, kj_lw *w) {
+    LLVMTypeRef params[in->f->nargs + 1];
+    params[0] = w->ptr;
+    for (int i = 0; i < in->f->nargs; i++)
+        params[i + 1] = kj_lltype(w, in->args[i]);
+    LLVMTypeRef ft = LLVMFunctionType(w->i32, params, (unsigned)in->f->nargs + 1, 0);
+    in->llfn = LLVMAddFunction(u->mod, in->symbol, ft);
+    LLVMSetLinkage(in->llfn, LLVMInternalLinkage);
+}
+
+static void set_cpu_attributes(kj_unit *u, LLVMValueRef fn) {
+    LLVMTargetMachineRef tm = u->target->target_machine ? u->target->target_machine(u->target) : NULL;
+    if (!tm)
+        return;
+    char *cpu = LLVMGetTargetMachineCPU(tm), *features = LLVMGetTargetMachineFeatureString(tm);
+    LLVMAddTargetDependentFunctionAttr(fn, "target-cpu", cpu);
+    LLVMAddTargetDependentFunctionAttr(fn, "target-features", features);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+}
+
+/* fastmath's no-NaNs and no-signed-zeros flags said of the whole function
+ * as well: the loop vectorizer takes a float running min or max (`m =
+ * max(m, a[i])`, `if a[i] < m: m = a[i]`) as a reduction only then, since
+ * the selects LLVM makes of such ifs carry no flags of their own. The
+ * inliner keeps an attribute only where caller and callee both have it. */
+static void set_fp_math_attributes(LLVMValueRef fn, unsigned fastmath) {
+    static const struct {
+        unsigned flag;
+        const char *key;
+    } attrs[] = {{LLVMFastMathNoNaNs, "no-nans-fp-math"},
+                 {LLVMFastMathNoInfs, "no-infs-fp-math"},
+                 {LLVMFastMathNoSignedZeros, "no-signed-zeros-fp-math"}};
+    for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++)
+        if (fastmath & attrs[i].flag)
+            LLVMAddTargetDependentFunctionAttr(fn, attrs[i].key, "true");
+}
+
+static void define(kj_unit *u, kj_instance *in, kj_lw *w) {
+    kj_function *f = in->f;
+    w->inst = in;
+    w->f = f;
+    w->fn = in->llfn;
+    set_cpu_attributes(u, w->fn);
+    set_fp_math_attributes(w->fn, in->opts.fastmath);
+    LLVMMetadataRef ftype = LLVMDIBuilderCreateSubroutineType(u->di, u->di_file, NULL, 0, 0);
+    w->scope = LLVMDIBuilderCreateFunction(u->di, u->di_file, f->qualname, strlen(f->qualname),
+                                           in->symbol, strlen(in->symbol), u->di_file,
+                                           (unsigned)f->first_line, ftype, 1, 1,
+                                           (unsigned)f->first_line, LLVMDIFlagZero, 1);
+    LLVMSetSubprogram(w->fn, w->scope);
+    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "entry"));
+    kj_at(w, &(kj_node){.line = f->first_line});
+    w->ret_ptr = LLVMGetParam(w->fn, 0);
+    w->interrupt_bb = NULL;
+    w->slots = calloc((size_t)f->nlocals + 1, sizeof *w->slots);
+    for (int i = 0; i < f->nlocals; i++) {
+        const kj_type *t = f->locals[i].type ? f->locals[i].type : kj_none();
+        w->slots[i] = LLVMBuildAlloca(w->b, kj_lltype(w, t), f->locals[i].name);
+    }
+    /* UnboundLocalError needs the host runtime; a GPU kernel reads as before */
+    w->bound = u->target->has_runtime && kj_find_unbound_reads(f) ? calloc((size_t)f->nlocals + 1, sizeof *w->bound)
+                                                                    : NULL;
+    for (int i = 0; w->bound && i < f->nlocals; i++)
+        if (f->locals[i].may_be_unbound) {
+            w->bound[i] = LLVMBuildAlloca(w->b, w->i1, "bound");
+            LLVMBuildStore(w->b, LLVMConstInt(w->i1, i < f->nargs || i == f->vararg - 1, 0), w->bound[i]);
+        }
+    for (int i = 0; i < f->nargs; i++)
+        LLVMBuildStore(w->b, kj_cast(w, LLVMGetParam(w->fn, (unsigned)i + 1), in->args[i],
+                                     f->locals[i].type), w->slots[i]);
+    kj_nrt_function_begin(w);
+    lower_block(w, &f->body);
+    if (!kj_terminated(w)) {
+        if (in->ret->kind == KJ_T_NONE || in->ret->kind == KJ_T_OPTIONAL)
+            LLVMBuildStore(w->b, kj_cast(w, LLVMConstInt(w->i8, 0, 0), kj_none(), in->ret), w->ret_ptr);
+        kj_nrt_ret(w, LLVMConstInt(w->i32, 0, 0));
+    }
+    kj_nrt_function_end(w);
+    /* blocks left open after a return or raise are unreachable */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        if (!LLVMGetBasicBlockTerminator(bb)) {
+            LLVMPositionBuilderAtEnd(w->b, bb);
+            LLVMBuildUnreachable(w->b);
+        }
+    free(w->slots);
+    w->slots = NULL;
+    free(w->bound);
+    w->bound = NULL;
+    if (u->target->finish_function)
+        u->target->finish_function(u->target, u->mod, w->fn, KJ_FN_INTERNAL);
+}
+
+/* Argument `i` of an entry: args[i] points at it, laid out as its LLVM type. */
+static LLVMValueRef entry_arg(kj_lw *w, LLVMValueRef args, int i, const kj_type *t) {
+    LLVMValueRef slot = LLVMBuildGEP2(w->b, w->ptr, args, (LLVMValueRef[]){LLVMConstInt(w->i64, (unsigned)i, 0)}, 1, "");
+    return LLVMBuildLoad2(w->b, kj_lltype(w, t), LLVMBuildLoad2(w->b, w->ptr, slot, ""), "");
+}
+
+/* The entry the dispatcher calls: i32 entry(ptr ret, ptr args), where
+ * args[i] points at argument i laid out as its LLVM type. The arguments a
+ * *args parameter collects arrive one by one (the dispatcher types each)
+ * and are packed into its tuple here. */
+static void define_entry(kj_unit *u, kj_instance *in, kj_lw *w) {
+    char name[160];
+    snprintf(name, sizeof name, "%s_entry", in->symbol);
+    LLVMTypeRef ft = LLVMFunctionType(w->i32, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0);
+    LLVMValueRef fn = LLVMAddFunction(u->mod, name, ft);
+    set_cpu_attributes(u, fn);
+    set_fp_math_attributes(fn, in->opts.fastmath);
+    /* inlined before the optimizer's function passes, so the body is
+     * optimized once (inside the entry) rather than twice */
+    unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    LLVMAddAttributeAtIndex(in->llfn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(w->ctx, kind, 0));
+    LLVMBuilderRef b = w->b;
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
+    LLVMSetCurrentDebugLocation2(b, NULL);
+    int n = in->f->nargs;
+    LLVMValueRef args[n + 1];
+    LLVMTypeRef tys[n + 1];
+    args[0] = LLVMGetParam(fn, 0);
+    tys[0] = w->ptr;
+    for (int i = 0, flat = 0; i < n; i++) {
+        const kj_type *t = in->args[i];
+        tys[i + 1] = kj_lltype(w, t);
+        if (in->f->vararg != i + 1) {
+            args[i + 1] = entry_arg(w, LLVMGetParam(fn, 1), flat++, t);
+            continue;
+        }
+        args[i + 1] = LLVMGetUndef(tys[i + 1]);
+        for (int j = 0; j < t->n; j++)
+            args[i + 1] = LLVMBuildInsertValue(b, args[i + 1], entry_arg(w, LLVMGetParam(fn, 1), flat++, t->elems[j]),
+                                               (unsigned)j, "");
+    }
+    LLVMValueRef st = LLVMBuildCall2(b, LLVMGlobalGetValueType(in->llfn), in->llfn, args,
+                                     (unsigned)n + 1, "");
+    LLVMBuildRet(b, st);
+    if (u->target->finish_function)
+        u->target->finish_function(u->target, u->mod, fn, KJ_FN_ENTRY);
+}
+
+void kj_lw_init(kj_lw *w, kj_unit *u) {
+    *w = (kj_lw){.u = u, .ctx = u->ctx, .mod = u->mod};
+    w->i1 = LLVMInt1TypeInContext(u->ctx);
+    w->i8 = LLVMInt8TypeInContext(u->ctx);
+    w->i32 = LLVMInt32TypeInContext(u->ctx);
+    w->i64 = LLVMInt64TypeInContext(u->ctx);
+    w->f32 = LLVMFloatTypeInContext(u->ctx);
+    w->f64 = LLVMDoubleTypeInContext(u->ctx);
+    w->ptr = LLVMPointerTypeInContext(u->ctx, 0);
+    w->vd = LLVMVoidTypeInContext(u->ctx);
+}
+
+int kj_lower_unit(kj_unit *u) {
+    kj_lw w;
+    kj_lw_init(&w, u);
+    w.b = LLVMCreateBuilderInContext(u->ctx);
+    for (kj_instance *in = u->instances; in; in = in->next)
+        declare(u, in, &w);
+    for (kj_instance *in = u->instances; in && u->err.kind == KJ_ERR_NONE; in = in->next) {
+        u->err_function = in->f;
+        define(u, in, &w);
+    }
+    if (u->err.kind == KJ_ERR_NONE)
+        define_entry(u, u->instances, &w);
+    LLVMDisposeBuilder(w.b);
+    return u->err.kind == KJ_ERR_NONE ? 0 : -1;
+}

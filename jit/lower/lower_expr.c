@@ -1,0 +1,612 @@
+/* lower_expr: expressions, conversions and Python's arithmetic on numbers
+ * (wrapping 64-bit ints, floor division and modulo, ZeroDivisionError). */
+#include "jit/lower/lower.h"
+#include "jit/core/callables.h"
+#include "jit/numpy/infer_np.h"
+#include "jit/containers/dicts.h"
+#include "jit/containers/lists.h"
+#include "jit/containers/sets.h"
+#include "jit/numpy/lower_np.h"
+#include "jit/lower/strings.h"
+#include "jit/lower/lower_nrt.h"
+
+#include <string.h>
+
+static LLVMValueRef cint(kj_lw *w, const kj_type *t, int64_t v) {
+    return LLVMConstInt(kj_lltype(w, t), (unsigned long long)v, 1);
+}
+
+static LLVMValueRef cfloat(kj_lw *w, const kj_type *t, double v) {
+    return LLVMConstReal(kj_lltype(w, t), v);
+}
+
+static LLVMValueRef complex_make(kj_lw *w, const kj_type *t, LLVMValueRef re, LLVMValueRef im) {
+    LLVMValueRef z = LLVMGetUndef(kj_lltype(w, t));
+    z = LLVMBuildInsertValue(w->b, z, re, 0, "");
+    return LLVMBuildInsertValue(w->b, z, im, 1, "");
+}
+
+LLVMValueRef kj_cast(kj_lw *w, LLVMValueRef v, const kj_type *from, const kj_type *to) {
+    if (!from || !to || from == to)
+        return v;
+    LLVMBuilderRef b = w->b;
+    LLVMTypeRef tt = kj_lltype(w, to);
+    if (to->kind == KJ_T_OPTIONAL) {
+        LLVMValueRef o = LLVMGetUndef(tt);
+        if (from->kind == KJ_T_NONE)
+            return LLVMBuildInsertValue(b, LLVMConstNull(tt), LLVMConstInt(w->i1, 0, 0), 0, "");
+        if (from->kind == KJ_T_OPTIONAL) {
+            o = LLVMBuildInsertValue(b, o, LLVMBuildExtractValue(b, v, 0, ""), 0, "");
+            return LLVMBuildInsertValue(
+                b, o, kj_cast(w, LLVMBuildExtractValue(b, v, 1, ""), from->elem, to->elem), 1, "");
+        }
+        o = LLVMBuildInsertValue(b, o, LLVMConstInt(w->i1, 1, 0), 0, "");
+        return LLVMBuildInsertValue(b, o, kj_cast(w, v, from, to->elem), 1, "");
+    }
+    if (from->kind == KJ_T_OPTIONAL)
+        return kj_cast(w, LLVMBuildExtractValue(b, v, 1, ""), from->elem, to);
+    if (to->kind == KJ_T_NONE)
+        return LLVMConstInt(w->i8, 0, 0);
+    if (from->kind == KJ_T_ARRAY && to->kind == KJ_T_ARRAY)
+        return v;   /* layouts share one struct */
+    if (from->kind == KJ_T_TUPLE && to->kind == KJ_T_TUPLE) {
+        LLVMValueRef r = LLVMGetUndef(tt);
+        for (int i = 0; i < to->n && i < from->n; i++)
+            r = LLVMBuildInsertValue(
+                b, r, kj_cast(w, LLVMBuildExtractValue(b, v, (unsigned)i, ""), from->elems[i],
+                              to->elems[i]), (unsigned)i, "");
+        return r;
+    }
+    if (!kj_is_number(from) || !kj_is_number(to))
+        return v;
+    if (to->kind == KJ_T_BOOL)
+        return kj_truth(w, v, from);
+    if (from->kind == KJ_T_COMPLEX) {
+        LLVMValueRef re = LLVMBuildExtractValue(b, v, 0, ""), im = LLVMBuildExtractValue(b, v, 1, "");
+        const kj_type *ft = kj_float(from->bits / 2);
+        if (to->kind == KJ_T_COMPLEX) {
+            const kj_type *tf = kj_float(to->bits / 2);
+            return complex_make(w, to, kj_cast(w, re, ft, tf), kj_cast(w, im, ft, tf));
+        }
+        return kj_cast(w, re, ft, to);
+    }
+    if (to->kind == KJ_T_COMPLEX) {
+        const kj_type *tf = kj_float(to->bits / 2);
+        return complex_make(w, to, kj_cast(w, v, from, tf), cfloat(w, tf, 0.0));
+    }
+    bool from_signed = from->kind == KJ_T_INT && from->is_signed;
+    if (to->kind == KJ_T_INT) {
+        if (from->kind == KJ_T_FLOAT)
+            return to->is_signed ? LLVMBuildFPToSI(b, v, tt, "") : LLVMBuildFPToUI(b, v, tt, "");
+        return LLVMBuildIntCast2(b, v, tt, from_signed, "");
+    }
+    /* to float */
+    if (from->kind == KJ_T_FLOAT)
+        return LLVMBuildFPCast(b, v, tt, "");
+    return from_signed ? LLVMBuildSIToFP(b, v, tt, "") : LLVMBuildUIToFP(b, v, tt, "");
+}
+
+LLVMValueRef kj_truth(kj_lw *w, LLVMValueRef v, const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_BOOL: return v;
+    case KJ_T_INT: return LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    case KJ_T_FLOAT: return LLVMBuildFCmp(w->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    case KJ_T_COMPLEX: {
+        LLVMValueRef re = LLVMBuildExtractValue(w->b, v, 0, ""), im = LLVMBuildExtractValue(w->b, v, 1, "");
+        LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(re));
+        return LLVMBuildOr(w->b, LLVMBuildFCmp(w->b, LLVMRealUNE, re, zero, ""),
+                           LLVMBuildFCmp(w->b, LLVMRealUNE, im, zero, ""), "");
+    }
+    case KJ_T_OPTIONAL: {
+        LLVMValueRef present = LLVMBuildExtractValue(w->b, v, 0, "");
+        if (t->elem->kind == KJ_T_ARRAY || t->elem->kind == KJ_T_TUPLE)
+            return present;
+        return LLVMBuildAnd(w->b, present, kj_truth(w, LLVMBuildExtractValue(w->b, v, 1, ""), t->elem), "");
+    }
+    case KJ_T_TUPLE: return LLVMConstInt(w->i1, t->n > 0, 0);
+    case KJ_T_LIST:   /* containers: not empty (their headers hold their lengths, typed or not) */
+    case KJ_T_DICT:
+    case KJ_T_SET:
+        return LLVMBuildICmp(w->b, LLVMIntNE, t->kind == KJ_T_LIST ? kj_list_len(w, v) : kj_dict_len(w, v),
+                             LLVMConstInt(w->i64, 0, 0), "");
+    default: return LLVMConstInt(w->i1, 0, 0);
+    }
+}
+
+/* ---- arithmetic ---- */
+
+static LLVMValueRef int_floordiv_mod(kj_lw *w, kj_op op, LLVMValueRef a, LLVMValueRef b,
+                                     const kj_type *t) {
+    LLVMBuilderRef bd = w->b;
+    LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(a));
+    kj_raise_if(w, LLVMBuildICmp(bd, LLVMIntEQ, b, zero, ""), PyExc_ZeroDivisionError,
+                op == KJ_OP_MOD ? "integer modulo by zero" : "integer division or modulo by zero");
+    if (!t->is_signed)
+        return op == KJ_OP_MOD ? LLVMBuildURem(bd, a, b, "") : LLVMBuildUDiv(bd, a, b, "");
+    /* x / -1 overflows sdiv for the smallest int; Python's answer wraps to -x */
+    LLVMValueRef minus1 = LLVMBuildICmp(bd, LLVMIntEQ, b, LLVMConstAllOnes(LLVMTypeOf(b)), "");
+    LLVMValueRef safe_b = LLVMBuildSelect(bd, minus1, LLVMConstInt(LLVMTypeOf(b), 1, 0), b, "");
+    LLVMValueRef q = LLVMBuildSDiv(bd, a, safe_b, ""), r = LLVMBuildSRem(bd, a, safe_b, "");
+    LLVMValueRef adjust = LLVMBuildAnd(bd, LLVMBuildICmp(bd, LLVMIntNE, r, zero, ""),
+                                       LLVMBuildICmp(bd, LLVMIntSLT, LLVMBuildXor(bd, r, b, ""), zero, ""), "");
+    if (op == KJ_OP_MOD) {
+        LLVMValueRef m = LLVMBuildSelect(bd, adjust, LLVMBuildAdd(bd, r, b, ""), r, "");
+        return LLVMBuildSelect(bd, minus1, zero, m, "");
+    }
+    LLVMValueRef fq = LLVMBuildSelect(bd, adjust, LLVMBuildSub(bd, q, LLVMConstInt(LLVMTypeOf(q), 1, 0), ""), q, "");
+    return LLVMBuildSelect(bd, minus1, LLVMBuildNeg(bd, a, ""), fq, "");
+}
+
+/* Python's float floor division and modulo (Objects/floatobject.c). */
+static LLVMValueRef float_floordiv_mod(kj_lw *w, kj_op op, LLVMValueRef a, LLVMValueRef b) {
+    LLVMBuilderRef bd = w->b;
+    LLVMTypeRef ft = LLVMTypeOf(a);
+    LLVMValueRef zero = LLVMConstNull(ft);
+    kj_raise_if(w, LLVMBuildFCmp(bd, LLVMRealOEQ, b, zero, ""), PyExc_ZeroDivisionError,
+                op == KJ_OP_MOD ? "float modulo" : "float floor division by zero");
+    LLVMValueRef mod = kj_fm(w, LLVMBuildFRem(bd, a, b, ""));
+    LLVMValueRef div = kj_fm(w, LLVMBuildFDiv(bd, kj_fm(w, LLVMBuildFSub(bd, a, mod, "")), b, ""));
+    LLVMValueRef mod_nz = LLVMBuildFCmp(bd, LLVMRealUNE, mod, zero, "");
+    LLVMValueRef signs_differ = LLVMBuildXor(bd, LLVMBuildFCmp(bd, LLVMRealOLT, b, zero, ""),
+                                             LLVMBuildFCmp(bd, LLVMRealOLT, mod, zero, ""), "");
+    LLVMValueRef fix = LLVMBuildAnd(bd, mod_nz, signs_differ, "");
+    LLVMValueRef m2 = LLVMBuildSelect(bd, fix, kj_fm(w, LLVMBuildFAdd(bd, mod, b, "")), mod, "");
+    LLVMValueRef signed_zero = kj_call_intrinsic(w, "llvm.copysign", ft, 2, (LLVMValueRef[]){zero, b});
+    m2 = LLVMBuildSelect(bd, mod_nz, m2, signed_zero, "");
+    if (op == KJ_OP_MOD)
+        return m2;
+    LLVMValueRef d2 = LLVMBuildSelect(bd, fix, kj_fm(w, LLVMBuildFSub(bd, div, LLVMConstReal(ft, 1.0), "")), div, "");
+    LLVMValueRef fl = kj_call_intrinsic(w, "llvm.floor", ft, 1, (LLVMValueRef[]){d2});
+    LLVMValueRef up = LLVMBuildFCmp(bd, LLVMRealOGT, kj_fm(w, LLVMBuildFSub(bd, d2, fl, "")),
+                                    LLVMConstReal(ft, 0.5), "");
+    fl = LLVMBuildSelect(bd, up, kj_fm(w, LLVMBuildFAdd(bd, fl, LLVMConstReal(ft, 1.0), "")), fl, "");
+    LLVMValueRef d_nz = LLVMBuildFCmp(bd, LLVMRealUNE, d2, zero, "");
+    LLVMValueRef q0 = kj_call_intrinsic(w, "llvm.copysign", ft, 2,
+                                        (LLVMValueRef[]){zero, kj_fm(w, LLVMBuildFDiv(bd, a, b, ""))});
+    return LLVMBuildSelect(bd, d_nz, fl, q0, "");
+}
+
+static LLVMValueRef int_pow(kj_lw *w, LLVMValueRef a, LLVMValueRef b, const kj_type *t) {
+    LLVMValueRef zero = LLVMConstNull(w->i64);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, b, zero, ""), PyExc_ValueError,
+                "integer to a negative power: write float(x) ** n for a fractional result");
+    LLVMValueRef a64 = LLVMBuildIntCast2(w->b, a, w->i64, t->is_signed, "");
+    LLVMValueRef r = kj_call(w, "kj_rt_ipow", w->i64, 2, (LLVMTypeRef[]){w->i64, w->i64},
+                             (LLVMValueRef[]){a64, b});
+    return LLVMBuildIntCast2(w->b, r, kj_lltype(w, t), t->is_signed, "");
+}
+
+/* x ** y in the runtime (CPython's algorithm, in double precision), with
+ * CPython's errors. */
+static LLVMValueRef complex_pow(kj_lw *w, LLVMValueRef x, LLVMValueRef y, const kj_type *t) {
+    LLVMTypeRef d = LLVMDoubleTypeInContext(w->ctx), ft = kj_lltype(w, kj_float(t->bits / 2));
+    LLVMValueRef out = kj_entry_alloca(w, LLVMArrayType2(d, 2), "cpow");
+    LLVMValueRef args[5];
+    for (unsigned i = 0; i < 4; i++)
+        args[i] = LLVMBuildFPCast(w->b, LLVMBuildExtractValue(w->b, i < 2 ? x : y, i % 2, ""), d, "");
+    args[4] = out;
+    LLVMValueRef status = kj_call(w, "kj_rt_cpow", w->i32, 5, (LLVMTypeRef[]){d, d, d, d, w->ptr}, args);
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, status, LLVMConstInt(w->i32, 1, 0), ""),
+                PyExc_ZeroDivisionError, "0.0 to a negative or complex power");
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, status, LLVMConstInt(w->i32, 2, 0), ""),
+                PyExc_OverflowError, "complex exponentiation");
+    LLVMValueRef re = LLVMBuildLoad2(w->b, d, out, "");
+    LLVMValueRef im = LLVMBuildLoad2(w->b, d, LLVMBuildGEP2(w->b, d, out, (LLVMValueRef[]){LLVMConstInt(w->i64, 1, 0)}, 1, ""), "");
+    return complex_make(w, t, LLVMBuildFPCast(w->b, re, ft, ""), LLVMBuildFPCast(w->b, im, ft, ""));
+}
+
+static LLVMValueRef complex_arith(kj_lw *w, kj_op op, LLVMValueRef x, LLVMValueRef y,
+                                  const kj_type *t, kj_node *at) {
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef a = LLVMBuildExtractValue(b, x, 0, ""), bi = LLVMBuildExtractValue(b, x, 1, "");
+    LLVMValueRef c = LLVMBuildExtractValue(b, y, 0, ""), d = LLVMBuildExtractValue(b, y, 1, "");
+#define F(e) kj_fm(w, e)
+    switch (op) {
+    case KJ_OP_ADD: return complex_make(w, t, F(LLVMBuildFAdd(b, a, c, "")), F(LLVMBuildFAdd(b, bi, d, "")));
+    case KJ_OP_SUB: return complex_make(w, t, F(LLVMBuildFSub(b, a, c, "")), F(LLVMBuildFSub(b, bi, d, "")));
+    case KJ_OP_MUL:
+        return complex_make(w, t, F(LLVMBuildFSub(b, F(LLVMBuildFMul(b, a, c, "")), F(LLVMBuildFMul(b, bi, d, "")), "")),
+                            F(LLVMBuildFAdd(b, F(LLVMBuildFMul(b, a, d, "")), F(LLVMBuildFMul(b, bi, c, "")), "")));
+    case KJ_OP_DIV: {
+        LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(c));
+        kj_raise_if(w, LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, c, zero, ""),
+                                    LLVMBuildFCmp(b, LLVMRealOEQ, d, zero, ""), ""),
+                    PyExc_ZeroDivisionError, "complex division by zero");
+        return kj_complex_divide(w, x, y, t, true);   /* CPython's algorithm: 3 / 1e300j is -3e-300j */
+    }
+    case KJ_OP_POW: return complex_pow(w, x, y, t);
+    default:
+        kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL,
+                "this operator is not supported for complex numbers yet");
+        return LLVMGetUndef(kj_lltype(w, t));
+    }
+#undef F
+}
+
+LLVMValueRef kj_arith(kj_lw *w, kj_node *at, kj_op op, LLVMValueRef a, LLVMValueRef b,
+                      const kj_type *t) {
+    LLVMBuilderRef bd = w->b;
+    if (t->kind == KJ_T_COMPLEX)
+        return complex_arith(w, op, a, b, t, at);
+    if (t->kind == KJ_T_FLOAT) {
+        switch (op) {
+        case KJ_OP_ADD: return kj_fm(w, LLVMBuildFAdd(bd, a, b, ""));
+        case KJ_OP_SUB: return kj_fm(w, LLVMBuildFSub(bd, a, b, ""));
+        case KJ_OP_MUL: return kj_fm(w, LLVMBuildFMul(bd, a, b, ""));
+        case KJ_OP_DIV:
+            if (!w->inst->opts.numpy_errors)
+                kj_raise_if(w, LLVMBuildFCmp(bd, LLVMRealOEQ, b, LLVMConstNull(LLVMTypeOf(b)), ""),
+                            PyExc_ZeroDivisionError, "float division by zero");
+            return kj_fm(w, LLVMBuildFDiv(bd, a, b, ""));
+        case KJ_OP_FLOORDIV:
+        case KJ_OP_MOD: return float_floordiv_mod(w, op, a, b);
+        case KJ_OP_POW:
+            if (LLVMTypeOf(b) == w->i64)
+                b = LLVMBuildSIToFP(bd, b, LLVMTypeOf(a), "");
+            return kj_fm(w, kj_call_intrinsic(w, "llvm.pow", LLVMTypeOf(a), 2, (LLVMValueRef[]){a, b}));
+        default: break;
+        }
+    } else if (t->kind == KJ_T_INT || t->kind == KJ_T_BOOL) {
+        bool s = t->kind == KJ_T_INT && t->is_signed;
+        switch (op) {
+        case KJ_OP_ADD: return LLVMBuildAdd(bd, a, b, "");
+        case KJ_OP_SUB: return LLVMBuildSub(bd, a, b, "");
+        case KJ_OP_MUL: return LLVMBuildMul(bd, a, b, "");
+        case KJ_OP_FLOORDIV:
+        case KJ_OP_MOD: return int_floordiv_mod(w, op, a, b, t);
+        case KJ_OP_POW: return int_pow(w, a, b, t);
+        case KJ_OP_BITAND: return LLVMBuildAnd(bd, a, b, "");
+        case KJ_OP_BITOR: return LLVMBuildOr(bd, a, b, "");
+        case KJ_OP_BITXOR: return LLVMBuildXor(bd, a, b, "");
+        case KJ_OP_LSHIFT:
+        case KJ_OP_RSHIFT: {
+            LLVMTypeRef it = LLVMTypeOf(a);
+            unsigned bits = LLVMGetIntTypeWidth(it);
+            LLVMValueRef zero = LLVMConstNull(it);
+            if (s)
+                kj_raise_if(w, LLVMBuildICmp(bd, LLVMIntSLT, b, zero, ""), PyExc_ValueError,
+                            "negative shift count");
+            LLVMValueRef big = LLVMBuildICmp(bd, LLVMIntUGE, b, LLVMConstInt(it, bits, 0), "");
+            LLVMValueRef sb = LLVMBuildSelect(bd, big, LLVMConstInt(it, bits - 1, 0), b, "");
+            if (op == KJ_OP_LSHIFT)
+                return LLVMBuildSelect(bd, big, zero, LLVMBuildShl(bd, a, sb, ""), "");
+            if (s)
+                return LLVMBuildAShr(bd, a, sb, "");
+            return LLVMBuildSelect(bd, big, zero, LLVMBuildLShr(bd, a, sb, ""), "");
+        }
+        default: break;
+        }
+    }
+    kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL,
+            "this operator is not supported for %s", t->name);
+    return LLVMGetUndef(kj_lltype(w, t));
+}
+
+static LLVMValueRef lower_binop(kj_lw *w, kj_node *n) {
+    const kj_type *ta = n->kids[0]->type, *tb = n->kids[1]->type, *t = n->type;
+    LLVMValueRef a = kj_lower_expr(w, n->kids[0]);
+    /* x ** 2 and x ** 3 with a constant exponent: multiplications */
+    kj_node *e = n->kids[1];
+    if (n->op == KJ_OP_POW && e->kind == KJ_E_CONST && kj_is_intlike(e->type) &&
+        (e->ival == 2 || e->ival == 3) && t->kind != KJ_T_BOOL) {
+        LLVMValueRef x = kj_cast(w, a, ta, t);
+        LLVMValueRef sq = kj_arith(w, n, KJ_OP_MUL, x, x, t);
+        return e->ival == 2 ? sq : kj_arith(w, n, KJ_OP_MUL, sq, x, t);
+    }
+    LLVMValueRef b = kj_lower_expr(w, n->kids[1]);
+    if (n->op == KJ_OP_DIV && kj_is_intlike(ta) && kj_is_intlike(tb)) {
+        if (!w->inst->opts.numpy_errors)
+            kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, b, LLVMConstNull(LLVMTypeOf(b)), ""),
+                        PyExc_ZeroDivisionError, "division by zero");
+        return kj_arith(w, n, n->op, kj_cast(w, a, ta, t), kj_cast(w, b, tb, t), t);
+    }
+    if (n->op == KJ_OP_POW && kj_is_intlike(tb) && t->kind != KJ_T_COMPLEX)
+        return kj_arith(w, n, n->op, kj_cast(w, a, ta, t),
+                        kj_cast(w, b, tb, t->kind == KJ_T_FLOAT ? t : KJ_I64), t);
+    return kj_arith(w, n, n->op, kj_cast(w, a, ta, t), kj_cast(w, b, tb, t), t);
+}
+
+static LLVMValueRef lower_unary(kj_lw *w, kj_node *n) {
+    const kj_type *ta = n->kids[0]->type, *t = n->type;
+    LLVMValueRef a = kj_lower_expr(w, n->kids[0]);
+    if (n->op == KJ_OP_NOT)
+        return LLVMBuildNot(w->b, kj_truth(w, a, ta), "");
+    a = kj_cast(w, a, ta, t);
+    switch (n->op) {
+    case KJ_OP_POS: return a;
+    case KJ_OP_INVERT: return LLVMBuildNot(w->b, a, "");
+    case KJ_OP_NEG:
+        if (t->kind == KJ_T_FLOAT)
+            return kj_fm(w, LLVMBuildFNeg(w->b, a, ""));
+        if (t->kind == KJ_T_COMPLEX)
+            return complex_make(w, t, kj_fm(w, LLVMBuildFNeg(w->b, LLVMBuildExtractValue(w->b, a, 0, ""), "")),
+                                kj_fm(w, LLVMBuildFNeg(w->b, LLVMBuildExtractValue(w->b, a, 1, ""), "")));
+        return LLVMBuildNeg(w->b, a, "");
+    default: return a;
+    }
+}
+
+static LLVMValueRef compare_one(kj_lw *w, kj_op op, LLVMValueRef a, const kj_type *ta,
+                                LLVMValueRef b, const kj_type *tb);
+
+/* Python's tuple comparison: the first pair of elements that differ decides
+ * (with the operator); when one tuple is a prefix of the other, the lengths
+ * do. Built from the last element back as selects: every element is already
+ * a value, and a NaN pair "differs" and compares false, as in CPython. */
+static LLVMValueRef compare_tuples(kj_lw *w, kj_op op, LLVMValueRef a, const kj_type *ta,
+                                   LLVMValueRef b, const kj_type *tb) {
+    int na = ta->n, nb = tb->n, n = na < nb ? na : nb;
+    bool by_length = op == KJ_OP_EQ   ? na == nb
+                     : op == KJ_OP_NE ? na != nb
+                     : op == KJ_OP_LT ? na < nb
+                     : op == KJ_OP_LE ? na <= nb
+                     : op == KJ_OP_GT ? na > nb
+                                      : na >= nb;
+    LLVMValueRef r = LLVMConstInt(w->i1, by_length, 0);
+    if ((op == KJ_OP_EQ || op == KJ_OP_NE) && na != nb)
+        return r;
+    for (int i = n - 1; i >= 0; i--) {
+        LLVMValueRef x = LLVMBuildExtractValue(w->b, a, (unsigned)i, "");
+        LLVMValueRef y = LLVMBuildExtractValue(w->b, b, (unsigned)i, "");
+        const kj_type *tx = ta->elems[i], *ty = tb->elems[i];
+        LLVMValueRef same = compare_one(w, KJ_OP_EQ, x, tx, y, ty);
+        LLVMValueRef decided = op == KJ_OP_EQ ? LLVMConstInt(w->i1, 0, 0)
+                               : op == KJ_OP_NE ? LLVMConstInt(w->i1, 1, 0)
+                                                : compare_one(w, op, x, tx, y, ty);
+        r = LLVMBuildSelect(w->b, same, r, decided, "");
+    }
+    return r;
+}
+
+static LLVMValueRef compare_one(kj_lw *w, kj_op op, LLVMValueRef a, const kj_type *ta,
+                                LLVMValueRef b, const kj_type *tb) {
+    if (ta->kind == KJ_T_TUPLE && tb->kind == KJ_T_TUPLE && op >= KJ_OP_EQ && op <= KJ_OP_GE)
+        return compare_tuples(w, op, a, ta, b, tb);
+    if (ta->kind == KJ_T_NONE || tb->kind == KJ_T_NONE || op == KJ_OP_IS || op == KJ_OP_ISNOT) {
+        /* x is None / x == None: true when x is None (or an empty optional) */
+        bool want_none = op == KJ_OP_IS || op == KJ_OP_EQ;
+        LLVMValueRef is_none;
+        const kj_type *other = ta->kind == KJ_T_NONE ? tb : ta;
+        LLVMValueRef ov = ta->kind == KJ_T_NONE ? b : a;
+        if (ta->kind == KJ_T_NONE && tb->kind == KJ_T_NONE)
+            is_none = LLVMConstInt(w->i1, 1, 0);
+        else if (other->kind == KJ_T_OPTIONAL)
+            is_none = LLVMBuildNot(w->b, LLVMBuildExtractValue(w->b, ov, 0, ""), "");
+        else if (ta->kind != KJ_T_NONE && tb->kind != KJ_T_NONE)
+            /* `is` between numbers: identity of small values, as equality */
+            return compare_one(w, op == KJ_OP_IS ? KJ_OP_EQ : KJ_OP_NE, a, ta, b, tb);
+        else
+            is_none = LLVMConstInt(w->i1, 0, 0);
+        return want_none ? is_none : LLVMBuildNot(w->b, is_none, "");
+    }
+    if (ta->kind == KJ_T_OPTIONAL || tb->kind == KJ_T_OPTIONAL) {
+        const kj_type *va = ta->kind == KJ_T_OPTIONAL ? ta->elem : ta, *vb = tb->kind == KJ_T_OPTIONAL ? tb->elem : tb;
+        return compare_one(w, op, kj_cast(w, a, ta, va), va, kj_cast(w, b, tb, vb), vb);
+    }
+    const kj_type *t = kj_promote(ta, tb);
+    if (kj_is_intlike(ta) && kj_is_intlike(tb) && t->kind != KJ_T_FLOAT)
+        t = t->kind == KJ_T_INT && !t->is_signed ? t : KJ_I64;
+    a = kj_cast(w, a, ta, t);
+    b = kj_cast(w, b, tb, t);
+    if (t->kind == KJ_T_COMPLEX) {
+        const kj_type *ft = kj_float(t->bits / 2);
+        LLVMValueRef re = compare_one(w, KJ_OP_EQ, LLVMBuildExtractValue(w->b, a, 0, ""), ft,
+                                      LLVMBuildExtractValue(w->b, b, 0, ""), ft);
+        LLVMValueRef im = compare_one(w, KJ_OP_EQ, LLVMBuildExtractValue(w->b, a, 1, ""), ft,
+                                      LLVMBuildExtractValue(w->b, b, 1, ""), ft);
+        LLVMValueRef eq = LLVMBuildAnd(w->b, re, im, "");
+        return op == KJ_OP_EQ ? eq : LLVMBuildNot(w->b, eq, "");
+    }
+    if (t->kind == KJ_T_FLOAT) {
+        static const LLVMRealPredicate p[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
+                                              LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+        return LLVMBuildFCmp(w->b, p[op - KJ_OP_EQ], a, b, "");
+    }
+    bool s = t->kind == KJ_T_INT && t->is_signed;
+    static const LLVMIntPredicate ps[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate pu[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+    return LLVMBuildICmp(w->b, (s ? ps : pu)[op - KJ_OP_EQ], a, b, "");
+}
+
+/* a < b < c: each operand evaluated once, stopping at the first false. */
+static LLVMValueRef lower_compare(kj_lw *w, kj_node *n) {
+    LLVMValueRef a = kj_lower_expr(w, n->kids[0]);
+    if (n->nkids == 2)
+        return compare_one(w, n->ops[0], a, n->kids[0]->type, kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
+    LLVMValueRef result = kj_entry_alloca(w, w->i1, "chain");
+    LLVMBasicBlockRef exit = kj_new_bb(w, "cmp.exit");
+    for (int i = 1; i < n->nkids; i++) {
+        LLVMValueRef b = kj_lower_expr(w, n->kids[i]);
+        LLVMValueRef r = compare_one(w, n->ops[i - 1], a, n->kids[i - 1]->type, b, n->kids[i]->type);
+        LLVMBuildStore(w->b, r, result);
+        if (i + 1 < n->nkids) {
+            LLVMBasicBlockRef next = kj_new_bb(w, "cmp.next");
+            LLVMBuildCondBr(w->b, r, next, exit);
+            LLVMPositionBuilderAtEnd(w->b, next);
+        }
+        a = b;
+    }
+    LLVMBuildBr(w->b, exit);
+    LLVMPositionBuilderAtEnd(w->b, exit);
+    return LLVMBuildLoad2(w->b, w->i1, result, "");
+}
+
+/* `a or b` / `a and b` give an operand (converted to the unified type);
+ * `x if c else y` one branch. Both through a slot that mem2reg removes. */
+static LLVMValueRef lower_choice(kj_lw *w, kj_node *n) {
+    const kj_type *t = n->type;
+    LLVMValueRef slot = kj_entry_alloca(w, kj_lltype(w, t), "choice");
+    LLVMBasicBlockRef exit = kj_new_bb(w, "choice.exit");
+    if (n->kind == KJ_E_IFEXP) {
+        LLVMValueRef c = kj_truth(w, kj_lower_expr(w, n->kids[0]), n->kids[0]->type);
+        LLVMBasicBlockRef yes = kj_new_bb(w, "ifexp.then"), no = kj_new_bb(w, "ifexp.else");
+        LLVMBuildCondBr(w->b, c, yes, no);
+        for (int k = 1; k <= 2; k++) {
+            LLVMPositionBuilderAtEnd(w->b, k == 1 ? yes : no);
+            LLVMBuildStore(w->b, kj_cast(w, kj_lower_expr(w, n->kids[k]), n->kids[k]->type, t), slot);
+            LLVMBuildBr(w->b, exit);
+        }
+    } else {
+        for (int i = 0; i < n->nkids; i++) {
+            LLVMValueRef v = kj_lower_expr(w, n->kids[i]);
+            LLVMBuildStore(w->b, kj_cast(w, v, n->kids[i]->type, t), slot);
+            if (i + 1 == n->nkids) {
+                LLVMBuildBr(w->b, exit);
+                break;
+            }
+            LLVMValueRef truth = kj_truth(w, v, n->kids[i]->type);
+            LLVMBasicBlockRef next = kj_new_bb(w, "boolop.next");
+            if (n->op == KJ_OP_OR)
+                LLVMBuildCondBr(w->b, truth, exit, next);
+            else
+                LLVMBuildCondBr(w->b, truth, next, exit);
+            LLVMPositionBuilderAtEnd(w->b, next);
+        }
+    }
+    LLVMPositionBuilderAtEnd(w->b, exit);
+    return LLVMBuildLoad2(w->b, kj_lltype(w, t), slot, "");
+}
+
+static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
+    int nargs = n->nkids - 1;
+    LLVMValueRef args[nargs + 1];
+    int first = 0;   /* arguments given out of the callee's order go first, in the source's */
+    for (; n->arg_order && n->arg_order[first] >= 0; first++)
+        args[n->arg_order[first] - 1] = kj_lower_expr(w, n->kids[n->arg_order[first]]);
+    for (int i = first; i < nargs; i++)
+        args[i] = kj_lower_expr(w, n->kids[i + 1]);
+    if (n->aux) {   /* another kiln function, compiled in this unit */
+        kj_instance *callee = n->aux;
+        LLVMValueRef ret = kj_entry_alloca(w, kj_lltype(w, callee->ret), "ret");
+        LLVMValueRef cargs[nargs + 1];
+        cargs[0] = ret;
+        for (int i = 0; i < nargs; i++)
+            cargs[i + 1] = kj_cast(w, args[i], n->kids[i + 1]->type, callee->args[i]);
+        LLVMValueRef st = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(callee->llfn), callee->llfn,
+                                         cargs, (unsigned)nargs + 1, "");
+        kj_check_status(w, st);
+        return kj_nrt_temp(w, LLVMBuildLoad2(w->b, kj_lltype(w, callee->ret), ret, ""), callee->ret);
+    }
+    return kj_lower_builtin(w, n, args);
+}
+
+static LLVMValueRef lower_attr(kj_lw *w, kj_node *n) {
+    const kj_type *t = n->kids[0]->type;
+    LLVMValueRef v = kj_lower_expr(w, n->kids[0]);
+    const char *a = n->name;
+    if (t->kind == KJ_T_ARRAY) {
+        if (strcmp(a, "shape") == 0 || strcmp(a, "strides") == 0) {
+            LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, n->type));
+            for (int i = 0; i < t->ndim; i++)
+                tup = LLVMBuildInsertValue(w->b, tup, kj_array_field(w, v, a[1] == 'h' ? 2 : 3, i),
+                                           (unsigned)i, "");
+            return tup;
+        }
+        if (strcmp(a, "ndim") == 0)
+            return LLVMConstInt(w->i64, (unsigned)t->ndim, 0);
+        if (strcmp(a, "itemsize") == 0)
+            return LLVMConstInt(w->i64, LLVMABISizeOfType(LLVMGetModuleDataLayout(w->mod),
+                                                          kj_llmemtype(w, t->elem)), 0);
+        if (strcmp(a, "size") == 0) {
+            LLVMValueRef s = LLVMConstInt(w->i64, 1, 0);
+            for (int i = 0; i < t->ndim; i++)
+                s = LLVMBuildMul(w->b, s, kj_array_field(w, v, 2, i), "");
+            return s;
+        }
+        if (strcmp(a, "T") == 0) {
+            /* shape and strides reversed */
+            LLVMValueRef shape = LLVMBuildExtractValue(w->b, v, 2, ""), strides = LLVMBuildExtractValue(w->b, v, 3, "");
+            LLVMValueRef ns = LLVMGetUndef(LLVMTypeOf(shape)), nt = LLVMGetUndef(LLVMTypeOf(strides));
+            for (int i = 0; i < t->ndim; i++) {
+                ns = LLVMBuildInsertValue(w->b, ns, LLVMBuildExtractValue(w->b, shape, (unsigned)(t->ndim - 1 - i), ""), (unsigned)i, "");
+                nt = LLVMBuildInsertValue(w->b, nt, LLVMBuildExtractValue(w->b, strides, (unsigned)(t->ndim - 1 - i), ""), (unsigned)i, "");
+            }
+            LLVMValueRef r = LLVMBuildInsertValue(w->b, v, ns, 2, "");
+            return LLVMBuildInsertValue(w->b, r, nt, 3, "");
+        }
+    }
+    if (t->kind == KJ_T_COMPLEX)
+        return LLVMBuildExtractValue(w->b, v, a[0] == 'r' ? 0 : 1, "");
+    /* .real / .imag of a real number */
+    return a[0] == 'r' ? v : LLVMConstNull(kj_lltype(w, t));
+}
+
+static LLVMValueRef lower_expr_inner(kj_lw *w, kj_node *n) {
+    const kj_type *t = n->type;
+    switch (n->kind) {
+    case KJ_E_CONST:
+        switch (t->kind) {
+        case KJ_T_BOOL: return LLVMConstInt(w->i1, (unsigned long long)n->ival, 0);
+        case KJ_T_INT: return cint(w, t, n->ival);
+        case KJ_T_FLOAT: return cfloat(w, t, n->fval);
+        case KJ_T_COMPLEX: {
+            const kj_type *ft = kj_float(t->bits / 2);
+            return LLVMConstNamedStruct(kj_lltype(w, t), (LLVMValueRef[]){cfloat(w, ft, n->fval), cfloat(w, ft, n->fval2)}, 2);
+        }
+        case KJ_T_ARRAY: return kj_np_frozen(w, n);
+        default: return LLVMConstInt(w->i8, 0, 0);
+        }
+    case KJ_E_LOCAL:
+        if (n->may_be_unbound && w->bound && w->bound[n->slot]) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "cannot access local variable '%s' where it is not associated with a value",
+                     w->f->locals[n->slot].name);
+            kj_raise_if(w, LLVMBuildNot(w->b, LLVMBuildLoad2(w->b, w->i1, w->bound[n->slot], ""), ""),
+                        PyExc_UnboundLocalError, msg);
+        }
+        return LLVMBuildLoad2(w->b, kj_lltype(w, t), w->slots[n->slot], w->f->locals[n->slot].name);
+    case KJ_E_UNWRAP: {   /* Numba's message, for the None a caller passed */
+        const kj_type *ot = n->kids[0]->type;
+        LLVMValueRef o = kj_lower_expr(w, n->kids[0]);
+        if (ot->kind != KJ_T_OPTIONAL)
+            return kj_cast(w, o, ot, t);
+        char msg[sizeof ot->elem->name + 32];
+        snprintf(msg, sizeof msg, "expected %s, got None", ot->elem->name);
+        kj_raise_if(w, LLVMBuildNot(w->b, LLVMBuildExtractValue(w->b, o, 0, "present"), ""), PyExc_TypeError, msg);
+        return kj_cast(w, LLVMBuildExtractValue(w->b, o, 1, ""), ot->elem, t);
+    }
+    case KJ_E_BINOP: return lower_binop(w, n);
+    case KJ_E_UNARY: return lower_unary(w, n);
+    case KJ_E_COMPARE: return lower_compare(w, n);
+    case KJ_E_BOOLOP:
+    case KJ_E_IFEXP: return lower_choice(w, n);
+    case KJ_E_CALL: return lower_call(w, n);
+    case KJ_E_METHOD: {   /* conjugate() */
+        LLVMValueRef v = kj_cast(w, kj_lower_expr(w, n->kids[0]), n->kids[0]->type, t);
+        if (t->kind != KJ_T_COMPLEX)
+            return v;
+        return LLVMBuildInsertValue(w->b, v, kj_fm(w, LLVMBuildFNeg(w->b, LLVMBuildExtractValue(w->b, v, 1, ""), "")), 1, "");
+    }
+    case KJ_E_ATTR: return lower_attr(w, n);
+    case KJ_E_INDEX: return kj_lower_index(w, n);
+    case KJ_E_FUNC:   /* a kiln function as a value: its type says which */
+        return LLVMConstInt(w->i8, 0, 0);
+    case KJ_E_TUPLE: {
+        LLVMValueRef tup = LLVMGetUndef(kj_lltype(w, t));
+        for (int i = 0; i < n->nkids; i++)
+            tup = LLVMBuildInsertValue(w->b, tup, kj_lower_expr(w, n->kids[i]), (unsigned)i, "");
+        return tup;
+    }
+    default:
+        kj_fail(&w->u->err, KJ_ERR_INTERNAL, n->line, n->col, NULL, "internal: cannot lower this expression");
+        return LLVMGetUndef(w->i8);
+    }
+}
+
+LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
+    kj_at(w, n);
+    if (kj_np_lowers(n))
+        return kj_np_lower(w, n);
+    if (kj_list_lowers(n))
+        return kj_list_lower(w, n);
+    if (kj_dict_lowers(n))
+        return kj_dict_lower(w, n);
+    if (kj_set_lowers(n))
+        return kj_set_lower(w, n);
+    if (kj_str_lowers(n))
+        return kj_str_lower(w, n);
+    const kj_callable *k = kj_callable_of_call(n);   /* callables.h */
+    if (k)
+        return kj_callable_fits_target(w, k, n) ? k->lower(w, n) : LLVMGetUndef(kj_lltype(w, n->type));
+    return lower_expr_inner(w, n);
+}

@@ -1,0 +1,31 @@
+/* strings: string constants, f-strings and print() in compiled code.
+ * A str value is a pointer to NUL-terminated UTF-8: a constant of the
+ * module, or text an f-string formatted into one of the runtime's
+ * per-thread buffers (rt_print.c), valid until a few more f-strings are
+ * made on the thread: long enough for print and raise, which use it at
+ * once. Strings can be printed, raised, compared with == and !=, and held
+ * in variables; not stored in arrays, lists or tuples, nor returned. */
+#ifndef KILN_JIT_STRINGS_H
+#define KILN_JIT_STRINGS_H
+
+#include "jit/numpy/infer_np.h"
+
+/* ---- inference ---- */
+const kj_type *kj_str_expr_type(kj_infer_ctx *c, kj_node *n);   /* FSTRING, FORMAT */
+/* print(...): handled false for other calls. */
+const kj_type *kj_str_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
+                                const kj_type *const *args, bool *handled);
+
+/* ---- lowering ---- */
+bool kj_str_lowers(const kj_node *n);
+LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n);
+/* a == b of two strings, as an i1. */
+LLVMValueRef kj_str_equal(kj_lw *w, LLVMValueRef a, LLVMValueRef b);
+/* raise E(f"...") */
+void kj_str_raise(kj_lw *w, kj_node *s);
+/* Raises cls(v) for v a number or a tuple of numbers of type t, as Python
+ * would (KeyError(5) reads 5, not '5'): v's repr goes to the runtime,
+ * marked, and becomes the value again (runtime.c). */
+void kj_str_raise_value(kj_lw *w, PyObject *cls, LLVMValueRef v, const kj_type *t);
+
+#endif

@@ -1,0 +1,111 @@
+/* infer_np / lower_np*: NumPy inside compiled code. Inference (infer.c)
+ * hands calls of np.* functions, arithmetic and comparisons with arrays,
+ * array methods and attributes, and indexing with arrays to infer_np.c;
+ * lowering (lower*.c) hands the same nodes to lower_np*.c. Element types of
+ * array expressions are NumPy's own: the compiler asks NumPy which dtype a
+ * ufunc gives for the operand types (np_dtype.c). */
+#ifndef KILN_JIT_INFER_NP_H
+#define KILN_JIT_INFER_NP_H
+
+#include "jit/lower/lower.h"
+#include "jit/numpy/np_funcs.h"
+
+/* ---- inference (infer.c gives these to infer_np.c) ---- */
+
+typedef struct kj_infer_ctx kj_infer_ctx;
+/* The type of n (inferring it), or NULL. */
+const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n);
+/* The type of n as a value: when n is an Optional, n becomes a
+ * KJ_E_UNWRAP of what it was, typed as the Optional's value. */
+const kj_type *kj_infer_value(kj_infer_ctx *c, kj_node *n);
+/* A typing problem at n: an error when inference is strict, NULL always. */
+const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what);
+
+/* np.* calls (any: scalar ufunc calls are passed on to the builtins). */
+const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n);
+/* a OP b, -a, a < b, with an array operand. */
+const kj_type *kj_np_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b);
+const kj_type *kj_np_unary_type(kj_infer_ctx *c, kj_node *n, const kj_type *a);
+/* Methods and attributes of arrays (NULL with handled false when not an array). */
+const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
+const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled);
+/* a[mask], a[int_array], a[:, int_array] (one among slices), a[i, j] (an
+ * integer array per axis, or a tuple of them): the type, or NULL with
+ * handled false for other indices. */
+const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, bool *handled);
+/* Whether typed index node n is a[i, j] or a[t] of that kind (the points). */
+bool kj_np_is_point_index(const kj_node *n);
+/* Index node n (typed) as a[:, idx]: one array among slices. The axis the
+ * array takes positions along, or -1 when n is not of that form. */
+int kj_np_gather_axis(const kj_node *n);
+
+/* A typing problem at n with a formatted message: returns NULL from the
+ * caller (the typings of np.* calls, lists and strings share it). */
+#define KJ_INFER_FAIL(c, n, hint, ...)                                  \
+    do {                                                                \
+        char what_[1200];                                               \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                     \
+        return kj_infer_problem(c, n, hint, what_);                     \
+    } while (0)
+/* What the typings of np.* calls (infer_np*.c) share: the type of an
+ * argument that is a value (not a dtype); whether every keyword of a is
+ * one of names (NULL-terminated). */
+const kj_type *kj_np_arg_type(kj_infer_ctx *c, kj_node *k);
+bool kj_np_only_keywords(const kj_np_args *a, const char *const *names);
+/* The number of dimensions a shape of type t gives (an int: 1, a tuple of
+ * ints: its length), or -1 when t is not a shape. */
+int kj_np_shape_ndim(const kj_type *t);
+/* k is a constant True or False (a flag compiled code needs to know). */
+bool kj_np_const_bool(const kj_node *k);
+/* A new C array of the products of arrays x and y's elements (NumPy's
+ * multiply dtype) with the larger of their numbers of dimensions, or a
+ * failure naming np.m. */
+const kj_type *kj_np_product_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *x, const kj_type *y);
+/* NumPy's sorting, searching and counting functions (infer_np_sort.c):
+ * the type, or NULL with *handled false when m is not one of them. */
+const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
+/* np.take_along_axis, np.fill_diagonal and np.broadcast_to
+ * (infer_np_place.c): the type, or NULL with *handled false when m is not
+ * one of them. */
+const kj_type *kj_np_place_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
+/* np.concatenate, stack, hstack, vstack / row_stack and column_stack of a
+ * tuple of arrays (infer_np_join.c). */
+const kj_type *kj_np_join_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
+/* The arguments after the array of sort / argsort from `first` on, when
+ * they ask for what Kiln does not do (a message), or NULL. */
+const char *kj_np_sort_args_refused(const kj_np_args *a, int first, int ndim);
+/* np.linalg's functions (infer_np_linalg.c), by their own names (the
+ * front end drops "linalg."): the type, or NULL with *handled false when m
+ * is not one of them. */
+const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
+/* Whether m names one of np.linalg's functions that compiled code knows. */
+bool kj_np_is_linalg(const char *m);
+/* np.linalg.norm's ord (cond's p), a constant or absent: its KJ_NORM_*
+ * kind and number; false when it is neither. */
+bool kj_np_norm_order(const kj_node *k, int32_t *kind, double *p);
+
+/* ---- lowering ---- */
+
+/* Whether lower_np handles this node (decided from the inferred types). */
+bool kj_np_lowers(const kj_node *n);
+LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n);
+/* target[...] = v where target is a view (slice assignment) or a masked /
+ * integer-array index. */
+bool kj_np_lowers_store(const kj_node *target);
+void kj_np_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
+/* target[...] = value where value is an array expression (a[1:-1] = b * c):
+ * evaluated straight into the target's view, with no temporary array
+ * unless the view overlaps an operand (checked at run time). */
+bool kj_np_stores_ewise(const kj_node *target, const kj_node *value);
+void kj_np_store_ewise(kj_lw *w, kj_node *target, kj_node *value);
+/* Statement s, when it is a pure expression holding several whole-array
+ * reductions of one array (np.sum(a) + a.max() + np.mean(a)): they are
+ * computed in one pass over it (lower_np_group.c). begin returns NULL
+ * when s is not such a statement; end takes what begin returned. */
+typedef struct kj_np_group kj_np_group;
+kj_np_group *kj_np_group_begin(kj_lw *w, kj_node *s);
+void kj_np_group_end(kj_lw *w, kj_np_group *g);
+/* target OP= value where target is an array: in place, as NumPy. */
+void kj_np_augassign(kj_lw *w, kj_node *s);
+
+#endif

@@ -1,0 +1,107 @@
+/* lower_np_ndindex: `for` loops over np.ndindex(shape) and np.ndenumerate(a).
+ * The loop counts t over the positions (the product of the lengths, 1 for
+ * no dimension), and the index of position t, in C order as NumPy walks
+ * them (the last axis fastest), is kept in a counter that carries like an
+ * odometer: `for` loops and comprehensions take their items in turn, t = 0,
+ * 1, 2, ... (lower.h), and the next index is an increment and a compare.
+ * Unravelling each t by division made a sum over np.ndindex of a
+ * 1000x1000 array 3 times slower than Numba's. */
+#include "jit/lower/lower.h"
+
+#include <Python.h>
+
+static int ndim_of(const kj_iter *s) {
+    return s->type->kind == KJ_T_NDENUMERATE ? s->type->elem->ndim : s->type->ndim;
+}
+
+static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
+
+/* The lengths of the iteration's dimensions, into dims. */
+static void lengths(kj_lw *w, kj_iter *s, LLVMValueRef *dims) {
+    for (int k = 0; k < ndim_of(s); k++)
+        dims[k] = s->type->kind == KJ_T_NDENUMERATE ? kj_array_field(w, s->value, 2, k)
+                                                     : LLVMBuildExtractValue(w->b, s->value, (unsigned)k, "");
+}
+
+static LLVMValueRef counter_at(kj_lw *w, kj_iter *s, int k) {
+    LLVMValueRef at[2] = {c64(w, 0), c64(w, k)};
+    return LLVMBuildGEP2(w->b, LLVMArrayType2(w->i64, (uint64_t)ndim_of(s)), s->position, at, 2, "");
+}
+
+LLVMValueRef kj_nd_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
+    int nd = ndim_of(s);
+    if (s->type->kind == KJ_T_NDENUMERATE) {
+        s->value = kj_lower_expr(w, n->kids[1]);
+    } else {   /* the lengths, from a shape tuple or from ints, kept as an [nd x i64] */
+        s->value = LLVMGetUndef(LLVMArrayType2(w->i64, (uint64_t)nd));
+        unsigned k = 0;
+        for (int i = 1; i < n->nkids; i++) {
+            const kj_type *at = n->kids[i]->type;
+            LLVMValueRef v = kj_lower_expr(w, n->kids[i]);
+            int parts = at->kind == KJ_T_TUPLE ? at->n : 1;
+            for (int e = 0; e < parts; e++) {
+                LLVMValueRef d = at->kind == KJ_T_TUPLE
+                                     ? kj_cast(w, LLVMBuildExtractValue(w->b, v, (unsigned)e, ""), at->elems[e], KJ_I64)
+                                     : kj_cast(w, v, at, KJ_I64);
+                kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, d, c64(w, 0), ""), PyExc_ValueError,
+                            "negative dimensions are not allowed");
+                s->value = LLVMBuildInsertValue(w->b, s->value, d, k++, "");
+            }
+        }
+    }
+    s->position = kj_entry_alloca(w, LLVMArrayType2(w->i64, (uint64_t)(nd > 0 ? nd : 1)), "nd.index");
+    LLVMValueRef dims[nd > 0 ? nd : 1], count = c64(w, 1);
+    lengths(w, s, dims);
+    for (int k = 0; k < nd; k++) {
+        LLVMBuildStore(w->b, c64(w, 0), counter_at(w, s, k));
+        count = LLVMBuildMul(w->b, count, dims[k], "");
+    }
+    return count;
+}
+
+/* The counter, now at idx, to the next position: the last axis one up, and
+ * where it reaches its length, 0 and a carry into the axis before. Branches,
+ * taken rarely, rather than selects: a select would put the compare on the
+ * loop's chain of dependences, three cycles a position instead of one. */
+static void step_counter(kj_lw *w, kj_iter *s, LLVMValueRef *idx, LLVMValueRef *dims) {
+    LLVMBasicBlockRef done = kj_new_bb(w, "nd.stepped");
+    for (int k = ndim_of(s) - 1; k >= 0; k--) {
+        LLVMValueRef up = LLVMBuildAdd(w->b, idx[k], c64(w, 1), "");
+        LLVMValueRef wrap = LLVMBuildICmp(w->b, LLVMIntEQ, up, dims[k], "");
+        LLVMValueRef expect[2] = {wrap, LLVMConstInt(w->i1, 0, 0)};
+        wrap = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, expect);
+        LLVMBasicBlockRef same = kj_new_bb(w, "nd.step"), carry = kj_new_bb(w, "nd.carry");
+        LLVMBuildCondBr(w->b, wrap, carry, same);
+        LLVMPositionBuilderAtEnd(w->b, same);
+        LLVMBuildStore(w->b, up, counter_at(w, s, k));
+        LLVMBuildBr(w->b, done);
+        LLVMPositionBuilderAtEnd(w->b, carry);
+        LLVMBuildStore(w->b, c64(w, 0), counter_at(w, s, k));
+    }
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+}
+
+LLVMValueRef kj_nd_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
+    (void)t;   /* the counter is at position t: items are taken in turn */
+    int nd = ndim_of(s);
+    LLVMValueRef dims[nd > 0 ? nd : 1], idx[nd > 0 ? nd : 1];
+    lengths(w, s, dims);
+    for (int k = 0; k < nd; k++) {
+        idx[k] = LLVMBuildLoad2(w->b, w->i64, counter_at(w, s, k), "");
+        /* 0 <= idx < length: LLVM then drops a[idx]'s negative-index wraparound */
+        LLVMValueRef inside = LLVMBuildICmp(w->b, LLVMIntULT, idx[k], dims[k], "");
+        kj_call_intrinsic(w, "llvm.assume", NULL, 1, &inside);
+    }
+    step_counter(w, s, idx, dims);
+    const kj_type *item = kj_iter_elem(s->type);
+    const kj_type *index_type = s->type->kind == KJ_T_NDINDEX ? item : item->elems[0];
+    LLVMValueRef index = LLVMGetUndef(kj_lltype(w, index_type));
+    for (int k = 0; k < nd; k++)
+        index = LLVMBuildInsertValue(w->b, index, idx[k], (unsigned)k, "");
+    if (s->type->kind == KJ_T_NDINDEX)
+        return index;
+    LLVMValueRef pair = LLVMGetUndef(kj_lltype(w, item));
+    pair = LLVMBuildInsertValue(w->b, pair, index, 0, "");
+    return LLVMBuildInsertValue(w->b, pair, kj_array_load(w, s->value, s->type->elem, idx), 1, "");
+}

@@ -1,0 +1,80 @@
+/* np_funcs: what inference and lowering of NumPy calls share: the
+ * arguments of a call split into positional and keyword ones, dtype
+ * arguments, and the names of the elementwise functions. */
+#ifndef KILN_JIT_NP_FUNCS_H
+#define KILN_JIT_NP_FUNCS_H
+
+#include "jit/core/ir.h"
+
+#define KJ_NP_MAX_ARGS 8
+
+typedef struct {
+    kj_node *pos[KJ_NP_MAX_ARGS];
+    int npos;
+    kj_node *kw[KJ_NP_MAX_ARGS];   /* KJ_E_KEYWORD nodes */
+    int nkw;
+    bool too_many;
+} kj_np_args;
+
+/* Splits the kids of n from `first` on (1 for calls and methods). */
+void kj_np_split(kj_node *n, int first, kj_np_args *a);
+/* The argument at position pos or named name (its value node), or NULL. */
+kj_node *kj_np_arg(const kj_np_args *a, int pos, const char *name);
+
+/* A constant int (or bool) argument's value in *v, def when k is absent;
+ * false when it is not one. */
+bool kj_np_const_int(const kj_node *k, int64_t def, int64_t *v);
+/* A constant int or float, or its negation (-np.inf), as a double in *v. */
+bool kj_np_const_number(const kj_node *k, double *v);
+
+/* The dtype a node names (np.float32, float, int, bool, complex), or NULL. */
+const kj_type *kj_np_dtype_node(const kj_node *k);
+/* Whether np.<m> reduces an array, whole or along an axis (sum, argmax,
+ * cumsum, nanargmin...): one typing (infer_np.c) and one lowering
+ * (lower_np_reduce.c) for all of them. As methods, the nan ones are not. */
+bool kj_np_is_reduction(const char *m);
+/* The number of dimensions np.<m> gives when it joins arrays of nd
+ * dimensions (concatenate, hstack, vstack, stack), or 0 when m is not one
+ * of those. */
+int kj_np_join_rank(const char *m, int nd);
+/* k is `x.dtype`: a dtype argument once x is typed as an array. */
+bool kj_np_is_dtype_attr(const kj_node *k);
+
+/* The axes a.transpose(...) (nothing, a tuple or one int per axis),
+ * a.swapaxes(i, j) or np.moveaxis(a, source, destination) (m "moveaxis!",
+ * the method the front end makes of it) names, as the permutation
+ * perm[ndim] of an array of ndim dimensions; the arguments from `first` on
+ * must be constant ints.
+ * 0, or -1 with NumPy's complaint in why. */
+int kj_np_axes_perm(const char *m, const kj_np_args *a, int first, int ndim, int *perm, char *why, size_t size);
+
+/* np.random's distributions drawn one deviate at a time from scalar
+ * parameters (beyond uniform and normal): the parameters' names in
+ * NumPy's order, their defaults (none where required), which are
+ * integers, and whether the deviates are counts (int64) rather than
+ * float64. */
+typedef struct {
+    const char *name;
+    int nparams;
+    const char *params[2];
+    double defaults[2];
+    bool required[2], integer[2];
+    bool counts;
+} kj_np_distribution;
+const kj_np_distribution *kj_np_distribution_of(const char *name);
+
+/* Elementwise functions: NumPy's ufunc name for a node's operation, and the
+ * number of operands. "where" and "clip" count as elementwise. */
+typedef struct {
+    const char *name;      /* NumPy's name: "add", "sin", "where" */
+    int nin;
+} kj_np_ufunc;
+const kj_np_ufunc *kj_np_find_ufunc(const char *name);
+/* The ufunc of a Python operator (a + b is "add"), NULL if none. */
+const char *kj_np_op_ufunc(kj_op op, bool unary);
+
+/* Whether n is an elementwise node of an array expression (its type is an
+ * array and it is an operator or elementwise call with no out=). */
+bool kj_np_is_ewise(const kj_node *n);
+
+#endif

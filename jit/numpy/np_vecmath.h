@@ -1,0 +1,23 @@
+/* np_vecmath: lets LLVM's loop vectorizer call glibc's SIMD math (libmvec)
+ * for the math functions of array expressions.
+ *
+ * LLVM's own LIBMVEC-X86 table (engine.c) maps only sin, cos, tan, exp, log
+ * and pow, and at most four lanes, so a chain like the seed's
+ * sin -> arcsin -> cos -> arccos -> tan -> arctan ran arcsin, arccos and
+ * arctan one element at a time while NumPy runs all six eight at a time.
+ * libmvec has vector versions of about twenty more functions, for SSE, AVX2
+ * and AVX-512; a call site names them in its "vector-function-abi-variant"
+ * attribute, and the vectorizer picks the width its cost model prefers. */
+#ifndef KILN_JIT_NP_VECMATH_H
+#define KILN_JIT_NP_VECMATH_H
+
+#include "jit/lower/lower.h"
+
+/* Offers the vectorizer libmvec's versions of `call`, a scalar call (an
+ * llvm.* intrinsic or the libm function) computing C's math function fn
+ * ("asin", "atan2"; the double name) on floats of `bits` 32 or 64 with
+ * nargs 1 or 2 arguments. Does nothing off the host CPU, where libmvec
+ * cannot be loaded, or for a function libmvec lacks. */
+void kj_np_vector_variants(kj_lw *w, LLVMValueRef call, const char *fn, int bits, int nargs);
+
+#endif

@@ -1,0 +1,178 @@
+/* parallel: prange loops of parallel=True functions.
+ *
+ * parallel_check.c decides, from the typed IR alone, whether a prange loop
+ * may run its iterations on several threads: which locals each iteration
+ * keeps private, which are only read, which are reductions (+=, -=, *=,
+ * x = x + e and the like, x = min(x, e), x = max(x, e) on numbers; +=,
+ * -=, *= in place on a whole array, acc += a[i]), and which
+ * dependence between iterations
+ * it can prove (a local or an array element written in one iteration and
+ * read in another, a write every iteration makes to the same element).
+ * A loop it cannot clear runs serially, and the report says why.
+ *
+ * parallel_lower.c outlines a cleared loop's body into a function the
+ * thread pool (pool.h) calls on chunks of the iteration space, and records
+ * the report of every prange loop on the unit (u->parallel_report). */
+#ifndef KILN_JIT_PARALLEL_H
+#define KILN_JIT_PARALLEL_H
+
+#include <stdbool.h>
+
+#include "jit/lower/lower.h"
+
+#define KJ_PAR_MAX_REDUCTIONS 16
+
+typedef enum { KJ_RED_ADD, KJ_RED_SUB, KJ_RED_MUL, KJ_RED_MIN, KJ_RED_MAX } kj_red_op;
+
+/* What one iteration does with a local. */
+typedef enum {
+    KJ_VAR_UNUSED,
+    KJ_VAR_SHARED,      /* only read: each thread reads the value from before the loop */
+    KJ_VAR_PRIVATE,     /* assigned before any read in every iteration */
+    KJ_VAR_REDUCTION,
+} kj_var_use;
+
+typedef struct {
+    int slot;
+    kj_red_op op;
+    int line;
+} kj_reduction;
+
+typedef struct {
+    kj_node *loop;                 /* the `for ... in prange(...)` statement */
+    int index_slot;                /* -1 when the target is not one local */
+    bool parallel;                 /* the verdict */
+    char why[320];                 /* why it stays serial */
+    int why_line;
+    kj_var_use *use;               /* per local (malloc'd, nlocals entries) */
+    kj_reduction red[KJ_PAR_MAX_REDUCTIONS];
+    int nred;
+    int nested[16];                /* lines of prange loops inside, run serially */
+    int nnested;
+    int allocs[16];                /* lines allocating an array of the same size every iteration */
+    int nallocs;
+} kj_ploop;
+
+/* Whether s is `for ... in prange(...)` (the analysis checks the rest). */
+bool kj_is_prange_loop(const kj_node *s);
+
+/* Analyses the prange loop s of f (typed). Fills *out (free with
+ * kj_ploop_free); never fails: a loop it cannot clear gets parallel =
+ * false and a reason. */
+void kj_parallel_analyze(kj_function *f, kj_node *s, kj_ploop *out);
+void kj_ploop_free(kj_ploop *p);
+
+/* The length of prange loop s's range, its start and step in *start and
+ * *step (i64), evaluated where the builder is. */
+LLVMValueRef kj_prange_len(kj_lw *w, kj_node *s, LLVMValueRef *start, LLVMValueRef *step);
+
+/* A prange loop kept serial whose statements are all `array = array
+ * expression` (parallel_interchange.c): its elements run in parallel,
+ * each through the iterations in order. */
+#define KJ_INTERCHANGE_MAX 16
+typedef struct {
+    int index_slot, nd;
+    int arrays[KJ_INTERCHANGE_MAX];        /* the array locals the body reads or assigns */
+    bool assigned[KJ_INTERCHANGE_MAX];     /* the body assigns it; else it is the same in every iteration */
+    bool read_first[KJ_INTERCHANGE_MAX];   /* an iteration reads its value from before (carried in, or never assigned) */
+    int narrays;
+    kj_node *scalars[KJ_INTERCHANGE_MAX];  /* operands that are the same numbers in every iteration */
+    int nscalars;
+    char names[200];                       /* "`a`, `b`": the assigned arrays, for the report */
+} kj_interchange;
+/* Whether loop s (index in local index_slot) has that shape; fills *pl. */
+bool kj_interchange_plan(kj_function *f, kj_node *s, int index_slot, kj_interchange *pl);
+/* Lowers s that way where the arrays carried in have one shape, else as
+ * written on this thread. */
+void kj_interchange_lower(kj_lw *w, kj_node *s, const kj_interchange *pl);
+
+/* Called by lower_for for every `for` statement: lowers s as a parallel
+ * loop and returns true when s is a prange loop of a parallel=True
+ * function that the analysis clears; otherwise records why (for prange
+ * loops) and returns false, and the caller lowers s serially. */
+bool kj_parallel_lower_for(kj_lw *w, kj_node *s);
+
+/* A loop another lowering builds (the flat loop of an array expression)
+ * split across the pool in a parallel=True function. Between begin and end,
+ * code goes into r->o, the lowering state of `i32 fn(ptr ctx, i64 lo,
+ * i64 hi, i64 slot)`, which covers iterations [r->lo, r->hi): values of the
+ * parent the loop needs are passed in `vals` and read back as `inside`.
+ * end() returns 0 from it and calls it from the parent over [0, n): on the
+ * pool when n is large enough to pay for waking threads, else directly. */
+typedef struct {
+    kj_lw o;
+    LLVMValueRef fn, ctx, lo, hi;
+} kj_par_region;
+
+/* Whether loops lowered now should be split: a parallel=True function on
+ * the host, outside any parallel loop body. */
+bool kj_parallel_wanted(kj_lw *w);
+kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, int line, int nvals,
+                                const LLVMValueRef *vals, LLVMValueRef *inside);
+void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n);
+/* The same where `work`, not n, says whether waking the workers pays (n
+ * units of many elements each). */
+void kj_parallel_region_end_work(kj_lw *w, kj_par_region *r, LLVMValueRef n, LLVMValueRef work);
+
+/* Array reductions of prange loops (parallel_array.c). `partials` is the
+ * parent's [KJ_POOL_MAX_THREADS x array] of per-slot arrays, all null before
+ * the run. In the body, before the first iteration: kj_par_array_partial
+ * makes slot `slot`'s array if this is its first chunk (acc's shape, filled
+ * with op's identity) and stores it in the local's slot `local`. After the
+ * run, kj_par_array_fold combines every made array into the array held in
+ * acc_slot and gives it back. */
+void kj_par_array_partial(kj_lw *o, kj_red_op op, const kj_type *t, LLVMValueRef acc, LLVMValueRef partials,
+                          LLVMValueRef slot, LLVMValueRef local);
+void kj_par_array_fold(kj_lw *w, kj_node *at, kj_red_op op, const kj_type *t, LLVMValueRef partials,
+                       LLVMValueRef acc_slot);
+
+/* What a split reduction's chunks compute; KJ_PART_SQDEV: the sum of
+ * squared deviations from a mean (var and std's second pass). */
+typedef enum { KJ_PART_SUM, KJ_PART_PROD, KJ_PART_ALL, KJ_PART_ANY, KJ_PART_MIN, KJ_PART_MAX, KJ_PART_SQDEV } kj_part_kind;
+/* The value a running k-reduction in pt starts from and that changes
+ * nothing: 0, 1, true, false, or for min and max the far end of pt (an
+ * infinity for floats, so that a NaN still wins). */
+LLVMValueRef kj_part_identity(kj_lw *w, kj_part_kind k, const kj_type *pt);
+/* Two partial results as one, with NumPy's rules (a NaN wins min and max). */
+LLVMValueRef kj_part_combine(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValueRef a, LLVMValueRef b,
+                             const kj_type *pt);
+
+/* A running reduction of a group (lower_np_group.c): its kind, type, and
+ * the alloca holding it. */
+#define KJ_PART_GROUP_MAX 8
+typedef struct {
+    kj_part_kind kind;
+    const kj_type *pt;
+    LLVMValueRef acc;
+    LLVMValueRef block_sums;   /* a split float sum in NumPy's order: each block's sum, by index (else NULL) */
+} kj_part_acc;
+/* The group's pass over count contiguous elements from data, split across
+ * the pool in a parallel=True function: each chunk folds its part into
+ * partials starting from the identity, which are then combined into the
+ * accumulators. False when it is not split; the caller runs the pass. */
+bool kj_parallel_reduce_group(kj_lw *w, kj_node *at, kj_part_acc *accs, int n, LLVMValueRef data, LLVMValueRef count,
+                              const kj_type *et);
+
+/* A whole-array reduction m (sum, prod, mean, var, std, min, max, all, any,
+ * argmin, argmax) of count
+ * contiguous elements from data, split across the pool in a parallel=True
+ * function (parallel_reduce.c); NULL when it is not split, and the caller
+ * reduces serially. at: the call, for its line. */
+LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef count,
+                                const kj_type *et, const kj_type *rt);
+
+/* A fused reduction m (sum, prod, mean, min, max, all, any) of the array
+ * expression arrn (np.sum(x * y), (a - b).max()), split across the pool in
+ * a parallel=True function without making the array: each chunk reduces
+ * the elements it computes from the operands into its slot's partial
+ * (parallel_reduce.c). NULL when it is not split; the caller fuses it
+ * serially. at: the call, for its line; rt: the result's type. */
+LLVMValueRef kj_parallel_reduce_expr(kj_lw *w, kj_node *at, const char *m, kj_node *arrn, const kj_type *rt);
+
+/* The kernel's CPU and features on another function, so that LLVM may
+ * inline between them (it only inlines into at least the callee's
+ * features), and its fastmath attributes (lower.c), so that its loops
+ * vectorize as the kernel's own would. */
+void kj_copy_codegen_attributes(LLVMValueRef from, LLVMValueRef to);
+
+#endif
