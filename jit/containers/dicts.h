@@ -10,19 +10,7 @@
 #define KILN_JIT_DICTS_H
 
 #include "jit/numpy/infer_np.h"
-
-/* The header inside a dict's block (rt_dict.c). */
-typedef struct {
-    int64_t n;                  /* live items */
-    int64_t used, cap;          /* entries made (live or removed), and room */
-    int64_t filled;             /* slots that are not empty: live entries' and tombstones */
-    int64_t first;              /* no live entry comes before this one (set.pop) */
-    int64_t keysize, valsize;   /* bytes of a key and of a value */
-    int64_t mask;               /* slots - 1 */
-    int64_t *slots;             /* entry indices, -1 where empty */
-    char *entries;
-    int64_t owners;             /* values are arrays: each starts with its owner, on which the dict holds a reference */
-} kj_dict_header;
+#include "jit/runtime/rt_dict.h"
 
 /* ---- inference ---- */
 const kj_type *kj_dict_expr_type(kj_infer_ctx *c, kj_node *n);   /* KJ_E_DICT, KJ_E_DICTCOMP */
@@ -70,9 +58,5 @@ void kj_dict_key_error_if(kj_lw *w, LLVMValueRef cond, LLVMValueRef k, const kj_
 /* Whether a dict or set can have keys of type t: numbers, and tuples of
  * ints (keys compare by their bytes). */
 bool kj_dict_key_ok(const kj_type *t);
-
-/* ---- boxing (dispatch.c) ---- */
-/* A Python dict of the dict's items; takes over the reference on owner. */
-PyObject *kj_dict_box(void *owner, const kj_type *t);
 
 #endif

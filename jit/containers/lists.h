@@ -10,13 +10,7 @@
 #define KILN_JIT_LISTS_H
 
 #include "jit/numpy/infer_np.h"
-
-/* The header inside a list's block (rt_list.c and the generated code). */
-typedef struct {
-    int64_t n, cap, itemsize;
-    char *items;
-    int64_t owners;   /* 1: every item is an array, whose owner (its first word) the list holds a reference on */
-} kj_list_header;
+#include "jit/runtime/rt_list.h"
 
 /* ---- inference ---- */
 /* Gives local `slot` a (more precise) type, as an assignment would. */
@@ -57,15 +51,5 @@ LLVMValueRef kj_list_make(kj_lw *w, const kj_type *t, LLVMValueRef cap);
 void kj_comprehension_loop(kj_lw *w, kj_node *n, kj_iter *it, LLVMValueRef len,
                            void (*add)(kj_lw *w, void *to, kj_node *item), void *to);
 void kj_list_push(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt);
-
-/* ---- boxing ---- */
-/* A Python list of the list's items; takes over the reference on owner. */
-PyObject *kj_list_box(void *owner, const kj_type *t);
-/* dispatch.c: the Python value of a value of type t laid out at src (an
- * array's reference on its owner passes to the NumPy array's base). */
-PyObject *kj_box_value(const char *src, const kj_type *t);
-/* rt_list.c: a Python number or tuple of numbers from an item as lists
- * and dicts lay them out (bools as bytes, tuples packed). */
-PyObject *kj_box_item(const char *p, const kj_type *t);
 
 #endif

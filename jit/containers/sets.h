@@ -31,8 +31,4 @@ void kj_set_augassign(kj_lw *w, kj_node *st);
 /* Item i of set s (type st) for a loop over it, after kj_dict_iter_setup. */
 LLVMValueRef kj_set_item(kj_lw *w, LLVMValueRef s, const kj_type *st, LLVMValueRef i);
 
-/* ---- boxing (dispatch.c) ---- */
-/* A Python set of the set's items; takes over the reference on owner. */
-PyObject *kj_set_box(void *owner, const kj_type *t);
-
 #endif

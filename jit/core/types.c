@@ -1,7 +1,7 @@
 /* types: interning, names, unification and the typing of Python values. */
 #define PY_SSIZE_T_CLEAN
 #include "jit/core/types.h"
-#include "jit/numpy/numpy_api.h"
+#include "jit/core/numpy_api.h"
 #include "jit/frontend/frontend.h"
 
 #include <stdarg.h>

@@ -4,18 +4,33 @@
  * handler that lets compiled loops be interrupted, and LLVM's own start-up
  * on a background thread (engine.c). */
 #define KJ_NUMPY_DEFINE_API
-#include "jit/numpy/numpy_api.h"
+#include "jit/core/numpy_api.h"
 
 #include "jit/engine/compile.h"
 #include "jit/engine/engine.h"
 #include "jit/core/errors.h"
 #include "jit/runtime/fault.h"
 #include "jit/jit.h"
+#include "jit/lower/stream_stores.h"
 #include "jit/runtime/nrt.h"
 #include "jit/runtime/runtime.h"
 
 int kj_dispatch_init(PyObject *module);
 int kj_parallel_module_init(PyObject *module);   /* parallel_module.c */
+
+static PyObject *stream_min_bytes_py(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    kj_stream_init();
+    return PyLong_FromLongLong(kj_stream_min_bytes);
+}
+
+static PyMethodDef module_methods[] = {
+    {"stream_min_bytes", stream_min_bytes_py, METH_NOARGS,
+     "stream_min_bytes() -> int: the bytes an array expression must touch (its operands and its new "
+     "result) for the result to be written with streaming stores, past the cache."},
+    {NULL, NULL, 0, NULL},
+};
 
 static int import_numpy(void) {
     import_array1(-1);
@@ -23,7 +38,7 @@ static int import_numpy(void) {
 }
 
 int kj_module_init(PyObject *module) {
-    if (import_numpy() < 0 || kj_errors_init(module) < 0 || kj_compile_init(module) < 0 ||
+    if (import_numpy() < 0 || PyModule_AddFunctions(module, module_methods) < 0 || kj_errors_init(module) < 0 || kj_compile_init(module) < 0 ||
         kj_dispatch_init(module) < 0 || kj_nrt_module_init(module) < 0 ||
         kj_parallel_module_init(module) < 0 ||
         kj_install_interrupt_handler() < 0 || kj_install_fault_handler(module) < 0)

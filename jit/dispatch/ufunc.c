@@ -7,7 +7,7 @@
 #include "jit/dispatch/ufunc.h"
 #include "jit/engine/compile.h"
 #include "jit/runtime/fault.h"
-#include "jit/numpy/numpy_api.h"
+#include "jit/core/numpy_api.h"
 #include "jit/runtime/pool.h"
 #include "jit/runtime/rt_print.h"
 #include "jit/runtime/runtime.h"

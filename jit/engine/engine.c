@@ -298,12 +298,12 @@ static int create_jit(kj_error *e) {
     int n = 0, n_core = 0;
     while (kj_runtime_symbols[n_core].name)
         n_core++;
-    while (kj_nrt_symbols[n].name)
+    while (kj_library_symbols[n].name)
         n++;
     n += n_core;
     LLVMOrcCSymbolMapPair pairs[n];
     for (int i = 0; i < n; i++) {
-        const kj_symbol *sym = i < n_core ? &kj_runtime_symbols[i] : &kj_nrt_symbols[i - n_core];
+        const kj_symbol *sym = i < n_core ? &kj_runtime_symbols[i] : &kj_library_symbols[i - n_core];
         pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, sym->name);
         pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)sym->addr;
         pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
@@ -548,101 +548,17 @@ static void warm_object_machine(void) {
     LLVMContextDispose(ctx);
 }
 
-/* ---- remarks ---- */
-
-void kj_remark_add(PyObject *list, long line, const char *kind, const char *message) {
-    PyObject *d = Py_BuildValue("{s:l,s:s,s:s}", "line", line, "kind", kind, "message", message);
-    if (!d || PyList_Append(list, d) < 0)
-        PyErr_Clear();   /* a remark lost costs only its note */
-    Py_XDECREF(d);
-}
-
-typedef struct {
-    PyObject *list;
-} remark_sink;
-
-/* "file:line:col: message" -> dict {line, kind, message} */
-static void on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
-    remark_sink *sink = opaque;
-    if (LLVMGetDiagInfoSeverity(info) != LLVMDSRemark || !sink->list)
-        return;
-    char *desc = LLVMGetDiagInfoDescription(info);
-    const char *msg = desc;
-    long line = 0;
-    /* skip "file:" then read "line:col: " (the file name may hold ':' only
-     * in odd cases; take the last "N:N: " before the message) */
-    for (const char *p = desc; *p; p++) {
-        long l, c;
-        int used = 0;
-        if (*p == ':' && sscanf(p, ":%ld:%ld: %n", &l, &c, &used) == 2 && used > 0) {
-            line = l;
-            msg = p + used;
-            break;
-        }
-    }
-    /* the callback sees every pass's remarks once any is enabled: keep the
-     * loop vectorizer's, which are the ones the notebook explains */
-    /* ...but not "explicitly disabled": Kiln's own hint on a loop it keeps
-     * scalar (kj_np_loop_keep_scalar), nothing the user wrote; nor "interleaving
-     * is not beneficial", which LLVM also says of a loop it vectorized with
-     * interleave count 1 (its "vectorized loop" remark says that already) */
-    if ((strncmp(msg, "vectorized loop", 15) != 0 && strncmp(msg, "loop not vectorized", 19) != 0 &&
-         strncmp(msg, "the cost-model indicates", 24) != 0) ||
-        strstr(msg, "explicitly disabled") || strstr(msg, "interleaving is not beneficial")) {
-        LLVMDisposeMessage(desc);
-        return;
-    }
-    const char *kind = strncmp(msg, "vectorized loop", 15) == 0        ? "vectorized"
-                       : strncmp(msg, "loop not vectorized:", 20) == 0 ? "analysis"
-                                                                       : "missed";
-    kj_remark_add(sink->list, line, kind, msg);
-    LLVMDisposeMessage(desc);
-}
-
-/* LLVM says "vectorized loop" of a float sum kept in source order, the
- * same words as for one whose adds were spread over the lanes. The reduce
- * intrinsics of the optimized module tell them apart: one without the
- * reassoc flag adds lane after lane. Each such line gets an "ordered"
- * remark, so that the notebook can say why fastmath=True still runs the
- * loop faster. */
-static void add_ordered_remarks(LLVMModuleRef mod, PyObject *list) {
-    long lines[16];
-    int n = 0;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                LLVMValueRef callee = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
-                size_t len;
-                const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
-                if (strncmp(name, "llvm.vector.reduce.fadd", 23) != 0 &&
-                    strncmp(name, "llvm.vector.reduce.fmul", 23) != 0)
-                    continue;
-                if (LLVMGetFastMathFlags(in) & LLVMFastMathAllowReassoc)
-                    continue;
-                long line = (long)LLVMGetDebugLocLine(in);
-                bool seen = line <= 0;   /* 0: no source line (Kiln's own code) */
-                for (int i = 0; i < n; i++)
-                    seen |= lines[i] == line;
-                if (seen || n == (int)(sizeof lines / sizeof *lines))
-                    continue;
-                lines[n++] = line;
-                kj_remark_add(list, line, "ordered",
-                              "floating-point reduction kept in source order: the loop runs in vector "
-                              "lanes, but its adds wait for one another (fastmath=True lets them reorder)");
-            }
-}
-
 int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *entry_name,
                      kj_engine_out *out) {
     memset(out, 0, sizeof *out);
     LLVMModuleRef mod = u->mod;
     u->mod = NULL;
     int rc = -1;
-    remark_sink sink = {.list = u->loop_remarks ? u->loop_remarks : PyList_New(0)};   /* takes the unit's */
+    PyObject *remarks = u->loop_remarks ? u->loop_remarks : PyList_New(0);   /* takes the unit's */
     u->loop_remarks = NULL;
     char *msg = NULL;
     compiling = u->err_function ? u->err_function->qualname : NULL;
-    if (!sink.list)
+    if (!remarks)
         goto dispose;
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
         kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "internal: Kiln made invalid LLVM IR: %.400s", msg);
@@ -652,7 +568,7 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     LLVMDisposeMessage(msg);
     bool straight = !kj_module_has_loops(mod);
     uint64_t t0 = kp_now_ns();
-    LLVMContextSetDiagnosticHandler(u->ctx, on_diagnostic, &sink);
+    LLVMContextSetDiagnosticHandler(u->ctx, kj_remarks_on_diagnostic, &remarks);
     LLVMErrorRef err = run_pipeline(mod, u->target->target_machine(u->target),
                                     straight ? KJ_PIPELINE_STRAIGHT : KJ_PIPELINE, !straight);
     LLVMContextSetDiagnosticHandler(u->ctx, NULL, NULL);
@@ -667,7 +583,7 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
         llvm_fail(&u->err, err, "AddressSanitizer's instrumentation failed");
         goto dispose;
     }
-    add_ordered_remarks(mod, sink.list);
+    kj_remarks_add_ordered(mod, remarks);
     if (straight)
         mark_optnone(mod);   /* before the IR is kept: inspect_asm shows the code that runs */
     char *ir = LLVMPrintModuleToString(mod);
@@ -701,15 +617,15 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     }
     out->codegen_ns = emit_ns + (kp_now_ns() - t0);
     out->entry = (void *)(uintptr_t)addr;
-    out->remarks = sink.list;
-    sink.list = NULL;
+    out->remarks = remarks;
+    remarks = NULL;
     rc = 0;
 dispose:
     compiling = NULL;
     if (mod)
         LLVMDisposeModule(mod);
     LLVMOrcDisposeThreadSafeContext(tsc);
-    Py_XDECREF(sink.list);
+    Py_XDECREF(remarks);
     if (rc < 0) {
         free(out->ir);
         out->ir = NULL;

@@ -8,6 +8,7 @@
 #include <llvm-c/Orc.h>
 
 #include "jit/core/unit.h"
+#include "jit/runtime/runtime.h"
 
 /* Parses LLVM's command-line options once per process (loop-vectorize
  * remarks on). Other layers that need LLVM options must go through here:
@@ -37,6 +38,18 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
 /* Appends {line, kind, message} to a remark list (inspect_remarks'
  * shape); a failure is dropped. */
 void kj_remark_add(PyObject *list, long line, const char *kind, const char *message);
+/* LLVM's diagnostic handler during a compile (remarks.c): the loop
+ * vectorizer's remarks appended to the list that opaque (a PyObject **)
+ * points to, when it points to one. */
+void kj_remarks_on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque);
+/* An "ordered" remark for each line of optimized mod with a float
+ * reduction vectorized in order. */
+void kj_remarks_add_ordered(LLVMModuleRef mod, PyObject *list);
+
+/* The runtime's symbols beyond runtime.c's core (nrt, NumPy helpers,
+ * lists, dicts, print, sort, random, linalg, cfunc's report), for the
+ * engine to define in the JIT; NULL-terminated (symbols.c). */
+extern const kj_symbol kj_library_symbols[];
 
 /* mod as the object file the JIT links (position-independent, for the
  * host), or NULL with u->err filled. */

@@ -4,7 +4,7 @@
  * as Numba does. */
 #define PY_SSIZE_T_CLEAN
 #include "jit/frontend/frontend_int.h"
-#include "jit/numpy/numpy_api.h"
+#include "jit/core/numpy_api.h"
 #include "jit/frontend/source.h"
 
 #include <string.h>

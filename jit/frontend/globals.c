@@ -6,7 +6,7 @@
  * phases know by name. */
 #define PY_SSIZE_T_CLEAN
 #include "jit/frontend/frontend.h"
-#include "jit/numpy/numpy_api.h"
+#include "jit/core/numpy_api.h"
 
 #include <string.h>
 

@@ -23,6 +23,8 @@ static inline const kj_type *kj_value_of(const kj_type *t) { return t && t->kind
  * is no longer a call (type it again), 1 when it is a call to type, 0
  * while a type it needs is unknown, -1 on an error (reported). */
 int kj_infer_call_shape(ti *c, kj_node *n);
+/* The type of subscript n (infer_index.c). */
+const kj_type *kj_infer_index_type(ti *c, kj_node *n);
 /* The type of a kiln function named as a value (KJ_E_FUNC "dispatcher"). */
 const kj_type *kj_infer_function_value(ti *c, kj_node *n);
 

@@ -191,101 +191,6 @@ static const kj_type *reduction_type(kj_infer_ctx *c, kj_node *n, const char *m,
     return kj_array(e, a->ndim - 1, KJ_LAYOUT_C, false);
 }
 
-/* ---- np.random ---- */
-
-static const kj_type *random_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
-    int nd = 0;
-    const kj_type *t[KJ_NP_MAX_ARGS];
-    for (int i = 0; i < a->npos; i++)
-        if (!(t[i] = kj_np_arg_type(c, a->pos[i])))
-            return NULL;
-    kj_node *size = kj_np_arg(a, -1, "size");
-    if (size) {
-        if ((nd = kj_np_shape_ndim(kj_np_arg_type(c, size))) < 0)
-            FAIL(c, size, NULL, "size must be an int or a tuple of ints");
-    }
-    if (!strcmp(m, "seed")) {
-        if (a->npos != 1 || !kj_is_intlike(t[0]))
-            FAIL(c, n, NULL, "np.random.seed takes one integer");
-        return kj_none();
-    }
-    if (!strcmp(m, "rand") || !strcmp(m, "randn")) {
-        for (int i = 0; i < a->npos; i++)
-            if (!kj_is_intlike(t[i]))
-                FAIL(c, n, NULL, "np.random.%s takes integer dimensions", m);
-        return a->npos ? kj_array(KJ_F64, a->npos, KJ_LAYOUT_C, false) : KJ_F64;
-    }
-    if (!strcmp(m, "random") || !strcmp(m, "random_sample") || !strcmp(m, "standard_normal")) {
-        if (a->npos == 1 && (nd = kj_np_shape_ndim(t[0])) < 0)
-            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
-        return nd ? kj_array(KJ_F64, nd, KJ_LAYOUT_C, false) : KJ_F64;
-    }
-    if (!strcmp(m, "uniform") || !strcmp(m, "normal")) {
-        for (int i = 0; i < a->npos && i < 2; i++)
-            if (!kj_is_number(t[i]) || t[i]->kind == KJ_T_COMPLEX)
-                FAIL(c, n, NULL, "np.random.%s takes real numbers", m);
-        if (a->npos == 3 && (nd = kj_np_shape_ndim(t[2])) < 0)
-            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
-        return nd ? kj_array(KJ_F64, nd, KJ_LAYOUT_C, false) : KJ_F64;
-    }
-    if (!strcmp(m, "randint")) {
-        if (a->npos < 1 || a->npos > 3)
-            FAIL(c, n, NULL, "np.random.randint(low, high=None, size=None)");
-        for (int i = 0; i < a->npos && i < 2; i++)
-            if (!kj_is_intlike(t[i]))
-                FAIL(c, n, NULL, "np.random.randint takes integers");
-        if (a->npos == 3 && (nd = kj_np_shape_ndim(t[2])) < 0)
-            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
-        return nd ? kj_array(KJ_I64, nd, KJ_LAYOUT_C, false) : KJ_I64;
-    }
-    if (!strcmp(m, "choice")) {
-        if (a->npos < 1 || (t[0]->kind != KJ_T_ARRAY && !kj_is_intlike(t[0])) ||
-            (t[0]->kind == KJ_T_ARRAY && t[0]->ndim != 1))
-            FAIL(c, n, NULL, "np.random.choice takes a 1-d array or an int");
-        const kj_type *e = t[0]->kind == KJ_T_ARRAY ? t[0]->elem : KJ_I64;
-        if (a->npos >= 2 && (nd = kj_np_shape_ndim(t[1])) < 0)
-            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
-        kj_node *replace = kj_np_arg(a, 2, "replace");
-        const kj_type *rt = replace ? kj_np_arg_type(c, replace) : NULL;
-        if (replace && (!rt || !kj_is_intlike(rt)))
-            FAIL(c, replace, NULL, "np.random.choice's replace must be a bool");
-        if (kj_np_arg(a, 3, "p"))
-            FAIL(c, n, "Draw from np.cumsum(p) with np.searchsorted and np.random.random.",
-                 "np.random.choice with p= is not supported in compiled code");
-        return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
-    }
-    if (!strcmp(m, "shuffle")) {
-        if (a->npos != 1 || t[0]->kind != KJ_T_ARRAY || t[0]->readonly)
-            FAIL(c, n, NULL, "np.random.shuffle takes one writeable array");
-        return kj_none();
-    }
-    if (!strcmp(m, "permutation")) {
-        if (a->npos != 1 || !(kj_is_intlike(t[0]) || (t[0]->kind == KJ_T_ARRAY && t[0]->ndim == 1)))
-            FAIL(c, n, "Permute an index array and take rows with it.", "np.random.permutation takes an int or a 1-d array");
-        return kj_array(t[0]->kind == KJ_T_ARRAY ? t[0]->elem : KJ_I64, 1, KJ_LAYOUT_C, false);
-    }
-    const kj_np_distribution *d = kj_np_distribution_of(m);
-    if (d) {
-        for (int i = 0; i < d->nparams; i++) {
-            kj_node *k = kj_np_arg(a, i, d->params[i]);
-            const kj_type *pt = k ? kj_np_arg_type(c, k) : NULL;
-            if (!k && d->required[i])
-                FAIL(c, n, NULL, "np.random.%s needs %s", m, d->params[i]);
-            if (k && (!pt || !kj_is_number(pt) || pt->kind == KJ_T_COMPLEX || (d->integer[i] && !kj_is_intlike(pt))))
-                FAIL(c, k, NULL, "np.random.%s takes %s numbers for %s", m, d->integer[i] ? "integer" : "real",
-                     d->params[i]);
-        }
-        if (a->npos == d->nparams + 1 && (nd = kj_np_shape_ndim(t[d->nparams])) < 0)
-            FAIL(c, n, NULL, "the size must be an int or a tuple of ints");
-        const kj_type *e = d->counts ? KJ_I64 : KJ_F64;
-        return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
-    }
-    FAIL(c, n,
-         "Compiled code has seed, random, rand, randn, uniform, normal, randint, choice, shuffle, permutation, "
-         "exponential, standard_exponential, lognormal, poisson, binomial and geometric.",
-         "np.random.%s is not supported in compiled code", m);
-}
-
 /* ---- np.* ---- */
 
 static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a,
@@ -683,7 +588,7 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
     if (!infer_values(c, &a))
         return NULL;
     if (!strncmp(m, "random.", 7))
-        return random_type(c, n, m + 7, &a);
+        return kj_np_random_type(c, n, m + 7, &a);
     const kj_np_ufunc *uf = kj_np_find_ufunc(m);
     if (uf) {
         static const char *const out_kw[] = {"out", NULL};
@@ -837,90 +742,6 @@ const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
     const kj_type *t = part_type(self, n->name);
     *handled = t != NULL;
     return t;
-}
-
-/* ---- indexing with arrays ---- */
-
-/* Whether t is a 1-d array of integers: one axis's part of a point index. */
-static bool point_coordinates(const kj_type *t) {
-    return t && t->kind == KJ_T_ARRAY && t->ndim == 1 && t->elem->kind == KJ_T_INT;
-}
-
-const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, bool *handled) {
-    *handled = false;
-    int nidx = n->nkids - 1;
-    /* a[i, j] with an integer array per axis, or a[np.nonzero(m)]: the points */
-    bool plain = true;   /* no slice or newaxis among the indices */
-    for (int k = 1; k <= nidx; k++)
-        plain = plain && n->kids[k]->kind != KJ_E_SLICE && !kj_is_newaxis(n->kids[k]);
-    const kj_type *tup = plain && nidx == 1 ? kj_infer_sub(c, n->kids[1]) : NULL;
-    bool by_tuple = tup && tup->kind == KJ_T_TUPLE;
-    int npoints = by_tuple ? tup->n : nidx;
-    bool points = plain && npoints == a->ndim && npoints > 1;
-    for (int k = 0; points && k < npoints; k++)
-        points = point_coordinates(by_tuple ? tup->elems[k] : kj_infer_sub(c, n->kids[k + 1]));
-    if (points) {
-        *handled = true;
-        return kj_array(a->elem, 1, KJ_LAYOUT_C, false);
-    }
-    /* a[:, idx], a[1:, ::2, idx]: one array among slices, positions along its axis */
-    for (int k = 1; k <= nidx; k++)
-        if (n->kids[k]->kind != KJ_E_SLICE)
-            kj_infer_sub(c, n->kids[k]);
-    int axis = kj_np_gather_axis(n);
-    if (axis >= 0) {
-        *handled = true;
-        if (nidx > a->ndim)
-            FAIL(c, n, NULL, "too many indices (%d) for %s", nidx, a->name);
-        const kj_type *it = n->kids[axis + 1]->type;
-        if (!point_coordinates(it) && !(it->ndim == 1 && it->elem->kind == KJ_T_BOOL))
-            FAIL(c, n, "Beside slices, index with a 1-d integer array or a 1-d mask: a[:, idx], a[:, m].",
-                 "beside slices, an array index must be a 1-d integer or boolean array, got %s", it->name);
-        return kj_array(a->elem, a->ndim, KJ_LAYOUT_C, false);
-    }
-    for (int k = 1; k <= nidx; k++) {
-        kj_node *i = n->kids[k];
-        if (i->kind == KJ_E_SLICE)
-            continue;
-        const kj_type *it = kj_infer_sub(c, i);
-        if (!it || it->kind != KJ_T_ARRAY)
-            continue;
-        *handled = true;
-        if (nidx != 1)
-            FAIL(c, n, "Index with one array (a[mask], a[idx]), one beside slices (a[:, idx]), or with a 1-d integer array for every axis (a[i, j]).",
-                 "an array index mixed with other indices is not supported");
-        if (it->elem->kind == KJ_T_BOOL) {
-            if (it->ndim != a->ndim)
-                FAIL(c, n, NULL, "a boolean mask must have the array's %d dimensions, got %d", a->ndim, it->ndim);
-            return kj_array(a->elem, 1, KJ_LAYOUT_C, false);
-        }
-        if (!kj_is_intlike(it->elem) || it->ndim != 1)
-            FAIL(c, n, NULL, "arrays index with a boolean mask or a 1-d integer array, got %s", it->name);
-        return kj_array(a->elem, a->ndim, KJ_LAYOUT_C, false);
-    }
-    return NULL;
-}
-
-int kj_np_gather_axis(const kj_node *n) {
-    int axis = -1;
-    for (int k = 1; k < n->nkids; k++) {
-        const kj_node *i = n->kids[k];
-        if (i->kind == KJ_E_SLICE)
-            continue;
-        if (axis >= 0 || !i->type || i->type->kind != KJ_T_ARRAY)
-            return -1;
-        axis = k - 1;
-    }
-    return n->nkids > 2 ? axis : -1;
-}
-
-bool kj_np_is_point_index(const kj_node *n) {
-    const kj_type *a = n->kids[0]->type, *t = n->nkids == 2 ? n->kids[1]->type : NULL;
-    if (!a || a->kind != KJ_T_ARRAY || a->ndim < 2)
-        return false;
-    if (t && t->kind == KJ_T_TUPLE)
-        return t->n == a->ndim && point_coordinates(t->elems[0]);
-    return n->nkids - 1 == a->ndim && n->kids[1]->kind != KJ_E_SLICE && point_coordinates(n->kids[1]->type);
 }
 
 bool kj_np_lowers(const kj_node *n) {

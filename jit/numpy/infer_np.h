@@ -61,6 +61,8 @@ bool kj_np_const_bool(const kj_node *k);
  * multiply dtype) with the larger of their numbers of dimensions, or a
  * failure naming np.m. */
 const kj_type *kj_np_product_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *x, const kj_type *y);
+/* np.random.m (infer_np_random.c). */
+const kj_type *kj_np_random_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
 /* NumPy's sorting, searching and counting functions (infer_np_sort.c):
  * the type, or NULL with *handled false when m is not one of them. */
 const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);

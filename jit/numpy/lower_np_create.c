@@ -5,7 +5,7 @@
 #include "jit/containers/lists.h"
 #include "jit/numpy/lower_np.h"
 #include "jit/lower/lower_nrt.h"
-#include "jit/numpy/numpy_api.h"
+#include "jit/core/numpy_api.h"
 
 #include <string.h>
 

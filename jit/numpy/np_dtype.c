@@ -6,7 +6,7 @@
  * (inference). */
 #include "jit/numpy/np_dtype.h"
 #include "jit/core/ir.h"
-#include "jit/numpy/numpy_api.h"
+#include "jit/core/numpy_api.h"
 
 #include <stdio.h>
 #include <string.h>

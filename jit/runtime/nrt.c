@@ -1,20 +1,11 @@
 /* nrt: reference-counted blocks for memory owned by compiled code, the
  * counters that prove it is all given back, and the Python object that
  * keeps a block alive under a NumPy array returned to Python. */
-#include "jit/dispatch/cfunc.h"
 #include "jit/runtime/fault.h"
 #include "jit/runtime/nrt.h"
-#include "jit/runtime/rt_dict.h"
-#include "jit/runtime/rt_linalg.h"
-#include "jit/runtime/rt_list.h"
-#include "jit/runtime/rt_print.h"
-#include "jit/runtime/rt_random.h"
-#include "jit/runtime/rt_stats.h"
-#include "jit/runtime/rt_sort.h"
-#include "jit/lower/stream_stores.h"
-#include "jit/runtime/rt_np.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -373,17 +364,7 @@ static PyObject *nrt_stats_py(PyObject *self, PyObject *noargs) {
                          "live_bytes", (long long)s.live_bytes);
 }
 
-static PyObject *stream_min_bytes_py(PyObject *self, PyObject *noargs) {
-    (void)self;
-    (void)noargs;
-    kj_stream_init();
-    return PyLong_FromLongLong(kj_stream_min_bytes);
-}
-
 static PyMethodDef nrt_methods[] = {
-    {"stream_min_bytes", stream_min_bytes_py, METH_NOARGS,
-     "stream_min_bytes() -> int: the bytes an array expression must touch (its operands and its new "
-     "result) for the result to be written with streaming stores, past the cache."},
     {"nrt_stats", nrt_stats_py, METH_NOARGS,
      "nrt_stats() -> {'alloc', 'free', 'live_bytes'}: blocks allocated and freed by compiled "
      "code since the process started, and the bytes still held."},
@@ -400,21 +381,3 @@ int kj_nrt_module_init(PyObject *module) {
     }
     return 0;
 }
-
-const kj_symbol kj_nrt_symbols[] = {
-    {"kj_nrt_alloc", (void *)kj_nrt_alloc},
-    {"kj_nrt_alloc_zeroed", (void *)kj_nrt_alloc_zeroed},
-    {"kj_nrt_incref", (void *)kj_nrt_incref},
-    {"kj_nrt_decref", (void *)kj_nrt_decref},
-    {"kj_stream_min_bytes", (void *)&kj_stream_min_bytes},   /* array expressions (stream_stores.h) */
-    KJ_RT_NP_SYMBOLS
-    KJ_RT_LIST_SYMBOLS
-    KJ_RT_DICT_SYMBOLS
-    KJ_RT_PRINT_SYMBOLS
-    KJ_RT_SORT_SYMBOLS
-    KJ_RT_RANDOM_SYMBOLS
-    KJ_RT_LINALG_SYMBOLS
-    KJ_RT_STATS_SYMBOLS
-    KJ_CFUNC_SYMBOLS
-    {NULL, NULL},
-};

@@ -80,8 +80,4 @@ kj_nrt_stats_t kj_nrt_stats(void);
 /* Adds nrt_stats() and the base-object type to the module. */
 int kj_nrt_module_init(PyObject *module);
 
-/* Runtime symbols of this layer (nrt, lists, print, array helpers), for
- * the engine to define; NULL-terminated. */
-extern const kj_symbol kj_nrt_symbols[];
-
 #endif

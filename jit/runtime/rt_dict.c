@@ -6,11 +6,9 @@
  * tombstone, which probes go past. A set is a dict whose values have no
  * bytes. Keys compare by their bytes (rt_dict.h). Nothing here needs the
  * GIL except kj_dict_box and kj_set_box. */
-#include "jit/containers/dicts.h"
-#include "jit/containers/lists.h"
+#include "jit/runtime/boxing.h"
 #include "jit/runtime/nrt.h"
 #include "jit/runtime/rt_dict.h"
-#include "jit/containers/sets.h"
 #include "jit/runtime/runtime.h"
 
 #include <stdlib.h>

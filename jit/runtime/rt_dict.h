@@ -8,6 +8,19 @@
 
 #include <stdint.h>
 
+/* The header inside a dict's block (rt_dict.c). */
+typedef struct {
+    int64_t n;                  /* live items */
+    int64_t used, cap;          /* entries made (live or removed), and room */
+    int64_t filled;             /* slots that are not empty: live entries' and tombstones */
+    int64_t first;              /* no live entry comes before this one (set.pop) */
+    int64_t keysize, valsize;   /* bytes of a key and of a value */
+    int64_t mask;               /* slots - 1 */
+    int64_t *slots;             /* entry indices, -1 where empty */
+    char *entries;
+    int64_t owners;             /* values are arrays: each starts with its owner, on which the dict holds a reference */
+} kj_dict_header;
+
 /* A new empty dict (an owner, nrt.h); NULL when out of memory. Sizes 0:
  * set by the first store (`{}`). */
 void *kj_dict_new(int64_t keysize, int64_t valsize);

@@ -2,7 +2,7 @@
  * (nrt.h) whose data is a kj_list_header; the items are a malloc'd buffer
  * that doubles when full and is freed with the block. Nothing here needs
  * the GIL except kj_list_box. */
-#include "jit/containers/lists.h"
+#include "jit/runtime/boxing.h"
 #include "jit/runtime/nrt.h"
 #include "jit/runtime/rt_list.h"
 

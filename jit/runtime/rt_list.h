@@ -6,6 +6,13 @@
 
 #include <stdint.h>
 
+/* The header inside a list's block (rt_list.c and the generated code). */
+typedef struct {
+    int64_t n, cap, itemsize;
+    char *items;
+    int64_t owners;   /* 1: every item is an array, whose owner (its first word) the list holds a reference on */
+} kj_list_header;
+
 /* A new empty list (an owner, nrt.h) with room for cap items; NULL when
  * out of memory. itemsize 0: set by the first append. */
 void *kj_list_new(int64_t itemsize, int64_t cap);

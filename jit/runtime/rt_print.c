@@ -4,11 +4,9 @@
  * scalars where NumPy prints them) and calls the builtin print, so the
  * text goes to sys.stdout and reaches the notebook cell that ran it. */
 #include "jit/runtime/rt_print.h"
-#include "jit/containers/dicts.h"
-#include "jit/containers/lists.h"
-#include "jit/containers/sets.h"
+#include "jit/runtime/boxing.h"
 #include "jit/runtime/nrt.h"
-#include "jit/numpy/numpy_api.h"
+#include "jit/core/numpy_api.h"
 
 #include <math.h>
 #include <stdio.h>
