@@ -1,7 +1,7 @@
 /* libdevice.10.bc: where it is, and linking the part of it a kernel needs.
  *
  * Parsing all of libdevice (~500 functions) and linking it whole was most
- * of a math kernel's compile time (40-60 ms). Now it is parsed fully once
+ * of a math kernel's compile time (bench/MEASURED.md). Now it is parsed fully once
  * per process, only to learn which function calls which; each compile
  * loads it lazily (bodies not read), deletes every function the kernel's
  * calls cannot reach, and links the rest. */

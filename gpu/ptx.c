@@ -179,7 +179,7 @@ static int run_pipeline(LLVMModuleRef module, LLVMTargetMachineRef tm, int opt_l
      * it is the part of a second default<O3> that these loops need (the
      * loop-exit test made redundant, invariant code hoisted): every seed
      * kernel's PTX is the same as with a second default<O3>, for a quarter
-     * less IR->PTX time (add 8.7 -> 6.8 ms on this 2-core machine). */
+     * less IR->PTX time (bench/MEASURED.md). */
     static const char cleanup[] = "function(instcombine,simplifycfg,loop-mssa(licm),loop(indvars),"
                                   "correlated-propagation,constraint-elimination,instcombine,simplifycfg)";
     if (level >= 2)

@@ -60,8 +60,8 @@ static int by_value(const void *a, const void *b) {
 }
 
 /* The median of what two back-to-back kp_ticks() read apart: the clock's
- * own share of every timed call (about 20 ns of fenced TSC reads on an
- * AMD EPYC, as much as a short call), which kp_calls_ns takes off. */
+ * own share of every timed call (fenced TSC reads: as much as a short
+ * call, bench/MEASURED.md), which kp_calls_ns takes off. */
 static void measure_overhead(void) {
     enum { PAIRS = 255 };
     uint64_t apart[PAIRS];

@@ -40,8 +40,8 @@ static inline uint64_t kp_ticks(void) {
         /* fenced on both sides: read once everything before has finished,
          * before anything after starts. Unfenced, the read that ends a short
          * call runs ahead of the call's last dependent instructions (a
-         * 50-step float chain read as almost nothing); the fences cost about
-         * 15 ns a pair, paid on timed calls only. */
+         * 50-step float chain read as almost nothing); the fences' cost is
+         * paid on timed calls only (bench/MEASURED.md). */
         __builtin_ia32_lfence();
         uint64_t t = __builtin_ia32_rdtsc();
         __builtin_ia32_lfence();
@@ -81,7 +81,7 @@ void kp_record_compile(const kp_compile_record *record);
  * records each notebook cell, whose footer reports them; a script, a test
  * or a benchmark pays one load and a branch. While recording, the count of
  * calls is exact, and so is the run time of calls long enough for the clock
- * (two fenced TSC reads, about 35 ns) to be negligible; shorter calls are
+ * (two fenced TSC reads) to be negligible; shorter calls are
  * timed on a sample (the team's decision, measured in
  * bench/profiler_overhead.py):
  *

@@ -6,10 +6,9 @@
  * types), calls the machine code (counted, and timed or sampled, only while
  * a notebook cell records calls: profiler/profiler.h) and boxes the result
  * (an array argument returned unchanged is returned itself). A miss calls
- * the Python side (_specialize), which compiles. Per call of an identity
- * function this is about 240 instructions for a float, 275 for an int,
- * of which the fault guard's sigsetjmp takes 85 (callgrind);
- * bench/jit_vs_numba.py sets it against Numba's. */
+ * the Python side (_specialize), which compiles. A few hundred
+ * instructions a call, a third of them the fault guard's sigsetjmp
+ * (bench/MEASURED.md); bench/jit_vs_numba.py sets it against Numba's. */
 #define PY_SSIZE_T_CLEAN
 #include "jit/engine/compile.h"
 #include "jit/runtime/fault.h"

@@ -97,18 +97,17 @@ typedef struct {
  * versions of them (libmvec, `_ZGV...` in the IR) on the loop's contiguous
  * path only. Its strided path calls the scalar function per element (LLVM
  * made the same calls lane by lane after gathering the operands), and seed
- * 002's f(x, y) on every other element ran 5 times slower per element than
- * on contiguous ones. So, as NumPy buffers, a strided call of such a loop
+ * 002's f(x, y) on every other element ran several times slower per
+ * element than on contiguous ones. So, as NumPy buffers, a strided call of such a loop
  * runs in blocks: its strided inputs are copied into buffers on the stack,
  * the loop runs contiguous over the block, and a strided output is copied
- * out (f(x, y) on every other element: 11.6 -> 4.2 ms per million). Blocks
+ * out (bench/MEASURED.md: strided calls in blocks). Blocks
  * run only where no output overlaps an input other than exactly.
  *
  * Other kernels take the strided path, one element at a time (ufunc_loop.c):
  * memory decides their time. Copying them block by block was slower than
- * reading the inputs side by side (maximum of every other float32 of 256^3:
- * 11.5 -> 16.4 ms), and LLVM's gathers were no faster than single elements
- * while taking 5 of a cheap kernel's 27 ms of compile. */
+ * reading the inputs side by side, and LLVM's gathers were no faster than
+ * single elements while taking a fifth of a cheap kernel's compile. */
 
 #define BLOCK_BYTES 32768
 #define BLOCK_MIN 64   /* fewer elements: the loop's own strided path */

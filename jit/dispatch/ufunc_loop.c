@@ -219,10 +219,9 @@ static bool kernel_is_cheap(LLVMValueRef fn) {
 /* The contiguous elementwise loop. When its operands are too large to stay
  * in the last-level cache, the output is written with streaming stores:
  * the plain loop runs up to the first output element on a 64-byte
- * boundary, a streaming copy of it runs the rest. Seed 001's maximum of
- * two 256^3 float32 arrays writing into an existing output went from 7.0
- * to 5.4 ms, and from 12.4 to 12.0 into a fresh one as NumPy allocates it
- * (the kernel zeroes its pages first). An output not aligned to its
+ * boundary, a streaming copy of it runs the rest: faster into an existing
+ * output, a little into a fresh one as NumPy allocates it (the kernel
+ * zeroes its pages first; bench/MEASURED.md). An output not aligned to its
  * element size never streams (np.frombuffer at an odd offset makes one). */
 static void emit_contiguous(gen *g, const kj_ufunc_layout *lay, LLVMValueRef i_p, LLVMValueRef ret_slot) {
     LLVMBuilderRef b = g->w.b;
@@ -294,8 +293,8 @@ int kj_ufunc_define_loop(kj_unit *u, kj_instance *in, const kj_ufunc_layout *lay
         LLVMPositionBuilderAtEnd(b, slow);
         /* elementwise on strided operands: one element at a time (ufunc.c
          * says why), and rolled, as the contiguous loop's remainder is: with
-         * both unrolled, seed 001's maximum compiled in 36-42 ms instead of
-         * 25-26 and ran no faster */
+         * both unrolled, seed 001's maximum compiled half as long again and
+         * ran no faster (bench/MEASURED.md) */
         emit_loop(&g, lay, (loop_part){.scalar = true}, i_p, ret_slot);
     }
     LLVMBuildRet(b, LLVMConstInt(g.w.i32, 0, 0));

@@ -39,8 +39,7 @@ static LLVMOrcLLJITRef jit;
  * simplification core without O1's attribute inference, global passes and
  * repeated clean-ups, which gave the same code but one instruction on four
  * such functions (branches and math calls, complex numbers, tuples and a
- * raise, array indexing) in half the time (0.23-0.36 ms against 0.51-0.98
- * warm, 1.3-1.6 against 1.8-2.5 for the first; a C harness over their IR).
+ * raise, array indexing) in about half the time (bench/MEASURED.md).
  * lower-expect first, as in O1, or the branches Kiln marks unlikely stay;
  * instcombine without verify-fixpoint, as O1 runs it: LLVM 19 otherwise
  * aborts the process when one round leaves something to fold (it did on
@@ -48,7 +47,7 @@ static LLVMOrcLLJITRef jit;
  * Then mark_optnone gives it LLVM's fast instruction selector, and
  * straight_machine the code generator's pipeline for unoptimized code,
  * which builds and runs a third of the passes: its object for the bench's
- * hypot took 0.22 ms against 0.57 (warm), for the same instructions but one
+ * hypot took a third of the time, for the same instructions but one
  * register. A loop anywhere in the module keeps the full path, so a scalar
  * function inlined into a loop (a callee, a vectorize kernel) still gets
  * it. */
@@ -57,7 +56,7 @@ static LLVMOrcLLJITRef jit;
     "cgscc(inline,function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>))," \
     "function(simplifycfg)"
 
-/* The one-time LLVM set-up costs about 7 ms of CPU. kj_engine_warm_up
+/* The one-time LLVM set-up costs milliseconds of CPU. kj_engine_warm_up
  * runs it on a thread from `import kiln`, to overlap the user's own work,
  * in the order a first compile needs it:
  *  1. options, the CPU's target machine, a first run of the pipeline for
@@ -67,14 +66,11 @@ static LLVMOrcLLJITRef jit;
  *  3. the same function with the full code generator (object_machine), and
  *     if no compile has begun by then, a function like the ones users
  *     write (warm_ir) through the pipeline and object_machine, so that the
- *     first compile finds that code warm: the first compile of the bench's
- *     hypot 0.1 s after the import fell from 6.5 to 5.1 ms (medians of ten
- *     fresh processes, alternated with the build before, 2 cores).
+ *     first compile finds that code warm (bench/MEASURED.md: LLVM
+ *     warm-up).
  * A small first compile right after the import waits for step 2 before it
  * emits. Emitting with a machine the thread has already used, rather than
- * alongside it with a cold one, took the bench's hypot and average_numbers
- * first calls from 4.3 and 4.0 ms to 3.8 and 3.75 (medians of 20 fresh
- * processes each, alternated with the build before).
+ * alongside it with a cold one, made the bench's first calls faster.
  *
  * What each side waits for (wait_for_warm_up): a compile waits for step 1
  * before it optimizes with the CPU's target machine (kj_llvm_init), for
@@ -139,7 +135,7 @@ static void set_options(void) {
      * -force-ordered-reductions: a float sum without fastmath may still
      * vectorize, its adds kept in source order (one lane after another)
      * while the rest of the loop body runs in vector lanes; the result is
-     * the same to the bit. The seed's sum of np.sqrt went from 20 to 5 ms.
+     * the same to the bit, and a sum of np.sqrt runs several times faster.
      * AArch64 has this on by default; x86 only offers the option. */
     const char *args[10] = {"kiln", "-pass-remarks=loop-vectorize",
                             "-pass-remarks-missed=loop-vectorize",
@@ -435,9 +431,8 @@ static LLVMModuleRef warm_module(void) {
     LLVMBuildRet(b, LLVMConstInt(i32, 0, 0));
     LLVMDisposeBuilder(b);
     /* the loop-free pipeline, as the common first compile runs it: the bench's
-     * hypot and average_numbers first calls took 12% less than after O2
-     * here, and its loops' no longer (medians of 16 and 6 fresh processes,
-     * alternated) */
+     * loop-free first calls took less than after O2 here, and its loops' no
+     * longer (bench/MEASURED.md: LLVM warm-up) */
     LLVMErrorRef err = run_pipeline(mod, tm, KJ_PIPELINE_STRAIGHT, false);
     if (err) {
         LLVMConsumeError(err);
@@ -656,7 +651,7 @@ static LLVMTargetMachineRef host_machine(LLVMCodeGenOptLevel level, LLVMRelocMod
  * own compiler made them until the first compile emitted its object
  * itself, so the code is the same. The small code model gave the
  * closest-pair loop of bench/jit_vs_numba.py, without its polls, the same
- * instructions at other addresses, and 32 ms instead of 16 on this Zen 5.
+ * instructions at other addresses, and twice the run time on a Zen 5.
  * object_machine has the full code generator; straight_machine, the one
  * for unoptimized code, takes the modules mark_optnone went over. Each is
  * kept for the process, made on first use (by the warm-up thread, if one

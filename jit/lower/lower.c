@@ -363,9 +363,9 @@ static bool contains_loop(const kj_block *b) {
 /* range(start, stop, step) with a step that is not a literal, on a GPU
  * target: a grid-stride loop. Its index steps from start while it has not
  * reached stop, with no trip count. The counted form (lower_for) divides by
- * the step for its count: on the H100 the driver's PTX JIT took 18-28 ms
- * for seed 004's add stepped against 24-70 counted, and LLVM unrolled the
- * counted loop, which then ran 20% slower unchecked (bench/gpu/RESULTS.md). */
+ * the step for its count: on the H100 the driver's PTX JIT took longer over
+ * it, and LLVM unrolled the counted loop, which then ran slower unchecked
+ * (bench/MEASURED.md). */
 static bool is_strided_range(kj_lw *w, kj_node *iter) {
     return w->u->target->step_strided_ranges && iter->type->kind == KJ_T_RANGE && iter->nkids == 4 &&
            iter->kids[3]->kind != KJ_E_CONST;
@@ -419,8 +419,8 @@ static void lower_for_once(kj_lw *w, kj_node *s);
 /* if d < best: best = d ... in a loop, best a float: a search for the
  * smallest or largest, whose test holds rarely. Said so (llvm.expect), the
  * loop's usual path runs straight through: the bench's closest pair got
- * that code only by chance of block placement (16.3-17.0 ms with the hint,
- * 18.6-20.0 without, once a change elsewhere moved the blocks).
+ * that code only by chance of block placement, and lost it once a change
+ * elsewhere moved the blocks (bench/MEASURED.md).
  * Floats without fastmath only: over ints, a search of this shape is a
  * min/max reduction LLVM vectorizes through a select, which a branch known
  * to be rare forbids, and over floats it can be once LLVM may assume no
@@ -479,9 +479,8 @@ static void lower_for(kj_lw *w, kj_node *s) {
 
 void kj_lower_for_serial(kj_lw *w, kj_node *s) {
     /* A grid-stride loop runs a few iterations per thread, memory-bound:
-     * its checks cost seed 004's add about 1% on the H100, less than a
-     * second copy adds to its compile (2.5 ms of 7 here), which its first
-     * call pays. */
+     * its checks cost less than a second copy adds to its compile, which
+     * its first call pays (bench/MEASURED.md). */
     kj_loop_range proven;
     if (!is_strided_range(w, s->kids[1]) && kj_range_checks_scan(w, s, &proven) > 0)
         lower_for_versioned(w, s, &proven);
@@ -515,7 +514,7 @@ static void lower_for_once(kj_lw *w, kj_node *s) {
      * The two are the same numbers, but LLVM's vectorizer widens the
      * product into a vector multiply per step, where it makes an induction
      * of the sum: the sieve's `for j in range(i * i, n + 1, i): is_p[j] =
-     * False` over 1e7 took 9.8 ms against Numba's 7.3, and 7.6 this way. */
+     * False` trailed Numba's until it stepped this way (bench/MEASURED.md). */
     LLVMValueRef item_p = st.type->kind == KJ_T_RANGE && !LLVMIsAConstantInt(st.step)
                               ? kj_entry_alloca(w, w->i64, "item")
                               : NULL;

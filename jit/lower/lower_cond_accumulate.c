@@ -10,9 +10,9 @@
  * changes is the code. Lowered as written, LLVM turns the join into
  * `s = test ? s + e : s`, which puts a select on the chain of adds from
  * one iteration to the next (LLVM 19's instcombine no longer moves it off,
- * without nnan), and the loop of `if x > 0: s += x * x` over 1e6 doubles
- * took 1.2 ms against Numba's 0.44 (LLVM 11 moved it); with the add after
- * the join, 0.47 ms.
+ * without nnan), and the loop of `if x > 0: s += x * x` ran almost three
+ * times as long as Numba's (LLVM 11 moved it); with the add after the join,
+ * as fast (bench/MEASURED.md).
  *
  * Deferring the updates to the join is only sound where nothing can see s
  * between: no statement reads or sets an updated local but its update,

@@ -6,8 +6,8 @@
  * emits the loop twice behind that condition: one copy without those
  * checks, one with them. LLVM's IRCE and unswitching would do this, but on
  * NVPTX they do not: the optimizer merges the checks of one access into a
- * single branch that neither reads. Naive matmul's B[k, col] was the case:
- * about 1% of its time on the H100 (bench/gpu/RESULTS.md). */
+ * single branch that neither reads. Naive matmul's B[k, col] was the case
+ * (bench/MEASURED.md). */
 #include "jit/lower/lower.h"
 
 #include <string.h>

@@ -5,11 +5,10 @@
  * (-force-ordered-reductions): the body runs in vector lanes while the adds
  * stay in source order, one lane after the other, so the sum is the same
  * to the bit. That pays when the body does slow work besides the adds: a
- * square root, a division, a math function (the seed's sum of np.sqrt went
- * from 20 to 5 ms). When the rest is loads, multiplies and adds, the chain
- * of adds sets the pace either way; the vector loop then only costs compile
- * time (triple-loop matmul: 16 -> 21 ms) and, on short rows, a slower start
- * (seed 004's l2_norm over rows of 8: 2.6 -> 3.3 ms). lower.c leaves such
+ * square root, a division, a math function. When the rest is loads,
+ * multiplies and adds, the chain of adds sets the pace either way; the
+ * vector loop then only costs compile time and, on short rows, a slower
+ * start (bench/MEASURED.md: ordered float reductions). lower.c leaves such
  * loops scalar, as they were before, and the unit gets remarks in LLVM's
  * shape saying why, since LLVM says nothing of a loop it was told to leave. */
 #include "jit/engine/engine.h"

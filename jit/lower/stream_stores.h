@@ -5,11 +5,9 @@
  * are too large to stay in the last-level cache anyway, that read is pure
  * waste: `return a * b + c` over 1e6 doubles moves 40 MB instead of 32.
  * Non-temporal (streaming) stores write whole lines without reading them:
- * on this machine's Zen CPU that loop went from 0.62-0.67 ms to 0.45-0.49,
- * and writing then summing the result still came out ahead (0.81 -> 0.77
- * ms). Below half the cache it loses: at 5e5 doubles, writing then
- * summing went from 0.25 to 0.28 ms, the sum reading from memory what
- * would have been in cache.
+ * that loop runs about a quarter faster, and writing then summing the
+ * result still comes out ahead. Below half the cache it loses, the sum
+ * reading from memory what would have been in cache (bench/MEASURED.md).
  *
  * LLVM's loop vectorizer refuses a store marked non-temporal unless the
  * scalar store is aligned to a whole vector, which an element is not. So

@@ -389,10 +389,9 @@ static void flat_loop(kj_lw *w, ew *e, kj_node *n, LLVMValueRef res, const kj_ty
  * a buffer on the stack, one at a time; then the expression runs over the
  * block, contiguous, as the flat loop does. Element by element, math
  * functions are called one value at a time; over the buffers LLVM calls
- * glibc's vector versions (seed 002's f(x, y) on every other element of
- * 1e6: 11.6 -> 3.0 ms; NumPy's own expression 6.0). This one loop serves
- * every layout: beside the flat loop, its second vectorized copy of the
- * expression took a two-operand one from 19 to 33 ms of compile. */
+ * glibc's vector versions, several times faster (bench/MEASURED.md). This
+ * one loop serves every layout: beside the flat loop, a second vectorized
+ * copy of the expression would nearly double its compile. */
 static void blocked_loop(kj_lw *w, ew *e, kj_node *n, LLVMValueRef res, const kj_type *rt, LLVMValueRef size) {
     long long row = 0;
     for (int k = 0; k < e->n; k++)

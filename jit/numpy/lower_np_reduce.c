@@ -260,10 +260,9 @@ static line block_of(kj_lw *w, const line *ln, LLVMValueRef b, LLVMValueRef *fro
  * in *value; a NaN wins, as in NumPy. One pass over memory: extreme()'s
  * loop, which vectorizes, per block, keeping the block where the running
  * best last improved, then first_equal in that block only. (One loop that
- * tracks the best index does not vectorize: 7x slower on 1e7 doubles than
- * Numba's argmax; extreme over the whole line, then first_equal, reads a
- * large array one and a half times: 3.1-3.4 ms on 1e7 doubles where max
- * alone takes about 2.4.) */
+ * tracks the best index does not vectorize; extreme over the whole line,
+ * then first_equal, reads a large array one and a half times:
+ * bench/MEASURED.md.) */
 static LLVMValueRef arg_extreme_line(kj_lw *w, const line *ln, const kj_type *et, bool is_max, LLVMValueRef *value) {
     LLVMTypeRef lt = kj_lltype(w, et);
     LLVMValueRef best_p = kj_entry_alloca(w, lt, "arg.best"), block_p = kj_entry_alloca(w, w->i64, "arg.block");

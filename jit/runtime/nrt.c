@@ -39,9 +39,8 @@ static void advise_huge(void *data, int64_t nbytes) {
  * cannot tell them apart at first and waits. NumPy's large arrays come
  * from mmap and start 16 bytes into a page, and glibc puts a large block
  * of ours at whatever page offset it has, often a few lines past theirs:
- * then `return a * b + c` over 1e6 doubles wrote its result 8% slower than
- * into an array NumPy made, and up to 40% slower for other offsets
- * (bench/jit_numpy_vs_numba.py). Large blocks therefore put their data
+ * then `return a * b + c` wrote its result slower than into an array NumPy
+ * made (bench/MEASURED.md). Large blocks therefore put their data
  * half a page away from NumPy's (PAGE_SPOT), 64-byte aligned; two of ours
  * then share an offset, which does not stall either (a load comes before
  * the store of the same element). */

@@ -26,8 +26,8 @@
  * never the bottleneck. Near the end of a run chunks shrink (a share of
  * what is left, down to TAIL_CHUNKS_PER_THREAD per participant), so that a
  * worker that woke late, or a costly last chunk, leaves the others less to
- * wait for: with 16 equal chunks the caller of a 3 ms loop on 2 cores
- * waits for the whole of the worker's wake-up delay at the end. */
+ * wait for: with equal chunks the caller of a short loop waits for the
+ * whole of the worker's wake-up delay at the end (bench/MEASURED.md). */
 #define CHUNKS_PER_THREAD 8
 #define TAIL_CHUNKS_PER_THREAD 64
 
@@ -139,12 +139,11 @@ static run *find_run(void) {
 
 /* How long an idle worker watches for the next run before it sleeps. A
  * program calling a parallel function in a loop opens the next run within
- * microseconds; a sleeping worker takes 10-30 us to wake (futex, then the
- * scheduler), which is most of a short run: 65,536 square roots summed on
- * 2 cores took 25 us a call with 20 us of Python between calls, 16 us with
- * this watch. The watch yields the CPU at every look, so on a loaded
- * machine other processes keep it (a pause-instruction spin made calls 200
- * us apart 5x slower there). */
+ * microseconds; a sleeping worker takes tens of microseconds to wake
+ * (futex, then the scheduler), which is most of a short run
+ * (bench/MEASURED.md: idle watch). The watch yields the CPU at every look,
+ * so on a loaded machine other processes keep it (a pause-instruction spin
+ * made calls far slower there). */
 #define SPIN_NS 50000
 
 static uint64_t now_ns(void) {

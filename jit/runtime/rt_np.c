@@ -84,7 +84,7 @@ void kj_np_raise_assign(int64_t snd, const int64_t *sshape, int64_t dnd, const i
         }                                                                                   \
         if (n <= 128) {                                                                     \
             /* eight named chains, not an array: GCC kept an array on the stack, \
-             * and every add waited for a store and a load (1e7 doubles: 4 ms) */ \
+             * and every add waited for a store and a load */                   \
             T r0 = p[0], r1 = p[1], r2 = p[2], r3 = p[3], r4 = p[4], r5 = p[5], r6 = p[6], r7 = p[7]; \
             int64_t i = 8;                                                                  \
             for (; i < n - n % 8; i += 8) {                                                 \
