@@ -62,7 +62,7 @@ def test_a_client_that_reconnects_with_its_identity_is_served():
         for _ in range(3):
             kc.stop_channels()
             # libzmq 4.3 leaves unserved a connection that claims an identity while the old
-            # connection is still attached (README): the old sockets close first
+            # connection is still attached (docs/kernel.md): the old sockets close first
             time.sleep(1)
             kc = km.client()  # new sockets, the manager's session: the same identity
             assert kc.session.bsession == identity
