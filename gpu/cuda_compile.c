@@ -384,13 +384,18 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
         if (!(args[i] = kj_type_from_spec(PyTuple_GET_ITEM(argspecs, i))))
             return NULL;
     kj_llvm_init();
-    uint64_t t0 = kp_now_ns();
+    uint64_t phase[KP_PHASE_COUNT] = {0}, t0 = kp_now_ns();
     kj_unit u = {.target = gpu ? kg_target_cuda() : kg_target_simulator()};
     if (gpu && !u.target->data_layout(u.target))
         return PyErr_Format(PyExc_RuntimeError, "this LLVM has no NVPTX target");
     kj_instance *top = kj_unit_instance(&u, kernel, nargs, args);
-    if (!top || kj_infer(&u, top) < 0)
+    if (!top)
         return fail(&u);
+    phase[KP_PHASE_PARSE] = kp_now_ns() - t0;
+    t0 = kp_now_ns();
+    if (kj_infer(&u, top) < 0)
+        return fail(&u);
+    phase[KP_PHASE_TYPING] = kp_now_ns() - t0;
     if (top->ret->kind != KJ_T_NONE) {
         kj_fail(&u.err, KJ_ERR_TYPING, top->f->first_line, 0,
                 "Write results into an array argument, or make it a device function (device=True).",
@@ -402,27 +407,15 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
      * here too, on the GPU and the simulator alike (same results on both) */
     for (kj_instance *in = u.instances; in; in = in->next)
         in->opts.fastmath |= LLVMFastMathAllowContract;
-    uint64_t t_front = kp_now_ns();
     LLVMOrcThreadSafeContextRef tsc = gpu ? NULL : LLVMOrcCreateNewThreadSafeContext();
-    u.ctx = gpu ? LLVMContextCreate() : LLVMOrcThreadSafeContextGetContext(tsc);
+    LLVMContextRef ctx = gpu ? LLVMContextCreate() : LLVMOrcThreadSafeContextGetContext(tsc);
     if (gpu)   /* the loop-vectorize remarks jit/ turns on are for the host; not printed */
-        LLVMContextSetDiagnosticHandler(u.ctx, ignore_diagnostic, NULL);
-    u.mod = LLVMModuleCreateWithNameInContext(top->symbol, u.ctx);
-    LLVMSetTarget(u.mod, u.target->triple(u.target));
-    LLVMSetDataLayout(u.mod, u.target->data_layout(u.target));
-    u.di = LLVMCreateDIBuilder(u.mod);
-    const char *fname = top->f->filename;
-    u.di_file = LLVMDIBuilderCreateFile(u.di, fname, strlen(fname), "", 0);
+        LLVMContextSetDiagnosticHandler(ctx, ignore_diagnostic, NULL);
     /* PTX gets .loc lines only (LLVM's DebugDirectivesOnly, 3, which the C
      * API does not name): full line tables would mark it ".target debug" */
     LLVMDWARFEmissionKind emission = gpu ? (LLVMDWARFEmissionKind)3 : LLVMDWARFEmissionLineTablesOnly;
-    u.di_cu = LLVMDIBuilderCreateCompileUnit(u.di, LLVMDWARFSourceLanguagePython, u.di_file, "kiln", 4, 1, "", 0, 0,
-                                             "", 0, emission, 0, 0, 0, "", 0, "", 0);
-    LLVMAddModuleFlag(u.mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
-                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(u.ctx), 3, 0)));
-    int status = kj_lower_unit(&u);
-    LLVMDIBuilderFinalize(u.di);
-    LLVMDisposeDIBuilder(u.di);
+    int status = kj_compile_module(&u, top, ctx, emission, phase);
+    t0 = kp_now_ns();   /* the runtime's IR linked and the kernel's wrapper count in lowering */
     if (status == 0)
         status = link_if_used(&u, "kiln_xoroshiro128p_", kg_xoroshiro_ir(gpu));
     if (status == 0 && gpu)
@@ -436,16 +429,16 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
         init_lw(&w, &u);
         if (status == 0 && sites && number_raise_sites(&w, sites) == 0 && define_kernel(&w, top, name) == 0 &&
             check_resolved(&u, top) == 0) {
-            uint64_t t_lower = kp_now_ns();
-            kg_ptx_options o = {.compute_capability = 0, .opt_level = 3, .fast_math = fastmath};
+            phase[KP_PHASE_LOWERING] += kp_now_ns() - t0;
+            kg_ptx_options o = {.compute_capability = 0, .opt_level = 3, .fast_math = fastmath,
+                                .optimize_ns = &phase[KP_PHASE_OPTIMIZE], .codegen_ns = &phase[KP_PHASE_CODEGEN]};
             char *ptx = NULL;
             kg_error err;
             if (kg_ptx_from_module(u.mod, &o, &ptx, &err) < 0) {
                 kj_fail(&u.err, KJ_ERR_INTERNAL, 0, 0, NULL, "%s", err.message);
             } else {
-                uint64_t t_end = kp_now_ns();
-                result = Py_BuildValue("(ssO{sdsdsd})", ptx, name, sites, "frontend", (t_front - t0) * 1e-9,
-                                       "lowering", (t_lower - t_front) * 1e-9, "ptx", (t_end - t_lower) * 1e-9);
+                PyObject *stats = kj_phase_stats(phase);
+                result = stats ? Py_BuildValue("(ssON)", ptx, name, sites, stats) : NULL;
                 free(ptx);
             }
         }
@@ -465,15 +458,18 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
             LLVMDisposeBuilder(w.b);
         }
         int barrier = status == 0 ? kg_sim_module_uses_barrier(u.mod) : 0;
+        phase[KP_PHASE_LOWERING] += kp_now_ns() - t0;
         kj_engine_out out = {0};
         if (status < 0 || define_sim_symbols(&u) < 0) {
             LLVMDisposeModule(u.mod);
             LLVMOrcDisposeThreadSafeContext(tsc);
         } else if (kj_engine_finish(&u, tsc, entry_name, &out) == 0) {
-            uint64_t t_end = kp_now_ns();
-            result = Py_BuildValue("(KO{sdsd})", (unsigned long long)(uintptr_t)out.entry,
-                                   barrier ? Py_True : Py_False, "frontend", (t_front - t0) * 1e-9,
-                                   "codegen", (t_end - t_front) * 1e-9);
+            phase[KP_PHASE_OPTIMIZE] = out.optimize_ns;
+            phase[KP_PHASE_CODEGEN] = out.codegen_ns;
+            PyObject *stats = kj_phase_stats(phase);
+            result = stats ? Py_BuildValue("(KON)", (unsigned long long)(uintptr_t)out.entry,
+                                           barrier ? Py_True : Py_False, stats)
+                           : NULL;
             free(out.ir);
             Py_XDECREF(out.remarks);
         }
@@ -485,8 +481,7 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
     }
     kp_compile_record rec = {.function = top->f->qualname, .signature = signature ? signature : name,
                              .target = u.target->name};
-    rec.phase_ns[KP_PHASE_PARSE] = t_front - t0;
-    rec.phase_ns[KP_PHASE_CODEGEN] = kp_now_ns() - t_front;
+    memcpy(rec.phase_ns, phase, sizeof phase);
     kp_record_compile(&rec);
     free_unit(&u);
     return result;

@@ -56,6 +56,10 @@ typedef struct {
     int compute_capability;  /* e.g. 90 for sm_90; 0 picks the device's, else 90 */
     int opt_level;           /* 0..3 */
     int fast_math;           /* nonzero: flush denormals (nvvm-reflect-ftz) */
+    /* NULL, or where the nanoseconds of the pipeline (libdevice's link
+     * with it) and of the PTX emission go: the compile's optimize and
+     * codegen phases */
+    uint64_t *optimize_ns, *codegen_ns;
 } kg_ptx_options;
 
 /* Marks fn as a kernel entry point (an .entry in the PTX). */

@@ -6,6 +6,7 @@
 #include "gpu/driver.h"
 #include "gpu/gpu.h"
 #include "gpu/targets.h"
+#include "profiler/profiler.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -243,15 +244,20 @@ static void on_ptx_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
 }
 
 static int optimize_and_emit(LLVMModuleRef module, LLVMTargetMachineRef tm, const kg_ptx_options *options,
-                             char **ptx, kg_error *err) {
+                             uint64_t start, char **ptx, kg_error *err) {
     LLVMContextRef ctx = LLVMGetModuleContext(module);
     LLVMDiagnosticHandler previous = LLVMContextGetDiagnosticHandler(ctx);
     void *previous_context = LLVMContextGetDiagnosticContext(ctx);
     ptx_diagnostics diagnostics = {{0}};
     LLVMContextSetDiagnosticHandler(ctx, on_ptx_diagnostic, &diagnostics);
     int status = run_pipeline(module, tm, options->opt_level, err);
+    uint64_t t = kp_now_ns();
+    if (options->optimize_ns)
+        *options->optimize_ns = t - start;
     if (status == 0)
         status = emit(module, tm, ptx, err);
+    if (options->codegen_ns)
+        *options->codegen_ns = kp_now_ns() - t;
     LLVMContextSetDiagnosticHandler(ctx, previous, previous_context);
     if (status == 0 && diagnostics.error[0]) {
         free(*ptx);
@@ -263,6 +269,7 @@ static int optimize_and_emit(LLVMModuleRef module, LLVMTargetMachineRef tm, cons
 
 int kg_ptx_from_module(LLVMModuleRef module, const kg_ptx_options *options, char **ptx, kg_error *err) {
     *ptx = NULL;
+    uint64_t start = kp_now_ns();   /* the optimize phase counts libdevice's link */
     int sm = pick_sm(options);
     LLVMTargetMachineRef tm = kg_nvptx_target_machine(sm, options->opt_level, err);
     if (!tm)
@@ -285,7 +292,7 @@ int kg_ptx_from_module(LLVMModuleRef module, const kg_ptx_options *options, char
     if (status == 0) {
         set_reflect_ftz(module, options->fast_math);
         internalize(module);
-        status = optimize_and_emit(module, tm, options, ptx, err);
+        status = optimize_and_emit(module, tm, options, start, ptx, err);
     }
     LLVMDisposeTargetMachine(tm);
     return status;

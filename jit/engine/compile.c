@@ -450,6 +450,40 @@ static void flatten_args(const kj_instance *in, const kj_type **out) {
     }
 }
 
+int kj_compile_module(kj_unit *u, kj_instance *top, LLVMContextRef ctx, LLVMDWARFEmissionKind emission,
+                      uint64_t *phase) {
+    uint64_t t0 = kp_now_ns();
+    u->ctx = ctx;
+    u->mod = LLVMModuleCreateWithNameInContext(top->symbol, ctx);
+    LLVMSetTarget(u->mod, u->target->triple(u->target));
+    LLVMSetDataLayout(u->mod, u->target->data_layout(u->target));
+    u->di = LLVMCreateDIBuilder(u->mod);
+    const char *fname = top->f->filename;
+    u->di_file = LLVMDIBuilderCreateFile(u->di, fname, strlen(fname), "", 0);
+    u->di_cu = LLVMDIBuilderCreateCompileUnit(u->di, LLVMDWARFSourceLanguagePython, u->di_file, "kiln", 4, 1, "", 0,
+                                              0, "", 0, emission, 0, 0, 0, "", 0, "", 0);
+    LLVMAddModuleFlag(u->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 3, 0)));
+    int lowered = kj_lower_unit(u);
+    LLVMDIBuilderFinalize(u->di);
+    LLVMDisposeDIBuilder(u->di);
+    u->di = NULL;
+    phase[KP_PHASE_LOWERING] = kp_now_ns() - t0;
+    return lowered;
+}
+
+PyObject *kj_phase_stats(const uint64_t *phase) {
+    static const char *const names[KP_PHASE_COUNT] = {"parse", "typing", "lowering", "optimize", "codegen"};
+    PyObject *stats = PyDict_New();
+    for (int i = 0; stats && i < KP_PHASE_COUNT; i++) {
+        PyObject *v = PyFloat_FromDouble((double)phase[i] * 1e-9);
+        if (!v || PyDict_SetItemString(stats, names[i], v) < 0)
+            Py_CLEAR(stats);
+        Py_XDECREF(v);
+    }
+    return stats;
+}
+
 PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     (void)self;
     PyObject *dispatcher, *argspecs, *retspec;
@@ -496,29 +530,13 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     /* LLVM from here on: the front end and inference above ran while the
      * warm-up thread (engine.c) may still have been setting LLVM up */
     kj_llvm_init();
-    t0 = kp_now_ns();
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-    u.ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-    u.mod = LLVMModuleCreateWithNameInContext(top->symbol, u.ctx);
-    LLVMSetTarget(u.mod, u.target->triple(u.target));
-    LLVMSetDataLayout(u.mod, u.target->data_layout(u.target));
-    u.di = LLVMCreateDIBuilder(u.mod);
-    const char *fname = top->f->filename;
-    u.di_file = LLVMDIBuilderCreateFile(u.di, fname, strlen(fname), "", 0);
-    u.di_cu = LLVMDIBuilderCreateCompileUnit(u.di, LLVMDWARFSourceLanguagePython, u.di_file, "kiln", 4, 1,
-                                             "", 0, 0, "", 0, LLVMDWARFEmissionLineTablesOnly, 0, 0, 0,
-                                             "", 0, "", 0);
-    LLVMAddModuleFlag(u.mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
-                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(u.ctx), 3, 0)));
-    int lowered = kj_lower_unit(&u);
-    LLVMDIBuilderFinalize(u.di);
-    LLVMDisposeDIBuilder(u.di);
-    if (lowered < 0) {
+    if (kj_compile_module(&u, top, LLVMOrcThreadSafeContextGetContext(tsc), LLVMDWARFEmissionLineTablesOnly,
+                          phase) < 0) {
         LLVMDisposeModule(u.mod);
         LLVMOrcDisposeThreadSafeContext(tsc);
         return fail_unit(&u);
     }
-    phase[KP_PHASE_LOWERING] = kp_now_ns() - t0;
     char entry_name[160];
     snprintf(entry_name, sizeof entry_name, "%s_entry", top->symbol);
     /* a vectorize / guvectorize kernel's entry is its ufunc loop (ufunc.c) */
@@ -565,16 +583,7 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     for (kj_instance *in = u.instances; in && s->keep; in = in->next)
         if (in->f && in->f->keep && PyList_Append(s->keep, in->f->keep) < 0)
             break;
-    static const char *names[KP_PHASE_COUNT] = {"parse", "typing", "lowering", "optimize", "codegen"};
-    s->stats = PyDict_New();
-    for (int i = 0; s->stats && i < KP_PHASE_COUNT; i++) {
-        PyObject *v = PyFloat_FromDouble((double)phase[i] * 1e-9);
-        if (!v || PyDict_SetItemString(s->stats, names[i], v) < 0) {
-            Py_XDECREF(v);
-            Py_CLEAR(s->stats);
-        }
-        Py_XDECREF(v);
-    }
+    s->stats = kj_phase_stats(phase);
     if (!s->annotations || !s->signature || !s->keep || !s->parallel || !s->stats || !s->args) {
         Py_DECREF(s);
         free_unit(&u);

@@ -10,6 +10,9 @@
 #include <stdbool.h>
 
 #include "jit/core/types.h"
+#include "jit/core/unit.h"
+
+#include <llvm-c/DebugInfo.h>
 
 /* The most arguments a compiled function takes from Python. */
 #define KJ_SPEC_MAX_ARGS 32
@@ -43,6 +46,17 @@ typedef struct {
 } kj_spec;
 
 extern PyTypeObject kj_spec_type;
+
+/* The stages every target's compile shares (the CPU's here, kiln.cuda's in
+ * gpu/cuda_compile.c), each timed into phase[] by its KP_PHASE_* (profiler.h).
+ * kj_compile_module: after inference, a module for u's target in context
+ * ctx (with line tables of the given emission kind), lowered from u's
+ * instances; 0, or -1 with u->err filled (the module is u->mod either way).
+ * kj_phase_stats: seconds per phase, the dict Specialization.stats and a
+ * CUDA kernel's stats hold; NULL with an exception. */
+int kj_compile_module(kj_unit *u, kj_instance *top, LLVMContextRef ctx, LLVMDWARFEmissionKind emission,
+                      uint64_t *phase);
+PyObject *kj_phase_stats(const uint64_t *phase);
 
 /* _kiln.compile(dispatcher, argspecs, retspec_or_None) -> Specialization */
 PyObject *kj_compile_py(PyObject *self, PyObject *args);
