@@ -69,15 +69,7 @@ static int sreg_of(const char *name) {
 static const kj_type *dtype_of(const kj_node *d) {
     if (!d || d->kind != KJ_E_FUNC || strncmp(d->name, "cast:", 5) != 0)
         return NULL;
-    const kj_type *candidates[] = {
-        kj_float(32), kj_float(64), kj_int(8, true), kj_int(16, true), kj_int(32, true), kj_int(64, true),
-        kj_int(8, false), kj_int(16, false), kj_int(32, false), kj_int(64, false), kj_bool(),
-        kj_complex(64), kj_complex(128),
-    };
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
-        if (strcmp(candidates[i]->name, d->name + 5) == 0)
-            return candidates[i];
-    return NULL;
+    return kj_number_type_named(d->name + 5);
 }
 
 /* The constant shape of a shared/local array: an int or a tuple of ints.

@@ -118,6 +118,22 @@ const kj_type *kj_complex(int bits) {
         return c64 ? c64 : (c64 = simple(KJ_T_COMPLEX, 64, true, "complex64"));
     return c128 ? c128 : (c128 = simple(KJ_T_COMPLEX, 128, true, "complex128"));
 }
+
+const kj_type *kj_number_type_named(const char *name) {
+    static const char *const names[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                        "uint32", "uint64", "float32", "float64", "complex64", "complex128"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i], name) == 0) {
+            if (i == 0)
+                return kj_bool();
+            if (i <= 8)
+                return kj_int(8 << ((i - 1) % 4), i <= 4);
+            if (i <= 10)
+                return kj_float(i == 9 ? 32 : 64);
+            return kj_complex(i == 11 ? 64 : 128);
+        }
+    return NULL;
+}
 const kj_type *kj_range(void) {
     static const kj_type *t;
     return t ? t : (t = simple(KJ_T_RANGE, 0, false, "range"));

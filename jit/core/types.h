@@ -53,6 +53,9 @@ const kj_type *kj_bool(void);
 const kj_type *kj_int(int bits, bool is_signed);
 const kj_type *kj_float(int bits);
 const kj_type *kj_complex(int bits);
+/* The number type NumPy names name ("bool", "int8" ... "uint64", "float32",
+ * "float64", "complex64", "complex128"), or NULL. */
+const kj_type *kj_number_type_named(const char *name);
 /* Constructors return NULL only for types too nested to name. */
 const kj_type *kj_array(const kj_type *dtype, int ndim, char layout, bool readonly);
 const kj_type *kj_tuple(int n, const kj_type *const *elems);

@@ -83,22 +83,6 @@ static const kj_type *float_result(const kj_type *t) {
     return t->kind == KJ_T_FLOAT && t->bits == 32 ? kj_float(32) : KJ_F64;
 }
 
-static const kj_type *cast_target(const char *name) {
-    static const char *names[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                                  "uint32", "uint64", "float32", "float64", "complex64", "complex128"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(names[i], name) == 0) {
-            if (i == 0)
-                return kj_bool();
-            if (i <= 8)
-                return kj_int(8 << ((i - 1) % 4), i <= 4);
-            if (i <= 10)
-                return kj_float(i == 9 ? 32 : 64);
-            return kj_complex(i == 11 ? 64 : 128);
-        }
-    return NULL;
-}
-
 static bool all_numbers(int n, const kj_type *const *a, bool real_only) {
     for (int i = 0; i < n; i++)
         if (!kj_is_number(a[i]) || (real_only && a[i]->kind == KJ_T_COMPLEX))
@@ -119,7 +103,7 @@ const kj_type *kj_builtin_type(const char *name0, int n, const kj_type *const *a
                 return NULL;
             }
     if (strncmp(name, "cast:", 5) == 0) {
-        const kj_type *t = cast_target(name + 5);
+        const kj_type *t = kj_number_type_named(name + 5);
         return n == 1 && t && kj_is_number(a[0]) ? t : NULL;
     }
     if (strncmp(name, "math.", 5) == 0) {

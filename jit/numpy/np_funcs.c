@@ -75,20 +75,7 @@ const kj_type *kj_np_dtype_node(const kj_node *k) {
         return kj_complex(128);
     if (strncmp(s, "cast:", 5) != 0)
         return NULL;
-    s += 5;
-    static const char *names[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                                  "uint32", "uint64", "float32", "float64", "complex64", "complex128"};
-    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
-        if (!strcmp(names[i], s)) {
-            if (i == 0)
-                return kj_bool();
-            if (i <= 8)
-                return kj_int(8 << ((i - 1) % 4), i <= 4);
-            if (i <= 10)
-                return kj_float(i == 9 ? 32 : 64);
-            return kj_complex(i == 11 ? 64 : 128);
-        }
-    return NULL;
+    return kj_number_type_named(s + 5);
 }
 
 bool kj_np_is_reduction(const char *m) {
