@@ -477,56 +477,6 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
             FAIL(c, n, "Ravel the inputs first.", "np.meshgrid takes one to three 1-d arrays and indexing='xy' or 'ij' here");
         return kj_tuple(a->npos, e);
     }
-    if (!strcmp(m, "cov") || !strcmp(m, "corrcoef")) {   /* Numba's types: 0-d (a number) for one 1-d variable, else 2-d */
-        bool cov = m[2] == 'v';
-        static const char *const known_cov[] = {"m", "y", "rowvar", "bias", "ddof", NULL}, *const known_corr[] = {"x", "y", "rowvar", NULL};
-        const char *const *known = cov ? known_cov : known_corr;
-        const kj_type *t[5] = {NULL};
-        for (int i = 0; i < (cov ? 5 : 3); i++) {
-            kj_node *k = kj_np_arg(a, i, known[i]);
-            if (k && !(t[i] = kj_np_arg_type(c, k)))
-                return NULL;
-            bool ok = !k || (i <= 1 ? (i == 1 && t[i]->kind == KJ_T_NONE) ||
-                                          (t[i]->kind == KJ_T_ARRAY && t[i]->ndim >= 1 && t[i]->ndim <= 2 &&
-                                           t[i]->elem->kind != KJ_T_COMPLEX)
-                             : i == 4 ? t[i]->kind == KJ_T_NONE || kj_is_intlike(t[i])
-                                      : k->kind == KJ_E_CONST && t[i]->kind == KJ_T_BOOL);
-            if (!ok || !t[0] || a->npos > (cov ? 5 : 3) || !kj_np_only_keywords(a, known))
-                FAIL(c, n, "Write rowvar and bias as the constants True or False.",
-                     "np.%s takes 1-d or 2-d real arrays%s here", m, cov ? ", rowvar, bias and an int ddof" : " and rowvar");
-        }
-        bool one = t[0]->ndim == 1 && (!t[1] || t[1]->kind == KJ_T_NONE);   /* corrcoef's c / c of 0-d arrays: a number */
-        return one && !cov ? KJ_F64 : kj_array(KJ_F64, one ? 0 : 2, KJ_LAYOUT_C, false);
-    }
-    if (!strcmp(m, "convolve") || !strcmp(m, "correlate")) {
-        static const char *const known[] = {"a", "v", "mode", NULL};
-        kj_node *mode = kj_np_arg(a, 2, "mode");
-        const kj_type *ops[2] = {kj_np_arg_type(c, kj_np_arg(a, 0, "a")), kj_np_arg_type(c, kj_np_arg(a, 1, "v"))};
-        if (!ops[0] || !ops[1])
-            return NULL;
-        bool mode_ok = !mode || (mode->kind == KJ_E_CONST && mode->str && strchr("vsfVSF", mode->str[0]) && mode->str[0]);
-        for (int i = 0; i < 2; i++)
-            if (ops[i]->kind != KJ_T_ARRAY || ops[i]->ndim != 1 || ops[i]->elem->kind == KJ_T_COMPLEX)
-                mode_ok = false;
-        if (a->npos > 3 || !kj_np_only_keywords(a, known) || !mode_ok)
-            FAIL(c, n, "Write mode as the constant 'valid', 'same' or 'full'.",
-                 "np.%s takes two 1-d real arrays and a mode here", m);
-        char why[300];
-        const kj_type *e = kj_np_result_dtype("multiply", 2, ops, why, sizeof why);
-        if (!e)
-            FAIL(c, n, NULL, "np.%s: %s", m, why);
-        return kj_array(e, 1, KJ_LAYOUT_C, false);
-    }
-    if (!strcmp(m, "triu") || !strcmp(m, "tril")) {
-        static const char *const known[] = {"m", "k", NULL};
-        kj_node *kn = kj_np_arg(a, 1, "k");
-        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "m")), *kt = kn ? kj_np_arg_type(c, kn) : KJ_I64;
-        if (!x || !kt)
-            return NULL;
-        if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !kj_is_intlike(kt))
-            FAIL(c, n, NULL, "np.%s takes an array and an int k here", m);
-        return kj_array(x->elem, x->ndim < 2 ? 2 : x->ndim, KJ_LAYOUT_C, false);
-    }
     if (!strcmp(m, "repeat"))
         return repeat_type(c, n, a, 1, kj_np_arg_type(c, kj_np_arg(a, 0, "a")));
     if (!strcmp(m, "tile")) {
@@ -538,17 +488,6 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || nreps < 0)
             FAIL(c, n, "Make the number an array first: np.full(reps, x).", "np.tile takes an array and an int or a tuple of ints here");
         return kj_array(x->elem, x->ndim > nreps ? x->ndim : nreps, KJ_LAYOUT_C, false);
-    }
-    if (!strcmp(m, "roll")) {
-        static const char *const known[] = {"a", "shift", "axis", NULL};
-        kj_node *sh = kj_np_arg(a, 1, "shift"), *ax = kj_np_arg(a, 2, "axis");
-        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *st = sh ? kj_np_arg_type(c, sh) : NULL, *axt = ax ? kj_np_arg_type(c, ax) : kj_none();
-        if (!x || (sh && !st) || !axt)
-            return NULL;
-        if (a->npos > 3 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !st ||
-            !kj_is_intlike(st) || (axt->kind != KJ_T_NONE && !kj_is_intlike(axt)))
-            FAIL(c, n, "Roll one axis at a time.", "np.roll takes an array, an int shift and an int axis here");
-        return kj_array(x->elem, x->ndim, KJ_LAYOUT_C, false);
     }
     if (!strcmp(m, "append")) {   /* np.append(arr, values): both raveled, joined */
         static const char *const known[] = {"arr", "values", NULL};

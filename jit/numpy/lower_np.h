@@ -231,8 +231,6 @@ LLVMValueRef kj_np_frozen(kj_lw *w, kj_node *n);
 LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt);
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_append(kj_lw *w, kj_node *n, const kj_np_args *a);
-/* np.roll (lower_np_roll.c). */
-LLVMValueRef kj_np_lower_roll(kj_lw *w, kj_node *n, const kj_np_args *a);
 LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *arr);
 /* The same of the array value a (type at), the result of type t (for m
  * "flatnonzero" a 1-d int64 array). */
@@ -245,12 +243,7 @@ LLVMValueRef kj_np_lower_meshgrid(kj_lw *w, kj_node *n, const kj_np_args *a);
 /* np.repeat (a.repeat) and np.tile (lower_np_repeat.c). */
 LLVMValueRef kj_np_lower_repeat(kj_lw *w, kj_node *n, const kj_np_args *a);
 LLVMValueRef kj_np_lower_tile(kj_lw *w, kj_node *n, const kj_np_args *a);
-/* np.cov and np.corrcoef (lower_np_stats.c). */
-LLVMValueRef kj_np_lower_cov(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
-/* np.convolve and np.correlate (lower_np_convolve.c). */
-LLVMValueRef kj_np_lower_convolve(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
-/* np.triu, np.tril (m "triu" / "tril") and np.tri (lower_np_tri.c). */
-LLVMValueRef kj_np_lower_triangle(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+/* np.tri (lower_np_tri.c, beside np.triu and np.tril). */
 LLVMValueRef kj_np_lower_tri(kj_lw *w, kj_node *n, const kj_np_args *a);
 /* np.linalg's functions (lower_np_linalg.c). */
 LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);

@@ -114,18 +114,10 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_bins(w, n, m, a);
     if (!strcmp(m, "append"))
         return kj_np_lower_append(w, n, a);
-    if (!strcmp(m, "roll"))
-        return kj_np_lower_roll(w, n, a);
     if (!strcmp(m, "meshgrid"))
         return kj_np_lower_meshgrid(w, n, a);
     if (!strcmp(m, "diag") || !strcmp(m, "diagonal"))
         return kj_np_lower_diag(w, n, m, a);
-    if (!strcmp(m, "cov") || !strcmp(m, "corrcoef"))
-        return kj_np_lower_cov(w, n, m, a);
-    if (!strcmp(m, "convolve") || !strcmp(m, "correlate"))
-        return kj_np_lower_convolve(w, n, m, a);
-    if (!strcmp(m, "triu") || !strcmp(m, "tril"))
-        return kj_np_lower_triangle(w, n, m, a);
     if (!strcmp(m, "repeat"))
         return kj_np_lower_repeat(w, n, a);
     if (!strcmp(m, "tile"))

@@ -1,10 +1,13 @@
-/* lower_np_tri: np.triu and np.tril (a matrix, or each matrix of a stack,
+/* lower_np_tri: np.triu and np.tril, typing and lowering (a matrix, or each matrix of a stack,
  * with the part below diagonal k, or above it, set to zero; a 1-d array is
  * taken as every row, as NumPy's broadcasting of it does) and np.tri (ones
  * at and below diagonal k). New C-order arrays. */
-#include "jit/numpy/lower_np.h"
+#include "jit/core/callables.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#define FAIL KJ_INFER_FAIL
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
@@ -16,8 +19,19 @@ static LLVMValueRef kept(kj_lw *w, LLVMValueRef i, LLVMValueRef j, LLVMValueRef 
 
 static LLVMValueRef diagonal_k(kj_lw *w, kj_node *kn) { return kn ? kj_np_value(w, kn, KJ_I64) : c64(w, 0); }
 
+static const kj_type *triangle_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    static const char *const known[] = {"m", "k", NULL};
+    kj_node *kn = kj_np_arg(a, 1, "k");
+    const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "m")), *kt = kn ? kj_np_arg_type(c, kn) : KJ_I64;
+    if (!x || !kt)
+        return NULL;
+    if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !kj_is_intlike(kt))
+        FAIL(c, n, NULL, "np.%s takes an array and an int k here", m);
+    return kj_array(x->elem, x->ndim < 2 ? 2 : x->ndim, KJ_LAYOUT_C, false);
+}
+
 /* np.triu(m, k=0), np.tril(m, k=0). */
-LLVMValueRef kj_np_lower_triangle(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static LLVMValueRef lower_triangle(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     kj_node *mn = kj_np_arg(a, 0, "m");
     const kj_type *at = mn->type, *et = at->elem;
     int nd = at->ndim, od = n->type->ndim;
@@ -49,3 +63,6 @@ LLVMValueRef kj_np_lower_tri(kj_lw *w, kj_node *n, const kj_np_args *a) {
     kj_np_nest_end(w, &nest);
     return out;
 }
+
+KJ_CALLABLE(triu, .name = "np.triu", .targets = KJ_ON_ANY, .np_type = triangle_type, .np_lower = lower_triangle);
+KJ_CALLABLE(tril, .name = "np.tril", .targets = KJ_ON_ANY, .np_type = triangle_type, .np_lower = lower_triangle);

@@ -1,14 +1,18 @@
-/* lower_np_convolve: np.convolve(a, v, mode='full') and np.correlate(a, v,
- * mode='valid') of 1-d real arrays, as NumPy computes them: the longer
+/* np_convolve: typing and lowering of np.convolve(a, v, mode='full') and
+ * np.correlate(a, v, mode='valid') of 1-d real arrays, as NumPy computes them: the longer
  * array slides along the shorter one, each output the sum, in order, of
  * the products where they overlap; mode says how far past the ends
  * ('valid': not at all, 'same': half the shorter length, 'full': all of
  * it). convolve reverses v first (swapping the two when v is longer);
  * correlate swaps when v is longer and then reverses its result. */
-#include "jit/numpy/lower_np.h"
+#include "jit/core/callables.h"
+#include "jit/numpy/np_dtype.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+
+#define FAIL KJ_INFER_FAIL
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
@@ -101,7 +105,27 @@ static line operand(kj_lw *w, kj_node *k, const kj_type *rt, const kj_type *othe
     return line_of(w, kj_np_copy(w, arr, k->type, rt), ct);
 }
 
-LLVMValueRef kj_np_lower_convolve(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *convolve_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    static const char *const known[] = {"a", "v", "mode", NULL};
+    kj_node *mode = kj_np_arg(a, 2, "mode");
+    const kj_type *ops[2] = {kj_np_arg_type(c, kj_np_arg(a, 0, "a")), kj_np_arg_type(c, kj_np_arg(a, 1, "v"))};
+    if (!ops[0] || !ops[1])
+        return NULL;
+    bool mode_ok = !mode || (mode->kind == KJ_E_CONST && mode->str && strchr("vsfVSF", mode->str[0]) && mode->str[0]);
+    for (int i = 0; i < 2; i++)
+        if (ops[i]->kind != KJ_T_ARRAY || ops[i]->ndim != 1 || ops[i]->elem->kind == KJ_T_COMPLEX)
+            mode_ok = false;
+    if (a->npos > 3 || !kj_np_only_keywords(a, known) || !mode_ok)
+        FAIL(c, n, "Write mode as the constant 'valid', 'same' or 'full'.",
+             "np.%s takes two 1-d real arrays and a mode here", m);
+    char why[300];
+    const kj_type *e = kj_np_result_dtype("multiply", 2, ops, why, sizeof why);
+    if (!e)
+        FAIL(c, n, NULL, "np.%s: %s", m, why);
+    return kj_array(e, 1, KJ_LAYOUT_C, false);
+}
+
+static LLVMValueRef lower_convolve(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     kj_node *an = kj_np_arg(a, 0, "a"), *vn = kj_np_arg(a, 1, "v");
     bool convolve = m[0] == 'c' && m[2] == 'n';
     int mode = mode_number(kj_np_arg(a, 2, "mode"), convolve ? 2 : 0);
@@ -118,3 +142,6 @@ LLVMValueRef kj_np_lower_convolve(kj_lw *w, kj_node *n, const char *m, const kj_
     /* swapped, the outputs come out in the reverse order: NumPy reverses them */
     return slide(w, n, longer, shorter, mode, swap);
 }
+
+KJ_CALLABLE(convolve, .name = "np.convolve", .targets = KJ_ON_ANY, .np_type = convolve_type, .np_lower = lower_convolve);
+KJ_CALLABLE(correlate, .name = "np.correlate", .targets = KJ_ON_ANY, .np_type = convolve_type, .np_lower = lower_convolve);

@@ -1,10 +1,13 @@
-/* lower_np_roll: np.roll(a, shift, axis). Without an axis the elements in
- * C order move shift places, those pushed past the end coming round to
- * the front, and the result has a's shape; with one, every line along the
- * axis moves so. */
-#include "jit/numpy/lower_np.h"
+/* np_roll: np.roll(a, shift, axis) in compiled code, typing and lowering.
+ * Without an axis the elements in C order move shift places, those pushed
+ * past the end coming round to the front, and the result has a's shape;
+ * with one, every line along the axis moves so. */
+#include "jit/core/callables.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#define FAIL KJ_INFER_FAIL
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
@@ -24,7 +27,21 @@ static LLVMValueRef moved(kj_lw *w, LLVMValueRef i, LLVMValueRef s, LLVMValueRef
     return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGE, j, n, ""), LLVMBuildSub(w->b, j, n, ""), j, "");
 }
 
-LLVMValueRef kj_np_lower_roll(kj_lw *w, kj_node *n, const kj_np_args *a) {
+static const kj_type *roll_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
+    static const char *const known[] = {"a", "shift", "axis", NULL};
+    kj_node *sh = kj_np_arg(a, 1, "shift"), *ax = kj_np_arg(a, 2, "axis");
+    const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a")), *st = sh ? kj_np_arg_type(c, sh) : NULL, *axt = ax ? kj_np_arg_type(c, ax) : kj_none();
+    if (!x || (sh && !st) || !axt)
+        return NULL;
+    if (a->npos > 3 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !st ||
+        !kj_is_intlike(st) || (axt->kind != KJ_T_NONE && !kj_is_intlike(axt)))
+        FAIL(c, n, "Roll one axis at a time.", "np.roll takes an array, an int shift and an int axis here");
+    return kj_array(x->elem, x->ndim, KJ_LAYOUT_C, false);
+}
+
+static LLVMValueRef lower_roll(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *an = kj_np_arg(a, 0, "a"), *axn = kj_np_arg(a, 2, "axis");
     const kj_type *at = an->type, *t = n->type, *et = at->elem;
     int nd = at->ndim;
@@ -56,3 +73,5 @@ LLVMValueRef kj_np_lower_roll(kj_lw *w, kj_node *n, const kj_np_args *a) {
     kj_np_nest_end(w, &nest);
     return out;
 }
+
+KJ_CALLABLE(roll, .name = "np.roll", .targets = KJ_ON_ANY, .np_type = roll_type, .np_lower = lower_roll);

@@ -1,13 +1,16 @@
-/* lower_np_stats: np.cov(m, y, rowvar, bias, ddof) and np.corrcoef(x, y,
- * rowvar). The variables (rows of m, or its columns with rowvar=False,
+/* np_cov: typing and lowering of np.cov(m, y, rowvar, bias, ddof) and
+ * np.corrcoef(x, y, rowvar). The variables (rows of m, or its columns with rowvar=False,
  * then those of y) are copied into one float64 matrix for rt_stats.c. As
  * Numba's, the result is 2-d, or 0-d for one 1-d m without y (NumPy
  * squeezes it; it squeezes a 2-d m of one row too, which would give a
  * type that depends on the row count, so that raises); corrcoef's of one
  * 1-d variable is a number, as NumPy's c / c of 0-d arrays. */
-#include "jit/numpy/lower_np.h"
+#include "jit/core/callables.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#define FAIL KJ_INFER_FAIL
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
@@ -28,7 +31,30 @@ static LLVMValueRef as_rows(kj_lw *w, LLVMValueRef arr, const kj_type *t, bool b
 
 static bool flag(kj_node *k, bool dflt) { return k ? k->ival != 0 : dflt; }
 
-LLVMValueRef kj_np_lower_cov(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *cov_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    /* Numba's types: 0-d (a number) for one 1-d variable, else 2-d */
+    bool cov = m[2] == 'v';
+    static const char *const known_cov[] = {"m", "y", "rowvar", "bias", "ddof", NULL}, *const known_corr[] = {"x", "y", "rowvar", NULL};
+    const char *const *known = cov ? known_cov : known_corr;
+    const kj_type *t[5] = {NULL};
+    for (int i = 0; i < (cov ? 5 : 3); i++) {
+        kj_node *k = kj_np_arg(a, i, known[i]);
+        if (k && !(t[i] = kj_np_arg_type(c, k)))
+            return NULL;
+        bool ok = !k || (i <= 1 ? (i == 1 && t[i]->kind == KJ_T_NONE) ||
+                                      (t[i]->kind == KJ_T_ARRAY && t[i]->ndim >= 1 && t[i]->ndim <= 2 &&
+                                       t[i]->elem->kind != KJ_T_COMPLEX)
+                         : i == 4 ? t[i]->kind == KJ_T_NONE || kj_is_intlike(t[i])
+                                  : k->kind == KJ_E_CONST && t[i]->kind == KJ_T_BOOL);
+        if (!ok || !t[0] || a->npos > (cov ? 5 : 3) || !kj_np_only_keywords(a, known))
+            FAIL(c, n, "Write rowvar and bias as the constants True or False.",
+                 "np.%s takes 1-d or 2-d real arrays%s here", m, cov ? ", rowvar, bias and an int ddof" : " and rowvar");
+    }
+    bool one = t[0]->ndim == 1 && (!t[1] || t[1]->kind == KJ_T_NONE);   /* corrcoef's c / c of 0-d arrays: a number */
+    return one && !cov ? KJ_F64 : kj_array(KJ_F64, one ? 0 : 2, KJ_LAYOUT_C, false);
+}
+
+static LLVMValueRef lower_cov(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     bool corr = m[1] == 'o' && m[2] == 'r';
     kj_node *mn = kj_np_arg(a, 0, corr ? "x" : "m"), *yn = kj_np_arg(a, 1, "y");
     if (yn && yn->type->kind == KJ_T_NONE)
@@ -79,3 +105,6 @@ LLVMValueRef kj_np_lower_cov(kj_lw *w, kj_node *n, const char *m, const kj_np_ar
         return LLVMBuildLoad2(w->b, w->f64, kj_array_field(w, out, 1, 0), "");
     return kj_np_make(w, n->type, kj_array_field(w, out, 0, 0), kj_array_field(w, out, 1, 0), NULL, NULL);
 }
+
+KJ_CALLABLE(cov, .name = "np.cov", .targets = KJ_ON_ANY, .np_type = cov_type, .np_lower = lower_cov);
+KJ_CALLABLE(corrcoef, .name = "np.corrcoef", .targets = KJ_ON_ANY, .np_type = cov_type, .np_lower = lower_cov);
