@@ -48,6 +48,9 @@ typedef struct {
     PyObject *parallel_report;  /* list of prange loop records (parallel_lower.c), or NULL */
     PyObject *cache_object;     /* cache=True: [object bytes, entry, symbols] (cache.c), or NULL */
     PyObject *loop_remarks;     /* Kiln's own loop remarks (lower_strict_sums.c), or NULL; engine.c adds LLVM's */
+    /* while the instance asked for is made: its dispatcher, whose types this
+     * compile gives exactly (an explicit signature wins over its locked list) */
+    PyObject *exact_dispatcher;
     /* lowering */
     LLVMContextRef ctx;
     LLVMModuleRef mod;

@@ -109,7 +109,7 @@ kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
                               const kj_type *const *args0) {
     const kj_type *args[nargs > 0 ? nargs : 1], *declared = NULL;
     memcpy(args, args0, sizeof(kj_type *) * (size_t)nargs);
-    int locked = locked_signature(dispatcher, nargs, args0, args, &declared, &u->err);
+    int locked = dispatcher == u->exact_dispatcher ? 0 : locked_signature(dispatcher, nargs, args0, args, &declared, &u->err);
     if (locked < 0 && u->err.kind != KJ_ERR_NONE)
         return NULL;
     for (kj_instance *in = u->instances; in; in = in->next)
@@ -500,19 +500,11 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     uint64_t phase[KP_PHASE_COUNT] = {0};
     kj_unit u = {.target = kj_target_cpu()};
     uint64_t t0 = kp_now_ns();
-    /* the explicit signature of this compile wins over the dispatcher's list */
-    PyObject *saved_locked = PyObject_GetAttrString(dispatcher, "_kiln_locked_sigs");
-    PyErr_Clear();
-    if (saved_locked && PyObject_SetAttrString(dispatcher, "_kiln_locked_sigs", Py_None) < 0)
-        PyErr_Clear();
     const kj_type *packed[nargs + 1];
     int npacked = pack_varargs(dispatcher, nargs, args, packed);
+    u.exact_dispatcher = dispatcher;   /* the explicit signature of this compile wins over the locked list */
     kj_instance *top = npacked < 0 ? NULL : kj_unit_instance(&u, dispatcher, npacked, packed);
-    if (saved_locked) {
-        PyObject_SetAttrString(dispatcher, "_kiln_locked_sigs", saved_locked);
-        Py_DECREF(saved_locked);
-        PyErr_Clear();
-    }
+    u.exact_dispatcher = NULL;   /* a call of itself in its body finds the locked signatures again */
     if (npacked < 0)
         return NULL;
     if (!top)
