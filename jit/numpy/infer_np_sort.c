@@ -2,8 +2,8 @@
  * functions in compiled code: np.sort, argsort, partition and argpartition
  * (sorted: a partition whose sides are in order), unique (with its
  * return_* flags), median, percentile and quantile (and nanpercentile,
- * nanquantile), searchsorted,
- * digitize, isin and in1d, histogram, bincount and interp. */
+ * nanquantile), searchsorted, digitize, isin and in1d, and histogram
+ * (bincount and interp: np_bins.c). */
 #include "jit/numpy/infer_np.h"
 #include "jit/numpy/np_dtype.h"
 
@@ -156,38 +156,6 @@ const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         if (!e || e->kind == KJ_T_COMPLEX)
             FAIL(c, n, "Make the values an array first: np.array([...]).", "np.%s takes two real arrays, assume_unique and invert here", m);
         return kj_array(kj_bool(), flat ? 1 : ops[0]->ndim, KJ_LAYOUT_C, false);
-    }
-    if (!strcmp(m, "bincount")) {
-        static const char *const known[] = {"x", "weights", "minlength", NULL};
-        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "x"));
-        kj_node *wn = kj_np_arg(a, 1, "weights"), *ml = kj_np_arg(a, 2, "minlength");
-        const kj_type *wt = wn ? kj_np_arg_type(c, wn) : kj_none(), *mt = ml ? kj_np_arg_type(c, ml) : KJ_I64;
-        if (!x || !wt || !mt)
-            return NULL;
-        if (a->npos > 3 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim != 1 ||
-            !(x->elem->kind == KJ_T_BOOL || (x->elem->kind == KJ_T_INT && (x->elem->is_signed || x->elem->bits < 64))) ||
-            (wt->kind != KJ_T_NONE && (wt->kind != KJ_T_ARRAY || wt->ndim != 1 || wt->elem->kind == KJ_T_COMPLEX)) ||
-            !kj_is_intlike(mt))
-            FAIL(c, n, "Convert the values with x.astype(np.int64) first.",
-                 "np.bincount takes a 1-d array of non-negative ints, weights= a 1-d real array and an int minlength=");
-        return kj_array(wt->kind == KJ_T_NONE ? KJ_I64 : KJ_F64, 1, KJ_LAYOUT_C, false);
-    }
-    if (!strcmp(m, "interp")) {
-        static const char *const known[] = {"x", "xp", "fp", "left", "right", NULL};
-        const kj_type *t[5];
-        for (int i = 0; i < 5; i++) {
-            kj_node *k = kj_np_arg(a, i, known[i]);
-            if (!(t[i] = k ? kj_np_arg_type(c, k) : kj_none()))
-                return NULL;
-            bool real = kj_is_number(t[i]) && t[i]->kind != KJ_T_COMPLEX;
-            bool ok = i == 0 ? real || (t[i]->kind == KJ_T_ARRAY && t[i]->elem->kind != KJ_T_COMPLEX)
-                      : i < 3 ? t[i]->kind == KJ_T_ARRAY && t[i]->ndim == 1 && t[i]->elem->kind != KJ_T_COMPLEX
-                              : real || t[i]->kind == KJ_T_NONE;
-            if (!ok || a->npos > 5 || !kj_np_only_keywords(a, known))
-                FAIL(c, n, "Interpolate the real and imaginary parts one at a time.",
-                     "np.interp takes x (a number or a real array), 1-d real xp and fp, and numbers for left and right");
-        }
-        return t[0]->kind == KJ_T_ARRAY ? kj_array(KJ_F64, t[0]->ndim, KJ_LAYOUT_C, false) : KJ_F64;
     }
     *handled = false;
     return NULL;

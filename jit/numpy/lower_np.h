@@ -247,8 +247,6 @@ LLVMValueRef kj_np_lower_tile(kj_lw *w, kj_node *n, const kj_np_args *a);
 LLVMValueRef kj_np_lower_tri(kj_lw *w, kj_node *n, const kj_np_args *a);
 /* np.linalg's functions (lower_np_linalg.c). */
 LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
-/* np.bincount and np.interp (lower_np_bins.c). */
-LLVMValueRef kj_np_lower_bins(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* How many elements of a (any dtype) are nonzero (true). */
 LLVMValueRef kj_np_count_true(kj_lw *w, LLVMValueRef a, const kj_type *at);
 

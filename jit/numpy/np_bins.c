@@ -1,15 +1,36 @@
-/* lower_np_bins: np.bincount (counting values into bins, in two passes:
- * the largest value sizes the result) and np.interp (each x between the
- * sample points, by the runtime's kj_np_interp on float64 copies). */
-#include "jit/numpy/lower_np.h"
+/* np_bins: np.bincount (counting values into bins, in two passes: the
+ * largest value sizes the result) and np.interp (each x between the sample
+ * points, by the runtime's kj_np_interp on float64 copies), typing and
+ * lowering. */
+#include "jit/core/callables.h"
 
-#include <string.h>
+#include <stdio.h>
+
+#define FAIL KJ_INFER_FAIL
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
 static bool given(const kj_node *k) { return k && k->type->kind != KJ_T_NONE; }
 
-static LLVMValueRef bincount(kj_lw *w, kj_node *n, const kj_np_args *a) {
+static const kj_type *bincount_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
+    static const char *const known[] = {"x", "weights", "minlength", NULL};
+    const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "x"));
+    kj_node *wn = kj_np_arg(a, 1, "weights"), *ml = kj_np_arg(a, 2, "minlength");
+    const kj_type *wt = wn ? kj_np_arg_type(c, wn) : kj_none(), *mt = ml ? kj_np_arg_type(c, ml) : KJ_I64;
+    if (!x || !wt || !mt)
+        return NULL;
+    if (a->npos > 3 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim != 1 ||
+        !(x->elem->kind == KJ_T_BOOL || (x->elem->kind == KJ_T_INT && (x->elem->is_signed || x->elem->bits < 64))) ||
+        (wt->kind != KJ_T_NONE && (wt->kind != KJ_T_ARRAY || wt->ndim != 1 || wt->elem->kind == KJ_T_COMPLEX)) ||
+        !kj_is_intlike(mt))
+        FAIL(c, n, "Convert the values with x.astype(np.int64) first.",
+             "np.bincount takes a 1-d array of non-negative ints, weights= a 1-d real array and an int minlength=");
+    return kj_array(wt->kind == KJ_T_NONE ? KJ_I64 : KJ_F64, 1, KJ_LAYOUT_C, false);
+}
+
+static LLVMValueRef bincount(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *xn = kj_np_arg(a, 0, "x"), *wn = kj_np_arg(a, 1, "weights"), *mn = kj_np_arg(a, 2, "minlength");
     const kj_type *xt = xn->type, *t = n->type;
     LLVMBuilderRef b = w->b;
@@ -56,7 +77,27 @@ static LLVMValueRef as_doubles(kj_lw *w, kj_node *k) {
     return arr;
 }
 
-static LLVMValueRef interp(kj_lw *w, kj_node *n, const kj_np_args *a) {
+static const kj_type *interp_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
+    static const char *const known[] = {"x", "xp", "fp", "left", "right", NULL};
+    const kj_type *t[5];
+    for (int i = 0; i < 5; i++) {
+        kj_node *k = kj_np_arg(a, i, known[i]);
+        if (!(t[i] = k ? kj_np_arg_type(c, k) : kj_none()))
+            return NULL;
+        bool real = kj_is_number(t[i]) && t[i]->kind != KJ_T_COMPLEX;
+        bool ok = i == 0 ? real || (t[i]->kind == KJ_T_ARRAY && t[i]->elem->kind != KJ_T_COMPLEX)
+                  : i < 3 ? t[i]->kind == KJ_T_ARRAY && t[i]->ndim == 1 && t[i]->elem->kind != KJ_T_COMPLEX
+                          : real || t[i]->kind == KJ_T_NONE;
+        if (!ok || a->npos > 5 || !kj_np_only_keywords(a, known))
+            FAIL(c, n, "Interpolate the real and imaginary parts one at a time.",
+                 "np.interp takes x (a number or a real array), 1-d real xp and fp, and numbers for left and right");
+    }
+    return t[0]->kind == KJ_T_ARRAY ? kj_array(KJ_F64, t[0]->ndim, KJ_LAYOUT_C, false) : KJ_F64;
+}
+
+static LLVMValueRef interp(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     static const char *const names[] = {"x", "xp", "fp", "left", "right"};
     kj_node *k[5];
     for (int i = 0; i < 5; i++)
@@ -89,6 +130,5 @@ static LLVMValueRef interp(kj_lw *w, kj_node *n, const kj_np_args *a) {
     return out;
 }
 
-LLVMValueRef kj_np_lower_bins(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
-    return !strcmp(m, "bincount") ? bincount(w, n, a) : interp(w, n, a);
-}
+KJ_CALLABLE(bincount, .name = "np.bincount", .targets = KJ_ON_ANY, .np_type = bincount_type, .np_lower = bincount);
+KJ_CALLABLE(interp, .name = "np.interp", .targets = KJ_ON_ANY, .np_type = interp_type, .np_lower = interp);
