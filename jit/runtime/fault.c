@@ -46,6 +46,7 @@ static struct {
     kj_nrt_ring *ring;    /* of the innermost call tracking this thread's blocks, or NULL (only this thread uses it) */
 } threads[MAX_THREADS];
 static _Thread_local int my_slot = -1;   /* -2: none was free */
+static _Thread_local uintptr_t stack_floor;   /* the stack's bottom + KJ_STACK_RESERVE, from the first guarded call */
 static pthread_key_t thread_key;          /* its value: the thread's alternate stack, or &thread_key */
 static bool have_records;                 /* thread_key made and the fork handler set (records_once) */
 static pthread_once_t records_once = PTHREAD_ONCE_INIT;
@@ -136,6 +137,14 @@ static int register_thread(void) {
     }
     if (my_slot < 0)
         return my_slot;
+    pthread_attr_t attr;
+    void *lo;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &lo, &size) == 0)
+            stack_floor = (uintptr_t)lo + KJ_STACK_RESERVE;
+        pthread_attr_destroy(&attr);
+    }
     void *stack = &thread_key;   /* a key's destructor runs only for a value other than NULL */
     stack_t current;
     if (sigaltstack(NULL, &current) == 0 && (current.ss_flags & SS_DISABLE)) {
@@ -171,6 +180,17 @@ static bool on_stack_edge(void *addr) {
     pthread_attr_destroy(&attr);
     uintptr_t a = (uintptr_t)addr, bottom = (uintptr_t)lo;
     return got && a + (2u << 20) >= bottom && a < bottom + 64 * 1024;
+}
+
+bool kj_fault_stack_low(void) {
+    return (uintptr_t)__builtin_frame_address(0) < stack_floor;
+}
+
+bool kj_fault_refuse_if_stack_low(void) {
+    if (!kj_fault_stack_low())
+        return false;
+    kj_rt_raise(PyExc_RecursionError, overflow_message);
+    return true;
 }
 
 kj_nrt_ring *kj_fault_ring(void) {

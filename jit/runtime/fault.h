@@ -13,6 +13,7 @@
 #define KILN_JIT_FAULT_H
 
 #include <Python.h>
+#include <stdbool.h>
 
 #include "jit/runtime/pool.h"
 
@@ -27,6 +28,16 @@ int kj_install_fault_handler(PyObject *module);
 /* The ring of the guarded call that is tracking this thread's
  * allocations, or NULL (nrt.c, for each new block). */
 struct kj_nrt_ring *kj_fault_ring(void);
+
+/* Whether this thread's stack is nearly full (less than KJ_STACK_RESERVE
+ * left): the runtime then refuses to allocate, raising RecursionError,
+ * rather than overflow inside malloc, whose lock a fault would leave held
+ * (the next allocation would wait forever). False on a thread that never
+ * made a guarded call. */
+#define KJ_STACK_RESERVE (256 * 1024)
+bool kj_fault_stack_low(void);
+/* The same as a runtime error: RecursionError pending and true, or false. */
+bool kj_fault_refuse_if_stack_low(void);
 
 /* entry(ret, args) under a guard: its status, or 1 with the fault as this
  * thread's pending runtime error (runtime.h). */

@@ -253,7 +253,7 @@ void kj_nrt_ring_close(kj_nrt_ring *ring, int failed) {
 }
 
 kj_block_t *kj_nrt_alloc(int64_t nbytes) {
-    if (nbytes < 0)
+    if (nbytes < 0 || kj_fault_refuse_if_stack_low())
         return NULL;
     size_t total = ((size_t)KJ_NRT_HEADER + (size_t)nbytes + 63) / 64 * 64;
     kj_block_t *b = nbytes < RECYCLE_MIN ? take_small((int64_t)total) : take_recycled(nbytes);

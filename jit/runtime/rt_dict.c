@@ -7,6 +7,7 @@
  * bytes. Keys compare by their bytes (rt_dict.h). Nothing here needs the
  * GIL except kj_dict_box and kj_set_box. */
 #include "jit/runtime/boxing.h"
+#include "jit/runtime/fault.h"
 #include "jit/runtime/nrt.h"
 #include "jit/runtime/rt_dict.h"
 #include "jit/runtime/runtime.h"
@@ -92,6 +93,8 @@ static int rebuild(kj_dict_header *h, int64_t need) {
     while (cap < need)
         cap *= 2;
     int64_t nslots = cap * 2, esize = entry_size(h);
+    if (kj_fault_refuse_if_stack_low())
+        return -1;
     char *entries = malloc((size_t)(cap * esize));
     int64_t *slots = malloc(sizeof(int64_t) * (size_t)nslots);
     if (!entries || !slots) {

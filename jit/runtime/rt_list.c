@@ -3,6 +3,7 @@
  * that doubles when full and is freed with the block. Nothing here needs
  * the GIL except kj_list_box. */
 #include "jit/runtime/boxing.h"
+#include "jit/runtime/fault.h"
 #include "jit/runtime/nrt.h"
 #include "jit/runtime/rt_list.h"
 
@@ -60,6 +61,8 @@ int32_t kj_list_reserve(void *owner, int64_t n, int64_t itemsize) {
     int64_t cap = h->cap ? h->cap : 4;
     while (cap < n)
         cap *= 2;
+    if (kj_fault_refuse_if_stack_low())
+        return -1;
     char *items = realloc(h->items, (size_t)(cap * h->itemsize));
     if (!items)
         return -1;

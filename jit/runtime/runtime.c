@@ -13,6 +13,10 @@ volatile sig_atomic_t kj_interrupt_flag;
 static _Thread_local kj_rt_error pending;
 
 void kj_rt_raise(PyObject *cls, const char *msg) {
+    /* an allocation the runtime refused for want of stack (fault.h) said
+     * why: the MemoryError its caller raises next only echoes it */
+    if (cls == PyExc_MemoryError && pending.cls == PyExc_RecursionError)
+        return;
     pending.cls = cls;
     pending.msg = msg;
 }

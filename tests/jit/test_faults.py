@@ -105,6 +105,40 @@ def test_what_a_faulting_call_allocated_is_freed():
     assert live_blocks() == before
 
 
+@kiln.njit
+def allocate_at_every_level(n):
+    if n == 0:
+        return 0.0
+    a = np.ones(3)
+    items = [a[0]]
+    return items[0] + allocate_at_every_level(n - 1)
+
+
+def test_runaway_recursion_that_allocates_raises_recursion_error_and_frees_its_arrays():
+    # Overflowing inside malloc would leave malloc's lock held and the next
+    # allocation waiting forever: the runtime refuses an allocation when the
+    # stack is nearly full instead. In a child process, so that a hang fails
+    # the test rather than the suite.
+    code = """
+import gc, _kiln, numpy as np
+from test_faults import allocate_at_every_level, live_blocks
+before = live_blocks()
+for _ in range(3):
+    try:
+        allocate_at_every_level(10**7)
+    except RecursionError as e:
+        assert "compiled code" in str(e), e
+    else:
+        raise SystemExit("no RecursionError")
+assert live_blocks() == before, (live_blocks(), before)
+assert allocate_at_every_level(100) == 100.0 and np.ones(4).sum() == 4.0
+print("ok")
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.abspath(__file__))] + sys.path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
 def test_boundscheck_names_the_index_instead():
     checked = kiln.jit(boundscheck=True)(peek.py_func)
     with pytest.raises(IndexError):
