@@ -460,23 +460,6 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
                                   : "np.diagonal takes a 2-d array and an int offset here");
         return v->ndim == 1 ? kj_array(v->elem, 2, KJ_LAYOUT_C, false) : kj_array(v->elem, 1, KJ_LAYOUT_A, true);
     }
-    if (!strcmp(m, "meshgrid")) {   /* of 1-d arrays; indexing 'xy' (NumPy's default) or 'ij' */
-        kj_node *ix = kj_np_arg(a, -1, "indexing");
-        static const char *const known[] = {"indexing", NULL};
-        bool ok = a->npos >= 1 && a->npos <= 3 && kj_np_only_keywords(a, known) &&
-                  (!ix || (ix->kind == KJ_E_CONST && ix->str && (!strcmp(ix->str, "xy") || !strcmp(ix->str, "ij"))));
-        const kj_type *e[3];
-        for (int i = 0; ok && i < a->npos; i++) {
-            const kj_type *x = kj_np_arg_type(c, a->pos[i]);
-            if (!x)
-                return NULL;
-            ok = x->kind == KJ_T_ARRAY && x->ndim == 1;
-            e[i] = ok ? kj_array(x->elem, a->npos, KJ_LAYOUT_C, false) : NULL;
-        }
-        if (!ok)
-            FAIL(c, n, "Ravel the inputs first.", "np.meshgrid takes one to three 1-d arrays and indexing='xy' or 'ij' here");
-        return kj_tuple(a->npos, e);
-    }
     if (!strcmp(m, "repeat"))
         return repeat_type(c, n, a, 1, kj_np_arg_type(c, kj_np_arg(a, 0, "a")));
     if (!strcmp(m, "tile")) {
@@ -488,18 +471,6 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
         if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || nreps < 0)
             FAIL(c, n, "Make the number an array first: np.full(reps, x).", "np.tile takes an array and an int or a tuple of ints here");
         return kj_array(x->elem, x->ndim > nreps ? x->ndim : nreps, KJ_LAYOUT_C, false);
-    }
-    if (!strcmp(m, "append")) {   /* np.append(arr, values): both raveled, joined */
-        static const char *const known[] = {"arr", "values", NULL};
-        const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "arr")), *y = kj_np_arg_type(c, kj_np_arg(a, 1, "values"));
-        if (!x || !y)
-            return NULL;
-        const kj_type *ex = x->kind == KJ_T_ARRAY ? x->elem : x, *ey = y->kind == KJ_T_ARRAY ? y->elem : y;
-        const kj_type *e = kj_unify(ex, ey);
-        if (a->npos > 2 || !kj_np_only_keywords(a, known) || !e || !(kj_is_number(e) || e->kind == KJ_T_BOOL))
-            FAIL(c, n, "Join along an axis with np.concatenate((a, b), axis).",
-                 "np.append takes two arrays or numbers, and no axis, here");
-        return kj_array(e, 1, KJ_LAYOUT_C, false);
     }
     FAIL(c, n, "See the Kiln documentation for the NumPy functions compiled code supports.",
          "np.%s%s is not supported in compiled code", in_linalg_only(m) ? "linalg." : "", m);

@@ -230,7 +230,6 @@ LLVMValueRef kj_np_frozen(kj_lw *w, kj_node *n);
  * shapes (an empty list gives zeros for the arrays' axes). */
 LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt);
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
-LLVMValueRef kj_np_lower_append(kj_lw *w, kj_node *n, const kj_np_args *a);
 LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *arr);
 /* The same of the array value a (type at), the result of type t (for m
  * "flatnonzero" a 1-d int64 array). */
@@ -239,7 +238,6 @@ LLVMValueRef kj_np_nonzero_of(kj_lw *w, const kj_type *t, const char *m, LLVMVal
  * one); np.diag and np.diagonal (lower_np_create.c). */
 LLVMValueRef kj_np_diagonal(kj_lw *w, const kj_type *t, LLVMValueRef arr, LLVMValueRef k);
 LLVMValueRef kj_np_lower_diag(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
-LLVMValueRef kj_np_lower_meshgrid(kj_lw *w, kj_node *n, const kj_np_args *a);
 /* np.repeat (a.repeat) and np.tile (lower_np_repeat.c). */
 LLVMValueRef kj_np_lower_repeat(kj_lw *w, kj_node *n, const kj_np_args *a);
 LLVMValueRef kj_np_lower_tile(kj_lw *w, kj_node *n, const kj_np_args *a);

@@ -293,32 +293,6 @@ LLVMValueRef kj_np_lower_diag(kj_lw *w, kj_node *n, const char *m, const kj_np_a
     return kj_np_diagonal(w, n->type, kj_lower_expr(w, vn), k);
 }
 
-/* np.meshgrid(x, y, ..., indexing): output k repeats input k along its
- * axis (with 'xy', NumPy's default, the first two swap places). */
-LLVMValueRef kj_np_lower_meshgrid(kj_lw *w, kj_node *n, const kj_np_args *a) {
-    kj_node *ix = kj_np_arg(a, -1, "indexing");
-    bool xy = !ix || !strcmp(ix->str, "xy");
-    int nd = a->npos;
-    LLVMValueRef in[3], shape[3];
-    int along[3];   /* the axis each input runs along */
-    for (int k = 0; k < nd; k++) {
-        in[k] = kj_lower_expr(w, a->pos[k]);
-        along[k] = xy && nd > 1 && k < 2 ? 1 - k : k;
-        shape[along[k]] = kj_array_len(w, in[k]);
-    }
-    LLVMValueRef out = LLVMGetUndef(kj_lltype(w, n->type));
-    for (int k = 0; k < nd; k++) {
-        const kj_type *t = n->type->elems[k], *it = a->pos[k]->type;
-        LLVMValueRef arr = kj_np_alloc(w, t, shape, false), idx[3];
-        kj_np_nest nest;
-        kj_np_nest_begin(w, &nest, nd, shape, idx);
-        kj_np_store_elem(w, kj_np_ptr(w, arr, nd, idx), kj_array_item(w, in[k], it, idx[along[k]]), it->elem, t->elem);
-        kj_np_nest_end(w, &nest);
-        out = LLVMBuildInsertValue(w->b, out, arr, (unsigned)k, "");
-    }
-    return out;
-}
-
 LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
     const char *m = n->name;
     const kj_type *st = n->kids[0]->type, *t = n->type;

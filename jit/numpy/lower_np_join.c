@@ -1,10 +1,11 @@
 /* lower_np_join: np.concatenate, np.stack, np.hstack, np.vstack (and its
  * alias np.row_stack) and np.column_stack of a tuple or a list of arrays,
- * np.array of a list of arrays, and np.append. Each is a concatenation along one axis of the result: stack
- * first gives every array a new axis of length 1 there, vstack gives 1-d
- * arrays one in front (a row), column_stack one behind (a column). Every array is then copied into its
- * slice of the new C-contiguous result, converting its elements to the
- * result's dtype. */
+ * np.array of a list of arrays (np.append: np_append.c). Each is a
+ * concatenation along one axis of the result: stack first gives every
+ * array a new axis of length 1 there, vstack gives 1-d arrays one in front
+ * (a row), column_stack one behind (a column). Every array is then copied
+ * into its slice of the new C-contiguous result, converting its elements
+ * to the result's dtype. */
 #include "jit/containers/lists.h"
 #include "jit/numpy/lower_np.h"
 
@@ -183,34 +184,4 @@ LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt,
 
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     return a->pos[0]->type->kind == KJ_T_LIST ? join_list(w, n, m, a) : join_tuple(w, n, m, a);
-}
-
-/* np.append(arr, values): each raveled (C order) into its part of a new
- * 1-d array, converted to the result's dtype. */
-LLVMValueRef kj_np_lower_append(kj_lw *w, kj_node *n, const kj_np_args *a) {
-    const kj_type *t = n->type;
-    kj_node *parts[2] = {kj_np_arg(a, 0, "arr"), kj_np_arg(a, 1, "values")};
-    LLVMValueRef v[2], size[2];
-    for (int i = 0; i < 2; i++) {
-        v[i] = kj_lower_expr(w, parts[i]);
-        size[i] = parts[i]->type->kind == KJ_T_ARRAY ? kj_np_size(w, v[i], parts[i]->type->ndim) : c64(w, 1);
-    }
-    LLVMValueRef total = LLVMBuildAdd(w->b, size[0], size[1], "");
-    LLVMValueRef out = kj_np_alloc(w, t, &total, false), data = kj_array_field(w, out, 1, 0);
-    LLVMValueRef at = c64(w, 0);
-    for (int i = 0; i < 2; i++) {
-        const kj_type *pt = parts[i]->type;
-        LLVMValueRef off = LLVMBuildMul(w->b, at, kj_np_itemsize(w, t->elem), "");
-        LLVMValueRef dst = LLVMBuildGEP2(w->b, w->i8, data, &off, 1, "");
-        if (pt->kind == KJ_T_ARRAY) {   /* the part of the result seen with this operand's shape */
-            LLVMValueRef shape[KJ_NP_MAXDIM];
-            kj_np_shape(w, v[i], pt->ndim, shape);
-            const kj_type *vt = kj_array(t->elem, pt->ndim, KJ_LAYOUT_C, false);
-            kj_np_copy_into(w, kj_np_make(w, vt, kj_array_field(w, out, 0, 0), dst, shape, NULL), vt, v[i], pt);
-        } else {
-            kj_np_store_elem(w, dst, v[i], pt, t->elem);
-        }
-        at = size[0];
-    }
-    return out;
 }
