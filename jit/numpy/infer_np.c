@@ -447,19 +447,6 @@ static const kj_type *other_type(kj_infer_ctx *c, kj_node *n, const char *m, con
             FAIL(c, n, NULL, "np.%s takes one array of at least one dimension", m);
         return nonzero_type(m, x);
     }
-    if (!strcmp(m, "diag") || !strcmp(m, "diagonal")) {
-        static const char *const known[] = {"v", "k", "a", "offset", NULL};
-        bool diag = m[4] == 0;
-        const kj_type *v = kj_np_arg_type(c, kj_np_arg(a, 0, diag ? "v" : "a"));
-        kj_node *k = kj_np_arg(a, 1, diag ? "k" : "offset");
-        if (!v || (k && !kj_np_arg_type(c, k)))
-            return NULL;
-        if (v->kind != KJ_T_ARRAY || (v->ndim != 2 && (!diag || v->ndim != 1)) || a->npos > 2 ||
-            !kj_np_only_keywords(a, known) || (k && !kj_is_intlike(k->type)))
-            FAIL(c, n, NULL, diag ? "np.diag takes a 1-d or 2-d array and an int k here"
-                                  : "np.diagonal takes a 2-d array and an int offset here");
-        return v->ndim == 1 ? kj_array(v->elem, 2, KJ_LAYOUT_C, false) : kj_array(v->elem, 1, KJ_LAYOUT_A, true);
-    }
     if (!strcmp(m, "repeat"))
         return repeat_type(c, n, a, 1, kj_np_arg_type(c, kj_np_arg(a, 0, "a")));
     if (!strcmp(m, "tile")) {

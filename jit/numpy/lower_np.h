@@ -235,9 +235,8 @@ LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *a
  * "flatnonzero" a 1-d int64 array). */
 LLVMValueRef kj_np_nonzero_of(kj_lw *w, const kj_type *t, const char *m, LLVMValueRef a, const kj_type *at);
 /* Diagonal k of the 2-d arr as a view of type t (k > 0 above the main
- * one); np.diag and np.diagonal (lower_np_create.c). */
+ * one): np.diag, np.diagonal (np_diag.c) and a.diagonal() (lower_np_create.c). */
 LLVMValueRef kj_np_diagonal(kj_lw *w, const kj_type *t, LLVMValueRef arr, LLVMValueRef k);
-LLVMValueRef kj_np_lower_diag(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* np.repeat (a.repeat) and np.tile (lower_np_repeat.c). */
 LLVMValueRef kj_np_lower_repeat(kj_lw *w, kj_node *n, const kj_np_args *a);
 LLVMValueRef kj_np_lower_tile(kj_lw *w, kj_node *n, const kj_np_args *a);

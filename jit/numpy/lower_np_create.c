@@ -268,31 +268,6 @@ LLVMValueRef kj_np_diagonal(kj_lw *w, const kj_type *t, LLVMValueRef arr, LLVMVa
     return kj_np_make(w, t, kj_array_field(w, arr, 0, 0), data, &len, &stride);
 }
 
-/* np.diag(v, k) of a 1-d v: a square array, zero but for v on diagonal k. */
-static LLVMValueRef diag_matrix(kj_lw *w, const kj_type *t, kj_node *vn, LLVMValueRef k) {
-    LLVMBuilderRef b = w->b;
-    LLVMValueRef v = kj_lower_expr(w, vn), len = kj_array_len(w, v), zero = c64(w, 0);
-    LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, k, zero, ""), mag = LLVMBuildSelect(b, neg, LLVMBuildNeg(b, k, ""), k, "");
-    LLVMValueRef size = LLVMBuildAdd(b, len, mag, "");
-    LLVMValueRef out = kj_np_alloc(w, t, (LLVMValueRef[]){size, size}, true);
-    LLVMValueRef row0 = LLVMBuildSelect(b, neg, mag, zero, ""), col0 = LLVMBuildSelect(b, neg, zero, mag, "");
-    kj_np_loop l;
-    LLVMValueRef i = kj_np_loop_begin(w, &l, len);
-    LLVMValueRef at[2] = {LLVMBuildAdd(b, i, row0, ""), LLVMBuildAdd(b, i, col0, "")};
-    kj_np_store_elem(w, kj_np_ptr(w, out, 2, at), kj_array_item(w, v, vn->type, i), vn->type->elem, t->elem);
-    kj_np_loop_end(w, &l);
-    return out;
-}
-
-LLVMValueRef kj_np_lower_diag(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
-    bool diag = m[4] == 0;
-    kj_node *vn = kj_np_arg(a, 0, diag ? "v" : "a"), *kn = kj_np_arg(a, 1, diag ? "k" : "offset");
-    LLVMValueRef k = kn ? kj_np_value(w, kn, KJ_I64) : c64(w, 0);
-    if (vn->type->ndim == 1)
-        return diag_matrix(w, n->type, vn, k);
-    return kj_np_diagonal(w, n->type, kj_lower_expr(w, vn), k);
-}
-
 LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
     const char *m = n->name;
     const kj_type *st = n->kids[0]->type, *t = n->type;

@@ -110,8 +110,6 @@ LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_
         return kj_np_lower_join(w, n, m, a);
     if (!strcmp(m, "nonzero") || !strcmp(m, "flatnonzero") || !strcmp(m, "argwhere"))
         return kj_np_lower_nonzero(w, n, m, a->pos[0]);
-    if (!strcmp(m, "diag") || !strcmp(m, "diagonal"))
-        return kj_np_lower_diag(w, n, m, a);
     if (!strcmp(m, "repeat"))
         return kj_np_lower_repeat(w, n, a);
     if (!strcmp(m, "tile"))
