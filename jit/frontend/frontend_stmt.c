@@ -446,8 +446,9 @@ done:
 
 static bool always_leaves(PyObject *node);
 
-/* The truth of an expression of constants only (`True`, `not False`,
- * `True and 1`), as CPython folds it: 1 or 0; -1 for anything else. */
+/* The truth of an expression of constants (`True`, `not False`,
+ * `True and 1`), or of `and` / `or` whose constant parts decide it before
+ * any other is evaluated (`True or x`): 1 or 0; -1 for anything else. */
 static int constant_truth(PyObject *e) {
     const char *k = e ? kj_fe_kind_of(e) : "";
     int truth = -1;
@@ -465,11 +466,17 @@ static int constant_truth(PyObject *e) {
             truth = t < 0 ? -1 : !t;
             Py_XDECREF(operand);
         } else if (parts && PyList_Check(parts) && (!strcmp(o, "And") || !strcmp(o, "Or"))) {
-            bool all = !strcmp(o, "And");
-            truth = all;   /* every part constant: all true (And) or any true (Or) */
-            for (Py_ssize_t i = 0; truth >= 0 && i < PyList_GET_SIZE(parts); i++) {
+            /* left to right, as Python evaluates: a part that decides (a
+             * false one for And, a true one for Or) decides, whatever
+             * follows; a part that is not constant before it, nothing */
+            int decides = !strcmp(o, "Or");
+            truth = !decides;
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(parts); i++) {
                 int t = constant_truth(PyList_GET_ITEM(parts, i));
-                truth = t < 0 ? -1 : all ? truth && t : truth || t;
+                if (t < 0 || t == decides) {
+                    truth = t;
+                    break;
+                }
             }
         }
         Py_XDECREF(parts);

@@ -546,3 +546,19 @@ def range_steps_to_the_int64_ends(a, b, c):
         s += i % 1000
         n += 1
     return s, n
+@case((1,), (0,))
+def raises_when_true_decides_an_or(x):
+    # `True or x` is True without reading x: nothing after the raise runs,
+    # an inner def and its call included
+    if True or x:
+        raise ValueError("always")
+    def g(p):
+        return p
+    return g(x)
+@case((1,), (0,))
+def false_decides_an_and(x):
+    if False and x:
+        return -1
+    if x and False:   # x is read first: not decided by the constant
+        return -2
+    return x + 1
