@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from .gen_types import (BOOL, CPLX, FLOAT, INT, KNOWN_DTYPES, Arr, Dct, Elem, Func, Lst, St, npname,
+from .gen_types import (BOOL, CPLX, DEPTH, FLOAT, INT, KNOWN_DTYPES, Arr, Dct, Elem, Func, Lst, St, npname,
                         broadcast, kind)
 
 INT_LITERALS = [0, 1, 2, 3, 5, 7, -1, -4, 10, 100, 255, 2**31, 2**62 + 3, -2**63 + 1, 6_000_000_007]
@@ -285,7 +285,9 @@ class ExprGen:
             if default is not None and r.random() < 0.35:
                 by_kw = True    # once one is skipped, the rest go by keyword
                 continue
-            if isinstance(pt, Arr):
+            if pt == DEPTH:   # its own call goes one level down; others start a few levels up
+                val = f"{p} - 1" if name == getattr(self, "recursing", None) else str(r.randrange(0, 5))
+            elif isinstance(pt, Arr):
                 val = self.array_arg(scope, pt)
             else:
                 val = self.expr(scope, pt, 1)

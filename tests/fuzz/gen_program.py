@@ -10,7 +10,7 @@ import random
 
 from .gen_inputs import InputGen
 from .gen_stmt import StmtGen
-from .gen_types import BOOL, CPLX, FLOAT, INT, Arr, Dct, DctA, Func, Lst, LstA, Opt, Scope, St, Tup
+from .gen_types import BOOL, CPLX, DEPTH, FLOAT, INT, Arr, Dct, DctA, Func, Lst, LstA, Opt, Scope, St, Tup
 
 HEADER = "import math\n\nimport numpy as np\n\nfrom kiln import prange\n"
 SIG_NAMES = {INT: "int64", FLOAT: "float64", BOOL: "boolean", CPLX: "complex128"}
@@ -46,11 +46,18 @@ class ProgramGen(StmtGen):
 
     def helper(self):
         """A module-level kiln function the entry (or a later helper)
-        calls, with default values and keyword calls."""
+        calls, with default values and keyword calls; sometimes recursive,
+        a depth parameter first, returning at depth 0, its own calls one
+        level down."""
         r = self.r
         name = self.fresh("helper")
         scope = Scope()
         params = []
+        recursive = r.random() < 0.25
+        if recursive:
+            depth = self.fresh("d")
+            params.append((depth, DEPTH, None))
+            scope.vars[depth] = INT
         if r.random() < 0.5:
             p = self.fresh("b")
             t = Arr(r.choice(["float64", "int64", "int32", "bool"]), tuple(self.fresh("p") for _ in range(r.choice([1, 1, 2]))))
@@ -66,8 +73,14 @@ class ProgramGen(StmtGen):
             scope.vars[p] = t
         arr_params = [t for _, t, _ in params if isinstance(t, Arr)]
         self.ret = [r.choice([INT, FLOAT, BOOL] + ([Arr("float64", arr_params[0].dims)] if arr_params else []))]
-        body = self.block(scope, 1, r.randrange(1, 5), {"fn": "helper"})
+        body = []
+        if recursive:
+            body = [f"    if {depth} <= 0:", f"        return {self.value_of(scope, self.ret[0])}"]
+            self.helpers[name] = Func(tuple(params), self.ret[0])
+            self.recursing = name
+        body += self.block(scope, 1, r.randrange(1, 5), {"fn": "helper"})
         body.append(f"    return {self.value_of(scope, self.ret[0])}")
+        self.recursing = None
         sig = ", ".join(p if d is None else f"{p}={d}" for p, _, d in params)
         self.helpers[name] = Func(tuple(params), self.ret[0])
         return name, [f"def {name}({sig}):"] + body

@@ -10,6 +10,9 @@ from collections import namedtuple
 import numpy as np
 
 INT, FLOAT, BOOL, CPLX = "int", "float", "bool", "complex"
+# a recursive helper's depth parameter: an int its callers give as a small
+# literal and its own calls as depth - 1, under its `if depth <= 0: return`
+DEPTH = "depth"
 
 
 
