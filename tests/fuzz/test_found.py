@@ -15,6 +15,11 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
+    "mismatch_50000_18307.py":
+        "an int compared with a float converts the int to float64, as Numba and C do, where CPython "
+        "compares them exactly: -9223372036854775807 > -9223372036854775808.0 is True in CPython, False "
+        "here (found by the sanitized campaign, seed 50000; exact comparison, or the generator keeping "
+        "such ints away from floats, is to be decided)",
     "mismatch_50000_17155.py":
         "np.sort of a Fortran-ordered array gives a C-ordered one, where NumPy's keeps the input's "
         "memory order (copy(order='K') then sort): the values agree, but np.mean of int64 values near "
