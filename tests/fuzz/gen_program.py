@@ -58,6 +58,7 @@ class ProgramGen(StmtGen):
             depth = self.fresh("d")
             params.append((depth, DEPTH, None))
             scope.vars[depth] = INT
+            scope.frozen.add(depth)   # rebound, it could grow: the recursion would not end
         if r.random() < 0.5:
             p = self.fresh("b")
             t = Arr(r.choice(["float64", "int64", "int32", "bool"]), tuple(self.fresh("p") for _ in range(r.choice([1, 1, 2]))))
