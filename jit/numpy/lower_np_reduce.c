@@ -335,17 +335,10 @@ static LLVMValueRef deviation2(kj_lw *w, const line *ln, LLVMValueRef i, const k
     return kj_fm(w, LLVMBuildFMul(w->b, d, d, ""));
 }
 
-/* The sum of (x - mean)**2 over a line, in rt, as NumPy's var adds its
- * array of squares. */
-static LLVMValueRef squared_deviations(kj_lw *w, const line *ln, const kj_type *et, const kj_type *rt,
-                                       LLVMValueRef mean) {
-    return ordered_sum(w, ln, et, rt, deviation2, mean);
-}
-
 LLVMValueRef kj_np_squared_deviations(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                       const kj_type *rt, LLVMValueRef mean) {
     line ln = {data, kj_np_itemsize(w, et), count};
-    return squared_deviations(w, &ln, et, rt, mean);
+    return ordered_sum(w, &ln, et, rt, deviation2, mean);   /* as NumPy's var adds its array of squares */
 }
 
 /* The reduction m of one line, a value of type rt. */
@@ -381,7 +374,7 @@ static LLVMValueRef reduce_line(kj_lw *w, const char *m, const line *ln, const k
     if (!strcmp(m, "mean"))
         return mean;
     LLVMValueRef nf = LLVMBuildSIToFP(w->b, ln->count, kj_lltype(w, rt), "");
-    LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, squared_deviations(w, ln, et, rt, mean), nf, ""));
+    LLVMValueRef var = kj_fm(w, LLVMBuildFDiv(w->b, ordered_sum(w, ln, et, rt, deviation2, mean), nf, ""));
     if (!strcmp(m, "var"))
         return var;
     return kj_call_intrinsic(w, "llvm.sqrt", kj_lltype(w, rt), 1, &var);

@@ -182,12 +182,8 @@ static bool on_stack_edge(void *addr) {
     return got && a + (2u << 20) >= bottom && a < bottom + 64 * 1024;
 }
 
-bool kj_fault_stack_low(void) {
-    return (uintptr_t)__builtin_frame_address(0) < stack_floor;
-}
-
 bool kj_fault_refuse_if_stack_low(void) {
-    if (!kj_fault_stack_low())
+    if ((uintptr_t)__builtin_frame_address(0) >= stack_floor)
         return false;
     kj_rt_raise(PyExc_RecursionError, overflow_message);
     return true;

@@ -30,13 +30,11 @@ int kj_install_fault_handler(PyObject *module);
 struct kj_nrt_ring *kj_fault_ring(void);
 
 /* Whether this thread's stack is nearly full (less than KJ_STACK_RESERVE
- * left): the runtime then refuses to allocate, raising RecursionError,
- * rather than overflow inside malloc, whose lock a fault would leave held
- * (the next allocation would wait forever). False on a thread that never
- * made a guarded call. */
+ * left), with RecursionError then pending: the runtime refuses to
+ * allocate rather than overflow inside malloc, whose lock a fault would
+ * leave held (the next allocation would wait forever). False on a thread
+ * that never made a guarded call. */
 #define KJ_STACK_RESERVE (256 * 1024)
-bool kj_fault_stack_low(void);
-/* The same as a runtime error: RecursionError pending and true, or false. */
 bool kj_fault_refuse_if_stack_low(void);
 
 /* entry(ret, args) under a guard: its status, or 1 with the fault as this
