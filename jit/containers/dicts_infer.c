@@ -73,6 +73,8 @@ const kj_type *kj_dict_expr_type(kj_infer_ctx *c, kj_node *n) {
         const kj_type *kv = kj_comprehension_item_type(c, n);
         if (!kv)
             return NULL;
+        if (kv == kj_never())   /* an item never comes back: done, the dict is empty, as `{}` */
+            return kj_dict(NULL, NULL);
         if (!kj_dict_key_ok(kv->elems[0]))
             FAIL(c, n->kids[0]->kids[0], KEYS_HINT, "a dict in compiled code cannot have %s keys", kv->elems[0]->name);
         if (!whole_value_ok(kv->elems[1]))

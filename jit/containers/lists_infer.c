@@ -80,6 +80,8 @@ const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
     const kj_type *t = kj_comprehension_item_type(c, n);
     if (!t)
         return NULL;
+    if (t == kj_never())   /* an item never comes back: done, the list is empty, as `[]` */
+        return kj_list(NULL);
     if (!item_type(t))
         FAIL(c, n->kids[0], ITEMS_HINT, ITEMS_WHAT, t->name);
     return kj_list(t);

@@ -127,7 +127,10 @@ void kj_comprehension_loop(kj_lw *w, kj_node *n, kj_iter *it, LLVMValueRef len,
         LLVMBuildCondBr(w->b, kj_truth(w, kj_lower_expr(w, n->kids[i]), n->kids[i]->type), next, skip);
         LLVMPositionBuilderAtEnd(w->b, next);
     }
-    add(w, to, n->kids[0]);
+    if (n->kids[0]->type == kj_never())   /* raises: nothing is added */
+        kj_lower_expr(w, n->kids[0]);
+    else
+        add(w, to, n->kids[0]);
     LLVMBuildBr(w->b, skip);
     LLVMPositionBuilderAtEnd(w->b, skip);
     kj_np_loop_end(w, &l);

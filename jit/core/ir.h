@@ -99,6 +99,9 @@ struct kj_node {
     const kj_type *type;         /* set by inference */
     void *aux;                   /* inference's note for lowering (a callee) */
     bool may_be_unbound;         /* KJ_E_LOCAL: a read some path reaches before an assignment (unbound.c) */
+    int diverges;                /* 1 + the index of a kid that never comes back (types.h's kj_never),
+                                  * evaluated whenever n is: n is never too, and lowering evaluates
+                                  * its kids up to that one; 0 otherwise */
 };
 
 typedef struct {

@@ -92,6 +92,10 @@ const kj_type *kj_none(void) {
     static const kj_type *t;
     return t ? t : (t = simple(KJ_T_NONE, 0, false, "none"));
 }
+const kj_type *kj_never(void) {
+    static const kj_type *t;
+    return t ? t : (t = simple(KJ_T_NONE, 0, false, "never"));
+}
 const kj_type *kj_bool(void) {
     static const kj_type *t;
     return t ? t : (t = simple(KJ_T_BOOL, 1, false, "bool"));
@@ -333,8 +337,10 @@ static const kj_type *unify_numbers(const kj_type *a, const kj_type *b) {
 const kj_type *kj_unify(const kj_type *a, const kj_type *b) {
     if (!a)
         return b;
-    if (!b || a == b)
+    if (!b || a == b || b == kj_never())
         return a;
+    if (a == kj_never())
+        return b;
     if (kj_is_number(a) && kj_is_number(b))
         return unify_numbers(a, b);
     if (a->kind == KJ_T_NONE)

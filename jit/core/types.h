@@ -49,6 +49,12 @@ struct kj_type {
 };
 
 const kj_type *kj_none(void);
+/* The type of what never comes back: a call whose function returns on no
+ * path (each raises), or an expression that evaluates one. It unifies with
+ * anything as the other type (a variable assigned such a call and a number
+ * is the number). Its kind is KJ_T_NONE, so code that knows only kinds lays
+ * it out and boxes it as None; inference and lowering tell it by identity. */
+const kj_type *kj_never(void);
 const kj_type *kj_bool(void);
 const kj_type *kj_int(int bits, bool is_signed);
 const kj_type *kj_float(int bits);
@@ -95,7 +101,8 @@ static inline bool kj_is_intlike(const kj_type *t) {
 bool kj_is_uniform_tuple(const kj_type *t);
 
 /* The type two values share when a variable holds both (int and float give
- * float; a value and None give an optional); NULL when there is none. */
+ * float; a value and None give an optional; never gives the other); NULL
+ * when there is none. */
 const kj_type *kj_unify(const kj_type *a, const kj_type *b);
 /* The type arithmetic on a and b is done in (Numba's rules: integers widen to
  * 64 bits, int64 with uint64 is float64, float32 stays float32 with small

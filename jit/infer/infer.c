@@ -74,7 +74,7 @@ static int assign_local(ti *c, int slot, const kj_type *t, kj_node *at) {
 
 static int assign_ret(ti *c, const kj_type *t, kj_node *at) {
     kj_instance *in = c->inst;
-    if (!t)
+    if (!t || t == kj_never())   /* `return f()` of an f that always raises returns nothing */
         return 0;
     if (in->ret_declared) {
         if (!kj_can_convert(t, in->ret))
@@ -456,10 +456,59 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
     }
 }
 
+/* Whether kid k of n is evaluated whenever n is: not the branches of
+ * `x if c else y`, the operands of `and` / `or` after the first, the
+ * comparisons of a chain after the first, nor a comprehension's parts. */
+static bool always_evaluated(const kj_node *n, int k) {
+    switch (n->kind) {
+    case KJ_E_BOOLOP:
+    case KJ_E_IFEXP:
+        return k == 0;
+    case KJ_E_COMPARE:
+        return k <= 1;
+    case KJ_E_LISTCOMP:
+    case KJ_E_DICTCOMP:
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* The first kid of n evaluated whenever n is whose type is never (a call of
+ * a function that always raises), up to kid `upto`; -1 if none. */
+static int never_kid(const kj_node *n, int upto) {
+    for (int k = 0; k < upto && k < n->nkids; k++)
+        if (n->kids[k] && always_evaluated(n, k) && n->kids[k]->type == kj_never())
+            return k;
+    return -1;
+}
+
+/* n found to diverge in an earlier round: its kids up to the one that never
+ * comes back are typed again (types only grow, and a variable that held a
+ * never call may since have been given a number). Whether it still does. */
+static bool still_diverges(ti *c, kj_node *n) {
+    for (int k = 0; k < n->diverges; k++) {
+        kj_node *kid = n->kids[k];
+        if (kid && always_evaluated(n, k) && kid->kind != KJ_E_FUNC && kid->kind != KJ_E_EXC)
+            infer_expr(c, kid);
+    }
+    int k = never_kid(n, n->diverges);
+    n->diverges = k + 1;
+    return k >= 0;
+}
+
 static const kj_type *infer_expr(ti *c, kj_node *n) {
     if (c->failed)
         return NULL;
+    if (n->diverges && still_diverges(c, n))
+        return n->type = kj_never();
     const kj_type *t = infer_expr_inner(c, n);
+    int k = n->nkids ? never_kid(n, n->nkids) : -1;
+    if (k >= 0 && n->kind != KJ_E_CONST) {   /* checked before the strict pass can refuse n */
+        n->diverges = k + 1;
+        c->changed = true;
+        t = kj_never();
+    }
     if (n->kind != KJ_E_CONST)
         n->type = t;
     /* lowering must never meet an untyped node: a type too nested to name
@@ -472,6 +521,14 @@ static const kj_type *infer_expr(ti *c, kj_node *n) {
 /* Assigns a value of type t to target (a local, an element, a tuple). */
 static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
     if (!t)
+        return 0;
+    if (t == kj_never() && target->kind == KJ_E_TUPLE) {   /* a, b = f(): each name as never */
+        for (int i = 0; i < target->nkids; i++)
+            if (assign_to(c, target->kids[i], t, at) < 0)
+                return -1;
+        return 0;
+    }
+    if (t == kj_never() && target->kind != KJ_E_LOCAL)   /* nothing is ever stored */
         return 0;
     if (target->kind == KJ_E_LOCAL) {
         target->type = NULL;
@@ -581,7 +638,7 @@ static int infer_stmt(ti *c, kj_node *s) {
                          s->kids[0]->kind == KJ_E_INDEX ? optional_array_value(c, s->kids[1]) : infer_expr(c, s->kids[1]), s);
     case KJ_S_AUGASSIGN: {
         const kj_type *cur = infer_expr(c, s->kids[0]), *v = optional_array_value(c, s->kids[1]);
-        if (!cur || !v)
+        if (!cur || !v || v == kj_never())
             return 0;
         if (cur->kind == KJ_T_STR && v->kind == KJ_T_STR && s->op == KJ_OP_ADD && s->kids[0]->kind == KJ_E_LOCAL) {
             kj_node *joined = kj_new_node(c->f, KJ_E_FSTRING, s->line, s->col, 2);   /* s = f"{s}{t}" */
@@ -627,7 +684,10 @@ static int infer_stmt(ti *c, kj_node *s) {
         const kj_type *it = kj_infer_value(c, s->kids[1]);
         if (it && it->kind == KJ_T_TUPLE && it->n == 0)   /* an empty *args: the body never runs */
             return infer_block(c, &s->orelse);
-        if (it) {
+        if (it == kj_never()) {   /* the loop never starts; its names are typed as never */
+            if (assign_to(c, s->kids[0], it, s) < 0)
+                return -1;
+        } else if (it) {
             const kj_type *e = kj_iter_elem(it);
             if (!e && it->kind == KJ_T_TUPLE)
                 problem(c, s->kids[1], "Use each item by its index instead: t[0], t[1], ...",
@@ -706,8 +766,8 @@ int kj_infer(kj_unit *u, kj_instance *inst) {
             u->err_function = f;
         return -1;
     }
-    if (!inst->ret)
-        inst->ret = kj_none();
+    if (!inst->ret)   /* no return gave a type, and the body does not fall off its end */
+        inst->ret = kj_never();
     inst->typed = true;
     return 0;
 }

@@ -690,8 +690,23 @@ static void lower_stmt(kj_lw *w, kj_node *s) {
     kj_nrt_release(w, mark);
 }
 
+/* The expression of statement s that never comes back (a call of a
+ * function that always raises, types.h's kj_never): its value, test or
+ * iterable; NULL if none. */
+static kj_node *never_part(const kj_node *s) {
+    int k = s->kind == KJ_S_ASSIGN || s->kind == KJ_S_AUGASSIGN || s->kind == KJ_S_FOR ? 1
+            : s->kind == KJ_S_IF || s->kind == KJ_S_WHILE || s->kind == KJ_S_RETURN    ? 0
+                                                                                        : -1;
+    return k >= 0 && k < s->nkids && s->kids[k] && s->kids[k]->type == kj_never() ? s->kids[k] : NULL;
+}
+
 static void lower_stmt_inner(kj_lw *w, kj_node *s) {
     kj_at(w, s);
+    kj_node *never = never_part(s);
+    if (never) {   /* evaluated for what it raises; the rest of s is never reached */
+        kj_lower_expr(w, never);
+        return;
+    }
     switch (s->kind) {
     case KJ_S_ASSIGN: {
         if (kj_np_stores_ewise(s->kids[0], s->kids[1])) {   /* a[1:-1] = b * c: no temporary */

@@ -31,6 +31,8 @@ LLVMValueRef kj_cast(kj_lw *w, LLVMValueRef v, const kj_type *from, const kj_typ
         return v;
     LLVMBuilderRef b = w->b;
     LLVMTypeRef tt = kj_lltype(w, to);
+    if (from == kj_never())   /* in code no run reaches (after a call that always raises) */
+        return LLVMGetUndef(tt);
     if (to->kind == KJ_T_OPTIONAL) {
         LLVMValueRef o = LLVMGetUndef(tt);
         if (from->kind == KJ_T_NONE)
@@ -358,6 +360,33 @@ static LLVMValueRef compare_tuples(kj_lw *w, kj_op op, LLVMValueRef a, const kj_
     return r;
 }
 
+/* An int against a float, exactly, as CPython compares them (Numba and C
+ * convert the int, and 2**63 - 1 then equals 2.0**63). The rounded int fi
+ * decides wherever it differs from f: rounding is monotone and f is a float
+ * already, so fi < f means i < f. Where they are equal f is a whole number,
+ * and the ints compare, except at the top of the range (f = 2**63, or 2**64
+ * unsigned), which every i is below. op is i's side of the comparison. */
+static LLVMValueRef compare_int_float(kj_lw *w, kj_op op, LLVMValueRef i, const kj_type *ti, LLVMValueRef f) {
+    static const LLVMRealPredicate pf[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
+                                           LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+    static const LLVMIntPredicate ps[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate pu[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+    bool s = ti->kind == KJ_T_INT && ti->is_signed;
+    LLVMTypeRef ft = LLVMTypeOf(f);
+    i = kj_cast(w, i, ti, s ? KJ_I64 : kj_int(64, false));
+    LLVMValueRef fi = s ? LLVMBuildSIToFP(w->b, i, ft, "") : LLVMBuildUIToFP(w->b, i, ft, "");
+    LLVMValueRef top = LLVMConstReal(ft, s ? 9223372036854775808.0 : 18446744073709551616.0);
+    LLVMValueRef by_float = LLVMBuildFCmp(w->b, pf[op - KJ_OP_EQ], fi, f, "");
+    LLVMValueRef differ = LLVMBuildFCmp(w->b, LLVMRealUNE, fi, f, "");
+    LLVMValueRef at_top = LLVMBuildFCmp(w->b, LLVMRealOEQ, f, top, "");
+    /* in range wherever it is used: a whole number below the top */
+    LLVMValueRef whole = LLVMBuildSelect(w->b, LLVMBuildOr(w->b, differ, at_top, ""), LLVMConstNull(ft), f, "");
+    LLVMValueRef j = s ? LLVMBuildFPToSI(w->b, whole, w->i64, "") : LLVMBuildFPToUI(w->b, whole, w->i64, "");
+    LLVMValueRef by_int = LLVMBuildICmp(w->b, (s ? ps : pu)[op - KJ_OP_EQ], i, j, "");
+    LLVMValueRef below_top = LLVMConstInt(w->i1, op == KJ_OP_NE || op == KJ_OP_LT || op == KJ_OP_LE, 0);
+    return LLVMBuildSelect(w->b, differ, by_float, LLVMBuildSelect(w->b, at_top, below_top, by_int, ""), "");
+}
+
 static LLVMValueRef compare_one(kj_lw *w, kj_op op, LLVMValueRef a, const kj_type *ta,
                                 LLVMValueRef b, const kj_type *tb) {
     if (ta->kind == KJ_T_TUPLE && tb->kind == KJ_T_TUPLE && op >= KJ_OP_EQ && op <= KJ_OP_GE)
@@ -386,6 +415,16 @@ static LLVMValueRef compare_one(kj_lw *w, kj_op op, LLVMValueRef a, const kj_typ
     const kj_type *t = kj_promote(ta, tb);
     if (kj_is_intlike(ta) && kj_is_intlike(tb) && t->kind != KJ_T_FLOAT)
         t = t->kind == KJ_T_INT && !t->is_signed ? t : KJ_I64;
+    if (t->kind == KJ_T_FLOAT && op >= KJ_OP_EQ && op <= KJ_OP_GE) {
+        /* ints too wide for t's mantissa compare exactly; narrower convert exactly */
+        int mantissa = t->bits == 64 ? 53 : 24;
+        if (ta->kind == KJ_T_INT && tb->kind == KJ_T_FLOAT && ta->bits > mantissa)
+            return compare_int_float(w, op, a, ta, kj_cast(w, b, tb, t));
+        if (tb->kind == KJ_T_INT && ta->kind == KJ_T_FLOAT && tb->bits > mantissa) {
+            static const kj_op mirrored[] = {KJ_OP_EQ, KJ_OP_NE, KJ_OP_GT, KJ_OP_GE, KJ_OP_LT, KJ_OP_LE};
+            return compare_int_float(w, mirrored[op - KJ_OP_EQ], b, tb, kj_cast(w, a, ta, t));
+        }
+    }
     a = kj_cast(w, a, ta, t);
     b = kj_cast(w, b, tb, t);
     if (t->kind == KJ_T_COMPLEX) {
@@ -593,7 +632,30 @@ static LLVMValueRef lower_expr_inner(kj_lw *w, kj_node *n) {
     }
 }
 
+/* n evaluates kids that never come back (ir.h's diverges): its kids up to
+ * the last of them, in order, for what they do before it. */
+static LLVMValueRef lower_diverging(kj_lw *w, kj_node *n) {
+    for (int k = 0; k < n->diverges; k++) {
+        kj_node *kid = n->kids[k];
+        if (kid && kid->kind != KJ_E_FUNC && kid->kind != KJ_E_EXC)
+            kj_lower_expr(w, kid->kind == KJ_E_KEYWORD ? kid->kids[0] : kid);
+    }
+    return LLVMGetUndef(kj_lltype(w, n->type));
+}
+
+static LLVMValueRef lower_expr_kind(kj_lw *w, kj_node *n);
+
 LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
+    LLVMValueRef v = n->diverges ? lower_diverging(w, n) : lower_expr_kind(w, n);
+    if (n->type == kj_never() && !n->diverges) {
+        /* a function found to return on no path returned: a bug of Kiln's, said so, never run on */
+        kj_raise(w, PyExc_SystemError, "internal: a function Kiln found to always raise returned");
+        v = LLVMGetUndef(kj_lltype(w, n->type));
+    }
+    return v;
+}
+
+static LLVMValueRef lower_expr_kind(kj_lw *w, kj_node *n) {
     kj_at(w, n);
     if (kj_np_lowers(n))
         return kj_np_lower(w, n);

@@ -15,35 +15,11 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
-    "mismatch_1712_1115.py":
-        "np.tanh of float32 -9.322 is -1.0 here, correctly rounded (tanh is -0.99999998...), where "
-        "NumPy's own float32 tanh gives -0.99999994, an ulp away; np.log1p of it turns that ulp into "
-        "-inf against -25.96 (fresh seed 1712; match NumPy's float32 tanh, or keep the generator from "
-        "log1p of a tanh, is to be decided)",
-    "compile_error_1712_1444.py":
-        "the same as compile_error_2026_317.py: a helper that always raises, its result used in `%`",
-    "compile_error_1712_1466.py":
-        "the same as compile_error_2026_317.py: a helper that always raises, its result given to max()",
-    "compile_error_1712_396.py":
-        "the same family as compile_error_2026_317.py (shrunk from it): a helper typed as returning "
-        "None, its result used in arithmetic in a loop that never runs; CPython never evaluates it",
-    "mismatch_50000_18307.py":
-        "an int compared with a float converts the int to float64, as Numba and C do, where CPython "
-        "compares them exactly: -9223372036854775807 > -9223372036854775808.0 is True in CPython, False "
-        "here (found by the sanitized campaign, seed 50000; exact comparison, or the generator keeping "
-        "such ints away from floats, is to be decided)",
     "mismatch_50000_17155.py":
         "np.sort of a Fortran-ordered array gives a C-ordered one, where NumPy's keeps the input's "
         "memory order (copy(order='K') then sort): the values agree, but np.mean of int64 values near "
         "2**62 then adds them in another order, and its float rounding differs (found by the sanitized "
         "campaign, seed 50000)",
-    "compile_error_23628_1749.py":
-        "the same as compile_error_2026_317.py: the result of a helper that always raises, used in "
-        "arithmetic (`h + h`), is a TypingError ('none and none')",
-    "compile_error_2026_317.py":
-        "a kiln function that always raises (`if True: raise ...`) is typed as returning None, so "
-        "`x - helper1()` is a TypingError ('int64 and none') where CPython raises the helper's "
-        "exception (Numba refuses it too: it would need a type for calls that never return)",
 }
 
 FILES = sorted(f for f in os.listdir(FOUND) if f.endswith(".py")) if os.path.isdir(FOUND) else []

@@ -77,6 +77,12 @@ def float_square(a): return a ** 2 + a ** 3
 def mixed_int_float(a, b): return a * b + a
 @case(*FF)
 def float_compare(a, b): return (a < b, a == b, a >= b)
+# exactly, as CPython: 2**63 - 1 is below 2.0**63, 2**53 + 1 above 2.0**53 (a
+# converted int would tie both); NaN and the infinities unordered or beyond
+EDGE_INTS = [0, -1, 2**53, 2**53 + 1, -2**53 - 1, 2**63 - 1, -2**63, -2**63 + 1]
+EDGE_FLOATS = [0.0, 2.0**53, -2.0**53, 2.0**63, -2.0**63, 9.2e18, float("nan"), float("inf"), -float("inf")]
+@case(*[(i, f) for i in EDGE_INTS for f in EDGE_FLOATS])
+def int_float_compare(i, f): return (i < f, i <= f, i == f, i != f, i > f, i >= f, f < i, f >= i, f == i)
 @case(*F1)
 def float_neg_abs(a): return -abs(a)
 @case(*[(a, b) for a in [True, False] for b in [True, False]])

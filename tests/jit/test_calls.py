@@ -207,3 +207,67 @@ def test_keyword_arguments_are_evaluated_in_the_order_written():
     # (CPython cannot run the pure-Python form here: it would pass its list to
     # the compiled _note.) The log holds 1..6 as written.
     assert _keywords_out_of_order() == (132, 564, 123456)
+
+
+@kiln.njit
+def refuse(x):
+    raise ValueError("refused")
+
+
+@kiln.njit
+def passes_on(x):
+    return refuse(x)
+
+
+def arithmetic(x):
+    return x - refuse(x)
+
+
+def in_max(x):
+    return 1 if max(x, refuse(x)) < 3 else 2
+
+
+def in_a_branch(x):
+    y = 1.5 if x > 0 else refuse(x)   # y is a float: the branch that raises gives it nothing
+    return y * 2
+
+
+def in_a_loop_that_never_runs(x):
+    h = 0.0
+    while x < 0:
+        h = refuse(x)
+        h = np.cos(h % 6.25)
+    return h
+
+
+def unpacked(x):
+    a, b = passes_on(x)
+    return a + b
+
+
+def in_a_comprehension(n):
+    d = {i: i - refuse(i) for i in range(n)}
+    return len(d)
+
+
+def stored_in_an_array(n):
+    a = np.zeros(3)
+    a[n % 3] = refuse(n)
+    return a
+
+
+@pytest.mark.parametrize("fn,args", [(arithmetic, (3,)), (in_max, (1,)), (in_a_branch, (1.0,)), (in_a_branch, (-1.0,)),
+                                     (in_a_loop_that_never_runs, (1.0,)), (unpacked, (2,)), (in_a_comprehension, (0,)),
+                                     (in_a_comprehension, (2,)), (stored_in_an_array, (4,))])
+def test_the_value_of_a_function_that_always_raises_is_never_used(fn, args):
+    # CPython evaluates up to the call and raises; Kiln types the call as
+    # never coming back (Numba refuses such programs: None in arithmetic)
+    try:
+        want = ("returned", fn(*args))
+    except ValueError as e:
+        want = ("raised", str(e))
+    try:
+        got = ("returned", kiln.njit(fn)(*args))
+    except ValueError as e:
+        got = ("raised", str(e))
+    assert got == want

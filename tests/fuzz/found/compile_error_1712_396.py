@@ -1,4 +1,5 @@
-"""Found by `python3 -m tests.fuzz --seed 1712` (program 396), shrunk.
+"""Found by `python3 -m tests.fuzz --seed 1712` (program 396), shrunk (the helper's raise put back: the shrinker had dropped it, leaving a program
+Kiln refuses as ill-typed; it keeps such a statement now).
 
 in function 'f' (/tmp/kiln_fuzz_o2z79aa3/prog_397.py, line 33, col 28):
                 h17 = math.cos(h17 % 6.25)
@@ -10,7 +11,7 @@ import numpy as np
 from kiln import prange
 
 def helper1(y2=3.0, y3=0.001):
-    pass
+    raise ValueError('generated')
 
 def f(arg0, arg1):
     a14 = np.empty_like(arg1)
