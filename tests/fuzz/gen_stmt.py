@@ -17,7 +17,6 @@ Rules that keep CPython and Kiln comparable (documented differences):
 - In a prange loop each iteration writes only its own element of a new
   array, or adds into a scalar (a float sum may differ in rounding: the
   campaign compares such programs with a tolerance)."""
-import re
 
 import numpy as np
 
@@ -362,7 +361,7 @@ class StmtGen(ExprGen):
         sp = "    " * ind
         cond = self.expr(scope, BOOL, 2)
         lines = [f"{sp}if {cond}:"]
-        if r.random() < 0.25 and not self.constant_exit(cond):
+        if r.random() < 0.25:
             lines += [f"{sp}    return {self.ret_expr(scope)}"]
         else:
             lines += self.nested(scope, ind + 1, ctx)
@@ -376,14 +375,7 @@ class StmtGen(ExprGen):
         exc = self.r.choice(["ValueError", "IndexError", "ZeroDivisionError", "KeyError"])
         sp = "    " * ind
         cond = self.expr(scope, BOOL, 2)
-        if self.constant_exit(cond):
-            return None
         return [f"{sp}if {cond}:", f"{sp}    raise {exc}(\"generated {self.fresh('e')}\")"]
-
-    def constant_exit(self, cond):
-        """Whether an exit under cond is one the CI campaign leaves out: a
-        condition of literals only, after which the code may be dead."""
-        return "constant_exit" in self.avoid and not re.search(r"[a-z_]+[0-9]+", cond)
 
     def s_try(self, scope, ind, ctx):
         """try / except around a block that may raise (a raise statement, or

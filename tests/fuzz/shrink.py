@@ -40,8 +40,12 @@ def _edits(tree):
     edits = []
     lists = _stmt_lists(tree)
     for li, (node, field) in enumerate(lists):
-        for i, stmt in enumerate(getattr(node, field)):
-            if not _fills(stmt):   # np.empty's garbage must not become a mismatch
+        stmts = getattr(node, field)
+        for i, stmt in enumerate(stmts):
+            # np.empty's garbage must not become a mismatch, nor a function's last return or
+            # raise go (its function would return None, which Kiln refuses where it is used)
+            ends_function = isinstance(node, ast.FunctionDef) and i == len(stmts) - 1 and isinstance(stmt, (ast.Return, ast.Raise))
+            if not _fills(stmt) and not ends_function:
                 edits.append(("drop", li, i))
             if isinstance(getattr(node, field)[i], (ast.If, ast.For, ast.While)):
                 edits.append(("inline", li, i))
@@ -75,9 +79,17 @@ def _edits(tree):
     return edits
 
 
+def _wraps_an_index(node):
+    """`i % a.shape[k]`: the generator's way of keeping an index in bounds,
+    which Kiln (as Numba, without boundscheck=True) does not check."""
+    r = node.right
+    return (isinstance(node.op, ast.Mod) and isinstance(r, ast.Subscript) and isinstance(r.value, ast.Attribute)
+            and r.value.attr == "shape")
+
+
 def _parts(node):
     if isinstance(node, ast.BinOp):
-        return [node.left, node.right]
+        return [] if _wraps_an_index(node) else [node.left, node.right]
     if isinstance(node, ast.BoolOp):
         return list(node.values)
     if isinstance(node, ast.IfExp):
@@ -204,10 +216,9 @@ def keep_argset(source, k):
 
 def shrink(source, failure, pool, budget_s=90, max_tries=600):
     """The smallest program found that fails as `failure` does."""
-    if True:
-        cand = keep_argset(source, failure.get("set") or 0)
-        if same_failure(pool.run_one(cand), failure):
-            source = cand
+    cand = keep_argset(source, failure.get("set") or 0)
+    if same_failure(pool.run_one(cand), failure):
+        source = cand
     start, tries = time.monotonic(), 0
     pos, changed = 0, False
     while time.monotonic() - start < budget_s and tries < max_tries:
