@@ -58,6 +58,12 @@ static const kj_type *unique_type(kj_infer_ctx *c, kj_node *n, const kj_np_args 
     return k == 1 ? items[0] : kj_tuple(k, items);
 }
 
+/* np.sort and np.partition copy their array as NumPy's order='K' does: a Fortran-ordered one stays
+ * so (its later sums add in that order), any other is C-ordered. */
+static const kj_type *sorted_copy_type(const kj_type *x) {
+    return kj_array(x->elem, x->ndim, x->layout == KJ_LAYOUT_F ? KJ_LAYOUT_F : KJ_LAYOUT_C, false);
+}
+
 const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled) {
     *handled = true;
     if (!strcmp(m, "unique") && a->npos + a->nkw > 1)
@@ -72,6 +78,8 @@ const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         if (refused)
             FAIL(c, n, "Sort along the last axis (the default).", "np.%s %s", m, refused);
         /* sort and argsort along the last axis; unique flattens */
+        if (m[0] == 's')
+            return sorted_copy_type(x);
         return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, m[0] == 'u' ? 1 : x->ndim, KJ_LAYOUT_C, false);
     }
     if (!strcmp(m, "partition") || !strcmp(m, "argpartition")) {
@@ -86,7 +94,7 @@ const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         const char *refused = kj_np_sort_args_refused(a, 2, x->ndim);
         if (refused)
             FAIL(c, n, "Partition along the last axis (the default).", "np.%s %s", m, refused);
-        return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, x->ndim, KJ_LAYOUT_C, false);
+        return m[0] == 'a' ? kj_array(KJ_I64, x->ndim, KJ_LAYOUT_C, false) : sorted_copy_type(x);
     }
     const char *plain = strncmp(m, "nan", 3) ? m : m + 3;   /* np.nanpercentile: np.percentile of the numbers */
     if (!strcmp(m, "median") || !strcmp(plain, "percentile") || !strcmp(plain, "quantile")) {

@@ -10,13 +10,15 @@
 
 #define KJ_NP_MAXDIM 32
 
-/* A new C-contiguous array of type t and the given shape (nd values, i64),
+/* A new contiguous array of type t (in Fortran order for a Fortran-ordered t, else in C
+ * order) and the given shape (nd values, i64),
  * uninitialized or zero-filled, registered as a temporary of the statement.
  * Raises ValueError for a negative dimension, MemoryError when out of memory. */
 LLVMValueRef kj_np_alloc(kj_lw *w, const kj_type *t, LLVMValueRef *shape, bool zeroed);
 /* The tuple of type t made of its n items. */
 LLVMValueRef kj_np_tuple(kj_lw *w, const kj_type *t, int n, const LLVMValueRef *items);
-/* An array value from its parts (strides NULL: C-contiguous from the shape). */
+/* An array value from its parts (strides NULL: contiguous from the shape, in Fortran order
+ * for a Fortran-ordered type t, else in C order). */
 LLVMValueRef kj_np_make(kj_lw *w, const kj_type *t, LLVMValueRef owner, LLVMValueRef data,
                         LLVMValueRef *shape, LLVMValueRef *strides);
 /* The shape / strides of arr (nd values). */

@@ -321,6 +321,13 @@ LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_n
         kj_np_loop_end(w, &l);
         if (out)
             return out;
+        if (n->type->kind == KJ_T_ARRAY && n->type->layout == KJ_LAYOUT_F) {   /* np.sort: a Fortran-ordered result */
+            LLVMValueRef shape[KJ_NP_MAXDIM];
+            kj_np_shape(w, c, at->ndim, shape);
+            LLVMValueRef f = kj_np_alloc(w, n->type, shape, false);
+            kj_np_copy_into(w, f, n->type, c, kj_array(e, at->ndim, KJ_LAYOUT_C, false));
+            return f;
+        }
         if (!strcmp(m, "sort"))
             return c;
         kj_np_copy_into(w, arr, at, c, kj_array(e, at->ndim, KJ_LAYOUT_C, false));   /* a.sort() */

@@ -35,9 +35,11 @@ LLVMValueRef kj_np_make(kj_lw *w, const kj_type *t, LLVMValueRef owner, LLVMValu
                         LLVMValueRef *shape, LLVMValueRef *strides) {
     int nd = t->ndim;
     LLVMValueRef st[KJ_NP_MAXDIM];
-    if (!strides) {
+    if (!strides) {   /* contiguous in the type's order: element access (lower_array.c) assumes it */
+        bool fortran = t->layout == KJ_LAYOUT_F;
         LLVMValueRef s = kj_np_itemsize(w, t->elem);
-        for (int k = nd - 1; k >= 0; k--) {
+        for (int i = 0; i < nd; i++) {
+            int k = fortran ? i : nd - 1 - i;
             st[k] = s;
             s = LLVMBuildMul(w->b, s, shape[k], "");
         }

@@ -78,6 +78,7 @@ typedef struct {
     int narrays;
     kj_node *scalars[KJ_INTERCHANGE_MAX];  /* operands that are the same numbers in every iteration */
     int nscalars;
+    bool fortran;                          /* the buffers are in Fortran order (an assigned array is) */
     char names[200];                       /* "`a`, `b`": the assigned arrays, for the report */
 } kj_interchange;
 /* Whether loop s (index in local index_slot) has that shape; fills *pl. */

@@ -10,7 +10,8 @@
  * prange loop still run one after the other, as the dependence demands;
  * what runs in parallel is the elementwise work inside them.
  *
- * The arrays live in fresh C-contiguous buffers padded to whole blocks of
+ * The arrays live in fresh contiguous buffers (in Fortran order where an
+ * assigned array is Fortran-ordered, else in C order) padded to whole blocks of
  * BLOCK elements (the padding repeats the last element, so it computes
  * what a real element does and raises nothing new), and a chunk of blocks
  * runs every iteration over its lanes in a loop LLVM vectorizes: a chunk
@@ -132,6 +133,18 @@ bool kj_interchange_plan(kj_function *f, kj_node *s, int index_slot, kj_intercha
             return false;
         assigned_now[array_index(pl, st->kids[0]->slot)] = true;
     }
+    /* every buffer is contiguous in one order, so that lane j is the same element of each; an
+     * assigned array ends bound to its buffer, which its type's order must then describe */
+    bool c_typed = false;
+    for (int k = 0; k < pl->narrays; k++) {
+        if (!pl->assigned[k])
+            continue;
+        kj_layout l = f->locals[pl->arrays[k]].type->layout;
+        pl->fortran = pl->fortran || l == KJ_LAYOUT_F;
+        c_typed = c_typed || l == KJ_LAYOUT_C;
+    }
+    if (pl->fortran && c_typed)
+        return false;
     bool carried = false;
     int pos = 0;
     for (int k = 0; k < pl->narrays && pos < (int)sizeof pl->names; k++) {
@@ -289,10 +302,11 @@ void kj_interchange_lower(kj_lw *w, kj_node *s, const kj_interchange *pl) {
     LLVMValueRef padded = LLVMBuildMul(w->b, nblocks, c64(w, BLOCK), "");
     for (int k = 0; k < pl->narrays; k++) {
         const kj_type *lt = f->locals[pl->arrays[k]].type;
+        const kj_type *vt = kj_array(lt->elem, lt->ndim, pl->fortran ? KJ_LAYOUT_F : KJ_LAYOUT_C, false);
         LLVMValueRef line = kj_np_alloc(w, kj_array(lt->elem, 1, KJ_LAYOUT_C, false), &padded, false);
-        arrays[k] = kj_np_make(w, lt, kj_array_field(w, line, 0, 0), kj_array_field(w, line, 1, 0), shape, NULL);
+        arrays[k] = kj_np_make(w, vt, kj_array_field(w, line, 0, 0), kj_array_field(w, line, 1, 0), shape, NULL);
         if (pl->read_first[k])
-            kj_np_copy_into(w, arrays[k], lt, local_value(w, pl->arrays[k]), lt);
+            kj_np_copy_into(w, arrays[k], vt, local_value(w, pl->arrays[k]), lt);
         vals[V_DATA + k] = kj_array_field(w, line, 1, 0);
     }
     for (int k = 0; k < pl->nscalars; k++)

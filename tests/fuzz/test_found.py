@@ -14,13 +14,7 @@ import pytest
 from .campaign import FOUND
 from .driver import Pool
 
-KNOWN_OPEN = {
-    "mismatch_50000_17155.py":
-        "np.sort of a Fortran-ordered array gives a C-ordered one, where NumPy's keeps the input's "
-        "memory order (copy(order='K') then sort): the values agree, but np.mean of int64 values near "
-        "2**62 then adds them in another order, and its float rounding differs (found by the sanitized "
-        "campaign, seed 50000)",
-}
+KNOWN_OPEN = {}
 
 FILES = sorted(f for f in os.listdir(FOUND) if f.endswith(".py")) if os.path.isdir(FOUND) else []
 
