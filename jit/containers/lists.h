@@ -13,10 +13,6 @@
 #include "jit/runtime/rt_list.h"
 
 /* ---- inference ---- */
-/* Gives local `slot` a (more precise) type, as an assignment would. */
-int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at);
-/* Types an assignment's target (a local or a tuple of them) as holding t. */
-int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at);
 const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n);          /* LIST, LISTCOMP */
 /* The type of the items a comprehension (LISTCOMP, DICTCOMP) makes, its
  * target typed from its iterable on the way. */

@@ -173,36 +173,6 @@ static const kj_type *attr_type(ti *c, kj_node *n) {
     return problem(c, n, NULL, "%s has no attribute '%s' in compiled code", t->name, a);
 }
 
-/* The instance a call to a kiln dispatcher goes to, with the arguments'
- * types; records it in n->aux. */
-static const kj_type *dispatcher_call(ti *c, kj_node *n, const kj_type **args, int nargs) {
-    kj_instance *callee = kj_unit_instance(c->u, n->kids[0]->pyobj, nargs, args);
-    if (!callee) {
-        c->failed = true;
-        return NULL;
-    }
-    n->aux = callee;
-    if (!callee->typed && !callee->typing && kj_infer(c->u, callee) < 0) {
-        c->failed = true;
-        return NULL;
-    }
-    if (!callee->ret)
-        return problem(c, n, "Put the base case's return before the recursive call.",
-                       "cannot infer the return type of the recursive call to %s",
-                       callee->f->qualname);
-    /* `[]` or `{}` filled by the callee: the caller's variable takes the
-     * types the callee gave them (the next pass calls an instance for those) */
-    for (int i = 0; i < nargs && callee->typed; i++) {
-        const kj_type *given = callee->f->locals[i].type;
-        bool open = ((args[i]->kind == KJ_T_LIST || args[i]->kind == KJ_T_SET) && !args[i]->elem) ||
-                    (args[i]->kind == KJ_T_DICT && !args[i]->n);
-        if (open && given && given != args[i] && given->kind == args[i]->kind && n->kids[i + 1]->kind == KJ_E_LOCAL &&
-            kj_infer_assign_local(c, n->kids[i + 1]->slot, given, n) < 0)
-            return NULL;
-    }
-    return callee->ret;
-}
-
 /* Whether two tuples compare as Python compares them, element by element
  * (lowered in lower_expr.c): numbers, or tuples of them, on both sides;
  * complex numbers only where the comparison is == or !=. */
@@ -263,7 +233,7 @@ static const kj_type *call_type(ti *c, kj_node *n) {
             return problem(c, n->kids[i], "Pass the arguments by position.",
                            "keyword arguments are supported only in calls to NumPy functions, array methods and print");
     if (strcmp(fn->name, "dispatcher") == 0)
-        return dispatcher_call(c, n, args, nargs);
+        return kj_infer_dispatcher_call(c, n, args, nargs);
     char why[300] = "";
     const kj_type *t = kj_builtin_type(fn->name, nargs, args, why, sizeof why);
     if (!t) {
@@ -503,7 +473,7 @@ static const kj_type *infer_expr(ti *c, kj_node *n) {
     if (n->diverges && still_diverges(c, n))
         return n->type = kj_never();
     const kj_type *t = infer_expr_inner(c, n);
-    int k = n->nkids ? never_kid(n, n->nkids) : -1;
+    int k = never_kid(n, n->nkids);
     if (k >= 0 && n->kind != KJ_E_CONST) {   /* checked before the strict pass can refuse n */
         n->diverges = k + 1;
         c->changed = true;

@@ -1,7 +1,8 @@
 /* infer_calls: calls whose shape typing settles before it types them
  * (infer_ctx.h): f(*t) spread into t's elements, sum/min/max of a tuple
  * written out, and f(x) through a variable holding a kiln function made a
- * direct call; and the type of a kiln function named as a value. */
+ * direct call; the type of a kiln function named as a value; and the
+ * instance a call to a kiln function goes to. */
 #include "jit/frontend/frontend.h"
 #include "jit/infer/infer_ctx.h"
 
@@ -208,4 +209,31 @@ int kj_infer_call_shape(ti *c, kj_node *n) {
     if (reduced == 0)
         return 0;
     return spread(c, n);
+}
+
+const kj_type *kj_infer_dispatcher_call(ti *c, kj_node *n, const kj_type **args, int nargs) {
+    kj_instance *callee = kj_unit_instance(c->u, n->kids[0]->pyobj, nargs, args);
+    if (!callee) {
+        c->failed = true;
+        return NULL;
+    }
+    n->aux = callee;
+    if (!callee->typed && !callee->typing && kj_infer(c->u, callee) < 0) {
+        c->failed = true;
+        return NULL;
+    }
+    if (!callee->ret)
+        KJ_INFER_FAIL(c, n, "Put the base case's return before the recursive call.",
+                      "cannot infer the return type of the recursive call to %s", callee->f->qualname);
+    /* `[]` or `{}` filled by the callee: the caller's variable takes the
+     * types the callee gave them (the next pass calls an instance for those) */
+    for (int i = 0; i < nargs && callee->typed; i++) {
+        const kj_type *given = callee->f->locals[i].type;
+        bool open = ((args[i]->kind == KJ_T_LIST || args[i]->kind == KJ_T_SET) && !args[i]->elem) ||
+                    (args[i]->kind == KJ_T_DICT && !args[i]->n);
+        if (open && given && given != args[i] && given->kind == args[i]->kind && n->kids[i + 1]->kind == KJ_E_LOCAL &&
+            kj_infer_assign_local(c, n->kids[i + 1]->slot, given, n) < 0)
+            return NULL;
+    }
+    return callee->ret;
 }

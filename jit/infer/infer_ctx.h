@@ -27,5 +27,8 @@ int kj_infer_call_shape(ti *c, kj_node *n);
 const kj_type *kj_infer_index_type(ti *c, kj_node *n);
 /* The type of a kiln function named as a value (KJ_E_FUNC "dispatcher"). */
 const kj_type *kj_infer_function_value(ti *c, kj_node *n);
+/* The return type of call n to a kiln dispatcher with arguments of the given types: the
+ * instance it goes to is typed (inferred first if need be) and recorded in n->aux. */
+const kj_type *kj_infer_dispatcher_call(ti *c, kj_node *n, const kj_type **args, int nargs);
 
 #endif

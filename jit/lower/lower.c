@@ -104,73 +104,6 @@ LLVMValueRef kj_call_intrinsic(kj_lw *w, const char *name, LLVMTypeRef overload,
     return LLVMBuildCall2(w->b, ft, f, args, (unsigned)n, "");
 }
 
-/* ---- exceptions ---- */
-
-/* kj_raise with the message chosen at run time (msg: a ptr). */
-static void raise_message(kj_lw *w, PyObject *cls, LLVMValueRef msg) {
-    LLVMValueRef args[2] = {LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr), msg};
-    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, args);
-    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
-    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
-}
-
-void kj_raise(kj_lw *w, PyObject *cls, const char *msg) {
-    raise_message(w, cls, msg ? LLVMBuildGlobalStringPtr(w->b, msg, "msg") : LLVMConstNull(w->ptr));
-}
-
-/* The exception the innermost except clause kept (w->caught), raised again. */
-static void reraise(kj_lw *w) {
-    LLVMTypeRef pair = LLVMStructTypeInContext(w->ctx, (LLVMTypeRef[]){w->ptr, w->ptr}, 2, 0);
-    LLVMValueRef e = LLVMBuildLoad2(w->b, pair, w->caught, "");
-    kj_call(w, "kj_rt_raise", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->ptr},
-            (LLVMValueRef[]){LLVMBuildExtractValue(w->b, e, 0, ""), LLVMBuildExtractValue(w->b, e, 1, "")});
-    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
-    LLVMPositionBuilderAtEnd(w->b, kj_new_bb(w, "dead"));
-}
-
-void kj_unwind(kj_lw *w, LLVMValueRef status) {
-    if (w->handler_bb)
-        LLVMBuildBr(w->b, w->handler_bb);
-    else
-        kj_nrt_ret(w, status);
-}
-
-void kj_raise_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *msg) {
-    LLVMBasicBlockRef bad = kj_new_bb(w, "raise"), ok = kj_new_bb(w, "ok");
-    LLVMValueRef expect = kj_call_intrinsic(w, "llvm.expect", w->i1, 2,
-                                            (LLVMValueRef[]){cond, LLVMConstInt(w->i1, 0, 0)});
-    LLVMBuildCondBr(w->b, expect, bad, ok);
-    LLVMPositionBuilderAtEnd(w->b, bad);
-    kj_raise(w, cls, msg);
-    LLVMBuildUnreachable(w->b);
-    LLVMPositionBuilderAtEnd(w->b, ok);
-}
-
-void kj_check_status(kj_lw *w, LLVMValueRef status) {
-    LLVMBasicBlockRef bad = kj_new_bb(w, "propagate"), ok = kj_new_bb(w, "ok");
-    LLVMValueRef failed = LLVMBuildICmp(w->b, LLVMIntNE, status, LLVMConstInt(w->i32, 0, 0), "");
-    LLVMBuildCondBr(w->b, failed, bad, ok);
-    LLVMPositionBuilderAtEnd(w->b, bad);
-    kj_unwind(w, status);
-    LLVMPositionBuilderAtEnd(w->b, ok);
-}
-
-/* Polls the interrupt flag (set by the SIGINT handler) and raises
- * KeyboardInterrupt when it is set. */
-LLVMValueRef kj_interrupt_set(kj_lw *w) {
-    LLVMValueRef flag = LLVMGetNamedGlobal(w->mod, "kj_interrupt_flag");
-    if (!flag) {
-        flag = LLVMAddGlobal(w->mod, w->i32, "kj_interrupt_flag");
-        LLVMSetLinkage(flag, LLVMExternalLinkage);
-    }
-    /* a relaxed atomic load: read anew at every poll (the signal handler
-     * writes it), yet no fence and no barrier to other optimizations */
-    LLVMValueRef v = LLVMBuildLoad2(w->b, w->i32, flag, "interrupt");
-    LLVMSetOrdering(v, LLVMAtomicOrderingMonotonic);
-    LLVMSetAlignment(v, 4);
-    return LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i32, 0, 0), "");
-}
-
 static void poll_interrupt(kj_lw *w) {
     if (!w->u->target->poll_interrupts || w->inst->opts.no_interrupt_poll)
         return;
@@ -231,7 +164,7 @@ static void check_unpack_length(kj_lw *w, LLVMValueRef n, int k) {
     LLVMSetGlobalConstant(table, 1);
     LLVMSetLinkage(table, LLVMPrivateLinkage);
     LLVMValueRef at = LLVMBuildGEP2(w->b, table_type, table, (LLVMValueRef[]){LLVMConstInt(w->i64, 0, 0), n}, 2, "");
-    raise_message(w, PyExc_ValueError, LLVMBuildLoad2(w->b, w->ptr, at, ""));
+    kj_raise_message(w, PyExc_ValueError, LLVMBuildLoad2(w->b, w->ptr, at, ""));
     LLVMBuildUnreachable(w->b);
     LLVMPositionBuilderAtEnd(w->b, ok);
 }
@@ -788,7 +721,7 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         break;
     case KJ_S_RAISE:
         if (s->nkids == 0)   /* raise / raise e inside except: the caught exception again */
-            reraise(w);
+            kj_reraise(w);
         else if (s->nkids > 1)
             kj_str_raise(w, s);   /* raise E(f"...") */
         else

@@ -122,12 +122,16 @@ LLVMValueRef kj_ldexp(kj_lw *w, kj_node *at, LLVMValueRef x, const kj_type *rt, 
 /* Raises now (records the exception, returns 1 from the function) and
  * continues in a fresh unreachable block. */
 void kj_raise(kj_lw *w, PyObject *cls, const char *msg);
+/* kj_raise with the message chosen at run time (msg: a pointer to a C string). */
+void kj_raise_message(kj_lw *w, PyObject *cls, LLVMValueRef msg);
 /* Calls an internal function returning a status; propagates a failure. */
 void kj_check_status(kj_lw *w, LLVMValueRef status);
 /* With an exception pending (kj_rt_raise done): jumps to the handlers of
  * the enclosing try statement, or returns status from the function. The
  * builder is left at the end of a terminated block. */
 void kj_unwind(kj_lw *w, LLVMValueRef status);
+/* Raises again the exception the innermost except clause kept (w->caught). */
+void kj_reraise(kj_lw *w);
 
 /* Applies the function's fast-math flags to a floating-point instruction. */
 LLVMValueRef kj_fm(kj_lw *w, LLVMValueRef v);

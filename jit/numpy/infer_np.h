@@ -20,6 +20,10 @@ const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n);
 const kj_type *kj_infer_value(kj_infer_ctx *c, kj_node *n);
 /* A typing problem at n: an error when inference is strict, NULL always. */
 const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what);
+/* Gives local `slot` a (more precise) type, as an assignment would. */
+int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at);
+/* Types an assignment's target (a local or a tuple of them) as holding t. */
+int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at);
 
 /* np.* calls (any: scalar ufunc calls are passed on to the builtins). */
 const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n);
