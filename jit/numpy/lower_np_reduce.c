@@ -499,15 +499,18 @@ static const char *empty_axis_error(const char *m) {
     return NULL;
 }
 
-/* Whether reduction m of a whole array (a local, or an attribute of one: arrn) gives another float
- * result in memory order than in C order (a Fortran-ordered array: NumPy
- * adds and multiplies in memory order). */
+/* Whether reduction m of a whole array (a local, an Optional argument's value, or an attribute
+ * of either: arrn) gives another float result in memory order than in C order (a
+ * Fortran-ordered array: NumPy adds and multiplies in memory order). */
 static bool order_sensitive(const char *m, const kj_node *arrn, const kj_type *t, kj_node *axisn) {
     static const char *const names[] = {"sum", "prod", "mean", "var", "std", "nansum", "nanmean",
                                         "nanvar", "nanstd", NULL};
     const kj_type *at = arrn->type;
-    /* the array is lowered on both paths: only where that costs nothing and runs nothing twice */
+    /* the array is lowered on both paths: only where that costs nothing and runs nothing twice
+     * (an Optional argument's value is checked again, which raises nothing new) */
     const kj_node *base = arrn->kind == KJ_E_ATTR ? arrn->kids[0] : arrn;
+    if (base->kind == KJ_E_UNWRAP)
+        base = base->kids[0];
     if (base->kind != KJ_E_LOCAL)
         return false;
     if ((axisn && axisn->type->kind != KJ_T_NONE) || at->kind != KJ_T_ARRAY || at->ndim < 2 ||
