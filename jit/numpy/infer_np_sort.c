@@ -80,7 +80,7 @@ const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         /* sort and argsort along the last axis; unique flattens */
         if (m[0] == 's')
             return sorted_copy_type(x);
-        return kj_array(m[0] == 'a' ? KJ_I64 : x->elem, m[0] == 'u' ? 1 : x->ndim, KJ_LAYOUT_C, false);
+        return m[0] == 'a' ? kj_array(KJ_I64, x->ndim, KJ_LAYOUT_C, false) : kj_array(x->elem, 1, KJ_LAYOUT_C, false);
     }
     if (!strcmp(m, "partition") || !strcmp(m, "argpartition")) {
         kj_node *kth = a->npos > 1 ? a->pos[1] : NULL;

@@ -295,6 +295,7 @@ LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_n
     }
     if (strcmp(m, "unique") != 0) {
         /* sort, argsort, a.sort(): each row along the last axis of a C copy */
+        const kj_type *copy_t = kj_array(e, at->ndim, KJ_LAYOUT_C, false);
         LLVMValueRef c = kj_np_copy(w, arr, at, e), size = kj_np_size(w, c, at->ndim);
         LLVMValueRef len = kj_array_field(w, c, 2, at->ndim - 1), isz = kj_np_itemsize(w, e);
         LLVMValueRef rows = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), c64(w, 0),
@@ -325,12 +326,12 @@ LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_n
             LLVMValueRef shape[KJ_NP_MAXDIM];
             kj_np_shape(w, c, at->ndim, shape);
             LLVMValueRef f = kj_np_alloc(w, n->type, shape, false);
-            kj_np_copy_into(w, f, n->type, c, kj_array(e, at->ndim, KJ_LAYOUT_C, false));
+            kj_np_copy_into(w, f, n->type, c, copy_t);
             return f;
         }
         if (!strcmp(m, "sort"))
             return c;
-        kj_np_copy_into(w, arr, at, c, kj_array(e, at->ndim, KJ_LAYOUT_C, false));   /* a.sort() */
+        kj_np_copy_into(w, arr, at, c, copy_t);   /* a.sort() */
         return LLVMConstInt(w->i8, 0, 0);
     }
     LLVMValueRef c = flat_copy(w, arr, at, e), len = kj_array_len(w, c);
