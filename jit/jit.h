@@ -11,19 +11,21 @@
  *                parallel_module.c)
  *   engine/      one compile (compile.c): the phases below, timed, wrapped
  *                as a Specialization; O2 and ORC LLJIT (engine.c); the
- *                cache=True object files (cache.c)
+ *                host CPU target (target_cpu.c); the cache=True object
+ *                files (cache.c)
  *   frontend/    the function's text (source.c) and CPython's ast objects
  *                -> Kiln IR: expressions (frontend.c), statements
  *                (frontend_stmt.c), globals and closure cells read at
  *                compile time (globals.c), calls bound to kiln functions
  *                (bind.c), inner functions lifted (inner.c), generators
  *                inlined (generators.c), NumPy calls written as the NumPy
- *                expressions they are (np_rewrite.c), unassigned reads
- *                (unbound.c)
- *   infer/       type inference (infer.c); how known functions are typed
- *                (builtins.c)
- *   lower/       typed IR -> LLVM IR for a target (core/target.h; the host
- *                is target_cpu.c): statements and loops (lower.c),
+ *                expressions they are (np_rewrite.c)
+ *   infer/       type inference (infer.c); the unit's instances, made
+ *                from the front end as calls are met (instances.c); how
+ *                known functions are typed (builtins.c)
+ *   lower/       typed IR -> LLVM IR for a target (core/target.h):
+ *                statements and loops (lower.c), reads that may find a
+ *                local unassigned (unbound.c),
  *                expressions (lower_expr.c), arrays, reference counting
  *                (lower_nrt.c), strings; loops versioned by their bounds
  *                checks and sums kept scalar where lanes gain nothing

@@ -1,6 +1,7 @@
-/* numpy_api: includes NumPy's C API for the jit layer. module.c defines the
- * API table (KJ_NUMPY_DEFINE_API) and imports it at module init; every other
- * file sees it through the shared symbol. */
+/* numpy_api: includes NumPy's C API for the jit layer. numpy_api.c defines
+ * the API table (KJ_NUMPY_DEFINE_API) and module init imports it
+ * (kj_numpy_api_import); every other file sees it through the shared
+ * symbol. */
 #ifndef KILN_JIT_NUMPY_API_H
 #define KILN_JIT_NUMPY_API_H
 
@@ -11,5 +12,8 @@
 #endif
 #include <Python.h>
 #include <numpy/arrayobject.h>
+
+/* Fills the API table from NumPy's module: 0, or -1 with an exception. */
+int kj_numpy_api_import(void);
 
 #endif

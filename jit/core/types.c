@@ -270,6 +270,8 @@ const kj_type *kj_ndenumerate(const kj_type *array) {
     return intern(&p);
 }
 
+PyTypeObject *kj_dispatcher_type;
+
 const kj_type *kj_func(PyObject *dispatcher) {
     PyObject *qualname = PyObject_GetAttrString(dispatcher, "__qualname__");
     const char *shown = qualname && PyUnicode_Check(qualname) ? PyUnicode_AsUTF8(qualname) : NULL;

@@ -87,6 +87,10 @@ const kj_type *kj_ndenumerate(const kj_type *array);
  * one type per function, as in Numba, so a call through it compiles as a
  * direct call. NULL out of memory. */
 const kj_type *kj_func(PyObject *dispatcher);
+/* The Python type of kiln functions (_kiln.Dispatcher, set by dispatch.c at
+ * import): a value of it is typed as the function it compiles, and a global
+ * holding one is compiled together with its caller. */
+extern PyTypeObject *kj_dispatcher_type;
 
 #define KJ_I64 kj_int(64, true)
 #define KJ_F64 kj_float(64)

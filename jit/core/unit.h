@@ -58,9 +58,13 @@ typedef struct {
     LLVMMetadataRef di_file, di_cu;
 } kj_unit;
 
+/* Appends {line, kind, message} to a remark list (inspect_remarks'
+ * shape, as u->loop_remarks holds); a failure is dropped (unit.c). */
+void kj_remark_add(PyObject *list, long line, const char *kind, const char *message);
+
 /* Creates the instance of `dispatcher` (its py_func and options) for these
  * argument types in unit u, or returns the one already there. NULL with
- * u->err filled. */
+ * u->err filled (instances.c). */
 kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
                               const kj_type *const *args);
 

@@ -69,18 +69,3 @@ int kj_cfunc_compile_hook(kj_unit *u, kj_instance *top, char *entry_name, size_t
     LLVMDisposeBuilder(b);
     return 0;
 }
-
-void kj_cfunc_report(const char *name) {
-    kj_rt_error e = kj_rt_take_error();
-    PyGILState_STATE g = PyGILState_Ensure();
-    PyObject *saved_type, *saved_value, *saved_tb;   /* a C caller inside Python may have its own exception */
-    PyErr_Fetch(&saved_type, &saved_value, &saved_tb);
-    kj_rt_error_to_python(e);
-    if (PyErr_Occurred()) {
-        PyObject *where = PyUnicode_FromFormat("kiln cfunc %s", name);
-        PyErr_WriteUnraisable(where);
-        Py_XDECREF(where);
-    }
-    PyErr_Restore(saved_type, saved_value, saved_tb);
-    PyGILState_Release(g);
-}

@@ -10,17 +10,10 @@
 
 #include "jit/core/unit.h"
 
-/* Called by the compile driver after lowering. If `top`'s dispatcher is a
+/* An entry hook of the compile driver (compile.h). If `top`'s dispatcher is a
  * cfunc (its _kiln_cfunc attribute is true), defines `ret <symbol>_cfunc(
  * args...)` in u->mod and writes its name into entry_name. Returns 0 (also
  * when it is none), or -1 with u->err filled (a type C cannot pass). */
 int kj_cfunc_compile_hook(kj_unit *u, kj_instance *top, char *entry_name, size_t size);
-
-/* What the wrapper calls when the function raised: the exception goes to
- * sys.unraisablehook (a C caller cannot receive it), and the wrapper
- * returns zero, as Numba's cfuncs do. */
-void kj_cfunc_report(const char *name);
-
-#define KJ_CFUNC_SYMBOLS {"kj_cfunc_report", (void *)kj_cfunc_report},
 
 #endif

@@ -3,9 +3,10 @@
  * the process-wide set-up done once at import: NumPy's C API, the SIGINT
  * handler that lets compiled loops be interrupted, and LLVM's own start-up
  * on a background thread (engine.c). */
-#define KJ_NUMPY_DEFINE_API
 #include "jit/core/numpy_api.h"
 
+#include "jit/dispatch/cfunc.h"
+#include "jit/dispatch/ufunc.h"
 #include "jit/engine/compile.h"
 #include "jit/engine/engine.h"
 #include "jit/core/errors.h"
@@ -32,17 +33,14 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int import_numpy(void) {
-    import_array1(-1);
-    return 0;
-}
-
 int kj_module_init(PyObject *module) {
-    if (import_numpy() < 0 || PyModule_AddFunctions(module, module_methods) < 0 || kj_errors_init(module) < 0 || kj_compile_init(module) < 0 ||
+    if (kj_numpy_api_import() < 0 || PyModule_AddFunctions(module, module_methods) < 0 || kj_errors_init(module) < 0 || kj_compile_init(module) < 0 ||
         kj_dispatch_init(module) < 0 || kj_nrt_module_init(module) < 0 ||
         kj_parallel_module_init(module) < 0 ||
         kj_install_interrupt_handler() < 0 || kj_install_fault_handler(module) < 0)
         return -1;
+    kj_compile_add_entry_hook(kj_ufunc_compile_hook);   /* a vectorize / guvectorize kernel's entry is its ufunc loop */
+    kj_compile_add_entry_hook(kj_cfunc_compile_hook);   /* kiln.cfunc: a C function */
     kj_engine_warm_up();
     return 0;
 }

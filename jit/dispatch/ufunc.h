@@ -25,7 +25,7 @@ typedef struct {
     int core[KJ_UFUNC_MAX_OPS][KJ_UFUNC_MAX_CORE];
 } kj_ufunc_layout;
 
-/* Called by the compile driver after lowering. If `top`'s dispatcher is a
+/* An entry hook of the compile driver (compile.h). If `top`'s dispatcher is a
  * ufunc kernel (it has a _kiln_ufunc attribute: ("vectorize",) or
  * ("guvectorize", ((dim, ...), ...))), adds its loop to u->mod and writes
  * the loop's name into entry_name: the Specialization's entry is then the

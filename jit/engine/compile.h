@@ -58,6 +58,14 @@ int kj_compile_module(kj_unit *u, kj_instance *top, LLVMContextRef ctx, LLVMDWAR
                       uint64_t *phase);
 PyObject *kj_phase_stats(const uint64_t *phase);
 
+/* A step after lowering that may give the compiled function another entry:
+ * if top's dispatcher is of its kind, it defines the entry in u->mod and
+ * writes its name into entry_name. Returns 0 (also when not of its kind),
+ * or -1 with u->err filled. dispatch/ registers kiln.vectorize's ufunc
+ * loop and kiln.cfunc's C function at import (module.c). */
+typedef int (*kj_entry_hook)(kj_unit *u, kj_instance *top, char *entry_name, size_t size);
+void kj_compile_add_entry_hook(kj_entry_hook hook);
+
 /* _kiln.compile(dispatcher, argspecs, retspec_or_None) -> Specialization */
 PyObject *kj_compile_py(PyObject *self, PyObject *args);
 

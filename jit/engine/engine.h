@@ -35,9 +35,6 @@ typedef struct {
 int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *entry_name,
                      kj_engine_out *out);
 
-/* Appends {line, kind, message} to a remark list (inspect_remarks'
- * shape); a failure is dropped. */
-void kj_remark_add(PyObject *list, long line, const char *kind, const char *message);
 /* LLVM's diagnostic handler during a compile (remarks.c): the loop
  * vectorizer's remarks appended to the list that opaque (a PyObject **)
  * points to, when it points to one. */
@@ -47,7 +44,7 @@ void kj_remarks_on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque);
 void kj_remarks_add_ordered(LLVMModuleRef mod, PyObject *list);
 
 /* The runtime's symbols beyond runtime.c's core (nrt, NumPy helpers,
- * lists, dicts, print, sort, random, linalg, cfunc's report), for the
+ * lists, dicts, print, sort, random, linalg), for the
  * engine to define in the JIT; NULL-terminated (symbols.c). */
 extern const kj_symbol kj_library_symbols[];
 

@@ -6,13 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void kj_remark_add(PyObject *list, long line, const char *kind, const char *message) {
-    PyObject *d = Py_BuildValue("{s:l,s:s,s:s}", "line", line, "kind", kind, "message", message);
-    if (!d || PyList_Append(list, d) < 0)
-        PyErr_Clear();   /* a remark lost costs only its note */
-    Py_XDECREF(d);
-}
-
 /* "file:line:col: message" -> dict {line, kind, message} */
 void kj_remarks_on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
     PyObject *list = *(PyObject **)opaque;

@@ -1,7 +1,6 @@
 /* symbols: what compiled code links beyond runtime.c's core, by address
  * (the engine defines them in the JIT: _kiln.so is loaded RTLD_LOCAL, so
  * a lookup by name would not find them). */
-#include "jit/dispatch/cfunc.h"
 #include "jit/engine/engine.h"
 #include "jit/lower/stream_stores.h"
 #include "jit/runtime/nrt.h"
@@ -28,6 +27,5 @@ const kj_symbol kj_library_symbols[] = {
     KJ_RT_RANDOM_SYMBOLS
     KJ_RT_LINALG_SYMBOLS
     KJ_RT_STATS_SYMBOLS
-    KJ_CFUNC_SYMBOLS
     {NULL, NULL},
 };

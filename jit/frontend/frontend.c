@@ -9,8 +9,6 @@
 
 #include <string.h>
 
-PyTypeObject *kj_dispatcher_type;
-
 /* ---- helpers over ast objects ---- */
 
 const char *kj_fe_kind_of(PyObject *node) { return Py_TYPE(node)->tp_name; }

@@ -45,8 +45,4 @@ int kj_inner_lambda(kj_function *f, PyObject *lambda, const char *name, PyObject
 PyObject *kj_lifted_freevars(PyObject *dispatcher);
 int kj_lifted_params(kj_function *f, PyObject *py_func, int (*add_param)(kj_function *, const char *));
 
-/* The dispatcher type: globals holding one are compiled together with the
- * caller (set by dispatch.c). */
-extern PyTypeObject *kj_dispatcher_type;
-
 #endif

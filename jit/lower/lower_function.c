@@ -3,7 +3,7 @@
  * body with the reference-counting prologue and epilogue, the entry the
  * dispatcher calls (arguments unpacked from an array of pointers), and
  * the lowering of a whole compile unit. Statements and loops: lower.c. */
-#include "jit/frontend/unbound.h"
+#include "jit/lower/unbound.h"
 #include "jit/lower/lower.h"
 #include "jit/lower/lower_nrt.h"
 

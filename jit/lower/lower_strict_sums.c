@@ -11,7 +11,6 @@
  * start (bench/MEASURED.md: ordered float reductions). lower.c leaves such
  * loops scalar, as they were before, and the unit gets remarks in LLVM's
  * shape saying why, since LLVM says nothing of a loop it was told to leave. */
-#include "jit/engine/engine.h"
 #include "jit/lower/lower.h"
 
 #include <string.h>

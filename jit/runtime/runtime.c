@@ -261,6 +261,21 @@ void kj_rt_error_to_python(kj_rt_error e) {
     }
 }
 
+void kj_cfunc_report(const char *name) {
+    kj_rt_error e = kj_rt_take_error();
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *saved_type, *saved_value, *saved_tb;   /* a C caller inside Python may have its own exception */
+    PyErr_Fetch(&saved_type, &saved_value, &saved_tb);
+    kj_rt_error_to_python(e);
+    if (PyErr_Occurred()) {
+        PyObject *where = PyUnicode_FromFormat("kiln cfunc %s", name);
+        PyErr_WriteUnraisable(where);
+        Py_XDECREF(where);
+    }
+    PyErr_Restore(saved_type, saved_value, saved_tb);
+    PyGILState_Release(g);
+}
+
 static struct sigaction previous;
 
 /* Sets the flag compiled loops poll, then lets the previous handler
@@ -350,6 +365,7 @@ const kj_symbol kj_runtime_symbols[] = {
     {"kj_rt_clear_error", (void *)kj_rt_clear_error},
     {"kj_rt_take_error", (void *)kj_rt_take_error},   /* except ... as e: raise e (lower.c) */
     {"kj_rt_random", (void *)kj_rt_random},
+    {"kj_cfunc_report", (void *)kj_cfunc_report},   /* kiln.cfunc's wrapper (cfunc.c) */
     {"kj_rt_rng_state", (void *)kj_rt_rng_state},
     {"kj_rt_seed", (void *)kj_rt_seed},
     {"kj_rt_randint", (void *)kj_rt_randint},

@@ -31,6 +31,10 @@ kj_rt_error kj_rt_take_error(void);
  * the loop stopped for the interrupt flag) consumes CPython's own record
  * of the SIGINT, so that it is not raised a second time after the call. */
 void kj_rt_error_to_python(kj_rt_error e);
+/* What a kiln.cfunc's wrapper (cfunc.c) calls when the function raised:
+ * the exception goes to sys.unraisablehook (a C caller cannot receive it),
+ * and the wrapper returns zero, as Numba's cfuncs do. */
+void kj_cfunc_report(const char *name);
 /* For try / except in compiled code: whether the pending error's class is
  * cls or a subclass of it (never for KeyboardInterrupt, which compiled code
  * does not catch), and dropping the error once a handler took it. */

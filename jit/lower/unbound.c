@@ -10,7 +10,7 @@
  * assigns does not count after it, since it may run zero times or leave by
  * break; an except clause starts from the set before its try. LLVM drops
  * the flags where the paths prove them. */
-#include "jit/frontend/unbound.h"
+#include "jit/lower/unbound.h"
 
 #include <stdlib.h>
 #include <string.h>

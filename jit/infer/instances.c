@@ -1,0 +1,166 @@
+/* instances: the instances of a compile unit, each a kiln function with
+ * its argument types and options, made from the front end on demand: the
+ * one asked for by the compile driver, and each callee inference meets. */
+#include "jit/core/unit.h"
+#include "jit/frontend/frontend.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int kj_read_options(PyObject *dispatcher, kj_options *o) {
+    memset(o, 0, sizeof *o);
+    /* a kiln.vectorize / guvectorize kernel (ufunc.c): a poll in its counted
+     * loops, once per element or row, is a large share of a gufunc's time
+     * over short rows; the ufunc's own loop polls every chunk of them */
+    o->loops_polled_outside = PyObject_HasAttrString(dispatcher, "_kiln_ufunc");
+    PyObject *d = PyObject_GetAttrString(dispatcher, "_kiln_options");
+    if (!d) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = 0;
+    if (PyDict_Check(d)) {
+        PyObject *v;
+        if ((v = PyDict_GetItemString(d, "nogil")))
+            o->nogil = PyObject_IsTrue(v) == 1;
+        if ((v = PyDict_GetItemString(d, "boundscheck")))
+            o->boundscheck = PyObject_IsTrue(v) == 1;
+        if ((v = PyDict_GetItemString(d, "numpy_errors")))
+            o->numpy_errors = PyObject_IsTrue(v) == 1;
+        if ((v = PyDict_GetItemString(d, "no_interrupt_poll")))
+            o->no_interrupt_poll = PyObject_IsTrue(v) == 1;
+        if ((v = PyDict_GetItemString(d, "parallel")))
+            o->parallel = PyObject_IsTrue(v) == 1;
+        if ((v = PyDict_GetItemString(d, "fastmath_flags")))
+            o->fastmath = (unsigned)PyLong_AsUnsignedLong(v);
+        if (PyErr_Occurred())
+            r = -1;
+    }
+    Py_DECREF(d);
+    return r;
+}
+
+/* Inner functions of f (lifted dispatchers in f->keep, inner.c) compile
+ * with the options of the function they are defined in. */
+static int inherit_options(kj_function *f, PyObject *dispatcher) {
+    PyObject *opts = PyObject_GetAttrString(dispatcher, "_kiln_options");
+    if (!opts) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = 0;
+    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(f->keep); i++) {
+        PyObject *d = PyList_GET_ITEM(f->keep, i), *names = kj_lifted_freevars(d);
+        if (names)
+            r = PyObject_SetAttrString(d, "_kiln_options", opts);
+        Py_XDECREF(names);
+    }
+    Py_DECREF(opts);
+    return r;
+}
+
+/* The declared signature of a locked dispatcher that accepts these types:
+ * sets *args_out and *ret_out, or returns 0 if it has none to offer. */
+static int locked_signature(PyObject *dispatcher, int nargs, const kj_type *const *args,
+                            const kj_type **args_out, const kj_type **ret_out, kj_error *e) {
+    PyObject *locked = PyObject_GetAttrString(dispatcher, "_kiln_locked_sigs");
+    if (!locked) {
+        PyErr_Clear();
+        return 0;
+    }
+    int found = 0;
+    for (Py_ssize_t i = 0; !found && PyList_Check(locked) && i < PyList_GET_SIZE(locked); i++) {
+        PyObject *sig = PyList_GET_ITEM(locked, i);   /* (argspecs, retspec or None) */
+        PyObject *specs = PyTuple_GetItem(sig, 0), *ret = PyTuple_GetItem(sig, 1);
+        if (!specs || !ret || PyTuple_GET_SIZE(specs) != nargs)
+            continue;
+        bool ok = true;
+        for (int k = 0; ok && k < nargs; k++) {
+            const kj_type *t = kj_type_from_spec(PyTuple_GET_ITEM(specs, k));
+            ok = t && kj_can_convert(args[k], t);
+            if (t)
+                args_out[k] = t;
+        }
+        if (ok) {
+            *ret_out = ret == Py_None ? NULL : kj_type_from_spec(ret);
+            found = 1;
+        }
+    }
+    if (PyList_Check(locked) && PyList_GET_SIZE(locked) > 0 && !found)
+        found = -1;
+    Py_DECREF(locked);
+    if (PyErr_Occurred())
+        return kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "signature");
+    return found;
+}
+
+static int symbol_counter;
+
+kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
+                              const kj_type *const *args0) {
+    const kj_type *args[nargs > 0 ? nargs : 1], *declared = NULL;
+    memcpy(args, args0, sizeof(kj_type *) * (size_t)nargs);
+    int locked = dispatcher == u->exact_dispatcher ? 0 : locked_signature(dispatcher, nargs, args0, args, &declared, &u->err);
+    if (locked < 0 && u->err.kind != KJ_ERR_NONE)
+        return NULL;
+    for (kj_instance *in = u->instances; in; in = in->next)
+        if (in->dispatcher == dispatcher && in->f->nargs == nargs &&
+            memcmp(in->args, args, sizeof(kj_type *) * (size_t)nargs) == 0)
+            return in;
+    PyObject *py_func = PyObject_GetAttrString(dispatcher, "py_func");
+    if (!py_func) {
+        kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "py_func");
+        return NULL;
+    }
+    kj_function *partial = NULL;
+    kj_function *f = kj_frontend(py_func, &u->err, &partial);
+    Py_DECREF(py_func);
+    if (!f) {
+        if (partial) {   /* kept to show the source line; freed with the unit */
+            kj_function_free(u->orphan);
+            u->orphan = partial;
+            u->err_function = partial;
+        }
+        return NULL;
+    }
+    kj_instance *in = calloc(1, sizeof *in);
+    if (!in || !(in->args = calloc((size_t)nargs + 1, sizeof(kj_type *)))) {
+        free(in);
+        kj_function_free(f);
+        kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+        PyErr_NoMemory();
+        return NULL;
+    }
+    in->f = f;
+    in->dispatcher = dispatcher;
+    if (f->nargs != nargs) {
+        kj_fail(&u->err, KJ_ERR_TYPING, f->first_line, 0, "Pass every parameter by position.",
+                "%s takes %d arguments, %d given", f->qualname, f->nargs, nargs);
+        u->err_function = f;
+    }
+    if (locked < 0) {
+        kj_fail(&u->err, KJ_ERR_TYPING, f->first_line, 0,
+                "Add a signature for these types, or remove the signatures to let Kiln infer them.",
+                "no signature of %s accepts these argument types", f->qualname);
+        u->err_function = f;
+    }
+    memcpy(in->args, args, sizeof(kj_type *) * (size_t)nargs);
+    in->ret = declared;
+    in->ret_declared = declared != NULL;
+    if (kj_read_options(dispatcher, &in->opts) < 0)
+        kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "options");
+    if (inherit_options(f, dispatcher) < 0)
+        kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "options");
+    char name[80];
+    snprintf(name, sizeof name, "%s", f->qualname);
+    for (char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            *p = '_';
+    snprintf(in->symbol, sizeof in->symbol, "kiln_%s_%d", name, ++symbol_counter);
+    /* append: the first instance stays the one asked for */
+    kj_instance **tail = &u->instances;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = in;
+    return u->err.kind == KJ_ERR_NONE ? in : NULL;
+}
