@@ -9,7 +9,8 @@
 #ifndef KILN_JIT_DICTS_H
 #define KILN_JIT_DICTS_H
 
-#include "jit/numpy/infer_np.h"
+#include "jit/infer/infer.h"
+#include "jit/lower/lower.h"
 #include "jit/runtime/rt_dict.h"
 
 /* ---- inference ---- */

@@ -2,6 +2,7 @@
  * operations sets share (sets_lower.c). Keys and values travel to
  * rt_dict.c through stack slots laid out as list items are
  * (kj_llmemtype); the length is read inline from the header. */
+#include "jit/core/kind_ops.h"
 #include "jit/containers/dicts.h"
 #include "jit/containers/lists.h"
 #include "jit/numpy/lower_np.h"
@@ -150,9 +151,9 @@ LLVMValueRef kj_dict_take(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_
 }
 
 void kj_dict_key_error_if(kj_lw *w, LLVMValueRef cond, LLVMValueRef k, const kj_type *kt) {
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, cond);
+    LLVMBasicBlockRef ok = kj_raise_begin(w, cond);
     kj_str_raise_value(w, PyExc_KeyError, k, kt);
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
 }
 
 /* The key of d[k] (index node n), typed *kt: d[i, j] is d[(i, j)]. */
@@ -381,3 +382,37 @@ LLVMValueRef kj_dict_lower(kj_lw *w, kj_node *n) {
     }
     }
 }
+
+/* ---- what inference and lowering ask of dicts and their views (kind_ops.h) ---- */
+
+static const kj_type *index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled) {
+    *handled = true;
+    return kj_dict_index_type(c, n, self);
+}
+
+/* A loop over a dict (its keys) or a view of one (a method call on it). */
+static LLVMValueRef iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
+    bool view = n->type->kind == KJ_T_DICTVIEW;
+    s->value = kj_lower_expr(w, view ? n->kids[0] : n);
+    return (view ? n->type->elem : n->type)->n ? kj_dict_iter_setup(w, s->value) : LLVMConstInt(w->i64, 0, 0);
+}
+
+static LLVMValueRef iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
+    if (s->type->kind == KJ_T_DICTVIEW)
+        return kj_dict_iter_item(w, s->value, s->type->elem, (char)s->type->bits, t);
+    return kj_dict_iter_item(w, s->value, s->type, 'k', t);
+}
+
+KJ_KIND_OPS(dict, .kind = KJ_T_DICT,
+            .method_type = kj_dict_method_type,
+            .index_type = index_type,
+            .store_type = kj_dict_store_type,
+            .display_type = kj_dict_expr_type,
+            .builtin_call_type = kj_dict_call_type,
+            .lowers = kj_dict_lowers,
+            .lower = kj_dict_lower,
+            .store = kj_dict_store,
+            .len = kj_dict_len,
+            .iter_setup = iter_setup,
+            .iter_item = iter_item);
+KJ_KIND_OPS(dictview, .kind = KJ_T_DICTVIEW, .iter_setup = iter_setup, .iter_item = iter_item);

@@ -9,7 +9,8 @@
 #ifndef KILN_JIT_LISTS_H
 #define KILN_JIT_LISTS_H
 
-#include "jit/numpy/infer_np.h"
+#include "jit/infer/infer.h"
+#include "jit/lower/lower.h"
 #include "jit/runtime/rt_list.h"
 
 /* ---- inference ---- */
@@ -19,8 +20,6 @@ const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n);          /* LIST,
 const kj_type *kj_comprehension_item_type(kj_infer_ctx *c, kj_node *n);
 const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
-/* x in container / x not in container (lists, arrays, tuples). */
-const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type *x, const kj_type *container);
 /* a + b and a * n (n * a) with a list: a new list, as Python's. */
 const kj_type *kj_list_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b);
 /* len, sum, min, max, sorted, list with a list argument; handled false

@@ -209,26 +209,6 @@ const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
     return self->elem;
 }
 
-const kj_type *kj_list_contains_type(kj_infer_ctx *c, kj_node *n, const kj_type *x, const kj_type *container) {
-    x = x->kind == KJ_T_OPTIONAL ? x->elem : x;
-    if (container->kind == KJ_T_DICT || container->kind == KJ_T_SET) {   /* a key of the table's type, or none of its keys */
-        const kj_type *key = container->kind == KJ_T_SET ? container->elem : container->n ? container->elems[0] : NULL;
-        if (key && !kj_can_convert(x, key))
-            FAIL(c, n, NULL, "`in` needs a %.200s key for a %.400s, got %.200s", key->name, container->name, x->name);
-        return kj_bool();
-    }
-    if (x->kind == KJ_T_STR && container->kind == KJ_T_TUPLE && (container->n == 0 || (kj_is_uniform_tuple(container) && container->elems[0] == x)))
-        return kj_bool();   /* method in ("linear", "nearest") */
-    bool ok = kj_is_number(x) &&
-              ((container->kind == KJ_T_LIST && (!container->elem || container->elem->kind != KJ_T_ARRAY)) || (container->kind == KJ_T_ARRAY && container->ndim == 1) ||
-               (container->kind == KJ_T_TUPLE && kj_is_uniform_tuple(container) && kj_is_number(container->elems[0])) ||
-               (container->kind == KJ_T_TUPLE && container->n == 0));
-    if (!ok)
-        FAIL(c, n, NULL, "`in` needs a number and a list, a 1-d array or a tuple of numbers, or a string and a tuple of strings, got %s and %s", x->name,
-             container->name);
-    return kj_bool();
-}
-
 const kj_type *kj_list_binop_type(kj_infer_ctx *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
     if (op == KJ_OP_MUL && (a->kind == KJ_T_LIST) != (b->kind == KJ_T_LIST) && kj_is_intlike(a->kind == KJ_T_LIST ? b : a))
         return a->kind == KJ_T_LIST ? a : b;   /* [0] * n */

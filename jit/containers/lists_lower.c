@@ -2,6 +2,7 @@
  * inline (length, items); growing, inserting, slicing and sorting call
  * rt_list.c. Indices follow Python: negative ones count from the end, out
  * of range is IndexError. */
+#include "jit/core/kind_ops.h"
 #include "jit/containers/dicts.h"
 #include "jit/containers/lists.h"
 #include "jit/containers/sets.h"
@@ -557,3 +558,31 @@ void kj_list_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt)
     kj_np_store_elem(w, p, item, t->elem, t->elem);
     kj_nrt_decref_value(w, old, t->elem);
 }
+
+/* ---- what inference and lowering ask of lists (kind_ops.h) ---- */
+
+static const kj_type *index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled) {
+    *handled = true;
+    return kj_list_index_type(c, n, self);
+}
+
+static LLVMValueRef iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
+    s->value = kj_lower_expr(w, n);
+    return kj_list_len(w, s->value);
+}
+
+static LLVMValueRef iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) { return kj_list_get(w, s->value, s->type->elem, t); }
+
+KJ_KIND_OPS(list, .kind = KJ_T_LIST,
+            .binop_type = kj_list_binop_type,
+            .method_type = kj_list_method_type,
+            .index_type = index_type,
+            .display_type = kj_list_expr_type,
+            .builtin_call_type = kj_list_call_type,
+            .lowers = kj_list_lowers,
+            .lower = kj_list_lower,
+            .augassign = kj_list_augassign,
+            .store = kj_list_store,
+            .len = kj_list_len,
+            .iter_setup = iter_setup,
+            .iter_item = iter_item);

@@ -12,7 +12,8 @@
 #ifndef KILN_JIT_SETS_H
 #define KILN_JIT_SETS_H
 
-#include "jit/numpy/infer_np.h"
+#include "jit/infer/infer.h"
+#include "jit/lower/lower.h"
 
 /* ---- inference ---- */
 const kj_type *kj_set_expr_type(kj_infer_ctx *c, kj_node *n);   /* KJ_E_SET */

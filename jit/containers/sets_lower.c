@@ -2,6 +2,7 @@
  * operations (dicts_lower.c) with values of no bytes. The operations
  * between sets loop over one and look items up in the other; an iterable
  * that is not a set is made into one first where lookups need it. */
+#include "jit/core/kind_ops.h"
 #include "jit/containers/dicts.h"
 #include "jit/numpy/lower_np.h"
 #include "jit/lower/lower_nrt.h"
@@ -326,3 +327,24 @@ LLVMValueRef kj_set_lower(kj_lw *w, kj_node *n) {
     }
     }
 }
+
+/* ---- what inference and lowering ask of sets (kind_ops.h) ---- */
+
+static LLVMValueRef iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
+    s->value = kj_lower_expr(w, n);
+    return n->type->elem ? kj_dict_iter_setup(w, s->value) : LLVMConstInt(w->i64, 0, 0);
+}
+
+static LLVMValueRef iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) { return kj_set_item(w, s->value, s->type, t); }
+
+KJ_KIND_OPS(set, .kind = KJ_T_SET,
+            .binop_type = kj_set_binop_type,
+            .method_type = kj_set_method_type,
+            .display_type = kj_set_expr_type,
+            .builtin_call_type = kj_set_call_type,
+            .lowers = kj_set_lowers,
+            .lower = kj_set_lower,
+            .augassign = kj_set_augassign,
+            .len = kj_dict_len,   /* a set is a dict of keys alone (sets.h) */
+            .iter_setup = iter_setup,
+            .iter_item = iter_item);

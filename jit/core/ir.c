@@ -89,3 +89,16 @@ kj_node *kj_index_of_axis(const kj_node *n, int axis) {
             return n->kids[p];
     return NULL;
 }
+
+int kj_index_gather_axis(const kj_node *n) {
+    int axis = -1;
+    for (int k = 1; k < n->nkids; k++) {
+        const kj_node *i = n->kids[k];
+        if (i->kind == KJ_E_SLICE)
+            continue;
+        if (axis >= 0 || !i->type || i->type->kind != KJ_T_ARRAY)
+            return -1;
+        axis = k - 1;
+    }
+    return n->nkids > 2 ? axis : -1;
+}

@@ -137,6 +137,9 @@ static inline bool kj_is_newaxis(const kj_node *i) {
 /* The index node of an array's axis `axis` in index node n (kids[1..]),
  * past any newaxis, or NULL when the index leaves that axis whole. */
 kj_node *kj_index_of_axis(const kj_node *n, int axis);
+/* Index node n (typed) as a[:, idx]: one array among slices. The axis the
+ * array takes positions along, or -1 when n is not of that form. */
+int kj_index_gather_axis(const kj_node *n);
 
 void *kj_alloc(kj_function *f, size_t size);
 kj_node *kj_new_node(kj_function *f, kj_node_kind kind, int line, int col, int nkids);

@@ -688,3 +688,14 @@ const kj_type *kj_iter_elem(const kj_type *t) {
     default: return NULL;
     }
 }
+
+bool kj_np_same_kind(const kj_type *from, const kj_type *to) {
+    int a = kj_type_to_npy(from), b = kj_type_to_npy(to);
+    if (a < 0 || b < 0)
+        return false;
+    PyArray_Descr *da = PyArray_DescrFromType(a), *db = PyArray_DescrFromType(b);
+    bool ok = da && db && PyArray_CanCastTypeTo(da, db, NPY_SAME_KIND_CASTING);
+    Py_XDECREF(da);
+    Py_XDECREF(db);
+    return ok;
+}

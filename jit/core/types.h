@@ -30,6 +30,7 @@ typedef enum {
     KJ_T_STR,        /* a string constant or f-string: for print, raise and == (strings.c) */
     KJ_T_FUNC,       /* obj: a kiln function passed as a value; the type names it, the value holds nothing */
 } kj_kind;
+#define KJ_KIND_COUNT (KJ_T_FUNC + 1)   /* the last kind above, plus one */
 
 typedef enum { KJ_LAYOUT_C = 'C', KJ_LAYOUT_F = 'F', KJ_LAYOUT_A = 'A' } kj_layout;
 
@@ -130,5 +131,8 @@ const kj_type *kj_typeof(PyObject *value);
 /* The scalar type of a NumPy type number, or NULL. */
 const kj_type *kj_type_from_npy(int type_num);
 int kj_type_to_npy(const kj_type *t);
+/* Whether NumPy casts values of dtype from to dtype to under 'same_kind',
+ * the casting in-place operations allow (a float32 array *= a float64). */
+bool kj_np_same_kind(const kj_type *from, const kj_type *to);
 
 #endif

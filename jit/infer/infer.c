@@ -4,14 +4,9 @@
  * more in strict mode, where anything still untyped is an error with the
  * line that caused it. */
 #include "jit/core/callables.h"
+#include "jit/core/kind_ops.h"
 #include "jit/frontend/frontend.h"
 #include "jit/infer/infer_ctx.h"
-#include "jit/numpy/infer_np.h"
-#include "jit/numpy/np_dtype.h"
-#include "jit/containers/dicts.h"
-#include "jit/containers/lists.h"
-#include "jit/containers/sets.h"
-#include "jit/lower/strings.h"
 #include "jit/core/unit.h"
 
 #include <stdio.h>
@@ -98,15 +93,27 @@ static bool truthy_ok(const kj_type *t) {
 }
 
 
+/* The kind whose module the function named name belongs to ("np.sum"), or NULL. */
+static const kj_kind_ops *module_of(const char *name) {
+    for (kj_kind k = 0; k < KJ_KIND_COUNT; k++) {
+        const kj_kind_ops *ops = kj_kind_ops_of(k);
+        if (ops->module && !strncmp(name, ops->module, strlen(ops->module)))
+            return ops;
+    }
+    return NULL;
+}
+
+/* [...], {k: v}, {x}: the type of a display of kind k (or a comprehension). */
+static const kj_type *display_type(ti *c, kj_node *n, kj_kind k) {
+    return kj_kind_ops_of(k)->display_type(c, n);
+}
+
 static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
     a = kj_value_of(a);
     b = kj_value_of(b);
-    if (a->kind == KJ_T_ARRAY || b->kind == KJ_T_ARRAY)
-        return kj_np_binop_type(c, n, op, a, b);
-    if (a->kind == KJ_T_LIST || b->kind == KJ_T_LIST)
-        return kj_list_binop_type(c, n, op, a, b);
-    if (a->kind == KJ_T_SET || b->kind == KJ_T_SET)
-        return kj_set_binop_type(c, n, op, a, b);
+    for (kj_kind k = 0; k < KJ_KIND_COUNT; k++)   /* arrays first: a list + an array is NumPy's */
+        if ((a->kind == k || b->kind == k) && kj_kind_ops_of(k)->binop_type)
+            return kj_kind_ops_of(k)->binop_type(c, n, op, a, b);
     if (a->kind == KJ_T_STR && b->kind == KJ_T_STR && op == KJ_OP_ADD && n->kind == KJ_E_BINOP) {
         n->kind = KJ_E_FSTRING;   /* s + t is f"{s}{t}" (strings.c) */
         return a;
@@ -145,11 +152,13 @@ static const kj_type *attr_type(ti *c, kj_node *n) {
     if (!t)
         return NULL;
     const char *a = n->name;
+    if (kj_kind_ops_of(t->kind)->attr_type) {
+        bool handled;
+        const kj_type *kind_t = kj_kind_ops_of(t->kind)->attr_type(c, n, t, &handled);
+        if (handled)
+            return kind_t;
+    }
     if (t->kind == KJ_T_ARRAY) {
-        bool np_attr;
-        const kj_type *np_t = kj_np_attr_type(c, n, t, &np_attr);
-        if (np_attr)
-            return np_t;
         if (strcmp(a, "shape") == 0 || strcmp(a, "strides") == 0) {
             const kj_type *e[t->ndim > 0 ? t->ndim : 1];
             for (int i = 0; i < t->ndim; i++)
@@ -199,8 +208,9 @@ static const kj_type *call_type(ti *c, kj_node *n) {
     if (shaped <= 0)
         return NULL;
     kj_node *fn = n->kids[0];
-    if (fn->kind == KJ_E_FUNC && strncmp(fn->name, "np.", 3) == 0)
-        return kj_np_call_type(c, n);
+    const kj_kind_ops *module = fn->kind == KJ_E_FUNC ? module_of(fn->name) : NULL;
+    if (module)
+        return module->module_call_type(c, n);
     const kj_callable *k = kj_callable_of_call(n);   /* cuda.grid, cuda.shared.array, ...: callables.h */
     if (k)
         return k->type(c, n);
@@ -213,21 +223,18 @@ static const kj_type *call_type(ti *c, kj_node *n) {
         return problem(c, n, NULL, "only functions can be called in compiled code");
     if (!strcmp(fn->name, "abs") && nargs == 1 && args[0]->kind == KJ_T_ARRAY) {   /* abs(a) is NumPy's, elementwise */
         fn->name = "np.absolute";
-        return kj_np_call_type(c, n);
+        return module_of(fn->name)->module_call_type(c, n);
     }
-    bool list_call, str_call, dict_call, set_call;
-    const kj_type *lt = kj_list_call_type(c, n, fn->name, nargs, args, &list_call);
-    if (list_call)
-        return lt;
-    lt = kj_dict_call_type(c, n, fn->name, nargs, args, &dict_call);
-    if (dict_call)
-        return lt;
-    lt = kj_set_call_type(c, n, fn->name, nargs, args, &set_call);
-    if (set_call)
-        return lt;
-    lt = kj_str_call_type(c, n, fn->name, nargs, args, &str_call);
-    if (str_call)
-        return lt;
+    bool handled;
+    for (kj_kind k = 0; k < KJ_KIND_COUNT; k++) {   /* list(x), sorted(x), set(x), dict(...) */
+        const kj_kind_ops *ops = kj_kind_ops_of(k);
+        const kj_type *kind_t = ops->builtin_call_type ? ops->builtin_call_type(c, n, fn->name, nargs, args, &handled) : NULL;
+        if (ops->builtin_call_type && handled)
+            return kind_t;
+    }
+    const kj_type *str_t = kj_str_call_type(c, n, fn->name, nargs, args, &handled);   /* print(...) */
+    if (handled)
+        return str_t;
     for (int i = 1; i < n->nkids; i++)
         if (n->kids[i]->kind == KJ_E_KEYWORD)
             return problem(c, n->kids[i], "Pass the arguments by position.",
@@ -285,8 +292,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
             return NULL;
         if (n->op != KJ_OP_NOT)
             a = kj_value_of(a);
-        if (a->kind == KJ_T_ARRAY)
-            return kj_np_unary_type(c, n, a);
+        if (kj_kind_ops_of(a->kind)->unary_type)
+            return kj_kind_ops_of(a->kind)->unary_type(c, n, a);
         if (n->op == KJ_OP_NOT)
             return truthy_ok(a) ? kj_bool()
                                 : problem(c, n, NULL, "the truth of %s is ambiguous", a->name);
@@ -316,7 +323,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 if (n->nkids != 2)
                     return problem(c, n, NULL, "chained `in` comparisons are not supported");
                 /* an Optional looked up is its value: Numba's TypeError for None */
-                return kj_list_contains_type(c, n, kj_infer_value(c, n->kids[0]), t);
+                return kj_infer_contains_type(c, n, kj_infer_value(c, n->kids[0]), t);
             } else if (op == KJ_OP_IS || op == KJ_OP_ISNOT || none_cmp) {
                 if (!none_cmp && !(kj_is_number(prev) && kj_is_number(t)))
                     return problem(c, n, "Use is only to compare with None.",
@@ -329,7 +336,7 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 if (prev != t || (op != KJ_OP_EQ && op != KJ_OP_NE) || n->nkids != 2)
                     return problem(c, n, NULL, "strings compare with == and != to strings only");
             } else if (prev->kind == KJ_T_ARRAY || t->kind == KJ_T_ARRAY) {
-                return n->nkids == 2 ? kj_np_binop_type(c, n, op, prev, t)
+                return n->nkids == 2 ? kj_kind_ops_of(KJ_T_ARRAY)->binop_type(c, n, op, prev, t)
                                      : problem(c, n, "Combine comparisons of arrays with &.",
                                                "chained comparisons of arrays are ambiguous");
             } else if (prev->kind == KJ_T_TUPLE || t->kind == KJ_T_TUPLE) {
@@ -378,14 +385,8 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         const kj_type *t = kj_infer_value(c, n->kids[0]);
         if (!t)
             return NULL;
-        if (t->kind == KJ_T_ARRAY)
-            return kj_np_method_type(c, n, t);
-        if (t->kind == KJ_T_LIST)
-            return kj_list_method_type(c, n, t);
-        if (t->kind == KJ_T_DICT)
-            return kj_dict_method_type(c, n, t);
-        if (t->kind == KJ_T_SET)
-            return kj_set_method_type(c, n, t);
+        if (kj_kind_ops_of(t->kind)->method_type)
+            return kj_kind_ops_of(t->kind)->method_type(c, n, t);
         if (strcmp(n->name, "conjugate") == 0 && n->nkids == 1 && kj_is_number(t))
             return t->kind == KJ_T_BOOL ? KJ_I64 : t;
         return problem(c, n, NULL, "%s has no method '%s' in compiled code", t->name, n->name);
@@ -400,12 +401,12 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         return problem(c, n, NULL, "... (Ellipsis) stands for axes in an array index only");
     case KJ_E_LIST:
     case KJ_E_LISTCOMP:
-        return kj_list_expr_type(c, n);
+        return display_type(c, n, KJ_T_LIST);
     case KJ_E_DICT:
     case KJ_E_DICTCOMP:
-        return kj_dict_expr_type(c, n);
+        return display_type(c, n, KJ_T_DICT);
     case KJ_E_SET:
-        return kj_set_expr_type(c, n);
+        return display_type(c, n, KJ_T_SET);
     case KJ_E_FSTRING:
     case KJ_E_FORMAT:
         return kj_str_expr_type(c, n);
@@ -537,8 +538,8 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
                 problem(c, at, NULL, "cannot store %s into a list of %s", t->name, et->name);
             return 0;
         }
-        if (arr->kind == KJ_T_DICT)   /* d[k] = v: types a `{}` variable */
-            return kj_dict_store_type(c, target, t, at) < 0 ? -1 : 0;
+        if (kj_kind_ops_of(arr->kind)->store_type)   /* d[k] = v: types a `{}` variable */
+            return kj_kind_ops_of(arr->kind)->store_type(c, target, t, at) < 0 ? -1 : 0;
         if (arr->kind != KJ_T_ARRAY) {
             problem(c, target, "Tuples cannot be changed; build a new one.",
                     "%s does not support item assignment", arr->name);
@@ -557,7 +558,7 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
         const kj_type *et = infer_expr(c, target);
         if (!et)
             return 0;
-        if (kj_np_gather_axis(target) >= 0 && t->kind == KJ_T_ARRAY && t->ndim > et->ndim) {
+        if (kj_index_gather_axis(target) >= 0 && t->kind == KJ_T_ARRAY && t->ndim > et->ndim) {
             problem(c, at, "Give the value at most the dimensions of what it is assigned to.",
                     "cannot assign %s to %s", t->name, et->name);
             return 0;

@@ -1,10 +1,9 @@
 /* infer_index: the types of subscripts, t[i]: a tuple's item at a
- * constant index, a list's or dict's item (lists.h, dicts.h), an array's
- * element or view (slices, None, one ellipsis expanded to the slices it
- * stands for, a tuple of indices spread), or NumPy's fancy indexing
- * (infer_np_index.c). */
-#include "jit/containers/dicts.h"
-#include "jit/containers/lists.h"
+ * constant index, a list's or dict's item, an array's element or view
+ * (slices, None, one ellipsis expanded to the slices it stands for, a tuple
+ * of indices spread), or NumPy's fancy indexing (the kind's index_type:
+ * kind_ops.h); and of `x in container`. */
+#include "jit/core/kind_ops.h"
 #include "jit/infer/infer_ctx.h"
 
 #include <stdio.h>
@@ -116,19 +115,16 @@ const kj_type *kj_infer_index_type(ti *c, kj_node *n) {
         FAIL(c, n, "Index tuples of mixed types with a constant.",
                        "cannot index %s with this index", t->name);
     }
-    if (t->kind == KJ_T_LIST)
-        return kj_list_index_type(c, n, t);
-    if (t->kind == KJ_T_DICT)
-        return kj_dict_index_type(c, n, t);
-    if (t->kind != KJ_T_ARRAY)
+    const kj_kind_ops *ops = kj_kind_ops_of(t->kind);
+    if (!ops->index_type)
         FAIL(c, n, NULL, "%s cannot be indexed", t->name);
-    if (!spread_tuple_index(c, n) || !expand_ellipsis(c, n, t))
+    if (t->kind == KJ_T_ARRAY && (!spread_tuple_index(c, n) || !expand_ellipsis(c, n, t)))
         return NULL;
+    bool handled;
+    const kj_type *kind_t = ops->index_type(c, n, t, &handled);   /* a list's, a dict's; an array's fancy indexing */
+    if (handled)
+        return kind_t;
     nidx = n->nkids - 1;
-    bool np_index;
-    const kj_type *np_t = kj_np_index_type(c, n, t, &np_index);
-    if (np_index)
-        return np_t;
     int newaxes = 0;
     for (int k = 1; k <= nidx; k++)
         newaxes += kj_is_newaxis(n->kids[k]);
@@ -181,4 +177,24 @@ const kj_type *kj_infer_index_type(ti *c, kj_node *n) {
     if (t->layout == KJ_LAYOUT_C && ints_first && !sliced)
         layout = KJ_LAYOUT_C;
     return kj_array(t->elem, nd, layout, t->readonly);
+}
+
+const kj_type *kj_infer_contains_type(ti *c, kj_node *n, const kj_type *x, const kj_type *container) {
+    x = x->kind == KJ_T_OPTIONAL ? x->elem : x;
+    if (container->kind == KJ_T_DICT || container->kind == KJ_T_SET) {   /* a key of the table's type, or none of its keys */
+        const kj_type *key = container->kind == KJ_T_SET ? container->elem : container->n ? container->elems[0] : NULL;
+        if (key && !kj_can_convert(x, key))
+            FAIL(c, n, NULL, "`in` needs a %.200s key for a %.400s, got %.200s", key->name, container->name, x->name);
+        return kj_bool();
+    }
+    if (x->kind == KJ_T_STR && container->kind == KJ_T_TUPLE && (container->n == 0 || (kj_is_uniform_tuple(container) && container->elems[0] == x)))
+        return kj_bool();   /* method in ("linear", "nearest") */
+    bool ok = kj_is_number(x) &&
+              ((container->kind == KJ_T_LIST && (!container->elem || container->elem->kind != KJ_T_ARRAY)) || (container->kind == KJ_T_ARRAY && container->ndim == 1) ||
+               (container->kind == KJ_T_TUPLE && kj_is_uniform_tuple(container) && kj_is_number(container->elems[0])) ||
+               (container->kind == KJ_T_TUPLE && container->n == 0));
+    if (!ok)
+        FAIL(c, n, NULL, "`in` needs a number and a list, a 1-d array or a tuple of numbers, or a string and a tuple of strings, got %s and %s", x->name,
+             container->name);
+    return kj_bool();
 }

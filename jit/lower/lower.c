@@ -5,13 +5,10 @@
  * iteration instead (its inner loops poll themselves), and while loops poll
  * at every back-edge. A ufunc kernel's counted loops leave it to the
  * ufunc's loop. */
-#include "jit/containers/lists.h"
-#include "jit/containers/sets.h"
+#include "jit/core/kind_ops.h"
 #include "jit/lower/lower.h"
-#include "jit/numpy/infer_np.h"
 #include "jit/lower/strings.h"
 #include "jit/lower/lower_nrt.h"
-#include "jit/parallel/parallel.h"
 #include "jit/runtime/runtime.h"
 
 #include <stdio.h>
@@ -295,7 +292,7 @@ static bool contains_loop(const kj_block *b) {
 
 /* range(start, stop, step) with a step that is not a literal, on a GPU
  * target: a grid-stride loop. Its index steps from start while it has not
- * reached stop, with no trip count. The counted form (lower_for) divides by
+ * reached stop, with no trip count. The counted form (kj_lower_for_serial) divides by
  * the step for its count: on the H100 the driver's PTX JIT took longer over
  * it, and LLVM unrolled the counted loop, which then ran slower unchecked
  * (bench/MEASURED.md). */
@@ -403,11 +400,6 @@ static void lower_for_versioned(kj_lw *w, kj_node *s, kj_loop_range *r) {
     if (!kj_terminated(w))
         LLVMBuildBr(w->b, join);
     LLVMPositionBuilderAtEnd(w->b, join);
-}
-
-static void lower_for(kj_lw *w, kj_node *s) {
-    if (!kj_parallel_lower_for(w, s))   /* a prange loop of a parallel=True function */
-        kj_lower_for_serial(w, s);
 }
 
 void kj_lower_for_serial(kj_lw *w, kj_node *s) {
@@ -614,13 +606,31 @@ static void lower_return(kj_lw *w, kj_node *s) {
 
 static void lower_stmt_inner(kj_lw *w, kj_node *s);
 
-/* A statement gives back the temporaries its expressions made. */
+/* A statement gives back the temporaries its expressions made. What
+ * works around statements (np.sum(a) + a.max(): one pass over a) begins
+ * before and ends after it. */
 static void lower_stmt(kj_lw *w, kj_node *s) {
-    int mark = kj_nrt_mark(w);
-    kj_np_group *group = kj_np_group_begin(w, s);   /* np.sum(a) + a.max(): one pass over a */
+    int mark = kj_nrt_mark(w), n;
+    const kj_stmt_lowering *const *around = kj_stmt_lowerings(&n);
+    void *state[n > 0 ? n : 1];
+    for (int i = 0; i < n; i++)
+        state[i] = around[i]->begin ? around[i]->begin(w, s) : NULL;
     lower_stmt_inner(w, s);
-    kj_np_group_end(w, group);
+    for (int i = n - 1; i >= 0; i--)
+        if (around[i]->end)
+            around[i]->end(w, state[i]);
     kj_nrt_release(w, mark);
+}
+
+/* Whether a feature lowered statement s its own way (a prange loop across
+ * the pool, a[1:-1] = b * c with no temporary: kind_ops.h). */
+static bool lowered_elsewhere(kj_lw *w, kj_node *s) {
+    int n;
+    const kj_stmt_lowering *const *l = kj_stmt_lowerings(&n);
+    for (int i = 0; i < n; i++)
+        if (l[i]->lower && l[i]->stmt == s->kind && l[i]->lower(w, s))
+            return true;
+    return false;
 }
 
 /* The expression of statement s that never comes back (a call of a
@@ -640,27 +650,17 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         kj_lower_expr(w, never);
         return;
     }
+    if (lowered_elsewhere(w, s))
+        return;
     switch (s->kind) {
     case KJ_S_ASSIGN: {
-        if (kj_np_stores_ewise(s->kids[0], s->kids[1])) {   /* a[1:-1] = b * c: no temporary */
-            kj_np_store_ewise(w, s->kids[0], s->kids[1]);
-            break;
-        }
         LLVMValueRef v = kj_lower_expr(w, s->kids[1]);
         kj_assign(w, s->kids[0], v, s->kids[1]->type);
         break;
     }
     case KJ_S_AUGASSIGN: {
-        if (s->type && s->type->kind == KJ_T_ARRAY) {   /* a += b: in place */
-            kj_np_augassign(w, s);
-            break;
-        }
-        if (s->type && s->type->kind == KJ_T_LIST) {   /* lst += other: in place too */
-            kj_list_augassign(w, s);
-            break;
-        }
-        if (s->type && s->type->kind == KJ_T_SET) {   /* s |= other: so too */
-            kj_set_augassign(w, s);
+        if (s->type && kj_kind_ops_of(s->type->kind)->augassign) {   /* a += b, lst += other, s |= other: in place */
+            kj_kind_ops_of(s->type->kind)->augassign(w, s);
             break;
         }
         const kj_type *rt = s->type;
@@ -709,7 +709,7 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s) {
         lower_try(w, s);
         break;
     case KJ_S_FOR:
-        lower_for(w, s);
+        kj_lower_for_serial(w, s);
         break;
     case KJ_S_BREAK:
     case KJ_S_CONTINUE:

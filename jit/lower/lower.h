@@ -12,7 +12,7 @@
 
 #include "jit/core/unit.h"
 
-typedef struct {
+typedef struct kj_lw {
     kj_unit *u;
     kj_instance *inst;
     kj_function *f;
@@ -130,6 +130,12 @@ void kj_check_status(kj_lw *w, LLVMValueRef status);
  * the enclosing try statement, or returns status from the function. The
  * builder is left at the end of a terminated block. */
 void kj_unwind(kj_lw *w, LLVMValueRef status);
+/* Raising with a message the runtime formats: kj_raise_begin branches to a
+ * new block when cond holds and returns the block to continue in; the
+ * caller calls the runtime's raiser there; kj_raise_end leaves the function
+ * (or goes to the handlers) with the failure. */
+LLVMBasicBlockRef kj_raise_begin(kj_lw *w, LLVMValueRef cond);
+void kj_raise_end(kj_lw *w, LLVMBasicBlockRef ok);
 /* Raises again the exception the innermost except clause kept (w->caught). */
 void kj_reraise(kj_lw *w);
 
@@ -187,9 +193,6 @@ typedef struct kj_iter {
 LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s);
 LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t);
 void kj_iter_free(kj_iter *s);
-/* The same for np.ndindex and np.ndenumerate (lower_np_ndindex.c). */
-LLVMValueRef kj_nd_iter_setup(kj_lw *w, kj_node *n, kj_iter *s);
-LLVMValueRef kj_nd_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t);
 
 /* Stores v, of type vt, into an assignment's target: a local, an item, or
  * a tuple of those (unpacking a tuple or a 1-d array). */

@@ -2,10 +2,8 @@
  * C- and F-contiguous arrays are addressed from their shape alone, so the
  * innermost index has unit stride in the IR and loops vectorize; other
  * layouts go through the byte strides. */
-#include "jit/containers/dicts.h"
-#include "jit/containers/lists.h"
+#include "jit/core/kind_ops.h"
 #include "jit/lower/lower.h"
-#include "jit/numpy/lower_np.h"
 
 #include <string.h>
 
@@ -37,10 +35,10 @@ static LLVMValueRef normalize(kj_lw *w, const kj_node *arr, kj_node *in, LLVMVal
         kj_raise_if(w, out, PyExc_IndexError, axis < 0 ? "tuple index out of range" : "index out of bounds");
         return i;
     }
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, out);   /* "index 5 is out of bounds for axis 0 with size 3" */
+    LLVMBasicBlockRef ok = kj_raise_begin(w, out);   /* "index 5 is out of bounds for axis 0 with size 3" */
     kj_call(w, "kj_np_raise_index", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64},
             (LLVMValueRef[]){asked, LLVMConstInt(w->i64, (unsigned)axis, 0), len});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     return i;
 }
 
@@ -220,16 +218,9 @@ LLVMValueRef kj_array_item(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMVa
 }
 
 void kj_store_index(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
-    if (kj_np_lowers_store(target)) {   /* a[1:-1] = b, a[mask] = 0 */
-        kj_np_store(w, target, v, vt);
-        return;
-    }
-    if (target->kids[0]->type->kind == KJ_T_LIST) {
-        kj_list_store(w, target, v, vt);
-        return;
-    }
-    if (target->kids[0]->type->kind == KJ_T_DICT) {
-        kj_dict_store(w, target, v, vt);
+    const kj_kind_ops *ops = kj_kind_ops_of(target->kids[0]->type->kind);
+    if (ops->store && (!ops->stores || ops->stores(target))) {   /* lst[i] = x, d[k] = v; a[1:-1] = b, a[mask] = 0 */
+        ops->store(w, target, v, vt);
         return;
     }
     const kj_type *at = target->kids[0]->type;

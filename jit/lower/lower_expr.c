@@ -2,11 +2,7 @@
  * (wrapping 64-bit ints, floor division and modulo, ZeroDivisionError). */
 #include "jit/lower/lower.h"
 #include "jit/core/callables.h"
-#include "jit/numpy/infer_np.h"
-#include "jit/containers/dicts.h"
-#include "jit/containers/lists.h"
-#include "jit/containers/sets.h"
-#include "jit/numpy/lower_np.h"
+#include "jit/core/kind_ops.h"
 #include "jit/lower/strings.h"
 #include "jit/lower/lower_nrt.h"
 
@@ -109,8 +105,7 @@ LLVMValueRef kj_truth(kj_lw *w, LLVMValueRef v, const kj_type *t) {
     case KJ_T_LIST:   /* containers: not empty (their headers hold their lengths, typed or not) */
     case KJ_T_DICT:
     case KJ_T_SET:
-        return LLVMBuildICmp(w->b, LLVMIntNE, t->kind == KJ_T_LIST ? kj_list_len(w, v) : kj_dict_len(w, v),
-                             LLVMConstInt(w->i64, 0, 0), "");
+        return LLVMBuildICmp(w->b, LLVMIntNE, kj_kind_ops_of(t->kind)->len(w, v), LLVMConstInt(w->i64, 0, 0), "");
     default: return LLVMConstInt(w->i1, 0, 0);
     }
 }
@@ -582,7 +577,7 @@ static LLVMValueRef lower_expr_inner(kj_lw *w, kj_node *n) {
             const kj_type *ft = kj_float(t->bits / 2);
             return LLVMConstNamedStruct(kj_lltype(w, t), (LLVMValueRef[]){cfloat(w, ft, n->fval), cfloat(w, ft, n->fval2)}, 2);
         }
-        case KJ_T_ARRAY: return kj_np_frozen(w, n);
+        case KJ_T_ARRAY: return kj_kind_ops_of(t->kind)->constant(w, n);   /* frozen at compile time */
         default: return LLVMConstInt(w->i8, 0, 0);
         }
     case KJ_E_LOCAL:
@@ -657,14 +652,11 @@ LLVMValueRef kj_lower_expr(kj_lw *w, kj_node *n) {
 
 static LLVMValueRef lower_expr_kind(kj_lw *w, kj_node *n) {
     kj_at(w, n);
-    if (kj_np_lowers(n))
-        return kj_np_lower(w, n);
-    if (kj_list_lowers(n))
-        return kj_list_lower(w, n);
-    if (kj_dict_lowers(n))
-        return kj_dict_lower(w, n);
-    if (kj_set_lowers(n))
-        return kj_set_lower(w, n);
+    for (kj_kind k = 0; k < KJ_KIND_COUNT; k++) {   /* arrays first: NumPy's a + b of a list and an array */
+        const kj_kind_ops *ops = kj_kind_ops_of(k);
+        if (ops->lowers && ops->lowers(n))
+            return ops->lower(w, n);
+    }
     if (kj_str_lowers(n))
         return kj_str_lower(w, n);
     const kj_callable *k = kj_callable_of_call(n);   /* callables.h */

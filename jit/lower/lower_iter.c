@@ -1,10 +1,8 @@
 /* lower_iter: what a `for` loop (and a comprehension, and zip) walks: the
  * count of an iterable and its item at a position, for ranges, arrays,
  * tuples, lists, enumerate, zip, reversed, np.ndindex and np.ndenumerate. */
+#include "jit/core/kind_ops.h"
 #include "jit/lower/lower.h"
-#include "jit/containers/dicts.h"
-#include "jit/containers/lists.h"
-#include "jit/containers/sets.h"
 
 #include <stdlib.h>
 
@@ -47,20 +45,10 @@ LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
     case KJ_T_ARRAY:
         s->value = kj_lower_expr(w, n);
         return kj_array_len(w, s->value);
-    case KJ_T_LIST:
-        s->value = kj_lower_expr(w, n);
-        return kj_list_len(w, s->value);
     case KJ_T_REVERSED:   /* item t is the sequence's item len - 1 - t; value holds len */
         s->subs = calloc(1, sizeof *s->subs);
         s->nsubs = 1;
         return s->value = kj_iter_setup(w, n->kids[1], &s->subs[0]);
-    case KJ_T_SET:
-        s->value = kj_lower_expr(w, n);
-        return n->type->elem ? kj_dict_iter_setup(w, s->value) : zero;
-    case KJ_T_DICT:       /* its keys */
-    case KJ_T_DICTVIEW:   /* value: the dict (a view node is a method call on it) */
-        s->value = kj_lower_expr(w, n->type->kind == KJ_T_DICT ? n : n->kids[0]);
-        return (n->type->kind == KJ_T_DICT ? n->type : n->type->elem)->n ? kj_dict_iter_setup(w, s->value) : zero;
     case KJ_T_ENUMERATE: {
         s->subs = calloc(1, sizeof *s->subs);
         s->nsubs = 1;
@@ -79,11 +67,8 @@ LLVMValueRef kj_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
         }
         return len ? len : zero;
     }
-    case KJ_T_NDINDEX:
-    case KJ_T_NDENUMERATE:
-        return kj_nd_iter_setup(w, n, s);
-    default:
-        return zero;
+    default:   /* lists, sets, dicts and their views; np.ndindex, np.ndenumerate */
+        return kj_kind_ops_of(n->type->kind)->iter_setup ? kj_kind_ops_of(n->type->kind)->iter_setup(w, n, s) : zero;
     }
 }
 
@@ -116,14 +101,6 @@ LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
     }
     case KJ_T_ARRAY:
         return kj_array_item(w, s->value, s->type, t);
-    case KJ_T_LIST:
-        return kj_list_get(w, s->value, s->type->elem, t);
-    case KJ_T_SET:
-        return kj_set_item(w, s->value, s->type, t);
-    case KJ_T_DICT:
-        return kj_dict_iter_item(w, s->value, s->type, 'k', t);
-    case KJ_T_DICTVIEW:
-        return kj_dict_iter_item(w, s->value, s->type->elem, (char)s->type->bits, t);
     case KJ_T_REVERSED:
         return kj_iter_item(w, &s->subs[0], LLVMBuildSub(w->b, LLVMBuildSub(w->b, s->value, t, ""),
                                                          LLVMConstInt(w->i64, 1, 0), ""));
@@ -138,11 +115,8 @@ LLVMValueRef kj_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
             tup = LLVMBuildInsertValue(w->b, tup, kj_iter_item(w, &s->subs[i], t), (unsigned)i, "");
         return tup;
     }
-    case KJ_T_NDINDEX:
-    case KJ_T_NDENUMERATE:
-        return kj_nd_iter_item(w, s, t);
-    default:
-        return NULL;
+    default:   /* as iter_setup */
+        return kj_kind_ops_of(s->type->kind)->iter_item ? kj_kind_ops_of(s->type->kind)->iter_item(w, s, t) : NULL;
     }
 }
 

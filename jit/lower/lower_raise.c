@@ -68,3 +68,16 @@ LLVMValueRef kj_interrupt_set(kj_lw *w) {
     LLVMSetAlignment(v, 4);
     return LLVMBuildICmp(w->b, LLVMIntNE, v, LLVMConstInt(w->i32, 0, 0), "");
 }
+
+LLVMBasicBlockRef kj_raise_begin(kj_lw *w, LLVMValueRef cond) {
+    LLVMBasicBlockRef bad = kj_new_bb(w, "fail"), ok = kj_new_bb(w, "ok");
+    LLVMValueRef expect = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){cond, LLVMConstInt(w->i1, 0, 0)});
+    LLVMBuildCondBr(w->b, expect, bad, ok);
+    LLVMPositionBuilderAtEnd(w->b, bad);
+    return ok;
+}
+
+void kj_raise_end(kj_lw *w, LLVMBasicBlockRef ok) {
+    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(w->b, ok);
+}

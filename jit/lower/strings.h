@@ -8,15 +8,11 @@
 #ifndef KILN_JIT_STRINGS_H
 #define KILN_JIT_STRINGS_H
 
-#include "jit/numpy/infer_np.h"
+#include "jit/lower/lower.h"
 
-/* ---- inference ---- */
-const kj_type *kj_str_expr_type(kj_infer_ctx *c, kj_node *n);   /* FSTRING, FORMAT */
-/* print(...): handled false for other calls. */
-const kj_type *kj_str_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
-                                const kj_type *const *args, bool *handled);
-
-/* ---- lowering ---- */
+/* Whether an f-string's format spec asks for a float presentation (e, f
+ * or g): an int is then formatted as a float. */
+bool kj_str_float_spec(const char *spec);
 bool kj_str_lowers(const kj_node *n);
 LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n);
 /* a == b of two strings, as an i1. */

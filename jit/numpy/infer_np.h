@@ -7,23 +7,11 @@
 #ifndef KILN_JIT_INFER_NP_H
 #define KILN_JIT_INFER_NP_H
 
+#include "jit/infer/infer.h"
 #include "jit/lower/lower.h"
 #include "jit/numpy/np_funcs.h"
 
-/* ---- inference (infer.c gives these to infer_np.c) ---- */
-
-typedef struct kj_infer_ctx kj_infer_ctx;
-/* The type of n (inferring it), or NULL. */
-const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n);
-/* The type of n as a value: when n is an Optional, n becomes a
- * KJ_E_UNWRAP of what it was, typed as the Optional's value. */
-const kj_type *kj_infer_value(kj_infer_ctx *c, kj_node *n);
-/* A typing problem at n: an error when inference is strict, NULL always. */
-const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what);
-/* Gives local `slot` a (more precise) type, as an assignment would. */
-int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at);
-/* Types an assignment's target (a local or a tuple of them) as holding t. */
-int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at);
+/* ---- inference ---- */
 
 /* np.* calls (any: scalar ufunc calls are passed on to the builtins). */
 const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n);
@@ -39,18 +27,7 @@ const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
 const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, bool *handled);
 /* Whether typed index node n is a[i, j] or a[t] of that kind (the points). */
 bool kj_np_is_point_index(const kj_node *n);
-/* Index node n (typed) as a[:, idx]: one array among slices. The axis the
- * array takes positions along, or -1 when n is not of that form. */
-int kj_np_gather_axis(const kj_node *n);
 
-/* A typing problem at n with a formatted message: returns NULL from the
- * caller (the typings of np.* calls, lists and strings share it). */
-#define KJ_INFER_FAIL(c, n, hint, ...)                                  \
-    do {                                                                \
-        char what_[1200];                                               \
-        snprintf(what_, sizeof what_, __VA_ARGS__);                     \
-        return kj_infer_problem(c, n, hint, what_);                     \
-    } while (0)
 /* What the typings of np.* calls (infer_np*.c) share: the type of an
  * argument that is a value (not a dtype); whether every keyword of a is
  * one of names (NULL-terminated). */
@@ -104,13 +81,10 @@ void kj_np_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
  * unless the view overlaps an operand (checked at run time). */
 bool kj_np_stores_ewise(const kj_node *target, const kj_node *value);
 void kj_np_store_ewise(kj_lw *w, kj_node *target, kj_node *value);
-/* Statement s, when it is a pure expression holding several whole-array
- * reductions of one array (np.sum(a) + a.max() + np.mean(a)): they are
- * computed in one pass over it (lower_np_group.c). begin returns NULL
- * when s is not such a statement; end takes what begin returned. */
+/* A statement that is a pure expression holding several whole-array
+ * reductions of one array (np.sum(a) + a.max() + np.mean(a)) computes them
+ * in one pass over it (lower_np_group.c, around every statement). */
 typedef struct kj_np_group kj_np_group;
-kj_np_group *kj_np_group_begin(kj_lw *w, kj_node *s);
-void kj_np_group_end(kj_lw *w, kj_np_group *g);
 /* target OP= value where target is an array: in place, as NumPy. */
 void kj_np_augassign(kj_lw *w, kj_node *s);
 

@@ -31,7 +31,7 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
     for (int k = 1; k <= nidx; k++)
         if (n->kids[k]->kind != KJ_E_SLICE)
             kj_infer_sub(c, n->kids[k]);
-    int axis = kj_np_gather_axis(n);
+    int axis = kj_index_gather_axis(n);
     if (axis >= 0) {
         *handled = true;
         if (nidx > a->ndim)
@@ -63,19 +63,6 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
         return kj_array(a->elem, a->ndim, KJ_LAYOUT_C, false);
     }
     return NULL;
-}
-
-int kj_np_gather_axis(const kj_node *n) {
-    int axis = -1;
-    for (int k = 1; k < n->nkids; k++) {
-        const kj_node *i = n->kids[k];
-        if (i->kind == KJ_E_SLICE)
-            continue;
-        if (axis >= 0 || !i->type || i->type->kind != KJ_T_ARRAY)
-            return -1;
-        axis = k - 1;
-    }
-    return n->nkids > 2 ? axis : -1;
 }
 
 bool kj_np_is_point_index(const kj_node *n) {

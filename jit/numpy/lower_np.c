@@ -1,6 +1,7 @@
 /* lower_np: the entry of NumPy lowering: routes a node inference gave to
  * infer_np.c to the part that lowers it, and lowers stores into views
  * (a[1:-1] = b), masks and index arrays, and in-place operators (a += b). */
+#include "jit/core/kind_ops.h"
 #include "jit/numpy/lower_np.h"
 
 #include <string.h>
@@ -169,3 +170,11 @@ void kj_np_augassign(kj_lw *w, kj_node *s) {
 bool kj_np_stores_ewise(const kj_node *target, const kj_node *value) {
     return kj_np_lowers_store(target) && !kj_np_lowers(target) && kj_np_is_ewise(value);
 }
+
+static bool assign_ewise(kj_lw *w, kj_node *s) {   /* a[1:-1] = b * c: no temporary */
+    if (!kj_np_stores_ewise(s->kids[0], s->kids[1]))
+        return false;
+    kj_np_store_ewise(w, s->kids[0], s->kids[1]);
+    return true;
+}
+KJ_STMT_LOWERING(assign_ewise, .stmt = KJ_S_ASSIGN, .lower = assign_ewise);

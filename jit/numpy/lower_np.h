@@ -42,12 +42,6 @@ LLVMValueRef kj_complex_divide(kj_lw *w, LLVMValueRef x, LLVMValueRef y, const k
 /* Whether arr's elements lie in Fortran order, without gaps (an i1). */
 LLVMValueRef kj_np_is_fortran(kj_lw *w, LLVMValueRef arr, const kj_type *t);
 
-/* Raising with a message the runtime formats: kj_np_fail_begin branches
- * to a new block when cond holds and returns the block to continue in;
- * the caller calls the runtime's raiser there; kj_np_fail_end leaves the
- * function with the failure. */
-LLVMBasicBlockRef kj_np_fail_begin(kj_lw *w, LLVMValueRef cond);
-void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok);
 /* Raises cls with fmt (one %lld) formatted with v when cond holds; x2: two
  * %lld, v then v2; x3: three. */
 void kj_np_raise_i64_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v);

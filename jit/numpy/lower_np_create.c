@@ -218,10 +218,10 @@ static LLVMValueRef reshape(kj_lw *w, kj_node *n, const kj_np_args *a, LLVMValue
                     "negative dimensions are not allowed");
         total = LLVMBuildMul(w->b, total, shape[i], "");
     }
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, total, size, ""));
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, total, size, ""));
     kj_call(w, "kj_np_raise_reshape", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->ptr},
             (LLVMValueRef[]){size, LLVMConstInt(w->i64, (unsigned)t->ndim, 0), kj_np_i64_array(w, t->ndim, asked)});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), shape, NULL);
 }
 

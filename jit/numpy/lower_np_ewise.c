@@ -191,7 +191,7 @@ static int node_shape(kj_lw *w, ew *e, kj_node *n, bool root, LLVMValueRef *shap
         }
     if (nd == 0)
         return 0;
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
+    LLVMBasicBlockRef ok = kj_raise_begin(w, bad);
     LLVMValueRef nds[3], dims[3 * KJ_NP_MAXDIM];
     int ndims = 0;
     for (int i = 0; i < k; i++) {
@@ -201,7 +201,7 @@ static int node_shape(kj_lw *w, ew *e, kj_node *n, bool root, LLVMValueRef *shap
     }
     kj_call(w, "kj_np_raise_broadcast", w->vd, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr},
             (LLVMValueRef[]){c64(w, k), kj_np_i64_array(w, k, nds), kj_np_i64_array(w, ndims, dims)});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     return nd;
 }
 
@@ -222,13 +222,13 @@ static void broadcast(kj_lw *w, ew *e, kj_node *n, int nd, LLVMValueRef *shape, 
             bad = LLVMBuildOr(w->b, bad, LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, own[d], c64(w, 1), ""),
                                                        LLVMBuildICmp(w->b, LLVMIntNE, own[d], od, ""), ""), "");
         }
-        LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
+        LLVMBasicBlockRef ok = kj_raise_begin(w, bad);
         LLVMValueRef out_shape[2] = {c64(w, nd), kj_np_i64_array(w, nd, shape)}, own_shape[2] = {c64(w, bnd), kj_np_i64_array(w, bnd, own)};
         bool assign = !strcmp(raise, "kj_np_raise_assign");   /* its arguments: the value's shape first */
         kj_call(w, raise, w->vd, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->i64, w->ptr},
                 (LLVMValueRef[]){assign ? own_shape[0] : out_shape[0], assign ? own_shape[1] : out_shape[1],
                                  assign ? out_shape[0] : own_shape[0], assign ? out_shape[1] : own_shape[1]});
-        kj_np_fail_end(w, ok);
+        kj_raise_end(w, ok);
     }
     leaf_strides(w, e, nd);
 }
@@ -645,10 +645,10 @@ void kj_np_assign(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef sr
     for (int d = 0; d < st->ndim && st->ndim <= nd; d++)
         bad = LLVMBuildOr(w->b, bad, LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, sshape[d], c64(w, 1), ""),
                                                    LLVMBuildICmp(w->b, LLVMIntNE, sshape[d], shape[nd - st->ndim + d], ""), ""), "");
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
+    LLVMBasicBlockRef ok = kj_raise_begin(w, bad);
     kj_call(w, "kj_np_raise_assign", w->vd, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->i64, w->ptr},
             (LLVMValueRef[]){c64(w, st->ndim), kj_np_i64_array(w, st->ndim, sshape), c64(w, nd), kj_np_i64_array(w, nd, shape)});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     leaf_strides(w, &e, nd);
     kj_np_nest nest;
     kj_np_nest_begin(w, &nest, nd, shape, idx);

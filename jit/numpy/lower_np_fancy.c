@@ -13,10 +13,10 @@ static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (un
 static void check_mask_shape(kj_lw *w, LLVMValueRef a, LLVMValueRef m, int nd) {
     for (int d = 0; d < nd; d++) {
         LLVMValueRef ad = kj_array_field(w, a, 2, d), md = kj_array_field(w, m, 2, d);
-        LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, ad, md, ""));
+        LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, ad, md, ""));
         kj_call(w, "kj_np_raise_mask", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64},
                 (LLVMValueRef[]){c64(w, d), ad, md});
-        kj_np_fail_end(w, ok);
+        kj_raise_end(w, ok);
     }
 }
 
@@ -24,10 +24,10 @@ LLVMValueRef kj_np_checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LL
     LLVMValueRef asked = kj_cast(w, i, it, KJ_I64);
     LLVMValueRef k = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, asked, c64(w, 0), ""),
                                      LLVMBuildAdd(w->b, asked, len, ""), asked, "");
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, k, len, ""));
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, k, len, ""));
     kj_call(w, "kj_np_raise_index", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64},
             (LLVMValueRef[]){asked, c64(w, axis), len});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     return k;
 }
 
@@ -97,10 +97,10 @@ static LLVMValueRef axis_index(kj_lw *w, kj_node *ixn, LLVMValueRef view, int ax
     if (ixn->type->elem->kind != KJ_T_BOOL)
         return ix;
     LLVMValueRef len = kj_array_field(w, view, 2, axis), have = kj_array_len(w, ix);
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, have, len, ""));
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, have, len, ""));
     kj_call(w, "kj_np_raise_mask", w->vd, 3, (LLVMTypeRef[]){w->i64, w->i64, w->i64},
             (LLVMValueRef[]){c64(w, axis), len, have});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     *it = kj_array(KJ_I64, 1, KJ_LAYOUT_C, false);
     return kj_np_nonzero_of(w, *it, "flatnonzero", ix, ixn->type);
 }
@@ -158,7 +158,7 @@ static void scatter(kj_lw *w, kj_node *n, int axis, LLVMValueRef v, const kj_typ
 }
 
 LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
-    int axis = kj_np_gather_axis(n);
+    int axis = kj_index_gather_axis(n);
     if (axis >= 0)
         return gather(w, n, axis);
     if (kj_np_is_point_index(n)) {   /* a[i, j]: the elements at those points */
@@ -215,7 +215,7 @@ LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n) {
 }
 
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
-    int axis = kj_np_gather_axis(target);
+    int axis = kj_index_gather_axis(target);
     if (axis >= 0) {
         scatter(w, target, axis, v, vt);
         return;
@@ -255,9 +255,9 @@ void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type 
             LLVMValueRef count = kj_np_count_true(w, ix, it), have = kj_np_size(w, v, vt->ndim);
             LLVMValueRef bad = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, have, count, ""),
                                             LLVMBuildICmp(w->b, LLVMIntNE, have, c64(w, 1), ""), "");
-            LLVMBasicBlockRef ok = kj_np_fail_begin(w, bad);
+            LLVMBasicBlockRef ok = kj_raise_begin(w, bad);
             kj_call(w, "kj_np_raise_mask_assign", w->vd, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){have, count});
-            kj_np_fail_end(w, ok);
+            kj_raise_end(w, ok);
             if (vt->ndim != 1 || vt->layout != KJ_LAYOUT_C)
                 v = kj_np_copy(w, v, vt, vt->elem);   /* walked flat below */
         }

@@ -14,6 +14,7 @@
  * met changes nothing a program can see: the pass raises nothing, and an
  * empty array's min or max raises where that reduction stands. A float sum
  * adds the same blocks in the same order as alone: the same result. */
+#include "jit/core/kind_ops.h"
 #include "jit/numpy/lower_np.h"
 #include "jit/parallel/parallel.h"
 #include "jit/runtime/rt_np.h"
@@ -169,7 +170,7 @@ static int expressions(kj_node *s, kj_node **out) {
     }
 }
 
-kj_np_group *kj_np_group_begin(kj_lw *w, kj_node *s) {
+static void *group_begin(kj_lw *w, kj_node *s) {
     kj_np_group g = {.n = 0};
     kj_node *e[1];
     if (!w->nrt || expressions(s, e) != 1 || !collect(e[0], &g))
@@ -196,12 +197,15 @@ kj_np_group *kj_np_group_begin(kj_lw *w, kj_node *s) {
     return kept;
 }
 
-void kj_np_group_end(kj_lw *w, kj_np_group *g) {
+static void group_end(kj_lw *w, void *state) {
+    kj_np_group *g = state;
     if (!g)
         return;
     w->group = g->outer;
     free(g);
 }
+
+KJ_STMT_LOWERING(group, .begin = group_begin, .end = group_end);
 
 /* Accumulators: one per kind and result type (np.sum(a) and np.mean(a) of
  * a float array share theirs). */

@@ -172,10 +172,10 @@ LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt,
                    agree);
     kj_np_loop_end(w, &l);
     LLVMValueRef agreed = LLVMBuildLoad2(w->b, w->i64, agree, "");
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntSLT, agreed, c64(w, nd), ""));
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntSLT, agreed, c64(w, nd), ""));
     kj_call(w, "kj_np_raise_ragged", w->vd, 2, (LLVMTypeRef[]){w->i64, w->ptr},
             (LLVMValueRef[]){LLVMBuildAdd(w->b, agreed, c64(w, 1), ""), detected});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     LLVMValueRef shape[KJ_NP_MAXDIM];
     for (int k = 0; k <= nd; k++)
         shape[k] = LLVMBuildLoad2(w->b, w->i64, at[k], "");

@@ -32,16 +32,16 @@ static LLVMValueRef fortran_copy(kj_lw *w, LLVMValueRef arr, const kj_type *at, 
 
 /* Leaves the function when the runtime raised (rc != 0). */
 static void check(kj_lw *w, LLVMValueRef rc) {
-    kj_np_fail_end(w, kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, rc, LLVMConstInt(w->i32, 0, 0), "")));
+    kj_raise_end(w, kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, rc, LLVMConstInt(w->i32, 0, 0), "")));
 }
 
 /* n, after raising LinAlgError when the 2-d arr is not square. */
 static LLVMValueRef square_size(kj_lw *w, LLVMValueRef arr) {
     LLVMValueRef n = kj_array_field(w, arr, 2, 0);
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, n, kj_array_field(w, arr, 2, 1), ""));
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, n, kj_array_field(w, arr, 2, 1), ""));
     kj_call(w, "kj_la_raise", w->vd, 1, &w->ptr,
             (LLVMValueRef[]){LLVMBuildGlobalStringPtr(w->b, "Last 2 dimensions of the array must be square", "msg")});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     return n;
 }
 
@@ -176,9 +176,9 @@ static LLVMValueRef least_squares(kj_lw *w, kj_node *n, const kj_np_args *a, LLV
     LLVMValueRef b = kj_lower_expr(w, bn);
     int bnd = bn->type->ndim;
     LLVMValueRef nrhs = bnd == 1 ? c64(w, 1) : kj_array_field(w, b, 2, 1);
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, kj_array_field(w, b, 2, 0), rows, ""));
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, kj_array_field(w, b, 2, 0), rows, ""));
     kj_call(w, "kj_la_raise", w->vd, 1, &w->ptr, (LLVMValueRef[]){LLVMBuildGlobalStringPtr(w->b, "Incompatible dimensions", "msg")});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     LLVMValueRef rcond;
     if (!rn || rn->type->kind == KJ_T_NONE) {   /* None: machine precision times max(M, N), NumPy's */
         LLVMValueRef most = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, rows, cols, ""), rows, cols, "");
@@ -218,7 +218,7 @@ static LLVMValueRef through_svd(kj_lw *w, const char *m, const kj_np_args *a, LL
     LLVMValueRef tol = has_tol ? kj_cast(w, kj_lower_expr(w, tn), tn->type, KJ_F64) : LLVMConstReal(w->f64, 0.0);
     LLVMValueRef rank = kj_call(w, "kj_la_matrix_rank", w->i64, 6, (LLVMTypeRef[]){w->i64, w->i64, w->ptr, w->f64, w->i32, w->i32},
                                 (LLVMValueRef[]){rows, cols, lu_data, tol, LLVMConstInt(w->i32, has_tol, 0), flag});
-    kj_np_fail_end(w, kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntSLT, rank, c64(w, 0), "")));
+    kj_raise_end(w, kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntSLT, rank, c64(w, 0), "")));
     return rank;
 }
 

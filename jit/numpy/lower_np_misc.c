@@ -41,14 +41,14 @@ static LLVMValueRef dot(kj_lw *w, kj_node *n, kj_node *xn, kj_node *yn) {
     LLVMValueRef x = kj_lower_expr(w, xn), y = kj_lower_expr(w, yn);
     /* the contracted axis: x's last, y's first (1-d) or second to last */
     LLVMValueRef kx = kj_array_field(w, x, 2, xt->ndim - 1), ky = kj_array_field(w, y, 2, 0);
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, kx, ky, ""));
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, kx, ky, ""));
     LLVMValueRef xs_[2], ys_[2];
     kj_np_shape(w, x, xt->ndim, xs_);
     kj_np_shape(w, y, yt->ndim, ys_);
     kj_call(w, "kj_np_raise_dot", w->vd, 4, (LLVMTypeRef[]){w->i64, w->ptr, w->i64, w->ptr},
             (LLVMValueRef[]){LLVMConstInt(w->i64, (unsigned)xt->ndim, 0), kj_np_i64_array(w, xt->ndim, xs_),
                              LLVMConstInt(w->i64, (unsigned)yt->ndim, 0), kj_np_i64_array(w, yt->ndim, ys_)});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     LLVMValueRef xs = kj_array_field(w, x, 3, xt->ndim - 1), ys = kj_array_field(w, y, 3, 0);
     if (xt->ndim == 1 && yt->ndim == 1)
         return dot_line(w, kj_array_field(w, x, 1, 0), xs, xt->elem, kj_array_field(w, y, 1, 0), ys, yt->elem, kx, rt);

@@ -6,6 +6,7 @@
  * 1, 2, ... (lower.h), and the next index is an increment and a compare.
  * Unravelling each t by division made a sum over np.ndindex several
  * times slower than Numba's (bench/MEASURED.md). */
+#include "jit/core/kind_ops.h"
 #include "jit/lower/lower.h"
 
 #include <Python.h>
@@ -28,7 +29,7 @@ static LLVMValueRef counter_at(kj_lw *w, kj_iter *s, int k) {
     return LLVMBuildGEP2(w->b, LLVMArrayType2(w->i64, (uint64_t)ndim_of(s)), s->position, at, 2, "");
 }
 
-LLVMValueRef kj_nd_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
+static LLVMValueRef nd_iter_setup(kj_lw *w, kj_node *n, kj_iter *s) {
     int nd = ndim_of(s);
     if (s->type->kind == KJ_T_NDENUMERATE) {
         s->value = kj_lower_expr(w, n->kids[1]);
@@ -82,7 +83,7 @@ static void step_counter(kj_lw *w, kj_iter *s, LLVMValueRef *idx, LLVMValueRef *
     LLVMPositionBuilderAtEnd(w->b, done);
 }
 
-LLVMValueRef kj_nd_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
+static LLVMValueRef nd_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
     (void)t;   /* the counter is at position t: items are taken in turn */
     int nd = ndim_of(s);
     LLVMValueRef dims[nd > 0 ? nd : 1], idx[nd > 0 ? nd : 1];
@@ -105,3 +106,6 @@ LLVMValueRef kj_nd_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
     pair = LLVMBuildInsertValue(w->b, pair, index, 0, "");
     return LLVMBuildInsertValue(w->b, pair, kj_array_load(w, s->value, s->type->elem, idx), 1, "");
 }
+
+KJ_KIND_OPS(ndindex, .kind = KJ_T_NDINDEX, .iter_setup = nd_iter_setup, .iter_item = nd_iter_item);
+KJ_KIND_OPS(ndenumerate, .kind = KJ_T_NDENUMERATE, .iter_setup = nd_iter_setup, .iter_item = nd_iter_item);

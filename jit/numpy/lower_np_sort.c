@@ -49,10 +49,10 @@ static LLVMValueRef histogram(kj_lw *w, kj_node *n, const kj_np_args *a) {
                               (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->f64, w->f64, w->ptr, w->ptr, w->ptr, w->ptr},
                               (LLVMValueRef[]){data_of(w, x), kj_array_len(w, x), bins, c64(w, rn != NULL), lo, hi,
                                                data_of(w, counts), data_of(w, edges), bad_lo, bad_hi});
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, st, LLVMConstInt(w->i32, 0, 0), ""));
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, st, LLVMConstInt(w->i32, 0, 0), ""));
     kj_call(w, "kj_np_raise_histogram", w->vd, 3, (LLVMTypeRef[]){w->i32, w->f64, w->f64},
             (LLVMValueRef[]){st, LLVMBuildLoad2(w->b, w->f64, bad_lo, ""), LLVMBuildLoad2(w->b, w->f64, bad_hi, "")});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     return kj_np_tuple(w, n->type, 2, (LLVMValueRef[]){counts, edges});
 }
 

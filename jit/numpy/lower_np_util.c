@@ -307,26 +307,13 @@ LLVMValueRef kj_np_value(kj_lw *w, kj_node *k, const kj_type *t) {
     return kj_cast(w, kj_lower_expr(w, k), k->type, t);
 }
 
-LLVMBasicBlockRef kj_np_fail_begin(kj_lw *w, LLVMValueRef cond) {
-    LLVMBasicBlockRef bad = kj_new_bb(w, "np.fail"), ok = kj_new_bb(w, "np.ok");
-    LLVMValueRef expect = kj_call_intrinsic(w, "llvm.expect", w->i1, 2, (LLVMValueRef[]){cond, LLVMConstInt(w->i1, 0, 0)});
-    LLVMBuildCondBr(w->b, expect, bad, ok);
-    LLVMPositionBuilderAtEnd(w->b, bad);
-    return ok;
-}
-
-void kj_np_fail_end(kj_lw *w, LLVMBasicBlockRef ok) {
-    kj_unwind(w, LLVMConstInt(w->i32, 1, 0));
-    LLVMPositionBuilderAtEnd(w->b, ok);
-}
-
 void kj_np_raise_i64x3_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
                           LLVMValueRef v2, LLVMValueRef v3) {
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, cond);
+    LLVMBasicBlockRef ok = kj_raise_begin(w, cond);
     LLVMValueRef cls_v = LLVMConstIntToPtr(LLVMConstInt(w->i64, (uintptr_t)cls, 0), w->ptr);
     kj_call(w, "kj_np_raise_i64", w->vd, 5, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64, w->i64, w->i64},
             (LLVMValueRef[]){cls_v, LLVMBuildGlobalStringPtr(w->b, fmt, "fmt"), v, v2, v3});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
 }
 
 void kj_np_raise_i64x2_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
@@ -349,8 +336,8 @@ LLVMValueRef kj_np_axis(kj_lw *w, LLVMValueRef asked, int nd) {
     LLVMValueRef axis = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, asked, c64(w, 0), ""),
                                         LLVMBuildAdd(w->b, asked, c64(w, nd), ""), asked, "axis");
     kj_np_prepare_axis_error();
-    LLVMBasicBlockRef ok = kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, axis, c64(w, nd), ""));
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntUGE, axis, c64(w, nd), ""));
     kj_call(w, "kj_np_raise_axis", w->vd, 2, (LLVMTypeRef[]){w->i64, w->i64}, (LLVMValueRef[]){asked, c64(w, nd)});
-    kj_np_fail_end(w, ok);
+    kj_raise_end(w, ok);
     return axis;
 }

@@ -98,7 +98,7 @@ static LLVMValueRef lower_cov(kj_lw *w, kj_node *n, const char *m, const kj_np_a
     LLVMValueRef st = kj_call(w, "kj_np_cov", w->i32, 7, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i32, w->i32, w->ptr},
                               (LLVMValueRef[]){kj_array_field(w, x, 1, 0), total, obs, ddof, LLVMConstInt(w->i32, corr, 0),
                                                LLVMConstInt(w->i32, scalar, 0), kj_array_field(w, out, 1, 0)});
-    kj_np_fail_end(w, kj_np_fail_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, st, LLVMConstInt(w->i32, 0, 0), "")));
+    kj_raise_end(w, kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntNE, st, LLVMConstInt(w->i32, 0, 0), "")));
     if (!scalar)
         return out;
     if (n->type->kind != KJ_T_ARRAY)   /* corrcoef of one variable */

@@ -18,8 +18,4 @@ struct kj_node;
 const kj_type *kj_np_result_dtype_c(const char *func, int n, const kj_type *const *ops,
                                     struct kj_node *const *consts, char *why, size_t why_size);
 
-/* Whether NumPy casts values of dtype from to dtype to under 'same_kind',
- * the casting in-place operations allow (a float32 array *= a float64). */
-bool kj_np_same_kind(const kj_type *from, const kj_type *to);
-
 #endif

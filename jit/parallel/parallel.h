@@ -87,11 +87,10 @@ bool kj_interchange_plan(kj_function *f, kj_node *s, int index_slot, kj_intercha
  * written on this thread. */
 void kj_interchange_lower(kj_lw *w, kj_node *s, const kj_interchange *pl);
 
-/* Called by lower_for for every `for` statement: lowers s as a parallel
- * loop and returns true when s is a prange loop of a parallel=True
- * function that the analysis clears; otherwise records why (for prange
- * loops) and returns false, and the caller lowers s serially. */
-bool kj_parallel_lower_for(kj_lw *w, kj_node *s);
+/* Every `for` statement is offered to parallel_lower.c first (a statement
+ * lowering: kind_ops.h): it lowers s as a parallel loop when s is a prange
+ * loop of a parallel=True function that the analysis clears; otherwise it
+ * records why (for prange loops), and lower.c lowers s serially. */
 
 /* A loop another lowering builds (the flat loop of an array expression)
  * split across the pool in a parallel=True function. Between begin and end,

@@ -10,6 +10,7 @@
  * changes neither). The chunk that ends the range writes the private ones
  * back, so after the loop they hold the last iteration's values, as in
  * Python. The parent combines the partials in slot order after the run. */
+#include "jit/core/kind_ops.h"
 #include "jit/parallel/parallel.h"
 #include "jit/lower/lower_nrt.h"
 #include "jit/runtime/pool.h"
@@ -379,7 +380,7 @@ LLVMValueRef kj_prange_len(kj_lw *w, kj_node *s, LLVMValueRef *start, LLVMValueR
     return kj_range_len(w, *start, na == 1 ? a[0] : a[1], *step);
 }
 
-bool kj_parallel_lower_for(kj_lw *w, kj_node *s) {
+static bool lower_prange(kj_lw *w, kj_node *s) {
     if (!w->inst->opts.parallel || !kj_is_prange_loop(s) || !w->u->target->has_runtime)
         return false;
     kj_ploop p;
@@ -566,3 +567,5 @@ void kj_parallel_region_end_work(kj_lw *w, kj_par_region *r, LLVMValueRef n, LLV
     LLVMAddIncoming(st, (LLVMValueRef[]){st1, st2}, (LLVMBasicBlockRef[]){direct, pooled}, 2);
     kj_check_status(w, st);
 }
+
+KJ_STMT_LOWERING(prange, .stmt = KJ_S_FOR, .lower = lower_prange);

@@ -1,0 +1,34 @@
+/* infer: type inference (infer.c), as the features that type their own
+ * values (numpy/, containers/) use it: the types of the nodes they are
+ * given, problems reported at the user's line, locals typed as an
+ * assignment would. */
+#ifndef KILN_JIT_INFER_H
+#define KILN_JIT_INFER_H
+
+#include <stdio.h>
+
+#include "jit/core/ir.h"
+
+typedef struct kj_infer_ctx kj_infer_ctx;
+/* The type of n (inferring it), or NULL. */
+const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n);
+/* The type of n as a value: when n is an Optional, n becomes a
+ * KJ_E_UNWRAP of what it was, typed as the Optional's value. */
+const kj_type *kj_infer_value(kj_infer_ctx *c, kj_node *n);
+/* A typing problem at n: an error when inference is strict, NULL always. */
+const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what);
+/* Gives local `slot` a (more precise) type, as an assignment would. */
+int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at);
+/* Types an assignment's target (a local or a tuple of them) as holding t. */
+int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at);
+
+/* A typing problem at n with a formatted message: returns NULL from the
+ * caller (the typings of np.* calls, lists and strings share it). */
+#define KJ_INFER_FAIL(c, n, hint, ...)                                  \
+    do {                                                                \
+        char what_[1200];                                               \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                     \
+        return kj_infer_problem(c, n, hint, what_);                     \
+    } while (0)
+
+#endif
