@@ -15,6 +15,8 @@
  * the GPU and the simulator. */
 #define PY_SSIZE_T_CLEAN
 #include "jit/core/callables.h"
+#include "jit/infer/infer.h"
+#include "jit/lower/lower.h"
 
 #include <string.h>
 

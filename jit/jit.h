@@ -20,20 +20,27 @@
  *                (bind.c), inner functions lifted (inner.c), generators
  *                inlined (generators.c), NumPy calls written as the NumPy
  *                expressions they are (np_rewrite.c)
- *   infer/       type inference (infer.c); the unit's instances, made
- *                from the front end as calls are met (instances.c); how
- *                known functions are typed (builtins.c)
+ *   infer/       type inference (infer.c), subscripts and `in`
+ *                (infer_index.c), calls (infer_calls.c), strings
+ *                (infer_strings.c); the unit's instances, made from the
+ *                front end as calls are met (instances.c)
  *   lower/       typed IR -> LLVM IR for a target (core/target.h):
- *                statements and loops (lower.c), reads that may find a
- *                local unassigned (unbound.c),
- *                expressions (lower_expr.c), arrays, reference counting
- *                (lower_nrt.c), strings; loops versioned by their bounds
- *                checks and sums kept scalar where lanes gain nothing
+ *                statements and loops (lower.c), expressions
+ *                (lower_expr.c), arrays' elements and views (lower_array.c),
+ *                reference counting (lower_nrt.c), raising (lower_raise.c),
+ *                strings and print, reads that may find a local unassigned
+ *                (unbound.c); math, cmath, random and Python's builtins,
+ *                typed by the table their lowering follows (builtins.c);
+ *                one element of a ufunc (lower_elem.c) and libmvec's vector
+ *                math (vecmath.c); loops versioned by their bounds checks,
+ *                hinted (loop_hints.c), and sums kept scalar where lanes
+ *                gain nothing
  *   numpy/       NumPy in compiled code, typing and lowering: infer_np*.c,
  *                lower_np*.c (lower_np.h), and a file per function where
- *                one stands alone (np_<name>.c, registry entries)
+ *                one stands alone (np_<name>.c, registry entries); what the
+ *                stages ask of arrays (np_kind.c)
  *   containers/  lists, dicts and sets: typing (*_infer.c) and lowering
- *                (*_lower.c)
+ *                (*_lower.c, each ending with its kind's entry)
  *   parallel/    prange and parallel=True: the dependence checker
  *                (parallel_check.c), outlined loops (parallel_lower.c),
  *                reductions split across the pool (parallel_reduce.c),
@@ -44,9 +51,16 @@
  *                (pool.c), faults as kiln.MemoryFault (fault.c), NumPy's
  *                sorting, linalg, random, print, lists and dicts (rt_*.c)
  *   core/        what every stage shares: the IR (ir.h), the types
- *                (types.h), errors (errors.h: TypingError with the line and
- *                a caret), the target interface (target.h), the registry
- *                of callables (callables.h), the compile unit (unit.h)
+ *                (types.h) and NumPy's dtype rules (np_dtype.c), errors
+ *                (errors.h: TypingError with the line and a caret), the
+ *                target interface (target.h), the registries (callables.h:
+ *                what a called name means; kind_ops.h: what a kind of value
+ *                does, and statements lowered their own way), the compile
+ *                unit (unit.h)
+ *
+ * The stages (frontend/, infer/, lower/) name no feature: numpy/,
+ * containers/ and parallel/ stand above them, use them, and plug into them
+ * through the registries, so an arrow from a stage to a feature is a bug.
  *
  * The conventions every part keeps: errors are values (kj_error), types are
  * compared by pointer, nothing in front end, IR or inference knows the

@@ -66,15 +66,15 @@ const kj_callable *kj_callable_of_call(const kj_node *n) {
     return k && k->type ? k : NULL;
 }
 
-bool kj_callable_fits_target(kj_lw *w, const kj_callable *k, const kj_node *n) {
-    bool device = w->u->target->special_reg != NULL;
+bool kj_callable_fits_target(kj_unit *u, const kj_callable *k, const kj_node *n) {
+    bool device = u->target->special_reg != NULL;
     if (k->targets & (device ? KJ_ON_DEVICE : KJ_ON_HOST))
         return true;
     if (device)
-        kj_fail(&w->u->err, KJ_ERR_TYPING, n->line, n->col, "Call it from the host function that launches the kernel.",
+        kj_fail(&u->err, KJ_ERR_TYPING, n->line, n->col, "Call it from the host function that launches the kernel.",
                 "%s works only in host code, not in kiln.cuda.jit kernels and device functions", k->name);
     else
-        kj_fail(&w->u->err, KJ_ERR_TYPING, n->line, n->col, "Decorate the function with @kiln.cuda.jit.",
+        kj_fail(&u->err, KJ_ERR_TYPING, n->line, n->col, "Decorate the function with @kiln.cuda.jit.",
                 "%s works only in kiln.cuda.jit kernels and device functions", k->name);
     return false;
 }

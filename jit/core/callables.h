@@ -11,7 +11,10 @@
 #ifndef KILN_JIT_CALLABLES_H
 #define KILN_JIT_CALLABLES_H
 
-#include "jit/numpy/lower_np.h"
+#include "jit/core/kind_ops.h"
+#include "jit/core/unit.h"
+
+typedef struct kj_np_args kj_np_args;   /* numpy/np_funcs.h */
 
 /* Where a callable compiles: host code (the CPU), device code (kiln.cuda
  * kernels and device functions, on a GPU or the simulator), or both. */
@@ -44,8 +47,8 @@ const kj_callable *kj_np_callable(const char *m);
 /* The entry of the function call n calls (a KJ_E_CALL of a KJ_E_FUNC), if
  * the registry has it and types it as it stands; else NULL. */
 const kj_callable *kj_callable_of_call(const kj_node *n);
-/* Whether entry k compiles for the target lowering w emits code for; if
- * not, reports at n that it does not, and what to do. */
-bool kj_callable_fits_target(kj_lw *w, const kj_callable *k, const kj_node *n);
+/* Whether entry k compiles for unit u's target; if not, reports at n
+ * that it does not, and what to do. */
+bool kj_callable_fits_target(kj_unit *u, const kj_callable *k, const kj_node *n);
 
 #endif

@@ -102,3 +102,25 @@ int kj_index_gather_axis(const kj_node *n) {
     }
     return n->nkids > 2 ? axis : -1;
 }
+
+bool kj_const_int(const kj_node *k, int64_t def, int64_t *v) {
+    if (!k) {
+        *v = def;
+        return true;
+    }
+    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_BOOL))
+        return false;
+    *v = k->ival;
+    return true;
+}
+
+bool kj_const_number(const kj_node *k, double *v) {
+    bool neg = k->kind == KJ_E_UNARY && k->op == KJ_OP_NEG;
+    if (neg)
+        k = k->kids[0];
+    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_FLOAT))
+        return false;
+    *v = k->type->kind == KJ_T_INT ? (double)k->ival : k->fval;
+    *v = neg ? -*v : *v;
+    return true;
+}

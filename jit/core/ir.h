@@ -137,6 +137,11 @@ static inline bool kj_is_newaxis(const kj_node *i) {
 /* The index node of an array's axis `axis` in index node n (kids[1..]),
  * past any newaxis, or NULL when the index leaves that axis whole. */
 kj_node *kj_index_of_axis(const kj_node *n, int axis);
+/* A constant int (or bool) argument's value in *v, def when k is absent;
+ * false when it is not one. */
+bool kj_const_int(const kj_node *k, int64_t def, int64_t *v);
+/* A constant int or float, or its negation (-np.inf), as a double in *v. */
+bool kj_const_number(const kj_node *k, double *v);
 /* Index node n (typed) as a[:, idx]: one array among slices. The axis the
  * array takes positions along, or -1 when n is not of that form. */
 int kj_index_gather_axis(const kj_node *n);

@@ -75,9 +75,4 @@ int kj_read_options(PyObject *dispatcher, kj_options *opts);
  * it calls). Returns 0, or -1 with u->err filled. */
 int kj_infer(kj_unit *u, kj_instance *inst);
 
-/* The result type of a known function called with these argument types,
- * or NULL with a reason in why (builtins.c). */
-const kj_type *kj_builtin_type(const char *name, int nargs, const kj_type *const *args,
-                               char *why, size_t why_size);
-
 #endif

@@ -65,7 +65,6 @@
  * operand a rewrite reads twice must be a name or a constant, so that
  * nothing is computed twice. */
 #include "jit/frontend/frontend_int.h"
-#include "jit/numpy/np_funcs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -438,7 +437,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         static const char *const params[] = {"y", "x", "dx", "axis", NULL};
         bind(n, 1, params, &a);
         int64_t axis;
-        if (!a.arg[0] || a.unknown || a.too_many || !kj_np_const_int(a.arg[3], -1, &axis) || (a.arg[1] && (a.arg[2] || axis != -1)))
+        if (!a.arg[0] || a.unknown || a.too_many || !kj_const_int(a.arg[3], -1, &axis) || (a.arg[1] && (a.arg[2] || axis != -1)))
             return refuse(e, n, "Write the axis as a number.",
                           "np.%s takes y, then x (along the last axis) or dx, and a constant axis here", m);
         if (!read_twice_ok(a.arg[0]) || (a.arg[1] && !read_twice_ok(a.arg[1])))
@@ -507,12 +506,12 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         bind(n, 1, params, &a);
         double ord = 2.0;
         int64_t axis;
-        bool along = a.arg[2] && kj_np_const_int(a.arg[2], 0, &axis);
+        bool along = a.arg[2] && kj_const_int(a.arg[2], 0, &axis);
         bool ord_given = a.arg[1] && !(a.arg[1]->kind == KJ_E_CONST && a.arg[1]->type && a.arg[1]->type->kind == KJ_T_NONE);
         if (a.arg[0] && ord_given && !a.arg[2] && !a.arg[3] && !a.unknown && !a.too_many)
             return 0;   /* a vector's or a matrix's norm, as x's dimensions say: typed and lowered as a call */
         if (!a.arg[0] || a.arg[3] || a.unknown || a.too_many || (a.arg[2] && !along) ||
-            (ord_given && (!along || !kj_np_const_number(a.arg[1], &ord) || ord == 0.0)))
+            (ord_given && (!along || !kj_const_number(a.arg[1], &ord) || ord == 0.0)))
             return refuse(e, n, "Give a constant int axis= for a norm of each line (ord= then the vector norm's, not 0).",
                           "np.linalg.%s takes the array, ord=, and a constant axis= here", m);
         out = vector_norm(&r, a.arg[0], ord, along ? a.arg[2] : NULL);
@@ -548,7 +547,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         bind(n, 1, params, &a);
         int64_t axis = m[4] == 'u' ? 0 : 1;
         bool every = m[4] == 0 && (!a.arg[1] || (a.arg[1]->kind == KJ_E_CONST && a.arg[1]->type->kind == KJ_T_NONE));
-        if (!a.arg[0] || a.unknown || a.too_many || (m[4] && a.arg[1]) || (!every && m[4] == 0 && !kj_np_const_int(a.arg[1], 0, &axis)))
+        if (!a.arg[0] || a.unknown || a.too_many || (m[4] && a.arg[1]) || (!every && m[4] == 0 && !kj_const_int(a.arg[1], 0, &axis)))
             return refuse(e, n, "Write the axis as a number, or index with ::-1 yourself.",
                           "np.%s takes an array and a constant axis here", m);
         if (every) {   /* a[<...>] whose ellipsis stands for reversed slices */
@@ -566,7 +565,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         static const char *const params[] = {"a", "n", "axis", NULL};
         bind(n, 1, params, &a);
         int64_t times, axis;
-        if (!a.arg[0] || a.unknown || a.too_many || !kj_np_const_int(a.arg[1], 1, &times) || !kj_np_const_int(a.arg[2], -1, &axis) ||
+        if (!a.arg[0] || a.unknown || a.too_many || !kj_const_int(a.arg[1], 1, &times) || !kj_const_int(a.arg[2], -1, &axis) ||
             times < 0 || times > 8)
             return refuse(e, n, "Write n and axis as numbers.", "np.%s takes an array, n (0 to 8) and axis as constants here", m);
         if (!read_twice_ok(a.arg[0]))
@@ -639,7 +638,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         static const char *const params[] = {"a", "axis", NULL};
         bind(n, 1, params, &a);
         int64_t axis;
-        if (!a.arg[0] || !a.arg[1] || a.unknown || a.too_many || !kj_np_const_int(a.arg[1], 0, &axis))
+        if (!a.arg[0] || !a.arg[1] || a.unknown || a.too_many || !kj_const_int(a.arg[1], 0, &axis))
             return refuse(e, n, "Write the axis as a number, or index with None yourself: a[:, None].",
                           "np.%s takes an array and a constant axis here", m);
         out = slice_axis(&r, a.arg[0], axis, constant(&r, kj_none(), 0, 0));
@@ -686,7 +685,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
                 *axis_arg = a.arg[method_form ? 1 : 2];
         bool flat = !axis_arg || (axis_arg->kind == KJ_E_CONST && axis_arg->type && axis_arg->type->kind == KJ_T_NONE);
         int64_t axis = 0;
-        if (!indices || a.unknown || a.too_many || (!flat && (!kj_np_const_int(axis_arg, 0, &axis) || axis != 0)))
+        if (!indices || a.unknown || a.too_many || (!flat && (!kj_const_int(axis_arg, 0, &axis) || axis != 0)))
             return refuse(e, n, "Along another axis, index it yourself: a[:, idx] (a copy), a[:, i] for one index i.",
                           "np.%s takes an array, indices and axis=None or 0 here", m);
         out = index1(&r, flat ? ravel(&r, arr) : arr, indices);
@@ -751,13 +750,13 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
     } else if (!strcmp(m, "angle")) {
         static const char *const params[] = {"z", "deg", NULL};
         bind(n, 1, params, &a);
-        if (!a.arg[0] || a.unknown || a.too_many || (a.arg[1] && !kj_np_const_int(a.arg[1], 0, &(int64_t){0})))
+        if (!a.arg[0] || a.unknown || a.too_many || (a.arg[1] && !kj_const_int(a.arg[1], 0, &(int64_t){0})))
             return refuse(e, n, "Write deg=True or deg=False.", "np.%s takes z and a constant deg here", m);
         if (!read_twice_ok(a.arg[0]))
             return refuse(e, n, "Assign it to a name first: z = ...; np.angle(z).",
                           "np.%s takes a name or a constant in compiled code", m);
         int64_t deg = 0;
-        kj_np_const_int(a.arg[1], 0, &deg);
+        kj_const_int(a.arg[1], 0, &deg);
         out = call(&r, "np.arctan2", 2, call(&r, "np.imag", 1, a.arg[0], NULL, NULL),
                    call(&r, "np.real", 1, a.arg[0], NULL, NULL), NULL);
         if (deg)
@@ -778,7 +777,7 @@ int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n) {
         static const char *const params[] = {"m", "k", NULL};
         bind(n, 1, params, &a);
         int64_t k;
-        if (!a.arg[0] || a.unknown || a.too_many || !kj_np_const_int(a.arg[1], 1, &k))
+        if (!a.arg[0] || a.unknown || a.too_many || !kj_const_int(a.arg[1], 1, &k))
             return refuse(e, n, "Write k as a number; rotate in other axes with swapaxes and ::-1.",
                           "np.%s takes an array and a constant k here", m);
         kj_node *x = a.arg[0];

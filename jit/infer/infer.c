@@ -7,6 +7,7 @@
 #include "jit/core/kind_ops.h"
 #include "jit/frontend/frontend.h"
 #include "jit/infer/infer_ctx.h"
+#include "jit/lower/lower.h"
 #include "jit/core/unit.h"
 
 #include <stdio.h>

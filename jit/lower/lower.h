@@ -56,7 +56,7 @@ bool kj_lower_if_accumulates(kj_lw *w, kj_node *s);
  * nothing else slow enough to gain from vector lanes; if so, Kiln's own
  * remarks saying so are added to the unit. */
 bool kj_strict_sum_stays_scalar(kj_lw *w, const kj_node *s);
-/* Hints for the loop whose back edge is `back` (lower_np_util.c).
+/* Hints for the loop whose back edge is `back` (loop_hints.c).
  * keep_scalar: the vectorizer leaves it (engine.c drops LLVM's remark that
  * it did); keep_rolled: nor is it unrolled; vector: it may vectorize, and
  * the scalar remainder, shorter than a vector step, stays rolled;
@@ -114,11 +114,6 @@ LLVMValueRef kj_arith(kj_lw *w, kj_node *at, kj_op op, LLVMValueRef a, LLVMValue
 /* Branches to a new block that raises `cls` (a Python exception class)
  * with msg when cond is true; continues in the other block. */
 void kj_raise_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *msg);
-/* x * 2**n (x of float type rt, n an integer of type nt) through libm's
- * ldexp, whose exponent is a C int: a wider one is clamped first, as
- * NumPy's loops for int64 do, so 2**40 overflows to inf rather than
- * wrapping (lower_np_elem.c; at places an error, or is NULL). */
-LLVMValueRef kj_ldexp(kj_lw *w, kj_node *at, LLVMValueRef x, const kj_type *rt, LLVMValueRef n, const kj_type *nt);
 /* Raises now (records the exception, returns 1 from the function) and
  * continues in a fresh unreachable block. */
 void kj_raise(kj_lw *w, PyObject *cls, const char *msg);
@@ -167,6 +162,10 @@ LLVMValueRef kj_array_load(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMVa
 
 /* Builtins (builtins.c): the call n to the known function n->kids[0]. */
 LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args);
+/* The result type of a known function called with these argument types,
+ * or NULL with a reason in why (builtins.c). */
+const kj_type *kj_builtin_type(const char *name, int nargs, const kj_type *const *args,
+                               char *why, size_t why_size);
 
 /* For parallel_lower.c: a block of statements, the interrupt poll of
  * counted loops, and range()'s length (raising on step 0). */

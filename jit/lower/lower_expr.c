@@ -1,6 +1,6 @@
 /* lower_expr: expressions, conversions and Python's arithmetic on numbers
  * (wrapping 64-bit ints, floor division and modulo, ZeroDivisionError). */
-#include "jit/lower/lower.h"
+#include "jit/lower/lower_elem.h"
 #include "jit/core/callables.h"
 #include "jit/core/kind_ops.h"
 #include "jit/lower/strings.h"
@@ -661,6 +661,6 @@ static LLVMValueRef lower_expr_kind(kj_lw *w, kj_node *n) {
         return kj_str_lower(w, n);
     const kj_callable *k = kj_callable_of_call(n);   /* callables.h */
     if (k)
-        return kj_callable_fits_target(w, k, n) ? k->lower(w, n) : LLVMGetUndef(kj_lltype(w, n->type));
+        return kj_callable_fits_target(w->u, k, n) ? k->lower(w, n) : LLVMGetUndef(kj_lltype(w, n->type));
     return lower_expr_inner(w, n);
 }

@@ -3,8 +3,8 @@
  * np.random), operators and comparisons with arrays, array methods, and
  * indexing with boolean masks and integer arrays. Element types come from
  * NumPy itself (np_dtype.c). */
-#include "jit/numpy/infer_np.h"
-#include "jit/numpy/np_dtype.h"
+#include "jit/numpy/lower_np.h"
+#include "jit/core/np_dtype.h"
 #include "jit/core/callables.h"
 #include "jit/numpy/np_funcs.h"
 

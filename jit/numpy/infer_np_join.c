@@ -1,7 +1,7 @@
 /* infer_np_join: the types of np.concatenate, np.stack, np.hstack,
  * np.vstack (np.row_stack) and np.column_stack (lowered in lower_np_join.c). */
 #include "jit/numpy/infer_np.h"
-#include "jit/numpy/np_dtype.h"
+#include "jit/core/np_dtype.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -66,7 +66,7 @@ bool kj_np_norm_order(const kj_node *k, int32_t *kind, double *p) {
         return *kind >= 0;
     }
     *kind = KJ_NORM_NUMBER;
-    return kj_np_const_number(k, p);
+    return kj_const_number(k, p);
 }
 
 /* The orders NumPy defines for a matrix norm. */

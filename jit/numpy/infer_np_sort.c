@@ -5,7 +5,7 @@
  * nanquantile), searchsorted, digitize, isin and in1d, and histogram
  * (bincount and interp: np_bins.c). */
 #include "jit/numpy/infer_np.h"
-#include "jit/numpy/np_dtype.h"
+#include "jit/core/np_dtype.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,6 +5,7 @@
 #define KILN_JIT_LOWER_NP_H
 
 #include "jit/numpy/infer_np.h"
+#include "jit/lower/lower_elem.h"
 #include "jit/numpy/np_funcs.h"
 #include "jit/parallel/parallel.h"
 
@@ -33,12 +34,6 @@ LLVMValueRef kj_np_load(kj_lw *w, LLVMValueRef p, const kj_type *et);
 LLVMValueRef kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et);
 /* Whether arr is C-contiguous (an i1 computed from its strides). */
 LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
-/* x / y of complex values of type t by Smith's method (scaled by the larger
- * part of the divisor, so that no square overflows or underflows), with
- * CPython's rounding (python: dividing) or NumPy's (multiplying by the
- * inverse); a zero divisor gives inf or nan parts, raising is the
- * caller's. */
-LLVMValueRef kj_complex_divide(kj_lw *w, LLVMValueRef x, LLVMValueRef y, const kj_type *t, bool python);
 /* Whether arr's elements lie in Fortran order, without gaps (an i1). */
 LLVMValueRef kj_np_is_fortran(kj_lw *w, LLVMValueRef arr, const kj_type *t);
 
@@ -94,11 +89,6 @@ LLVMValueRef kj_np_copy(kj_lw *w, LLVMValueRef src, const kj_type *st, const kj_
 /* Fills arr with the scalar v. */
 void kj_np_fill(kj_lw *w, LLVMValueRef arr, const kj_type *t, LLVMValueRef v, const kj_type *vt);
 
-/* The elementwise operation `ufunc` (NumPy's name) on scalars x (types xt)
- * giving a value of type rt, with NumPy's rules (no exception for division
- * by zero; NaN propagates through maximum and minimum). */
-LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *ufunc, int n, LLVMValueRef *x,
-                           const kj_type *const *xt, const kj_type *rt);
 
 /* Evaluates the array expression n into a new array, or into `out` (an
  * array of type ot, a ufunc's out=) when out is not NULL; an operand that

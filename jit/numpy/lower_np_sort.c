@@ -4,7 +4,7 @@
  * histogram, median, percentile and quantile (nanpercentile, nanquantile): the data is made contiguous (a copy where NumPy returns a
  * new array anyway) and handed to rt_sort.c. */
 #include "jit/numpy/lower_np.h"
-#include "jit/numpy/np_dtype.h"
+#include "jit/core/np_dtype.h"
 #include "jit/runtime/rt_sort.h"
 
 #include <string.h>

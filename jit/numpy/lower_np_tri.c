@@ -3,6 +3,7 @@
  * taken as every row, as NumPy's broadcasting of it does) and np.tri (ones
  * at and below diagonal k). New C-order arrays. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -167,51 +167,6 @@ void kj_np_loop_elementwise(kj_np_loop *l) { l->one_step = true; }
 
 void kj_np_loop_keep_rolled(kj_np_loop *l) { l->scalar = l->rolled = true; }
 
-static LLVMMetadataRef md_str(kj_lw *w, const char *s) { return LLVMMDStringInContext2(w->ctx, s, strlen(s)); }
-
-/* Sets the back edge's !llvm.loop: a node naming itself, then the hints. */
-static void hint_loop_n(kj_lw *w, LLVMValueRef back, int n, const LLVMMetadataRef *hints) {
-    LLVMMetadataRef self = LLVMTemporaryMDNode(w->ctx, NULL, 0);
-    LLVMMetadataRef ops[3] = {self, hints[0], n > 1 ? hints[1] : NULL};
-    LLVMMetadataRef id = LLVMMDNodeInContext2(w->ctx, ops, (size_t)n + 1);
-    LLVMMetadataReplaceAllUsesWith(self, id);
-    LLVMSetMetadata(back, LLVMGetMDKindIDInContext(w->ctx, "llvm.loop", 9), LLVMMetadataAsValue(w->ctx, id));
-}
-
-static LLVMMetadataRef no_vectorizing(kj_lw *w) {   /* also no interleaving */
-    LLVMMetadataRef off[2] = {md_str(w, "llvm.loop.vectorize.enable"), LLVMValueAsMetadata(LLVMConstInt(w->i1, 0, 0))};
-    return LLVMMDNodeInContext2(w->ctx, off, 2);
-}
-
-static LLVMMetadataRef no_unrolling(kj_lw *w) {
-    LLVMMetadataRef off = md_str(w, "llvm.loop.unroll.disable");
-    return LLVMMDNodeInContext2(w->ctx, &off, 1);
-}
-
-/* The scalar loop left after vectorizing runs fewer iterations than one
- * vector step: not unrolled (unrolled, it was a third of what was compiled
- * for evaluate_functions' six ufunc loops). */
-static void hint_vector_loop(kj_lw *w, LLVMValueRef back, bool one_step) {
-    LLVMMetadataRef then[2] = {md_str(w, "llvm.loop.vectorize.followup_epilogue"), no_unrolling(w)};
-    LLVMMetadataRef once[2] = {md_str(w, "llvm.loop.interleave.count"), LLVMValueAsMetadata(LLVMConstInt(w->i32, 1, 0))};
-    LLVMMetadataRef hints[2] = {LLVMMDNodeInContext2(w->ctx, then, 2), LLVMMDNodeInContext2(w->ctx, once, 2)};
-    hint_loop_n(w, back, one_step ? 2 : 1, hints);
-}
-
-void kj_loop_keep_scalar_edge(kj_lw *w, LLVMValueRef back) {
-    LLVMMetadataRef hint = no_vectorizing(w);
-    hint_loop_n(w, back, 1, &hint);
-}
-
-void kj_loop_keep_rolled_edge(kj_lw *w, LLVMValueRef back) {
-    LLVMMetadataRef hints[2] = {no_vectorizing(w), no_unrolling(w)};
-    hint_loop_n(w, back, 2, hints);
-}
-
-void kj_loop_vector_edge(kj_lw *w, LLVMValueRef back) { hint_vector_loop(w, back, false); }
-
-void kj_loop_one_step_edge(kj_lw *w, LLVMValueRef back) { hint_vector_loop(w, back, true); }
-
 void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
     LLVMValueRef i = LLVMBuildLoad2(w->b, w->i64, l->slot, "");
     LLVMBuildStore(w->b, LLVMBuildNSWAdd(w->b, i, c64(w, 1), ""), l->slot);
@@ -219,7 +174,7 @@ void kj_np_loop_end(kj_lw *w, kj_np_loop *l) {
     if (l->scalar)
         (l->rolled ? kj_loop_keep_rolled_edge : kj_loop_keep_scalar_edge)(w, back);
     else
-        hint_vector_loop(w, back, l->one_step);
+        (l->one_step ? kj_loop_one_step_edge : kj_loop_vector_edge)(w, back);
     LLVMPositionBuilderAtEnd(w->b, l->exit);
 }
 

@@ -2,6 +2,7 @@
  * typing and lowering: both raveled and joined into a new 1-d array of
  * their common dtype (arrays or numbers). */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

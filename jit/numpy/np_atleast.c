@@ -5,6 +5,7 @@
  * atleast_3d a 2-d array's third behind: (n,) -> (1, n, 1), (m, n) ->
  * (m, n, 1)); a number becomes a new array of one element. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <string.h>
 

@@ -3,6 +3,7 @@
  * points, by the runtime's kj_np_interp on float64 copies), typing and
  * lowering. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

@@ -6,7 +6,8 @@
  * it). convolve reverses v first (swapping the two when v is longer);
  * correlate swaps when v is longer and then reverses its result. */
 #include "jit/core/callables.h"
-#include "jit/numpy/np_dtype.h"
+#include "jit/numpy/lower_np.h"
+#include "jit/core/np_dtype.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -6,6 +6,7 @@
  * type that depends on the row count, so that raises); corrcoef's of one
  * 1-d variable is a number, as NumPy's c / c of 0-d arrays. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,6 +6,7 @@
  * number (a dimension less, known only when the program runs), raise
  * ValueError with what to write instead, as Numba's np.cross does. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

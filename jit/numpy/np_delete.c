@@ -3,6 +3,7 @@
  * (an int, or a 1-d array of ints, repeated ones deleted once; negative
  * from the end), NumPy's IndexError for one out of range. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

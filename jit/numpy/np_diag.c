@@ -3,6 +3,7 @@
  * (kj_np_diagonal, which a.diagonal() shares); np.diag of a 1-d array, a
  * new square array, zero but for v on diagonal k. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

@@ -3,7 +3,8 @@
  * from libm's frexp as NumPy takes them, as a tuple of a float array and
  * an int32 array (two numbers for a number). */
 #include "jit/core/callables.h"
-#include "jit/numpy/np_dtype.h"
+#include "jit/numpy/lower_np.h"
+#include "jit/core/np_dtype.h"
 
 #include <stdio.h>
 

@@ -195,17 +195,6 @@ const kj_np_distribution *kj_np_distribution_of(const char *name) {
     return NULL;
 }
 
-bool kj_np_const_int(const kj_node *k, int64_t def, int64_t *v) {
-    if (!k) {
-        *v = def;
-        return true;
-    }
-    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_BOOL))
-        return false;
-    *v = k->ival;
-    return true;
-}
-
 /* np.moveaxis(a, source, destination), both constant ints, positional or
  * keywords: the order of a's axes once source is moved to destination. */
 static int moved_axes(const kj_np_args *a, int first, int ndim, int *perm, char *why, size_t size) {
@@ -213,7 +202,7 @@ static int moved_axes(const kj_np_args *a, int first, int ndim, int *perm, char 
     static const char *const names[2] = {"source", "destination"};
     int64_t ax[2];
     for (int i = 0; i < 2; i++) {
-        if (a->npos - first + a->nkw != 2 || !given[i] || !kj_np_const_int(given[i], 0, &ax[i])) {
+        if (a->npos - first + a->nkw != 2 || !given[i] || !kj_const_int(given[i], 0, &ax[i])) {
             snprintf(why, size, "np.moveaxis takes one source and one destination axis, constant ints, here");
             return -1;
         }
@@ -256,7 +245,7 @@ int kj_np_axes_perm(const char *m, const kj_np_args *a, int first, int ndim, int
     }
     int64_t ax[64];
     for (int i = 0; i < n && i < 64; i++) {
-        if (!given[i] || !kj_np_const_int(given[i], 0, &ax[i])) {
+        if (!given[i] || !kj_const_int(given[i], 0, &ax[i])) {
             snprintf(why, size, "%s takes the axes as constant ints here", m);
             return -1;
         }
@@ -279,15 +268,4 @@ int kj_np_axes_perm(const char *m, const kj_np_args *a, int first, int ndim, int
                 return -1;
             }
     return 0;
-}
-
-bool kj_np_const_number(const kj_node *k, double *v) {
-    bool neg = k->kind == KJ_E_UNARY && k->op == KJ_OP_NEG;
-    if (neg)
-        k = k->kids[0];
-    if (k->kind != KJ_E_CONST || !k->type || (k->type->kind != KJ_T_INT && k->type->kind != KJ_T_FLOAT))
-        return false;
-    *v = k->type->kind == KJ_T_INT ? (double)k->ival : k->fval;
-    *v = neg ? -*v : *v;
-    return true;
 }

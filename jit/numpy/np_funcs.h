@@ -8,7 +8,7 @@
 
 #define KJ_NP_MAX_ARGS 8
 
-typedef struct {
+typedef struct kj_np_args {
     kj_node *pos[KJ_NP_MAX_ARGS];
     int npos;
     kj_node *kw[KJ_NP_MAX_ARGS];   /* KJ_E_KEYWORD nodes */
@@ -21,11 +21,6 @@ void kj_np_split(kj_node *n, int first, kj_np_args *a);
 /* The argument at position pos or named name (its value node), or NULL. */
 kj_node *kj_np_arg(const kj_np_args *a, int pos, const char *name);
 
-/* A constant int (or bool) argument's value in *v, def when k is absent;
- * false when it is not one. */
-bool kj_np_const_int(const kj_node *k, int64_t def, int64_t *v);
-/* A constant int or float, or its negation (-np.inf), as a double in *v. */
-bool kj_np_const_number(const kj_node *k, double *v);
 
 /* The dtype a node names (np.float32, float, int, bool, complex), or NULL. */
 const kj_type *kj_np_dtype_node(const kj_node *k);

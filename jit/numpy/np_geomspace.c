@@ -5,6 +5,7 @@
  * NumPy's ValueError for a zero end (and NaN inside for ends of opposite
  * signs, whose logarithms NumPy takes too). */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

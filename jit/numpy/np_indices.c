@@ -2,6 +2,7 @@
  * and lowering: for a tuple of N ints, an array of shape (N, *dimensions)
  * whose [k, i0, ..., iN-1] is ik, as NumPy's (sparse=True is refused). */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

@@ -3,6 +3,7 @@
  * the promoted dtype, as NumPy computes it. An array of fewer dimensions
  * than the other counts as having axes of length 1 in front, as NumPy's. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

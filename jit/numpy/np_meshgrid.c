@@ -2,6 +2,7 @@
  * typing and lowering: a tuple of new arrays, each repeating one input
  * along its axis; indexing 'xy' (NumPy's default) or 'ij'. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,6 +5,7 @@
  * mended, integers and bools are left as they are. With copy=False (a
  * constant) x itself is mended and returned, as NumPy does. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <float.h>
 

@@ -6,7 +6,8 @@
  * zeros in x's own dtype (its loop never ran), compiled code zeros in the
  * dtype above, which typing fixes before p's length is known. */
 #include "jit/core/callables.h"
-#include "jit/numpy/np_dtype.h"
+#include "jit/numpy/lower_np.h"
+#include "jit/core/np_dtype.h"
 
 #include <stdio.h>
 

@@ -7,6 +7,7 @@
  * true; NumPy's ValueErrors for a mask of another size, and for no values
  * where the mask has a true element. Both give None. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 #include <string.h>

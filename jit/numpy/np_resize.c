@@ -4,6 +4,7 @@
  * empty a gives zeros, as NumPy's does, and a negative dimension NumPy's
  * ValueError. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

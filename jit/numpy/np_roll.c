@@ -3,6 +3,7 @@
  * past the end coming round to the front, and the result has a's shape;
  * with one, every line along the axis moves so. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,6 +11,7 @@
  * 0 for vsplit, 2 for dsplit. */
 #include "jit/containers/lists.h"
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +32,7 @@ static bool cut_axis(const char *m, const kj_np_args *a, int ndim, int64_t *axis
         *axis = m[0] == 'v' ? 0 : 2;
         return true;
     }
-    if (!kj_np_const_int(kj_np_arg(a, 2, "axis"), 0, axis))
+    if (!kj_const_int(kj_np_arg(a, 2, "axis"), 0, axis))
         return false;
     if (*axis < 0)
         *axis += ndim;

@@ -2,6 +2,7 @@
  * code, typing and lowering: the view of filt without its leading ('f')
  * and trailing ('b') zeros, empty when every element is zero, as NumPy's. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
 

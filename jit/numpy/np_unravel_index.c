@@ -4,6 +4,7 @@
  * order, as NumPy's intp, with NumPy's ValueError for an index outside
  * the array. Arrays of indices and order='F' are refused with a hint. */
 #include "jit/core/callables.h"
+#include "jit/numpy/lower_np.h"
 
 #define FAIL KJ_INFER_FAIL
 

@@ -6,7 +6,8 @@
  * sum of the corrections is added to p[1:]. A float period; the result is
  * p's float dtype, or float64 for ints, as NumPy's. */
 #include "jit/core/callables.h"
-#include "jit/numpy/np_dtype.h"
+#include "jit/numpy/lower_np.h"
+#include "jit/core/np_dtype.h"
 
 #include <stdio.h>
 
@@ -24,7 +25,7 @@ static const kj_type *unwrap_type(kj_infer_ctx *c, kj_node *n, const char *m, co
     if (a->npos > 3 || !kj_np_only_keywords(a, known) || p->kind != KJ_T_ARRAY || p->ndim != 1 ||
         !(kj_is_intlike(p->elem) || p->elem->kind == KJ_T_FLOAT) || p->elem->kind == KJ_T_BOOL ||
         !(d->kind == KJ_T_NONE || (kj_is_number(d) && d->kind != KJ_T_COMPLEX)) || pt->kind != KJ_T_FLOAT ||
-        (axis && (!kj_np_const_int(axis, -1, &ax) || (ax != -1 && ax != 0))))
+        (axis && (!kj_const_int(axis, -1, &ax) || (ax != -1 && ax != 0))))
         FAIL(c, n, "Unwrap each row in a loop; write an int period as a float (period=360.0).",
              "np.unwrap takes a real 1-d array, discont and a float period here");
     const kj_type *ops[2] = {kj_array(p->elem, 1, KJ_LAYOUT_C, false), KJ_F64};   /* the differences and a Python float */

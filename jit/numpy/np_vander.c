@@ -4,7 +4,8 @@
  * x[i] as NumPy's multiply.accumulate computes them, in NumPy's dtype
  * (x's promoted with int64). */
 #include "jit/core/callables.h"
-#include "jit/numpy/np_dtype.h"
+#include "jit/numpy/lower_np.h"
+#include "jit/core/np_dtype.h"
 
 #include <stdio.h>
 

@@ -18,7 +18,8 @@ a bug to find):
   rounded, Kiln's is), so np.log1p(np.tanh(x)) showed such a difference.
 - A runtime scalar meets an array only where NumPy 1.24's value-based casting
   cannot depend on its value (Kiln types the scalar statically, as NEP 50
-  does): ints with int64, float32, float64 and bool arrays, floats with
+  does): ints with int64, float64 and bool arrays (not float32: an int of
+  65536 or more makes a float32 array's result float64 there), floats with
   integer, bool and float64 arrays, bools with any. Literals go anywhere:
   Kiln casts them by value as NumPy 1.24 does.
 - Integers may overflow on purpose (large arguments, `*`, `**`, `<<`): the
@@ -59,7 +60,7 @@ def scalar_ok_with(scalar_type, dtype):
     if scalar_type == BOOL:
         return True
     if scalar_type == INT:
-        return dtype in ("int64", "float32", "float64", "bool")
+        return dtype in ("int64", "float64", "bool")
     if scalar_type == FLOAT:
         return k in "iub" or dtype == "float64"
     return False

@@ -1,4 +1,4 @@
-/* np_vecmath: lets LLVM's loop vectorizer call glibc's SIMD math (libmvec)
+/* vecmath: lets LLVM's loop vectorizer call glibc's SIMD math (libmvec)
  * for the math functions of array expressions.
  *
  * LLVM's own LIBMVEC-X86 table (engine.c) maps only sin, cos, tan, exp, log
@@ -8,8 +8,8 @@
  * libmvec has vector versions of about twenty more functions, for SSE, AVX2
  * and AVX-512; a call site names them in its "vector-function-abi-variant"
  * attribute, and the vectorizer picks the width its cost model prefers. */
-#ifndef KILN_JIT_NP_VECMATH_H
-#define KILN_JIT_NP_VECMATH_H
+#ifndef KILN_JIT_VECMATH_H
+#define KILN_JIT_VECMATH_H
 
 #include "jit/lower/lower.h"
 

@@ -4,7 +4,7 @@
  * expressions have exactly the dtypes the same expression has in Python.
  * Answers are cached per process; everything here runs with the GIL held
  * (inference). */
-#include "jit/numpy/np_dtype.h"
+#include "jit/core/np_dtype.h"
 #include "jit/core/ir.h"
 #include "jit/core/numpy_api.h"
 

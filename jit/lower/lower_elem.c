@@ -1,10 +1,10 @@
-/* lower_np_elem: one element of a NumPy ufunc, with NumPy's semantics
+/* lower_elem: one element of a NumPy ufunc, with NumPy's semantics
  * rather than Python's: division by zero gives inf/nan (and 0 for
  * integers) instead of raising, maximum/minimum propagate NaN, fmax/fmin
  * ignore it, integer arithmetic wraps at the dtype's width. */
-#include "jit/numpy/lower_np.h"
-#include "jit/numpy/np_dtype.h"
-#include "jit/numpy/np_vecmath.h"
+#include "jit/lower/lower_elem.h"
+#include "jit/core/np_dtype.h"
+#include "jit/lower/vecmath.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
-/* np_vecmath: the vector versions of math calls, from glibc's libmvec.
+/* vecmath: the vector versions of math calls, from glibc's libmvec.
  * Names follow the x86 vector function ABI glibc implements:
  * _ZGV<isa>N<lanes><v per argument>_<function>, with isa b (SSE4), d (AVX2)
  * or e (AVX-512). */
-#include "jit/numpy/np_vecmath.h"
+#include "jit/lower/vecmath.h"
 #include "jit/core/target.h"
 
 #include <dlfcn.h>

@@ -3,8 +3,8 @@
  * NumPy scalar types as conversions. One table says how each is typed; the
  * lowering follows it. Math functions go to LLVM intrinsics where LLVM can
  * vectorize them, otherwise to the target's library symbol. */
-#include "jit/lower/lower.h"
-#include "jit/numpy/np_vecmath.h"
+#include "jit/lower/lower_elem.h"
+#include "jit/lower/vecmath.h"
 
 #include <stdio.h>
 #include <string.h>
