@@ -27,6 +27,9 @@
  *   lower/       typed IR -> LLVM IR for a target (core/target.h):
  *                statements and loops (lower.c), expressions
  *                (lower_expr.c), arrays' elements and views (lower_array.c),
+ *                arrays on owned memory and their counted loops
+ *                (array_util.c), bodies outlined for the worker pool
+ *                (pool_region.c),
  *                reference counting (lower_nrt.c), raising (lower_raise.c),
  *                strings and print, reads that may find a local unassigned
  *                (unbound.c); math, cmath, random and Python's builtins,
@@ -36,15 +39,16 @@
  *                hinted (loop_hints.c), and sums kept scalar where lanes
  *                gain nothing
  *   numpy/       NumPy in compiled code, typing and lowering: infer_np*.c,
- *                lower_np*.c (lower_np.h), and a file per function where
- *                one stands alone (np_<name>.c, registry entries); what the
- *                stages ask of arrays (np_kind.c)
+ *                lower_np*.c (lower_np.h; whole-array reductions split
+ *                across the pool: lower_np_reduce_pool.c), and a file per
+ *                function where one stands alone (np_<name>.c, registry
+ *                entries); what the stages ask of arrays (np_kind.c)
  *   containers/  lists, dicts and sets: typing (*_infer.c) and lowering
  *                (*_lower.c, each ending with its kind's entry)
  *   parallel/    prange and parallel=True: the dependence checker
- *                (parallel_check.c), outlined loops (parallel_lower.c),
- *                reductions split across the pool (parallel_reduce.c),
- *                array reductions and interchanged loops
+ *                (parallel_check.c), prange loops outlined onto the pool
+ *                (parallel_lower.c), array reductions and interchanged
+ *                loops
  *   runtime/     what compiled code calls at run time, and nothing of the
  *                compiler: exceptions, the interrupt flag and helpers
  *                (runtime.c), owned memory (nrt.c), the worker pool

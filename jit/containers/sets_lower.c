@@ -4,7 +4,8 @@
  * that is not a set is made into one first where lookups need it. */
 #include "jit/core/kind_ops.h"
 #include "jit/containers/dicts.h"
-#include "jit/numpy/lower_np.h"
+#include "jit/lower/array_util.h"
+#include "jit/lower/lower_elem.h"
 #include "jit/lower/lower_nrt.h"
 #include "jit/containers/sets.h"
 

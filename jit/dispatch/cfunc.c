@@ -2,7 +2,7 @@
 #define PY_SSIZE_T_CLEAN
 #include "jit/dispatch/cfunc.h"
 #include "jit/lower/lower.h"
-#include "jit/parallel/parallel.h"
+#include "jit/lower/pool_region.h"
 #include "jit/runtime/runtime.h"
 
 #include <stdio.h>

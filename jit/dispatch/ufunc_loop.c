@@ -5,7 +5,7 @@
  * The loop is `i32 loop(ptr args, ptr dims, ptr steps, ptr unused)`:
  * NumPy's PyUFuncGenericFunction plus a status, 0 or the kernel's failure
  * (its exception pending on this thread). ufunc.c wraps it for NumPy. */
-#include "jit/parallel/parallel.h"
+#include "jit/lower/pool_region.h"
 #include "jit/lower/stream_stores.h"
 #include "jit/dispatch/ufunc.h"
 

@@ -1,94 +1,14 @@
-/* lower_np: what the lowerings of NumPy code (lower_np_*.c) share: making
- * arrays on owned memory, element pointers, counted loops, and the
- * elementwise operations with NumPy's semantics. */
+/* lower_np: what the lowerings of NumPy code (lower_np_*.c) share beyond
+ * the array basics of lower/array_util.h: array expressions, reductions,
+ * creation, sorting and the other families of NumPy functions. */
 #ifndef KILN_JIT_LOWER_NP_H
 #define KILN_JIT_LOWER_NP_H
 
 #include "jit/numpy/infer_np.h"
+#include "jit/lower/array_util.h"
 #include "jit/lower/lower_elem.h"
 #include "jit/numpy/np_funcs.h"
-#include "jit/parallel/parallel.h"
-
-#define KJ_NP_MAXDIM 32
-
-/* A new contiguous array of type t (in Fortran order for a Fortran-ordered t, else in C
- * order) and the given shape (nd values, i64),
- * uninitialized or zero-filled, registered as a temporary of the statement.
- * Raises ValueError for a negative dimension, MemoryError when out of memory. */
-LLVMValueRef kj_np_alloc(kj_lw *w, const kj_type *t, LLVMValueRef *shape, bool zeroed);
-/* The tuple of type t made of its n items. */
-LLVMValueRef kj_np_tuple(kj_lw *w, const kj_type *t, int n, const LLVMValueRef *items);
-/* An array value from its parts (strides NULL: contiguous from the shape, in Fortran order
- * for a Fortran-ordered type t, else in C order). */
-LLVMValueRef kj_np_make(kj_lw *w, const kj_type *t, LLVMValueRef owner, LLVMValueRef data,
-                        LLVMValueRef *shape, LLVMValueRef *strides);
-/* The shape / strides of arr (nd values). */
-void kj_np_shape(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *shape);
-void kj_np_strides(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *strides);
-LLVMValueRef kj_np_size(kj_lw *w, LLVMValueRef arr, int nd);
-LLVMValueRef kj_np_itemsize(kj_lw *w, const kj_type *elem);
-/* Pointer to element idx (nd indices, in range) through the byte strides. */
-LLVMValueRef kj_np_ptr(kj_lw *w, LLVMValueRef arr, int nd, LLVMValueRef *idx);
-LLVMValueRef kj_np_load(kj_lw *w, LLVMValueRef p, const kj_type *et);
-/* Stores v (of type vt) as an element of type et at p; the store. */
-LLVMValueRef kj_np_store_elem(kj_lw *w, LLVMValueRef p, LLVMValueRef v, const kj_type *vt, const kj_type *et);
-/* Whether arr is C-contiguous (an i1 computed from its strides). */
-LLVMValueRef kj_np_is_contiguous(kj_lw *w, LLVMValueRef arr, const kj_type *t);
-/* Whether arr's elements lie in Fortran order, without gaps (an i1). */
-LLVMValueRef kj_np_is_fortran(kj_lw *w, LLVMValueRef arr, const kj_type *t);
-
-/* Raises cls with fmt (one %lld) formatted with v when cond holds; x2: two
- * %lld, v then v2; x3: three. */
-void kj_np_raise_i64_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v);
-void kj_np_raise_i64x2_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
-                          LLVMValueRef v2);
-void kj_np_raise_i64x3_if(kj_lw *w, LLVMValueRef cond, PyObject *cls, const char *fmt, LLVMValueRef v,
-                          LLVMValueRef v2, LLVMValueRef v3);
-/* n i64 values in a stack array (for the runtime); its address. */
-LLVMValueRef kj_np_i64_array(kj_lw *w, int n, LLVMValueRef *vals);
-
-/* for i in range(n): kj_np_loop_begin returns i; the body follows; end
- * closes it. Loops nest. */
-typedef struct {
-    LLVMBasicBlockRef cond, body, exit;
-    LLVMValueRef slot, n;
-    bool scalar;   /* set by kj_np_loop_keep_scalar */
-    bool one_step; /* set by kj_np_loop_elementwise */
-    bool rolled;   /* set by kj_np_loop_keep_rolled */
-} kj_np_loop;
-LLVMValueRef kj_np_loop_begin(kj_lw *w, kj_np_loop *l, LLVMValueRef n);
-void kj_np_loop_end(kj_lw *w, kj_np_loop *l);
-/* Asks LLVM not to vectorize (nor interleave) l, before its end: for a loop
- * whose accesses go through strides known at run time not to be all unit
- * ones, where the vectorizer would only make gathers, behind run-time
- * checks and beside a scalar copy: much more to compile for little gain. */
-void kj_np_loop_keep_scalar(kj_np_loop *l);
-/* Tells LLVM that l's iterations are independent element for element (an
- * array expression, no running value), before its end: one vector step per
- * iteration, not four interleaved. Nothing carries from one iteration to
- * the next, so the out-of-order core overlaps the steps anyway, and a row
- * of 500 doubles leaves 4 elements to the scalar loop instead of 20
- * (bench/MEASURED.md). */
-void kj_np_loop_elementwise(kj_np_loop *l);
-/* Neither vectorized nor unrolled, before its end: for a short copy loop
- * beside the real work, where unrolled copies were only more to compile. */
-void kj_np_loop_keep_rolled(kj_np_loop *l);
-
-/* Nested loops over a shape in C order: begin fills idx[0..nd-1]. */
-typedef struct {
-    kj_np_loop loops[KJ_NP_MAXDIM];
-    int nd;
-} kj_np_nest;
-void kj_np_nest_begin(kj_lw *w, kj_np_nest *s, int nd, LLVMValueRef *shape, LLVMValueRef *idx);
-void kj_np_nest_end(kj_lw *w, kj_np_nest *s);
-
-/* Copies src (type st) into dst (type dt, same shape), converting elements. */
-void kj_np_copy_into(kj_lw *w, LLVMValueRef dst, const kj_type *dt, LLVMValueRef src, const kj_type *st);
-/* A new C-contiguous copy of src with element type et. */
-LLVMValueRef kj_np_copy(kj_lw *w, LLVMValueRef src, const kj_type *st, const kj_type *et);
-/* Fills arr with the scalar v. */
-void kj_np_fill(kj_lw *w, LLVMValueRef arr, const kj_type *t, LLVMValueRef v, const kj_type *vt);
-
+#include "jit/lower/pool_region.h"
 
 /* Evaluates the array expression n into a new array, or into `out` (an
  * array of type ot, a ufunc's out=) when out is not NULL; an operand that
@@ -100,26 +20,26 @@ LLVMValueRef kj_np_ewise(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *
 LLVMValueRef kj_np_ewise_in_place(kj_lw *w, kj_node *n, LLVMValueRef out, const kj_type *ot);
 
 /* The minimum (maximum) of count > 0 contiguous elements from data, in pt,
- * with NumPy's rules (a NaN wins); a loop LLVM vectorizes. parallel_reduce.c
+ * with NumPy's rules (a NaN wins); a loop LLVM vectorizes. lower_np_reduce_pool.c
  * reduces each chunk with it. */
 LLVMValueRef kj_np_extreme_span(kj_lw *w, bool is_max, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                 const kj_type *pt);
 
 /* The index of the first minimum (maximum) of count > 0 contiguous
  * elements from data, its value in *value; a NaN wins, as in NumPy. One
- * pass over memory (argmin and argmax; parallel_reduce.c's chunks too). */
+ * pass over memory (argmin and argmax; lower_np_reduce_pool.c's chunks too). */
 LLVMValueRef kj_np_arg_extreme_span(kj_lw *w, bool is_max, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                     LLVMValueRef *value);
 
 /* The reduction m (np.sum's name: "sum", "min", ...) of count elements
  * stride bytes apart from data, as a value of type rt; raises as NumPy does
- * for an empty min or max (parallel_reduce.c reduces each chunk with it). */
+ * for an empty min or max (lower_np_reduce_pool.c reduces each chunk with it). */
 LLVMValueRef kj_np_reduce_span(kj_lw *w, const char *m, LLVMValueRef data, LLVMValueRef stride, LLVMValueRef count,
                                const kj_type *et, const kj_type *rt);
 
 /* Calls fn on every element of the array expression n, in C order,
  * without making the array (fused reductions); returns the number of
- * elements. With split (a parallel=True function, parallel_reduce.c), when
+ * elements. With split (a parallel=True function, lower_np_reduce_pool.c), when
  * every operand is contiguous with the result's shape, the loop runs in
  * chunks on the pool instead: in the chunk function, begin runs before a
  * chunk's elements and end after them with the participant's pool slot;
@@ -156,9 +76,6 @@ LLVMValueRef kj_np_whole_line(kj_lw *w, LLVMValueRef arr, const kj_type *at);
  * reductions whose order is NumPy's memory order (its float sums) or no
  * matter (min, max, all, any, integer sums). */
 LLVMValueRef kj_np_memory_line(kj_lw *w, LLVMValueRef arr, const kj_type *at);
-/* The axis a run-time int names in an array of nd dimensions (negative
- * from the end), after raising NumPy's AxisError when there is none. */
-LLVMValueRef kj_np_axis(kj_lw *w, LLVMValueRef asked, int nd);
 
 /* Whether a sum of et elements in float type at goes in NumPy's order,
  * through the runtime's pairwise sum (rt_np.h), of the elements or (a cast
@@ -181,6 +98,54 @@ LLVMValueRef kj_np_sum_in_numpy_order(kj_lw *w, LLVMValueRef data, LLVMValueRef 
  * kj_np_sums_in_numpy_order(rt, rt), else element after element. */
 LLVMValueRef kj_np_squared_deviations(kj_lw *w, LLVMValueRef data, LLVMValueRef count, const kj_type *et,
                                       const kj_type *rt, LLVMValueRef mean);
+/* ---- reductions split across the pool in a parallel=True function
+ * (lower_np_reduce_pool.c) ---- */
+
+/* What a split reduction's chunks compute; KJ_PART_SQDEV: the sum of
+ * squared deviations from a mean (var and std's second pass). */
+typedef enum { KJ_PART_SUM, KJ_PART_PROD, KJ_PART_ALL, KJ_PART_ANY, KJ_PART_MIN, KJ_PART_MAX, KJ_PART_SQDEV } kj_part_kind;
+/* The value a running k-reduction in pt starts from and that changes
+ * nothing: 0, 1, true, false, or for min and max the far end of pt (an
+ * infinity for floats, so that a NaN still wins). */
+LLVMValueRef kj_part_identity(kj_lw *w, kj_part_kind k, const kj_type *pt);
+/* Two partial results as one, with NumPy's rules (a NaN wins min and max). */
+LLVMValueRef kj_part_combine(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValueRef a, LLVMValueRef b,
+                             const kj_type *pt);
+
+/* A running reduction of a group (lower_np_group.c): its kind, type, and
+ * the alloca holding it. */
+#define KJ_PART_GROUP_MAX 8
+typedef struct {
+    kj_part_kind kind;
+    const kj_type *pt;
+    LLVMValueRef acc;
+    LLVMValueRef block_sums;   /* a split float sum in NumPy's order: each block's sum, by index (else NULL) */
+} kj_part_acc;
+/* The group's pass over count contiguous elements from data, split across
+ * the pool in a parallel=True function: each chunk folds its part into
+ * partials starting from the identity, which are then combined into the
+ * accumulators. False when it is not split; the caller runs the pass. */
+bool kj_parallel_reduce_group(kj_lw *w, kj_node *at, kj_part_acc *accs, int n, LLVMValueRef data, LLVMValueRef count,
+                              const kj_type *et);
+
+/* A whole-array reduction m (sum, prod, mean, var, std, min, max, all, any,
+ * argmin, argmax) of count
+ * contiguous elements from data, split across the pool in a parallel=True
+ * function; NULL when it is not split, and the caller
+ * reduces serially. at: the call, for its line. */
+LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef count,
+                                const kj_type *et, const kj_type *rt);
+
+/* A fused reduction m (sum, prod, mean, min, max, all, any) of the array
+ * expression arrn (np.sum(x * y), (a - b).max()), split across the pool in
+ * a parallel=True function without making the array: each chunk reduces
+ * the elements it computes from the operands into its slot's partial
+ * NULL when it is not split; the caller fuses it
+ * serially. at: the call, for its line; rt: the result's type. */
+LLVMValueRef kj_parallel_reduce_expr(kj_lw *w, kj_node *at, const char *m, kj_node *arrn, const kj_type *rt);
+
+/* ---- grouped reductions (lower_np_group.c) and the families of functions ---- */
+
 /* Folds count contiguous elements (type et) from data into every
  * accumulator, block by block (lower_np_group.c); data starts at block
  * first_block of the array (KJ_NP_SUM_BLOCK elements each). A float sum in
@@ -249,10 +214,5 @@ typedef struct {
 void kj_np_linspace_setup(kj_lw *w, kj_np_linspace *ls, LLVMValueRef start, LLVMValueRef stop, LLVMValueRef num,
                           LLVMValueRef endpoint);
 LLVMValueRef kj_np_linspace_item(kj_lw *w, const kj_np_linspace *ls, LLVMValueRef i);
-
-/* A shape argument (int or tuple of ints) as nd i64 values. */
-void kj_np_shape_arg(kj_lw *w, kj_node *k, LLVMValueRef *shape);
-/* A value node lowered and converted to t. */
-LLVMValueRef kj_np_value(kj_lw *w, kj_node *k, const kj_type *t);
 
 #endif

@@ -7,7 +7,7 @@
  * contiguous (checked at run time), the loop is flat with unit-stride
  * accesses, which LLVM vectorizes. */
 #include "jit/numpy/lower_np.h"
-#include "jit/parallel/parallel.h"
+#include "jit/lower/pool_region.h"
 #include "jit/lower/stream_stores.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
  * the cache while every reduction folds it in turn, so the array
  * comes from memory once instead of once per reduction (Numba's parfor
  * fusion does this for its parallel code). In a parallel=True function
- * the pass is split across the pool (parallel_reduce.c), each chunk doing
+ * the pass is split across the pool (lower_np_reduce_pool.c), each chunk doing
  * the same over its part.
  *
  * Only statements that are pure expressions take part (numbers, locals,
@@ -16,7 +16,7 @@
  * adds the same blocks in the same order as alone: the same result. */
 #include "jit/core/kind_ops.h"
 #include "jit/numpy/lower_np.h"
-#include "jit/parallel/parallel.h"
+#include "jit/lower/pool_region.h"
 #include "jit/runtime/rt_np.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * A reduction runs over "lines": the whole array when it is contiguous (a
  * non-contiguous one is copied first), or each line along the axis. */
 #include "jit/numpy/lower_np.h"
-#include "jit/parallel/parallel.h"
+#include "jit/lower/pool_region.h"
 #include "jit/runtime/rt_np.h"
 
 #include <math.h>

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "jit/lower/lower.h"
+#include "jit/lower/pool_region.h"
 
 #define KJ_PAR_MAX_REDUCTIONS 16
 
@@ -92,28 +92,6 @@ void kj_interchange_lower(kj_lw *w, kj_node *s, const kj_interchange *pl);
  * loop of a parallel=True function that the analysis clears; otherwise it
  * records why (for prange loops), and lower.c lowers s serially. */
 
-/* A loop another lowering builds (the flat loop of an array expression)
- * split across the pool in a parallel=True function. Between begin and end,
- * code goes into r->o, the lowering state of `i32 fn(ptr ctx, i64 lo,
- * i64 hi, i64 slot)`, which covers iterations [r->lo, r->hi): values of the
- * parent the loop needs are passed in `vals` and read back as `inside`.
- * end() returns 0 from it and calls it from the parent over [0, n): on the
- * pool when n is large enough to pay for waking threads, else directly. */
-typedef struct {
-    kj_lw o;
-    LLVMValueRef fn, ctx, lo, hi;
-} kj_par_region;
-
-/* Whether loops lowered now should be split: a parallel=True function on
- * the host, outside any parallel loop body. */
-bool kj_parallel_wanted(kj_lw *w);
-kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, int line, int nvals,
-                                const LLVMValueRef *vals, LLVMValueRef *inside);
-void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n);
-/* The same where `work`, not n, says whether waking the workers pays (n
- * units of many elements each). */
-void kj_parallel_region_end_work(kj_lw *w, kj_par_region *r, LLVMValueRef n, LLVMValueRef work);
-
 /* Array reductions of prange loops (parallel_array.c). `partials` is the
  * parent's [KJ_POOL_MAX_THREADS x array] of per-slot arrays, all null before
  * the run. In the body, before the first iteration: kj_par_array_partial
@@ -126,53 +104,5 @@ void kj_par_array_partial(kj_lw *o, kj_red_op op, const kj_type *t, LLVMValueRef
 void kj_par_array_fold(kj_lw *w, kj_node *at, kj_red_op op, const kj_type *t, LLVMValueRef partials,
                        LLVMValueRef acc_slot);
 
-/* What a split reduction's chunks compute; KJ_PART_SQDEV: the sum of
- * squared deviations from a mean (var and std's second pass). */
-typedef enum { KJ_PART_SUM, KJ_PART_PROD, KJ_PART_ALL, KJ_PART_ANY, KJ_PART_MIN, KJ_PART_MAX, KJ_PART_SQDEV } kj_part_kind;
-/* The value a running k-reduction in pt starts from and that changes
- * nothing: 0, 1, true, false, or for min and max the far end of pt (an
- * infinity for floats, so that a NaN still wins). */
-LLVMValueRef kj_part_identity(kj_lw *w, kj_part_kind k, const kj_type *pt);
-/* Two partial results as one, with NumPy's rules (a NaN wins min and max). */
-LLVMValueRef kj_part_combine(kj_lw *w, kj_node *at, kj_part_kind k, LLVMValueRef a, LLVMValueRef b,
-                             const kj_type *pt);
-
-/* A running reduction of a group (lower_np_group.c): its kind, type, and
- * the alloca holding it. */
-#define KJ_PART_GROUP_MAX 8
-typedef struct {
-    kj_part_kind kind;
-    const kj_type *pt;
-    LLVMValueRef acc;
-    LLVMValueRef block_sums;   /* a split float sum in NumPy's order: each block's sum, by index (else NULL) */
-} kj_part_acc;
-/* The group's pass over count contiguous elements from data, split across
- * the pool in a parallel=True function: each chunk folds its part into
- * partials starting from the identity, which are then combined into the
- * accumulators. False when it is not split; the caller runs the pass. */
-bool kj_parallel_reduce_group(kj_lw *w, kj_node *at, kj_part_acc *accs, int n, LLVMValueRef data, LLVMValueRef count,
-                              const kj_type *et);
-
-/* A whole-array reduction m (sum, prod, mean, var, std, min, max, all, any,
- * argmin, argmax) of count
- * contiguous elements from data, split across the pool in a parallel=True
- * function (parallel_reduce.c); NULL when it is not split, and the caller
- * reduces serially. at: the call, for its line. */
-LLVMValueRef kj_parallel_reduce(kj_lw *w, kj_node *at, const char *m, LLVMValueRef data, LLVMValueRef count,
-                                const kj_type *et, const kj_type *rt);
-
-/* A fused reduction m (sum, prod, mean, min, max, all, any) of the array
- * expression arrn (np.sum(x * y), (a - b).max()), split across the pool in
- * a parallel=True function without making the array: each chunk reduces
- * the elements it computes from the operands into its slot's partial
- * (parallel_reduce.c). NULL when it is not split; the caller fuses it
- * serially. at: the call, for its line; rt: the result's type. */
-LLVMValueRef kj_parallel_reduce_expr(kj_lw *w, kj_node *at, const char *m, kj_node *arrn, const kj_type *rt);
-
-/* The kernel's CPU and features on another function, so that LLVM may
- * inline between them (it only inlines into at least the callee's
- * features), and its fastmath attributes (lower.c), so that its loops
- * vectorize as the kernel's own would. */
-void kj_copy_codegen_attributes(LLVMValueRef from, LLVMValueRef to);
 
 #endif

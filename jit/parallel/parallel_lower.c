@@ -19,24 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Lowering an outlined body: a prange inside runs serially (the pool
- * would run it inline anyway). Only touched during a compile, which holds
- * the GIL. */
-static int outline_depth;
+/* The line of the prange loop whose body is being lowered (for the report
+ * of a nested one). Only touched during a compile, which holds the GIL. */
 static int outer_line;
 
 PyObject *kj_parallel_warning;   /* kiln.ParallelSafetyWarning (parallel_module.c) */
-
-void kj_copy_codegen_attributes(LLVMValueRef from, LLVMValueRef to) {
-    static const char *const keys[] = {"target-cpu", "target-features", "no-nans-fp-math", "no-infs-fp-math",
-                                       "no-signed-zeros-fp-math"};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(from, LLVMAttributeFunctionIndex, keys[i],
-                                                           (unsigned)strlen(keys[i]));
-        if (a)
-            LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, a);
-    }
-}
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
@@ -188,41 +175,7 @@ static void fold_slot(kj_lw *w, LLVMValueRef k, void *arg) {
     LLVMBuildStore(w->b, combine(w, a->at, a->op, acc, part, a->t), a->value);
 }
 
-/* ---- outlined functions ---- */
-
-/* The state for lowering into a new function fn, copied from the parent's. */
-static void enter_function(kj_lw *w, kj_lw *o, LLVMValueRef fn, const char *name, int line) {
-    kj_unit *u = w->u;
-    *o = *w;
-    o->handler_bb = NULL;   /* a try around the loop is in the parent function */
-    o->fn = fn;
-    o->b = LLVMCreateBuilderInContext(w->ctx);
-    o->nrt = NULL;
-    o->bound = NULL;   /* the parent's flags are not this function's: reads here are not checked */
-    o->break_bb = o->continue_bb = NULL;
-    o->interrupt_bb = NULL;
-    LLVMMetadataRef ftype = LLVMDIBuilderCreateSubroutineType(u->di, u->di_file, NULL, 0, 0);
-    o->scope = LLVMDIBuilderCreateFunction(u->di, u->di_file, name, strlen(name), name, strlen(name), u->di_file,
-                                           (unsigned)line, ftype, 1, 1, (unsigned)line, LLVMDIFlagZero, 1);
-    LLVMSetSubprogram(fn, o->scope);
-    LLVMPositionBuilderAtEnd(o->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
-}
-
-static LLVMValueRef new_body_function(kj_lw *w, const char *what, int line, char *name, size_t size) {
-    snprintf(name, size, "%s_%s%d", w->inst->symbol, what, line);
-    LLVMTypeRef ft = LLVMFunctionType(w->i32, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64}, 4, 0);
-    LLVMValueRef fn = LLVMAddFunction(w->mod, name, ft);
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    kj_copy_codegen_attributes(w->fn, fn);
-    return fn;
-}
-
 enum { CTX_START, CTX_STEP, CTX_LEN, CTX_EXTRA };
-
-static LLVMValueRef ctx_ptr(kj_lw *o, LLVMValueRef ctx, int index) {
-    LLVMValueRef p = LLVMBuildGEP2(o->b, o->ptr, ctx, (LLVMValueRef[]){c64(o, index)}, 1, "");
-    return LLVMBuildLoad2(o->b, o->ptr, p, "");
-}
 
 static const kj_type *type_of(kj_function *f, int i) { return f->locals[i].type ? f->locals[i].type : kj_none(); }
 
@@ -230,7 +183,7 @@ static const kj_type *type_of(kj_function *f, int i) { return f->locals[i].type 
  * may reassociate: the chunks already sum in another order than the serial
  * loop, and reassociating inside a chunk lets LLVM keep partial sums in
  * vector lanes (the body vectorizes where the serial loop cannot), as the
- * split whole-array sums do (parallel_reduce.c). */
+ * split whole-array sums do (lower_np_reduce_pool.c). */
 static void reassociate_reductions(kj_lw *o, LLVMValueRef fn, const kj_ploop *p) {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
@@ -256,9 +209,9 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p, LLVMValueRe
     kj_function *f = w->f;
     int nl = f->nlocals;
     char name[200];
-    LLVMValueRef fn = new_body_function(w, "prange", s->line, name, sizeof name);
+    LLVMValueRef fn = kj_outline_function(w, "prange", s->line, name, sizeof name);
     kj_lw o;
-    enter_function(w, &o, fn, name, s->line);
+    kj_outline_enter(w, &o, fn, name, s->line);
     kj_at(&o, s);
     LLVMValueRef ctx = LLVMGetParam(fn, 0), lo = LLVMGetParam(fn, 1), hi = LLVMGetParam(fn, 2),
                  slot = LLVMGetParam(fn, 3);
@@ -268,7 +221,7 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p, LLVMValueRe
         o.slots[i] = LLVMBuildAlloca(o.b, kj_lltype(&o, type_of(f, i)), f->locals[i].name);
     for (int i = 0; i < nl; i++)
         if (p->use[i] != KJ_VAR_UNUSED || i < f->nargs)
-            shared[i] = ctx_ptr(&o, ctx, CTX_EXTRA + p->nred + i);
+            shared[i] = kj_outline_ctx_item(&o, ctx, CTX_EXTRA + p->nred + i);
     /* arguments first: the reference counting set-up takes a reference on each */
     for (int i = 0; i < f->nargs; i++)
         LLVMBuildStore(o.b, LLVMBuildLoad2(o.b, kj_lltype(&o, type_of(f, i)), shared[i], ""), o.slots[i]);
@@ -284,14 +237,14 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p, LLVMValueRe
         const kj_type *t = type_of(f, v);
         LLVMValueRef cur = LLVMBuildLoad2(o.b, kj_lltype(&o, t), shared[v], "");
         if (t->kind == KJ_T_ARRAY) {
-            kj_par_array_partial(&o, p->red[r].op, t, cur, ctx_ptr(&o, ctx, CTX_EXTRA + r), slot, o.slots[v]);
+            kj_par_array_partial(&o, p->red[r].op, t, cur, kj_outline_ctx_item(&o, ctx, CTX_EXTRA + r), slot, o.slots[v]);
             continue;
         }
         LLVMBuildStore(o.b, identity(&o, p->red[r].op, t, cur), o.slots[v]);
     }
-    LLVMValueRef start = LLVMIsAConstantInt(pstart) ? pstart : LLVMBuildLoad2(o.b, o.i64, ctx_ptr(&o, ctx, CTX_START), "start");
-    LLVMValueRef step = LLVMIsAConstantInt(pstep) ? pstep : LLVMBuildLoad2(o.b, o.i64, ctx_ptr(&o, ctx, CTX_STEP), "step");
-    LLVMValueRef len = LLVMBuildLoad2(o.b, o.i64, ctx_ptr(&o, ctx, CTX_LEN), "len");
+    LLVMValueRef start = LLVMIsAConstantInt(pstart) ? pstart : LLVMBuildLoad2(o.b, o.i64, kj_outline_ctx_item(&o, ctx, CTX_START), "start");
+    LLVMValueRef step = LLVMIsAConstantInt(pstep) ? pstep : LLVMBuildLoad2(o.b, o.i64, kj_outline_ctx_item(&o, ctx, CTX_STEP), "step");
+    LLVMValueRef len = LLVMBuildLoad2(o.b, o.i64, kj_outline_ctx_item(&o, ctx, CTX_LEN), "len");
     kj_poll_interrupt(&o);
 
     LLVMValueRef t_p = kj_entry_alloca(&o, o.i64, "t");
@@ -316,9 +269,9 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p, LLVMValueRe
     }
     LLVMBuildStore(o.b, kj_cast(&o, iv, KJ_I64, type_of(f, p->index_slot)), o.slots[p->index_slot]);
     o.continue_bb = latch;
-    outline_depth++;
+    kj_outline_depth++;
     kj_lower_block(&o, &s->body);
-    outline_depth--;
+    kj_outline_depth--;
     if (!kj_terminated(&o))
         LLVMBuildBr(o.b, latch);
     LLVMPositionBuilderAtEnd(o.b, latch);
@@ -333,7 +286,7 @@ static LLVMValueRef outline(kj_lw *w, kj_node *s, const kj_ploop *p, LLVMValueRe
         if (vt->kind == KJ_T_ARRAY)   /* updated in place */
             continue;
         LLVMTypeRef et = kj_lltype(&o, vt), at = LLVMArrayType2(et, KJ_POOL_MAX_THREADS);
-        LLVMValueRef part = LLVMBuildGEP2(o.b, at, ctx_ptr(&o, ctx, CTX_EXTRA + r), (LLVMValueRef[]){c64(&o, 0), slot},
+        LLVMValueRef part = LLVMBuildGEP2(o.b, at, kj_outline_ctx_item(&o, ctx, CTX_EXTRA + r), (LLVMValueRef[]){c64(&o, 0), slot},
                                           2, "");
         LLVMValueRef mine = LLVMBuildLoad2(o.b, et, o.slots[v], "");
         LLVMBuildStore(o.b, combine(&o, s, p->red[r].op, LLVMBuildLoad2(o.b, et, part, ""), mine, vt), part);
@@ -385,7 +338,7 @@ static bool lower_prange(kj_lw *w, kj_node *s) {
         return false;
     kj_ploop p;
     kj_parallel_analyze(w->f, s, &p);
-    if (outline_depth > 0) {
+    if (kj_outline_depth > 0) {
         char why[200];
         snprintf(why, sizeof why,
                  "it is nested in the parallel loop at line %d: only the outermost prange runs in parallel, "
@@ -452,7 +405,7 @@ static bool lower_prange(kj_lw *w, kj_node *s) {
     /* array partials are given back before an exception leaves */
     for (int r = 0; r < p.nred; r++)
         if (type_of(f, p.red[r].slot)->kind == KJ_T_ARRAY)
-            kj_par_array_fold(w, s, p.red[r].op, type_of(f, p.red[r].slot), ctx_ptr(w, ctx, CTX_EXTRA + r),
+            kj_par_array_fold(w, s, p.red[r].op, type_of(f, p.red[r].slot), kj_outline_ctx_item(w, ctx, CTX_EXTRA + r),
                               w->slots[p.red[r].slot]);
     kj_check_status(w, st);
     /* the last chunk left the body's locals as the last iteration did */
@@ -466,106 +419,13 @@ static bool lower_prange(kj_lw *w, kj_node *s) {
         if (vt->kind == KJ_T_ARRAY)
             continue;
         LLVMTypeRef et = kj_lltype(w, vt);
-        LLVMValueRef partials = ctx_ptr(w, ctx, CTX_EXTRA + r);
+        LLVMValueRef partials = kj_outline_ctx_item(w, ctx, CTX_EXTRA + r);
         slot_arg sa = {.arr_t = LLVMArrayType2(et, KJ_POOL_MAX_THREADS), .elem_t = et, .partials = partials,
                        .value = w->slots[v], .op = p.red[r].op, .t = vt, .at = s};
         each_slot(w, fold_slot, &sa);
     }
     kj_ploop_free(&p);
     return true;
-}
-
-/* ---- loops of other lowerings (array expressions) ---- */
-
-/* Elements below which a split loop runs on the calling thread: waking the
- * workers costs about what this many simple elements do. */
-#define REGION_MIN 32768
-
-bool kj_parallel_wanted(kj_lw *w) {
-    return w->inst->opts.parallel && outline_depth == 0 && w->u->target->has_runtime;
-}
-
-/* The report's record of a split loop of another lowering: an array
- * expression, or a whole-array reduction (parallel_reduce.c, what "red"). */
-static void report_region(kj_lw *w, const char *what, int line) {
-    kj_unit *u = w->u;
-    if (!u->parallel_report && !(u->parallel_report = PyList_New(0))) {
-        PyErr_Clear();   /* the report is a courtesy: the loop still runs split */
-        return;
-    }
-    const char *kind = !strcmp(what, "red")           ? "whole-array reduction"
-                       : !strcmp(what, "group")       ? "whole-array reductions in one pass"   /* lower_np_group.c */
-                       : !strcmp(what, "interchange") ? "elements through the iterations"   /* parallel_interchange.c */
-                                                      : "array expression";
-    PyObject *rec = Py_BuildValue("{s:s,s:s,s:s,s:i,s:O,s:O,s:z,s:i,s:[],s:[],s:[],s:[],s:[],s:i}", "kind",
-                                  kind, "function", w->f->qualname, "filename", w->f->filename,
-                                  "line", line, "index", Py_None, "parallel", Py_True, "reason", NULL,
-                                  "reason_line", 0, "reductions", "private", "shared", "nested", "allocations",
-                                  "min_elements",
-                                  REGION_MIN);
-    if (!rec || PyList_Append(u->parallel_report, rec) < 0)
-        PyErr_Clear();
-    Py_XDECREF(rec);
-}
-
-kj_lw *kj_parallel_region_begin(kj_lw *w, kj_par_region *r, const char *what, int line, int nvals,
-                                const LLVMValueRef *vals, LLVMValueRef *inside) {
-    report_region(w, what, line);
-    r->ctx = kj_entry_alloca(w, LLVMArrayType2(w->ptr, (unsigned)(nvals > 0 ? nvals : 1)), "region.ctx");
-    for (int k = 0; k < nvals; k++) {
-        LLVMValueRef slot = kj_entry_alloca(w, LLVMTypeOf(vals[k]), "region.val");
-        LLVMBuildStore(w->b, vals[k], slot);
-        LLVMBuildStore(w->b, slot, LLVMBuildGEP2(w->b, w->ptr, r->ctx, (LLVMValueRef[]){c64(w, k)}, 1, ""));
-    }
-    char name[200];
-    r->fn = new_body_function(w, what, line, name, sizeof name);
-    /* the direct call for small sizes inlines it, so that path is the
-     * plain loop it would have been without parallel=True */
-    unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-    LLVMAddAttributeAtIndex(r->fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(w->ctx, inl, 0));
-    enter_function(w, &r->o, r->fn, name, line);
-    r->o.slots = NULL;   /* the loop reads the values passed in, never the parent's locals */
-    kj_at(&r->o, &(kj_node){.line = line});
-    LLVMValueRef ctx = LLVMGetParam(r->fn, 0);
-    for (int k = 0; k < nvals; k++)
-        inside[k] = LLVMBuildLoad2(r->o.b, LLVMTypeOf(vals[k]), ctx_ptr(&r->o, ctx, k), "");
-    r->lo = LLVMGetParam(r->fn, 1);
-    r->hi = LLVMGetParam(r->fn, 2);
-    outline_depth++;
-    return &r->o;
-}
-
-void kj_parallel_region_end(kj_lw *w, kj_par_region *r, LLVMValueRef n) { kj_parallel_region_end_work(w, r, n, n); }
-
-void kj_parallel_region_end_work(kj_lw *w, kj_par_region *r, LLVMValueRef n, LLVMValueRef work) {
-    outline_depth--;
-    kj_lw *o = &r->o;
-    if (!kj_terminated(o))
-        LLVMBuildRet(o->b, LLVMConstInt(o->i32, 0, 0));
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(r->fn); bb; bb = LLVMGetNextBasicBlock(bb))
-        if (!LLVMGetBasicBlockTerminator(bb)) {
-            LLVMPositionBuilderAtEnd(o->b, bb);
-            LLVMBuildUnreachable(o->b);
-        }
-    LLVMDisposeBuilder(o->b);
-    if (w->u->target->finish_function)
-        w->u->target->finish_function(w->u->target, w->mod, r->fn, KJ_FN_INTERNAL);
-    /* small: one direct call; large: the pool */
-    LLVMBasicBlockRef direct = kj_new_bb(w, "region.direct"), pooled = kj_new_bb(w, "region.pool"),
-                      join = kj_new_bb(w, "region.join");
-    LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, work, c64(w, REGION_MIN), ""), direct, pooled);
-    LLVMPositionBuilderAtEnd(w->b, direct);
-    LLVMValueRef st1 = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(r->fn), r->fn,
-                                      (LLVMValueRef[]){r->ctx, c64(w, 0), n, c64(w, 0)}, 4, "");
-    LLVMBuildBr(w->b, join);
-    LLVMPositionBuilderAtEnd(w->b, pooled);
-    LLVMValueRef st2 = kj_call(w, "kj_pool_run", w->i32, 3, (LLVMTypeRef[]){w->i64, w->ptr, w->ptr},
-                               (LLVMValueRef[]){n, r->fn, r->ctx});
-    LLVMBuildBr(w->b, join);
-    LLVMPositionBuilderAtEnd(w->b, join);
-    LLVMValueRef st = LLVMBuildPhi(w->b, w->i32, "region.status");
-    LLVMAddIncoming(st, (LLVMValueRef[]){st1, st2}, (LLVMBasicBlockRef[]){direct, pooled}, 2);
-    kj_check_status(w, st);
 }
 
 KJ_STMT_LOWERING(prange, .stmt = KJ_S_FOR, .lower = lower_prange);

@@ -1,5 +1,5 @@
 """The element types of NumPy operations in compiled code are asked of NumPy
-once per kind of operands and kept (jit/numpy/np_dtype.c). An int8 array plus an
+once per kind of operands and kept (jit/core/np_dtype.c). An int8 array plus an
 int64 array is int64; an int8 array plus the constant 1 stays int8 (NumPy
 1.x's value-based casting): the answer to one must not be taken for the
 other, whichever is asked first."""

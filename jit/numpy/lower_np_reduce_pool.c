@@ -1,4 +1,4 @@
-/* parallel_reduce: reductions in a parallel=True function, split across
+/* lower_np_reduce_pool: reductions in a parallel=True function, split across
  * the pool: a whole array's np.sum, np.prod, min, max, mean, var, std, all,
  * any, argmin and argmax, and the fused reductions of array expressions
  * (np.sum(x * y), (a - b).max()).
@@ -24,7 +24,7 @@
  * loop (kj_np_ewise_each) runs in chunks, each reducing the elements it
  * computes into a running value that starts at the operation's identity. */
 #include "jit/numpy/lower_np.h"
-#include "jit/parallel/parallel.h"
+#include "jit/lower/pool_region.h"
 #include "jit/runtime/pool.h"
 #include "jit/runtime/rt_np.h"
 

@@ -1,6 +1,7 @@
-/* lower_np_util: arrays on owned memory, element access through strides,
- * and the counted loops the NumPy lowerings are built from. */
-#include "jit/numpy/lower_np.h"
+/* array_util: arrays on owned memory, element access through strides,
+ * and the counted loops the lowerings of arrays are built from
+ * (array_util.h). */
+#include "jit/lower/array_util.h"
 #include "jit/lower/lower_nrt.h"
 #include "jit/runtime/nrt.h"
 #include "jit/runtime/rt_np.h"
