@@ -111,6 +111,19 @@ static LLVMValueRef small_power(kj_lw *w, const char *u, int k, kj_node **ops, L
     return r;
 }
 
+/* a ** 0.5 of a float array, the operator (not np.power): NumPy's
+ * ndarray.__pow__ takes np.sqrt for it, which differs from pow at -inf
+ * (nan, not inf) and -0.0 (-0.0, not 0.0). Else NULL. */
+static LLVMValueRef operator_sqrt(kj_lw *w, kj_node *n, kj_node **ops, LLVMValueRef *x, const kj_type **xt,
+                                  const kj_type *rt) {
+    const kj_node *e = ops[1];
+    const kj_type *base = ops[0]->type;
+    if (n->kind != KJ_E_BINOP || n->op != KJ_OP_POW || e->kind != KJ_E_CONST || e->type->kind != KJ_T_FLOAT ||
+        e->fval != 0.5 || !base || base->kind != KJ_T_ARRAY || base->elem->kind != KJ_T_FLOAT || rt->kind != KJ_T_FLOAT)
+        return NULL;
+    return kj_np_elem_op(w, n, "sqrt", 1, (LLVMValueRef[]){kj_cast(w, x[0], xt[0], rt)}, (const kj_type *[]){rt}, rt);
+}
+
 /* The element of n, from the leaves' current elements. */
 static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, const kj_type **type) {
     if (!root && !kj_np_is_ewise(n)) {
@@ -129,6 +142,8 @@ static LLVMValueRef element(kj_lw *w, ew *e, kj_node *n, bool root, const kj_typ
     const kj_type *rt = n->type->kind == KJ_T_ARRAY ? n->type->elem : n->type;
     *type = rt;
     LLVMValueRef p = small_power(w, ufunc_of(n), k, ops, x, xt, rt);
+    if (!p && k == 2)
+        p = operator_sqrt(w, n, ops, x, xt, rt);
     return p ? p : kj_np_elem_op(w, n, ufunc_of(n), k, x, xt, rt);
 }
 

@@ -50,6 +50,9 @@ def cube_float(a): return a ** 3.0
 def int_power(a): return a ** 2 + a ** 0
 @case((ints(4),), )
 def int_negative_power(a): return a ** -1
+SQRT_EDGES = [-np.inf, -0.0, 0.0, 4.0, np.inf, np.nan, -1.0]
+@case((np.array(SQRT_EDGES),), (np.array(SQRT_EDGES, dtype=np.float32)[::-1],), (floats((3, 4), special=True).T,))
+def half_power(a): return a ** 0.5, np.power(a, 0.5)   # the operator is np.sqrt's (nan at -inf), np.power is pow's
 @case((bools(7),), (bools((3, 4)).T,), (bools(0),))   # ** squares for 2: booleans give int8, not power's int64
 def bool_powers(a): return a ** 2, a ** 2.0, a ** 3, a ** 0.5
 @case(*ALL)
