@@ -32,8 +32,8 @@ typedef enum {
     KJ_E_SLICE,      /* kids: start, stop, step (NULL where omitted) */
     KJ_E_TUPLE,      /* kids */
     KJ_E_KEYWORD,    /* name=kids[0]: only among the arguments of a call or method */
-    KJ_E_LIST,       /* [kids...] (lists.c) */
-    KJ_E_LISTCOMP,   /* [kids[0] for kids[1] in kids[2] if kids[3] if ...] (lists.c) */
+    KJ_E_LIST,       /* [kids...] (containers/lists.h) */
+    KJ_E_LISTCOMP,   /* [kids[0] for kids[1] in kids[2] if kids[3] if ...] (containers/lists.h) */
     KJ_E_DICT,       /* {kids[0]: kids[1], kids[2]: kids[3], ...} (dicts.h) */
     KJ_E_DICTCOMP,   /* {k: v for ...}: as KJ_E_LISTCOMP, kids[0] the display (k, v) (dicts.h) */
     KJ_E_SET,        /* {kids[0], kids[1], ...} (sets.h) */
@@ -69,7 +69,7 @@ typedef enum {
     KJ_OP_NEG, KJ_OP_POS, KJ_OP_NOT, KJ_OP_INVERT,
     KJ_OP_EQ, KJ_OP_NE, KJ_OP_LT, KJ_OP_LE, KJ_OP_GT, KJ_OP_GE, KJ_OP_IS, KJ_OP_ISNOT,
     KJ_OP_AND, KJ_OP_OR,
-    KJ_OP_IN, KJ_OP_NOTIN,       /* x in lst (lists.c) */
+    KJ_OP_IN, KJ_OP_NOTIN,       /* x in lst (containers/lists.h) */
 } kj_op;
 
 typedef struct kj_node kj_node;

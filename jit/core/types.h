@@ -17,7 +17,7 @@ typedef enum {
     KJ_T_ARRAY,      /* dtype, ndim, layout, readonly */
     KJ_T_TUPLE,      /* n, elems */
     KJ_T_OPTIONAL,   /* elem: a value of elem or None */
-    KJ_T_LIST,       /* elem: a reference-counted list of numbers (lists.c) */
+    KJ_T_LIST,       /* elem: a reference-counted list of numbers (containers/lists.h) */
     KJ_T_DICT,       /* n 2, elems: key and value types of a reference-counted dict (dicts.h); NULL for `{}` */
     KJ_T_SET,        /* elem: the item type of a reference-counted set (sets.h); NULL for set() */
     KJ_T_RANGE,      /* iterables only usable in `for` */
