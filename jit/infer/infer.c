@@ -229,8 +229,10 @@ static const kj_type *call_type(ti *c, kj_node *n) {
     bool handled;
     for (kj_kind k = 0; k < KJ_KIND_COUNT; k++) {   /* list(x), sorted(x), set(x), dict(...) */
         const kj_kind_ops *ops = kj_kind_ops_of(k);
-        const kj_type *kind_t = ops->builtin_call_type ? ops->builtin_call_type(c, n, fn->name, nargs, args, &handled) : NULL;
-        if (ops->builtin_call_type && handled)
+        if (!ops->builtin_call_type)
+            continue;
+        const kj_type *kind_t = ops->builtin_call_type(c, n, fn->name, nargs, args, &handled);
+        if (handled)
             return kind_t;
     }
     const kj_type *str_t = kj_str_call_type(c, n, fn->name, nargs, args, &handled);   /* print(...) */

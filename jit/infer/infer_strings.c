@@ -8,19 +8,14 @@
 
 #define FAIL KJ_INFER_FAIL
 
-static const kj_type *value(kj_infer_ctx *c, kj_node *k) {
-    const kj_type *t = kj_infer_sub(c, k);
-    return t && t->kind == KJ_T_OPTIONAL ? t->elem : t;
-}
-
 const kj_type *kj_str_expr_type(kj_infer_ctx *c, kj_node *n) {
     if (n->kind == KJ_E_FSTRING) {
         for (int i = 0; i < n->nkids; i++)
-            if (!value(c, n->kids[i]))
+            if (!kj_value_of(kj_infer_sub(c, n->kids[i])))
                 return NULL;
         return kj_str();
     }
-    const kj_type *t = value(c, n->kids[0]);
+    const kj_type *t = kj_value_of(kj_infer_sub(c, n->kids[0]));
     if (!t)
         return NULL;
     bool number = kj_is_number(t) && t->kind != KJ_T_COMPLEX;
