@@ -32,8 +32,9 @@
  *                (pool_region.c),
  *                reference counting (lower_nrt.c), raising (lower_raise.c),
  *                strings and print, reads that may find a local unassigned
- *                (unbound.c); math, cmath, random and Python's builtins,
- *                typed by the table their lowering follows (builtins.c);
+ *                (unbound.c); Python's builtins (builtins.c), math and
+ *                cmath (builtins_math.c) and random (builtins_random.c),
+ *                a registry entry each (builtins.h);
  *                one element of a ufunc (lower_elem.c) and libmvec's vector
  *                math (vecmath.c); loops versioned by their bounds checks,
  *                hinted (loop_hints.c), and sums kept scalar where lanes

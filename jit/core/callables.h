@@ -31,6 +31,17 @@ typedef struct kj_callable {
     /* Or a call typed and lowered as it stands (infer.c, lower_expr.c). */
     const kj_type *(*type)(kj_infer_ctx *c, kj_node *n);
     LLVMValueRef (*lower)(kj_lw *w, kj_node *n);
+    /* Or a builtin, math, cmath or random function (lower/builtins.h):
+     * typed from its arguments' types alone (NULL, with a reason in why
+     * where it has one, for arguments it does not take) and lowered from
+     * their values, at types at; args_lower NULL: only a loop's iterable
+     * (range, zip), which the loop lowers. data is the entry's own, for
+     * typings and lowerings that several entries share. */
+    const kj_type *(*args_type)(const struct kj_callable *k, int n, const kj_type *const *a, char *why,
+                                size_t why_size);
+    LLVMValueRef (*args_lower)(kj_lw *w, const struct kj_callable *k, kj_node *n, LLVMValueRef *args,
+                               const kj_type *const *at);
+    const void *data;
 } kj_callable;
 
 /* Declares a registry entry (designated initializers of kj_callable); id

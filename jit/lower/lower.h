@@ -160,10 +160,10 @@ LLVMValueRef kj_array_item(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMVa
 /* The element at idx (one index per axis, each already in range). */
 LLVMValueRef kj_array_load(kj_lw *w, LLVMValueRef arr, const kj_type *at, LLVMValueRef *idx);
 
-/* Builtins (builtins.c): the call n to the known function n->kids[0]. */
+/* Builtins (builtins.h): the call n to the known function n->kids[0]. */
 LLVMValueRef kj_lower_builtin(kj_lw *w, kj_node *n, LLVMValueRef *args);
 /* The result type of a known function called with these argument types,
- * or NULL with a reason in why (builtins.c). */
+ * or NULL with a reason in why (builtins.h). */
 const kj_type *kj_builtin_type(const char *name, int nargs, const kj_type *const *args,
                                char *why, size_t why_size);
 

@@ -22,8 +22,8 @@ static LLVMValueRef intrin(kj_lw *w, const char *name, LLVMTypeRef t, int n, LLV
     return kj_fm(w, call);
 }
 
-/* A libm function through the target (sinf for float32 on the CPU). */
-static LLVMValueRef libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x) {
+/* A libm function through the target: lower_elem.h. */
+LLVMValueRef kj_libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x) {
     const kj_target *tg = w->u->target;
     const char *sym = tg->math_symbol ? tg->math_symbol(tg, fn, t->bits) : NULL;
     LLVMTypeRef ft = kj_lltype(w, t);
@@ -168,7 +168,7 @@ static LLVMValueRef float_spacing(kj_lw *w, kj_node *at, LLVMValueRef x, const k
     LLVMTypeRef ft = LLVMTypeOf(x);
     LLVMValueRef up = LLVMBuildFCmp(w->b, LLVMRealOGE, x, LLVMConstNull(ft), "");
     LLVMValueRef toward = LLVMBuildSelect(w->b, up, fc(ft, 1.0 / 0.0), fc(ft, -1.0 / 0.0), "");
-    LLVMValueRef next = libm(w, at, "nextafter", t, 2, (LLVMValueRef[]){x, toward});
+    LLVMValueRef next = kj_libm(w, at, "nextafter", t, 2, (LLVMValueRef[]){x, toward});
     LLVMValueRef d = LLVMBuildFSub(w->b, next, x, "");
     LLVMValueRef inf = LLVMBuildFCmp(w->b, LLVMRealOEQ, kj_call_intrinsic(w, "llvm.fabs", ft, 1, &x), fc(ft, 1.0 / 0.0), "");
     return LLVMBuildSelect(w->b, inf, fc(ft, 0.0 / 0.0), d, "");
@@ -248,7 +248,7 @@ static LLVMValueRef unary_float(kj_lw *w, kj_node *at, const char *u, LLVMValueR
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(table[i].np, u))
             return !strncmp(table[i].impl, "llvm.", 5) ? intrin(w, table[i].impl, ft, 1, &x)
-                                                      : libm(w, at, table[i].impl, t, 1, &x);
+                                                      : kj_libm(w, at, table[i].impl, t, 1, &x);
     if (!strcmp(u, "deg2rad") || !strcmp(u, "radians"))
         return kj_fm(w, LLVMBuildFMul(w->b, x, fc(ft, 0.017453292519943295), ""));
     if (!strcmp(u, "rad2deg") || !strcmp(u, "degrees"))
@@ -356,7 +356,7 @@ static LLVMValueRef complex_op(kj_lw *w, kj_node *at, const char *u, int n, LLVM
         LLVMValueRef re = part(w, x[0], 0), im = part(w, x[0], 1);
         const kj_type *ft = kj_float(xt[0]->bits / 2);
         if (!strcmp(u, "absolute"))
-            return kj_cast(w, libm(w, at, "hypot", ft, 2, (LLVMValueRef[]){re, im}), ft, rt);
+            return kj_cast(w, kj_libm(w, at, "hypot", ft, 2, (LLVMValueRef[]){re, im}), ft, rt);
         LLVMValueRef z[2] = {re, im}, r[2];
         for (int i = 0; i < 2; i++) {
             LLVMValueRef a = kj_call_intrinsic(w, "llvm.fabs", LLVMTypeOf(z[i]), 1, &z[i]);
@@ -598,15 +598,15 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValu
         if (fl && !strcmp(u, "float_power"))   /* NumPy computes it in float64 (or complex) only */
             return intrin(w, "llvm.pow", lt, 2, v);
         if (fl && !strcmp(u, "nextafter"))
-            return libm(w, at, "nextafter", rt, 2, v);
+            return kj_libm(w, at, "nextafter", rt, 2, v);
         if (!fl && rt->kind == KJ_T_INT && (!strcmp(u, "gcd") || !strcmp(u, "lcm")))
             return u[0] == 'g' ? int_gcd(w, v[0], v[1], rt) : int_lcm(w, v[0], v[1], rt);
         if (!strcmp(u, "maximum") || !strcmp(u, "minimum") || !strcmp(u, "fmax") || !strcmp(u, "fmin"))
             return minmax(w, strstr(u, "max") != NULL, u[0] == 'f', v[0], v[1], rt);
         if (fl && !strcmp(u, "arctan2"))
-            return libm(w, at, "atan2", rt, 2, v);
+            return kj_libm(w, at, "atan2", rt, 2, v);
         if (fl && !strcmp(u, "hypot"))
-            return libm(w, at, "hypot", rt, 2, v);
+            return kj_libm(w, at, "hypot", rt, 2, v);
         if (fl && !strcmp(u, "copysign"))
             return intrin(w, "llvm.copysign", lt, 2, v);
         if (!fl) {

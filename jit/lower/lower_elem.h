@@ -11,6 +11,10 @@
  * by zero; NaN propagates through maximum and minimum). */
 LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *ufunc, int n, LLVMValueRef *x,
                            const kj_type *const *xt, const kj_type *rt);
+/* fn of libm ("hypot") through the target, at t's width (hypotf for
+ * float32 on the CPU), on n arguments of type t; one the target lacks is
+ * an error at `at`. In a loop it may widen to libmvec's version. */
+LLVMValueRef kj_libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x);
 /* x / y of complex values of type t by Smith's method (scaled by the larger
  * part of the divisor, so that no square overflows or underflows), with
  * CPython's rounding (python: dividing) or NumPy's (multiplying by the

@@ -222,7 +222,9 @@ class ExprGen:
                 # CPython's sin and cos of inf raise ValueError, Kiln's give nan (as Numba's): x % 6.25 is nan there
                 return r.choice([f"math.sqrt(abs({x}))", f"math.sin({x} % 6.25)", f"math.cos({x} % 6.25)", f"math.atan({x})",
                                  f"math.tanh({x})", f"math.exp(-abs({x}))", f"math.log(abs({x}) + 1.0)",
-                                 f"math.hypot({x}, {self.expr(scope, FLOAT, d)})"])
+                                 f"math.hypot({x}, {self.expr(scope, FLOAT, d)})",
+                                 f"math.atan2({x}, {self.expr(scope, FLOAT, d)})",
+                                 f"math.copysign({x}, {self.expr(scope, FLOAT, d)})", f"math.fabs({x})"])
             if c == 5:
                 return r.choice([f"(-{self.expr(scope, FLOAT, d)})", f"abs({self.expr(scope, FLOAT, d)})",
                                  f"float({self.expr(scope, INT, d)})", f"abs({self.expr(scope, CPLX, d)})"])
@@ -246,7 +248,7 @@ class ExprGen:
                     n, vt = r.choice(conts)
                     k = vt.key if isinstance(vt, Dct) else vt.elem
                     return f"({self.expr(scope, k, d)} in {n})"
-                return f"math.isnan({self.expr(scope, FLOAT, d)})"
+                return f"math.{r.choice(['isnan', 'isnan', 'isinf', 'isfinite'])}({self.expr(scope, FLOAT, d)})"
             if c == 6 and r.random() < 0.5:
                 return f"({self.expr(scope, INT, d)} {r.choice(CMP)} {self.expr(scope, INT, d)} {r.choice(CMP)} {self.expr(scope, INT, d)})"
             return self.scalar_leaf(scope, BOOL)
