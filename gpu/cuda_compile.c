@@ -324,23 +324,6 @@ static int check_resolved(kj_unit *u, const kj_instance *top) {
 
 /* ---- the compile ------------------------------------------------------- */
 
-static void free_unit(kj_unit *u) {
-    for (kj_instance *in = u->instances, *next; in; in = next) {
-        next = in->next;
-        kj_function_free(in->f);
-        free(in->args);
-        free(in);
-    }
-    Py_CLEAR(u->parallel_report);
-    kj_function_free(u->orphan);
-}
-
-static PyObject *fail(kj_unit *u) {
-    kj_error_set_python(&u->err, u->err_function);
-    free_unit(u);
-    return NULL;
-}
-
 static void kernel_name(const kj_function *f, char *out, size_t size) {
     const char *q = strrchr(f->qualname, '.');
     snprintf(out, size, "%s", q ? q + 1 : f->qualname);
@@ -384,24 +367,19 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
         if (!(args[i] = kj_type_from_spec(PyTuple_GET_ITEM(argspecs, i))))
             return NULL;
     kj_llvm_init();
-    uint64_t phase[KP_PHASE_COUNT] = {0}, t0 = kp_now_ns();
+    uint64_t phase[KP_PHASE_COUNT] = {0};
     kj_unit u = {.target = gpu ? kg_target_cuda() : kg_target_simulator()};
     if (gpu && !u.target->data_layout(u.target))
         return PyErr_Format(PyExc_RuntimeError, "this LLVM has no NVPTX target");
-    kj_instance *top = kj_unit_instance(&u, kernel, nargs, args);
+    kj_instance *top = kj_compile_front(&u, kernel, nargs, args, NULL, false, phase);
     if (!top)
-        return fail(&u);
-    phase[KP_PHASE_PARSE] = kp_now_ns() - t0;
-    t0 = kp_now_ns();
-    if (kj_infer(&u, top) < 0)
-        return fail(&u);
-    phase[KP_PHASE_TYPING] = kp_now_ns() - t0;
+        return kj_unit_fail(&u);
     if (top->ret->kind != KJ_T_NONE) {
         kj_fail(&u.err, KJ_ERR_TYPING, top->f->first_line, 0,
                 "Write results into an array argument, or make it a device function (device=True).",
                 "a kernel returns nothing, but %s returns %s", top->f->qualname, top->ret->name);
         u.err_function = top->f;
-        return fail(&u);
+        return kj_unit_fail(&u);
     }
     /* CUDA C and Numba contract a * b + c into one fma by default: kernels
      * here too, on the GPU and the simulator alike (same results on both) */
@@ -415,7 +393,7 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
      * API does not name): full line tables would mark it ".target debug" */
     LLVMDWARFEmissionKind emission = gpu ? (LLVMDWARFEmissionKind)3 : LLVMDWARFEmissionLineTablesOnly;
     int status = kj_compile_module(&u, top, ctx, emission, phase);
-    t0 = kp_now_ns();   /* the runtime's IR linked and the kernel's wrapper count in lowering */
+    uint64_t t0 = kp_now_ns();   /* the runtime's IR linked and the kernel's wrapper count in lowering */
     if (status == 0)
         status = link_if_used(&u, "kiln_xoroshiro128p_", kg_xoroshiro_ir(gpu));
     if (status == 0 && gpu)
@@ -477,13 +455,10 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
     if (!result) {
         if (!u.err_function)
             u.err_function = top->f;
-        return fail(&u);
+        return kj_unit_fail(&u);
     }
-    kp_compile_record rec = {.function = top->f->qualname, .signature = signature ? signature : name,
-                             .target = u.target->name};
-    memcpy(rec.phase_ns, phase, sizeof phase);
-    kp_record_compile(&rec);
-    free_unit(&u);
+    kj_compile_record(&u, top, signature ? signature : name, phase);
+    kj_unit_free(&u);
     return result;
 }
 

@@ -220,7 +220,7 @@ PyTypeObject kj_spec_type = {
 static kj_entry_hook entry_hooks[KJ_ENTRY_HOOKS_MAX];
 static int n_entry_hooks;
 
-static void free_unit(kj_unit *u) {
+void kj_unit_free(kj_unit *u) {
     kj_instance *in = u->instances;
     while (in) {
         kj_instance *next = in->next;
@@ -237,6 +237,12 @@ static void free_unit(kj_unit *u) {
     u->orphan = NULL;
 }
 
+PyObject *kj_unit_fail(kj_unit *u) {
+    kj_error_set_python(&u->err, u->err_function);
+    kj_unit_free(u);
+    return NULL;
+}
+
 static PyObject *signature_text(int n, const kj_type *const *args) {
     char buf[1024];
     size_t used = snprintf(buf, sizeof buf, "(");
@@ -245,12 +251,6 @@ static PyObject *signature_text(int n, const kj_type *const *args) {
     if (used < sizeof buf)
         snprintf(buf + used, sizeof buf - used, ")");
     return PyUnicode_FromString(buf);
-}
-
-static PyObject *fail_unit(kj_unit *u) {
-    kj_error_set_python(&u->err, u->err_function);
-    free_unit(u);
-    return NULL;
 }
 
 /* A function with *args compiles with its trailing arguments as one tuple
@@ -294,6 +294,28 @@ static void flatten_args(const kj_instance *in, const kj_type **out) {
     }
 }
 
+kj_instance *kj_compile_front(kj_unit *u, PyObject *dispatcher, int nargs, const kj_type *const *args,
+                              const kj_type *ret, bool exact, uint64_t *phase) {
+    uint64_t t0 = kp_now_ns();
+    if (exact)
+        u->exact_dispatcher = dispatcher;
+    kj_instance *top = kj_unit_instance(u, dispatcher, nargs, args);
+    u->exact_dispatcher = NULL;   /* a call of itself in its body finds the declared signatures again */
+    if (!top)
+        return NULL;
+    if (ret) {
+        top->ret = ret;
+        top->ret_declared = true;
+    }
+    phase[KP_PHASE_PARSE] = kp_now_ns() - t0;
+    t0 = kp_now_ns();
+    if (kj_infer(u, top) < 0)
+        return NULL;
+    /* callees were parsed during inference: their parse counts in typing */
+    phase[KP_PHASE_TYPING] = kp_now_ns() - t0;
+    return top;
+}
+
 int kj_compile_module(kj_unit *u, kj_instance *top, LLVMContextRef ctx, LLVMDWARFEmissionKind emission,
                       uint64_t *phase) {
     uint64_t t0 = kp_now_ns();
@@ -314,6 +336,12 @@ int kj_compile_module(kj_unit *u, kj_instance *top, LLVMContextRef ctx, LLVMDWAR
     u->di = NULL;
     phase[KP_PHASE_LOWERING] = kp_now_ns() - t0;
     return lowered;
+}
+
+void kj_compile_record(const kj_unit *u, const kj_instance *top, const char *signature, const uint64_t *phase) {
+    kp_compile_record rec = {.function = top->f->qualname, .signature = signature, .target = u->target->name};
+    memcpy(rec.phase_ns, phase, sizeof rec.phase_ns);
+    kp_record_compile(&rec);
 }
 
 PyObject *kj_phase_stats(const uint64_t *phase) {
@@ -343,26 +371,14 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
         return NULL;
     uint64_t phase[KP_PHASE_COUNT] = {0};
     kj_unit u = {.target = kj_target_cpu()};
-    uint64_t t0 = kp_now_ns();
     const kj_type *packed[nargs + 1];
     int npacked = pack_varargs(dispatcher, nargs, args, packed);
-    u.exact_dispatcher = dispatcher;   /* the explicit signature of this compile wins over the locked list */
-    kj_instance *top = npacked < 0 ? NULL : kj_unit_instance(&u, dispatcher, npacked, packed);
-    u.exact_dispatcher = NULL;   /* a call of itself in its body finds the locked signatures again */
     if (npacked < 0)
         return NULL;
+    /* the explicit signature of this compile wins over the declared ones */
+    kj_instance *top = kj_compile_front(&u, dispatcher, npacked, packed, ret, true, phase);
     if (!top)
-        return fail_unit(&u);
-    if (ret) {
-        top->ret = ret;
-        top->ret_declared = true;
-    }
-    phase[KP_PHASE_PARSE] = kp_now_ns() - t0;
-    t0 = kp_now_ns();
-    if (kj_infer(&u, top) < 0)
-        return fail_unit(&u);
-    /* callees were parsed during inference: count their parse in typing */
-    phase[KP_PHASE_TYPING] = kp_now_ns() - t0;
+        return kj_unit_fail(&u);
     /* LLVM from here on: the front end and inference above ran while the
      * warm-up thread (engine.c) may still have been setting LLVM up */
     kj_llvm_init();
@@ -371,7 +387,7 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
                           phase) < 0) {
         LLVMDisposeModule(u.mod);
         LLVMOrcDisposeThreadSafeContext(tsc);
-        return fail_unit(&u);
+        return kj_unit_fail(&u);
     }
     char entry_name[160];
     snprintf(entry_name, sizeof entry_name, "%s_entry", top->symbol);
@@ -381,12 +397,12 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     if (failed || kj_cache_compile_hook(&u, top, entry_name, sizeof entry_name) < 0) {   /* cache=True (cache.c) */
         LLVMDisposeModule(u.mod);
         LLVMOrcDisposeThreadSafeContext(tsc);
-        return fail_unit(&u);
+        return kj_unit_fail(&u);
     }
     kj_engine_out out;
     u.err_function = top->f;
     if (kj_engine_finish(&u, tsc, entry_name, &out) < 0)
-        return fail_unit(&u);
+        return kj_unit_fail(&u);
     phase[KP_PHASE_OPTIMIZE] = out.optimize_ns;
     phase[KP_PHASE_CODEGEN] = out.codegen_ns;
 
@@ -394,7 +410,7 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     if (!s) {
         free(out.ir);
         Py_XDECREF(out.remarks);
-        free_unit(&u);
+        kj_unit_free(&u);
         return NULL;
     }
     s->laid_out = false;
@@ -422,14 +438,11 @@ PyObject *kj_compile_py(PyObject *self, PyObject *pyargs) {
     s->stats = kj_phase_stats(phase);
     if (!s->annotations || !s->signature || !s->keep || !s->parallel || !s->stats || !s->args) {
         Py_DECREF(s);
-        free_unit(&u);
+        kj_unit_free(&u);
         return NULL;
     }
-    kp_compile_record rec = {.function = top->f->qualname, .signature = PyUnicode_AsUTF8(s->signature),
-                             .target = u.target->name};
-    memcpy(rec.phase_ns, phase, sizeof phase);
-    kp_record_compile(&rec);
-    free_unit(&u);
+    kj_compile_record(&u, top, PyUnicode_AsUTF8(s->signature), phase);
+    kj_unit_free(&u);
     return (PyObject *)s;
 }
 

@@ -49,14 +49,28 @@ extern PyTypeObject kj_spec_type;
 
 /* The stages every target's compile shares (the CPU's here, kiln.cuda's in
  * gpu/cuda_compile.c), each timed into phase[] by its KP_PHASE_* (profiler.h).
+ * kj_compile_front: the instance of dispatcher for these argument types,
+ * made by the front end (parse), with ret as its declared result if not
+ * NULL, then typed with its callees (typing); exact: these types win over
+ * the signatures the dispatcher declares (an explicit compile); NULL with
+ * u->err filled or a Python exception set.
  * kj_compile_module: after inference, a module for u's target in context
  * ctx (with line tables of the given emission kind), lowered from u's
  * instances; 0, or -1 with u->err filled (the module is u->mod either way).
  * kj_phase_stats: seconds per phase, the dict Specialization.stats and a
  * CUDA kernel's stats hold; NULL with an exception. */
+kj_instance *kj_compile_front(kj_unit *u, PyObject *dispatcher, int nargs, const kj_type *const *args,
+                              const kj_type *ret, bool exact, uint64_t *phase);
 int kj_compile_module(kj_unit *u, kj_instance *top, LLVMContextRef ctx, LLVMDWARFEmissionKind emission,
                       uint64_t *phase);
 PyObject *kj_phase_stats(const uint64_t *phase);
+/* The compile's record for the profiler (the cell's footer): top's name,
+ * the signature as shown, u's target and the phases. */
+void kj_compile_record(const kj_unit *u, const kj_instance *top, const char *signature, const uint64_t *phase);
+/* Frees what u holds; kj_unit_fail first sets u's error as the Python
+ * exception, and returns NULL. */
+void kj_unit_free(kj_unit *u);
+PyObject *kj_unit_fail(kj_unit *u);
 
 /* A step after lowering that may give the compiled function another entry:
  * if top's dispatcher is of its kind, it defines the entry in u->mod and

@@ -81,3 +81,18 @@ def test_cmath_entries_agree_with_cpython(z):
         g = kiln.njit(lambda z: (cmath.log(z), cmath.sin(z), cmath.cos(z)))
         for a, b in zip(g(z), g.py_func(z)):
             assert a == pytest.approx(b, rel=1e-12)
+
+
+def test_random_and_np_random_share_one_stream_in_compiled_code():
+    @kiln.njit
+    def draws(n):
+        random.seed(n)
+        a = random.random()
+        random.seed(n)   # random's seed governs np.random too
+        b = np.random.random()
+        np.random.seed(n)
+        return a, b, random.random()
+    a, b, c = draws(7)
+    assert a == b == c
+    assert 0.0 <= a < 1.0
+    assert draws(8)[0] != a
