@@ -70,7 +70,7 @@ typedef struct kj_kind_ops {
  * (a prange loop across the pool, a[1:-1] = b * c with no temporary), or
  * works around every statement (np.sum(a) + a.max() in one pass over a). */
 typedef struct kj_stmt_lowering {
-    /* true when it lowered s, a statement of kind stmt */
+    /* for statements of kind stmt: true when it lowered s */
     kj_node_kind stmt;
     bool (*lower)(kj_lw *w, kj_node *s);
     /* around each statement of any kind: begin's state goes to end */

@@ -62,9 +62,9 @@ static const kj_callable *builtin_entry(const char *called) {
             return k;
     }
     const char *dot = strchr(called, '.');
-    if (!dot || (size_t)(dot - called) + 2 > sizeof name)
-        return NULL;
     char module[128];
+    if (!dot || (size_t)(dot - called) + 2 > sizeof module)
+        return NULL;
     memcpy(module, called, (size_t)(dot - called) + 1);
     module[dot - called + 1] = '\0';
     return builtin_named(module);
@@ -84,10 +84,9 @@ const kj_type *kj_builtin_type(const char *called, int n, const kj_type *const *
                                         "loop over the elements and call it on each.");
                 return NULL;
             }
-    if (strncmp(called, "cast:", 5) == 0) {
-        const kj_type *t = cast_target(called);
-        return n == 1 && t && kj_is_number(a[0]) ? t : NULL;
-    }
+    const kj_type *cast = cast_target(called);
+    if (cast)
+        return n == 1 && kj_is_number(a[0]) ? cast : NULL;
     const kj_callable *k = builtin_entry(called);
     return k ? k->args_type(k, n, a, why, why_size) : NULL;
 }
