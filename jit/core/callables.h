@@ -16,6 +16,19 @@
 
 typedef struct kj_np_args kj_np_args;   /* numpy/np_funcs.h */
 
+/* One element of a NumPy ufunc to compute (an entry's elem): from the n
+ * operands x of types xt, as they are, a value of result type rt; at is
+ * where an error is reported (NULL: nowhere in the user's code). */
+typedef struct kj_elem {
+    kj_lw *w;
+    const struct kj_callable *k;
+    kj_node *at;
+    int n;
+    LLVMValueRef *x;
+    const kj_type *const *xt;
+    const kj_type *rt;
+} kj_elem;
+
 /* Where a callable compiles: host code (the CPU), device code (kiln.cuda
  * kernels and device functions, on a GPU or the simulator), or both. */
 enum { KJ_ON_HOST = 1, KJ_ON_DEVICE = 2, KJ_ON_ANY = 3 };
@@ -42,6 +55,21 @@ typedef struct kj_callable {
     LLVMValueRef (*args_lower)(kj_lw *w, const struct kj_callable *k, kj_node *n, LLVMValueRef *args,
                                const kj_type *const *at);
     const void *data;
+    /* Or a NumPy ufunc (numpy/ufuncs.h): nin operands, broadcast against
+     * each other, its result typed by NumPy's own promotion (np_dtype.c).
+     * elem computes one element of result type rt from real operands x of
+     * types xt, as they are; elem_complex where an operand or the result
+     * is complex. Either gives NULL for types it does not take, or is NULL
+     * (kj_np_elem_op, lower/lower_elem.h, reports it). scalar: the builtin entry that computes it
+     * on numbers instead, where that gives NumPy's answer (math.sin for
+     * np.sin); without one, numbers are one element. cheap: an element
+     * costs less to compute than to load and store, so loops of it write
+     * around the cache (lower_np_ewise.c). */
+    int nin;
+    LLVMValueRef (*elem)(const kj_elem *e);
+    LLVMValueRef (*elem_complex)(const kj_elem *e);
+    const char *scalar;
+    bool cheap;
 } kj_callable;
 
 /* Declares a registry entry (designated initializers of kj_callable); id

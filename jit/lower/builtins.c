@@ -1,6 +1,6 @@
 /* builtins: Python's builtins in compiled code, NumPy's scalar types called
  * as conversions, and the way in to every builtin entry (builtins.h): by
- * the name called, by NumPy's name of a math function, or by its module's
+ * the name called, through the entry of a NumPy ufunc, or by its module's
  * entry when it has none of its own. */
 #include "jit/lower/builtins.h"
 
@@ -28,39 +28,21 @@ LLVMValueRef kj_builtin_complex(kj_lw *w, LLVMValueRef re, LLVMValueRef im) {
     return LLVMBuildInsertValue(w->b, z, im, 1, "");
 }
 
-/* NumPy's names of math's functions and of the builtins abs, min and max;
- * any other np.f of scalars is math.f where math has it. */
-static const struct { const char *np, *entry; } numpy_names[] = {
-    {"arcsin", "math.asin"}, {"arccos", "math.acos"}, {"arctan", "math.atan"},
-    {"arcsinh", "math.asinh"}, {"arccosh", "math.acosh"}, {"arctanh", "math.atanh"},
-    {"arctan2", "math.atan2"}, {"power", "math.pow"}, {"deg2rad", "math.radians"},
-    {"rad2deg", "math.degrees"}, {"absolute", "abs"}, {"abs", "abs"},
-    {"maximum", "max"}, {"minimum", "min"}, {"fmax", "max"}, {"fmin", "min"},
-};
-
 static const kj_callable *builtin_named(const char *name) {
-    const kj_callable *k = kj_callable_named(name);
+    const kj_callable *k = name ? kj_callable_named(name) : NULL;
     return k && k->args_type ? k : NULL;
 }
 
-/* The entry of a call to `called` (builtins.h), or NULL. */
+/* The entry of a call to `called` (builtins.h), or NULL. A NumPy ufunc of
+ * numbers is the builtin its entry names (numpy/ufuncs.h), if any. */
 static const kj_callable *builtin_entry(const char *called) {
+    if (!strncmp(called, "np.", 3)) {
+        const kj_callable *u = kj_callable_named(called);
+        return u && u->elem ? builtin_named(u->scalar) : NULL;
+    }
     const kj_callable *k = builtin_named(called);
     if (k)
         return k;
-    char name[128];
-    if (!strncmp(called, "np.", 3)) {
-        const char *entry = NULL;
-        for (size_t i = 0; i < sizeof numpy_names / sizeof numpy_names[0] && !entry; i++)
-            if (!strcmp(numpy_names[i].np, called + 3))
-                entry = numpy_names[i].entry;
-        if (entry)
-            return builtin_named(entry);
-        snprintf(name, sizeof name, "math.%s", called + 3);
-        called = name;
-        if ((k = builtin_named(called)))
-            return k;
-    }
     const char *dot = strchr(called, '.');
     char module[128];
     if (!dot || (size_t)(dot - called) + 2 > sizeof module)

@@ -3,8 +3,8 @@
  * (callables.h, typed from its arguments' types and lowered from their
  * values) in the file of its module: Python's builtins and NumPy's scalar
  * types as conversions (builtins.c), math and cmath (builtins_math.c),
- * random (builtins_random.c). NumPy's scalar ufuncs are math's functions
- * under NumPy's names (builtins.c maps them). Inference and lowering reach
+ * random (builtins_random.c). A NumPy ufunc of numbers is the builtin its
+ * entry names, if any (numpy/ufuncs.h). Inference and lowering reach
  * them through lower.h's kj_builtin_type and kj_lower_builtin; this header is
  * what the three files share. */
 #ifndef KILN_JIT_BUILTINS_H

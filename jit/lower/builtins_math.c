@@ -115,9 +115,11 @@ MATH(math_remainder, "math.remainder", M_BINARY, "remainder");
 MATH(math_floor, "math.floor", M_TO_INT, "llvm.floor");
 MATH(math_ceil, "math.ceil", M_TO_INT, "llvm.ceil");
 MATH(math_trunc, "math.trunc", M_TO_INT, "llvm.trunc");
-MATH(np_floor, "np.floor", M_ROUND, "llvm.floor");
-MATH(np_ceil, "np.ceil", M_ROUND, "llvm.ceil");
-MATH(np_trunc, "np.trunc", M_ROUND, "llvm.trunc");
+/* np.floor, np.ceil and np.trunc of a number keep a float (their ufunc
+ * entries name these: numpy/ufunc_math.c) */
+MATH(np_floor, "number:np.floor", M_ROUND, "llvm.floor");
+MATH(np_ceil, "number:np.ceil", M_ROUND, "llvm.ceil");
+MATH(np_trunc, "number:np.trunc", M_ROUND, "llvm.trunc");
 MATH(math_isnan, "math.isnan", M_PREDICATE, "isnan");
 MATH(math_isinf, "math.isinf", M_PREDICATE, "isinf");
 MATH(math_isfinite, "math.isfinite", M_PREDICATE, "isfinite");

@@ -486,7 +486,7 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
         return NULL;
     if (!strncmp(m, "random.", 7))
         return kj_np_random_type(c, n, m + 7, &a);
-    const kj_np_ufunc *uf = kj_np_find_ufunc(m);
+    const kj_callable *uf = kj_np_find_ufunc(m);
     if (uf) {
         static const char *const out_kw[] = {"out", NULL};
         if (a.npos != uf->nin || !kj_np_only_keywords(&a, out_kw))
@@ -500,10 +500,10 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
         }
         kj_node *out = kj_np_arg(&a, -1, "out");
         if (!any_array && !out) {
-            /* scalars: math's functions where the builtins have them */
+            /* numbers: the builtin the ufunc's entry names, if any */
             char why[300] = "";
             const kj_type *t = kj_builtin_type(n->kids[0]->name, uf->nin, ops, why, sizeof why);
-            if (t && strcmp(m, "where") != 0 && strcmp(m, "clip") != 0)
+            if (t)
                 return t;
         }
         const kj_type *r = ewise_type(c, n, m, uf->nin, ops, a.pos);
@@ -662,7 +662,7 @@ bool kj_np_lowers(const kj_node *n) {
         if (fn->kind != KJ_E_FUNC || strncmp(fn->name, "np.", 3) != 0)
             return false;
         /* scalar calls the builtins type are theirs to lower */
-        const kj_np_ufunc *uf = kj_np_find_ufunc(fn->name + 3);
+        const kj_callable *uf = kj_np_find_ufunc(fn->name + 3);
         if (!uf || n->nkids - 1 != uf->nin || n->type->kind == KJ_T_ARRAY)
             return true;
         const kj_type *ops[3];
@@ -671,8 +671,7 @@ bool kj_np_lowers(const kj_node *n) {
                 n->kids[i + 1]->kind == KJ_E_KEYWORD)
                 return true;
         char why[300];
-        return strcmp(fn->name, "np.where") == 0 || strcmp(fn->name, "np.clip") == 0 ||
-               kj_builtin_type(fn->name, uf->nin, ops, why, sizeof why) == NULL;
+        return kj_builtin_type(fn->name, uf->nin, ops, why, sizeof why) == NULL;
     }
     case KJ_E_METHOD: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_ARRAY;
     case KJ_E_ATTR:

@@ -339,7 +339,7 @@ static void flat_end(kj_lw *w, ew *e, flat_split *sp, LLVMValueRef size) {
 }
 
 /* Whether computing n's elements costs less than moving them: every
- * operation one of a few cheap ones on real numbers. Only then is the
+ * operation a cheap one (its ufunc entry says) on real numbers. Only then is the
  * streaming copy of a loop worth what it adds to the compile; sines,
  * exponentials and complex numbers spend their time in the arithmetic,
  * and seed 000's evaluate_functions compiled in half as much time again
@@ -350,18 +350,11 @@ static bool memory_bound(kj_node *n, bool root) {
     const kj_type *t = n->type->kind == KJ_T_ARRAY ? n->type->elem : n->type;
     if (t->kind == KJ_T_COMPLEX)
         return false;
-    static const char *const cheap[] = {
-        "add", "subtract", "multiply", "true_divide", "negative", "positive", "absolute", "abs", "fabs",
-        "sqrt", "square", "maximum", "minimum", "fmax", "fmin", "where", "clip", "floor", "ceil", "trunc",
-        "sign", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
-        "logical_or", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "isnan", "isinf",
-        "isfinite", NULL};
     kj_node *ops[3];
     int k = kj_np_ewise_operands(n, ops);
     const char *u = ufunc_of(n);
-    bool ok = u && strcmp(u, "power") == 0 && k == 2 && small_exponent(ops[1]);
-    for (int i = 0; u && cheap[i] && !ok; i++)
-        ok = strcmp(u, cheap[i]) == 0;
+    const kj_callable *uf = u ? kj_np_find_ufunc(u) : NULL;
+    bool ok = uf && (uf->cheap || (strcmp(u, "power") == 0 && k == 2 && small_exponent(ops[1])));
     for (int i = 0; i < k && ok; i++)
         ok = memory_bound(ops[i], false);
     return ok;

@@ -1,9 +1,10 @@
 /* np_funcs: what inference and lowering of NumPy calls share: the
  * arguments of a call split into positional and keyword ones, dtype
- * arguments, and the names of the elementwise functions. */
+ * arguments, and which calls are elementwise. */
 #ifndef KILN_JIT_NP_FUNCS_H
 #define KILN_JIT_NP_FUNCS_H
 
+#include "jit/core/callables.h"
 #include "jit/core/ir.h"
 
 #define KJ_NP_MAX_ARGS 8
@@ -58,13 +59,9 @@ typedef struct {
 } kj_np_distribution;
 const kj_np_distribution *kj_np_distribution_of(const char *name);
 
-/* Elementwise functions: NumPy's ufunc name for a node's operation, and the
- * number of operands. "where" and "clip" count as elementwise. */
-typedef struct {
-    const char *name;      /* NumPy's name: "add", "sin", "where" */
-    int nin;
-} kj_np_ufunc;
-const kj_np_ufunc *kj_np_find_ufunc(const char *name);
+/* The registry entry of NumPy ufunc np.<name> (numpy/ufuncs.h), NULL if
+ * name is no ufunc. "where" and "clip" count as ufuncs. */
+const kj_callable *kj_np_find_ufunc(const char *name);
 /* The ufunc of a Python operator (a + b is "add"), NULL if none. */
 const char *kj_np_op_ufunc(kj_op op, bool unary);
 

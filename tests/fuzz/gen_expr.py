@@ -229,7 +229,10 @@ class ExprGen:
                                  f"math.tanh({x})", f"math.exp(-abs({x}))", f"math.log(abs({x}) + 1.0)",
                                  f"math.hypot({x}, {self.expr(scope, FLOAT, d)})",
                                  f"math.atan2({x}, {self.expr(scope, FLOAT, d)})",
-                                 f"math.copysign({x}, {self.expr(scope, FLOAT, d)})", f"math.fabs({x})"])
+                                 f"math.copysign({x}, {self.expr(scope, FLOAT, d)})", f"math.fabs({x})",
+                                 # NumPy's ufuncs of numbers: NaN kept or ignored, NumPy's remainder
+                                 f"float(np.{r.choice(['maximum', 'minimum', 'fmax', 'fmin', 'remainder', 'fmod'])}"
+                                 f"({x}, {self.expr(scope, FLOAT, d)}))"])
             if c == 5:
                 return r.choice([f"(-{self.expr(scope, FLOAT, d)})", f"abs({self.expr(scope, FLOAT, d)})",
                                  f"float({self.expr(scope, INT, d)})", f"abs({self.expr(scope, CPLX, d)})"])
