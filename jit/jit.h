@@ -35,15 +35,17 @@
  *                (unbound.c); Python's builtins (builtins.c), math and
  *                cmath (builtins_math.c) and random (builtins_random.c),
  *                a registry entry each (builtins.h);
- *                one element of a ufunc (lower_elem.c) and libmvec's vector
- *                math (vecmath.c); loops versioned by their bounds checks,
+ *                the way in to one element of a ufunc (lower_elem.c) and
+ *                libmvec's vector math (vecmath.c); loops versioned by their bounds checks,
  *                hinted (loop_hints.c), and sums kept scalar where lanes
  *                gain nothing
  *   numpy/       NumPy in compiled code, typing and lowering: infer_np*.c,
  *                lower_np*.c (lower_np.h; whole-array reductions split
  *                across the pool: lower_np_reduce_pool.c), and a file per
  *                function where one stands alone (np_<name>.c, registry
- *                entries); what the stages ask of arrays (np_kind.c)
+ *                entries); NumPy's ufuncs, a registry entry each computing
+ *                one element, by family (ufunc_*.c, ufuncs.h); what the
+ *                stages ask of arrays (np_kind.c)
  *   containers/  lists, dicts and sets: typing (*_infer.c) and lowering
  *                (*_lower.c, each ending with its kind's entry)
  *   parallel/    prange and parallel=True: the dependence checker

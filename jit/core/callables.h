@@ -57,14 +57,14 @@ typedef struct kj_callable {
     const void *data;
     /* Or a NumPy ufunc (numpy/ufuncs.h): nin operands, broadcast against
      * each other, its result typed by NumPy's own promotion (np_dtype.c).
-     * elem computes one element of result type rt from real operands x of
-     * types xt, as they are; elem_complex where an operand or the result
-     * is complex. Either gives NULL for types it does not take, or is NULL
-     * (kj_np_elem_op, lower/lower_elem.h, reports it). scalar: the builtin entry that computes it
-     * on numbers instead, where that gives NumPy's answer (math.sin for
-     * np.sin); without one, numbers are one element. cheap: an element
-     * costs less to compute than to load and store, so loops of it write
-     * around the cache (lower_np_ewise.c). */
+     * elem computes one element (kj_elem) of real operands, elem_complex
+     * one where an operand or the result is complex; either gives NULL for
+     * types it does not take, or is NULL (kj_np_elem_op reports it).
+     * scalar: the builtin entry that computes it on numbers instead, where
+     * that gives NumPy's answer (math.sin for np.sin); without one, numbers
+     * are one element. cheap: an element costs less to compute than to
+     * load and store, so loops of it write around the cache
+     * (lower_np_ewise.c). */
     int nin;
     LLVMValueRef (*elem)(const kj_elem *e);
     LLVMValueRef (*elem_complex)(const kj_elem *e);
