@@ -504,6 +504,8 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
     }
     if (t == kj_never() && target->kind != KJ_E_LOCAL)   /* nothing is ever stored */
         return 0;
+    if (target->kind == KJ_E_INDEX && never_kid(target, target->nkids) >= 0)   /* d[f()] = v: raises before it stores */
+        return 0;
     if (target->kind == KJ_E_LOCAL) {
         target->type = NULL;
         if (assign_local(c, target->slot, t, at) < 0)

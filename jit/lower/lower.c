@@ -170,6 +170,11 @@ void kj_assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
     if (target->kind == KJ_E_LOCAL) {
         store_local(w, target->slot, v, vt);
     } else if (target->kind == KJ_E_INDEX) {
+        for (int i = 0; i < target->nkids; i++)
+            if (target->kids[i]->type == kj_never()) {   /* d[f()] = v: evaluated for what it raises, no store */
+                kj_lower_expr(w, target->kids[i]);
+                return;
+            }
         kj_store_index(w, target, v, vt);
     } else if (target->kind == KJ_E_TUPLE) {
         /* The value's parts may be borrowed from the very locals the targets

@@ -256,9 +256,19 @@ def stored_in_an_array(n):
     return a
 
 
+def used_as_an_index(n):
+    h = refuse(n)   # each store below is never reached; its index has the never type of h
+    a, lst, d = np.zeros(3), [1.0, 2.0], {}
+    for i in range(n):
+        a[i if h else 0] = 1.0
+        lst[i if h else 0] = 2.0
+        d[i if h else 0] = 3.0
+    return a[0] + lst[0] + len(d)
+
+
 @pytest.mark.parametrize("fn,args", [(arithmetic, (3,)), (in_max, (1,)), (in_a_branch, (1.0,)), (in_a_branch, (-1.0,)),
                                      (in_a_loop_that_never_runs, (1.0,)), (unpacked, (2,)), (in_a_comprehension, (0,)),
-                                     (in_a_comprehension, (2,)), (stored_in_an_array, (4,))])
+                                     (in_a_comprehension, (2,)), (stored_in_an_array, (4,)), (used_as_an_index, (2,))])
 def test_the_value_of_a_function_that_always_raises_is_never_used(fn, args):
     # CPython evaluates up to the call and raises; Kiln types the call as
     # never coming back (Numba refuses such programs: None in arithmetic)
