@@ -51,12 +51,21 @@ const kj_callable *kj_callable_named(const char *name) {
     return NULL;
 }
 
-const kj_callable *kj_np_callable(const char *m) {
+static const kj_callable *np_named(const char *m) {
     char name[128];
     if (snprintf(name, sizeof name, "np.%s", m) >= (int)sizeof name)
         return NULL;
-    const kj_callable *k = kj_callable_named(name);
+    return kj_callable_named(name);
+}
+
+const kj_callable *kj_np_callable(const char *m) {
+    const kj_callable *k = np_named(m);
     return k && k->np_type ? k : NULL;
+}
+
+const kj_callable *kj_np_ufunc(const char *m) {
+    const kj_callable *k = np_named(m);
+    return k && k->elem ? k : NULL;
 }
 
 const kj_callable *kj_callable_of_call(const kj_node *n) {

@@ -83,6 +83,9 @@ typedef struct kj_callable {
 const kj_callable *kj_callable_named(const char *name);
 /* The entry of NumPy function np.m, or NULL. */
 const kj_callable *kj_np_callable(const char *m);
+/* The entry of NumPy ufunc np.m (numpy/ufuncs.h), or NULL. "where" and
+ * "clip" count as ufuncs. */
+const kj_callable *kj_np_ufunc(const char *m);
 /* The entry of the function call n calls (a KJ_E_CALL of a KJ_E_FUNC), if
  * the registry has it and types it as it stands; else NULL. */
 const kj_callable *kj_callable_of_call(const kj_node *n);

@@ -37,8 +37,8 @@ static const kj_callable *builtin_named(const char *name) {
  * numbers is the builtin its entry names (numpy/ufuncs.h), if any. */
 static const kj_callable *builtin_entry(const char *called) {
     if (!strncmp(called, "np.", 3)) {
-        const kj_callable *u = kj_callable_named(called);
-        return u && u->elem ? builtin_named(u->scalar) : NULL;
+        const kj_callable *u = kj_np_ufunc(called + 3);
+        return u ? builtin_named(u->scalar) : NULL;
     }
     const kj_callable *k = builtin_named(called);
     if (k)

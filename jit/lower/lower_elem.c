@@ -6,7 +6,6 @@
 #include "jit/core/np_dtype.h"
 #include "jit/lower/vecmath.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static LLVMValueRef fc(LLVMTypeRef t, double v) { return LLVMConstReal(t, v); }
@@ -160,9 +159,7 @@ LLVMValueRef kj_elem_complex_libm(kj_lw *w, const char *c, int n, LLVMValueRef *
 
 LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *u, int n, LLVMValueRef *x,
                            const kj_type *const *xt, const kj_type *rt) {
-    char name[64];
-    snprintf(name, sizeof name, "np.%s", u);
-    const kj_callable *k = kj_callable_named(name);
+    const kj_callable *k = kj_np_ufunc(u);
     bool complex = rt->kind == KJ_T_COMPLEX;
     for (int i = 0; i < n; i++)
         complex = complex || xt[i]->kind == KJ_T_COMPLEX;

@@ -486,7 +486,7 @@ const kj_type *kj_np_call_type(kj_infer_ctx *c, kj_node *n) {
         return NULL;
     if (!strncmp(m, "random.", 7))
         return kj_np_random_type(c, n, m + 7, &a);
-    const kj_callable *uf = kj_np_find_ufunc(m);
+    const kj_callable *uf = kj_np_ufunc(m);
     if (uf) {
         static const char *const out_kw[] = {"out", NULL};
         if (a.npos != uf->nin || !kj_np_only_keywords(&a, out_kw))
@@ -662,7 +662,7 @@ bool kj_np_lowers(const kj_node *n) {
         if (fn->kind != KJ_E_FUNC || strncmp(fn->name, "np.", 3) != 0)
             return false;
         /* scalar calls the builtins type are theirs to lower */
-        const kj_callable *uf = kj_np_find_ufunc(fn->name + 3);
+        const kj_callable *uf = kj_np_ufunc(fn->name + 3);
         if (!uf || n->nkids - 1 != uf->nin || n->type->kind == KJ_T_ARRAY)
             return true;
         const kj_type *ops[3];

@@ -12,7 +12,7 @@ static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
     kj_np_split(n, 1, &a);
     if (!strncmp(m, "random.", 7))
         return kj_np_lower_random(w, n, m + 7, &a);
-    const kj_callable *uf = kj_np_find_ufunc(m);
+    const kj_callable *uf = kj_np_ufunc(m);
     if (uf) {
         kj_node *out = kj_np_arg(&a, -1, "out");
         if (out)

@@ -353,7 +353,7 @@ static bool memory_bound(kj_node *n, bool root) {
     kj_node *ops[3];
     int k = kj_np_ewise_operands(n, ops);
     const char *u = ufunc_of(n);
-    const kj_callable *uf = u ? kj_np_find_ufunc(u) : NULL;
+    const kj_callable *uf = u ? kj_np_ufunc(u) : NULL;
     bool ok = uf && (uf->cheap || (strcmp(u, "power") == 0 && k == 2 && small_exponent(ops[1])));
     for (int i = 0; i < k && ok; i++)
         ok = memory_bound(ops[i], false);

@@ -105,7 +105,7 @@ static bool pure_call(const kj_node *n) {
     if (!strncmp(f->name, "math.", 5) || !strncmp(f->name, "cmath.", 6))
         return true;
     if (!strncmp(f->name, "np.", 3))
-        return kj_np_find_ufunc(f->name + 3) || listed(f->name + 3, reductions);
+        return kj_np_ufunc(f->name + 3) || listed(f->name + 3, reductions);
     return listed(f->name, builtins);
 }
 

@@ -102,14 +102,6 @@ bool kj_np_is_dtype_attr(const kj_node *k) {
     return k && k->kind == KJ_E_ATTR && !strcmp(k->name, "dtype");
 }
 
-const kj_callable *kj_np_find_ufunc(const char *name) {
-    char called[64];
-    if (snprintf(called, sizeof called, "np.%s", name) >= (int)sizeof called)
-        return NULL;
-    const kj_callable *k = kj_callable_named(called);
-    return k && k->elem ? k : NULL;
-}
-
 const char *kj_np_op_ufunc(kj_op op, bool unary) {
     if (unary)
         switch (op) {
@@ -150,7 +142,7 @@ bool kj_np_is_ewise(const kj_node *n) {
     case KJ_E_COMPARE: return n->nkids == 2;
     case KJ_E_CALL: {
         if (n->kids[0]->kind != KJ_E_FUNC || strncmp(n->kids[0]->name, "np.", 3) != 0 ||
-            !kj_np_find_ufunc(n->kids[0]->name + 3))
+            !kj_np_ufunc(n->kids[0]->name + 3))
             return false;
         for (int i = 1; i < n->nkids; i++)
             if (n->kids[i]->kind == KJ_E_KEYWORD)

@@ -59,9 +59,6 @@ typedef struct {
 } kj_np_distribution;
 const kj_np_distribution *kj_np_distribution_of(const char *name);
 
-/* The registry entry of NumPy ufunc np.<name> (numpy/ufuncs.h), NULL if
- * name is no ufunc. "where" and "clip" count as ufuncs. */
-const kj_callable *kj_np_find_ufunc(const char *name);
 /* The ufunc of a Python operator (a + b is "add"), NULL if none. */
 const char *kj_np_op_ufunc(kj_op op, bool unary);
 

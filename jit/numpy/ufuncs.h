@@ -3,8 +3,8 @@
  * (ufunc_math.c), comparisons, logic and bits (ufunc_logic.c), rounding to
  * decimals (ufunc_round.c). An entry computes one element; array
  * expressions, reductions and containers reach it by NumPy's name through
- * lower/lower_elem.h's kj_np_elem_op, inference through kj_np_find_ufunc
- * (np_funcs.h), and NumPy itself types it (core/np_dtype.c). Adding
+ * lower/lower_elem.h's kj_np_elem_op, inference through kj_np_ufunc
+ * (core/callables.h), and NumPy itself types it (core/np_dtype.c). Adding
  * np.foo is its element function and one KJ_UFUNC line in the file of its
  * family, plus its test. */
 #ifndef KILN_JIT_UFUNCS_H
