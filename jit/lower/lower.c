@@ -170,12 +170,13 @@ void kj_assign(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
     if (target->kind == KJ_E_LOCAL) {
         store_local(w, target->slot, v, vt);
     } else if (target->kind == KJ_E_INDEX) {
-        for (int i = 0; i < target->nkids; i++)
-            if (target->kids[i]->type == kj_never()) {   /* d[f()] = v: evaluated for what it raises, no store */
-                kj_lower_expr(w, target->kids[i]);
-                return;
-            }
-        kj_store_index(w, target, v, vt);
+        int never = 0;   /* d[f()] = v: d and f() evaluated in order for what f() raises, no store */
+        while (never < target->nkids && target->kids[never]->type != kj_never())
+            never++;
+        for (int i = 0; i <= never && never < target->nkids; i++)
+            kj_lower_expr(w, target->kids[i]);
+        if (never == target->nkids)
+            kj_store_index(w, target, v, vt);
     } else if (target->kind == KJ_E_TUPLE) {
         /* The value's parts may be borrowed from the very locals the targets
          * rebind (`u, v = v, u`): storing u would give back the last

@@ -1,6 +1,7 @@
 """Calls of Python's builtins, math, cmath and random in compiled code: each
-found by its name in the registry of callables, NumPy's scalar ufuncs by
-math's names, and a refusal that says what the function does take."""
+found by its name in the registry of callables, NumPy's ufuncs of numbers
+through the builtin their entry names, and a refusal that says what the
+function does take."""
 import cmath
 import math
 import random

@@ -281,3 +281,24 @@ def test_the_value_of_a_function_that_always_raises_is_never_used(fn, args):
     except ValueError as e:
         got = ("raised", str(e))
     assert got == want
+
+
+@kiln.njit
+def _counted(count, a):
+    count[0] += 1
+    return a
+
+
+def _indexed_by_a_raise(count):
+    try:
+        _counted(count, np.zeros(3))[refuse(0)] = 1.0
+    except ValueError:
+        return count[0]
+    return -1
+
+
+def test_a_store_indexed_by_a_raise_evaluates_its_container_first():
+    # CPython evaluates the container, then the index, which raises: the
+    # container's call ran once
+    for fn in (_indexed_by_a_raise, kiln.njit(_indexed_by_a_raise)):
+        assert fn(np.zeros(1, dtype=np.int64)) == 1
