@@ -19,7 +19,8 @@
  *                compile time (globals.c), calls bound to kiln functions
  *                (bind.c), inner functions lifted (inner.c), generators
  *                inlined (generators.c), NumPy calls written as the NumPy
- *                expressions they are (np_rewrite.c)
+ *                expressions they are (np_rewrite.c: found in the
+ *                registry, written with its node builders)
  *   infer/       type inference (infer.c), subscripts and `in`
  *                (infer_index.c), calls (infer_calls.c), strings
  *                (infer_strings.c); the unit's instances, made from the
@@ -44,7 +45,9 @@
  *                across the pool: lower_np_reduce_pool.c), and a file per
  *                function where one stands alone (np_<name>.c, registry
  *                entries); NumPy's ufuncs, a registry entry each computing
- *                one element, by family (ufunc_*.c, ufuncs.h); what the
+ *                one element, by family (ufunc_*.c, ufuncs.h); NumPy
+ *                calls that are other NumPy code, a registry entry each
+ *                naming its rewrite, by family (rewrite_*.c); what the
  *                stages ask of arrays (np_kind.c)
  *   containers/  lists, dicts and sets: typing (*_infer.c) and lowering
  *                (*_lower.c, each ending with its kind's entry)

@@ -35,8 +35,11 @@ static void build_table(void) {
     for (size_t i = 0; i < n; i++) {
         const kj_callable *k = __start_kiln_callables[i];
         size_t at = hash_name(k->name) & table_mask;
-        while (table[at])
-            at = (at + 1) & table_mask;
+        for (; table[at]; at = (at + 1) & table_mask)
+            if (!strcmp(table[at]->name, k->name)) {   /* one would hide the other: a defect of the source */
+                fprintf(stderr, "kiln: two registry entries are named %s\n", k->name);
+                abort();
+            }
         table[at] = k;
     }
 }

@@ -15,6 +15,7 @@
 #include "jit/core/unit.h"
 
 typedef struct kj_np_args kj_np_args;   /* numpy/np_funcs.h */
+typedef struct kj_rewrite kj_rewrite;   /* frontend/np_rewrite.h */
 
 /* One element of a NumPy ufunc to compute (an entry's elem): from the n
  * operands x of types xt, as they are, a value of result type rt; at is
@@ -70,6 +71,12 @@ typedef struct kj_callable {
     LLVMValueRef (*elem_complex)(const kj_elem *e);
     const char *scalar;
     bool cheap;
+    /* And, in any role or none, code the front end writes the call as
+     * (frontend/np_rewrite.h): the node that replaces call n (m: the name
+     * after "np." or "ndarray."), n itself to leave it to the entry's other
+     * role (np.where(c) becomes np.nonzero(c), np.where(c, x, y) stays the
+     * ufunc), or NULL where it cannot be compiled (kj_rw_refuse said why). */
+    kj_node *(*rewrite)(kj_rewrite *r, kj_node *n, const char *m);
 } kj_callable;
 
 /* Declares a registry entry (designated initializers of kj_callable); id

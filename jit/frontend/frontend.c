@@ -6,6 +6,7 @@
 #include "jit/frontend/frontend_int.h"
 #include "jit/core/numpy_api.h"
 #include "jit/frontend/source.h"
+#include "jit/frontend/np_rewrite.h"
 
 #include <string.h>
 

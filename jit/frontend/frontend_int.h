@@ -91,8 +91,4 @@ kj_node *kj_fe_target(fe *c, PyObject *node);
  * (kj_op)-1 for one Kiln does not know. */
 kj_op kj_fe_binop(PyObject *op);
 
-/* A NumPy call (or a.round()) that is other NumPy code, rewritten in place
- * (np_rewrite.c); 0, or -1 with e filled when its arguments are refused. */
-int kj_np_rewrite_call(kj_function *f, kj_error *e, kj_node *n);
-
 #endif

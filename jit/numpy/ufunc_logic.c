@@ -4,6 +4,8 @@
  * and fmin), where and clip, bitwise operations and shifts. */
 #include "jit/numpy/ufuncs.h"
 
+#include "jit/frontend/np_rewrite.h"
+
 /* ---- predicates of floats: isnan, isinf, isfinite ---- */
 
 typedef enum { IS_NAN, IS_INF, IS_FINITE } float_class;
@@ -137,6 +139,19 @@ static LLVMValueRef clip(const kj_elem *e) {
 
 KJ_UFUNC(clip, "clip", 3, .elem = clip, .cheap = true);
 
+/* a.clip(lo, hi) as np.clip(a, lo, hi) */
+static kj_node *clip_method(kj_rewrite *r, kj_node *n, const char *m) {
+    (void)m;
+    static const char *const params[] = {"min", "max", NULL};
+    kj_rw_args a;
+    kj_rw_bind(n, params, &a);
+    if (!a.arg[0] || !a.arg[1] || a.unknown || a.too_many)
+        return kj_rw_refuse(r, "Give both bounds: a.clip(lo, hi).", "%s takes both bounds here", "a.clip");
+    return kj_rw_call(r, "np.clip", 3, n->kids[0], a.arg[0], a.arg[1]);
+}
+
+KJ_REWRITE(ndarray_clip, "ndarray.clip", clip_method);
+
 /* np.where(c, x, y) of any types, complex ones too */
 static LLVMValueRef where(const kj_elem *e) {
     kj_lw *w = e->w;
@@ -144,7 +159,15 @@ static LLVMValueRef where(const kj_elem *e) {
                            kj_cast(w, e->x[2], e->xt[2], e->rt), "");
 }
 
-KJ_UFUNC(where, "where", 3, .elem = where, .elem_complex = where, .cheap = true);
+/* np.where(c), of one operand, as np.nonzero(c) */
+static kj_node *where_of_condition(kj_rewrite *r, kj_node *n, const char *m) {
+    (void)m;
+    if (n->nkids != 2 || n->kids[1]->kind == KJ_E_KEYWORD)
+        return n;
+    return kj_rw_call(r, "np.nonzero", 1, n->kids[1], NULL, NULL);
+}
+
+KJ_UFUNC(where, "where", 3, .elem = where, .elem_complex = where, .cheap = true, .rewrite = where_of_condition);
 
 /* ---- bits of integers (and booleans) ---- */
 

@@ -4,6 +4,10 @@
  * float64 otherwise; a complex number rounds part by part. */
 #include "jit/numpy/ufuncs.h"
 
+#include <string.h>
+
+#include "jit/frontend/np_rewrite.h"
+
 /* 10**n for 0 <= n, from a constant table: exact through 1e22, each later
  * one ten times the one before, as NumPy's power_of_ten multiplies; inf
  * past 1e308. */
@@ -57,5 +61,27 @@ static LLVMValueRef round_elem(const kj_elem *e) {
     return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, d, LLVMConstInt(w->i64, 0, 0), ""), r, v, "");
 }
 
-/* np.round(a, decimals): the front end gives every call both operands */
-KJ_UFUNC(round, "round", 2, .elem = round_elem, .elem_complex = round_elem);
+/* np.round(a, decimals, out), np.around, np.round_ and a.round(decimals,
+ * out) as np.round(a, decimals) with out= a keyword, the ufuncs' way: every
+ * call has both operands. */
+static kj_node *both_operands(kj_rewrite *r, kj_node *n, const char *m) {
+    (void)m;
+    static const char *const params[] = {"a", "decimals", "out", NULL};
+    kj_rw_args a;
+    kj_rw_bind(n, r->method ? params + 1 : params, &a);
+    if (r->method) {
+        memmove(&a.arg[1], &a.arg[0], sizeof a.arg[0] * 2);
+        a.arg[0] = n->kids[0];
+    }
+    if (!a.arg[0] || a.unknown || a.too_many)
+        return kj_rw_refuse(r, NULL, "%s takes the array, decimals and out= only", "np.round");
+    kj_node *c = kj_rw_call(r, "np.round", 2, a.arg[0], a.arg[1] ? a.arg[1] : kj_rw_int(r, 0), NULL);
+    if (a.arg[2])
+        kj_rw_keyword(r, c, "out", a.arg[2]);
+    return c;
+}
+
+KJ_UFUNC(round, "round", 2, .elem = round_elem, .elem_complex = round_elem, .rewrite = both_operands);
+KJ_REWRITE(around, "np.around", both_operands);
+KJ_REWRITE(round_, "np.round_", both_operands);
+KJ_REWRITE(ndarray_round, "ndarray.round", both_operands);
