@@ -5,7 +5,9 @@
  *   dispatch/    the Python callable (_kiln.Dispatcher, dispatch.c): types
  *                the arguments (core/types.c kj_typeof), finds the
  *                specialization, unboxes, calls, boxes; a miss goes to
- *                python/kiln/dispatcher.py. Also vectorize / guvectorize
+ *                python/kiln/dispatcher.py. It keeps the function's options
+ *                and declared signatures (core/unit.h kj_fn_state), which
+ *                compiles read there and Python as properties. Also vectorize / guvectorize
  *                (ufunc_loop.c, an LLVM loop handed to NumPy by ufunc.c),
  *                cfunc, and the module's Python face (module.c,
  *                parallel_module.c)

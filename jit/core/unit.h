@@ -68,8 +68,24 @@ void kj_remark_add(PyObject *list, long line, const char *kind, const char *mess
 kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
                               const kj_type *const *args);
 
-/* Reads a dispatcher's compile options (its _kiln_options dict). */
-int kj_read_options(PyObject *dispatcher, kj_options *opts);
+/* What a kiln function keeps in C between its compiles: its options and
+ * the signatures it was declared with. kiln.Dispatcher holds one
+ * (dispatch.c), which Python reads and sets as _kiln_options (a dict) and
+ * _kiln_locked_sigs. */
+typedef struct {
+    kj_options opts;
+    bool cache;                 /* cache=True: compiled code kept on disk (python/kiln/cache.py) */
+    PyObject *locked;           /* owned: the declared signatures, a list of (argspecs, retspec or None); NULL: any types */
+} kj_fn_state;
+
+/* kiln.Dispatcher (types.h's kj_dispatcher_type) keeps its kj_fn_state
+ * `offset` bytes in (dispatch.c says so at start-up). */
+void kj_fn_state_register(size_t offset);
+/* The state kept by o, or NULL where o is no kiln function. */
+kj_fn_state *kj_fn_state_of(PyObject *o);
+
+/* A dispatcher's compile options (defaults for an object that keeps none). */
+kj_options kj_read_options(PyObject *dispatcher);
 
 /* Infers the types of every node and local of inst (and of the instances
  * it calls). Returns 0, or -1 with u->err filled. */

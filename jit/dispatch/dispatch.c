@@ -49,6 +49,7 @@ typedef struct {
     Py_ssize_t nfixed;           /* with *args: the positional parameters before it, or 0 */
     entry *entries;
     int nentries, cap;
+    kj_fn_state state;           /* options and declared signatures (unit.h) */
 } dispatcher;
 
 /* ---- the scalar fast path ---- */
@@ -360,6 +361,7 @@ static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw
 static int dispatcher_traverse(dispatcher *d, visitproc visit, void *arg) {
     Py_VISIT(d->py_func);
     Py_VISIT(d->dict);
+    Py_VISIT(d->state.locked);
     for (int i = 0; i < d->nentries; i++)
         Py_VISIT(d->entries[i].spec);
     return 0;
@@ -368,6 +370,7 @@ static int dispatcher_traverse(dispatcher *d, visitproc visit, void *arg) {
 static int dispatcher_clear(dispatcher *d) {
     Py_CLEAR(d->py_func);
     Py_CLEAR(d->dict);
+    Py_CLEAR(d->state.locked);
     for (int i = 0; i < d->nentries; i++)
         Py_CLEAR(d->entries[i].spec);
     d->nentries = 0;
@@ -408,8 +411,102 @@ static PyMemberDef dispatcher_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
+/* ---- the compile state, as Python reads and sets it ---- */
+
+/* The keys of _kiln_options (kiln.jit's _options makes them,
+ * python/kiln/dispatcher.py) and where each is kept. */
+static const struct {
+    const char *name;
+    size_t at;
+} option_flags[] = {
+    {"nogil", offsetof(kj_fn_state, opts.nogil)},
+    {"boundscheck", offsetof(kj_fn_state, opts.boundscheck)},
+    {"numpy_errors", offsetof(kj_fn_state, opts.numpy_errors)},
+    {"parallel", offsetof(kj_fn_state, opts.parallel)},
+    {"no_interrupt_poll", offsetof(kj_fn_state, opts.no_interrupt_poll)},
+    {"cache", offsetof(kj_fn_state, cache)},
+};
+#define N_OPTION_FLAGS (sizeof option_flags / sizeof option_flags[0])
+
+static PyObject *options_get(PyObject *self, void *closure) {
+    (void)closure;
+    const kj_fn_state *st = &((dispatcher *)self)->state;
+    PyObject *o = PyDict_New(), *flags = o ? PyLong_FromUnsignedLong(st->opts.fastmath) : NULL;
+    bool ok = flags && PyDict_SetItemString(o, "fastmath_flags", flags) == 0;
+    Py_XDECREF(flags);
+    for (size_t i = 0; ok && i < N_OPTION_FLAGS; i++)
+        ok = PyDict_SetItemString(o, option_flags[i].name, *(const bool *)((const char *)st + option_flags[i].at) ? Py_True
+                                                                                                             : Py_False) == 0;
+    if (!ok)
+        Py_CLEAR(o);
+    return o;
+}
+
+/* Sets the options a dict names (a new function's: all of them); an
+ * unknown one is refused, and then none is set. */
+static int options_set(PyObject *self, PyObject *v, void *closure) {
+    (void)closure;
+    if (!v || !PyDict_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "_kiln_options is a dict of kiln.jit's options");
+        return -1;
+    }
+    kj_fn_state st = ((dispatcher *)self)->state;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(v, &pos, &key, &value)) {
+        const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (k && !strcmp(k, "fastmath_flags")) {
+            st.opts.fastmath = (unsigned)PyLong_AsUnsignedLong(value);
+            if (PyErr_Occurred())
+                return -1;
+            continue;
+        }
+        size_t i = 0;
+        while (k && i < N_OPTION_FLAGS && strcmp(option_flags[i].name, k) != 0)
+            i++;
+        if (!k || i == N_OPTION_FLAGS) {
+            PyErr_Format(PyExc_KeyError, "%R is not one of kiln.jit's options", key);
+            return -1;
+        }
+        int truth = PyObject_IsTrue(value);
+        if (truth < 0)
+            return -1;
+        *(bool *)((char *)&st + option_flags[i].at) = truth;
+    }
+    ((dispatcher *)self)->state.opts = st.opts;
+    ((dispatcher *)self)->state.cache = st.cache;
+    return 0;
+}
+
+/* The declared signatures, a list of (argspecs, retspec or None), or None
+ * (any types); a copy, so that what compiles see changes only when set. */
+static PyObject *locked_get(PyObject *self, void *closure) {
+    (void)closure;
+    PyObject *locked = ((dispatcher *)self)->state.locked;
+    return locked ? PyList_GetSlice(locked, 0, PyList_GET_SIZE(locked)) : Py_NewRef(Py_None);
+}
+
+static int locked_set(PyObject *self, PyObject *v, void *closure) {
+    (void)closure;
+    PyObject *copy = v && v != Py_None ? PySequence_List(v) : NULL;
+    if (v && v != Py_None && !copy)
+        return -1;
+    for (Py_ssize_t i = 0; copy && i < PyList_GET_SIZE(copy); i++) {
+        PyObject *sig = PyList_GET_ITEM(copy, i);
+        if (!PyTuple_Check(sig) || PyTuple_GET_SIZE(sig) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(sig, 0))) {
+            Py_DECREF(copy);
+            PyErr_SetString(PyExc_TypeError, "_kiln_locked_sigs holds (argspecs tuple, retspec or None) pairs");
+            return -1;
+        }
+    }
+    Py_XSETREF(((dispatcher *)self)->state.locked, copy);
+    return 0;
+}
+
 static PyGetSetDef dispatcher_getset[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {"_kiln_options", options_get, options_set, "the compile options (kiln.jit's keywords), kept in C", NULL},
+    {"_kiln_locked_sigs", locked_get, locked_set, "the declared signatures, or None", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -488,6 +585,7 @@ int kj_dispatch_init(PyObject *module) {
     if (PyType_Ready(&dispatcher_type) < 0)
         return -1;
     kj_dispatcher_type = &dispatcher_type;
+    kj_fn_state_register(offsetof(dispatcher, state));
     Py_INCREF(&dispatcher_type);
     if (PyModule_AddObject(module, "Dispatcher", (PyObject *)&dispatcher_type) < 0) {
         Py_DECREF(&dispatcher_type);

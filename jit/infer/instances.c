@@ -7,72 +7,43 @@
 #include <stdio.h>
 #include <string.h>
 
-int kj_read_options(PyObject *dispatcher, kj_options *o) {
-    memset(o, 0, sizeof *o);
+kj_options kj_read_options(PyObject *dispatcher) {
+    kj_fn_state *st = kj_fn_state_of(dispatcher);
+    kj_options o = st ? st->opts : (kj_options){0};
     /* a kiln.vectorize / guvectorize kernel (ufunc.c): a poll in its counted
      * loops, once per element or row, is a large share of a gufunc's time
      * over short rows; the ufunc's own loop polls every chunk of them */
-    o->loops_polled_outside = PyObject_HasAttrString(dispatcher, "_kiln_ufunc");
-    PyObject *d = PyObject_GetAttrString(dispatcher, "_kiln_options");
-    if (!d) {
-        PyErr_Clear();
-        return 0;
-    }
-    int r = 0;
-    if (PyDict_Check(d)) {
-        PyObject *v;
-        if ((v = PyDict_GetItemString(d, "nogil")))
-            o->nogil = PyObject_IsTrue(v) == 1;
-        if ((v = PyDict_GetItemString(d, "boundscheck")))
-            o->boundscheck = PyObject_IsTrue(v) == 1;
-        if ((v = PyDict_GetItemString(d, "numpy_errors")))
-            o->numpy_errors = PyObject_IsTrue(v) == 1;
-        if ((v = PyDict_GetItemString(d, "no_interrupt_poll")))
-            o->no_interrupt_poll = PyObject_IsTrue(v) == 1;
-        if ((v = PyDict_GetItemString(d, "parallel")))
-            o->parallel = PyObject_IsTrue(v) == 1;
-        if ((v = PyDict_GetItemString(d, "fastmath_flags")))
-            o->fastmath = (unsigned)PyLong_AsUnsignedLong(v);
-        if (PyErr_Occurred())
-            r = -1;
-    }
-    Py_DECREF(d);
-    return r;
+    o.loops_polled_outside = PyObject_HasAttrString(dispatcher, "_kiln_ufunc");
+    return o;
 }
 
 /* Inner functions of f (lifted dispatchers in f->keep, inner.c) compile
  * with the options of the function they are defined in. */
-static int inherit_options(kj_function *f, PyObject *dispatcher) {
-    PyObject *opts = PyObject_GetAttrString(dispatcher, "_kiln_options");
-    if (!opts) {
-        PyErr_Clear();
-        return 0;
-    }
-    int r = 0;
-    for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(f->keep); i++) {
+static void inherit_options(kj_function *f, PyObject *dispatcher) {
+    kj_fn_state *st = kj_fn_state_of(dispatcher);
+    for (Py_ssize_t i = 0; st && i < PyList_GET_SIZE(f->keep); i++) {
         PyObject *d = PyList_GET_ITEM(f->keep, i), *names = kj_lifted_freevars(d);
-        if (names)
-            r = PyObject_SetAttrString(d, "_kiln_options", opts);
+        kj_fn_state *inner = names ? kj_fn_state_of(d) : NULL;
+        if (inner) {
+            inner->opts = st->opts;
+            inner->cache = st->cache;
+        }
         Py_XDECREF(names);
     }
-    Py_DECREF(opts);
-    return r;
 }
 
 /* The declared signature of a locked dispatcher that accepts these types:
  * sets *args_out and *ret_out, or returns 0 if it has none to offer. */
 static int locked_signature(PyObject *dispatcher, int nargs, const kj_type *const *args,
                             const kj_type **args_out, const kj_type **ret_out, kj_error *e) {
-    PyObject *locked = PyObject_GetAttrString(dispatcher, "_kiln_locked_sigs");
-    if (!locked) {
-        PyErr_Clear();
+    kj_fn_state *st = kj_fn_state_of(dispatcher);
+    PyObject *locked = st ? st->locked : NULL;
+    if (!locked || PyList_GET_SIZE(locked) == 0)
         return 0;
-    }
-    int found = 0;
-    for (Py_ssize_t i = 0; !found && PyList_Check(locked) && i < PyList_GET_SIZE(locked); i++) {
-        PyObject *sig = PyList_GET_ITEM(locked, i);   /* (argspecs, retspec or None) */
-        PyObject *specs = PyTuple_GetItem(sig, 0), *ret = PyTuple_GetItem(sig, 1);
-        if (!specs || !ret || PyTuple_GET_SIZE(specs) != nargs)
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(locked); i++) {
+        PyObject *sig = PyList_GET_ITEM(locked, i);   /* (argspecs, retspec or None), checked when set */
+        PyObject *specs = PyTuple_GET_ITEM(sig, 0), *ret = PyTuple_GET_ITEM(sig, 1);
+        if (PyTuple_GET_SIZE(specs) != nargs)
             continue;
         bool ok = true;
         for (int k = 0; ok && k < nargs; k++) {
@@ -83,15 +54,10 @@ static int locked_signature(PyObject *dispatcher, int nargs, const kj_type *cons
         }
         if (ok) {
             *ret_out = ret == Py_None ? NULL : kj_type_from_spec(ret);
-            found = 1;
+            return PyErr_Occurred() ? kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "signature") : 1;
         }
     }
-    if (PyList_Check(locked) && PyList_GET_SIZE(locked) > 0 && !found)
-        found = -1;
-    Py_DECREF(locked);
-    if (PyErr_Occurred())
-        return kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "signature");
-    return found;
+    return PyErr_Occurred() ? kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "signature") : -1;
 }
 
 static int symbol_counter;
@@ -147,10 +113,8 @@ kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
     memcpy(in->args, args, sizeof(kj_type *) * (size_t)nargs);
     in->ret = declared;
     in->ret_declared = declared != NULL;
-    if (kj_read_options(dispatcher, &in->opts) < 0)
-        kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "options");
-    if (inherit_options(f, dispatcher) < 0)
-        kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "options");
+    in->opts = kj_read_options(dispatcher);
+    inherit_options(f, dispatcher);
     char name[80];
     snprintf(name, sizeof name, "%s", f->qualname);
     for (char *p = name; *p; p++)

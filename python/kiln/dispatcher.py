@@ -4,7 +4,8 @@ The dispatcher is the C type _kiln.Dispatcher: a call types its arguments
 and runs the machine code compiled for them. Only a miss comes here
 (_specialize), to pick a declared signature or compile a new one. The
 methods below are installed into the C type, so a call never goes through a
-Python subclass."""
+Python subclass. Its options and declared signatures are kept in C too, and
+read and set here as _kiln_options (a dict) and _kiln_locked_sigs."""
 import functools
 import inspect
 import sys

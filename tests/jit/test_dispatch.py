@@ -155,3 +155,32 @@ def test_more_arguments_than_slots_take_the_general_path():
 def test_nogil_scalar_calls():
     f = kiln.jit(nogil=True)(mix)
     assert f(1, 2.5, -3, True) == mix(1, 2.5, -3, True)
+
+
+@kiln.njit(boundscheck=True)
+def read_through_an_inner_function(a, i):
+    def read(j):
+        return a[j]
+    return read(i)
+
+
+def test_the_options_are_the_dispatchers_and_inner_functions_take_them():
+    f = kiln.njit(fastmath=True, boundscheck=True)(plus_one)
+    opts = f._kiln_options
+    assert opts["fastmath_flags"] == 127 and opts["boundscheck"] and not opts["parallel"] and not opts["cache"]
+    with pytest.raises(KeyError, match="not one of kiln.jit's options"):
+        f._kiln_options = {"boundscheck": False, "bogus": True}
+    assert f._kiln_options == opts   # refused whole: nothing of it was set
+    assert f(1) == 2
+    a = np.arange(3.0)
+    assert read_through_an_inner_function(a, -1) == 2.0
+    with pytest.raises(IndexError):   # the inner function compiled with its definer's boundscheck
+        read_through_an_inner_function(a, 3)
+
+
+def test_the_declared_signatures_cannot_be_changed_through_what_is_read():
+    f = kiln.jit("float64(float64)")(plus_one)
+    f._kiln_locked_sigs.clear()   # a copy
+    assert f(1) == 2.0 and isinstance(f(1), float)
+    with pytest.raises(TypeError, match="no matching definition"):
+        f(np.zeros(2))

@@ -190,7 +190,7 @@ def test_jit_cell_compiles_plain_defs_and_keeps_the_cells_own_decorators(shell):
     assert error is None
     ns = shell.user_ns
     assert isinstance(ns["plain"], kiln.Dispatcher) and ns["plain"]._kiln_options["boundscheck"]
-    # Its own options (kiln.jit keeps them in _kiln_options), not the magic's.
+    # Its own options (kiln.jit's, read through _kiln_options), not the magic's.
     assert ns["decorated"]._kiln_options["fastmath_flags"] == 127
     assert not ns["decorated"]._kiln_options["boundscheck"]
     assert not isinstance(ns["cached"], kiln.Dispatcher) and ns["cached"](3) == 2

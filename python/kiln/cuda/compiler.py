@@ -135,8 +135,10 @@ class CUDAKernel:
         self.__name__ = py_func.__name__
         self.__qualname__ = py_func.__qualname__
         self.__doc__ = py_func.__doc__
-        self._kiln_options = options
-        self._kiln_locked_sigs = None
+        # The options and declared signatures are kept in C, by a kiln
+        # function of py_func that the kernel is compiled through, never called.
+        self._state = _kiln.Dispatcher(py_func)
+        self._state._kiln_options = options
         self._compiled = {}           # argspecs -> _Compiled (for this process's mode)
         self._ptx = {}                # argspecs -> PTX text (also made in simulator mode, on request)
         self._by_key = {}             # launch argument key -> argspecs (_signature)
@@ -147,7 +149,7 @@ class CUDAKernel:
                 if ret is not None and ret.spec != ("none",):
                     raise TypeError(f"kernel {self.__name__} must return void, not {ret}")
                 locked.append((tuple(a.spec for a in args), None))
-            self._kiln_locked_sigs = locked
+            self._state._kiln_locked_sigs = locked
             for argspecs, _ in locked:
                 self._compile(argspecs)
 
@@ -175,8 +177,9 @@ class CUDAKernel:
 
     def _match(self, args):
         specs = tuple(_argspec(a) for a in args)
-        if self._kiln_locked_sigs:
-            for argspecs, _ in self._kiln_locked_sigs:
+        locked = self._state._kiln_locked_sigs
+        if locked:
+            for argspecs, _ in locked:
                 if len(argspecs) == len(specs) and all(_kiln.can_convert(a, b) for a, b in zip(specs, argspecs)):
                     return argspecs
             got = ", ".join(_kiln.type_name(s) for s in specs)
@@ -189,13 +192,13 @@ class CUDAKernel:
             return c
         c = _Compiled()
         c.argspecs = argspecs
-        fastmath = bool(self._kiln_options.get("fastmath_flags"))
+        fastmath = bool(self._state._kiln_options["fastmath_flags"])
         signature = "(" + ", ".join(_kiln.type_name(s) for s in argspecs) + ")"
         try:
             if _sim():
-                c.entry, c.barrier, c.stats = _kiln.cuda_compile(self, argspecs, "simulator", fastmath, signature)
+                c.entry, c.barrier, c.stats = _kiln.cuda_compile(self._state, argspecs, "simulator", fastmath, signature)
             else:
-                c.ptx, name, c.sites, c.stats = _kiln.cuda_compile(self, argspecs, "cuda", fastmath, signature)
+                c.ptx, name, c.sites, c.stats = _kiln.cuda_compile(self._state, argspecs, "cuda", fastmath, signature)
                 self._ptx[argspecs] = c.ptx
                 c.raw = RawKernel(c.ptx, name)
                 c.errors = to_device(np.zeros(8, dtype=np.int64))
@@ -254,7 +257,7 @@ class CUDAKernel:
         key = self._latest(signature)
         if key not in self._ptx:
             try:
-                self._ptx[key] = _kiln.cuda_compile(self, key, "cuda", bool(self._kiln_options.get("fastmath_flags")))[0]
+                self._ptx[key] = _kiln.cuda_compile(self._state, key, "cuda", bool(self._state._kiln_options["fastmath_flags"]))[0]
             except _kiln.TypingError as exc:
                 raise exc.with_traceback(None) from None
         return self._ptx[key]

@@ -119,7 +119,7 @@ def _note_kind(note):
 
 
 def _boundscheck(dispatcher):
-    # kiln.jit keeps its options in _kiln_options (python/kiln/dispatcher.py).
+    # a kiln function's options, kept in C, read as a dict (jit/dispatch/dispatch.c)
     return bool(getattr(dispatcher, "_kiln_options", {}).get("boundscheck"))
 
 
