@@ -91,6 +91,8 @@ const kj_type *kj_comprehension_item_type(kj_infer_ctx *c, kj_node *n) {
     const kj_type *it = value(c, n->kids[2]);
     if (!it)
         return NULL;
+    if (it == kj_never())   /* the loop never starts (infer.c marks n as never too); its names are typed as never */
+        return kj_infer_assign_target(c, n->kids[1], it, n) < 0 ? NULL : it;
     const kj_type *e = kj_iter_elem(it);
     if (!e || it->kind == KJ_T_TUPLE)
         FAIL(c, n->kids[2], "Loop over range(), an array, a list, enumerate(), zip(), np.ndindex() or np.ndenumerate().",

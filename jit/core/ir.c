@@ -114,6 +114,21 @@ bool kj_const_int(const kj_node *k, int64_t def, int64_t *v) {
     return true;
 }
 
+bool kj_kid_always_evaluated(const kj_node *n, int k) {
+    switch (n->kind) {
+    case KJ_E_BOOLOP:
+    case KJ_E_IFEXP:
+        return k == 0;
+    case KJ_E_COMPARE:
+        return k <= 1;
+    case KJ_E_LISTCOMP:
+    case KJ_E_DICTCOMP:
+        return k == 2;
+    default:
+        return true;
+    }
+}
+
 bool kj_const_number(const kj_node *k, double *v) {
     bool neg = k->kind == KJ_E_UNARY && k->op == KJ_OP_NEG;
     if (neg)

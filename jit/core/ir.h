@@ -142,6 +142,11 @@ kj_node *kj_index_of_axis(const kj_node *n, int axis);
 bool kj_const_int(const kj_node *k, int64_t def, int64_t *v);
 /* A constant int or float, or its negation (-np.inf), as a double in *v. */
 bool kj_const_number(const kj_node *k, double *v);
+/* Whether kid k of n is evaluated whenever n is: not the branches of
+ * `x if c else y`, the operands of `and` / `or` after the first, the
+ * comparisons of a chain after the first, nor a comprehension's parts but
+ * the iterable it starts with. */
+bool kj_kid_always_evaluated(const kj_node *n, int k);
 /* Index node n (typed) as a[:, idx]: one array among slices. The axis the
  * array takes positions along, or -1 when n is not of that form. */
 int kj_index_gather_axis(const kj_node *n);

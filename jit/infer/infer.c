@@ -430,29 +430,11 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
     }
 }
 
-/* Whether kid k of n is evaluated whenever n is: not the branches of
- * `x if c else y`, the operands of `and` / `or` after the first, the
- * comparisons of a chain after the first, nor a comprehension's parts. */
-static bool always_evaluated(const kj_node *n, int k) {
-    switch (n->kind) {
-    case KJ_E_BOOLOP:
-    case KJ_E_IFEXP:
-        return k == 0;
-    case KJ_E_COMPARE:
-        return k <= 1;
-    case KJ_E_LISTCOMP:
-    case KJ_E_DICTCOMP:
-        return false;
-    default:
-        return true;
-    }
-}
-
 /* The first kid of n evaluated whenever n is whose type is never (a call of
  * a function that always raises), up to kid `upto`; -1 if none. */
 static int never_kid(const kj_node *n, int upto) {
     for (int k = 0; k < upto && k < n->nkids; k++)
-        if (n->kids[k] && always_evaluated(n, k) && n->kids[k]->type == kj_never())
+        if (n->kids[k] && kj_kid_always_evaluated(n, k) && n->kids[k]->type == kj_never())
             return k;
     return -1;
 }
@@ -463,7 +445,7 @@ static int never_kid(const kj_node *n, int upto) {
 static bool still_diverges(ti *c, kj_node *n) {
     for (int k = 0; k < n->diverges; k++) {
         kj_node *kid = n->kids[k];
-        if (kid && always_evaluated(n, k) && kid->kind != KJ_E_FUNC && kid->kind != KJ_E_EXC)
+        if (kid && kj_kid_always_evaluated(n, k) && kid->kind != KJ_E_FUNC && kid->kind != KJ_E_EXC)
             infer_expr(c, kid);
     }
     int k = never_kid(n, n->diverges);

@@ -627,12 +627,13 @@ static LLVMValueRef lower_expr_inner(kj_lw *w, kj_node *n) {
     }
 }
 
-/* n evaluates kids that never come back (ir.h's diverges): its kids up to
- * the last of them, in order, for what they do before it. */
+/* n evaluates kids that never come back (ir.h's diverges): those of its
+ * kids up to the last of them that always run, in order, for what they do
+ * before it. */
 static LLVMValueRef lower_diverging(kj_lw *w, kj_node *n) {
     for (int k = 0; k < n->diverges; k++) {
         kj_node *kid = n->kids[k];
-        if (kid && kid->kind != KJ_E_FUNC && kid->kind != KJ_E_EXC)
+        if (kid && kj_kid_always_evaluated(n, k) && kid->kind != KJ_E_FUNC && kid->kind != KJ_E_EXC)
             kj_lower_expr(w, kid->kind == KJ_E_KEYWORD ? kid->kids[0] : kid);
     }
     return LLVMGetUndef(kj_lltype(w, n->type));
