@@ -68,14 +68,15 @@ void kj_remark_add(PyObject *list, long line, const char *kind, const char *mess
 kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
                               const kj_type *const *args);
 
-/* What a kiln function keeps in C between its compiles: its options and
- * the signatures it was declared with. kiln.Dispatcher holds one
- * (dispatch.c), which Python reads and sets as _kiln_options (a dict) and
- * _kiln_locked_sigs. */
+/* What a kiln function keeps in C between its compiles: its options, the
+ * signatures it was declared with and its specializations. kiln.Dispatcher
+ * holds one (dispatch.c), which Python reads and sets as _kiln_options (a
+ * dict), _kiln_locked_sigs and _kiln_compiled. */
 typedef struct {
     kj_options opts;
     bool cache;                 /* cache=True: compiled code kept on disk (python/kiln/cache.py) */
     PyObject *locked;           /* owned: the declared signatures, a list of (argspecs, retspec or None); NULL: any types */
+    PyObject *specs;            /* owned: the Specializations compiled, one per signature, oldest first; or NULL */
 } kj_fn_state;
 
 /* kiln.Dispatcher (types.h's kj_dispatcher_type) keeps its kj_fn_state

@@ -49,7 +49,7 @@ typedef struct {
     Py_ssize_t nfixed;           /* with *args: the positional parameters before it, or 0 */
     entry *entries;
     int nentries, cap;
-    kj_fn_state state;           /* options and declared signatures (unit.h) */
+    kj_fn_state state;           /* options, declared signatures, specializations (unit.h) */
 } dispatcher;
 
 /* ---- the scalar fast path ---- */
@@ -362,6 +362,7 @@ static int dispatcher_traverse(dispatcher *d, visitproc visit, void *arg) {
     Py_VISIT(d->py_func);
     Py_VISIT(d->dict);
     Py_VISIT(d->state.locked);
+    Py_VISIT(d->state.specs);
     for (int i = 0; i < d->nentries; i++)
         Py_VISIT(d->entries[i].spec);
     return 0;
@@ -371,6 +372,7 @@ static int dispatcher_clear(dispatcher *d) {
     Py_CLEAR(d->py_func);
     Py_CLEAR(d->dict);
     Py_CLEAR(d->state.locked);
+    Py_CLEAR(d->state.specs);
     for (int i = 0; i < d->nentries; i++)
         Py_CLEAR(d->entries[i].spec);
     d->nentries = 0;
@@ -397,19 +399,6 @@ static PyObject *dispatcher_call_spec(PyObject *self, PyObject *const *args, Py_
     }
     return call_spec(s, ((dispatcher *)self)->py_func, args + 1, n - 1);
 }
-
-static PyMethodDef dispatcher_methods[] = {
-    {"_call_spec", (PyCFunction)(void (*)(void))dispatcher_call_spec, METH_FASTCALL,
-     "Call one specialization with these arguments."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyMemberDef dispatcher_members[] = {
-    {"py_func", T_OBJECT, offsetof(dispatcher, py_func), READONLY, "the Python function"},
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(dispatcher, vectorcall), READONLY, NULL},
-    {"__dictoffset__", T_PYSSIZET, offsetof(dispatcher, dict), READONLY, NULL},
-    {NULL, 0, 0, 0, NULL},
-};
 
 /* ---- the compile state, as Python reads and sets it ---- */
 
@@ -503,10 +492,51 @@ static int locked_set(PyObject *self, PyObject *v, void *closure) {
     return 0;
 }
 
+/* The specializations compiled, oldest first (a tuple). */
+static PyObject *compiled_get(PyObject *self, void *closure) {
+    (void)closure;
+    PyObject *specs = ((dispatcher *)self)->state.specs;
+    return specs ? PyList_AsTuple(specs) : PyTuple_New(0);
+}
+
+/* _kiln_keep(spec): spec joins the specializations, in the place of one
+ * compiled before for the same argument types. */
+static PyObject *dispatcher_keep(PyObject *self, PyObject *spec) {
+    kj_fn_state *st = &((dispatcher *)self)->state;
+    if (!PyObject_TypeCheck(spec, &kj_spec_type)) {
+        PyErr_SetString(PyExc_TypeError, "_kiln_keep(spec) takes a Specialization");
+        return NULL;
+    }
+    if (!st->specs && !(st->specs = PyList_New(0)))
+        return NULL;
+    const kj_spec *s = (const kj_spec *)spec;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(st->specs); i++) {
+        const kj_spec *old = (const kj_spec *)PyList_GET_ITEM(st->specs, i);
+        if (old->nargs == s->nargs && !memcmp(old->args, s->args, sizeof(kj_type *) * (size_t)s->nargs))   /* types are unique */
+            return PyList_SetItem(st->specs, i, Py_NewRef(spec)) < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    return PyList_Append(st->specs, spec) < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+static PyMethodDef dispatcher_methods[] = {
+    {"_call_spec", (PyCFunction)(void (*)(void))dispatcher_call_spec, METH_FASTCALL,
+     "Call one specialization with these arguments."},
+    {"_kiln_keep", dispatcher_keep, METH_O, "Keep a specialization compiled, in the place of one for the same types."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef dispatcher_members[] = {
+    {"py_func", T_OBJECT, offsetof(dispatcher, py_func), READONLY, "the Python function"},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(dispatcher, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(dispatcher, dict), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PyGetSetDef dispatcher_getset[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {"_kiln_options", options_get, options_set, "the compile options (kiln.jit's keywords), kept in C", NULL},
     {"_kiln_locked_sigs", locked_get, locked_set, "the declared signatures, or None", NULL},
+    {"_kiln_compiled", compiled_get, NULL, "the specializations compiled, oldest first", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

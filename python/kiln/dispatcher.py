@@ -4,8 +4,9 @@ The dispatcher is the C type _kiln.Dispatcher: a call types its arguments
 and runs the machine code compiled for them. Only a miss comes here
 (_specialize), to pick a declared signature or compile a new one. The
 methods below are installed into the C type, so a call never goes through a
-Python subclass. Its options and declared signatures are kept in C too, and
-read and set here as _kiln_options (a dict) and _kiln_locked_sigs."""
+Python subclass. Its options, declared signatures and specializations are
+kept in C too, and read and set here as _kiln_options (a dict),
+_kiln_locked_sigs and _kiln_compiled."""
 import functools
 import inspect
 import sys
@@ -80,8 +81,7 @@ def _compile(self, argspecs, retspec):
         spec = cache.compile(self, tuple(argspecs), retspec)
     else:
         spec = _kiln.compile(self, tuple(argspecs), retspec)
-    key = _signature_key(spec.argtypes)
-    self._kiln_specs[key] = spec
+    self._kiln_keep(spec)
     return spec
 
 
@@ -219,6 +219,13 @@ def inspect_types(self, signature=None, pretty=True, file=None):
 
 
 @property
+def _kiln_specs(self):
+    """{signature: Specialization} of those compiled, oldest first (the
+    dispatcher keeps them, in C)."""
+    return {_signature_key(s.argtypes): s for s in self._kiln_compiled}
+
+
+@property
 def signatures(self):
     """The argument types of every compiled specialization."""
     return list(self._kiln_specs)
@@ -242,7 +249,7 @@ def _repr(self):
 _kiln.install_dispatcher_methods({
     "_specialize": _specialize, "_call_bound": _call_bound, "compile": compile, "inspect_llvm": inspect_llvm,
     "inspect_asm": inspect_asm, "inspect_remarks": inspect_remarks, "inspect_types": inspect_types,
-    "signatures": signatures, "stats": stats, "nopython_signatures": nopython_signatures,
+    "_kiln_specs": _kiln_specs, "signatures": signatures, "stats": stats, "nopython_signatures": nopython_signatures,
     "__repr__": _repr,
 })
 
@@ -259,8 +266,6 @@ def _make(py_func, sigs, options):
     d = _kiln.Dispatcher(py_func)
     functools.update_wrapper(d, py_func)
     d._kiln_options = options
-    d._kiln_specs = {}
-    d._kiln_locked_sigs = None
     if sigs:
         locked = []
         for sig in sigs:

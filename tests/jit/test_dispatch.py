@@ -184,3 +184,13 @@ def test_the_declared_signatures_cannot_be_changed_through_what_is_read():
     assert f(1) == 2.0 and isinstance(f(1), float)
     with pytest.raises(TypeError, match="no matching definition"):
         f(np.zeros(2))
+
+
+def test_the_specializations_are_one_per_signature_in_the_order_compiled():
+    f = kiln.jit(plus_one)
+    assert f(1) == 2 and f(1.5) == 2.5
+    first = f.signatures
+    assert [tuple(str(t) for t in sig) for sig in first] == [("int64",), ("float64",)]
+    f.compile("float64(float64)")   # compiled again: in the place of the first
+    assert f.signatures == first and len(f.stats) == 2
+    assert f(2.5) == 3.5
