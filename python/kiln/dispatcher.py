@@ -15,6 +15,7 @@ import numpy as np
 
 import _kiln
 
+from . import pickling
 from . import types as kt
 
 # LLVM's fast-math flags (llvm-c/Core.h LLVMFastMath*), by Numba's names.
@@ -119,16 +120,21 @@ def _specialize(self, args):
                             + (f"; {hint}" if hint else ""))
         specs.append(spec)
     locked = self._kiln_locked_sigs
+    ret = None
     if locked:
-        for argspecs, _ret in locked:
-            if all(_kiln.can_convert(a, b) for a, b in zip(specs, argspecs)):
-                return self._kiln_specs[_signature_key(argspecs)]
-        got = ", ".join(_kiln.type_name(s) for s in specs)
-        have = "; ".join("(" + ", ".join(_kiln.type_name(s) for s in a) + ")" for a, _ in locked)
-        raise TypeError(f"{self.py_func.__qualname__}: no matching definition for argument type(s) "
-                        f"({got}); compiled for {have}")
+        declared = [(a, r) for a, r in locked if all(_kiln.can_convert(x, y) for x, y in zip(specs, a))]
+        if not declared:
+            got = ", ".join(_kiln.type_name(s) for s in specs)
+            have = "; ".join("(" + ", ".join(_kiln.type_name(s) for s in a) + ")" for a, _ in locked)
+            raise TypeError(f"{self.py_func.__qualname__}: no matching definition for argument type(s) "
+                            f"({got}); compiled for {have}")
+        specs, ret = list(declared[0][0]), declared[0][1]
+        # compiled when declared, or on this first call where a pickle brought the declaration (pickling.py)
+        spec = self._kiln_specs.get(_signature_key(specs))
+        if spec is not None:
+            return spec
     try:
-        return _compile(self, specs, None)
+        return _compile(self, specs, ret)
     except _kiln.TypingError as exc:
         # the message says everything: no frames of Kiln's own in the traceback
         raise exc.with_traceback(None) from None
@@ -250,7 +256,7 @@ _kiln.install_dispatcher_methods({
     "_specialize": _specialize, "_call_bound": _call_bound, "compile": compile, "inspect_llvm": inspect_llvm,
     "inspect_asm": inspect_asm, "inspect_remarks": inspect_remarks, "inspect_types": inspect_types,
     "_kiln_specs": _kiln_specs, "signatures": signatures, "stats": stats, "nopython_signatures": nopython_signatures,
-    "__repr__": _repr,
+    "__repr__": _repr, "__reduce__": pickling.reduce_dispatcher,
 })
 
 
