@@ -22,6 +22,7 @@ packages=(
   python3-pandas                # seed 000's "Numba and Pandas" section in a notebook (tests/magics)
   python3-dask                  # seed 000's pi: nogil kiln functions under Dask's threaded scheduler (tests/parallel)
   python3-cloudpickle           # kiln functions of __main__ or a notebook pickled by value, with the globals they read (python/kiln/pickling.py)
+  python3-distributed           # a Dask cluster of worker processes running kiln functions sent to them (tests/jit/test_pickle.py)
   python3-scipy                 # scipy.LowLevelCallable: a kiln.cfunc as quad's integrand (tests/jit/test_cfunc.py)
   chromium nodejs               # browser test: headless Chromium driven by npm's playwright-core
 )

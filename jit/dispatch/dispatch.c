@@ -45,6 +45,7 @@ typedef struct {
     vectorcallfunc vectorcall;
     PyObject *py_func;
     PyObject *dict;
+    PyObject *weakrefs;          /* a process that unpickled it finds it again by weak reference (pickling.py) */
     Py_ssize_t nparams;          /* py_func's positional parameters, or -1 */
     Py_ssize_t nfixed;           /* with *args: the positional parameters before it, or 0 */
     entry *entries;
@@ -381,6 +382,8 @@ static int dispatcher_clear(dispatcher *d) {
 
 static void dispatcher_dealloc(dispatcher *d) {
     PyObject_GC_UnTrack(d);
+    if (d->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)d);
     dispatcher_clear(d);
     PyMem_Free(d->entries);
     Py_TYPE(d)->tp_free((PyObject *)d);
@@ -553,6 +556,7 @@ static PyTypeObject dispatcher_type = {
     .tp_vectorcall_offset = offsetof(dispatcher, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_dictoffset = offsetof(dispatcher, dict),
+    .tp_weaklistoffset = offsetof(dispatcher, weakrefs),
     .tp_methods = dispatcher_methods,
     .tp_members = dispatcher_members,
     .tp_getset = dispatcher_getset,

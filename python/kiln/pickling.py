@@ -4,12 +4,17 @@ otherwise (a function of __main__, of a notebook cell, or made in another
 function). By value, the Python function goes with the globals it reads (as
 cloudpickle sends functions), its options, its declared signatures and the
 source of its file or cell, so that a process that has neither compiles it
-on its first call (or loads it from a shared disk cache with cache=True)."""
+on its first call (or loads it from a shared disk cache with cache=True).
+A function sent to a process again is the one it already has there, so
+that a worker running many tasks of it compiles it once."""
+import collections
 import hashlib
 import io
 import linecache
 import sys
 import types
+import uuid
+import weakref
 
 import _kiln
 
@@ -46,13 +51,25 @@ def _dumps_by_value(d, cloudpickle):
     return out.getvalue()
 
 
+# What this process has unpickled, by the identity each function was given
+# where it was made: the same object again for the same identity. A pool
+# unpickles the function with every task and drops it after: the latest
+# ones are held, so that a worker does not compile them again each time.
+_rebuilt = weakref.WeakValueDictionary()
+_recent = collections.deque(maxlen=64)
+
+
 def _by_value(d):
     f = d.py_func
     filename = f.__code__.co_filename
     # a function its module has (kiln.njit(f) bound to another name) is sent
     # by reference and read from its own file there
     lines = None if _importable(f, f) else linecache.getlines(filename, f.__globals__)
-    return _rebuild, (f, filename, lines, d._kiln_options, d._kiln_locked_sigs)
+    identity = d.__dict__.get("_kiln_identity")
+    if identity is None:
+        identity = d._kiln_identity = uuid.uuid4().hex
+        _rebuilt[identity] = d   # unpickled here, it is itself
+    return _rebuild, (identity, f, filename, lines, d._kiln_options, d._kiln_locked_sigs)
 
 
 def _refiled(code, filename):
@@ -60,10 +77,13 @@ def _refiled(code, filename):
     return code.replace(co_filename=filename, co_consts=consts)
 
 
-def _rebuild(py_func, filename, lines, options, locked):
+def _rebuild(identity, py_func, filename, lines, options, locked):
     """The Kiln function again. Nothing is compiled here: a function that
     calls itself is rebuilt while its globals are still being unpickled."""
     from .dispatcher import _make
+    d = _rebuilt.get(identity)
+    if d is not None:
+        return d
     if lines is not None and linecache.getlines(filename) != lines:
         # this process has another text there, or none: the function reads
         # the text it was pickled with, under a name of its own
@@ -73,4 +93,7 @@ def _rebuild(py_func, filename, lines, options, locked):
         py_func.__code__ = _refiled(py_func.__code__, name)
     d = _make(py_func, None, options)
     d._kiln_locked_sigs = locked   # each compiled on its first call
+    d._kiln_identity = identity    # sent on from here, still itself
+    _rebuilt[identity] = d
+    _recent.append(d)
     return d

@@ -2,7 +2,9 @@
 value from a script's __main__, into a fresh process that has neither the
 script nor its functions (their source travels with them); by reference
 from an importable module; and through multiprocessing's and
-concurrent.futures' process pools, which pickle the functions they run."""
+concurrent.futures' process pools and a Dask cluster of worker processes,
+which pickle the functions they run, each worker compiling a function once
+(the profiler's compile records of the worker say so)."""
 import os
 import pickle
 import subprocess
@@ -102,6 +104,7 @@ def test_a_function_of_an_importable_module_travels_by_reference(tmp_path, monke
 POOLS = """
 import concurrent.futures, multiprocessing
 import numpy as np
+import _kiln
 import kiln
 
 @kiln.njit
@@ -111,22 +114,28 @@ def norm2(a):
         s += v * v
     return s
 
+def compiled_here(_):   # every compile of this process, as the profiler records it
+    return [r["function"] for r in _kiln.profiler_compiles()]
+
 if __name__ == "__main__":
-    rows = [np.arange(float(n)) for n in range(6)]
+    rows = [np.arange(float(n % 6)) for n in range(24)]
     ctx = multiprocessing.get_context("spawn")   # a fresh interpreter per worker: nothing inherited
     with ctx.Pool(2) as pool:
-        print(pool.map(norm2, rows))
+        print(pool.map(norm2, rows, chunksize=1))   # the function pickled with each task
+        print(pool.map(compiled_here, range(8), chunksize=1))
     with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
         print(list(ex.map(norm2, rows)))
     print([norm2(r) for r in rows])
 """
 
 
-def test_process_pools_run_kiln_functions(tmp_path):
+def test_process_pools_run_kiln_functions_compiling_them_once_a_worker(tmp_path):
     script = tmp_path / "pools.py"
     script.write_text(POOLS)
-    pool, futures, here = run(script).decode().strip().split("\n")
-    assert pool == futures == here == str([float(sum(i * i for i in range(n))) for n in range(6)])
+    pool, compiles, futures, here = run(script).decode().strip().split("\n")
+    assert pool == futures == here == str([float(sum(i * i for i in range(n % 6))) for n in range(24)])
+    compiles = eval(compiles)
+    assert all(c in ([], ["norm2"]) for c in compiles) and ["norm2"] in compiles
 
 
 @kiln.njit
@@ -140,6 +149,60 @@ def test_a_function_made_in_a_function_travels_by_value():
         def plus(x):
             return _inner_maker(x) * 2
         return plus
-    f = pickle.loads(pickle.dumps(make()))
-    assert f(3) == 8 and isinstance(f, kiln.Dispatcher)
+    made = make()
+    f = pickle.loads(pickle.dumps(made))
+    assert f is made and f(3) == 8   # unpickled where it was made: itself
 
+
+
+CLUSTER = """
+import numpy as np
+import dask.array as da
+from dask.distributed import Client, LocalCluster
+import kiln
+
+@kiln.njit
+def pi_hits(n, seed):
+    np.random.seed(seed)
+    hits = 0
+    for _ in range(n):
+        x, y = np.random.random(), np.random.random()
+        if x * x + y * y <= 1.0:
+            hits += 1
+    return hits
+
+@kiln.njit
+def smooth(block):
+    out = np.empty_like(block)
+    for i in range(block.shape[0]):
+        out[i] = 0.5 * block[i] + 1.0
+    return out
+
+def compiled_here():   # every compile of this process, as the profiler records it
+    import _kiln
+    return sorted(r["function"] for r in _kiln.profiler_compiles())
+
+if __name__ == "__main__":
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \\
+            Client(cluster) as client:
+        hits = client.gather(client.map(pi_hits, [20000] * 12, range(12)))
+        x = da.from_array(np.arange(2000.0), chunks=100)
+        blocks = x.map_blocks(smooth).compute()
+        per_worker = client.run(compiled_here)
+    print(hits == [pi_hits(20000, s) for s in range(12)], np.array_equal(blocks, smooth(np.arange(2000.0))))
+    print(4.0 * sum(hits) / (20000 * 12))
+    print(sorted(per_worker.values()))
+"""
+
+
+def test_a_dask_cluster_of_worker_processes_runs_kiln_functions_compiling_each_once(tmp_path):
+    script = tmp_path / "cluster.py"
+    script.write_text(CLUSTER)
+    same, pi, per_worker = run(script).decode().strip().split("\n")[-3:]
+    assert same == "True True"
+    assert abs(float(pi) - 3.14159) < 0.05
+    workers = eval(per_worker)
+    assert len(workers) == 2
+    for compiled in workers:   # whatever tasks a worker ran, it compiled each function once
+        assert len(compiled) == len(set(compiled)) and set(compiled) <= {"pi_hits", "smooth"}
+    assert {name for compiled in workers for name in compiled} == {"pi_hits", "smooth"}
