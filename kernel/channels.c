@@ -72,7 +72,7 @@ static char *build_kernel_info(void) {
     cJSON_AddStringToObject(r, "status", "ok");
     cJSON_AddStringToObject(r, "protocol_version", KN_PROTOCOL_VERSION);
     cJSON_AddStringToObject(r, "implementation", "kiln");
-    cJSON_AddStringToObject(r, "implementation_version", "0.1.0");
+    cJSON_AddStringToObject(r, "implementation_version", KILN_VERSION);
     cJSON *li = cJSON_AddObjectToObject(r, "language_info");
     cJSON_AddStringToObject(li, "name", "python");
     cJSON_AddStringToObject(li, "version", version);

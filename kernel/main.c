@@ -1,5 +1,5 @@
 /* kiln-kernel: `kiln-kernel -f CONNECTION_FILE` (how Jupyter starts it), `kiln-kernel install`,
- * `kiln-kernel --sysinfo`. */
+ * `kiln-kernel --sysinfo`, `kiln-kernel --version`. */
 #include "kernel/kernel.h"
 
 #include <signal.h>
@@ -13,7 +13,8 @@ static void usage(FILE *out) {
             "usage: kiln-kernel -f CONNECTION_FILE     run as a Jupyter kernel\n"
             "       kiln-kernel install [--user | --prefix DIR | --sys-prefix]\n"
             "                                           install the \"kiln\" kernelspec\n"
-            "       kiln-kernel --sysinfo               describe this machine for Kiln\n");
+            "       kiln-kernel --sysinfo               describe this machine for Kiln\n"
+            "       kiln-kernel --version               print Kiln's version\n");
 }
 
 static int run_kernel(const char *argv0, const char *connection_file) {
@@ -66,6 +67,10 @@ static int run_kernel(const char *argv0, const char *connection_file) {
 int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "install") == 0) return kn_install_main(argc - 1, argv + 1);
     if (argc == 2 && strcmp(argv[1], "--sysinfo") == 0) return kn_interp_run_sysinfo(argv[0]);
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("kiln-kernel %s\n", KILN_VERSION);
+        return 0;
+    }
     if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         usage(stdout);
         return 0;

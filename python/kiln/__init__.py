@@ -17,7 +17,7 @@ from .types import (Array, Optional, Signature, Tuple, UniTuple, b1, bool_, bool
                     int32, int64, int_, intp, none, single, u1, u2, u4, u8, uint8, uint16, uint32, uint64,
                     uintp, void)
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"   # as CMakeLists.txt's project() says (tests/kernel/test_version.py)
 
 TypingError = _kiln.TypingError
 UnsupportedError = _kiln.UnsupportedError
