@@ -10,6 +10,7 @@
 It compiles once, for its signature, when decorated. An exception raised
 inside goes to sys.unraisablehook and the call returns zero: a C caller
 cannot receive it (Numba's cfuncs behave so too)."""
+from . import pickling
 from . import types as kt
 from .dispatcher import _make, _options, compile as _compile_for
 
@@ -28,6 +29,8 @@ class CFunc:
     """A compiled C function: .address (an int), .ctypes (a ctypes function
     of it), .native_name, .inspect_llvm(); calling it from Python goes
     through ctypes."""
+
+    __reduce__ = pickling.reduce_made
 
     def __init__(self, py_func, signature, options):
         args, ret = kt.normalize_signature(signature)
@@ -60,4 +63,4 @@ def cfunc(signature, **options):
     if callable(signature) and hasattr(signature, "__code__"):
         raise TypeError("kiln.cfunc needs a signature: @kiln.cfunc('float64(float64)')")
     opts = _options(options)
-    return lambda py_func: CFunc(py_func, signature, opts)
+    return lambda py_func: pickling.remember(CFunc(py_func, signature, opts), py_func, cfunc, (signature,), options)

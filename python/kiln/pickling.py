@@ -1,13 +1,15 @@
 """Kiln functions across processes, as Numba's pickle: by reference where the
-function can be imported from its module as the same object, by value
-otherwise (a function of __main__, of a notebook cell, or made in another
-function). By value, the Python function goes with the globals it reads (as
-cloudpickle sends functions), its options, its declared signatures and the
-source of its file or cell, so that a process that has neither compiles it
-on its first call (or loads it from a shared disk cache with cache=True).
-A function sent to a process again is the one it already has there, so
-that a worker running many tasks of it compiles it once."""
+object can be imported from its module, by value otherwise (made in
+__main__, in a notebook cell, or in another function). By value, the Python
+function goes with the globals it reads (as cloudpickle sends functions)
+and the source of its file or cell, so that a process that has neither
+compiles it there: a jit function with its options and declared signatures,
+on its first call (or from a shared disk cache with cache=True); a ufunc,
+gufunc or cfunc by the decorator that made it, given the same arguments.
+An object sent to a process again is the one it already has there, so that
+a worker running many tasks of a function compiles it once."""
 import collections
+import copyreg
 import hashlib
 import io
 import linecache
@@ -15,6 +17,8 @@ import sys
 import types
 import uuid
 import weakref
+
+import numpy as np
 
 import _kiln
 
@@ -29,47 +33,112 @@ def _importable(obj, func):
     return found is obj
 
 
+class _Recipe:
+    """How a kiln ufunc, gufunc or cfunc was made: decorator(*args,
+    **kwargs)(py_func); identity: the one it travels under, once it has."""
+
+    def __init__(self, py_func, decorator, args, kwargs):
+        self.py_func, self.decorator, self.args, self.kwargs = py_func, decorator, args, kwargs
+        self.identity = None
+
+
+# numpy.ufunc keeps no attributes and takes no weak reference: the recipes of
+# Kiln's, by id, each with its ufunc (kept for the process, as its loops are).
+_ufunc_recipes = {}
+
+
+def remember(made, py_func, decorator, args, kwargs):
+    """Notes that decorator(*args, **kwargs)(py_func) made `made`; returns it."""
+    recipe = _Recipe(py_func, decorator, args, kwargs)
+    if isinstance(made, np.ufunc):
+        _ufunc_recipes[id(made)] = (made, recipe)
+    else:
+        made._kiln_recipe = recipe
+        made.__module__ = py_func.__module__   # where pickle looks for it by name
+    return made
+
+
+def _recipe_of(obj):
+    if isinstance(obj, np.ufunc):
+        kept = _ufunc_recipes.get(id(obj))
+        return kept[1] if kept and kept[0] is obj else None
+    return obj.__dict__.get("_kiln_recipe") if type(obj).__reduce__ is reduce_made else None
+
+
 def reduce_dispatcher(d):
     """kiln.Dispatcher.__reduce__."""
     if _importable(d, d.py_func):
         return d.py_func.__qualname__
-    import cloudpickle   # loaded only when a function is sent by value: it is not a light import
-    return cloudpickle.loads, (_dumps_by_value(d, cloudpickle),)
+    return _by_value_pickle(d)
 
 
-def _dumps_by_value(d, cloudpickle):
+_numpy_reduce_ufunc = copyreg.dispatch_table.get(np.ufunc)
+
+
+def reduce_made(obj):
+    """__reduce__ of a kiln ufunc, gufunc or cfunc, and of every numpy.ufunc
+    once kiln is imported (copyreg): NumPy's own for the others."""
+    recipe = _recipe_of(obj)
+    if recipe is None:
+        return _numpy_reduce_ufunc(obj)
+    if _importable(obj, recipe.py_func):
+        return recipe.py_func.__qualname__
+    return _by_value_pickle(obj)
+
+
+copyreg.pickle(np.ufunc, reduce_made)
+
+
+def _by_value_pickle(obj):
+    import cloudpickle   # loaded only when something is sent by value: it is not a light import
+
     class Pickler(cloudpickle.CloudPickler):
-        # Kiln functions met on the way (the globals a function reads, itself
+        # Kiln's objects met on the way (the globals a function reads, itself
         # when it recurses) go in this one pickle, whose memo ends the recursion.
-        def reducer_override(self, obj):
-            if isinstance(obj, _kiln.Dispatcher) and not _importable(obj, obj.py_func):
-                return _by_value(obj)
-            return super().reducer_override(obj)
+        def reducer_override(self, o):
+            if isinstance(o, _kiln.Dispatcher) and not _importable(o, o.py_func):
+                return _dispatcher_by_value(o)
+            recipe = _recipe_of(o) if isinstance(o, np.ufunc) or type(o).__reduce__ is reduce_made else None
+            if recipe is not None and not _importable(o, recipe.py_func):
+                return _made_by_value(o, recipe)
+            return super().reducer_override(o)
 
     out = io.BytesIO()
-    Pickler(out).dump(d)
-    return out.getvalue()
+    Pickler(out).dump(obj)
+    return cloudpickle.loads, (out.getvalue(),)
 
 
-# What this process has unpickled, by the identity each function was given
-# where it was made: the same object again for the same identity. A pool
-# unpickles the function with every task and drops it after: the latest
+def _source(f):
+    """(its file's name, its lines): None for the lines of a function its
+    module has (kiln.njit(f) bound to another name), read from its own file
+    where it arrives."""
+    filename = f.__code__.co_filename
+    return filename, None if _importable(f, f) else linecache.getlines(filename, f.__globals__)
+
+
+# What this process has unpickled or sent, by the identity each object was
+# given where it was made: the same object again for the same identity. A
+# pool unpickles the function with every task and drops it after: the latest
 # ones are held, so that a worker does not compile them again each time.
 _rebuilt = weakref.WeakValueDictionary()
 _recent = collections.deque(maxlen=64)
+_remade = {}   # ufuncs, gufuncs and cfuncs, kept as their recipes are
 
 
-def _by_value(d):
-    f = d.py_func
-    filename = f.__code__.co_filename
-    # a function its module has (kiln.njit(f) bound to another name) is sent
-    # by reference and read from its own file there
-    lines = None if _importable(f, f) else linecache.getlines(filename, f.__globals__)
+def _dispatcher_by_value(d):
     identity = d.__dict__.get("_kiln_identity")
     if identity is None:
         identity = d._kiln_identity = uuid.uuid4().hex
         _rebuilt[identity] = d   # unpickled here, it is itself
-    return _rebuild, (identity, f, filename, lines, d._kiln_options, d._kiln_locked_sigs)
+    return _rebuild, (identity, d.py_func, *_source(d.py_func), d._kiln_options, d._kiln_locked_sigs)
+
+
+def _made_by_value(obj, recipe):
+    if recipe.identity is None:
+        recipe.identity = uuid.uuid4().hex
+        _remade[recipe.identity] = obj
+    return _remake, (recipe.identity, recipe.py_func, *_source(recipe.py_func), recipe.decorator, recipe.args,
+                     recipe.kwargs)
 
 
 def _refiled(code, filename):
@@ -77,23 +146,38 @@ def _refiled(code, filename):
     return code.replace(co_filename=filename, co_consts=consts)
 
 
+def _read_as_sent(py_func, filename, lines):
+    """Where this process has another text at filename, or none, py_func
+    reads the text it was pickled with, under a name of its own."""
+    if lines is None or linecache.getlines(filename) == lines:
+        return
+    digest = hashlib.sha1("".join(lines).encode()).hexdigest()[:12]
+    name = f"<kiln: {filename} as pickled, {digest}>"
+    linecache.cache[name] = (sum(len(line) for line in lines), None, list(lines), name)
+    py_func.__code__ = _refiled(py_func.__code__, name)
+
+
 def _rebuild(identity, py_func, filename, lines, options, locked):
-    """The Kiln function again. Nothing is compiled here: a function that
+    """The jit function again. Nothing is compiled here: a function that
     calls itself is rebuilt while its globals are still being unpickled."""
     from .dispatcher import _make
     d = _rebuilt.get(identity)
     if d is not None:
         return d
-    if lines is not None and linecache.getlines(filename) != lines:
-        # this process has another text there, or none: the function reads
-        # the text it was pickled with, under a name of its own
-        digest = hashlib.sha1("".join(lines).encode()).hexdigest()[:12]
-        name = f"<kiln: {filename} as pickled, {digest}>"
-        linecache.cache[name] = (sum(len(line) for line in lines), None, list(lines), name)
-        py_func.__code__ = _refiled(py_func.__code__, name)
+    _read_as_sent(py_func, filename, lines)
     d = _make(py_func, None, options)
     d._kiln_locked_sigs = locked   # each compiled on its first call
     d._kiln_identity = identity    # sent on from here, still itself
     _rebuilt[identity] = d
     _recent.append(d)
     return d
+
+
+def _remake(identity, py_func, filename, lines, decorator, args, kwargs):
+    """The ufunc, gufunc or cfunc again, made as it was."""
+    made = _remade.get(identity)
+    if made is None:
+        _read_as_sent(py_func, filename, lines)
+        made = _remade[identity] = decorator(*args, **kwargs)(py_func)
+        _recipe_of(made).identity = identity
+    return made

@@ -12,6 +12,7 @@ import numpy as np
 
 import _kiln
 
+from . import pickling
 from . import types as kt
 from .dispatcher import jit
 
@@ -98,6 +99,8 @@ class DUFunc:
     (vectorize without signatures). `.ufunc` is the numpy.ufunc with every
     loop compiled so far."""
 
+    __reduce__ = pickling.reduce_made
+
     def __init__(self, py_func, identity, target, options):
         self.py_func = py_func
         self.identity = identity
@@ -175,7 +178,8 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
     _identity_code(identity)
     jit_options = _jit_options(options)
     if callable(ftylist_or_function) and hasattr(ftylist_or_function, "__code__"):
-        return DUFunc(ftylist_or_function, identity, target, jit_options)
+        return pickling.remember(DUFunc(ftylist_or_function, identity, target, jit_options), ftylist_or_function,
+                                 vectorize, ((),), dict(identity=identity, target=target, **options))
     sigs = ftylist_or_function
     if isinstance(sigs, (str, kt.Signature)):
         sigs = [sigs]
@@ -184,11 +188,13 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
 
     def wrap(py_func):
         if not normalized:
-            return DUFunc(py_func, identity, target, jit_options)
-        kernel = _kernel(py_func, ("vectorize",), jit_options)
-        loops = [_vectorize_loop(kernel, [t.spec for t in args], ret.spec if ret is not None else None)
-                 for args, ret in normalized]
-        return _make_vectorized(py_func, loops, identity, target)
+            made = DUFunc(py_func, identity, target, jit_options)
+        else:
+            kernel = _kernel(py_func, ("vectorize",), jit_options)
+            loops = [_vectorize_loop(kernel, [t.spec for t in args], ret.spec if ret is not None else None)
+                     for args, ret in normalized]
+            made = _make_vectorized(py_func, loops, identity, target)
+        return pickling.remember(made, py_func, vectorize, (sigs,), dict(identity=identity, target=target, **options))
 
     return wrap
 
@@ -265,6 +271,8 @@ class GUFunc:
     out=): their dtypes cannot be guessed from the inputs' safely. `.ufunc` is
     the numpy.ufunc with every loop compiled so far."""
 
+    __reduce__ = pickling.reduce_made
+
     def __init__(self, py_func, layout, identity, target, options):
         self.py_func = py_func
         self.layout = layout.replace(" ", "")
@@ -335,7 +343,9 @@ def guvectorize(ftylist, signature=None, identity=None, target="cpu", **options)
         if not (isinstance(ftylist, str) and "->" in ftylist):
             raise TypeError("kiln.guvectorize needs a layout such as '(n)->()'")
         parse_layout(ftylist)   # a bad layout fails before the function
-        return lambda py_func: GUFunc(py_func, ftylist, identity, target, jit_options)
+        return lambda py_func: pickling.remember(GUFunc(py_func, ftylist, identity, target, jit_options), py_func,
+                                                 guvectorize, (ftylist,),
+                                                 dict(identity=identity, target=target, **options))
     inputs, outputs, _ndims = parse_layout(signature)
     cores = inputs + outputs
     sigs = [ftylist] if isinstance(ftylist, (str, kt.Signature)) else list(ftylist)
@@ -343,13 +353,16 @@ def guvectorize(ftylist, signature=None, identity=None, target="cpu", **options)
 
     def wrap(py_func):
         if not normalized:
-            return GUFunc(py_func, signature, identity, target, jit_options)
-        kernel = _gufunc_kernel(py_func, signature, jit_options)
-        loops = []
-        for args, _ret in normalized:
-            if len(args) != len(cores):
-                raise TypeError(f"signature with {len(args)} types for {len(cores)} parameters")
-            loops.append(_gufunc_loop(kernel, _gufunc_args(args, cores, signature)))
-        return _make_gufunc(py_func, signature, loops, identity, target)
+            made = GUFunc(py_func, signature, identity, target, jit_options)
+        else:
+            kernel = _gufunc_kernel(py_func, signature, jit_options)
+            loops = []
+            for args, _ret in normalized:
+                if len(args) != len(cores):
+                    raise TypeError(f"signature with {len(args)} types for {len(cores)} parameters")
+                loops.append(_gufunc_loop(kernel, _gufunc_args(args, cores, signature)))
+            made = _make_gufunc(py_func, signature, loops, identity, target)
+        return pickling.remember(made, py_func, guvectorize, (sigs, signature),
+                                 dict(identity=identity, target=target, **options))
 
     return wrap

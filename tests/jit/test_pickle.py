@@ -1,5 +1,5 @@
-"""Kiln functions pickled into other processes (python/kiln/pickling.py): by
-value from a script's __main__, into a fresh process that has neither the
+"""Kiln functions, ufuncs, gufuncs and cfuncs pickled into other processes
+(python/kiln/pickling.py): by value from a script's __main__, into a fresh process that has neither the
 script nor its functions (their source travels with them); by reference
 from an importable module; and through multiprocessing's and
 concurrent.futures' process pools and a Dask cluster of worker processes,
@@ -92,6 +92,14 @@ def test_a_function_of_an_importable_module_travels_by_reference(tmp_path, monke
         @kiln.njit
         def area(w, h):
             return w * h
+
+        @kiln.vectorize(["float64(float64)"])
+        def twice(x):
+            return 2 * x
+
+        @kiln.vectorize
+        def thrice(x):
+            return 3 * x
     """))
     monkeypatch.syspath_prepend(str(tmp_path))
     import shapes_for_pickle
@@ -99,6 +107,9 @@ def test_a_function_of_an_importable_module_travels_by_reference(tmp_path, monke
     assert b"shapes_for_pickle" in data and b"return w * h" not in data
     assert pickle.loads(data) is shapes_for_pickle.area
     assert pickle.loads(data)(3, 4) == 12
+    for made in (shapes_for_pickle.twice, shapes_for_pickle.thrice):
+        data = pickle.dumps(made)
+        assert b"shapes_for_pickle" in data and b"return" not in data and pickle.loads(data) is made
 
 
 POOLS = """
@@ -206,3 +217,57 @@ def test_a_dask_cluster_of_worker_processes_runs_kiln_functions_compiling_each_o
     for compiled in workers:   # whatever tasks a worker ran, it compiled each function once
         assert len(compiled) == len(set(compiled)) and set(compiled) <= {"pi_hits", "smooth"}
     assert {name for compiled in workers for name in compiled} == {"pi_hits", "smooth"}
+
+
+UFUNC_SENDER = """
+import pickle, sys
+import numpy as np
+import kiln
+
+OFFSET = 0.5
+
+@kiln.vectorize(["float64(float64, float64)", "int64(int64, int64)"])
+def shifted_sum(x, y):
+    return x + y + OFFSET
+
+@kiln.vectorize
+def square(x):
+    return x * x
+
+@kiln.guvectorize(["void(float64[:], float64[:])"], "(n)->()")
+def l2(row, out):
+    s = 0.0
+    for v in row:
+        s += v * v
+    out[0] = np.sqrt(s)
+
+@kiln.cfunc("float64(float64)")
+def halve(x):
+    return x / 2
+
+sys.stdout.buffer.write(pickle.dumps((shifted_sum, square, l2, halve)))
+"""
+
+UFUNC_RECEIVER = """
+import pickle, sys
+import numpy as np
+shifted_sum, square, l2, halve = pickle.loads(sys.stdin.buffer.read())
+print(type(shifted_sum).__name__, shifted_sum(np.arange(3.0), 1.0).tolist(), shifted_sum.types)
+print(square(np.arange(4)).tolist(), l2(np.array([[3.0, 4.0], [6.0, 8.0]])).tolist(), halve(5.0), halve.ctypes(7.0))
+"""
+
+
+def test_ufuncs_gufuncs_and_cfuncs_of_main_travel_by_value(tmp_path):
+    sender = tmp_path / "sender.py"
+    sender.write_text(UFUNC_SENDER)
+    payload = run(sender)
+    sender.unlink()
+    receiver = tmp_path / "receiver.py"
+    receiver.write_text(UFUNC_RECEIVER)
+    first, second = run(receiver, stdin=payload).decode().strip().split("\n")
+    assert first == "ufunc [1.5, 2.5, 3.5] ['dd->d', 'll->l']"   # a NumPy ufunc, its loops made again
+    assert second == "[0, 1, 4, 9] [5.0, 10.0] 2.5 3.5"
+
+
+def test_numpys_own_ufuncs_still_pickle_by_name():
+    assert pickle.loads(pickle.dumps(np.add)) is np.add
