@@ -1,10 +1,11 @@
 """Kiln functions, ufuncs, gufuncs and cfuncs pickled into other processes
-(python/kiln/pickling.py): by value from a script's __main__, into a fresh process that has neither the
-script nor its functions (their source travels with them); by reference
-from an importable module; and through multiprocessing's and
-concurrent.futures' process pools and a Dask cluster of worker processes,
-which pickle the functions they run, each worker compiling a function once
-(the profiler's compile records of the worker say so)."""
+(python/kiln/pickling.py): by value from a script's __main__, into a fresh
+process that has neither the script nor its functions (their source travels
+with them); by reference from an importable module; and through
+multiprocessing's and concurrent.futures' process pools and a Dask cluster
+of worker processes, which pickle the functions they run, each worker
+compiling a function once (the profiler's compile records of the worker say
+so)."""
 import os
 import pickle
 import subprocess
