@@ -16,6 +16,7 @@ packages=(
   liblapack3                    # LAPACK: np.linalg in compiled code, the library NumPy's linalg uses
   python3-ipython python3-matplotlib-inline python3-matplotlib  # the shell the kernel runs
   jupyter-core python3-jupyter-client python3-nbclient python3-nbconvert  # clients, notebooks
+  jupyter-nbconvert             # the `jupyter nbconvert` command (tests/kernel/test_nbconvert_cli.py)
   jupyter-client python3-comm   # `jupyter kernelspec list`; the comm API widget libraries call
   python3-pytest python3-jupyter-kernel-test python3-psutil      # tests
   python3-ipykernel python3-numba  # the peers the benchmarks compare against
