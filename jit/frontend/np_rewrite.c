@@ -184,6 +184,17 @@ void kj_rw_bind(const kj_node *n, const char *const *params, kj_rw_args *a) {
     }
 }
 
+bool kj_rw_args_of(kj_rewrite *r, const kj_node *n, const char *const *params, int required, kj_rw_args *a,
+                   const char *hint, const char *fmt, const char *name) {
+    kj_rw_bind(n, params, a);
+    bool given = !a->unknown && !a->too_many;
+    for (int i = 0; given && i < required; i++)
+        given = a->arg[i] != NULL;
+    if (!given)
+        kj_rw_refuse(r, hint, fmt, name);
+    return given;
+}
+
 bool kj_rw_plain(const kj_node *k) { return k->kind == KJ_E_LOCAL || k->kind == KJ_E_CONST; }
 
 kj_node *kj_rw_refuse(kj_rewrite *r, const char *hint, const char *fmt, const char *name) {

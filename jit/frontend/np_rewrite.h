@@ -48,6 +48,11 @@ typedef struct {
     bool too_many;
 } kj_rw_args;
 void kj_rw_bind(const kj_node *n, const char *const *params, kj_rw_args *a);
+/* kj_rw_bind, and false after refusing the call (hint, and fmt with one %s
+ * for name) where one of the first `required` parameters is missing, a
+ * keyword is one no parameter has, or there are too many. */
+bool kj_rw_args_of(kj_rewrite *r, const kj_node *n, const char *const *params, int required, kj_rw_args *a,
+                   const char *hint, const char *fmt, const char *name);
 
 /* Whether k can be read twice in a rewrite without being computed twice:
  * a name or a constant. */

@@ -77,9 +77,8 @@ static kj_node *expand_dims(kj_rewrite *r, kj_node *n, const char *m) {
 static kj_node *asfortranarray(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"a", "dtype", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[0] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes an array and dtype= here", m);
+    if (!kj_rw_args_of(r, n, params, 1, &a, NULL, "np.%s takes an array and dtype= here", m))
+        return NULL;
     kj_node *c = kj_rw_call(r, "np.ascontiguousarray", 1, kj_rw_named(r, KJ_E_ATTR, "T", a.arg[0]), NULL, NULL);
     if (c && a.arg[1])
         kj_rw_keyword(r, c, "dtype", a.arg[1]);
@@ -95,7 +94,7 @@ static kj_node *take(kj_rewrite *r, kj_node *n, const char *m) {
             *axis_arg = a.arg[r->method ? 1 : 2];
     bool flat = !axis_arg || (axis_arg->kind == KJ_E_CONST && axis_arg->type && axis_arg->type->kind == KJ_T_NONE);
     int64_t axis = 0;
-    if (!indices || a.unknown || a.too_many || (!flat && (!kj_const_int(axis_arg, 0, &axis) || axis != 0)))
+    if (!arr || !indices || a.unknown || a.too_many || (!flat && (!kj_const_int(axis_arg, 0, &axis) || axis != 0)))
         return kj_rw_refuse(r, "Along another axis, index it yourself: a[:, idx] (a copy), a[:, i] for one index i.",
                             "np.%s takes an array, indices and axis=None or 0 here", m);
     return kj_rw_index(r, flat ? kj_rw_ravel(r, arr) : arr, indices);

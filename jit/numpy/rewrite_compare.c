@@ -21,9 +21,8 @@ static kj_node *or_both_nan(kj_rewrite *r, kj_node *equal, kj_node *x, kj_node *
 static kj_node *isclose(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"a", "b", "rtol", "atol", "equal_nan", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[1] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes a, b, rtol, atol and equal_nan here", m);
+    if (!kj_rw_args_of(r, n, params, 2, &a, NULL, "np.%s takes a, b, rtol, atol and equal_nan here", m))
+        return NULL;
     kj_node *x = a.arg[0], *y = a.arg[1];
     if (!kj_rw_plain(x) || !kj_rw_plain(y))
         return kj_rw_refuse(r, "Assign them to names first: x = ...; np.isclose(x, y).",
@@ -44,9 +43,8 @@ static kj_node *isclose(kj_rewrite *r, kj_node *n, const char *m) {
 static kj_node *array_equal(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"a1", "a2", "equal_nan", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[1] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes two arrays and equal_nan here", m);
+    if (!kj_rw_args_of(r, n, params, 2, &a, NULL, "np.%s takes two arrays and equal_nan here", m))
+        return NULL;
     kj_node *x = a.arg[0], *y = a.arg[1];
     if (!kj_rw_plain(x) || !kj_rw_plain(y))
         return kj_rw_refuse(r, "Assign them to names first: x = ...; np.array_equal(x, y).",

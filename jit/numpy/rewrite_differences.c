@@ -31,10 +31,8 @@ static kj_node *diff(kj_rewrite *r, kj_node *n, const char *m) {
 static kj_node *ediff1d(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"ary", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[0] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, "Join the ends yourself: np.concatenate((begin, np.ediff1d(x), end)).",
-                            "np.%s takes only the array here", m);
+    if (!kj_rw_args_of(r, n, params, 1, &a, "Join the ends yourself: np.concatenate((begin, np.ediff1d(x), end)).", "np.%s takes only the array here", m))
+        return NULL;
     if (!kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first: x = ...; np.ediff1d(x).",
                             "np.%s takes a name or a constant in compiled code", m);

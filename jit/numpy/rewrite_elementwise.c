@@ -20,9 +20,8 @@
 static kj_node *one_operand(kj_rewrite *r, kj_node *n, const char *m, bool twice) {
     static const char *const params[] = {"x", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[0] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes one operand here (no out=)", m);
+    if (!kj_rw_args_of(r, n, params, 1, &a, NULL, "np.%s takes one operand here (no out=)", m))
+        return NULL;
     if (twice && !kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first, then pass the name.",
                             "np.%s takes a name or a constant in compiled code", m);
@@ -52,9 +51,8 @@ static kj_node *logaddexp_of(kj_rewrite *r, kj_node *x, kj_node *y, bool base2) 
 static kj_node *two_operands(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"x1", "x2", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[1] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes two operands here", m);
+    if (!kj_rw_args_of(r, n, params, 2, &a, NULL, "np.%s takes two operands here", m))
+        return NULL;
     if (!kj_rw_plain(a.arg[0]) || !kj_rw_plain(a.arg[1]))
         return kj_rw_refuse(r, "Assign them to names first: x = ...; np.logaddexp(x, y).",
                             "np.%s takes names or constants in compiled code", m);

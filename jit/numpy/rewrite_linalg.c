@@ -15,9 +15,8 @@
 static kj_node *outer(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"a", "b", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[1] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes two arrays here", m);
+    if (!kj_rw_args_of(r, n, params, 2, &a, NULL, "np.%s takes two arrays here", m))
+        return NULL;
     return kj_rw_binop(r, KJ_OP_MUL, kj_rw_column_or_row(r, kj_rw_ravel(r, a.arg[0]), true),
                        kj_rw_column_or_row(r, kj_rw_ravel(r, a.arg[1]), false));
 }
@@ -26,9 +25,8 @@ static kj_node *outer(kj_rewrite *r, kj_node *n, const char *m) {
 static kj_node *inner(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"a", "b", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[1] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes two arrays", m);
+    if (!kj_rw_args_of(r, n, params, 2, &a, NULL, "np.%s takes two arrays", m))
+        return NULL;
     if (m[0] == 'i')
         return kj_rw_call(r, "np.dot", 2, a.arg[0], kj_rw_named(r, KJ_E_ATTR, "T", a.arg[1]), NULL);
     return kj_rw_call(r, "np.dot", 2, kj_rw_ravel(r, kj_rw_call(r, "np.conj", 1, a.arg[0], NULL, NULL)),
@@ -38,10 +36,8 @@ static kj_node *inner(kj_rewrite *r, kj_node *n, const char *m) {
 static kj_node *trace(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"a", "offset", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[0] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, "Sum a diagonal of a 2-d array: np.sum(a.diagonal(k)).",
-                            "np.%s takes a 2-d array and offset here", m);
+    if (!kj_rw_args_of(r, n, params, 1, &a, "Sum a diagonal of a 2-d array: np.sum(a.diagonal(k)).", "np.%s takes a 2-d array and offset here", m))
+        return NULL;
     return kj_rw_call(r, "np.sum", 1, kj_rw_call(r, "np.diagonal", a.arg[1] ? 2 : 1, a.arg[0], a.arg[1], NULL), NULL, NULL);
 }
 

@@ -13,9 +13,8 @@
 static kj_node *logspace(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"start", "stop", "num", "endpoint", "base", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[1] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes start, stop, num, endpoint and base here", m);
+    if (!kj_rw_args_of(r, n, params, 2, &a, NULL, "np.%s takes start, stop, num, endpoint and base here", m))
+        return NULL;
     kj_node *grid = kj_rw_call(r, "np.linspace", a.arg[2] ? 3 : 2, a.arg[0], a.arg[1], a.arg[2]);
     if (a.arg[3])
         kj_rw_keyword(r, grid, "endpoint", a.arg[3]);
@@ -63,9 +62,8 @@ static kj_node *window_of(kj_rewrite *r, const char *m, kj_node *M) {
 static kj_node *window(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"M", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[0] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes the number of points M", m);
+    if (!kj_rw_args_of(r, n, params, 1, &a, NULL, "np.%s takes the number of points M", m))
+        return NULL;
     if (!kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first, then pass the name.",
                             "np.%s takes M as a name or a constant in compiled code", m);

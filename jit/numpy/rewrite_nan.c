@@ -12,10 +12,8 @@
 static kj_node *nan_skipping(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"a", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[0] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, "Reduce along an axis with np.where(np.isnan(a), 0, a).sum(axis) and the like.",
-                            "np.%s takes only the array here", m);
+    if (!kj_rw_args_of(r, n, params, 1, &a, "Reduce along an axis with np.where(np.isnan(a), 0, a).sum(axis) and the like.", "np.%s takes only the array here", m))
+        return NULL;
     if (!kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first: x = ...; np.nanmean(x).",
                             "np.%s takes a name or a constant in compiled code", m);

@@ -8,9 +8,8 @@
 static kj_node *count_nonzero(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"a", "axis", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[0] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes an array and axis= here", m);
+    if (!kj_rw_args_of(r, n, params, 1, &a, NULL, "np.%s takes an array and axis= here", m))
+        return NULL;
     kj_node *nonzero = kj_rw_compare(r, KJ_OP_NE, a.arg[0], kj_rw_int(r, 0));
     return kj_rw_call(r, "np.sum", a.arg[1] ? 2 : 1, nonzero, a.arg[1], NULL);
 }

@@ -13,9 +13,8 @@
 static kj_node *extract(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"condition", "arr", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[1] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes a condition and an array", m);
+    if (!kj_rw_args_of(r, n, params, 2, &a, NULL, "np.%s takes a condition and an array", m))
+        return NULL;
     return kj_rw_index(r, kj_rw_ravel(r, a.arg[1]), kj_rw_compare(r, KJ_OP_NE, kj_rw_ravel(r, a.arg[0]), kj_rw_int(r, 0)));
 }
 
@@ -38,9 +37,8 @@ static kj_node *first_choice(kj_rewrite *r, kj_node *n, const char *m) {
 static kj_node *triangle_indices(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"n", "k", "m", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[0] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes n, k and m", m);
+    if (!kj_rw_args_of(r, n, params, 1, &a, NULL, "np.%s takes n, k and m", m))
+        return NULL;
     if (!a.arg[2] && !kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first: n = ...; np.tril_indices(n).",
                             "np.%s takes n as a name or a constant in compiled code", m);
@@ -56,9 +54,8 @@ static kj_node *triangle_indices(kj_rewrite *r, kj_node *n, const char *m) {
 static kj_node *set_operation(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"ar1", "ar2", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[1] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, NULL, "np.%s takes two arrays here", m);
+    if (!kj_rw_args_of(r, n, params, 2, &a, NULL, "np.%s takes two arrays here", m))
+        return NULL;
     kj_node *x = a.arg[0], *y = a.arg[1];
     if (m[0] == 'u')
         return kj_rw_call(r, "np.unique", 1, kj_rw_call(r, "np.concatenate", 1, kj_rw_tuple2(r, kj_rw_ravel(r, x), kj_rw_ravel(r, y)), NULL, NULL),

@@ -755,3 +755,20 @@ def test_unravel_index_takes_one_index_in_c_order():
     with pytest.raises(kiln.TypingError, match="np.unravel_index takes an index and a shape here") as e:
         unravel_fortran(1)
     assert "for Fortran order unravel i in the reversed shape" in str(e.value)
+
+
+# A rewritten NumPy call whose first operand is left out, a later one given by keyword: refused
+# with the function's name (it crashed the compiler when the rewrite read the missing operand).
+@pytest.mark.parametrize("name, call", [
+    ("np.outer", lambda x: np.outer(b=x)),
+    ("np.isclose", lambda x: np.isclose(b=x)),
+    ("np.array_equal", lambda x: np.array_equal(a2=x)),
+    ("np.inner", lambda x: np.inner(b=x)),
+    ("np.union1d", lambda x: np.union1d(ar2=x)),
+    ("np.extract", lambda x: np.extract(arr=x)),
+    ("np.logspace", lambda x: np.logspace(stop=x[0])),
+    ("np.take", lambda x: np.take(indices=x)),
+])
+def test_a_rewritten_call_missing_its_first_operand_is_refused(name, call):
+    with pytest.raises(kiln.TypingError, match=name + " takes"):
+        kiln.njit(call)(np.arange(3.0))
