@@ -429,9 +429,9 @@ static PyObject *options_get(PyObject *self, void *closure) {
     for (size_t i = 0; ok && i < N_OPTION_FLAGS; i++)
         ok = PyDict_SetItemString(o, option_flags[i].name, *(const bool *)((const char *)st + option_flags[i].at) ? Py_True
                                                                                                              : Py_False) == 0;
-    if (!ok)
-        Py_CLEAR(o);
-    return o;
+    PyObject *view = ok ? PyDictProxy_New(o) : NULL;   /* read-only: a change goes through the setter */
+    Py_XDECREF(o);
+    return view;
 }
 
 /* Sets the options a dict names (a new function's: all of them); an
@@ -448,9 +448,14 @@ static int options_set(PyObject *self, PyObject *v, void *closure) {
     while (PyDict_Next(v, &pos, &key, &value)) {
         const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
         if (k && !strcmp(k, "fastmath_flags")) {
-            st.opts.fastmath = (unsigned)PyLong_AsUnsignedLong(value);
+            unsigned long flags = PyLong_AsUnsignedLong(value);
             if (PyErr_Occurred())
                 return -1;
+            if (flags > 127) {
+                PyErr_SetString(PyExc_ValueError, "fastmath_flags holds LLVM's fast-math flags, 0 to 127");
+                return -1;
+            }
+            st.opts.fastmath = (unsigned)flags;
             continue;
         }
         size_t i = 0;
@@ -537,7 +542,7 @@ static PyMemberDef dispatcher_members[] = {
 
 static PyGetSetDef dispatcher_getset[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
-    {"_kiln_options", options_get, options_set, "the compile options (kiln.jit's keywords), kept in C", NULL},
+    {"_kiln_options", options_get, options_set, "the compile options (kiln.jit's keywords), kept in C: a read-only view", NULL},
     {"_kiln_locked_sigs", locked_get, locked_set, "the declared signatures, or None", NULL},
     {"_kiln_compiled", compiled_get, NULL, "the specializations compiled, oldest first", NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -40,7 +40,9 @@ static int locked_signature(PyObject *dispatcher, int nargs, const kj_type *cons
     PyObject *locked = st ? st->locked : NULL;
     if (!locked || PyList_GET_SIZE(locked) == 0)
         return 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(locked); i++) {
+    Py_INCREF(locked);   /* kept should reading a spec run Python code that declares others */
+    int found = -1;
+    for (Py_ssize_t i = 0; found < 0 && !PyErr_Occurred() && i < PyList_GET_SIZE(locked); i++) {
         PyObject *sig = PyList_GET_ITEM(locked, i);   /* (argspecs, retspec or None), checked when set */
         PyObject *specs = PyTuple_GET_ITEM(sig, 0), *ret = PyTuple_GET_ITEM(sig, 1);
         if (PyTuple_GET_SIZE(specs) != nargs)
@@ -54,10 +56,11 @@ static int locked_signature(PyObject *dispatcher, int nargs, const kj_type *cons
         }
         if (ok) {
             *ret_out = ret == Py_None ? NULL : kj_type_from_spec(ret);
-            return PyErr_Occurred() ? kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "signature") : 1;
+            found = 1;
         }
     }
-    return PyErr_Occurred() ? kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "signature") : -1;
+    Py_DECREF(locked);
+    return PyErr_Occurred() ? kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "signature") : found;
 }
 
 static int symbol_counter;

@@ -5,7 +5,7 @@ and runs the machine code compiled for them. Only a miss comes here
 (_specialize), to pick a declared signature or compile a new one. The
 methods below are installed into the C type, so a call never goes through a
 Python subclass. Its options, declared signatures and specializations are
-kept in C too, and read and set here as _kiln_options (a dict),
+kept in C too, and read and set here as _kiln_options (a dict; read, a view),
 _kiln_locked_sigs and _kiln_compiled."""
 import functools
 import inspect

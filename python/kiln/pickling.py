@@ -130,7 +130,7 @@ def _dispatcher_by_value(d):
     if identity is None:
         identity = d._kiln_identity = uuid.uuid4().hex
         _rebuilt[identity] = d   # unpickled here, it is itself
-    return _rebuild, (identity, d.py_func, *_source(d.py_func), d._kiln_options, d._kiln_locked_sigs)
+    return _rebuild, (identity, d.py_func, *_source(d.py_func), dict(d._kiln_options), d._kiln_locked_sigs)
 
 
 def _made_by_value(obj, recipe):

@@ -171,6 +171,8 @@ def test_the_options_are_the_dispatchers_and_inner_functions_take_them():
     with pytest.raises(KeyError, match="not one of kiln.jit's options"):
         f._kiln_options = {"boundscheck": False, "bogus": True}
     assert f._kiln_options == opts   # refused whole: nothing of it was set
+    with pytest.raises(TypeError):
+        f._kiln_options["boundscheck"] = False   # a view: options change only as a whole
     assert f(1) == 2
     a = np.arange(3.0)
     assert read_through_an_inner_function(a, -1) == 2.0

@@ -153,6 +153,10 @@ class CUDAKernel:
             for argspecs, _ in locked:
                 self._compile(argspecs)
 
+    @property
+    def _kiln_options(self):   # as a kiln function's (cache keys, the annotate view read it)
+        return self._state._kiln_options
+
     def __repr__(self):
         return f"<kiln.cuda.jit kernel {self.__qualname__}>"
 
