@@ -300,21 +300,28 @@ static PyObject *dispatcher_vectorcall(PyObject *self, PyObject *const *args, si
     kj_spec *s = typed ? lookup(d, key, (int)n) : NULL;
     if (s)   /* scalar_call is set once s is laid out, so call_spec's check can be skipped */
         return s->scalar_call ? call_scalars(s, args, n) : call_spec(s, d->py_func, args, n);
-    /* a miss: the Python side picks or compiles the specialization */
-    PyObject *tuple = PyTuple_New(n);
-    if (!tuple)
-        return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_INCREF(args[i]);
-        PyTuple_SET_ITEM(tuple, i, args[i]);
+    /* a miss: the Python side picks or compiles the specialization, given
+     * the arguments and, where each has one, their types (as typeof_spec
+     * gives them) */
+    PyObject *tuple = PyTuple_New(n), *specs = typed ? PyTuple_New(n) : Py_NewRef(Py_None);
+    for (Py_ssize_t i = 0; tuple && i < n; i++)
+        PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+    for (Py_ssize_t i = 0; typed && specs && i < n; i++) {
+        PyObject *t = kj_type_to_spec(key[i]);
+        if (!t)
+            Py_CLEAR(specs);
+        else
+            PyTuple_SET_ITEM(specs, i, t);
     }
     static PyObject *name;   /* interned for the process */
-    if (!name && !(name = PyUnicode_InternFromString("_specialize"))) {
-        Py_DECREF(tuple);
+    if (!tuple || !specs || (!name && !(name = PyUnicode_InternFromString("_specialize")))) {
+        Py_XDECREF(tuple);
+        Py_XDECREF(specs);
         return NULL;
     }
-    PyObject *spec = PyObject_CallMethodOneArg(self, name, tuple);
+    PyObject *spec = PyObject_CallMethodObjArgs(self, name, tuple, specs, NULL);
     Py_DECREF(tuple);
+    Py_DECREF(specs);
     if (!spec)
         return NULL;
     if (!PyObject_TypeCheck(spec, &kj_spec_type) || ((kj_spec *)spec)->nargs != n) {

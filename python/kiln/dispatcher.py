@@ -92,8 +92,9 @@ def _unsupported_params(py_func):
     return code.co_kwonlyargcount > 0 or code.co_flags & inspect.CO_VARKEYWORDS
 
 
-def _specialize(self, args):
-    """The specialization for these arguments, compiling one if needed."""
+def _specialize(self, args, arg_specs=None):
+    """The specialization for these arguments, compiling one if needed.
+    arg_specs: their types, where the C dispatcher typed every one."""
     specs = []
     names = _arg_names(self.py_func)
     if _unsupported_params(self.py_func):
@@ -110,8 +111,8 @@ def _specialize(self, args):
     elif len(args) != len(names):
         raise TypeError(f"{self.py_func.__qualname__}() takes {len(names)} positional argument(s) "
                         f"but {len(args)} were given")
-    for name, value in zip(names, args):
-        spec = _kiln.typeof_spec(value)
+    for i, (name, value) in enumerate(zip(names, args)):
+        spec = arg_specs[i] if arg_specs is not None else _kiln.typeof_spec(value)
         if spec is None:
             what, hint = _unpassable(value, name)
             raise TypeError(f"{self.py_func.__qualname__}(): argument '{name}' is {what}, "
