@@ -343,7 +343,7 @@ def _host_call_refused(name, why):
     """What a call from Python does for a declared device function that only
     compiles for the GPU (the dispatcher's _specialize, per instance): says so,
     instead of finding no host specialization."""
-    def refuse(args):
+    def refuse(args, arg_specs=None):
         raise TypeError(f"{name} is a device function that only compiles for the GPU, so Python cannot call "
                         f"it; call it from a kernel. Compiling it for the host said: {why}")
     return refuse
