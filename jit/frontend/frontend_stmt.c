@@ -575,9 +575,8 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
         kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "closure");
         return NULL;
     }
-    PyObject *src = NULL, *mod = NULL, *body = NULL, *fdef = NULL, *args = NULL;
-    if (kj_load_source(f, code) < 0 ||
-        !(src = kj_source_block(f, c.is_lambda, &c.line_offset, &c.col_offset))) {
+    PyObject *fdef = NULL, *args = NULL;
+    if (kj_load_source(f, code) < 0 || f->first_line < 1 || f->first_line > PyList_GET_SIZE(f->source_lines)) {
         PyErr_Clear();
         kj_fail(e, KJ_ERR_TYPING, 0, 0,
                 "Define the function in a file or notebook cell, not with exec().",
@@ -585,24 +584,19 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
         goto fail;
     }
     *partial = f;
-    mod = Py_CompileStringExFlags(PyUnicode_AsUTF8(src), f->filename, Py_file_input,
-                                  &(PyCompilerFlags){.cf_flags = PyCF_ONLY_AST,
-                                                     /* 0 would mean Python 3.0: no f-strings */
-                                                     .cf_feature_version = PY_MINOR_VERSION}, -1);
-    if (mod && c.is_lambda)
-        fdef = kj_find_lambda(mod);
-    else if (mod && (body = PyObject_GetAttrString(mod, "body")) && PyList_GET_SIZE(body) > 0)
-        fdef = PyList_GetItem(body, 0);
-    if (!fdef || !(kj_fe_is(fdef, "FunctionDef") || kj_fe_is(fdef, "Lambda"))) {
-        PyErr_Clear();
-        kj_fail(e, KJ_ERR_TYPING, f->first_line, 0, NULL, "cannot parse the source of %s",
-                f->qualname);
+    if (kj_source_def(f, c.is_lambda, &c.line_offset, &c.col_offset, &fdef) < 0) {
+        kj_fail(e, KJ_ERR_TYPING, f->first_line, 0, NULL, "cannot parse the source of %s", f->qualname);
         goto fail;
     }
-    if (kj_fe_is(fdef, "FunctionDef") && !same_name(fdef, code)) {   /* the file was edited since the import */
+    if (!fdef || (kj_fe_is(fdef, "FunctionDef") && !same_name(fdef, code))) {   /* the file was edited since the import */
         kj_fail(e, KJ_ERR_TYPING, f->first_line, 0, "Reload the module (importlib.reload) or run the cell again.",
-                "the source of %s changed since it was defined: line %d of %s holds another function now",
-                f->qualname, f->first_line, f->filename);
+                "the source of %s changed since it was defined: line %d of %s holds %s now",
+                f->qualname, f->first_line, f->filename, fdef ? "another function" : "no function");
+        goto fail;
+    }
+    if (!kj_fe_is(fdef, "FunctionDef") && !kj_fe_is(fdef, "Lambda")) {
+        kj_fail(e, KJ_ERR_UNSUPPORTED, f->first_line, 0, "Define it with a plain def.",
+                "%s is an async def, which Kiln does not compile", f->qualname);
         goto fail;
     }
     if (kj_fe_is(fdef, "FunctionDef") && kj_fe_inline_generators(&c, fdef) < 0)
@@ -673,9 +667,7 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
         Py_DECREF(stmts_list);
     }
     Py_XDECREF(args);
-    Py_XDECREF(body);
-    Py_DECREF(mod);
-    Py_DECREF(src);
+    Py_DECREF(fdef);
     Py_XDECREF(c.closure);
     Py_XDECREF(c.inner);
     *partial = NULL;
@@ -686,9 +678,7 @@ fail:
     Py_XDECREF(c.closure);
     Py_XDECREF(c.inner);
     Py_XDECREF(args);
-    Py_XDECREF(body);
-    Py_XDECREF(mod);
-    Py_XDECREF(src);
+    Py_XDECREF(fdef);
     if (!*partial)
         kj_function_free(f);
     return NULL;

@@ -12,13 +12,12 @@
  * Returns 0, or -1 (with a Python exception set, or none found). */
 int kj_load_source(kj_function *f, PyObject *code);
 
-/* The function's block of lines (from its first decorator to its last
- * indented line; one line for a lambda), dedented, as one string; sets the
- * offsets that map the parser's positions back to the file. NULL if absent. */
-PyObject *kj_source_block(kj_function *f, bool is_lambda, int *line_offset, int *col_offset);
-
-/* The first Lambda node in a parsed module (borrowed from it), or NULL. */
-PyObject *kj_find_lambda(PyObject *mod);
+/* The function's definition, a FunctionDef (or for a lambda the first
+ * Lambda of its line), from its whole file or cell as CPython parses it: in
+ * *def (a new reference), or NULL where none starts at its first line (the
+ * text was edited since). Sets the offsets that map the parser's positions
+ * to the file's. -1 (no exception) where the text cannot be parsed. */
+int kj_source_def(kj_function *f, bool is_lambda, int *line_offset, int *col_offset, PyObject **def);
 
 /* {name: value} of the function's free variables, or NULL when it has
  * none. Returns 0, or -1 with a Python exception set. */

@@ -1,0 +1,104 @@
+"""A function's text, however it is laid out, is found as CPython found it
+(jit/frontend/source.c parses the whole file and takes the definition at
+the function's first line): Black's signatures whose `):` stands at the
+def's indentation, strings and continuation lines at column 0, comments and
+blank lines between decorators, decorators over several lines, tabs,
+backslash continuations, and a def nested in a class or a function."""
+import numpy as np
+
+import kiln
+
+
+@kiln.njit
+def black_style(
+    values,
+    scale,
+):
+    total = 0.0
+    for v in values:
+        total += v * scale
+    return total
+
+
+@kiln.njit
+def column_zero_text(n):
+    message = """first
+second"""
+    s = (1 +
+2 + n)
+    return s + len(message)
+
+
+@kiln.njit
+
+# a comment between the decorator and the def
+
+def after_a_comment(x):
+    return x + 1
+
+
+@kiln.jit(
+    nopython=True,
+    fastmath=False,
+)
+def decorator_over_lines(x):
+    return x * 2
+
+
+@kiln.njit
+def tabs(x):
+	y = x + 1
+	if y > 2:
+		y = y * 10
+	return y
+
+
+@kiln.njit
+def backslashes(a, b):
+    s = a + \
+        b
+    return s \
+        * 2
+
+
+class Holder:
+    @staticmethod
+    @kiln.njit
+    def method_like(x):
+        return x - 1
+
+
+def make_inner():
+    @kiln.njit
+    def inner(x):
+        return x * x
+    return inner
+
+
+def test_black_style_signature():
+    assert black_style(np.arange(4.0), 2.0) == 12.0
+
+
+def test_strings_and_continuations_at_column_zero():
+    assert column_zero_text(4) == 7 + len("first\nsecond")
+
+
+def test_a_comment_between_decorator_and_def():
+    assert after_a_comment(1) == 2
+
+
+def test_a_decorator_over_several_lines():
+    assert decorator_over_lines(4) == 8
+
+
+def test_tabs():
+    assert tabs(1) == 2 and tabs(5) == 60
+
+
+def test_backslash_continuations():
+    assert backslashes(2, 3) == 10
+
+
+def test_defs_in_a_class_and_in_a_function():
+    assert Holder.method_like(3) == 2
+    assert make_inner()(5) == 25
