@@ -15,7 +15,7 @@ import numpy as np
 
 import _kiln
 
-from . import pickling
+from . import pickling, sources
 from . import types as kt
 
 # LLVM's fast-math flags (llvm-c/Core.h LLVMFastMath*), by Numba's names.
@@ -270,6 +270,7 @@ def _make(py_func, sigs, options):
                             "over, for the types it gets there: give it no signature")
         from .generators import GeneratorFunction
         return GeneratorFunction(py_func, options)
+    sources.keep_if_shared(py_func)
     d = _kiln.Dispatcher(py_func)
     functools.update_wrapper(d, py_func)
     d._kiln_options = options

@@ -12,7 +12,7 @@ from IPython.core.magic import Magics, cell_magic, line_cell_magic, line_magic, 
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
-from kiln import sysinfo
+from kiln import sources, sysinfo
 from kiln.magics import annotate, cell_footer, compare_parse, compare_run, compare_view, introspect, jitcell, timeit_note
 
 # The CellWatch of the shell this extension was loaded into (one per process:
@@ -161,6 +161,19 @@ def load_ipython_extension(ip):
     _watch.listeners.append(jitcell.refresh_all)
     ip.events.register("pre_run_cell", _watch.pre_run_cell)
     ip.events.register("post_run_cell", _watch.post_run_cell)
+    # %%time parses its cell here, with no file name, then compiles it as
+    # '<timed exec>': the text goes to linecache under that name, where Kiln
+    # reads sources (kiln/sources.py)
+    parse = ip.compile.ast_parse
+
+    def ast_parse(source, filename="<unknown>", symbol="exec"):
+        tree = parse(source, filename, symbol)
+        if filename == "<unknown>":
+            sources.register_shared(source)
+        return tree
+
+    ast_parse.kiln_wraps = parse
+    ip.compile.ast_parse = ast_parse
 
 
 def unload_ipython_extension(ip):
@@ -169,5 +182,6 @@ def unload_ipython_extension(ip):
         return
     ip.events.unregister("pre_run_cell", _watch.pre_run_cell)
     ip.events.unregister("post_run_cell", _watch.post_run_cell)
+    ip.compile.ast_parse = ip.compile.ast_parse.kiln_wraps
     _watch.close()
     _watch = None

@@ -10,17 +10,17 @@ An object sent to a process again is the one it already has there, so that
 a worker running many tasks of a function compiles it once."""
 import collections
 import copyreg
-import hashlib
 import io
 import linecache
 import sys
-import types
 import uuid
 import weakref
 
 import numpy as np
 
 import _kiln
+
+from . import sources
 
 
 def _importable(obj, func):
@@ -141,20 +141,11 @@ def _made_by_value(obj, recipe):
                      recipe.kwargs)
 
 
-def _refiled(code, filename):
-    consts = tuple(_refiled(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
-    return code.replace(co_filename=filename, co_consts=consts)
-
-
 def _read_as_sent(py_func, filename, lines):
     """Where this process has another text at filename, or none, py_func
-    reads the text it was pickled with, under a name of its own."""
-    if lines is None or linecache.getlines(filename) == lines:
-        return
-    digest = hashlib.sha1("".join(lines).encode()).hexdigest()[:12]
-    name = f"<kiln: {filename} as pickled, {digest}>"
-    linecache.cache[name] = (sum(len(line) for line in lines), None, list(lines), name)
-    py_func.__code__ = _refiled(py_func.__code__, name)
+    reads the text it was pickled with."""
+    if lines is not None and linecache.getlines(filename) != lines:
+        sources.keep(py_func, lines, f"{filename} as pickled")
 
 
 def _rebuild(identity, py_func, filename, lines, options, locked):

@@ -1,0 +1,44 @@
+"""The text a kiln function is compiled from, kept where linecache would
+lose it. Kiln reads a function's source through linecache by its code
+object's file name; some names are shared by many texts (IPython's %%time
+compiles every cell as '<timed exec>'), and a pickled function may arrive
+where its file holds another text or none. Such a function is given a
+name of its own for the text it was made from."""
+import hashlib
+import linecache
+import types
+
+# The names IPython's %%time gives every cell it runs (IPython/core/magics/execution.py).
+SHARED_NAMES = ("<timed exec>", "<timed eval>")
+
+
+def _refiled(code, filename):
+    consts = tuple(_refiled(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
+def keep(py_func, lines, origin):
+    """py_func reads `lines` from now on, under a name made from origin (its
+    file's name) and the text."""
+    digest = hashlib.sha1("".join(lines).encode()).hexdigest()[:12]
+    name = f"<kiln: {origin}, {digest}>"
+    linecache.cache[name] = (sum(len(line) for line in lines), None, list(lines), name)
+    py_func.__code__ = _refiled(py_func.__code__, name)
+
+
+def keep_if_shared(py_func):
+    """A function of a %%time cell keeps that cell's text: the next cell
+    timed takes the shared name over."""
+    filename = py_func.__code__.co_filename
+    if filename in SHARED_NAMES:
+        lines = linecache.getlines(filename)
+        if lines:
+            keep(py_func, lines, filename)
+
+
+def register_shared(source):
+    """source is the text IPython's %%time is about to compile under its
+    shared names (kiln.ipython calls this as the cell is parsed)."""
+    lines = source.splitlines(True)
+    for name in SHARED_NAMES:
+        linecache.cache[name] = (len(source), None, lines, name)

@@ -1,0 +1,20 @@
+"""Kiln functions defined in a `%%time` cell (seed 000 times its Dask cell so) compile as
+in any other cell, on a call in that cell or in a later one, after other timed cells have
+taken over the name IPython compiles every timed cell under."""
+from conftest import of_type, run, stream_text
+
+
+def result(msgs):
+    return of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"]
+
+
+def test_functions_of_timed_cells_compile(kc):
+    reply, msgs = run(kc, "%%time\nimport kiln\n\n@kiln.njit\ndef tri(n):\n    s = 0\n"
+                          "    for i in range(n):\n        s += i\n    return s\n\ntri(100)")
+    assert reply["status"] == "ok", reply
+    assert result(msgs) == "4950" and "Wall time" in stream_text(msgs)
+    reply, msgs = run(kc, "%%time\n@kiln.njit\ndef sq(x):\n    return x * x\n\nsq(7)")
+    assert reply["status"] == "ok" and result(msgs) == "49"
+    reply, msgs = run(kc, "tri(10), tri(10.5 > 1)")   # tri's text is its own cell's, not the later one's
+    assert reply["status"] == "ok", reply
+    assert result(msgs) == "(45, 0)"
