@@ -578,8 +578,13 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
     PyObject *fdef = NULL, *args = NULL;
     if (kj_load_source(f, code) < 0 || f->first_line < 1 || f->first_line > PyList_GET_SIZE(f->source_lines)) {
         PyErr_Clear();
+        const char *where = f->filename ? f->filename : "";
         kj_fail(e, KJ_ERR_TYPING, 0, 0,
-                "Define the function in a file or notebook cell, not with exec().",
+                !strcmp(where, "<string>")  ? "Python keeps no text of code given to exec() or compile() as a string: "
+                                              "define the function in a file or a notebook cell."
+                : !strcmp(where, "<stdin>") ? "Python keeps no text of what is typed at its prompt or piped into it: "
+                                              "put the function in a file, or use IPython or a notebook, which keep it."
+                                            : "Define the function in a file or a notebook cell, where Python keeps its text.",
                 "cannot find the source of %s", f->qualname);
         goto fail;
     }

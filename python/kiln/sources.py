@@ -1,11 +1,14 @@
 """The text a kiln function is compiled from, kept where linecache would
 lose it. Kiln reads a function's source through linecache by its code
 object's file name; some names are shared by many texts (IPython's %%time
-compiles every cell as '<timed exec>'), and a pickled function may arrive
-where its file holds another text or none. Such a function is given a
-name of its own for the text it was made from."""
+compiles every cell as '<timed exec>', exec() and `python3 -c` all code as
+'<string>'), and a pickled function may arrive where its file holds another
+text or none. Such a function is given a name of its own for the text it
+was made from."""
+import ast
 import hashlib
 import linecache
+import sys
 import types
 
 # The names IPython's %%time gives every cell it runs (IPython/core/magics/execution.py).
@@ -26,14 +29,39 @@ def keep(py_func, lines, origin):
     py_func.__code__ = _refiled(py_func.__code__, name)
 
 
+def _command_line_text(py_func):
+    """The program of `python3 -c`, where py_func is defined in it (code
+    given to exec() as a string is '<string>' too, and its text is kept
+    nowhere)."""
+    argv = getattr(sys, "orig_argv", [])
+    if "-c" not in argv[:-1]:
+        return None
+    text = argv[argv.index("-c") + 1]
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == py_func.__name__:
+            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            if first == py_func.__code__.co_firstlineno:
+                return text.splitlines(True)
+    return None
+
+
 def keep_if_shared(py_func):
-    """A function of a %%time cell keeps that cell's text: the next cell
-    timed takes the shared name over."""
+    """A function of a %%time cell keeps that cell's text, which the next
+    cell timed takes the shared name over from; one of `python3 -c` keeps
+    the command line's."""
     filename = py_func.__code__.co_filename
     if filename in SHARED_NAMES:
         lines = linecache.getlines(filename)
         if lines:
             keep(py_func, lines, filename)
+    elif filename == "<string>" and not linecache.getlines(filename):
+        lines = _command_line_text(py_func)
+        if lines:
+            keep(py_func, lines, "python3 -c")
 
 
 def register_shared(source):

@@ -3,7 +3,14 @@
 the function's first line): Black's signatures whose `):` stands at the
 def's indentation, strings and continuation lines at column 0, comments and
 blank lines between decorators, decorators over several lines, tabs,
-backslash continuations, and a def nested in a class or a function."""
+backslash continuations, and a def nested in a class or a function; and
+wherever it was written: `python3 -c` compiles, and where Python keeps no
+text (exec() of a string, lines piped into python3) the error says so.
+(Cells of `%%time` are tests/kernel/test_timed_cells.py's.)"""
+import os
+import subprocess
+import sys
+
 import numpy as np
 
 import kiln
@@ -102,3 +109,39 @@ def test_backslash_continuations():
 def test_defs_in_a_class_and_in_a_function():
     assert Holder.method_like(3) == 2
     assert make_inner()(5) == 25
+
+
+def python3(args, stdin=None):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True, env=env, timeout=300)
+
+
+PROGRAM = """
+import kiln
+
+@kiln.njit
+def tri(n):
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+print(tri(100))
+"""
+
+
+def test_python3_dash_c_compiles():
+    done = python3(["-c", PROGRAM])
+    assert done.returncode == 0 and done.stdout == "4950\n", done.stderr
+
+
+def test_exec_of_a_string_says_python_kept_no_text():
+    exec_program = PROGRAM.replace("print(tri(100))", "") + "exec('@kiln.njit\\ndef g(x):\\n    return x\\n')\ng(1)\n"
+    done = python3(["-c", exec_program])
+    assert "4950" not in done.stdout and "cannot find the source of g" in done.stderr
+    assert "no text of code given to exec()" in done.stderr
+
+
+def test_lines_piped_into_python3_say_python_kept_no_text():
+    done = python3([], stdin=PROGRAM)
+    assert "cannot find the source of tri" in done.stderr and "typed at its prompt or piped" in done.stderr
