@@ -161,9 +161,9 @@ def load_ipython_extension(ip):
     _watch.listeners.append(jitcell.refresh_all)
     ip.events.register("pre_run_cell", _watch.pre_run_cell)
     ip.events.register("post_run_cell", _watch.post_run_cell)
-    # %%time parses its cell here, with no file name, then compiles it as
-    # '<timed exec>': the text goes to linecache under that name, where Kiln
-    # reads sources (kiln/sources.py)
+    # %%time and %%timeit parse their cell here, with no file name, then
+    # compile it as '<timed exec>' or '<magic-timeit>': the text goes to
+    # linecache under those names, where Kiln reads sources (kiln/sources.py)
     parse = ip.compile.ast_parse
 
     def ast_parse(source, filename="<unknown>", symbol="exec"):

@@ -1,7 +1,7 @@
 """The text a kiln function is compiled from, kept where linecache would
 lose it. Kiln reads a function's source through linecache by its code
 object's file name; some names are shared by many texts (IPython's %%time
-compiles every cell as '<timed exec>', exec() and `python3 -c` all code as
+compiles every cell as '<timed exec>', %%timeit as '<magic-timeit>', exec() and `python3 -c` all code as
 '<string>'), and a pickled function may arrive where its file holds another
 text or none. Such a function is given a name of its own for the text it
 was made from."""
@@ -11,8 +11,9 @@ import linecache
 import sys
 import types
 
-# The names IPython's %%time gives every cell it runs (IPython/core/magics/execution.py).
-SHARED_NAMES = ("<timed exec>", "<timed eval>")
+# The names IPython's %%time and %%timeit give every cell they run
+# (IPython/core/magics/execution.py).
+SHARED_NAMES = ("<timed exec>", "<timed eval>", "<magic-timeit>")
 
 
 def _refiled(code, filename):
@@ -50,8 +51,8 @@ def _command_line_text(py_func):
 
 
 def keep_if_shared(py_func):
-    """A function of a %%time cell keeps that cell's text, which the next
-    cell timed takes the shared name over from; one of `python3 -c` keeps
+    """A function of a %%time or %%timeit cell keeps that cell's text,
+    which the next cell timed takes the shared name over from; one of `python3 -c` keeps
     the command line's."""
     filename = py_func.__code__.co_filename
     if filename in SHARED_NAMES:
@@ -65,8 +66,9 @@ def keep_if_shared(py_func):
 
 
 def register_shared(source):
-    """source is the text IPython's %%time is about to compile under its
-    shared names (kiln.ipython calls this as the cell is parsed)."""
+    """source is the text IPython's %%time or %%timeit is about to compile
+    under its shared names (kiln.ipython calls this as the cell is
+    parsed)."""
     lines = source.splitlines(True)
     for name in SHARED_NAMES:
         linecache.cache[name] = (len(source), None, lines, name)
