@@ -64,22 +64,21 @@ static PyObject *source_block(kj_function *f, bool is_lambda, int *line_offset, 
     return joined;
 }
 
-/* The first lambda in a parsed line (borrowed from mod's tree, or NULL). */
-static PyObject *find_lambda(PyObject *mod) {
+/* ast.walk(tree): an iterator over its nodes, or NULL. */
+static PyObject *walk_nodes(PyObject *tree) {
     static PyObject *walk;   /* ast.walk, owned for the process */
     if (!walk) {
         PyObject *ast = PyImport_ImportModule("ast");
         walk = ast ? PyObject_GetAttrString(ast, "walk") : NULL;
         Py_XDECREF(ast);
-        if (!walk)
-            return NULL;
     }
-    PyObject *it = PyObject_CallOneArg(walk, mod), *found = NULL, *node;
-    if (!it)
-        return NULL;
-    PyObject *iter = PyObject_GetIter(it);
-    Py_DECREF(it);
-    while (iter && (node = PyIter_Next(iter))) {
+    return walk ? PyObject_CallOneArg(walk, tree) : NULL;
+}
+
+/* The first lambda in a parsed line (borrowed from mod's tree, or NULL). */
+static PyObject *find_lambda(PyObject *mod) {
+    PyObject *it = walk_nodes(mod), *found = NULL, *node;
+    while (it && (node = PyIter_Next(it))) {
         bool hit = is(node, "Lambda");
         Py_DECREF(node);   /* the tree (mod) keeps the node alive */
         if (hit) {
@@ -87,7 +86,7 @@ static PyObject *find_lambda(PyObject *mod) {
             break;
         }
     }
-    Py_XDECREF(iter);
+    Py_XDECREF(it);
     PyErr_Clear();
     return found;
 }
@@ -111,15 +110,7 @@ static long lineno(PyObject *node) {
  * first decorator's line, as co_firstlineno says) and {-line: the first
  * Lambda of that line}, as the tree is walked. */
 static PyObject *index_definitions(PyObject *mod) {
-    static PyObject *walk;   /* ast.walk, owned for the process */
-    if (!walk) {
-        PyObject *ast = PyImport_ImportModule("ast");
-        walk = ast ? PyObject_GetAttrString(ast, "walk") : NULL;
-        Py_XDECREF(ast);
-        if (!walk)
-            return NULL;
-    }
-    PyObject *index = PyDict_New(), *it = index ? PyObject_CallOneArg(walk, mod) : NULL, *node;
+    PyObject *index = PyDict_New(), *it = index ? walk_nodes(mod) : NULL, *node;
     bool ok = it != NULL;
     while (ok && (node = PyIter_Next(it))) {
         long line = -1;
