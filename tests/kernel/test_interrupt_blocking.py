@@ -2,7 +2,6 @@
 child's exit), and in compiled code after Python code has replaced the SIGINT handler (asyncio.run
 does, and restores Python's default after). Each cell is interrupted after it says it is about to
 block; the reply must be KeyboardInterrupt, soon, and the kernel's variables must survive."""
-import os
 import signal
 import subprocess
 import time
@@ -11,7 +10,7 @@ import pytest
 from jupyter_client.blocking import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
-from conftest import BUILD, KERNEL_EXE, collect, of_type, run, shell_reply, stream_text
+from conftest import KERNEL_EXE, collect, needs_kiln, of_type, run, shell_reply, stream_text
 
 DEADLINE = 5  # seconds; the issue asks for one, the bound is loose for a busy machine
 
@@ -81,12 +80,7 @@ spin(0)  # compiled now, not while the test waits
 """
 
 
-HAVE_KILN = os.path.isdir(os.path.join(BUILD, "python")) and any(
-    n.startswith("_kiln") for n in os.listdir(os.path.join(BUILD, "python")))
-
-
-@pytest.mark.skipif(not HAVE_KILN,
-                    reason="a kernel-only build (tests/kernel/asan.sh): no kiln extension")
+@needs_kiln
 @pytest.mark.parametrize("before", [
     "import asyncio; asyncio.run(asyncio.sleep(0))",
     "import signal; signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))",

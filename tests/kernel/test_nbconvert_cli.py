@@ -5,7 +5,10 @@ import subprocess
 
 import nbformat
 
+from conftest import needs_kiln
 
+
+@needs_kiln
 def test_nbconvert_executes_a_notebook_through_the_kiln_kernel(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(

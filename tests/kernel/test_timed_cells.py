@@ -2,13 +2,14 @@
 `%%timeit` cell or a `%%capture` cell compile as in any other cell, on a call in that cell
 or in a later one, after other timed cells have taken over the name IPython compiles every
 timed cell under."""
-from conftest import of_type, run, stream_text
+from conftest import needs_kiln, of_type, run, stream_text
 
 
 def result(msgs):
     return of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"]
 
 
+@needs_kiln
 def test_functions_of_timed_cells_compile(kc):
     reply, msgs = run(kc, "%%time\nimport kiln\n\n@kiln.njit\ndef tri(n):\n    s = 0\n"
                           "    for i in range(n):\n        s += i\n    return s\n\ntri(100)")
@@ -21,6 +22,7 @@ def test_functions_of_timed_cells_compile(kc):
     assert result(msgs) == "(45, 0)"
 
 
+@needs_kiln
 def test_functions_of_timeit_and_capture_cells_compile(kc):
     reply, msgs = run(kc, "%%timeit -n 1 -r 1\nimport kiln\n\n@kiln.njit\ndef plus2(n):\n    return n + 2\n\nplus2(1)")
     assert reply["status"] == "ok", reply

@@ -4,9 +4,10 @@ import os
 import subprocess
 import sys
 
-from conftest import BUILD, KERNEL_EXE, ROOT, shell_reply, start_kernel
+from conftest import BUILD, KERNEL_EXE, ROOT, needs_kiln, shell_reply, start_kernel
 
 
+@needs_kiln
 def test_every_way_of_asking_gives_one_version():
     exe = subprocess.run([KERNEL_EXE, "--version"], capture_output=True, text=True, timeout=60)
     assert exe.returncode == 0 and exe.stdout.startswith("kiln-kernel "), exe
