@@ -77,10 +77,11 @@ bool kj_fe_place(PyObject *ast, PyObject *const *made, size_t n, PyObject *from)
  * local (inner.c). */
 PyObject *kj_fe_lambda_binding(PyObject *node, PyObject **lambda);
 
-/* Writes the body of each generator a for loop of fdef (c->f's
- * FunctionDef ast) runs into the loop's place (python/kiln/generators.py);
- * 0, or -1 with c->e filled. */
-int kj_fe_inline_generators(fe *c, PyObject *fdef);
+/* Replaces *fdef (c->f's FunctionDef ast, owned) by a copy with the body
+ * of each generator a for loop of it runs written into the loop's place
+ * (python/kiln/generators.py); the parse itself is shared with later
+ * compiles (source.h) and stays as it is. 0, or -1 with c->e filled. */
+int kj_fe_inline_generators(fe *c, PyObject **fdef);
 
 /* The IR of an expression, and of an assignment target (a local, an
  * element, or a tuple of those); NULL with c->e filled. */

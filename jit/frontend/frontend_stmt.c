@@ -604,7 +604,7 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
                 "%s is an async def, which Kiln does not compile", f->qualname);
         goto fail;
     }
-    if (kj_fe_is(fdef, "FunctionDef") && kj_fe_inline_generators(&c, fdef) < 0)
+    if (kj_fe_is(fdef, "FunctionDef") && kj_fe_inline_generators(&c, &fdef) < 0)
         goto fail;
     PyObject *arguments = kj_fe_get(&c, fdef, "args");
     if (!arguments)

@@ -39,7 +39,7 @@ static bool defines_a_generator(PyCodeObject *code) {
     return found;
 }
 
-int kj_fe_inline_generators(fe *c, PyObject *fdef) {
+int kj_fe_inline_generators(fe *c, PyObject **fdef) {
     static PyObject *module;   /* kiln.generators, imported on first need */
     if (!module) {
         /* a kiln generator exists only once kiln.generators is imported
@@ -55,10 +55,10 @@ int kj_fe_inline_generators(fe *c, PyObject *fdef) {
         if (!module && !(module = PyImport_ImportModule("kiln.generators")))
             return kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "generators");
     }
-    PyObject *r = PyObject_CallMethod(module, "inline", "OOOOO", fdef, c->f->py_func, c->globals,
+    PyObject *r = PyObject_CallMethod(module, "inline", "OOOOO", *fdef, c->f->py_func, c->globals,
                                       c->closure ? c->closure : Py_None, c->builtins);
     if (r) {
-        Py_DECREF(r);
+        Py_SETREF(*fdef, r);
         return 0;
     }
     PyObject *type, *value, *tb;

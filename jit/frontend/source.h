@@ -14,8 +14,9 @@ int kj_load_source(kj_function *f, PyObject *code);
 
 /* The function's definition, a FunctionDef (or for a lambda the first
  * Lambda of its line), from its whole file or cell as CPython parses it: in
- * *def (a new reference), or NULL where none starts at its first line (the
- * text was edited since). Sets the offsets that map the parser's positions
+ * *def (a new reference, to a tree later compiles read again: never
+ * changed), or NULL where none starts at its first line (the text was
+ * edited since). Sets the offsets that map the parser's positions
  * to the file's. -1 (no exception) where the text cannot be parsed. */
 int kj_source_def(kj_function *f, bool is_lambda, int *line_offset, int *col_offset, PyObject **def);
 

@@ -595,12 +595,15 @@ def _uses_generators(code, globals_, closure):
 
 
 def inline(fdef, py_func, globals_, closure, builtins):
-    """Rewrites the FunctionDef ast fdef of py_func in place so that each
-    for loop over a kiln generator (or a generator def of its own) runs
-    the generator's body. Raises Refused."""
+    """The FunctionDef ast fdef of py_func with each for loop over a kiln
+    generator (or a generator def of its own) running the generator's body:
+    fdef itself where it has none, else a rewritten copy (fdef is the front
+    end's parse of the file, which later compiles read again). Raises
+    Refused."""
     closure = closure or {}
     if not _uses_generators(py_func.__code__, globals_, closure):
-        return
+        return fdef
+    fdef = copy.deepcopy(fdef)
     inliner = _Inliner(fdef, globals_, closure, builtins)
     fdef.body = inliner.block(fdef.body)
     for n in ast.walk(ast.Module(fdef.body, [])):
@@ -617,6 +620,7 @@ def inline(fdef, py_func, globals_, closure, builtins):
                 raise Refused(node, f"the generator {name} is used other than by a for loop over it",
                               f"Loop over it: for v in {name}(...).")
         fdef.body = [s for s in fdef.body if not (isinstance(s, ast.FunctionDef) and s.name in inliner.inner)]
+    return fdef
 
 
 class GeneratorFunction:

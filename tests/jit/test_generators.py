@@ -252,3 +252,38 @@ def test_a_signature_on_a_generator_is_refused():
         @kiln.njit("int64(int64)")
         def countdown2(n):
             yield n
+
+
+@kiln.njit
+def _counting_up(n):
+    for i in range(n):
+        yield i
+
+
+@kiln.njit
+def _ones(n):
+    for _ in range(n):
+        yield 1
+
+
+_looped_over = _counting_up
+
+
+@kiln.njit
+def _sum_of_looped_over(n):
+    s = 0
+    for v in _looped_over(n):
+        s += v
+    return s
+
+
+def test_a_later_compile_inlines_the_generator_bound_then():
+    # each compile reads the function's text afresh: inlining one generator
+    # must not leave its body in the text the next compile reads
+    global _looped_over
+    assert _sum_of_looped_over(5) == 10
+    _looped_over = _ones
+    try:
+        assert _sum_of_looped_over(np.int32(5)) == 5   # a new signature: compiled with _ones
+    finally:
+        _looped_over = _counting_up
