@@ -18,11 +18,10 @@ static kj_node *count_nonzero(kj_rewrite *r, kj_node *n, const char *m) {
 static kj_node *ptp_or_average(kj_rewrite *r, kj_node *n, const char *m) {
     static const char *const params[] = {"a", "axis", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
     bool average = m[0] == 'a';
-    if (!a.arg[0] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, average ? "Weigh the values yourself: np.sum(w * a) / np.sum(w)." : NULL,
-                            "np.%s takes an array and axis here", m);
+    if (!kj_rw_args_of(r, n, params, 1, &a, average ? "Weigh the values yourself: np.sum(w * a) / np.sum(w)." : NULL,
+                       "np.%s takes an array and axis here", m))
+        return NULL;
     int nargs = a.arg[1] ? 2 : 1;
     if (average)
         return kj_rw_call(r, "np.mean", nargs, a.arg[0], a.arg[1], NULL);

@@ -144,9 +144,8 @@ static kj_node *clip_method(kj_rewrite *r, kj_node *n, const char *m) {
     (void)m;
     static const char *const params[] = {"min", "max", NULL};
     kj_rw_args a;
-    kj_rw_bind(n, params, &a);
-    if (!a.arg[0] || !a.arg[1] || a.unknown || a.too_many)
-        return kj_rw_refuse(r, "Give both bounds: a.clip(lo, hi).", "%s takes both bounds here", "a.clip");
+    if (!kj_rw_args_of(r, n, params, 2, &a, "Give both bounds: a.clip(lo, hi).", "%s takes both bounds here", "a.clip"))
+        return NULL;
     return kj_rw_call(r, "np.clip", 3, n->kids[0], a.arg[0], a.arg[1]);
 }
 

@@ -131,7 +131,7 @@ def _specialize(self, args, arg_specs=None):
                             f"({got}); compiled for {have}")
         specs, ret = list(declared[0][0]), declared[0][1]
         # compiled when declared, or on this first call where a pickle brought the declaration (pickling.py)
-        spec = self._kiln_specs.get(_signature_key(specs))
+        spec = next((s for s in self._kiln_compiled if s.argtypes == declared[0][0]), None)
         if spec is not None:
             return spec
     try:

@@ -98,7 +98,7 @@ def _by_value_pickle(obj):
         def reducer_override(self, o):
             if isinstance(o, _kiln.Dispatcher) and not _importable(o, o.py_func):
                 return _dispatcher_by_value(o)
-            recipe = _recipe_of(o) if isinstance(o, np.ufunc) or type(o).__reduce__ is reduce_made else None
+            recipe = _recipe_of(o)
             if recipe is not None and not _importable(o, recipe.py_func):
                 return _made_by_value(o, recipe)
             return super().reducer_override(o)

@@ -52,8 +52,8 @@ def _command_line_text(py_func):
 
 def keep_if_shared(py_func):
     """A function of a %%time or %%timeit cell keeps that cell's text,
-    which the next cell timed takes the shared name over from; one of `python3 -c` keeps
-    the command line's."""
+    which the next cell timed takes the shared name over from; one of
+    `python3 -c` keeps the command line's."""
     filename = py_func.__code__.co_filename
     if filename in SHARED_NAMES:
         lines = linecache.getlines(filename)

@@ -177,9 +177,8 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
     _check_target(target, "vectorize")
     _identity_code(identity)
     jit_options = _jit_options(options)
-    if callable(ftylist_or_function) and hasattr(ftylist_or_function, "__code__"):
-        return pickling.remember(DUFunc(ftylist_or_function, identity, target, jit_options), ftylist_or_function,
-                                 vectorize, ((),), dict(identity=identity, target=target, **options))
+    if callable(ftylist_or_function) and hasattr(ftylist_or_function, "__code__"):   # @vectorize with no signatures
+        return vectorize((), identity=identity, target=target, **options)(ftylist_or_function)
     sigs = ftylist_or_function
     if isinstance(sigs, (str, kt.Signature)):
         sigs = [sigs]
