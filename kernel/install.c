@@ -104,8 +104,8 @@ int kn_install_main(int argc, char **argv) {
     }
     static const char *logos[] = {"logo-32x32.png", "logo-64x64.png", "logo-svg.svg"};
     for (size_t i = 0; i < sizeof logos / sizeof logos[0]; i++) {
-        char from[PATH_MAX], to[PATH_MAX + 32];
-        snprintf(from, sizeof from, "%s/kernelspec/%s", KILN_SHARE_DIR, logos[i]);
+        char from[PATH_MAX + 32], to[PATH_MAX + 32];
+        snprintf(from, sizeof from, "%s/kernelspec/%s", kn_paths_get()->share, logos[i]);
         snprintf(to, sizeof to, "%s/%s", spec, logos[i]);
         if (!copy_file(from, to)) fprintf(stderr, "kiln-kernel install: no logo %s\n", from);
     }

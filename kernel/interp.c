@@ -225,8 +225,10 @@ static bool start_python(const char *argv0, const char *connection_file) {
         return false;
     }
     PyObject *path = PySys_GetObject("path"); /* borrowed */
-    const char *dirs[] = {KILN_KERNEL_PY_DIR, KILN_PYTHON_BUILD_DIR, KILN_PYTHON_SRC_DIR};
+    const kn_paths *where = kn_paths_get();
+    const char *dirs[] = {where->glue, where->tree_python[0], where->tree_python[1]};
     for (size_t i = 0; path && i < sizeof dirs / sizeof dirs[0]; i++) {
+        if (!dirs[i]) continue;
         PyObject *d = PyUnicode_FromString(dirs[i]);
         if (!d || PyList_Insert(path, 0, d) < 0) PyErr_Clear();
         Py_XDECREF(d);
@@ -388,8 +390,8 @@ int kn_interp_run_sysinfo(const char *argv0) {
     if (!mod) {
         if (PyErr_ExceptionMatches(PyExc_ImportError)) {
             PyErr_Print();
-            fprintf(stderr, "kiln-kernel --sysinfo: the kiln.sysinfo module is not available in "
-                            "this build (looked in %s)\n", KILN_PYTHON_SRC_DIR);
+            fprintf(stderr, "kiln-kernel --sysinfo: this Python cannot import the kiln package "
+                            "(scripts/setup.sh builds and installs it)\n");
             status = 2;
         } else {
             PyErr_Print();

@@ -17,6 +17,7 @@
 #define KILN_KERNEL_H
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -215,6 +216,15 @@ void kn_stop_children(int grace_ms);
 
 /* ---- shell.c: the main loop over the shell socket ---- */
 void kn_shell_loop(kn_kernel *k);
+
+/* ---- paths.c: the kernel's own files, in the source tree or installed ---- */
+typedef struct kn_paths {
+    char glue[PATH_MAX];           /* the shell glue: kiln_kernel_shell.py and its siblings */
+    char share[PATH_MAX];           /* kernelspec/ with the logos */
+    const char *tree_python[2];    /* put first on sys.path when run from the build (NULL installed) */
+    bool installed;
+} kn_paths;
+const kn_paths *kn_paths_get(void);
 
 /* ---- install.c: `kiln-kernel install` ---- */
 int kn_install_main(int argc, char **argv);

@@ -13,6 +13,8 @@ packages=(
   libssl-dev                    # OpenSSL: HMAC-SHA256 message signing
   llvm-19-dev                   # LLVM-C: ORC JIT, pass pipeline, X86 and NVPTX
   python3-dev python3-numpy     # CPython embedding / extension API, NumPy's C API
+  python3-pip python3-setuptools python3-wheel  # `pip install .`: the PEP 517 build (pyproject.toml) that installs `import kiln`
+  python3-venv                  # a venv with --system-site-packages gets kiln by `pip install .` too (tests/install)
   liblapack3                    # LAPACK: np.linalg in compiled code, the library NumPy's linalg uses
   python3-ipython python3-matplotlib-inline python3-matplotlib  # the shell the kernel runs
   jupyter-core python3-jupyter-client python3-nbclient python3-nbconvert  # clients, notebooks
@@ -44,6 +46,21 @@ npm install --prefix "$root/tests/browser" --no-audit --no-fund --loglevel=error
 cmake -S "$root" -B "$build" -DPython3_EXECUTABLE=/usr/bin/python3 ${KILN_CMAKE_FLAGS:-} >/dev/null
 cmake --build "$build" -j"$(nproc)"
 /usr/bin/python3 -m compileall -q "$root/python/kiln"   # byte-compiled, as an installed package is
+
+# Installed for every user as root (to /usr/local, Debian's place for what its packages do not
+# own), for this user otherwise (~/.local): the kiln package, built the standard way and reusing
+# the extension just built, so that Debian's /usr/bin/python3 and any ipykernel
+# (%load_ext kiln.ipython) import it; pip calls a root install "breaking system packages" on
+# Debian 12, though nothing of Debian's is touched. Then the kernel, its files and the "kiln"
+# kernelspec naming the installed kernel, which users who cannot read this tree can run.
+if [ "$(id -u)" = 0 ]; then
+  prefix=/usr/local pip_where=(--break-system-packages --root-user-action=ignore) spec_where=--sys-prefix
+else
+  prefix=$HOME/.local pip_where=(--user) spec_where=--user
+fi
+(cd "$root" && KILN_CMAKE_BUILD_DIR="$build" /usr/bin/python3 -m pip install -q --no-build-isolation \
+   --no-index --no-deps --force-reinstall "${pip_where[@]}" .)
 if [ -x "$build/kiln-kernel" ]; then
-  "$build/kiln-kernel" install --sys-prefix   # the "kiln" kernelspec, for jupyter and nbclient
+  cmake --install "$build" --prefix "$prefix" >/dev/null
+  "$prefix/bin/kiln-kernel" install $spec_where
 fi

@@ -154,11 +154,21 @@ def _tuples(x):
     return tuple(_tuples(v) for v in x) if isinstance(x, list) else x
 
 
+def _trusted(st):
+    """Whether an entry may be linked into this process: machine code is run
+    as it is, so only a file this user wrote (owned by them, writable by no
+    one else) is; another user's entry in a shared KILN_CACHE_DIR is not."""
+    return st.st_uid == os.geteuid() and not st.st_mode & 0o022
+
+
 def _read(path, key):
     """The header and object bytes of a valid file for this key, or None
-    (no file, another key, truncated, corrupted)."""
+    (no file, another key, truncated, corrupted, not this user's)."""
     try:
         with open(path, "rb") as fh:
+            # checked on the open file: a file swapped in after the check is never read
+            if not _trusted(os.fstat(fh.fileno())):
+                return None
             data = fh.read()
     except OSError:
         return None
@@ -191,7 +201,7 @@ def _write(path, key, spec, nogil):
     }).encode()
     body = MAGIC + struct.pack("<Q", len(header)) + header + struct.pack("<Q", len(obj)) + obj
     directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
+    os.makedirs(directory, mode=0o700, exist_ok=True)   # a user's cache is theirs alone
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".kc")
     try:
         with os.fdopen(fd, "wb") as fh:
