@@ -15,7 +15,7 @@ import numpy as np
 
 import _kiln
 
-from . import pickling, sources
+from . import pickling, sources, worker_records
 from . import types as kt
 
 # LLVM's fast-math flags (llvm-c/Core.h LLVMFastMath*), by Numba's names.
@@ -83,6 +83,7 @@ def _compile(self, argspecs, retspec):
     else:
         spec = _kiln.compile(self, tuple(argspecs), retspec)
     self._kiln_keep(spec)
+    worker_records.tell()   # in a worker, the sender's footer shows this compile
     return spec
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 import _kiln
 
-from . import sources
+from . import sources, worker_records
 
 
 def _importable(obj, func):
@@ -130,7 +130,8 @@ def _dispatcher_by_value(d):
     if identity is None:
         identity = d._kiln_identity = uuid.uuid4().hex
         _rebuilt[identity] = d   # unpickled here, it is itself
-    return _rebuild, (identity, d.py_func, *_source(d.py_func), dict(d._kiln_options), d._kiln_locked_sigs)
+    return _rebuild, (identity, d.py_func, *_source(d.py_func), dict(d._kiln_options), d._kiln_locked_sigs,
+                      worker_records.folder())
 
 
 def _made_by_value(obj, recipe):
@@ -138,7 +139,7 @@ def _made_by_value(obj, recipe):
         recipe.identity = uuid.uuid4().hex
         _remade[recipe.identity] = obj
     return _remake, (recipe.identity, recipe.py_func, *_source(recipe.py_func), recipe.decorator, recipe.args,
-                     recipe.kwargs)
+                     recipe.kwargs, worker_records.folder())
 
 
 def _read_as_sent(py_func, filename, lines):
@@ -148,10 +149,12 @@ def _read_as_sent(py_func, filename, lines):
         sources.keep(py_func, lines, f"{filename} as pickled")
 
 
-def _rebuild(identity, py_func, filename, lines, options, locked):
+def _rebuild(identity, py_func, filename, lines, options, locked, sender_folder):
     """The jit function again. Nothing is compiled here: a function that
-    calls itself is rebuilt while its globals are still being unpickled."""
+    calls itself is rebuilt while its globals are still being unpickled.
+    Its compiles are told to the sender (worker_records)."""
     from .dispatcher import _make
+    worker_records.adopt(sender_folder)
     d = _rebuilt.get(identity)
     if d is not None:
         return d
@@ -164,11 +167,14 @@ def _rebuild(identity, py_func, filename, lines, options, locked):
     return d
 
 
-def _remake(identity, py_func, filename, lines, decorator, args, kwargs):
-    """The ufunc, gufunc or cfunc again, made as it was."""
+def _remake(identity, py_func, filename, lines, decorator, args, kwargs, sender_folder):
+    """The ufunc, gufunc or cfunc again, made as it was (compiled now where
+    it declares signatures, and told to the sender)."""
+    worker_records.adopt(sender_folder)
     made = _remade.get(identity)
     if made is None:
         _read_as_sent(py_func, filename, lines)
         made = _remade[identity] = decorator(*args, **kwargs)(py_func)
         _recipe_of(made).identity = identity
+        worker_records.tell()
     return made

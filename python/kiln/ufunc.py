@@ -12,7 +12,7 @@ import numpy as np
 
 import _kiln
 
-from . import pickling
+from . import pickling, worker_records
 from . import types as kt
 from .dispatcher import jit
 
@@ -76,8 +76,11 @@ def _compile_kernel(kernel, argspecs, retspec):
     """The loop for one signature; with cache=True from disk when stored."""
     if kernel._kiln_options.get("cache"):
         from . import cache
-        return cache.compile(kernel, tuple(argspecs), retspec)
-    return _kiln.compile(kernel, tuple(argspecs), retspec)
+        spec = cache.compile(kernel, tuple(argspecs), retspec)
+    else:
+        spec = _kiln.compile(kernel, tuple(argspecs), retspec)
+    worker_records.tell()   # in a worker, the sender's footer shows this compile
+    return spec
 
 
 # ---- vectorize ----

@@ -138,16 +138,20 @@ if __name__ == "__main__":
     with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
         print(list(ex.map(norm2, rows)))
     print([norm2(r) for r in rows])
+    from kiln import worker_records   # what the workers told this process they compiled
+    print(sorted({(r["function"], r["pid"]) for r in worker_records.collect()}))
 """
 
 
 def test_process_pools_run_kiln_functions_compiling_them_once_a_worker(tmp_path):
     script = tmp_path / "pools.py"
     script.write_text(POOLS)
-    pool, compiles, futures, here = run(script).decode().strip().split("\n")
+    pool, compiles, futures, here, told = run(script).decode().strip().split("\n")
     assert pool == futures == here == str([float(sum(i * i for i in range(n % 6))) for n in range(24)])
     compiles = eval(compiles)
     assert all(c in ([], ["norm2"]) for c in compiles) and ["norm2"] in compiles
+    told = eval(told)   # each worker of both pools that compiled, once: at least one per pool
+    assert 2 <= len(told) <= 4 and {name for name, _ in told} == {"norm2"}
 
 
 @kiln.njit

@@ -33,6 +33,7 @@ class CellWatch:
             return
         elapsed = time.perf_counter() - self._start
         delta = records.since(self._before)
+        delta.workers = records.from_workers()
         self._before = None
         self._recording.stop()
         try:

@@ -52,6 +52,31 @@ def _ran(delta):
     return text, f'<span{mark} title="{esc(hover)}">{esc(text)}</span>'
 
 
+def _workers(delta):
+    """(text, HTML) of what worker processes compiled (a pool's, a Dask
+    cluster's), or None: each function once, with how many processes did
+    it and how long each took on average."""
+    if not delta.workers:
+        return None
+    per_function = {}   # (title, from cache) -> {pid: seconds}
+    for c in delta.workers:
+        per_pid = per_function.setdefault((c.title, c.from_cache), {})
+        per_pid[c.worker] = per_pid.get(c.worker, 0.0) + c.seconds
+    sentences = {}      # (process count, from cache) -> ["f(int64) in 25 ms", ...]
+    for (title, cached), per_pid in per_function.items():
+        mean = sum(per_pid.values()) / len(per_pid)
+        sentences.setdefault((len(per_pid), cached), []).append(f"{title} in {fmt_seconds(mean)}")
+    parts = []
+    for (n, cached), items in sentences.items():
+        verb = "loaded from cache" if cached else "compiled"
+        parts.append(f"{n} worker process{'es' if n != 1 else ''} {verb} {', '.join(items)}"
+                     + (", each on average" if n != 1 else ""))
+    text = "; ".join(parts)
+    hover = "; ".join(f"{title}: {fmt_seconds(s)} in process {pid}"
+                      for (title, _), per_pid in per_function.items() for pid, s in sorted(per_pid.items()))
+    return text, f'<span class="kiln-workers" title="{esc(hover)}">{esc(text)}</span>'
+
+
 def _gpu(summary):
     """(text, HTML) of the GPU lines under the footer line, or ("", "")."""
     if summary is None:
@@ -78,6 +103,10 @@ def render(delta, cell_seconds, gpu_summary=None):
         loaded = "loaded " + ", ".join(f"{c.title} from cache in {fmt_seconds(c.seconds)}" for c in delta.loads)
         parts_text.append(loaded)
         parts_html.append(f'<span class="kiln-cache-load">{esc(loaded)}</span>')
+    workers = _workers(delta)
+    if workers:
+        parts_text.append(workers[0])
+        parts_html.append(workers[1])
     ran = _ran(delta)
     if ran:
         parts_text.append(ran[0])

@@ -4,6 +4,7 @@ renderers take."""
 from dataclasses import dataclass, field
 
 import _kiln
+from kiln import worker_records
 
 PHASES = tuple(_kiln.profiler_phases)
 
@@ -24,6 +25,7 @@ class Compile:
     target: str
     phases: dict  # phase name -> seconds, in PHASES order
     from_cache: bool = False
+    worker: int = None   # the pid of the worker process that did it (kiln.worker_records), None here
 
     @property
     def seconds(self):
@@ -66,6 +68,7 @@ class Delta:
     compiles: list = field(default_factory=list)  # Compile, compiled now
     loads: list = field(default_factory=list)  # Compile, from the disk cache
     functions: list = field(default_factory=list)  # FunctionCalls
+    workers: list = field(default_factory=list)  # Compile, in worker processes this one sent functions
 
     @property
     def compile_seconds(self):
@@ -89,7 +92,7 @@ class Delta:
         return sum(f.untimed for f in self.functions)
 
     def __bool__(self):
-        return bool(self.compiles or self.loads or self.calls or self.untimed_calls)
+        return bool(self.compiles or self.loads or self.calls or self.untimed_calls or self.workers)
 
 
 class _Switch:
@@ -141,11 +144,19 @@ def calls():
     return [FunctionCalls(**r) for r in _kiln.profiler_calls()]
 
 
+def _compile(r, worker=None):
+    return Compile(r["function"], r["signature"], r["target"], r["phases"], r["from_cache"], worker)
+
+
 def since(before):
     """The Delta of compiles and cache loads from snapshot `before` to now,
     with the calls of the current recording."""
-    records = [Compile(r["function"], r["signature"], r["target"], r["phases"], r["from_cache"])
-               for r in _kiln.profiler_compiles(before.compiles)]
+    records = [_compile(r) for r in _kiln.profiler_compiles(before.compiles)]
     return Delta(compiles=[c for c in records if not c.from_cache],
                  loads=[c for c in records if c.from_cache],
                  functions=calls())
+
+
+def from_workers():
+    """[Compile] that worker processes told since the last call (kiln.worker_records)."""
+    return [_compile(r, r["pid"]) for r in worker_records.collect()]
