@@ -202,6 +202,9 @@ static struct PyModuleDef kernel_module = {
 static PyObject *init_kernel_module(void) {
     PyObject *m = PyModule_Create(&kernel_module);
     if (m && kn_pystream_add_type(m) < 0) Py_CLEAR(m);
+    /* whether to load kiln.ipython: not in a build of the kernel alone (tests/kernel/asan.sh),
+     * where only an installed extension, of another build, could be found */
+    if (m && PyModule_AddIntConstant(m, "with_kiln", kn_paths_get()->with_kiln) < 0) Py_CLEAR(m);
     return m;
 }
 
@@ -384,6 +387,11 @@ void kn_interp_finalize(void) {
 
 /* `kiln-kernel --sysinfo`: kiln.sysinfo.main() in this interpreter; its result is the status. */
 int kn_interp_run_sysinfo(const char *argv0) {
+    if (!kn_paths_get()->with_kiln) {
+        fprintf(stderr, "kiln-kernel --sysinfo: this build of the kernel has no kiln extension to "
+                        "run kiln.sysinfo with (build the whole project: scripts/setup.sh)\n");
+        return 2;
+    }
     if (!start_python(argv0, NULL)) return 1;
     int status = 1;
     PyObject *mod = PyImport_ImportModule("kiln.sysinfo");

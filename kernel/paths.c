@@ -6,6 +6,7 @@
  * (a JupyterHub's students) run it too. */
 #include "kernel/kernel.h"
 
+#include <dirent.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,6 +24,16 @@ static void parent_of(const char *path, char *out, size_t len) {
     snprintf(out, len, "%s", dirname(copy));
 }
 
+/* Whether a build folder holds the _kiln extension (a build of the kernel alone does not). */
+static bool has_extension(const char *dir) {
+    DIR *d = opendir(dir);
+    bool found_it = false;
+    for (struct dirent *e; d && !found_it && (e = readdir(d));)
+        found_it = strncmp(e->d_name, "_kiln", 5) == 0 && strstr(e->d_name, ".so") != NULL;
+    if (d) closedir(d);
+    return found_it;
+}
+
 const kn_paths *kn_paths_get(void) {
     if (found) return &paths;
     found = true;
@@ -36,11 +47,12 @@ const kn_paths *kn_paths_get(void) {
         snprintf(paths.share, sizeof paths.share, "%s", KILN_SHARE_DIR);
         paths.tree_python[0] = KILN_PYTHON_BUILD_DIR;
         paths.tree_python[1] = KILN_PYTHON_SRC_DIR;
+        paths.with_kiln = has_extension(KILN_PYTHON_BUILD_DIR);
         return &paths;
     }
     char prefix[PATH_MAX];
     parent_of(exe_dir, prefix, sizeof prefix);
-    paths.installed = true;
+    paths.installed = paths.with_kiln = true;
     snprintf(paths.glue, sizeof paths.glue, "%.*s/share/kiln/kernel", PATH_MAX - 32, prefix);
     snprintf(paths.share, sizeof paths.share, "%.*s/share/kiln", PATH_MAX - 32, prefix);
     return &paths;

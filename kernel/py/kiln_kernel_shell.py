@@ -270,6 +270,9 @@ def _register_comm_implementation():
 
 
 def _load_kiln_extension():
+    if not _kiln_kernel.with_kiln:
+        _kiln_kernel.log("kiln.ipython not loaded: this build of the kernel has no kiln extension")
+        return
     try:
         import kiln.ipython  # noqa: F401  (imported here so a failure is reported as such)
     except Exception as e:

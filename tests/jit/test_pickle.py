@@ -86,6 +86,40 @@ def test_functions_of_main_travel_by_value_to_a_process_without_their_source(tmp
     assert out[1] == "refused: True"              # the declared signature came along
 
 
+CACHED_SENDER = """
+import pickle, sys
+import kiln
+
+@kiln.njit(cache=True)
+def poly(x):
+    return 3.0 * x * x + 2.0 * x + 1.0
+
+sys.stdout.buffer.write(pickle.dumps(poly))
+"""
+
+CACHED_RECEIVER = """
+import pickle, sys
+import _kiln
+poly = pickle.loads(sys.stdin.buffer.read())
+value = poly(2.0)
+print(value, [r["from_cache"] for r in _kiln.profiler_compiles() if r["function"] == "poly"])
+"""
+
+
+def test_a_cache_true_function_sent_by_value_loads_from_a_shared_cache(tmp_path, monkeypatch):
+    """The first process it reaches compiles it and stores the machine code;
+    the next, sharing the cache directory, links that instead of compiling."""
+    monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path / "shared-cache"))
+    sender = tmp_path / "sender.py"
+    sender.write_text(CACHED_SENDER)
+    payload = run(sender)
+    receiver = tmp_path / "receiver.py"
+    receiver.write_text(CACHED_RECEIVER)
+    first = run(receiver, stdin=payload).decode().strip()
+    second = run(receiver, stdin=payload).decode().strip()
+    assert first == "17.0 [False]" and second == "17.0 [True]", (first, second)
+
+
 def test_a_function_of_an_importable_module_travels_by_reference(tmp_path, monkeypatch):
     (tmp_path / "shapes_for_pickle.py").write_text(textwrap.dedent("""
         import kiln

@@ -4,7 +4,9 @@ written: %%time, @dask.delayed over a jit function) runs there; a seeded pi,
 and dask.array map_blocks of a kiln ufunc and of a kiln function, give the
 results computed in the kernel; each worker compiles each function once
 (its profiler's records, asked through client.run), and the cell footer
-says what the workers compiled (kiln.worker_records)."""
+says what the workers compiled (kiln.worker_records). multiprocessing and
+concurrent.futures process pools started from the notebook run its
+functions too."""
 import ast
 import os
 import re
@@ -86,6 +88,17 @@ here = ([pi_hits(20000, s) for s in range(8)], damp(np.linspace(-5, 5, 4000)), s
 print(on_cluster[0] == here[0], np.array_equal(on_cluster[1], here[1]), np.array_equal(on_cluster[2], here[2]))
 """
 
+POOLS = """\
+import concurrent.futures, multiprocessing
+rows = [np.arange(float(n % 7)) for n in range(16)]
+ctx = multiprocessing.get_context("spawn")
+with ctx.Pool(2) as pool:
+    pooled = pool.map(smooth, rows)
+with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as ex:
+    futured = list(ex.map(pi_hits, [5000] * 4, range(4)))
+print(all(np.array_equal(p, smooth(r)) for p, r in zip(pooled, rows)), futured == [pi_hits(5000, s) for s in range(4)])
+"""
+
 PER_WORKER = """\
 def compiled_here():
     import _kiln
@@ -101,7 +114,7 @@ def plain(cell):
 
 @pytest.fixture(scope="module")
 def notebook():
-    return mn.execute_cells(mn.new_notebook(SETUP, SEED_PI, SEEDED, PER_WORKER))
+    return mn.execute_cells(mn.new_notebook(SETUP, SEED_PI, SEEDED, PER_WORKER, POOLS))
 
 
 def test_no_cell_fails(notebook):
@@ -120,6 +133,12 @@ def test_results_on_the_cluster_equal_those_computed_here(notebook):
     assert plain(notebook.cells[2]).splitlines()[0] == "True True True"
     footer = plain(notebook.cells[2])
     assert re.search(r"worker process(es)? compiled [^;]*pi_hits\(int64, int64\) in ", footer), footer
+
+
+def test_process_pools_started_from_the_notebook_run_its_functions(notebook):
+    out = plain(notebook.cells[4])
+    assert out.splitlines()[0] == "True True"
+    assert re.search(r"worker process(es)? compiled [^;]*smooth\(array\(float64, 1d, C\)\) in ", out), out
 
 
 def test_each_worker_compiles_each_function_once(notebook):
