@@ -311,6 +311,19 @@ static const kj_type *creation_type(kj_infer_ctx *c, kj_node *n, const char *m, 
                 FAIL(c, n, NULL, "np.%s of a list of %d-d arrays has too many dimensions", m, src->elem->ndim);
             return kj_array(dt ? dt : src->elem->elem, src->elem->ndim + 1, KJ_LAYOUT_C, false);   /* one array per row */
         }
+        if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0 && src->elem && src->elem->kind == KJ_T_LIST) {
+            /* np.array([[1., 2.], [3., 4.]]): a dimension per level of lists */
+            int nd = 1;
+            const kj_type *e = src->elem;
+            for (; e && e->kind == KJ_T_LIST; e = e->elem)
+                nd++;
+            if (e && !kj_is_number(e) && e->kind != KJ_T_BOOL)
+                FAIL(c, n, "Build the array with np.empty and fill it.",
+                     "np.%s takes nested lists of numbers only, got lists of %s", m, e->name);
+            if (nd > KJ_NP_MAXDIM)
+                FAIL(c, n, NULL, "np.%s of lists nested %d deep has too many dimensions", m, nd);
+            return kj_array(dt ? dt : e ? e : KJ_F64, nd, KJ_LAYOUT_C, false);
+        }
         if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0)   /* np.array([1, 2, 3]) */
             return kj_array(dt ? dt : src->elem ? src->elem : KJ_F64, 1, KJ_LAYOUT_C, false);
         if (src->kind != KJ_T_ARRAY)

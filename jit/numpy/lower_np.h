@@ -180,6 +180,9 @@ LLVMValueRef kj_np_frozen(kj_lw *w, kj_node *n);
  * a first axis along the list, NumPy's ValueError for arrays of other
  * shapes (an empty list gives zeros for the arrays' axes). */
 LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt);
+/* np.array(list) of nested lists of numbers (type lt, as deep as rt has
+ * dimensions): NumPy's ValueError when lists at one depth differ in length. */
+LLVMValueRef kj_np_array_of_nested(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt);
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *arr);
 /* The same of the array value a (type at), the result of type t (for m

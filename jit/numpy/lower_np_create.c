@@ -164,6 +164,8 @@ LLVMValueRef kj_np_lower_create(kj_lw *w, kj_node *n, const char *m, const kj_np
             return s;
         if (src->type->kind == KJ_T_LIST && src->type->elem && src->type->elem->kind == KJ_T_ARRAY)
             return kj_np_array_of_list(w, s, src->type, t);
+        if (src->type->kind == KJ_T_LIST && src->type->elem && src->type->elem->kind == KJ_T_LIST)
+            return kj_np_array_of_nested(w, s, src->type, t);
         if (src->type->kind == KJ_T_LIST) {   /* np.array(a_list): the items, converted; a row per tuple */
             const kj_type *e = src->type->elem;
             LLVMValueRef shape[2] = {kj_list_len(w, s), c64(w, e && e->kind == KJ_T_TUPLE ? e->n : 1)};

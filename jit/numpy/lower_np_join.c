@@ -1,6 +1,6 @@
 /* lower_np_join: np.concatenate, np.stack, np.hstack, np.vstack (and its
  * alias np.row_stack) and np.column_stack of a tuple or a list of arrays,
- * np.array of a list of arrays (np.append: np_append.c). Each is a
+ * np.array of a list of arrays or of nested lists (np.append: np_append.c). Each is a
  * concatenation along one axis of the result: stack first gives every
  * array a new axis of length 1 there, vstack gives 1-d arrays one in front
  * (a row), column_stack one behind (a column). Every array is then copied
@@ -180,6 +180,69 @@ LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt,
     for (int k = 0; k <= nd; k++)
         shape[k] = LLVMBuildLoad2(w->b, w->i64, at[k], "");
     return copy_list_parts(w, list, xt, count, 0, 0, rt, shape);
+}
+
+/* One list at depth k of np.array's nested lists (type lt; depth 0 is the
+ * outermost). Without out: its length is checked against the first list's
+ * at that depth (kept in at[k], seen[k] set once there is one), *agree
+ * lowered to k where they differ. With out: its numbers are stored at idx. */
+typedef struct nested_walk {
+    int nd;
+    LLVMValueRef out, at, seen, agree, idx[KJ_NP_MAXDIM];
+    const kj_type *rt;
+} nested_walk;
+
+static LLVMValueRef slot(kj_lw *w, LLVMValueRef array, int k) {
+    return LLVMBuildGEP2(w->b, w->i64, array, (LLVMValueRef[]){c64(w, k)}, 1, "");
+}
+
+static void walk_nested(kj_lw *w, nested_walk *nw, LLVMValueRef list, const kj_type *lt, int k) {
+    LLVMValueRef n = kj_list_len(w, list);
+    if (!nw->out) {
+        LLVMValueRef first = LLVMBuildICmp(w->b, LLVMIntEQ, LLVMBuildLoad2(w->b, w->i64, slot(w, nw->seen, k), ""),
+                                           c64(w, 0), "");
+        LLVMValueRef want = LLVMBuildSelect(w->b, first, n, LLVMBuildLoad2(w->b, w->i64, slot(w, nw->at, k), ""), "");
+        LLVMBuildStore(w->b, want, slot(w, nw->at, k));
+        LLVMBuildStore(w->b, c64(w, 1), slot(w, nw->seen, k));
+        LLVMValueRef so_far = LLVMBuildLoad2(w->b, w->i64, nw->agree, "");
+        LLVMValueRef differs = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, n, want, ""),
+                                            LLVMBuildICmp(w->b, LLVMIntSLT, c64(w, k), so_far, ""), "");
+        LLVMBuildStore(w->b, LLVMBuildSelect(w->b, differs, c64(w, k), so_far, ""), nw->agree);
+    }
+    bool numbers = k + 1 == nw->nd;
+    if ((numbers && !nw->out) || !lt->elem)   /* lengths only, or lists that hold nothing */
+        return;
+    kj_np_loop l;
+    nw->idx[k] = kj_np_loop_begin(w, &l, n);
+    LLVMValueRef item = kj_list_get(w, list, lt->elem, nw->idx[k]);
+    if (numbers)
+        kj_np_store_elem(w, kj_np_ptr(w, nw->out, nw->nd, nw->idx), item, lt->elem, nw->rt->elem);
+    else
+        walk_nested(w, nw, item, lt->elem, k + 1);
+    kj_np_loop_end(w, &l);
+}
+
+LLVMValueRef kj_np_array_of_nested(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt) {
+    nested_walk nw = {.nd = rt->ndim, .rt = rt};
+    nw.at = kj_entry_alloca(w, LLVMArrayType2(w->i64, (unsigned)nw.nd), "array.shape");
+    nw.seen = kj_entry_alloca(w, LLVMArrayType2(w->i64, (unsigned)nw.nd), "array.seen");
+    nw.agree = kj_entry_alloca(w, w->i64, "array.agree");   /* depths at which every list agrees */
+    for (int k = 0; k < nw.nd; k++) {
+        LLVMBuildStore(w->b, c64(w, 0), slot(w, nw.at, k));
+        LLVMBuildStore(w->b, c64(w, 0), slot(w, nw.seen, k));
+    }
+    LLVMBuildStore(w->b, c64(w, nw.nd), nw.agree);
+    walk_nested(w, &nw, list, lt, 0);
+    LLVMValueRef agreed = LLVMBuildLoad2(w->b, w->i64, nw.agree, "");
+    LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntSLT, agreed, c64(w, nw.nd), ""));
+    kj_call(w, "kj_np_raise_ragged", w->vd, 2, (LLVMTypeRef[]){w->i64, w->ptr}, (LLVMValueRef[]){agreed, nw.at});
+    kj_raise_end(w, ok);
+    LLVMValueRef shape[KJ_NP_MAXDIM];
+    for (int k = 0; k < nw.nd; k++)
+        shape[k] = LLVMBuildLoad2(w->b, w->i64, slot(w, nw.at, k), "");
+    nw.out = kj_np_alloc(w, rt, shape, false);
+    walk_nested(w, &nw, list, lt, 0);
+    return nw.out;
 }
 
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {

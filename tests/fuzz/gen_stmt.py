@@ -175,6 +175,11 @@ class StmtGen(ExprGen):
         if c == 7:
             val = self.store_value(scope, dt, literal=True)
             return [f"{sp}{self.new(scope, 'a', Arr(dt, dims))} = np.full({shape}, {val}, dtype={npname(dt)})"]
+        if r.random() < 0.5:   # np.array of nested lists: a row per inner list
+            rows, cols = r.randrange(1, 4), r.randrange(1, 4)
+            text = ", ".join("[" + ", ".join(self.store_value(scope, dt) for _ in range(cols)) + "]"
+                             for _ in range(rows))
+            return [f"{sp}{self.new(scope, 'a', Arr(dt, (str(rows), str(cols))))} = np.array([{text}], dtype={npname(dt)})"]
         return [f"{sp}{self.new(scope, 'a', Arr(dt, dims))} = np.ones({shape}, dtype={npname(dt)})"]
 
     def store_value(self, scope, dtype, literal=False):

@@ -293,6 +293,20 @@ def array_of_ragged_rows(m):
 @case(*M[:3])
 def array_of_rows_ragged_first(m):
     return np.array([m, m[1:], m[:, 1:]])
+# np.array of nested lists: a dimension per level, the numbers promoted or cast to dtype; lists of one
+# depth that differ in length are NumPy's ValueError, naming the shape up to there. (An empty outer
+# list gives zeros for every dimension its type has, (0, 0) here, where NumPy's has one: (0,).)
+@case(*[(n,) for n in (1, 2, 3, 5)])
+def array_of_nested_lists(n):
+    rows = [[float(i * j) - n for j in range(3)] for i in range(n)]
+    return np.array(rows), np.array([[1, 2, n], [n, 0, -7]]), np.asarray([[True, n > 2]], dtype=np.int8), \
+        np.array([[[n, 1], [2, 3]], [[4, 5], [6, 7]]], dtype=np.float32), np.array([[1 + 2j, n], [0, 1j]])
+@case(*[(n,) for n in (0, 1, 2, 3)])
+def array_of_ragged_nested_lists(n):
+    return np.array([[float(j) for j in range(i % 2 + n)] for i in range(3)])
+@case(*[(n,) for n in (1, 2)])
+def array_of_ragged_deep_lists(n):
+    return np.array([[[i, i + 1] for i in range(2)], [[5, 6], [7] * n]])
 # Python's builtins over a 1-d array: sum in order from 0, min and max keeping the first of equal items
 # (a NaN only from the front, unlike np.max), sorted giving a list; ValueError for min/max of nothing
 @case(*V, *VI, (np.array([np.nan, 2.0, 1.0]),), (np.array([2.0, np.nan, 1.0]),), (np.array([True, False]),), (M[0][0][:, 1],))
