@@ -114,6 +114,31 @@ bool kj_const_int(const kj_node *k, int64_t def, int64_t *v) {
     return true;
 }
 
+/* A bound of a slice as slice.indices clamps it, for step's direction. */
+static int64_t clamp_bound(int64_t v, int n, int64_t lower, int64_t upper) {
+    if (v < 0)
+        v += n;
+    return v < lower ? lower : v > upper ? upper : v;
+}
+
+int kj_const_slice_positions(const kj_node *s, int n, int *out) {
+    int64_t start, stop, step;
+    if (!kj_const_int(s->kids[2], 1, &step) || step == 0)
+        return -1;
+    int64_t lower = step > 0 ? 0 : -1, upper = step > 0 ? n : n - 1;
+    if (!kj_const_int(s->kids[0], step > 0 ? lower : upper, &start) ||
+        !kj_const_int(s->kids[1], step > 0 ? upper : lower, &stop))
+        return -1;
+    if (s->kids[0])
+        start = clamp_bound(start, n, lower, upper);
+    if (s->kids[1])
+        stop = clamp_bound(stop, n, lower, upper);
+    int count = 0;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+        out[count++] = (int)i;
+    return count;
+}
+
 bool kj_kid_always_evaluated(const kj_node *n, int k) {
     switch (n->kind) {
     case KJ_E_BOOLOP:

@@ -140,6 +140,10 @@ kj_node *kj_index_of_axis(const kj_node *n, int axis);
 /* A constant int (or bool) argument's value in *v, def when k is absent;
  * false when it is not one. */
 bool kj_const_int(const kj_node *k, int64_t def, int64_t *v);
+/* The positions slice node s (its bounds constant ints, typed) takes from n
+ * items, as Python's slice.indices gives them, into out (room for n);
+ * their count, or -1 when a bound is not a constant int or the step is 0. */
+int kj_const_slice_positions(const kj_node *s, int n, int *out);
 /* A constant int or float, or its negation (-np.inf), as a double in *v. */
 bool kj_const_number(const kj_node *k, double *v);
 /* Whether kid k of n is evaluated whenever n is: not the branches of

@@ -94,6 +94,27 @@ static bool spread_tuple_index(ti *c, kj_node *n) {
     return true;
 }
 
+/* t[1:], t[:2], t[::-1] of a tuple of numbers (a.shape[:2]): the tuple of
+ * the items the constant slice takes. */
+static const kj_type *tuple_slice_type(ti *c, kj_node *n, const kj_type *t, kj_node *slice) {
+    for (int s = 0; s < 3; s++)
+        if (slice->kids[s] && !kj_infer_sub(c, slice->kids[s]))
+            return NULL;
+    int pos[t->n > 0 ? t->n : 1];
+    int count = kj_const_slice_positions(slice, t->n, pos);
+    if (count < 0)
+        FAIL(c, n, "Slice a tuple with constant bounds and a nonzero step, such as t[1:] or t[::-1].",
+             "cannot slice %s with bounds known only when it runs", t->name);
+    const kj_type *elems[t->n > 0 ? t->n : 1];
+    for (int k = 0; k < count; k++) {
+        elems[k] = t->elems[pos[k]];
+        if (!kj_is_number(elems[k]) && elems[k]->kind != KJ_T_BOOL)
+            FAIL(c, n, "Index the items one by one: (t[0], t[1]).", "slicing is for tuples of numbers, and %s holds %s",
+                 t->name, elems[k]->name);
+    }
+    return kj_tuple(count, elems);
+}
+
 /* Types of index expressions: an element, or a view. */
 const kj_type *kj_infer_index_type(ti *c, kj_node *n) {
     const kj_type *t = kj_infer_value(c, n->kids[0]);
@@ -102,6 +123,8 @@ const kj_type *kj_infer_index_type(ti *c, kj_node *n) {
     int nidx = n->nkids - 1;
     if (t->kind == KJ_T_TUPLE) {
         kj_node *i = n->kids[1];
+        if (nidx == 1 && i->kind == KJ_E_SLICE)
+            return tuple_slice_type(c, n, t, i);
         const kj_type *it = nidx == 1 ? kj_infer_sub(c, i) : NULL;
         if (nidx == 1 && i->kind == KJ_E_CONST && kj_is_intlike(i->type)) {
             int64_t k = i->ival < 0 ? i->ival + t->n : i->ival;

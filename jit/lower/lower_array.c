@@ -117,6 +117,15 @@ LLVMValueRef kj_lower_index(kj_lw *w, kj_node *n) {
     int nidx = n->nkids - 1;
     if (at->kind == KJ_T_TUPLE) {
         kj_node *i = n->kids[1];
+        if (i->kind == KJ_E_SLICE) {   /* the items a constant slice takes (tuple_slice_type) */
+            int pos[at->n > 0 ? at->n : 1];
+            int count = kj_const_slice_positions(i, at->n, pos);
+            LLVMValueRef out = LLVMGetUndef(kj_lltype(w, n->type));
+            for (int k = 0; k < count; k++)
+                out = LLVMBuildInsertValue(w->b, out, LLVMBuildExtractValue(w->b, arr, (unsigned)pos[k], ""),
+                                           (unsigned)k, "");
+            return out;
+        }
         if (i->kind == KJ_E_CONST)
             return LLVMBuildExtractValue(w->b, arr, (unsigned)(i->ival < 0 ? i->ival + at->n : i->ival), "");
         /* a uniform tuple indexed by a variable: through memory */

@@ -132,6 +132,13 @@ class StmtGen(ExprGen):
         elif c == 1:
             k = r.randrange(len(items))
             lines.append(f"{sp}{self.new(scope, 'u', items[k])} = {tv}[{k}]")
+        elif all(not isinstance(t, Arr) for t in items):   # a constant slice of a tuple of numbers
+            bounds = [r.choice(["", str(r.randrange(-4, 5))]) for _ in range(2)]
+            step = r.choice(["", "", "-1", "2", "-2"])
+            text = ":".join(bounds) + (f":{step}" if step else "")
+            taken = tuple(eval(f"items[{text}]", {"items": items}))
+            if taken:
+                lines.append(f"{sp}{self.new(scope, 't', Tup(taken))} = {tv}[{text}]")
         return lines
 
     # ---- arrays ----------------------------------------------------------

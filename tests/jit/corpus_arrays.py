@@ -256,6 +256,14 @@ case(*[(-0.5, 0.5, 50), (0.3, 0.1, 20), (-2.0, 1.0, 10), (np.float32(0.25), np.f
 _mandel = kiln.jit(mandel)
 
 
+# a constant slice of a tuple of numbers: a.shape[:2], t[::-1], bounds clamped as Python clamps them
+@case(*MATS, (np.zeros((2, 3, 4)),), (np.zeros(5),))
+def shape_slices(a):
+    t = (1, 2.5, -3, True)
+    (rows,) = a.shape[:1]
+    return a.shape[:2], a.shape[1:], a.shape[::-1], a.shape[-2:], a.shape[9:], rows, t[::2], t[3:0:-2], t[-9:9]
+
+
 @case(*[(rng.random(50),)])
 def do_sum(A):
     acc = 0.
