@@ -10,7 +10,7 @@ a bug to find):
   wraps at 8 bits and np.int64 // 0 gives 0 where Kiln's int64 is a Python int.
 - math.sqrt / log / exp / sin / cos follow Numba (nan and inf instead of
   ValueError and OverflowError), so their arguments are kept in their domain; a float `**` is
-  not generated on scalars (CPython's OverflowError against inf).
+  generated on scalars only as a whole power of a bounded base (CPython's OverflowError against inf).
 - int() of a float is not generated (Kiln gives INT64_MIN for NaN).
 - np.log1p takes the absolute value of its argument: near its pole at -1 an
   ulp of difference in the argument becomes -inf against a finite number, and
@@ -230,6 +230,8 @@ class ExprGen:
                                  f"math.hypot({x}, {self.expr(scope, FLOAT, d)})",
                                  f"math.atan2({x}, {self.expr(scope, FLOAT, d)})",
                                  f"math.copysign({x}, {self.expr(scope, FLOAT, d)})", f"math.fabs({x})",
+                                 # a whole constant power of a bounded base (no OverflowError): multiplied out
+                                 f"(math.tanh({x}) * 3.0) ** {r.choice(['2', '3', '4', '5.0', '6', '6.0', '11', '16'])}",
                                  # NumPy's ufuncs of numbers: NaN kept or ignored, NumPy's remainder
                                  f"float(np.{r.choice(['maximum', 'minimum', 'fmax', 'fmin', 'remainder', 'fmod'])}"
                                  f"({x}, {self.expr(scope, FLOAT, d)}))"])
