@@ -7,7 +7,7 @@ Numba's shapes, so that course code ports by changing the import:
 kiln.cuda (the GPU) is loaded on first use, so `import kiln` stays quick."""
 import _kiln  # the C extension; built into <build>/python
 
-from . import types
+from . import config, types
 from .dispatcher import jit, njit, typeof
 from .cfunc import cfunc
 from .ufunc import DUFunc, GUFunc, guvectorize, vectorize

@@ -15,7 +15,7 @@ import numpy as np
 
 import _kiln
 
-from . import pickling, sources, worker_records
+from . import config, pickling, sources, worker_records
 from . import types as kt
 
 # LLVM's fast-math flags (llvm-c/Core.h LLVMFastMath*), by Numba's names.
@@ -50,7 +50,8 @@ def _options(kwargs):
     error_model = kwargs.get("error_model", "python")
     if error_model not in ("python", "numpy"):
         raise ValueError(f"kiln.jit: error_model must be 'python' or 'numpy', not {error_model!r}")
-    return {"nogil": bool(kwargs.get("nogil", False)), "boundscheck": bool(kwargs.get("boundscheck") or False),
+    boundscheck = config.BOUNDSCHECK if config.BOUNDSCHECK is not None else kwargs.get("boundscheck")
+    return {"nogil": bool(kwargs.get("nogil", False)), "boundscheck": bool(boundscheck or False),
             # Numba's error_model='numpy': a float division by zero gives inf or nan instead of raising
             "numpy_errors": error_model == "numpy",
             "fastmath_flags": flags,
@@ -265,6 +266,8 @@ _kiln.install_dispatcher_methods({
 def _make(py_func, sigs, options):
     if not callable(py_func) or not hasattr(py_func, "__code__"):
         raise TypeError(f"kiln.jit decorates a Python function, got {type(py_func).__name__}")
+    if config.DISABLE_JIT:   # KILN_DISABLE_JIT=1: the function runs as Python
+        return py_func
     if inspect.isgeneratorfunction(py_func):
         if sigs:
             raise TypeError(f"kiln.jit: {py_func.__qualname__} is a generator, which compiles where it is looped "
