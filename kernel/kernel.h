@@ -222,7 +222,6 @@ typedef struct kn_paths {
     char glue[PATH_MAX];           /* the shell glue: kiln_kernel_shell.py and its siblings */
     char share[PATH_MAX];           /* kernelspec/ with the logos */
     const char *tree_python[2];    /* put first on sys.path when run from the build (NULL installed) */
-    bool installed;
     bool with_kiln;                /* installed, or the build has the _kiln extension beside it */
 } kn_paths;
 const kn_paths *kn_paths_get(void);

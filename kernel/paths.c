@@ -52,7 +52,7 @@ const kn_paths *kn_paths_get(void) {
     }
     char prefix[PATH_MAX];
     parent_of(exe_dir, prefix, sizeof prefix);
-    paths.installed = paths.with_kiln = true;
+    paths.with_kiln = true;
     snprintf(paths.glue, sizeof paths.glue, "%.*s/share/kiln/kernel", PATH_MAX - 32, prefix);
     snprintf(paths.share, sizeof paths.share, "%.*s/share/kiln", PATH_MAX - 32, prefix);
     return &paths;

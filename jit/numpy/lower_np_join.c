@@ -182,13 +182,13 @@ LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt,
     return copy_list_parts(w, list, xt, count, 0, 0, rt, shape);
 }
 
-/* One list at depth k of np.array's nested lists (type lt; depth 0 is the
- * outermost). Without out: its length is checked against the first list's
- * at that depth (kept in at[k], seen[k] set once there is one), *agree
- * lowered to k where they differ. With out: its numbers are stored at idx. */
+/* np.array's nested lists, walked twice: first their lengths, then their numbers. */
 typedef struct nested_walk {
     int nd;
-    LLVMValueRef out, at, seen, agree, idx[KJ_NP_MAXDIM];
+    LLVMValueRef out;                 /* NULL on the first walk */
+    LLVMValueRef at;                  /* i64[nd]: each depth's length, -1 until a list there is seen */
+    LLVMValueRef agree;               /* i64: the depths at which every list agrees */
+    LLVMValueRef idx[KJ_NP_MAXDIM];
     const kj_type *rt;
 } nested_walk;
 
@@ -196,14 +196,15 @@ static LLVMValueRef slot(kj_lw *w, LLVMValueRef array, int k) {
     return LLVMBuildGEP2(w->b, w->i64, array, (LLVMValueRef[]){c64(w, k)}, 1, "");
 }
 
+/* One list at depth k (type lt; depth 0 is the outermost). First walk: its
+ * length is checked against the first list's at that depth, and agree
+ * lowered to k where they differ. Second walk: its numbers are stored at idx. */
 static void walk_nested(kj_lw *w, nested_walk *nw, LLVMValueRef list, const kj_type *lt, int k) {
     LLVMValueRef n = kj_list_len(w, list);
     if (!nw->out) {
-        LLVMValueRef first = LLVMBuildICmp(w->b, LLVMIntEQ, LLVMBuildLoad2(w->b, w->i64, slot(w, nw->seen, k), ""),
-                                           c64(w, 0), "");
-        LLVMValueRef want = LLVMBuildSelect(w->b, first, n, LLVMBuildLoad2(w->b, w->i64, slot(w, nw->at, k), ""), "");
+        LLVMValueRef seen = LLVMBuildLoad2(w->b, w->i64, slot(w, nw->at, k), "");
+        LLVMValueRef want = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, seen, c64(w, 0), ""), n, seen, "");
         LLVMBuildStore(w->b, want, slot(w, nw->at, k));
-        LLVMBuildStore(w->b, c64(w, 1), slot(w, nw->seen, k));
         LLVMValueRef so_far = LLVMBuildLoad2(w->b, w->i64, nw->agree, "");
         LLVMValueRef differs = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, n, want, ""),
                                             LLVMBuildICmp(w->b, LLVMIntSLT, c64(w, k), so_far, ""), "");
@@ -225,21 +226,21 @@ static void walk_nested(kj_lw *w, nested_walk *nw, LLVMValueRef list, const kj_t
 LLVMValueRef kj_np_array_of_nested(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt) {
     nested_walk nw = {.nd = rt->ndim, .rt = rt};
     nw.at = kj_entry_alloca(w, LLVMArrayType2(w->i64, (unsigned)nw.nd), "array.shape");
-    nw.seen = kj_entry_alloca(w, LLVMArrayType2(w->i64, (unsigned)nw.nd), "array.seen");
-    nw.agree = kj_entry_alloca(w, w->i64, "array.agree");   /* depths at which every list agrees */
-    for (int k = 0; k < nw.nd; k++) {
-        LLVMBuildStore(w->b, c64(w, 0), slot(w, nw.at, k));
-        LLVMBuildStore(w->b, c64(w, 0), slot(w, nw.seen, k));
-    }
+    nw.agree = kj_entry_alloca(w, w->i64, "array.agree");
+    for (int k = 0; k < nw.nd; k++)
+        LLVMBuildStore(w->b, c64(w, -1), slot(w, nw.at, k));
     LLVMBuildStore(w->b, c64(w, nw.nd), nw.agree);
     walk_nested(w, &nw, list, lt, 0);
+    /* ragged at depth k: the depths before it have all been seen, their lengths set */
     LLVMValueRef agreed = LLVMBuildLoad2(w->b, w->i64, nw.agree, "");
     LLVMBasicBlockRef ok = kj_raise_begin(w, LLVMBuildICmp(w->b, LLVMIntSLT, agreed, c64(w, nw.nd), ""));
     kj_call(w, "kj_np_raise_ragged", w->vd, 2, (LLVMTypeRef[]){w->i64, w->ptr}, (LLVMValueRef[]){agreed, nw.at});
     kj_raise_end(w, ok);
     LLVMValueRef shape[KJ_NP_MAXDIM];
-    for (int k = 0; k < nw.nd; k++)
-        shape[k] = LLVMBuildLoad2(w->b, w->i64, slot(w, nw.at, k), "");
+    for (int k = 0; k < nw.nd; k++) {   /* a depth no list reached (an empty outer list): 0 */
+        LLVMValueRef len = LLVMBuildLoad2(w->b, w->i64, slot(w, nw.at, k), "");
+        shape[k] = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, len, c64(w, 0), ""), c64(w, 0), len, "");
+    }
     nw.out = kj_np_alloc(w, rt, shape, false);
     walk_nested(w, &nw, list, lt, 0);
     return nw.out;
