@@ -42,11 +42,13 @@
  *                libmvec's vector math (vecmath.c); loops versioned by their bounds checks,
  *                hinted (loop_hints.c), and sums kept scalar where lanes
  *                gain nothing
- *   numpy/       NumPy in compiled code, typing and lowering: infer_np*.c,
- *                lower_np*.c (lower_np.h; whole-array reductions split
- *                across the pool: lower_np_reduce_pool.c), and a file per
- *                function where one stands alone (np_<name>.c, registry
- *                entries); NumPy's ufuncs, a registry entry each computing
+ *   numpy/       NumPy in compiled code: the way in (infer_np.c,
+ *                lower_np.c, lower_np.h: operators, indexing, a call's
+ *                entry found by name), a file per function or family with
+ *                its typing, lowering and registry entries (np_<name>.c;
+ *                the array methods: np_method.c; some families still in an
+ *                infer_np_* and lower_np_* pair), whole-array reductions
+ *                (lower_np_reduce*.c); NumPy's ufuncs, a registry entry each computing
  *                one element, by family (ufunc_*.c, ufuncs.h); NumPy
  *                calls that are other NumPy code, a registry entry each
  *                naming its rewrite, by family (rewrite_*.c); what the

@@ -37,9 +37,10 @@ enum { KJ_ON_HOST = 1, KJ_ON_DEVICE = 2, KJ_ON_ANY = 3 };
 typedef struct kj_callable {
     const char *name;
     unsigned targets;
-    /* A NumPy function: typed and lowered with its arguments parsed as
-     * NumPy's (kj_np_args, by infer_np.c and lower_np_misc.c); m is the
-     * name after "np.". */
+    /* A NumPy function ("np.<m>") or array method ("ndarray.<m>", whose
+     * array is the call's first kid): typed and lowered with its
+     * arguments parsed as NumPy's (kj_np_args, by infer_np.c and
+     * lower_np.c); m is the name after "np." or "ndarray.". */
     const kj_type *(*np_type)(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
     LLVMValueRef (*np_lower)(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
     /* Or a call typed and lowered as it stands (infer.c, lower_expr.c). */

@@ -72,7 +72,7 @@ static int marker_node(kj_function *f, PyObject *v, int line, int col, kj_node *
 }
 
 /* "np.ndindex" or "np.ndenumerate" for NumPy's classes of those names,
- * which compiled code loops over (lower_np_ndindex.c); else NULL. */
+ * which compiled code loops over (np_ndindex.c); else NULL. */
 static const char *numpy_nd_iteration(PyTypeObject *t) {
     PyObject *mod = PyObject_GetAttrString((PyObject *)t, "__module__");
     bool numpys = mod && PyUnicode_Check(mod) && strcmp(PyUnicode_AsUTF8(mod), "numpy") == 0;

@@ -185,7 +185,7 @@ typedef struct kj_iter {
     kj_node *node;
     const kj_type *type;
     LLVMValueRef value, start, step, enum_start;
-    LLVMValueRef position;   /* np.ndindex, np.ndenumerate: the index counter (lower_np_ndindex.c) */
+    LLVMValueRef position;   /* np.ndindex, np.ndenumerate: the index counter (np_ndindex.c) */
     struct kj_iter *subs;
     int nsubs;
 } kj_iter;

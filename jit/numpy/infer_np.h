@@ -28,7 +28,7 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
 /* Whether typed index node n is a[i, j] or a[t] of that kind (the points). */
 bool kj_np_is_point_index(const kj_node *n);
 
-/* What the typings of np.* calls (infer_np*.c) share: the type of an
+/* What the typings of np.* calls share (infer_np_args.c): the type of an
  * argument that is a value (not a dtype); whether every keyword of a is
  * one of names (NULL-terminated). */
 const kj_type *kj_np_arg_type(kj_infer_ctx *c, kj_node *k);
@@ -42,27 +42,36 @@ bool kj_np_const_bool(const kj_node *k);
  * multiply dtype) with the larger of their numbers of dimensions, or a
  * failure naming np.m. */
 const kj_type *kj_np_product_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *x, const kj_type *y);
-/* np.random.m (infer_np_random.c). */
-const kj_type *kj_np_random_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
-/* NumPy's sorting, searching and counting functions (infer_np_sort.c):
- * the type, or NULL with *handled false when m is not one of them. */
-const kj_type *kj_np_sorting_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
-/* np.take_along_axis, np.fill_diagonal and np.broadcast_to
- * (infer_np_place.c): the type, or NULL with *handled false when m is not
- * one of them. */
-const kj_type *kj_np_place_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
-/* np.concatenate, stack, hstack, vstack / row_stack and column_stack of a
- * tuple of arrays (infer_np_join.c). */
-const kj_type *kj_np_join_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
+/* a.sum(axis) and the rest (args the method's arguments, first 0) and
+ * np.sum(a, axis) (args the call's, first 1) (np_reductions.c). */
+const kj_type *kj_np_reduction_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_type *a, const kj_np_args *args,
+                                    int first);
+/* The product np.dot / a.dot (name, for messages) of x and y (np_dot.c). */
+const kj_type *kj_np_dot_type(kj_infer_ctx *c, kj_node *n, const char *name, const kj_type *x, const kj_type *y);
+/* np.nonzero (a.nonzero()), flatnonzero or argwhere (m) of array x (np_nonzero.c). */
+const kj_type *kj_np_nonzero_type(const char *m, const kj_type *x);
+/* np.repeat(a, repeats, axis) and a.repeat(repeats, axis): repeats is
+ * argument `at` (1 for the function, 0 for the method); x the array's
+ * type (np_repeat.c). */
+const kj_type *kj_np_repeat_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a, int at, const kj_type *x);
+/* a.real, a.imag of array self (np_parts.c): the array itself for .real of
+ * a real array, a view of a complex array's parts, read-only zeros for
+ * .imag of a real array; NULL when m is neither. */
+const kj_type *kj_np_part_type(const kj_type *self, const char *m);
+/* The entry of array method m ("ndarray.<m>", np_method.c) that types
+ * and lowers it, or NULL. */
+const kj_callable *kj_np_method(const char *m);
+/* The dtype node k names (NULL if none), typing the array of `a.dtype` first. */
+const kj_type *kj_np_dtype_typed(kj_infer_ctx *c, kj_node *k);
+/* A dtype= argument: NULL when absent (*bad false) or not a dtype (*bad
+ * true, reported). */
+const kj_type *kj_np_dtype_arg(kj_infer_ctx *c, kj_node *k, bool *bad);
 /* The arguments after the array of sort / argsort from `first` on, when
  * they ask for what Kiln does not do (a message), or NULL. */
 const char *kj_np_sort_args_refused(const kj_np_args *a, int first, int ndim);
 /* np.linalg's functions (infer_np_linalg.c), by their own names (the
- * front end drops "linalg."): the type, or NULL with *handled false when m
- * is not one of them. */
-const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
-/* Whether m names one of np.linalg's functions that compiled code knows. */
-bool kj_np_is_linalg(const char *m);
+ * front end drops "linalg."). */
+const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a);
 /* np.linalg.norm's ord (cond's p), a constant or absent: its KJ_NORM_*
  * kind and number; false when it is neither. */
 bool kj_np_norm_order(const kj_node *k, int32_t *kind, double *p);

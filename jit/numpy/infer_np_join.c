@@ -1,6 +1,7 @@
 /* infer_np_join: the types of np.concatenate, np.stack, np.hstack,
- * np.vstack (np.row_stack) and np.column_stack (lowered in lower_np_join.c). */
-#include "jit/numpy/infer_np.h"
+ * np.vstack (np.row_stack) and np.column_stack, and their registry entries
+ * (lowered in lower_np_join.c). */
+#include "jit/numpy/lower_np.h"
 #include "jit/core/np_dtype.h"
 
 #include <stdio.h>
@@ -8,12 +9,22 @@
 
 #define FAIL KJ_INFER_FAIL
 
+/* The number of dimensions np.<m> gives when it joins arrays of nd
+ * dimensions. */
+static int join_rank(const char *m, int nd) {
+    if (!strcmp(m, "stack"))
+        return nd + 1;
+    if (!strcmp(m, "vstack") || !strcmp(m, "row_stack") || !strcmp(m, "column_stack"))
+        return nd < 2 ? 2 : nd;
+    return nd;   /* concatenate, hstack */
+}
+
 /* np.concatenate(arrays, axis), np.stack(arrays, axis), np.hstack(arrays),
  * np.vstack(arrays), np.column_stack(arrays): arrays is a tuple of arrays
  * of one number of dimensions (column_stack's 1-d ones count as 2-d), or
  * a list of arrays; the axis a constant; the result has the promoted
  * dtype. */
-const kj_type *kj_np_join_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+static const kj_type *join_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     static const char *const axis_kw[] = {"axis", NULL};
     bool takes_axis = !strcmp(m, "concatenate") || !strcmp(m, "stack");
     kj_node *arrays = kj_np_arg(a, 0, NULL), *axis = takes_axis ? kj_np_arg(a, 1, "axis") : NULL;
@@ -48,7 +59,7 @@ const kj_type *kj_np_join_type(kj_infer_ctx *c, kj_node *n, const char *m, const
                 FAIL(c, arrays, NULL, "np.%s: %s", m, why);
         }
     }
-    int rank = kj_np_join_rank(m, nd);
+    int rank = join_rank(m, nd);
     if (axis) {
         const kj_type *at = kj_np_arg_type(c, axis);
         if (!at)
@@ -60,3 +71,11 @@ const kj_type *kj_np_join_type(kj_infer_ctx *c, kj_node *n, const char *m, const
     }
     return kj_array(e, rank, KJ_LAYOUT_C, false);
 }
+
+#define JOIN(id) KJ_CALLABLE(id, .name = "np." #id, .targets = KJ_ON_ANY, .np_type = join_type, .np_lower = kj_np_lower_join)
+JOIN(concatenate);
+JOIN(stack);
+JOIN(hstack);
+JOIN(vstack);
+JOIN(row_stack);
+JOIN(column_stack);

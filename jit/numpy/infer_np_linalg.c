@@ -3,7 +3,7 @@
  * refused) and, as NumPy, compute in float64: results are float32 when
  * every operand is, float64 otherwise. Options that change the type of
  * the result (svd's compute_uv, qr's mode) must be constants. */
-#include "jit/numpy/infer_np.h"
+#include "jit/numpy/lower_np.h"
 
 #include "jit/runtime/rt_linalg.h"
 
@@ -12,18 +12,6 @@
 #include <string.h>
 
 #define FAIL KJ_INFER_FAIL
-
-/* norm reaches typing only with ord= and no axis= (np_rewrite.c writes
- * the other forms out) */
-static const char *const linalg_names[] = {"solve", "inv", "det", "slogdet", "cholesky", "eig", "eigvals", "eigh", "eigvalsh",
-                                           "svd", "qr", "lstsq", "matrix_power", "matrix_rank", "pinv", "norm", "cond", NULL};
-
-bool kj_np_is_linalg(const char *m) {
-    for (int i = 0; linalg_names[i]; i++)
-        if (!strcmp(m, linalg_names[i]))
-            return true;
-    return false;
-}
 
 /* True when k is absent (*value = dflt) or a constant bool (its value). */
 static bool const_bool(const kj_node *k, bool dflt, bool *value) {
@@ -100,10 +88,7 @@ static const kj_type *norm_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
     return x->elem == kj_float(32) ? x->elem : KJ_F64;
 }
 
-const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a, bool *handled) {
-    *handled = kj_np_is_linalg(m);
-    if (!*handled)
-        return NULL;
+const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     if (!strcmp(m, "norm") || !strcmp(m, "cond"))
         return norm_type(c, n, m, a);
     if (!strcmp(m, "matrix_power")) {   /* integers stay integers (NumPy's matmul of them) */
@@ -195,3 +180,23 @@ const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, con
              "np.linalg.qr takes a matrix and mode='reduced', 'complete' or 'r' here");
     return mode[0] == 'r' && mode[1] == 0 ? matrix_of(e) : kj_tuple(2, (const kj_type *[]){matrix_of(e), matrix_of(e)});
 }
+
+/* Entries by np.linalg's own names: the front end drops "linalg.". norm's
+ * is in rewrite_linalg.c, which writes its other forms out. */
+#define LINALG(id) KJ_CALLABLE(id, .name = "np." #id, .targets = KJ_ON_ANY, .np_type = kj_np_linalg_type, .np_lower = kj_np_lower_linalg)
+LINALG(solve);
+LINALG(inv);
+LINALG(det);
+LINALG(slogdet);
+LINALG(cholesky);
+LINALG(eig);
+LINALG(eigvals);
+LINALG(eigh);
+LINALG(eigvalsh);
+LINALG(svd);
+LINALG(qr);
+LINALG(lstsq);
+LINALG(matrix_power);
+LINALG(matrix_rank);
+LINALG(pinv);
+LINALG(cond);

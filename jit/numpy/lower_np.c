@@ -10,8 +10,6 @@ static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
     const char *m = n->kids[0]->name + 3;
     kj_np_args a;
     kj_np_split(n, 1, &a);
-    if (!strncmp(m, "random.", 7))
-        return kj_np_lower_random(w, n, m + 7, &a);
     const kj_callable *uf = kj_np_ufunc(m);
     if (uf) {
         kj_node *out = kj_np_arg(&a, -1, "out");
@@ -21,32 +19,8 @@ static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
             return kj_np_ewise_scalar(w, n);
         return kj_np_ewise(w, n, NULL, NULL);
     }
-    bool handled;
-    LLVMValueRef v = kj_np_lower_create(w, n, m, &a, &handled);
-    return handled ? v : kj_np_lower_other(w, n, m, &a);
-}
-
-LLVMValueRef kj_np_part(kj_lw *w, LLVMValueRef arr, const kj_type *at, bool imag, const kj_type *t) {
-    if (at->kind != KJ_T_ARRAY) {   /* a number */
-        if (at->kind == KJ_T_COMPLEX)
-            return LLVMBuildExtractValue(w->b, arr, imag, "");
-        return imag ? LLVMConstNull(kj_lltype(w, at)) : arr;
-    }
-    if (at->elem->kind != KJ_T_COMPLEX && imag) {
-        LLVMValueRef shape[KJ_NP_MAXDIM];
-        kj_np_shape(w, arr, at->ndim, shape);
-        return kj_np_alloc(w, t, shape, true);
-    }
-    if (at->elem->kind != KJ_T_COMPLEX)
-        return arr;
-    LLVMValueRef shape[KJ_NP_MAXDIM], strides[KJ_NP_MAXDIM], data = kj_array_field(w, arr, 1, 0);
-    kj_np_shape(w, arr, at->ndim, shape);
-    kj_np_strides(w, arr, at->ndim, strides);
-    if (imag) {   /* one float further on */
-        LLVMValueRef half = LLVMConstInt(w->i64, (unsigned long long)at->elem->bits / 16, 0);
-        data = LLVMBuildGEP2(w->b, w->i8, data, &half, 1, "imag");
-    }
-    return kj_np_make(w, t, kj_array_field(w, arr, 0, 0), data, shape, strides);
+    const kj_callable *k = kj_np_callable(m);   /* typing found it */
+    return k->np_lower(w, n, m, &a);
 }
 
 LLVMValueRef kj_np_lower(kj_lw *w, kj_node *n) {

@@ -157,21 +157,19 @@ void kj_np_group_pass(kj_lw *w, kj_part_acc *accs, int nacc, LLVMValueRef data, 
  * first member), else NULL. */
 LLVMValueRef kj_np_group_value(kj_lw *w, const kj_node *n);
 
-/* The parts (lower_np_create.c, lower_np_reduce.c, lower_np_misc.c). */
-LLVMValueRef kj_np_lower_create(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a, bool *handled);
+/* The parts: NumPy functions and array methods are lowered by their
+ * registry entries (np_method.c for methods); reductions of arrays by
+ * lower_np_reduce.c. */
 LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n);
 LLVMValueRef kj_np_lower_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arr, kj_node *axis);
-LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
-LLVMValueRef kj_np_lower_random(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 LLVMValueRef kj_np_lower_fancy_index(kj_lw *w, kj_node *n);
 /* An index i (of integer type it) along axis of length len, negative from
  * the end, after NumPy's IndexError when out of range (lower_np_fancy.c). */
 LLVMValueRef kj_np_checked_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef len, int axis);
-/* np.take_along_axis, np.fill_diagonal and np.broadcast_to (lower_np_place.c). */
-bool kj_np_is_place(const char *m);
-LLVMValueRef kj_np_lower_place(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 void kj_np_store_fancy(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
-LLVMValueRef kj_np_lower_sorting(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
+/* np.sort, argsort, partition, argpartition and unique (np_sort.c); m
+ * "sort!" sorts the array in place (a.sort()). */
+LLVMValueRef kj_np_lower_sort(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* A global NumPy array frozen at compile time (n: its constant node, the
  * C-ordered copy in n->pyobj): its bytes become read-only data of the
  * module, so that the machine code (and the disk cache) holds them. */
@@ -183,25 +181,22 @@ LLVMValueRef kj_np_array_of_list(kj_lw *w, LLVMValueRef list, const kj_type *lt,
 /* np.array(list) of nested lists of numbers (type lt, as deep as rt has
  * dimensions): NumPy's ValueError when lists at one depth differ in length. */
 LLVMValueRef kj_np_array_of_nested(kj_lw *w, LLVMValueRef list, const kj_type *lt, const kj_type *rt);
+/* np.concatenate and the stacks (lower_np_join.c, their entries in
+ * infer_np_join.c). */
 LLVMValueRef kj_np_lower_join(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
-LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *arr);
-/* The same of the array value a (type at), the result of type t (for m
+/* np.nonzero, np.flatnonzero or np.argwhere (m) of the array value a (type at), the result of type t (for m
  * "flatnonzero" a 1-d int64 array). */
 LLVMValueRef kj_np_nonzero_of(kj_lw *w, const kj_type *t, const char *m, LLVMValueRef a, const kj_type *at);
 /* Diagonal k of the 2-d arr as a view of type t (k > 0 above the main
- * one): np.diag, np.diagonal (np_diag.c) and a.diagonal() (lower_np_create.c). */
+ * one): np.diag, np.diagonal (np_diag.c) and a.diagonal() (lower_np_method.c). */
 LLVMValueRef kj_np_diagonal(kj_lw *w, const kj_type *t, LLVMValueRef arr, LLVMValueRef k);
-/* np.repeat (a.repeat) and np.tile (lower_np_repeat.c). */
-LLVMValueRef kj_np_lower_repeat(kj_lw *w, kj_node *n, const kj_np_args *a);
-LLVMValueRef kj_np_lower_tile(kj_lw *w, kj_node *n, const kj_np_args *a);
-/* np.tri (lower_np_tri.c, beside np.triu and np.tril). */
-LLVMValueRef kj_np_lower_tri(kj_lw *w, kj_node *n, const kj_np_args *a);
-/* np.linalg's functions (lower_np_linalg.c). */
+/* np.linalg's functions (lower_np_linalg.c, their entries in
+ * infer_np_linalg.c). */
 LLVMValueRef kj_np_lower_linalg(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a);
 /* How many elements of a (any dtype) are nonzero (true). */
 LLVMValueRef kj_np_count_true(kj_lw *w, LLVMValueRef a, const kj_type *at);
 
-/* a.real / a.imag of arr (type at) as t: of a complex array, a view of its
+/* a.real / a.imag of arr (np_parts.c) (type at) as t: of a complex array, a view of its
  * real or imaginary parts (the array's strides); .real of a real array is
  * the array itself, .imag new zeros (read-only, as NumPy's); np.real and
  * np.imag of a number (at a number type) are numbers. */

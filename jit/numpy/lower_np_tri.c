@@ -51,7 +51,25 @@ static LLVMValueRef lower_triangle(kj_lw *w, kj_node *n, const char *m, const kj
 }
 
 /* np.tri(N, M=None, k=0, dtype=float). */
-LLVMValueRef kj_np_lower_tri(kj_lw *w, kj_node *n, const kj_np_args *a) {
+static const kj_type *tri_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
+    bool bad;
+    static const char *const known[] = {"N", "M", "k", "dtype", NULL};
+    for (int i = 0; i < 3; i++) {
+        kj_node *arg = kj_np_arg(a, i, known[i]);
+        const kj_type *t = arg ? kj_np_arg_type(c, arg) : NULL;
+        if (arg && !t)
+            return NULL;
+        if ((i == 0 && !arg) || (arg && !kj_is_intlike(t) && !(i == 1 && t->kind == KJ_T_NONE)) || a->npos > 4 ||
+            !kj_np_only_keywords(a, known))
+            FAIL(c, n, NULL, "np.tri(N, M=None, k=0, dtype=float) takes ints and a dtype");
+    }
+    const kj_type *dt = kj_np_dtype_arg(c, kj_np_arg(a, 3, "dtype"), &bad);
+    return bad ? NULL : kj_array(dt ? dt : KJ_F64, 2, KJ_LAYOUT_C, false);
+}
+
+static LLVMValueRef lower_tri(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *mn = kj_np_arg(a, 1, "M");
     const kj_type *et = n->type->elem;
     LLVMValueRef rows = kj_np_value(w, kj_np_arg(a, 0, "N"), KJ_I64);
@@ -67,3 +85,4 @@ LLVMValueRef kj_np_lower_tri(kj_lw *w, kj_node *n, const kj_np_args *a) {
 
 KJ_CALLABLE(triu, .name = "np.triu", .targets = KJ_ON_ANY, .np_type = triangle_type, .np_lower = lower_triangle);
 KJ_CALLABLE(tril, .name = "np.tril", .targets = KJ_ON_ANY, .np_type = triangle_type, .np_lower = lower_triangle);
+KJ_CALLABLE(tri, .name = "np.tri", .targets = KJ_ON_ANY, .np_type = tri_type, .np_lower = lower_tri);

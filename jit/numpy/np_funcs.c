@@ -78,26 +78,6 @@ const kj_type *kj_np_dtype_node(const kj_node *k) {
     return kj_number_type_named(s + 5);
 }
 
-bool kj_np_is_reduction(const char *m) {
-    static const char *const names[] = {"sum", "prod", "min", "max", "amin", "amax", "mean", "var", "std",
-                                        "argmin", "argmax", "all", "any", "cumsum", "cumprod", "nanmin",
-                                        "nanmax", "nanargmin", "nanargmax", NULL};
-    for (int i = 0; names[i]; i++)
-        if (!strcmp(names[i], m))
-            return true;
-    return false;
-}
-
-int kj_np_join_rank(const char *m, int nd) {
-    if (!strcmp(m, "concatenate") || !strcmp(m, "hstack"))
-        return nd;
-    if (!strcmp(m, "vstack") || !strcmp(m, "row_stack") || !strcmp(m, "column_stack"))
-        return nd < 2 ? 2 : nd;
-    if (!strcmp(m, "stack"))
-        return nd + 1;
-    return 0;
-}
-
 bool kj_np_is_dtype_attr(const kj_node *k) {
     return k && k->kind == KJ_E_ATTR && !strcmp(k->name, "dtype");
 }
@@ -151,21 +131,6 @@ bool kj_np_is_ewise(const kj_node *n) {
     }
     default: return false;
     }
-}
-
-const kj_np_distribution *kj_np_distribution_of(const char *name) {
-    static const kj_np_distribution all[] = {
-        {"exponential", 1, {"scale"}, {1.0}, {false}, {false}, false},
-        {"standard_exponential", 0, {NULL}, {0.0}, {false}, {false}, false},
-        {"lognormal", 2, {"mean", "sigma"}, {0.0, 1.0}, {false, false}, {false, false}, false},
-        {"poisson", 1, {"lam"}, {1.0}, {false}, {false}, true},
-        {"binomial", 2, {"n", "p"}, {0.0, 0.0}, {true, true}, {true, false}, true},
-        {"geometric", 1, {"p"}, {0.0}, {true}, {false}, true},
-    };
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (!strcmp(all[i].name, name))
-            return &all[i];
-    return NULL;
 }
 
 /* np.moveaxis(a, source, destination), both constant ints, positional or

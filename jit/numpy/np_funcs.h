@@ -26,13 +26,9 @@ kj_node *kj_np_arg(const kj_np_args *a, int pos, const char *name);
 /* The dtype a node names (np.float32, float, int, bool, complex), or NULL. */
 const kj_type *kj_np_dtype_node(const kj_node *k);
 /* Whether np.<m> reduces an array, whole or along an axis (sum, argmax,
- * cumsum, nanargmin...): one typing (infer_np.c) and one lowering
- * (lower_np_reduce.c) for all of them. As methods, the nan ones are not. */
+ * cumsum, nanargmin...): one typing and lowering (np_reductions.c, with
+ * lower_np_reduce.c) for all. As methods, the nan ones are not. */
 bool kj_np_is_reduction(const char *m);
-/* The number of dimensions np.<m> gives when it joins arrays of nd
- * dimensions (concatenate, hstack, vstack, stack), or 0 when m is not one
- * of those. */
-int kj_np_join_rank(const char *m, int nd);
 /* k is `x.dtype`: a dtype argument once x is typed as an array. */
 bool kj_np_is_dtype_attr(const kj_node *k);
 
@@ -44,20 +40,6 @@ bool kj_np_is_dtype_attr(const kj_node *k);
  * 0, or -1 with NumPy's complaint in why. */
 int kj_np_axes_perm(const char *m, const kj_np_args *a, int first, int ndim, int *perm, char *why, size_t size);
 
-/* np.random's distributions drawn one deviate at a time from scalar
- * parameters (beyond uniform and normal): the parameters' names in
- * NumPy's order, their defaults (none where required), which are
- * integers, and whether the deviates are counts (int64) rather than
- * float64. */
-typedef struct {
-    const char *name;
-    int nparams;
-    const char *params[2];
-    double defaults[2];
-    bool required[2], integer[2];
-    bool counts;
-} kj_np_distribution;
-const kj_np_distribution *kj_np_distribution_of(const char *name);
 
 /* The ufunc of a Python operator (a + b is "add"), NULL if none. */
 const char *kj_np_op_ufunc(kj_op op, bool unary);

@@ -9,6 +9,7 @@
  *                           np.sum(...) for 1, the root of the sum of squares for 2 (or None), of p-th powers for p
  * (np.linalg.norm(x, ord) of a whole vector or matrix stays a call.) */
 #include "jit/frontend/np_rewrite.h"
+#include "jit/numpy/lower_np.h"
 
 #include <math.h>
 
@@ -81,4 +82,6 @@ KJ_REWRITE(outer, "np.outer", outer);
 KJ_REWRITE(inner, "np.inner", inner);
 KJ_REWRITE(vdot, "np.vdot", inner);
 KJ_REWRITE(trace, "np.trace", trace);
-KJ_REWRITE(norm, "np.norm", norm);
+/* The forms norm leaves are typed and lowered as np.linalg's others. */
+KJ_CALLABLE(norm, .name = "np.norm", .targets = KJ_ON_ANY, .rewrite = norm, .np_type = kj_np_linalg_type,
+            .np_lower = kj_np_lower_linalg);

@@ -68,6 +68,8 @@ def c_where(a): return np.where(a.real > 0, a, 0)
 def c_parts(a): return a.real, a.imag
 @case(*C, *CM)
 def c_parts_functions(a): return np.real(a), np.imag(a), np.real(a.real)
+@case(*C)
+def c_parts_by_keyword(a): return np.real(val=a), np.imag(val=a)
 @case(*C, *CM)
 def c_parts_math(a): return a.real * a.real + a.imag * a.imag, np.hypot(a.real, a.imag)
 @case((cplx(5),), (cplx((3, 4)),), (cplx(6)[::2],))

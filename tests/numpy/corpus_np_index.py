@@ -199,7 +199,7 @@ def by_index_beside_slices_written(a, idx, v):
     return a
 @case(*M, *MI, _CUBE)
 def rot90_every_k(a): return np.rot90(a), np.rot90(a, 2), np.rot90(a, k=3), np.rot90(a, 0), np.rot90(a, -1), np.rot90(a, 5)
-# loops over np.ndindex and np.ndenumerate, and arrays indexed by their tuples (jit/numpy/lower_np_ndindex.c)
+# loops over np.ndindex and np.ndenumerate, and arrays indexed by their tuples (jit/numpy/np_ndindex.c)
 @case(*V, *VI[:2], *M, *MI, _CUBE, (floats((2, 0, 3)),))
 def ndindex_weighted_sum(a):
     s = 0.0
@@ -274,7 +274,7 @@ def points_write(a, i, j, v):
     a[i, j] = v
     a[np.nonzero(a < -5)] = 0
     return a
-# np.take_along_axis, np.fill_diagonal and np.broadcast_to (jit/numpy/lower_np_place.c)
+# np.take_along_axis, np.fill_diagonal and np.broadcast_to (jit/numpy/np_place.c)
 _ROWS = np.array([[0, 1], [3, -1], [2, 2]])
 @case((floats((3, 4)), _ROWS), (ints((3, 4), np.int32), _ROWS[:, :1]), (floats((3, 4))[::-1, ::2], _ROWS[:1] % 2),
       (np.asfortranarray(floats((3, 4))), _ROWS.astype(np.int8)), (floats((3, 0)), _ROWS[:, :0]),

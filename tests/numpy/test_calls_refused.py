@@ -772,3 +772,17 @@ def test_unravel_index_takes_one_index_in_c_order():
 def test_a_rewritten_call_missing_its_first_operand_is_refused(name, call):
     with pytest.raises(kiln.TypingError, match=name + " takes"):
         kiln.njit(call)(np.arange(3.0))
+
+
+# Calls whose first size or operand is left out, or that pass out=: refused by name, where the
+# lowering once read the missing positional argument.
+@pytest.mark.parametrize("message, call", [
+    ("np.eye.N, M=None, k=0, dtype=float. takes ints and a dtype", lambda x: np.eye(M=3)),
+    ("np.identity.n, dtype=float. takes an int and a dtype", lambda x: np.identity(dtype=np.int64)),
+    ("np.dot takes two arrays here .out= is not supported.", lambda x: np.dot(x, x, x)),
+    ("np.matmul takes two arrays here .out= is not supported.", lambda x: np.matmul(b=x)),
+    ("np.real takes one array or number", lambda x: np.real(x, x)),
+])
+def test_a_call_missing_its_first_argument_is_refused(message, call):
+    with pytest.raises(kiln.TypingError, match=message):
+        kiln.njit(call)(np.arange(3.0))

@@ -1,4 +1,4 @@
-"""np.take_along_axis, np.fill_diagonal and np.broadcast_to (jit/numpy/lower_np_place.c):
+"""np.take_along_axis, np.fill_diagonal and np.broadcast_to (jit/numpy/np_place.c):
 what NumPy refuses when the program runs is the same exception in compiled code,
 with the array left as it was, and what compiled code needs to know when it
 compiles (the axis, wrap) is refused with what to write instead. The results are

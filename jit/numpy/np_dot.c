@@ -1,10 +1,33 @@
-/* lower_np_misc: np.dot (and a.dot, 1-d and 2-d), np.sort, argsort,
- * unique, searchsorted and histogram. Sorting and histograms call the
- * runtime (rt_np.c); dot is loops here, so LLVM sees through them. */
+/* np_dot: np.dot and np.matmul (and a.dot) of 1-d and 2-d arrays, as
+ * loops here, so that LLVM sees through them. */
 #include "jit/numpy/lower_np.h"
-#include "jit/core/callables.h"
+#include "jit/core/np_dtype.h"
 
-#include <string.h>
+#include <stdio.h>
+
+#define FAIL KJ_INFER_FAIL
+
+const kj_type *kj_np_dot_type(kj_infer_ctx *c, kj_node *n, const char *name, const kj_type *x, const kj_type *y) {
+    if (!x || !y)
+        return NULL;
+    if (x->kind != KJ_T_ARRAY || y->kind != KJ_T_ARRAY || x->ndim > 2 || y->ndim > 2)
+        FAIL(c, n, NULL, "%s takes 1-d or 2-d arrays, got %s and %s", name, x->name, y->name);
+    const kj_type *ops[2] = {x, y};
+    char why[300];
+    const kj_type *e = kj_np_result_dtype("dot", 2, ops, why, sizeof why);
+    if (!e)
+        FAIL(c, n, NULL, "%s: %s", name, why);
+    int nd = x->ndim + y->ndim - 2;
+    return nd ? kj_array(e, nd, KJ_LAYOUT_C, false) : e;
+}
+
+static const kj_type *dot_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    static const char *const known[] = {"a", "b", NULL};   /* np.matmul, a ufunc, takes them by position only */
+    if (a->npos + a->nkw != 2 || !kj_np_only_keywords(a, m[0] == 'd' ? known : NULL))
+        FAIL(c, n, "Write the product into a new array: c = np.%s(a, b).", "np.%s takes two arrays here (out= is not supported)", m);
+    return kj_np_dot_type(c, n, m[0] == 'd' ? "np.dot" : "np.matmul", kj_np_arg_type(c, kj_np_arg(a, 0, "a")),
+                          kj_np_arg_type(c, kj_np_arg(a, 1, "b")));
+}
 
 
 /* sum over k of x[k] * y[k] for two lines. */
@@ -31,7 +54,9 @@ static LLVMValueRef at_row(kj_lw *w, LLVMValueRef arr, int dim, LLVMValueRef i) 
     return LLVMBuildGEP2(w->b, w->i8, kj_array_field(w, arr, 1, 0), &off, 1, "");
 }
 
-static LLVMValueRef dot(kj_lw *w, kj_node *n, kj_node *xn, kj_node *yn) {
+static LLVMValueRef lower_dot(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
+    kj_node *xn = kj_np_arg(a, 0, "a"), *yn = kj_np_arg(a, 1, "b");
     const kj_type *xt = xn->type, *yt = yn->type, *t = n->type;
     const kj_type *rt = t->kind == KJ_T_ARRAY ? t->elem : t;
     if (rt->kind == KJ_T_COMPLEX || rt->kind == KJ_T_BOOL) {
@@ -70,56 +95,5 @@ static LLVMValueRef dot(kj_lw *w, kj_node *n, kj_node *xn, kj_node *yn) {
     return out;
 }
 
-/* np.sum, prod, min, max, mean, all or any of a tuple of numbers, element
- * after element (the order NumPy adds fewer than eight numbers in), in
- * the result's type. */
-static LLVMValueRef tuple_reduce(kj_lw *w, kj_node *n, const char *m, kj_node *arr) {
-    const kj_type *tt = arr->type, *rt = n->type;
-    LLVMValueRef t = kj_lower_expr(w, arr), acc = NULL;
-    bool truth = !strcmp(m, "all") || !strcmp(m, "any");
-    const char *op = truth ? (m[1] == 'l' ? "logical_and" : "logical_or")
-                     : !strcmp(m, "prod") ? "multiply"
-                     : strstr(m, "min") ? "minimum"
-                     : strstr(m, "max") ? "maximum" : "add";   /* sum, mean */
-    const kj_type *at = !strcmp(m, "mean") && rt->kind != KJ_T_FLOAT ? KJ_F64 : rt;
-    for (int i = 0; i < tt->n; i++) {
-        LLVMValueRef x = LLVMBuildExtractValue(w->b, t, (unsigned)i, "");
-        x = truth ? kj_truth(w, x, tt->elems[i]) : kj_cast(w, x, tt->elems[i], at);
-        acc = !acc ? x : kj_np_elem_op(w, n, op, 2, (LLVMValueRef[]){acc, x}, (const kj_type *[]){at, at}, at);
-    }
-    if (!strcmp(m, "mean"))
-        acc = kj_np_elem_op(w, n, "true_divide", 2, (LLVMValueRef[]){acc, LLVMConstReal(kj_lltype(w, at), tt->n)},
-                            (const kj_type *[]){at, at}, at);
-    return kj_cast(w, acc, at, rt);
-}
-
-LLVMValueRef kj_np_lower_other(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
-    if (!strcmp(m, "dot") || !strcmp(m, "matmul"))
-        return dot(w, n, a->pos[0], a->pos[1]);
-    if (kj_np_is_reduction(m)) {
-        kj_node *arr = kj_np_arg(a, 0, "a");
-        if (arr->type->kind == KJ_T_TUPLE)
-            return tuple_reduce(w, n, m, arr);
-        if (arr->type->kind != KJ_T_ARRAY)   /* all or any of a number */
-            return kj_truth(w, kj_lower_expr(w, arr), arr->type);
-        return kj_np_lower_reduce(w, n, m, arr, kj_np_arg(a, 1, "axis"));
-    }
-    if (!strcmp(m, "real") || !strcmp(m, "imag"))
-        return kj_np_part(w, kj_lower_expr(w, a->pos[0]), a->pos[0]->type, m[0] == 'i', n->type);
-    if (kj_np_join_rank(m, 1) > 0)
-        return kj_np_lower_join(w, n, m, a);
-    if (!strcmp(m, "nonzero") || !strcmp(m, "flatnonzero") || !strcmp(m, "argwhere"))
-        return kj_np_lower_nonzero(w, n, m, a->pos[0]);
-    if (!strcmp(m, "repeat"))
-        return kj_np_lower_repeat(w, n, a);
-    if (!strcmp(m, "tile"))
-        return kj_np_lower_tile(w, n, a);
-    if (kj_np_is_linalg(m))
-        return kj_np_lower_linalg(w, n, m, a);
-    const kj_callable *own = kj_np_callable(m);   /* a function in a file of its own */
-    if (own)
-        return own->np_lower(w, n, m, a);
-    if (kj_np_is_place(m))
-        return kj_np_lower_place(w, n, m, a);
-    return kj_np_lower_sorting(w, n, m, a);
-}
+KJ_CALLABLE(dot, .name = "np.dot", .targets = KJ_ON_ANY, .np_type = dot_type, .np_lower = lower_dot);
+KJ_CALLABLE(matmul, .name = "np.matmul", .targets = KJ_ON_ANY, .np_type = dot_type, .np_lower = lower_dot);

@@ -1,4 +1,4 @@
-/* lower_np_ndindex: `for` loops over np.ndindex(shape) and np.ndenumerate(a).
+/* np_ndindex: np.ndindex(shape) and np.ndenumerate(a), and `for` loops over np.ndindex(shape) and np.ndenumerate(a).
  * The loop counts t over the positions (the product of the lengths, 1 for
  * no dimension), and the index of position t, in C order as NumPy walks
  * them (the last axis fastest), is kept in a counter that carries like an
@@ -8,8 +8,39 @@
  * times slower than Numba's (bench/MEASURED.md). */
 #include "jit/core/kind_ops.h"
 #include "jit/lower/lower.h"
+#include "jit/numpy/infer_np.h"
 
 #include <Python.h>
+#include <stdio.h>
+
+#define FAIL KJ_INFER_FAIL
+
+/* np.ndindex(shape) or np.ndindex(n0, n1, ...) with ints; np.ndenumerate(a)
+ * of an array of one dimension or more. Loops over them only. */
+static const kj_type *nd_iteration_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    if (a->nkw)
+        FAIL(c, n, NULL, "np.%s takes no keywords", m);
+    if (m[2] == 'e') {
+        const kj_type *x = a->npos == 1 ? kj_np_arg_type(c, a->pos[0]) : NULL;
+        if (!x || x->kind != KJ_T_ARRAY || x->ndim == 0)
+            FAIL(c, n, "Loop over a.flat positions with np.ndindex(a.shape), or index a 0-d array with a[()].",
+                 "np.ndenumerate takes one array of one dimension or more%s%s", x ? ", got " : "", x ? x->name : "");
+        return kj_ndenumerate(x);
+    }
+    int nd = 0;
+    for (int i = 0; i < a->npos; i++) {
+        const kj_type *t = kj_np_arg_type(c, a->pos[i]);
+        bool shape = a->npos == 1 && t && t->kind == KJ_T_TUPLE;
+        for (int k = 0; shape && k < t->n; k++)
+            shape = kj_is_intlike(t->elems[k]);
+        if (!t || (!shape && !kj_is_intlike(t)))
+            FAIL(c, n, "Give it a.shape, or the lengths as ints: np.ndindex(3, 4).",
+                 "np.ndindex takes a tuple of ints or ints%s%s", t ? ", got " : "", t ? t->name : "");
+        nd += shape ? t->n : 1;
+    }
+    return kj_ndindex(nd);
+}
+
 
 static int ndim_of(const kj_iter *s) {
     return s->type->kind == KJ_T_NDENUMERATE ? s->type->elem->ndim : s->type->ndim;
@@ -109,3 +140,7 @@ static LLVMValueRef nd_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
 
 KJ_KIND_OPS(ndindex, .kind = KJ_T_NDINDEX, .iter_setup = nd_iter_setup, .iter_item = nd_iter_item);
 KJ_KIND_OPS(ndenumerate, .kind = KJ_T_NDENUMERATE, .iter_setup = nd_iter_setup, .iter_item = nd_iter_item);
+
+/* Only loops take them (kj_iter), so they have no lowering as values. */
+KJ_CALLABLE(ndindex, .name = "np.ndindex", .targets = KJ_ON_ANY, .np_type = nd_iteration_type);
+KJ_CALLABLE(ndenumerate, .name = "np.ndenumerate", .targets = KJ_ON_ANY, .np_type = nd_iteration_type);

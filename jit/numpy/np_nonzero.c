@@ -1,11 +1,37 @@
-/* lower_np_nonzero: where an array is nonzero (true): np.nonzero(a) (and
+/* np_nonzero: where an array is nonzero (true): np.nonzero(a) (and
  * a.nonzero(), np.where(a)), a tuple of index arrays, one per axis;
  * np.flatnonzero(a), the indices into a.ravel(); np.argwhere(a), one row of
  * indices per element. A first pass counts, a second writes, both in C
  * order. */
 #include "jit/numpy/lower_np.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#define FAIL KJ_INFER_FAIL
+
+/* np.nonzero(a): a tuple of index arrays, one per axis; np.flatnonzero:
+ * one of flat indices; np.argwhere: rows of indices. */
+const kj_type *kj_np_nonzero_type(const char *m, const kj_type *x) {
+    const kj_type *line = kj_array(KJ_I64, 1, KJ_LAYOUT_C, false);
+    if (!strcmp(m, "argwhere"))
+        return kj_array(KJ_I64, 2, KJ_LAYOUT_C, false);
+    if (!strcmp(m, "flatnonzero"))
+        return line;
+    const kj_type *e[x->ndim];   /* ndim >= 1: checked by the callers */
+    for (int k = 0; k < x->ndim; k++)
+        e[k] = line;
+    return kj_tuple(x->ndim, e);
+}
+
+static const kj_type *nonzero_call_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
+    if (!x)
+        return NULL;
+    if (a->npos + a->nkw != 1 || x->kind != KJ_T_ARRAY || x->ndim == 0)
+        FAIL(c, n, NULL, "np.%s takes one array of at least one dimension", m);
+    return kj_np_nonzero_type(m, x);
+}
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
@@ -22,7 +48,8 @@ LLVMValueRef kj_np_count_true(kj_lw *w, LLVMValueRef a, const kj_type *at) {
     return LLVMBuildLoad2(w->b, w->i64, acc, "");
 }
 
-LLVMValueRef kj_np_lower_nonzero(kj_lw *w, kj_node *n, const char *m, kj_node *an) {
+static LLVMValueRef lower_nonzero(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    kj_node *an = kj_np_arg(a, 0, "a");
     return kj_np_nonzero_of(w, n->type, m, kj_lower_expr(w, an), an->type);
 }
 
@@ -76,3 +103,8 @@ LLVMValueRef kj_np_nonzero_of(kj_lw *w, const kj_type *t, const char *m, LLVMVal
     kj_np_nest_end(w, &nest);
     return result;
 }
+
+KJ_CALLABLE(nonzero, .name = "np.nonzero", .targets = KJ_ON_ANY, .np_type = nonzero_call_type, .np_lower = lower_nonzero);
+KJ_CALLABLE(flatnonzero, .name = "np.flatnonzero", .targets = KJ_ON_ANY, .np_type = nonzero_call_type,
+            .np_lower = lower_nonzero);
+KJ_CALLABLE(argwhere, .name = "np.argwhere", .targets = KJ_ON_ANY, .np_type = nonzero_call_type, .np_lower = lower_nonzero);

@@ -1,11 +1,49 @@
-/* lower_np_repeat: np.repeat (and a.repeat) and np.tile, new C-order
+/* np_repeat: np.repeat (and a.repeat) and np.tile, new C-order
  * arrays. repeat copies each element, or each slab along an axis, as many
  * times as repeats says (one count, or one per position along the axis);
  * tile repeats the whole array along each axis, as NumPy's, padding the
  * shape or reps with leading ones to the same length. */
 #include "jit/numpy/lower_np.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#define FAIL KJ_INFER_FAIL
+
+/* np.repeat(a, repeats, axis=None) and a.repeat(repeats, axis=None):
+ * repeats is argument `at` (1 for the function, 0 for the method), axis
+ * the next; x is the array's type. */
+const kj_type *kj_np_repeat_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *a, int at, const kj_type *x) {
+    static const char *const known[] = {"a", "repeats", "axis", NULL};
+    kj_node *rn = kj_np_arg(a, at, "repeats"), *ax = kj_np_arg(a, at + 1, "axis");
+    const kj_type *r = kj_np_arg_type(c, rn), *axt = ax ? kj_np_arg_type(c, ax) : kj_none();
+    if (!x || !r || !axt)
+        return NULL;
+    bool counts = kj_is_intlike(r) || (r->kind == KJ_T_ARRAY && r->ndim == 1 && kj_is_intlike(r->elem));
+    if (a->npos > at + 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || x->ndim == 0 || !counts ||
+        (axt->kind != KJ_T_NONE && !kj_is_intlike(axt)))
+        FAIL(c, n, "Give the counts as ints: an int, or a 1-d int array with one per position along the axis.",
+             "repeat takes an array, an int or a 1-d int array of counts and an int axis here");
+    return kj_array(x->elem, axt->kind == KJ_T_NONE ? 1 : x->ndim, KJ_LAYOUT_C, false);
+}
+
+static const kj_type *repeat_call_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
+    return kj_np_repeat_type(c, n, a, 1, kj_np_arg_type(c, kj_np_arg(a, 0, "a")));
+}
+
+/* np.tile(A, reps). */
+static const kj_type *tile_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
+    static const char *const known[] = {"A", "reps", NULL};
+    const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "A")), *r = kj_np_arg_type(c, kj_np_arg(a, 1, "reps"));
+    if (!x || !r)
+        return NULL;
+    int nreps = kj_is_intlike(r) ? 1 : kj_np_shape_ndim(r);
+    if (a->npos > 2 || !kj_np_only_keywords(a, known) || x->kind != KJ_T_ARRAY || nreps < 0)
+        FAIL(c, n, "Make the number an array first: np.full(reps, x).", "np.tile takes an array and an int or a tuple of ints here");
+    return kj_array(x->elem, x->ndim > nreps ? x->ndim : nreps, KJ_LAYOUT_C, false);
+}
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
@@ -69,7 +107,8 @@ static LLVMValueRef count_of(kj_lw *w, const repeat_plan *p, LLVMValueRef i) {
 }
 
 /* np.repeat(a, repeats, axis=None); a.repeat(...) arrives as np.repeat(a, ...). */
-LLVMValueRef kj_np_lower_repeat(kj_lw *w, kj_node *n, const kj_np_args *a) {
+static LLVMValueRef lower_repeat(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *an = kj_np_arg(a, 0, "a"), *rn = kj_np_arg(a, 1, "repeats"), *axn = kj_np_arg(a, 2, "axis");
     const kj_type *at = an->type, *et = at->elem;
     LLVMValueRef src = kj_lower_expr(w, an), axis = c64(w, 0), shape[KJ_NP_MAXDIM];
@@ -105,7 +144,8 @@ LLVMValueRef kj_np_lower_repeat(kj_lw *w, kj_node *n, const kj_np_args *a) {
 }
 
 /* np.tile(A, reps): reps an int or a tuple of ints. */
-LLVMValueRef kj_np_lower_tile(kj_lw *w, kj_node *n, const kj_np_args *a) {
+static LLVMValueRef lower_tile(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
     kj_node *an = kj_np_arg(a, 0, "A"), *rn = kj_np_arg(a, 1, "reps");
     const kj_type *at = an->type, *et = at->elem, *rt = rn->type;
     int nd = at->ndim, d = n->type->ndim, nreps = rt->kind == KJ_T_TUPLE ? rt->n : 1;
@@ -132,3 +172,6 @@ LLVMValueRef kj_np_lower_tile(kj_lw *w, kj_node *n, const kj_np_args *a) {
     kj_np_nest_end(w, &nest);
     return out;
 }
+
+KJ_CALLABLE(repeat, .name = "np.repeat", .targets = KJ_ON_ANY, .np_type = repeat_call_type, .np_lower = lower_repeat);
+KJ_CALLABLE(tile, .name = "np.tile", .targets = KJ_ON_ANY, .np_type = tile_type, .np_lower = lower_tile);
