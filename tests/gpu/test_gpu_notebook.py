@@ -65,8 +65,11 @@ def test_device_array_copies_are_counted(nb):
 def test_a_loop_of_launches_is_one_line(nb):
     lines = gpu_lines(nb, "primes-kernel")
     assert lines[0].startswith("check_prime_gpu_kernel[(1, 1, 1), (1, 1, 1)]: 58 launches, ")
+    # the time is the run's, not each launch's
+    assert re.fullmatch(r".*: 58 launches, (simulated on the CPU in [\d.]+ ms in all \(no GPU times.*|[\d.]+ ms in all, .*)",
+                        lines[0]), lines[0]
     # the seed launches one thread per block, which the teacher's warning points out once
-    assert lines[1:] == ["warning: check_prime_gpu_kernel: blocks of 1 threads are not a whole number of 32-thread "
+    assert lines[1:] == ["warning: check_prime_gpu_kernel: blocks of 1 thread are not a whole number of 32-thread "
                          "warps; the last warp of every block runs partly empty"]
 
 

@@ -63,8 +63,8 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
                             f"{2 * multiprocessors} blocks (a grid-stride loop handles any size)")
         if threads % 32 and ("warp", name) not in seen:
             seen.add(("warp", name))
-            warnings.append(f"{name}: blocks of {threads} threads are not a whole number of 32-thread warps; "
-                            f"the last warp of every block runs partly empty")
+            warnings.append(f"{name}: blocks of {threads} thread{'s' if threads != 1 else ''} are not a whole "
+                            "number of 32-thread warps; the last warp of every block runs partly empty")
     # Simulated launches have no kernel time to weigh copies against.
     if any(not launch.get("simulated") for launch in launches) and transfers and transfer_ms > kernel_ms:
         warnings.append(f"copies between host and GPU took {transfer_ms:.3g} ms against {kernel_ms:.3g} ms "
@@ -114,7 +114,8 @@ def _launch_line(group):
     head = f"{first['kernel']}[{first['grid']}, {first['block']}]: " + (f"{n} launches, " if n > 1 else "")
     if first.get("simulated"):
         host_ms = sum(launch["host_ms"] for launch in group)
-        return head + f"simulated on the CPU in {host_ms:.3f} ms (no GPU times, registers or occupancy)"
+        return head + (f"simulated on the CPU in {host_ms:.3f} ms{' in all' if n > 1 else ''} "
+                       "(no GPU times, registers or occupancy)")
     timed = [launch["kernel_ms"] for launch in group if launch["kernel_ms"] is not None]
     if not timed:
         ms = "not timed"
