@@ -402,6 +402,21 @@ static LLVMValueRef compare_int_float(kj_lw *w, kj_op op, LLVMValueRef i, const 
     return LLVMBuildSelect(w->b, differ, by_float, LLVMBuildSelect(w->b, at_top, below_top, by_int, ""), "");
 }
 
+/* Whether int i of type ti converts to a float of `mantissa` bits exactly:
+ * a type no wider, or a constant no larger than 2**mantissa, so that
+ * `x >= 4` of a float x stays one float comparison. */
+static bool converts_exactly(LLVMValueRef i, const kj_type *ti, int mantissa) {
+    if (ti->bits <= mantissa)
+        return true;
+    if (!LLVMIsAConstantInt(i))
+        return false;
+    unsigned long long limit = 1ull << mantissa;
+    if (!ti->is_signed)
+        return LLVMConstIntGetZExtValue(i) <= limit;
+    long long c = LLVMConstIntGetSExtValue(i);
+    return c >= -(long long)limit && c <= (long long)limit;
+}
+
 static LLVMValueRef compare_one(kj_lw *w, kj_op op, LLVMValueRef a, const kj_type *ta,
                                 LLVMValueRef b, const kj_type *tb) {
     if (ta->kind == KJ_T_TUPLE && tb->kind == KJ_T_TUPLE && op >= KJ_OP_EQ && op <= KJ_OP_GE)
@@ -431,11 +446,11 @@ static LLVMValueRef compare_one(kj_lw *w, kj_op op, LLVMValueRef a, const kj_typ
     if (kj_is_intlike(ta) && kj_is_intlike(tb) && t->kind != KJ_T_FLOAT)
         t = t->kind == KJ_T_INT && !t->is_signed ? t : KJ_I64;
     if (t->kind == KJ_T_FLOAT && op >= KJ_OP_EQ && op <= KJ_OP_GE) {
-        /* ints too wide for t's mantissa compare exactly; narrower convert exactly */
+        /* ints that may not fit t's mantissa compare exactly; the rest convert exactly */
         int mantissa = t->bits == 64 ? 53 : 24;
-        if (ta->kind == KJ_T_INT && tb->kind == KJ_T_FLOAT && ta->bits > mantissa)
+        if (ta->kind == KJ_T_INT && tb->kind == KJ_T_FLOAT && !converts_exactly(a, ta, mantissa))
             return compare_int_float(w, op, a, ta, kj_cast(w, b, tb, t));
-        if (tb->kind == KJ_T_INT && ta->kind == KJ_T_FLOAT && tb->bits > mantissa) {
+        if (tb->kind == KJ_T_INT && ta->kind == KJ_T_FLOAT && !converts_exactly(b, tb, mantissa)) {
             static const kj_op mirrored[] = {KJ_OP_EQ, KJ_OP_NE, KJ_OP_GT, KJ_OP_GE, KJ_OP_LT, KJ_OP_LE};
             return compare_int_float(w, mirrored[op - KJ_OP_EQ], b, tb, kj_cast(w, a, ta, t));
         }

@@ -89,6 +89,11 @@ EDGE_INTS = [0, -1, 2**53, 2**53 + 1, -2**53 - 1, 2**63 - 1, -2**63, -2**63 + 1]
 EDGE_FLOATS = [0.0, 2.0**53, -2.0**53, 2.0**63, -2.0**63, 9.2e18, float("nan"), float("inf"), -float("inf")]
 @case(*[(i, f) for i in EDGE_INTS for f in EDGE_FLOATS])
 def int_float_compare(i, f): return (i < f, i <= f, i == f, i != f, i > f, i >= f, f < i, f >= i, f == i)
+# constant ints: those within 2**53 convert exactly (one float comparison), those beyond compare exactly
+@case(*[(f,) for f in EDGE_FLOATS + [4.0, 3.5, -4.0, 2.0**53 + 2, 9007199254740992.0]])
+def float_against_constant_ints(f):
+    return (f >= 4, 4 < f, f == -4, f <= 2**53, f > 2**53 + 1, 2**53 + 1 == f, f < -2**53 - 1, f != 2**63 - 1,
+            f >= -2**63)
 @case(*F1)
 def float_neg_abs(a): return -abs(a)
 @case(*[(a, b) for a in [True, False] for b in [True, False]])
