@@ -81,7 +81,7 @@ CALLS = 5  # calls of each workload per round; the best is its time
 def program():
     """The code every place runs: the workloads, then one line of JSON with each one's best time."""
     defs = "\n".join(textwrap.dedent(code) for code in WORKLOADS.values())
-    names = {name: code.split("def ", 1)[1].split("(", 1)[0] for name, code in WORKLOADS.items()}
+    functions = {name: code.split("def ", 1)[1].split("(", 1)[0] for name, code in WORKLOADS.items()}
     timing = textwrap.dedent(f"""
         import json as _json, time as _time
         def _best(fn):
@@ -91,7 +91,7 @@ def program():
                 fn()
                 best = min(best, _time.perf_counter() - t0)
             return best
-        print(_json.dumps({{name: _best(fn) for name, fn in {{{", ".join(f"{n!r}: {f}" for n, f in names.items())}}}.items()}}))
+        print(_json.dumps({{name: _best(globals()[fn]) for name, fn in {functions!r}.items()}}))
     """)
     return defs + timing
 

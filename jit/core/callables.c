@@ -54,15 +54,23 @@ const kj_callable *kj_callable_named(const char *name) {
     return NULL;
 }
 
-static const kj_callable *np_named(const char *m) {
+/* The entry named prefix + m, or NULL. */
+static const kj_callable *named(const char *prefix, const char *m) {
     char name[128];
-    if (snprintf(name, sizeof name, "np.%s", m) >= (int)sizeof name)
+    if (snprintf(name, sizeof name, "%s%s", prefix, m) >= (int)sizeof name)
         return NULL;
     return kj_callable_named(name);
 }
 
+static const kj_callable *np_named(const char *m) { return named("np.", m); }
+
 const kj_callable *kj_np_callable(const char *m) {
     const kj_callable *k = np_named(m);
+    return k && k->np_type ? k : NULL;
+}
+
+const kj_callable *kj_np_method(const char *m) {
+    const kj_callable *k = named("ndarray.", m);
     return k && k->np_type ? k : NULL;
 }
 

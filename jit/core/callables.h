@@ -91,6 +91,9 @@ typedef struct kj_callable {
 const kj_callable *kj_callable_named(const char *name);
 /* The entry of NumPy function np.m, or NULL. */
 const kj_callable *kj_np_callable(const char *m);
+/* The entry of array method a.m ("ndarray.<m>") that types and lowers it,
+ * or NULL. */
+const kj_callable *kj_np_method(const char *m);
 /* The entry of NumPy ufunc np.m (numpy/ufuncs.h), or NULL. "where" and
  * "clip" count as ufuncs. */
 const kj_callable *kj_np_ufunc(const char *m);

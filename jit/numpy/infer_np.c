@@ -169,7 +169,6 @@ const kj_type *kj_np_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
 
 const kj_type *kj_np_attr_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled) {
     (void)c;
-    *handled = false;
     const kj_type *t = kj_np_part_type(self, n->name);
     *handled = t != NULL;
     return t;

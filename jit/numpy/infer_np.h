@@ -58,9 +58,6 @@ const kj_type *kj_np_repeat_type(kj_infer_ctx *c, kj_node *n, const kj_np_args *
  * a real array, a view of a complex array's parts, read-only zeros for
  * .imag of a real array; NULL when m is neither. */
 const kj_type *kj_np_part_type(const kj_type *self, const char *m);
-/* The entry of array method m ("ndarray.<m>", np_method.c) that types
- * and lowers it, or NULL. */
-const kj_callable *kj_np_method(const char *m);
 /* The dtype node k names (NULL if none), typing the array of `a.dtype` first. */
 const kj_type *kj_np_dtype_typed(kj_infer_ctx *c, kj_node *k);
 /* A dtype= argument: NULL when absent (*bad false) or not a dtype (*bad

@@ -72,7 +72,7 @@ static const kj_type *join_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
     return kj_array(e, rank, KJ_LAYOUT_C, false);
 }
 
-#define JOIN(id) KJ_CALLABLE(id, .name = "np." #id, .targets = KJ_ON_ANY, .np_type = join_type, .np_lower = kj_np_lower_join)
+#define JOIN(id) KJ_NP_FUNCTION(id, join_type, kj_np_lower_join)
 JOIN(concatenate);
 JOIN(stack);
 JOIN(hstack);

@@ -183,7 +183,7 @@ const kj_type *kj_np_linalg_type(kj_infer_ctx *c, kj_node *n, const char *m, con
 
 /* Entries by np.linalg's own names: the front end drops "linalg.". norm's
  * is in rewrite_linalg.c, which writes its other forms out. */
-#define LINALG(id) KJ_CALLABLE(id, .name = "np." #id, .targets = KJ_ON_ANY, .np_type = kj_np_linalg_type, .np_lower = kj_np_lower_linalg)
+#define LINALG(id) KJ_NP_FUNCTION(id, kj_np_linalg_type, kj_np_lower_linalg)
 LINALG(solve);
 LINALG(inv);
 LINALG(det);

@@ -122,26 +122,29 @@ static const kj_type *array_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     const kj_type *dt = kj_np_dtype_arg(c, kj_np_arg(a, 1, "dtype"), &bad);
     if (bad)
         return NULL;
-    if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0 && src->elem && src->elem->kind == KJ_T_TUPLE) {
+    /* of a list (np.copy takes arrays only) */
+    bool list = src->kind == KJ_T_LIST && strcmp(m, "copy") != 0;
+    const kj_type *item = list ? src->elem : NULL;   /* NULL for an empty list's */
+    if (item && item->kind == KJ_T_TUPLE) {
         /* np.array(pairs): one row per tuple, the numbers promoted as NumPy does */
         const kj_type *u = NULL;
-        for (int i = 0; i < src->elem->n && (u = kj_unify(u, src->elem->elems[i])); i++)
+        for (int i = 0; i < item->n && (u = kj_unify(u, item->elems[i])); i++)
             if (!kj_is_number(u) && u->kind != KJ_T_BOOL)
                 u = NULL;
         if (!u)
             FAIL(c, n, "Build the array with np.empty and fill it.",
-                 "np.%s takes a list of tuples of numbers only, got a list of %s", m, src->elem->name);
+                 "np.%s takes a list of tuples of numbers only, got a list of %s", m, item->name);
         return kj_array(dt ? dt : u, 2, KJ_LAYOUT_C, false);
     }
-    if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0 && src->elem && src->elem->kind == KJ_T_ARRAY) {
-        if (src->elem->ndim + 1 > KJ_NP_MAXDIM)
-            FAIL(c, n, NULL, "np.%s of a list of %d-d arrays has too many dimensions", m, src->elem->ndim);
-        return kj_array(dt ? dt : src->elem->elem, src->elem->ndim + 1, KJ_LAYOUT_C, false);   /* one array per row */
+    if (item && item->kind == KJ_T_ARRAY) {
+        if (item->ndim + 1 > KJ_NP_MAXDIM)
+            FAIL(c, n, NULL, "np.%s of a list of %d-d arrays has too many dimensions", m, item->ndim);
+        return kj_array(dt ? dt : item->elem, item->ndim + 1, KJ_LAYOUT_C, false);   /* one array per row */
     }
-    if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0 && src->elem && src->elem->kind == KJ_T_LIST) {
+    if (item && item->kind == KJ_T_LIST) {
         /* np.array([[1., 2.], [3., 4.]]): a dimension per level of lists */
         int nd = 1;
-        const kj_type *e = src->elem;
+        const kj_type *e = item;
         for (; e && e->kind == KJ_T_LIST; e = e->elem)
             nd++;
         if (e && !kj_is_number(e) && e->kind != KJ_T_BOOL)
@@ -151,8 +154,8 @@ static const kj_type *array_type(kj_infer_ctx *c, kj_node *n, const char *m, con
             FAIL(c, n, NULL, "np.%s of lists nested %d deep has too many dimensions", m, nd);
         return kj_array(dt ? dt : e ? e : KJ_F64, nd, KJ_LAYOUT_C, false);
     }
-    if (src->kind == KJ_T_LIST && strcmp(m, "copy") != 0)   /* np.array([1, 2, 3]) */
-        return kj_array(dt ? dt : src->elem ? src->elem : KJ_F64, 1, KJ_LAYOUT_C, false);
+    if (list)   /* np.array([1, 2, 3]), or of an empty list */
+        return kj_array(dt ? dt : item ? item : KJ_F64, 1, KJ_LAYOUT_C, false);
     if (src->kind != KJ_T_ARRAY)
         FAIL(c, n, "Build the array with np.empty and fill it.", "np.%s needs an array or a list here, got %s", m,
              src->name);
@@ -351,20 +354,19 @@ LLVMValueRef kj_np_frozen(kj_lw *w, kj_node *n) {
     return kj_np_make(w, t, LLVMConstNull(w->ptr), data, shape, NULL);
 }
 
-#define CREATE(id, ty, lo) KJ_CALLABLE(id, .name = "np." #id, .targets = KJ_ON_ANY, .np_type = ty, .np_lower = lo)
-CREATE(empty, shape_type, lower_shape);
-CREATE(zeros, shape_type, lower_shape);
-CREATE(ones, shape_type, lower_shape);
-CREATE(full, shape_type, lower_shape);
-CREATE(empty_like, like_type, lower_like);
-CREATE(zeros_like, like_type, lower_like);
-CREATE(ones_like, like_type, lower_like);
-CREATE(full_like, like_type, lower_like);
-CREATE(arange, arange_type, arange);
-CREATE(linspace, linspace_type, linspace);
-CREATE(eye, eye_type, eye);
-CREATE(identity, eye_type, eye);
-CREATE(array, array_type, lower_array);
-CREATE(asarray, array_type, lower_array);
-CREATE(ascontiguousarray, array_type, lower_array);
-CREATE(copy, array_type, lower_array);
+KJ_NP_FUNCTION(empty, shape_type, lower_shape);
+KJ_NP_FUNCTION(zeros, shape_type, lower_shape);
+KJ_NP_FUNCTION(ones, shape_type, lower_shape);
+KJ_NP_FUNCTION(full, shape_type, lower_shape);
+KJ_NP_FUNCTION(empty_like, like_type, lower_like);
+KJ_NP_FUNCTION(zeros_like, like_type, lower_like);
+KJ_NP_FUNCTION(ones_like, like_type, lower_like);
+KJ_NP_FUNCTION(full_like, like_type, lower_like);
+KJ_NP_FUNCTION(arange, arange_type, arange);
+KJ_NP_FUNCTION(linspace, linspace_type, linspace);
+KJ_NP_FUNCTION(eye, eye_type, eye);
+KJ_NP_FUNCTION(identity, eye_type, eye);
+KJ_NP_FUNCTION(array, array_type, lower_array);
+KJ_NP_FUNCTION(asarray, array_type, lower_array);
+KJ_NP_FUNCTION(ascontiguousarray, array_type, lower_array);
+KJ_NP_FUNCTION(copy, array_type, lower_array);

@@ -9,6 +9,11 @@
 
 #define KJ_NP_MAX_ARGS 8
 
+/* Declares the registry entry of NumPy function np.<id> for any target,
+ * typed by ty and lowered by lo (callables.h). */
+#define KJ_NP_FUNCTION(id, ty, lo) \
+    KJ_CALLABLE(id, .name = "np." #id, .targets = KJ_ON_ANY, .np_type = ty, .np_lower = lo)
+
 typedef struct kj_np_args {
     kj_node *pos[KJ_NP_MAX_ARGS];
     int npos;

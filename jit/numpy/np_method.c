@@ -7,7 +7,6 @@
 #include "jit/numpy/lower_np.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #define FAIL KJ_INFER_FAIL
 
@@ -20,16 +19,26 @@ static const kj_type *no_such_method(kj_infer_ctx *c, kj_node *n, const char *m)
     FAIL(c, n, NULL, "arrays have no method '%s' in compiled code (or not with these arguments)", m);
 }
 
-/* a.<m>(...) lowered as np.<m>(a, ...); a.sort() as np.sort in place. */
-static LLVMValueRef lower_as_function(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+/* The arguments of a.<m>(...) as np.<m>(a, ...)'s (typing kept them
+ * fewer than KJ_NP_MAX_ARGS). */
+static kj_np_args with_self(kj_node *n, const kj_np_args *a) {
     kj_np_args b = *a;
     for (int i = b.npos; i > 0; i--)
         b.pos[i] = b.pos[i - 1];
     b.pos[0] = n->kids[0];
     b.npos++;
-    if (!strcmp(m, "sort"))
-        return kj_np_lower_sort(w, n, "sort!", &b);
+    return b;
+}
+
+static LLVMValueRef lower_as_function(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    kj_np_args b = with_self(n, a);
     return kj_np_callable(m)->np_lower(w, n, m, &b);
+}
+
+static LLVMValueRef lower_sort_in_place(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)m;
+    kj_np_args b = with_self(n, a);
+    return kj_np_lower_sort(w, n, "sort!", &b);
 }
 
 /* ---- copies ---- */
@@ -305,16 +314,8 @@ METHOD(item, "item", item_type, lower_item);
 METHOD(nonzero, "nonzero", nonzero_method_type, lower_as_function);
 METHOD(repeat, "repeat", repeat_method_type, lower_as_function);
 METHOD(dot, "dot", dot_method_type, lower_as_function);
-METHOD(sort, "sort", sort_method_type, lower_as_function);
+METHOD(sort, "sort", sort_method_type, lower_sort_in_place);
 METHOD(argsort, "argsort", sort_method_type, lower_as_function);
-
-const kj_callable *kj_np_method(const char *m) {
-    char name[64];
-    if (snprintf(name, sizeof name, "ndarray.%s", m) >= (int)sizeof name)
-        return NULL;
-    const kj_callable *k = kj_callable_named(name);
-    return k && k->np_type ? k : NULL;
-}
 
 LLVMValueRef kj_np_lower_method(kj_lw *w, kj_node *n) {
     const char *m = n->name;

@@ -141,6 +141,14 @@ static LLVMValueRef nd_iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
 KJ_KIND_OPS(ndindex, .kind = KJ_T_NDINDEX, .iter_setup = nd_iter_setup, .iter_item = nd_iter_item);
 KJ_KIND_OPS(ndenumerate, .kind = KJ_T_NDENUMERATE, .iter_setup = nd_iter_setup, .iter_item = nd_iter_item);
 
-/* Only loops take them (kj_iter), so they have no lowering as values. */
-KJ_CALLABLE(ndindex, .name = "np.ndindex", .targets = KJ_ON_ANY, .np_type = nd_iteration_type);
-KJ_CALLABLE(ndenumerate, .name = "np.ndenumerate", .targets = KJ_ON_ANY, .np_type = nd_iteration_type);
+/* Only loops take them (kj_iter above); a call kept as a value is refused. */
+static LLVMValueRef lower_as_value(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
+    (void)a;
+    kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, n->line, n->col, "Write the call in the loop itself: for i in np.ndindex(a.shape).",
+            "np.%s is compiled only as the iterable of a for loop or a comprehension", m);
+    return LLVMGetUndef(kj_lltype(w, n->type));
+}
+
+KJ_CALLABLE(ndindex, .name = "np.ndindex", .targets = KJ_ON_ANY, .np_type = nd_iteration_type, .np_lower = lower_as_value);
+KJ_CALLABLE(ndenumerate, .name = "np.ndenumerate", .targets = KJ_ON_ANY, .np_type = nd_iteration_type,
+            .np_lower = lower_as_value);

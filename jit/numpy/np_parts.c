@@ -21,9 +21,10 @@ const kj_type *kj_np_part_type(const kj_type *self, const char *m) {
 }
 
 static const kj_type *parts_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
-    if (a->npos + a->nkw != 1 || !kj_np_arg(a, 0, "val"))
+    kj_node *val = kj_np_arg(a, 0, "val");
+    if (a->npos + a->nkw != 1 || !val)
         FAIL(c, n, NULL, "np.%s takes one array or number", m);
-    const kj_type *x = kj_np_arg_type(c, kj_np_arg(a, 0, "val"));
+    const kj_type *x = kj_np_arg_type(c, val);
     if (x && kj_is_number(x))   /* of a number: a number, the part of a complex one */
         return x->kind == KJ_T_COMPLEX ? kj_float(x->bits / 2) : x;
     const kj_type *t = x && x->kind == KJ_T_ARRAY ? kj_np_part_type(x, m) : NULL;

@@ -29,9 +29,6 @@ typedef struct {
 
 /* ---- types ---- */
 
-/* Each typing below gets the positional arguments' types t and the number
- * of dimensions size= gives, nd (0 without); its entry (TYPED) finds them. */
-
 /* The positional arguments' types into t, and the number of dimensions
  * size= gives into nd (0 without); false when one has no type or size is
  * not a shape (reported). */
@@ -48,6 +45,8 @@ static bool arg_types(kj_infer_ctx *c, const kj_np_args *a, const kj_type **t, i
     return true;
 }
 
+/* Each typing below gets the positional arguments' types t and the number
+ * of dimensions size= gives, nd; its entry, fn_entry, finds them first. */
 #define TYPED(fn)                                                                                         \
     static const kj_type *fn##_entry(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {   \
         const kj_type *t[KJ_NP_MAX_ARGS];                                                                 \

@@ -104,9 +104,7 @@ bool kj_np_is_reduction(const char *m) {
     return k && k->np_type == reduction_call_type;
 }
 
-#define REDUCTION(id)                                                                                  \
-    KJ_CALLABLE(id, .name = "np." #id, .targets = KJ_ON_ANY, .np_type = reduction_call_type,          \
-                .np_lower = lower_reduction_call)
+#define REDUCTION(id) KJ_NP_FUNCTION(id, reduction_call_type, lower_reduction_call)
 REDUCTION(sum);
 REDUCTION(prod);
 REDUCTION(min);

@@ -508,19 +508,18 @@ LLVMValueRef kj_np_lower_sort(kj_lw *w, kj_node *n, const char *m, const kj_np_a
     return unique_with(w, n, a, c, len, e);
 }
 
-#define SORTING(id, ty, lo) KJ_CALLABLE(id, .name = "np." #id, .targets = KJ_ON_ANY, .np_type = ty, .np_lower = lo)
-SORTING(sort, sort_type, kj_np_lower_sort);
-SORTING(argsort, sort_type, kj_np_lower_sort);
-SORTING(unique, sort_type, kj_np_lower_sort);
-SORTING(partition, partition_type, kj_np_lower_sort);
-SORTING(argpartition, partition_type, kj_np_lower_sort);
-SORTING(median, order_statistic_type, order_statistic);
-SORTING(percentile, order_statistic_type, order_statistic);
-SORTING(quantile, order_statistic_type, order_statistic);
-SORTING(nanpercentile, order_statistic_type, order_statistic);
-SORTING(nanquantile, order_statistic_type, order_statistic);
-SORTING(searchsorted, search_type, searchsorted);
-SORTING(digitize, search_type, digitize);
-SORTING(histogram, histogram_type, histogram);
-SORTING(isin, isin_type, isin);
-SORTING(in1d, isin_type, isin);
+KJ_NP_FUNCTION(sort, sort_type, kj_np_lower_sort);
+KJ_NP_FUNCTION(argsort, sort_type, kj_np_lower_sort);
+KJ_NP_FUNCTION(unique, sort_type, kj_np_lower_sort);
+KJ_NP_FUNCTION(partition, partition_type, kj_np_lower_sort);
+KJ_NP_FUNCTION(argpartition, partition_type, kj_np_lower_sort);
+KJ_NP_FUNCTION(median, order_statistic_type, order_statistic);
+KJ_NP_FUNCTION(percentile, order_statistic_type, order_statistic);
+KJ_NP_FUNCTION(quantile, order_statistic_type, order_statistic);
+KJ_NP_FUNCTION(nanpercentile, order_statistic_type, order_statistic);
+KJ_NP_FUNCTION(nanquantile, order_statistic_type, order_statistic);
+KJ_NP_FUNCTION(searchsorted, search_type, searchsorted);
+KJ_NP_FUNCTION(digitize, search_type, digitize);
+KJ_NP_FUNCTION(histogram, histogram_type, histogram);
+KJ_NP_FUNCTION(isin, isin_type, isin);
+KJ_NP_FUNCTION(in1d, isin_type, isin);

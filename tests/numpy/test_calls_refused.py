@@ -537,6 +537,12 @@ def ndindex_returned(n):
     return np.ndindex(n)
 
 
+@kiln.njit
+def ndindex_kept(n):
+    positions = np.ndindex(n)   # it crashed the compiler: only a loop lowers these calls
+    return n
+
+
 def test_ndindex_and_ndenumerate_take_what_numpy_loops_over():
     with pytest.raises(kiln.TypingError, match="np.ndenumerate takes one array of one dimension or more, got float64") as e:
         ndenumerate_of_number(1.5)
@@ -546,6 +552,9 @@ def test_ndindex_and_ndenumerate_take_what_numpy_loops_over():
     assert "np.ndindex(3, 4)" in str(e.value)
     with pytest.raises(kiln.TypingError, match=r"ndindex\(1d\) cannot be returned"):
         ndindex_returned(3)
+    with pytest.raises(kiln.UnsupportedError, match="np.ndindex is compiled only as the iterable of a for loop") as e:
+        ndindex_kept(3)
+    assert "for i in np.ndindex(a.shape)" in str(e.value)
 
 
 @kiln.njit
