@@ -5,7 +5,8 @@
  * values() and items() in insertion order, and returning them to Python as
  * Python dicts. A dict value is an owner (nrt.h) of a block holding the
  * header; inference hands dict nodes to dicts_infer.c, lowering to
- * dicts_lower.c; the runtime is rt_dict.c. */
+ * dicts_lower.c; methods are typed and lowered in dict_methods.c; the
+ * runtime is rt_dict.c. */
 #ifndef KILN_JIT_DICTS_H
 #define KILN_JIT_DICTS_H
 
@@ -15,7 +16,6 @@
 
 /* ---- inference ---- */
 const kj_type *kj_dict_expr_type(kj_infer_ctx *c, kj_node *n);   /* KJ_E_DICT, KJ_E_DICTCOMP */
-const kj_type *kj_dict_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 const kj_type *kj_dict_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self);
 /* d[k] = v: types the dict variable when it was `{}`; 0, or -1 when it
  * cannot hold them (reported). */
@@ -24,7 +24,19 @@ int kj_dict_store_type(kj_infer_ctx *c, kj_node *target, const kj_type *v, kj_no
 const kj_type *kj_dict_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
                                  const kj_type *const *args, bool *handled);
 
+/* dict(key, value) for a store of k and v into a dict of type self; NULL
+ * where it cannot hold them (reported at at). */
+const kj_type *kj_dict_stored(kj_infer_ctx *c, kj_node *at, const kj_type *self, const kj_type *k, const kj_type *v);
+/* Gives the dict variable (node d) type t when it was `{}` so far: t, or
+ * NULL (reported at at). */
+const kj_type *kj_dict_refine(kj_infer_ctx *c, kj_node *d, kj_node *at, const kj_type *self, const kj_type *t);
+
 /* ---- lowering ---- */
+/* The key and value types of a dict type. */
+static inline const kj_type *kj_dict_key_type(const kj_type *dt) { return dt->elems[0]; }
+static inline const kj_type *kj_dict_value_type(const kj_type *dt) { return dt->elems[1]; }
+/* Whether the dict's values are arrays, whose owners it holds. */
+bool kj_dict_holds_arrays(const kj_type *dt);
 bool kj_dict_lowers(const kj_node *n);
 LLVMValueRef kj_dict_lower(kj_lw *w, kj_node *n);
 void kj_dict_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt);
@@ -54,6 +66,17 @@ LLVMValueRef kj_dict_find(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_
 /* Removes k, its value copied to out; an i1, whether it was there. */
 LLVMValueRef kj_dict_take(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_type *kt, const kj_type *key,
                           LLVMValueRef out);
+/* The value slot of the key in kslot in a dict of type dt, added when
+ * absent (*fresh then 1). */
+LLVMValueRef kj_dict_value_slot(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef fresh);
+/* Stores v (type vt) in the value slot p of a dict of type dt. Where the
+ * values are arrays the dict takes a reference on v's owner, marks itself
+ * as holding them (rt_dict.c gives them back), and gives back the one on
+ * the value it replaces, unless the slot is fresh. */
+void kj_dict_store_value(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef p, LLVMValueRef fresh,
+                         LLVMValueRef v, const kj_type *vt);
+/* d[k] = v for a key already in its slot. */
+void kj_dict_store_at(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef v, const kj_type *vt);
 /* KeyError(k) when cond holds, with k itself as its argument. */
 void kj_dict_key_error_if(kj_lw *w, LLVMValueRef cond, LLVMValueRef k, const kj_type *kt);
 /* Whether a dict or set can have keys of type t: numbers, and tuples of

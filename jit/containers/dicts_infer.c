@@ -45,8 +45,7 @@ static bool whole_value_ok(const kj_type *t) {
     return value_ok(t) || (t->kind == KJ_T_ARRAY && t->ndim > 0);
 }
 
-/* dict(key, value) for a store of k and v into a dict of type self. */
-static const kj_type *stored(kj_infer_ctx *c, kj_node *at, const kj_type *self, const kj_type *k, const kj_type *v) {
+const kj_type *kj_dict_stored(kj_infer_ctx *c, kj_node *at, const kj_type *self, const kj_type *k, const kj_type *v) {
     if (!kj_dict_key_ok(k))
         FAIL(c, at, KEYS_HINT, "a dict in compiled code cannot have %s keys", k->name);
     if (!whole_value_ok(v))
@@ -59,8 +58,7 @@ static const kj_type *stored(kj_infer_ctx *c, kj_node *at, const kj_type *self, 
     return self;
 }
 
-/* Gives the dict variable (node d) type t when it was `{}` so far. */
-static const kj_type *refine(kj_infer_ctx *c, kj_node *d, kj_node *at, const kj_type *self, const kj_type *t) {
+const kj_type *kj_dict_refine(kj_infer_ctx *c, kj_node *d, kj_node *at, const kj_type *self, const kj_type *t) {
     if (self->n || !t)
         return t;
     if (d->kind != KJ_E_LOCAL)
@@ -126,53 +124,8 @@ const kj_type *kj_dict_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
 
 int kj_dict_store_type(kj_infer_ctx *c, kj_node *target, const kj_type *v, kj_node *at) {
     const kj_type *self = value(c, target->kids[0]), *k = self ? index_key(c, target) : NULL;
-    const kj_type *t = k ? stored(c, at, self, k, v) : NULL;
-    return t && refine(c, target->kids[0], at, self, t) ? 0 : -1;
-}
-
-const kj_type *kj_dict_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
-    const char *m = n->name;
-    int na = n->nkids - 1;
-    const kj_type *a[2] = {NULL, NULL};
-    if (na > 2)
-        FAIL(c, n, NULL, "too many arguments for dict.%s", m);
-    for (int i = 0; i < na; i++) {
-        if (n->kids[i + 1]->kind == KJ_E_KEYWORD)
-            FAIL(c, n, NULL, "dict.%s takes no keyword arguments", m);
-        if (!(a[i] = value(c, n->kids[i + 1])))
-            return NULL;
-    }
-    if (!strcmp(m, "setdefault") && na == 2) {
-        const kj_type *t = refine(c, n->kids[0], n, self, stored(c, n, self, a[0], a[1]));
-        return t ? t->elems[1] : NULL;
-    }
-    if (!strcmp(m, "update") && na == 1) {
-        if (a[0]->kind != KJ_T_DICT)
-            FAIL(c, n, "Store the items one by one.", "dict.update takes a dict here, got %s", a[0]->name);
-        return !a[0]->n || refine(c, n->kids[0], n, self, stored(c, n, self, a[0]->elems[0], a[0]->elems[1]))
-                   ? kj_none() : NULL;
-    }
-    if ((!strcmp(m, "clear") || !strcmp(m, "copy")) && na == 0)
-        return m[1] == 'l' ? kj_none() : self;
-    if (!self->n && (!strcmp(m, "get") || !strcmp(m, "pop")) && na == 2 &&
-        !(self = refine(c, n->kids[0], n, self, stored(c, n, self, a[0], a[1]))))   /* d[x] = d.get(x, 0) + 1 on {} */
-        return NULL;
-    if (!self->n)
-        FAIL(c, n, "Store into the dict first.", "the types of this dict are not known yet");
-    const kj_type *kt = self->elems[0], *vt = self->elems[1];
-    if (!strcmp(m, "popitem") && na == 0)
-        return kj_tuple(2, (const kj_type *const *)self->elems);
-    if ((!strcmp(m, "keys") || !strcmp(m, "values") || !strcmp(m, "items")) && na == 0)
-        return kj_dictview(self, m[0] == 'k' ? 'k' : m[0] == 'v' ? 'v' : 'i');
-    if ((!strcmp(m, "get") || !strcmp(m, "pop")) && na >= 1) {
-        if (!kj_can_convert(a[0], kt))
-            FAIL(c, n->kids[1], NULL, "a %s has no %s keys", self->name, a[0]->name);
-        if (na == 2 && !kj_can_convert(a[1], vt))
-            FAIL(c, n->kids[2], NULL, "the default must be a %s, as the dict's values, got %s", vt->name, a[1]->name);
-        return m[0] == 'g' && na == 1 ? kj_optional(vt) : vt;   /* d.get(k): None when absent */
-    }
-    FAIL(c, n, "Dicts in compiled code have get, pop, popitem, setdefault, update, clear, copy, keys, values and items.",
-         "dict has no method '%s' with these arguments in compiled code", m);
+    const kj_type *t = k ? kj_dict_stored(c, at, self, k, v) : NULL;
+    return t && kj_dict_refine(c, target->kids[0], at, self, t) ? 0 : -1;
 }
 
 const kj_type *kj_dict_call_type(kj_infer_ctx *c, kj_node *n, const char *name, int nargs,
@@ -191,5 +144,5 @@ const kj_type *kj_dict_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
     if (!e || e->kind != KJ_T_TUPLE || e->n != 2)
         FAIL(c, n, "Give dict() (key, value) pairs: dict(zip(keys, values)).",
              "dict() takes pairs of a key and a value here, got %s", args[0]->name);
-    return stored(c, n, kj_dict(NULL, NULL), e->elems[0], e->elems[1]);
+    return kj_dict_stored(c, n, kj_dict(NULL, NULL), e->elems[0], e->elems[1]);
 }

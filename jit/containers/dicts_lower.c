@@ -17,8 +17,6 @@
 
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
 
-static const kj_type *key_type(const kj_type *dt) { return dt->elems[0]; }
-static const kj_type *value_type(const kj_type *dt) { return dt->elems[1]; }
 
 LLVMValueRef kj_dict_len(kj_lw *w, LLVMValueRef dict) {
     LLVMValueRef off = c64(w, KJ_NRT_HEADER - 1 + offsetof(kj_dict_header, n));
@@ -78,7 +76,7 @@ LLVMValueRef kj_dict_make(kj_lw *w, const kj_type *t, const kj_type *key, const 
 }
 
 static LLVMValueRef new_dict(kj_lw *w, const kj_type *dt) {
-    return kj_dict_make(w, dt, dt->n ? key_type(dt) : NULL, dt->n ? value_type(dt) : NULL);
+    return kj_dict_make(w, dt, dt->n ? kj_dict_key_type(dt) : NULL, dt->n ? kj_dict_value_type(dt) : NULL);
 }
 
 LLVMValueRef kj_dict_put_key(kj_lw *w, LLVMValueRef dict, LLVMValueRef kslot, const kj_type *key, const kj_type *value,
@@ -90,20 +88,16 @@ LLVMValueRef kj_dict_put_key(kj_lw *w, LLVMValueRef dict, LLVMValueRef kslot, co
     return p;
 }
 
-static LLVMValueRef value_slot(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef fresh) {
-    return kj_dict_put_key(w, dict, kslot, key_type(dt), value_type(dt), fresh);
+LLVMValueRef kj_dict_value_slot(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef fresh) {
+    return kj_dict_put_key(w, dict, kslot, kj_dict_key_type(dt), kj_dict_value_type(dt), fresh);
 }
 
-static bool holds_arrays(const kj_type *dt) { return dt->n && value_type(dt)->kind == KJ_T_ARRAY; }
+bool kj_dict_holds_arrays(const kj_type *dt) { return dt->n && kj_dict_value_type(dt)->kind == KJ_T_ARRAY; }
 
-/* Stores v (type vt) in the value slot p of a dict of type dt. Where the
- * values are arrays the dict takes a reference on v's owner, marks itself
- * as holding them (rt_dict.c gives them back), and gives back the one on
- * the value it replaces, unless the slot is fresh. */
-static void store_value(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef p, LLVMValueRef fresh,
+void kj_dict_store_value(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef p, LLVMValueRef fresh,
                         LLVMValueRef v, const kj_type *vt) {
-    const kj_type *t = value_type(dt);
-    if (!holds_arrays(dt)) {
+    const kj_type *t = kj_dict_value_type(dt);
+    if (!kj_dict_holds_arrays(dt)) {
         kj_np_store_elem(w, p, v, vt, t);
         return;
     }
@@ -121,10 +115,9 @@ static void store_value(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValu
     kj_np_store_elem(w, p, v, t, t);
 }
 
-/* d[k] = v for a key already in its slot. */
-static void put(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef v, const kj_type *vt) {
-    LLVMValueRef fresh = kj_entry_alloca(w, w->i32, "fresh"), p = value_slot(w, dict, dt, kslot, fresh);
-    store_value(w, dict, dt, p, fresh, v, vt);
+void kj_dict_store_at(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef kslot, LLVMValueRef v, const kj_type *vt) {
+    LLVMValueRef fresh = kj_entry_alloca(w, w->i32, "fresh"), p = kj_dict_value_slot(w, dict, dt, kslot, fresh);
+    kj_dict_store_value(w, dict, dt, p, fresh, v, vt);
 }
 
 LLVMValueRef kj_dict_find(kj_lw *w, LLVMValueRef dict, LLVMValueRef k, const kj_type *kt, const kj_type *key) {
@@ -177,11 +170,11 @@ static LLVMValueRef index_key(kj_lw *w, kj_node *n, const kj_type **kt) {
 void kj_dict_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
     const kj_type *dt = target->kids[0]->type, *kt;
     LLVMValueRef dict = kj_lower_expr(w, target->kids[0]), k = index_key(w, target, &kt);
-    put(w, dict, dt, kj_dict_key_slot(w, k, kt, key_type(dt)), v, vt);
+    kj_dict_store_at(w, dict, dt, kj_dict_key_slot(w, k, kt, kj_dict_key_type(dt)), v, vt);
 }
 
 LLVMValueRef kj_dict_contains(kj_lw *w, LLVMValueRef key, const kj_type *kt, LLVMValueRef dict, const kj_type *dt) {
-    const kj_type *t = dt->kind == KJ_T_SET ? dt->elem : dt->n ? key_type(dt) : NULL;
+    const kj_type *t = dt->kind == KJ_T_SET ? dt->elem : dt->n ? kj_dict_key_type(dt) : NULL;
     if (!t)   /* `{}` or set() that never got items */
         return LLVMConstInt(w->i1, 0, 0);
     return LLVMBuildIsNotNull(w->b, kj_dict_find(w, dict, key, kt, t), "");
@@ -197,25 +190,14 @@ LLVMValueRef kj_dict_iter_item(kj_lw *w, LLVMValueRef dict, const kj_type *dt, c
     LLVMValueRef k = NULL, v = NULL;
     if (which != 'v')
         k = kj_np_load(w, kj_call(w, "kj_dict_entry_key", w->ptr, 2, (LLVMTypeRef[]){w->ptr, w->i64},
-                                  (LLVMValueRef[]){dict, i}), key_type(dt));
+                                  (LLVMValueRef[]){dict, i}), kj_dict_key_type(dt));
     if (which != 'k')
         v = kj_np_load(w, kj_call(w, "kj_dict_entry_value", w->ptr, 2, (LLVMTypeRef[]){w->ptr, w->i64},
-                                  (LLVMValueRef[]){dict, i}), value_type(dt));
+                                  (LLVMValueRef[]){dict, i}), kj_dict_value_type(dt));
     if (which != 'i')
         return k ? k : v;
-    const kj_type *pair[2] = {key_type(dt), value_type(dt)};
+    const kj_type *pair[2] = {kj_dict_key_type(dt), kj_dict_value_type(dt)};
     return kj_np_tuple(w, kj_tuple(2, pair), 2, (LLVMValueRef[]){k, v});
-}
-
-/* d.update(other): other's items stored in turn. */
-static void update(kj_lw *w, LLVMValueRef dict, const kj_type *dt, LLVMValueRef other, const kj_type *ot) {
-    if (!ot->n)
-        return;
-    kj_np_loop l;
-    LLVMValueRef i = kj_np_loop_begin(w, &l, kj_dict_iter_setup(w, other));
-    LLVMValueRef k = kj_dict_iter_item(w, other, ot, 'k', i), v = kj_dict_iter_item(w, other, ot, 'v', i);
-    put(w, dict, dt, kj_dict_key_slot(w, k, key_type(ot), key_type(dt)), v, value_type(ot));
-    kj_np_loop_end(w, &l);
 }
 
 /* dict(src): a copy of a dict, or the (key, value) pairs src gives. */
@@ -231,92 +213,11 @@ static LLVMValueRef from_pairs(kj_lw *w, const kj_type *dt, kj_node *src) {
     kj_iter it = {0};
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, kj_iter_setup(w, src, &it)), pair = kj_iter_item(w, &it, i);
-    put(w, d, dt, kj_dict_key_slot(w, LLVMBuildExtractValue(w->b, pair, 0, ""), pt->elems[0], key_type(dt)),
+    kj_dict_store_at(w, d, dt, kj_dict_key_slot(w, LLVMBuildExtractValue(w->b, pair, 0, ""), pt->elems[0], kj_dict_key_type(dt)),
         LLVMBuildExtractValue(w->b, pair, 1, ""), pt->elems[1]);
     kj_np_loop_end(w, &l);
     kj_iter_free(&it);
     return d;
-}
-
-static LLVMValueRef method(kj_lw *w, kj_node *n) {
-    const kj_type *dt = n->kids[0]->type, *t = n->type;
-    const char *m = n->name;
-    LLVMValueRef dict = kj_lower_expr(w, n->kids[0]);
-    if (!strcmp(m, "clear")) {
-        kj_call(w, "kj_dict_clear", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &dict);
-        return LLVMConstInt(w->i8, 0, 0);
-    }
-    if (!strcmp(m, "copy")) {
-        LLVMValueRef r = kj_call(w, "kj_dict_copy", w->ptr, 1, (LLVMTypeRef[]){w->ptr}, &dict);
-        kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
-        return kj_nrt_temp(w, r, dt);
-    }
-    if (!strcmp(m, "update")) {
-        update(w, dict, dt, kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
-        return LLVMConstInt(w->i8, 0, 0);
-    }
-    if (!strcmp(m, "keys") || !strcmp(m, "values") || !strcmp(m, "items"))
-        return dict;   /* a view is its dict: loops read it (lower_iter.c) */
-    const kj_type *vt = value_type(dt), *kt = n->nkids > 1 ? n->kids[1]->type : NULL;   /* typing refined a `{}` variable already */
-    if (!strcmp(m, "popitem")) {   /* the last item stored, as Python's */
-        const kj_type *pair[2] = {key_type(dt), vt}, *pt = kj_tuple(2, pair);
-        LLVMValueRef kout = kj_entry_alloca(w, kj_llmemtype(w, pair[0]), "key"), vout = kj_entry_alloca(w, kj_llmemtype(w, vt), "value");
-        LLVMValueRef got = kj_call(w, "kj_dict_pop_last", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->ptr},
-                                   (LLVMValueRef[]){dict, kout, vout});
-        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, got, LLVMConstInt(w->i32, 0, 0), ""), PyExc_KeyError,
-                    "popitem(): dictionary is empty");
-        LLVMValueRef item = kj_np_tuple(w, pt, 2, (LLVMValueRef[]){kj_np_load(w, kout, pair[0]), kj_np_load(w, vout, vt)});
-        return holds_arrays(dt) ? kj_nrt_temp(w, item, pt) : item;   /* the dict's reference passes to the statement */
-    }
-    LLVMValueRef k = kj_lower_expr(w, n->kids[1]);
-    LLVMValueRef fallback = n->nkids == 3 ? kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, vt) : NULL;
-    if (!strcmp(m, "setdefault")) {   /* one lookup: the default goes in only where the key was added */
-        LLVMValueRef kslot = kj_dict_key_slot(w, k, kt, key_type(dt));
-        LLVMValueRef fresh = kj_entry_alloca(w, w->i32, "fresh"), p = value_slot(w, dict, dt, kslot, fresh);
-        LLVMBasicBlockRef add = kj_new_bb(w, "setdefault.add"), done = kj_new_bb(w, "setdefault.done");
-        LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntNE, LLVMBuildLoad2(w->b, w->i32, fresh, ""), LLVMConstInt(w->i32, 0, 0), ""),
-                        add, done);
-        LLVMPositionBuilderAtEnd(w->b, add);
-        store_value(w, dict, dt, p, fresh, fallback, vt);
-        LLVMBuildBr(w->b, done);
-        LLVMPositionBuilderAtEnd(w->b, done);
-        return kj_np_load(w, p, vt);
-    }
-    if (!strcmp(m, "pop")) {
-        LLVMValueRef out = kj_entry_alloca(w, kj_llmemtype(w, vt), "popped");
-        LLVMValueRef found = kj_dict_take(w, dict, k, kt, key_type(dt), out);
-        if (!fallback) {
-            kj_dict_key_error_if(w, LLVMBuildNot(w->b, found, ""), k, kt);
-            LLVMValueRef v = kj_np_load(w, out, vt);
-            return holds_arrays(dt) ? kj_nrt_temp(w, v, vt) : v;   /* the dict's reference passes to the statement */
-        }
-        LLVMBasicBlockRef read = kj_new_bb(w, "pop.read"), absent = kj_new_bb(w, "pop.absent"), done = kj_new_bb(w, "pop.done");
-        LLVMBuildCondBr(w->b, found, read, absent);
-        LLVMPositionBuilderAtEnd(w->b, absent);
-        if (holds_arrays(dt))   /* one reference either way: the default's is taken */
-            kj_nrt_incref_value(w, fallback, vt);
-        LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
-        LLVMBuildBr(w->b, done);
-        LLVMPositionBuilderAtEnd(w->b, read);
-        LLVMValueRef got = kj_np_load(w, out, vt);
-        LLVMBuildBr(w->b, done);
-        LLVMPositionBuilderAtEnd(w->b, done);
-        LLVMValueRef r = LLVMBuildPhi(w->b, kj_lltype(w, vt), "pop");
-        LLVMAddIncoming(r, (LLVMValueRef[]){fallback, got}, (LLVMBasicBlockRef[]){from, read}, 2);
-        return holds_arrays(dt) ? kj_nrt_temp(w, r, vt) : r;
-    }
-    /* get: the value, or the default (None without one) */
-    LLVMValueRef p = kj_dict_find(w, dict, k, kt, key_type(dt)), here = LLVMBuildIsNotNull(w->b, p, "");
-    LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b), read = kj_new_bb(w, "get.read"), done = kj_new_bb(w, "get.done");
-    LLVMBuildCondBr(w->b, here, read, done);
-    LLVMPositionBuilderAtEnd(w->b, read);
-    LLVMValueRef got = kj_cast(w, kj_np_load(w, p, vt), vt, t);
-    LLVMBuildBr(w->b, done);
-    LLVMPositionBuilderAtEnd(w->b, done);
-    LLVMValueRef absent = fallback ? kj_cast(w, fallback, vt, t) : kj_cast(w, LLVMConstInt(w->i8, 0, 0), kj_none(), t);
-    LLVMValueRef r = LLVMBuildPhi(w->b, kj_lltype(w, t), "get");
-    LLVMAddIncoming(r, (LLVMValueRef[]){absent, got}, (LLVMBasicBlockRef[]){from, read}, 2);
-    return r;
 }
 
 typedef struct {
@@ -328,8 +229,8 @@ typedef struct {
 static void put_item(kj_lw *w, void *to, kj_node *item) {
     dict_target *d = to;
     kj_node *k = item->kids[0], *v = item->kids[1];
-    LLVMValueRef kslot = kj_dict_key_slot(w, kj_lower_expr(w, k), k->type, key_type(d->type));
-    put(w, d->dict, d->type, kslot, kj_lower_expr(w, v), v->type);
+    LLVMValueRef kslot = kj_dict_key_slot(w, kj_lower_expr(w, k), k->type, kj_dict_key_type(d->type));
+    kj_dict_store_at(w, d->dict, d->type, kslot, kj_lower_expr(w, v), v->type);
 }
 
 static LLVMValueRef comprehension(kj_lw *w, kj_node *n) {
@@ -345,7 +246,6 @@ bool kj_dict_lowers(const kj_node *n) {
     switch (n->kind) {
     case KJ_E_DICT:
     case KJ_E_DICTCOMP: return true;
-    case KJ_E_METHOD:
     case KJ_E_INDEX: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_DICT;
     case KJ_E_CALL: {
         const kj_node *fn = n->kids[0];
@@ -364,11 +264,10 @@ LLVMValueRef kj_dict_lower(kj_lw *w, kj_node *n) {
         LLVMValueRef d = new_dict(w, n->type);
         for (int i = 0; i + 1 < n->nkids; i += 2) {
             LLVMValueRef k = kj_lower_expr(w, n->kids[i]), v = kj_lower_expr(w, n->kids[i + 1]);
-            put(w, d, n->type, kj_dict_key_slot(w, k, n->kids[i]->type, key_type(n->type)), v, n->kids[i + 1]->type);
+            kj_dict_store_at(w, d, n->type, kj_dict_key_slot(w, k, n->kids[i]->type, kj_dict_key_type(n->type)), v, n->kids[i + 1]->type);
         }
         return d;
     }
-    case KJ_E_METHOD: return method(w, n);
     case KJ_E_DICTCOMP: return comprehension(w, n);
     case KJ_E_CALL:
         if (n->kids[0]->name[0] == 'l')
@@ -377,9 +276,9 @@ LLVMValueRef kj_dict_lower(kj_lw *w, kj_node *n) {
     default: {   /* KJ_E_INDEX: d[k] */
         const kj_type *dt = n->kids[0]->type, *kt;
         LLVMValueRef dict = kj_lower_expr(w, n->kids[0]), k = index_key(w, n, &kt);
-        LLVMValueRef p = kj_dict_find(w, dict, k, kt, key_type(dt));
+        LLVMValueRef p = kj_dict_find(w, dict, k, kt, kj_dict_key_type(dt));
         kj_dict_key_error_if(w, LLVMBuildIsNull(w->b, p, ""), k, kt);
-        return kj_np_load(w, p, value_type(dt));
+        return kj_np_load(w, p, kj_dict_value_type(dt));
     }
     }
 }
@@ -405,7 +304,7 @@ static LLVMValueRef iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) {
 }
 
 KJ_KIND_OPS(dict, .kind = KJ_T_DICT,
-            .method_type = kj_dict_method_type,
+            .methods = "dict",
             .index_type = index_type,
             .store_type = kj_dict_store_type,
             .display_type = kj_dict_expr_type,

@@ -26,27 +26,22 @@ static const kj_type *number_item(const kj_type *t) {
     return t->kind == KJ_T_BOOL ? t : kj_is_number(t) ? t : NULL;
 }
 
-/* The item type of a list holding values of type t: a number item, an
- * array (not inside a tuple), or a list of such items. */
-static const kj_type *item_type(const kj_type *t) {
+const kj_type *kj_list_item_type(const kj_type *t) {
     if (t->kind == KJ_T_LIST)
-        return !t->elem || item_type(t->elem) ? t : NULL;
+        return !t->elem || kj_list_item_type(t->elem) ? t : NULL;
     return t->kind == KJ_T_ARRAY ? t : number_item(t);
 }
 
-/* Whether Python can order items of type t (complex numbers and arrays it cannot). */
-static bool orderable(const kj_type *t) {
+bool kj_list_orderable(const kj_type *t) {
     if (t->kind == KJ_T_TUPLE) {
         for (int i = 0; i < t->n; i++)
-            if (!orderable(t->elems[i]))
+            if (!kj_list_orderable(t->elems[i]))
                 return false;
         return true;
     }
     return t->kind != KJ_T_COMPLEX && t->kind != KJ_T_ARRAY && t->kind != KJ_T_LIST;
 }
 
-#define ITEMS_HINT "Use a NumPy array for anything else."
-#define ITEMS_WHAT "lists in compiled code hold numbers, tuples of numbers, arrays and lists of those, not %s"
 #define ARRAYS_HINT "Loop over the list, or stack its arrays first: np.stack((a, b))."
 
 /* A comprehension's target: a name, or a tuple of targets like it. */
@@ -68,8 +63,8 @@ const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
             const kj_type *t = value(c, n->kids[i]);
             if (!t)
                 return NULL;
-            if (!item_type(t))
-                FAIL(c, n->kids[i], ITEMS_HINT, ITEMS_WHAT, t->name);
+            if (!kj_list_item_type(t))
+                FAIL(c, n->kids[i], KJ_LIST_ITEMS_HINT, KJ_LIST_ITEMS_WHAT, t->name);
             const kj_type *v = kj_unify(u, t);
             if (!v)
                 FAIL(c, n, NULL, "a list holds one type of item; this one mixes %s and %s", u->name, t->name);
@@ -82,8 +77,8 @@ const kj_type *kj_list_expr_type(kj_infer_ctx *c, kj_node *n) {
         return NULL;
     if (t == kj_never())   /* an item never comes back: done, the list is empty, as `[]` */
         return kj_list(NULL);
-    if (!item_type(t))
-        FAIL(c, n->kids[0], ITEMS_HINT, ITEMS_WHAT, t->name);
+    if (!kj_list_item_type(t))
+        FAIL(c, n->kids[0], KJ_LIST_ITEMS_HINT, KJ_LIST_ITEMS_WHAT, t->name);
     return kj_list(t);
 }
 
@@ -106,84 +101,6 @@ const kj_type *kj_comprehension_item_type(kj_infer_ctx *c, kj_node *n) {
         if (!value(c, n->kids[i]))
             return NULL;
     return value(c, n->kids[0]);
-}
-
-/* Gives the list variable the item type t when it was `[]` so far; and
- * the variable holding a list of such lists (adj[u].append(v) on
- * adj = [[] for _ in range(n)]) a list of lists of t. */
-static const kj_type *refine(kj_infer_ctx *c, kj_node *n, const kj_type *self, const kj_type *t) {
-    if (self->elem)
-        return self;
-    kj_node *r = n->kids[0];
-    if (r->kind == KJ_E_LOCAL && kj_infer_assign_local(c, r->slot, kj_list(t), n) < 0)
-        return NULL;
-    if (r->kind == KJ_E_INDEX && r->kids[0]->kind == KJ_E_LOCAL && r->kids[0]->type && r->kids[0]->type->kind == KJ_T_LIST &&
-        r->kids[0]->type->elem == self && kj_infer_assign_local(c, r->kids[0]->slot, kj_list(kj_list(t)), n) < 0)
-        return NULL;
-    return kj_list(t);
-}
-
-const kj_type *kj_list_method_type(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
-    const char *m = n->name;
-    int na = n->nkids - 1, npos = 0;
-    const kj_type *a[3] = {NULL, NULL, NULL};
-    if (na > 3)
-        FAIL(c, n, NULL, "too many arguments for list.%s", m);
-    for (int i = 0; i < na; i++) {
-        if (n->kids[i + 1]->kind == KJ_E_KEYWORD) {
-            if (!strcmp(m, "sort") && !strcmp(n->kids[i + 1]->name, "reverse") && value(c, n->kids[i + 1]->kids[0]))
-                continue;
-            FAIL(c, n, NULL, "list.%s takes no keyword arguments here", m);
-        }
-        if (!(a[i] = value(c, n->kids[i + 1])))
-            return NULL;
-        npos++;
-    }
-    if (npos < na && strcmp(m, "sort") != 0)
-        FAIL(c, n, NULL, "list.%s takes no keyword arguments", m);
-    na = npos;
-    if (!strcmp(m, "append") && na == 1) {
-        if (!item_type(a[0]))
-            FAIL(c, n, ITEMS_HINT, ITEMS_WHAT, a[0]->name);
-        const kj_type *l = refine(c, n, self, a[0]);
-        if (!l)
-            return NULL;
-        if (!kj_can_convert(a[0], l->elem))
-            FAIL(c, n, NULL, "cannot append %s to a list of %s", a[0]->name, l->elem->name);
-        return kj_none();
-    }
-    if (!strcmp(m, "extend") && na == 1) {
-        const kj_type *e = a[0]->kind == KJ_T_LIST ? a[0]->elem : NULL;
-        if (a[0]->kind != KJ_T_LIST)
-            FAIL(c, n, "Convert with list(...) first.", "extend takes a list here, got %s", a[0]->name);
-        if (e && !refine(c, n, self, e))
-            return NULL;
-        if (e && self->elem && e != self->elem)
-            FAIL(c, n, NULL, "cannot extend a list of %s with a list of %s", self->elem->name, e->name);
-        return kj_none();
-    }
-    if (!self->elem)
-        FAIL(c, n, "Append to the list first, so its items have a type.",
-             "the items of this list have no type yet");
-    if (!strcmp(m, "pop") && na <= 1 && (na == 0 || kj_is_intlike(a[0])))
-        return self->elem;
-    if (!strcmp(m, "insert") && na == 2 && kj_is_intlike(a[0]) && item_type(a[1]) && kj_can_convert(a[1], self->elem))
-        return kj_none();
-    if ((!strcmp(m, "sort") || !strcmp(m, "reverse") || !strcmp(m, "clear")) && na == 0) {
-        if (!strcmp(m, "sort") && (self->elem->kind == KJ_T_ARRAY || self->elem->kind == KJ_T_LIST))
-            FAIL(c, n, "Sort by a key you compute: a list of (key, index) tuples.", "a list of %s cannot be sorted",
-                 self->elem->kind == KJ_T_ARRAY ? "arrays" : "lists");
-        if (!strcmp(m, "sort") && !orderable(self->elem))
-            FAIL(c, n, NULL, "complex numbers cannot be ordered");
-        return kj_none();
-    }
-    if (!strcmp(m, "copy") && na == 0)
-        return self;
-    if ((!strcmp(m, "index") || !strcmp(m, "count")) && na == 1 && kj_is_number(a[0]) &&
-        self->elem->kind != KJ_T_TUPLE && self->elem->kind != KJ_T_ARRAY && self->elem->kind != KJ_T_LIST)
-        return KJ_I64;
-    FAIL(c, n, "Lists in compiled code have append, extend, pop, insert, sort, reverse, clear, copy, index and count.",
-         "list has no method '%s' with these arguments in compiled code", m);
 }
 
 const kj_type *kj_list_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
@@ -260,7 +177,7 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
     if (!e)
         FAIL(c, n, "Add to it first.", "the items of this %s have no type yet", table ? "set or dict" : "list");
     bool reverse = nargs == 2 && n->kids[2]->kind == KJ_E_KEYWORD && !strcmp(n->kids[2]->name, "reverse");
-    if (!strcmp(name, "sorted") && (nargs == 1 || reverse) && orderable(e))
+    if (!strcmp(name, "sorted") && (nargs == 1 || reverse) && kj_list_orderable(e))
         return vector ? kj_list(e) : args[0];   /* sorted(a): a list of a's numbers */
     if (e->kind == KJ_T_TUPLE)
         FAIL(c, n, "Loop over the list instead.", "%s() of a list of tuples is not supported in compiled code", name);

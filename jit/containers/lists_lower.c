@@ -36,18 +36,17 @@ LLVMValueRef kj_list_get(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMV
     return kj_np_load(w, item_ptr(w, list, elem, i), elem);
 }
 
-static void check_memory(kj_lw *w, LLVMValueRef status) {
+void kj_list_check_memory(kj_lw *w, LLVMValueRef status) {
     kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntNE, status, LLVMConstInt(w->i32, 0, 0), ""), PyExc_MemoryError, NULL);
 }
 
-/* Items that are references: arrays (their owner first) and lists (an owner). */
-static bool holds_owners(const kj_type *elem) { return elem && (elem->kind == KJ_T_ARRAY || elem->kind == KJ_T_LIST); }
+bool kj_list_holds_owners(const kj_type *elem) { return elem && (elem->kind == KJ_T_ARRAY || elem->kind == KJ_T_LIST); }
 
 /* Marks a list of arrays or lists as holding its items' owners (rt_list.c gives
  * them back with the list); said again at each append and insert, since
  * `[]` learns its item type only then. */
 static void mark_owners(kj_lw *w, LLVMValueRef list, const kj_type *elem) {
-    if (holds_owners(elem))
+    if (kj_list_holds_owners(elem))
         LLVMBuildStore(w->b, c64(w, 1), field(w, list, offsetof(kj_list_header, owners)));
 }
 
@@ -62,12 +61,10 @@ static LLVMValueRef new_list(kj_lw *w, const kj_type *t, LLVMValueRef cap) {
     return kj_nrt_temp(w, l, t);
 }
 
-/* v as an item of type elem in a slot of its own; for an array, the
- * reference the list will hold on its owner is taken. */
-static LLVMValueRef item_slot(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
+LLVMValueRef kj_list_item_slot(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
     LLVMValueRef slot = kj_entry_alloca(w, kj_llmemtype(w, elem), "item");
     kj_np_store_elem(w, slot, v, vt, elem);
-    if (holds_owners(elem)) {
+    if (kj_list_holds_owners(elem)) {
         mark_owners(w, list, elem);
         kj_nrt_incref_value(w, kj_cast(w, v, vt, elem), elem);
     }
@@ -75,14 +72,12 @@ static LLVMValueRef item_slot(kj_lw *w, LLVMValueRef list, const kj_type *elem, 
 }
 
 static void append(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVMValueRef v, const kj_type *vt) {
-    LLVMValueRef slot = item_slot(w, list, elem, v, vt);
-    check_memory(w, kj_call(w, "kj_list_append", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64},
+    LLVMValueRef slot = kj_list_item_slot(w, list, elem, v, vt);
+    kj_list_check_memory(w, kj_call(w, "kj_list_append", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64},
                             (LLVMValueRef[]){list, slot, kj_np_itemsize(w, elem)}));
 }
 
-/* i as an index into a list of length n: negative from the end; raises
- * IndexError (msg) outside. */
-static LLVMValueRef index_of(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef n, const char *msg) {
+LLVMValueRef kj_list_index(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMValueRef n, const char *msg) {
     i = kj_cast(w, i, it, KJ_I64);
     i = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, i, c64(w, 0), ""), LLVMBuildAdd(w->b, i, n, ""), i, "");
     kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntUGE, i, n, ""), PyExc_IndexError, msg);
@@ -91,8 +86,7 @@ static LLVMValueRef index_of(kj_lw *w, LLVMValueRef i, const kj_type *it, LLVMVa
 
 LLVMValueRef kj_list_make(kj_lw *w, const kj_type *t, LLVMValueRef cap) { return new_list(w, t, cap); }
 
-/* A new list (type t) of list l's items: l.copy(), list(l), sorted(l). */
-static LLVMValueRef copy_list(kj_lw *w, LLVMValueRef l, const kj_type *t) {
+LLVMValueRef kj_list_copy(kj_lw *w, LLVMValueRef l, const kj_type *t) {
     LLVMValueRef r = kj_call(w, "kj_list_slice", w->ptr, 5, (LLVMTypeRef[]){w->ptr, w->i64, w->i64, w->i64, w->i64},
                              (LLVMValueRef[]){l, c64(w, 0), kj_list_len(w, l), c64(w, 1), kj_np_itemsize(w, t->elem)});
     kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
@@ -229,7 +223,7 @@ static LLVMValueRef slice(kj_lw *w, kj_node *sl, LLVMValueRef list, const kj_typ
     return kj_nrt_temp(w, r, t);
 }
 
-/* ---- methods ---- */
+/* ---- sorting ---- */
 
 /* The numbers in an item of type e, in order, as KJ_LIST_FIELDs from
  * *offset on, appended to fields while *n < max; *n counts them all. */
@@ -247,8 +241,7 @@ static void item_fields(kj_lw *w, const kj_type *e, int64_t *fields, int max, in
     *offset += size;
 }
 
-/* Sorts list (items of type e) as Python does. */
-static void sort(kj_lw *w, kj_node *at, LLVMValueRef list, const kj_type *e, LLVMValueRef reverse) {
+void kj_list_sort_items(kj_lw *w, kj_node *at, LLVMValueRef list, const kj_type *e, LLVMValueRef reverse) {
     enum { MAX = 64 };
     int64_t fields[MAX], offset = 0;
     int n = 0;
@@ -264,7 +257,7 @@ static void sort(kj_lw *w, kj_node *at, LLVMValueRef list, const kj_type *e, LLV
     LLVMSetInitializer(table, LLVMConstArray2(w->i64, v, (uint64_t)n));
     LLVMSetGlobalConstant(table, 1);
     LLVMSetLinkage(table, LLVMPrivateLinkage);
-    check_memory(w, kj_call(w, "kj_list_sort", w->i32, 4, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64, w->i64},
+    kj_list_check_memory(w, kj_call(w, "kj_list_sort", w->i32, 4, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64, w->i64},
                             (LLVMValueRef[]){list, table, c64(w, n), reverse}));
 }
 
@@ -326,79 +319,6 @@ static LLVMValueRef truth_fold(kj_lw *w, LLVMValueRef seq, const kj_type *st, bo
     return LLVMBuildLoad2(w->b, w->i1, acc, "");
 }
 
-static LLVMValueRef method(kj_lw *w, kj_node *n) {
-    const kj_type *t = n->kids[0]->type, *e = t->elem;
-    LLVMValueRef list = kj_lower_expr(w, n->kids[0]);
-    const char *m = n->name;
-    LLVMValueRef none = LLVMConstInt(w->i8, 0, 0);
-    if (!strcmp(m, "append")) {
-        e = e ? e : n->kids[1]->type;
-        append(w, list, e, kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
-        return none;
-    }
-    if (!strcmp(m, "extend")) {
-        const kj_type *ot = n->kids[1]->type;
-        LLVMValueRef other = kj_lower_expr(w, n->kids[1]);
-        if (ot->elem)
-            check_memory(w, kj_call(w, "kj_list_extend", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64},
-                                    (LLVMValueRef[]){list, other, kj_np_itemsize(w, ot->elem)}));
-        return none;
-    }
-    LLVMValueRef len = kj_list_len(w, list);
-    if (!strcmp(m, "pop")) {
-        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), PyExc_IndexError, "pop from empty list");
-        LLVMValueRef i = n->nkids > 1 ? index_of(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, len, "pop index out of range")
-                                      : LLVMBuildSub(w->b, len, c64(w, 1), "");
-        LLVMValueRef v = kj_list_get(w, list, e, i);
-        kj_call(w, "kj_list_remove_at", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->i64}, (LLVMValueRef[]){list, i});
-        return holds_owners(e) ? kj_nrt_temp(w, v, e) : v;   /* the list's reference passes to the statement */
-    }
-    if (!strcmp(m, "insert")) {
-        LLVMValueRef i = kj_np_value(w, n->kids[1], KJ_I64);
-        LLVMValueRef slot = item_slot(w, list, e, kj_lower_expr(w, n->kids[2]), n->kids[2]->type);
-        check_memory(w, kj_call(w, "kj_list_insert", w->i32, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->ptr, w->i64},
-                                (LLVMValueRef[]){list, i, slot, kj_np_itemsize(w, e)}));
-        return none;
-    }
-    if (!strcmp(m, "sort")) {
-        LLVMValueRef reverse = LLVMConstInt(w->i1, 0, 0);
-        for (int i = 1; i < n->nkids; i++)
-            if (n->kids[i]->kind == KJ_E_KEYWORD)
-                reverse = kj_truth(w, kj_lower_expr(w, n->kids[i]->kids[0]), n->kids[i]->kids[0]->type);
-        sort(w, n, list, e, LLVMBuildZExt(w->b, reverse, w->i64, ""));
-        return none;
-    }
-    if (!strcmp(m, "reverse")) {
-        kj_call(w, "kj_list_reverse", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &list);
-        return none;
-    }
-    if (!strcmp(m, "clear")) {
-        kj_call(w, "kj_list_clear", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &list);
-        return none;
-    }
-    if (!strcmp(m, "copy"))
-        return copy_list(w, list, t);
-    /* index / count */
-    LLVMValueRef x = kj_lower_expr(w, n->kids[1]);
-    LLVMValueRef acc = kj_entry_alloca(w, w->i64, "acc");
-    bool is_index = !strcmp(m, "index");
-    LLVMBuildStore(w->b, c64(w, is_index ? -1 : 0), acc);
-    kj_np_loop l;
-    LLVMValueRef i = kj_np_loop_begin(w, &l, len);
-    LLVMValueRef hit = kj_np_elem_op(w, n, "equal", 2, (LLVMValueRef[]){kj_list_get(w, list, e, i), x},
-                                     (const kj_type *[]){e, n->kids[1]->type}, kj_bool());
-    LLVMValueRef cur = LLVMBuildLoad2(w->b, w->i64, acc, "");
-    if (is_index)
-        LLVMBuildStore(w->b, LLVMBuildSelect(w->b, LLVMBuildAnd(w->b, hit, LLVMBuildICmp(w->b, LLVMIntSLT, cur, c64(w, 0), ""), ""), i, cur, ""), acc);
-    else
-        LLVMBuildStore(w->b, LLVMBuildAdd(w->b, cur, LLVMBuildZExt(w->b, hit, w->i64, ""), ""), acc);
-    kj_np_loop_end(w, &l);
-    LLVMValueRef r = LLVMBuildLoad2(w->b, w->i64, acc, "");
-    if (is_index)
-        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, r, c64(w, 0), ""), PyExc_ValueError, "list.index(x): x not in list");
-    return r;
-}
-
 static LLVMValueRef call(kj_lw *w, kj_node *n) {
     const char *name = n->kids[0]->name;
     const kj_type *t = n->type;
@@ -408,7 +328,7 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
         kj_node *src = n->kids[1];
         const kj_type *st = src->type;
         if (st->kind == KJ_T_LIST)
-            return copy_list(w, kj_lower_expr(w, src), t);
+            return kj_list_copy(w, kj_lower_expr(w, src), t);
         if (st->kind == KJ_T_TUPLE) {
             LLVMValueRef tup = kj_lower_expr(w, src), l = new_list(w, t, c64(w, st->n));
             for (int i = 0; i < st->n; i++)
@@ -419,10 +339,10 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
     }
     if (!strcmp(name, "sorted")) {   /* a new list of the items, sorted */
         kj_node *src = n->kids[1];
-        LLVMValueRef r = src->type->kind == KJ_T_LIST ? copy_list(w, kj_lower_expr(w, src), t) : list_of(w, src, t);
+        LLVMValueRef r = src->type->kind == KJ_T_LIST ? kj_list_copy(w, kj_lower_expr(w, src), t) : list_of(w, src, t);
         LLVMValueRef reverse = n->nkids == 3 ? kj_truth(w, kj_lower_expr(w, n->kids[2]->kids[0]), n->kids[2]->kids[0]->type)
                                              : LLVMConstInt(w->i1, 0, 0);
-        sort(w, n, r, t->elem, LLVMBuildZExt(w->b, reverse, w->i64, ""));
+        kj_list_sort_items(w, n, r, t->elem, LLVMBuildZExt(w->b, reverse, w->i64, ""));
         return r;
     }
     LLVMValueRef seq = kj_lower_expr(w, n->kids[1]);
@@ -496,7 +416,6 @@ bool kj_list_lowers(const kj_node *n) {
     case KJ_E_BINOP: return n->type && n->type->kind == KJ_T_LIST;
     case KJ_E_LIST:
     case KJ_E_LISTCOMP: return true;
-    case KJ_E_METHOD:
     case KJ_E_INDEX: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_LIST;
     case KJ_E_COMPARE: return n->nkids == 2 && (n->ops[0] == KJ_OP_IN || n->ops[0] == KJ_OP_NOTIN);
     case KJ_E_CALL: {
@@ -529,7 +448,6 @@ LLVMValueRef kj_list_lower(kj_lw *w, kj_node *n) {
     }
     case KJ_E_LISTCOMP: return comprehension(w, n);
     case KJ_E_BINOP: return binop(w, n);
-    case KJ_E_METHOD: return method(w, n);
     case KJ_E_COMPARE: return contains(w, n);
     case KJ_E_CALL: return call(w, n);
     default: {   /* KJ_E_INDEX */
@@ -537,7 +455,7 @@ LLVMValueRef kj_list_lower(kj_lw *w, kj_node *n) {
         const kj_type *t = n->kids[0]->type;
         if (n->kids[1]->kind == KJ_E_SLICE)
             return slice(w, n->kids[1], list, t);
-        LLVMValueRef i = index_of(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, kj_list_len(w, list),
+        LLVMValueRef i = kj_list_index(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, kj_list_len(w, list),
                                   "list index out of range");
         return kj_list_get(w, list, t->elem, i);
     }
@@ -547,10 +465,10 @@ LLVMValueRef kj_list_lower(kj_lw *w, kj_node *n) {
 void kj_list_store(kj_lw *w, kj_node *target, LLVMValueRef v, const kj_type *vt) {
     const kj_type *t = target->kids[0]->type;
     LLVMValueRef list = kj_lower_expr(w, target->kids[0]);
-    LLVMValueRef i = index_of(w, kj_lower_expr(w, target->kids[1]), target->kids[1]->type, kj_list_len(w, list),
+    LLVMValueRef i = kj_list_index(w, kj_lower_expr(w, target->kids[1]), target->kids[1]->type, kj_list_len(w, list),
                               "list assignment index out of range");
     LLVMValueRef p = item_ptr(w, list, t->elem, i);
-    if (!holds_owners(t->elem)) {
+    if (!kj_list_holds_owners(t->elem)) {
         kj_np_store_elem(w, p, v, vt, t->elem);
         return;
     }
@@ -576,7 +494,7 @@ static LLVMValueRef iter_item(kj_lw *w, kj_iter *s, LLVMValueRef t) { return kj_
 
 KJ_KIND_OPS(list, .kind = KJ_T_LIST,
             .binop_type = kj_list_binop_type,
-            .method_type = kj_list_method_type,
+            .methods = "list",
             .index_type = index_type,
             .display_type = kj_list_expr_type,
             .builtin_call_type = kj_list_call_type,

@@ -74,6 +74,37 @@ const kj_callable *kj_np_method(const char *m) {
     return k && k->np_type ? k : NULL;
 }
 
+const kj_callable *kj_container_method(const char *prefix, const char *m) {
+    char name[64];
+    if (snprintf(name, sizeof name, "%s.", prefix) >= (int)sizeof name)
+        return NULL;
+    const kj_callable *k = named(name, m);
+    return k && k->method_type ? k : NULL;
+}
+
+const kj_callable *kj_container_method_of_call(const kj_node *n) {
+    if (n->kind != KJ_E_METHOD || !n->kids[0]->type)
+        return NULL;
+    const char *prefix = kj_kind_ops_of(n->kids[0]->type->kind)->methods;
+    return prefix ? kj_container_method(prefix, n->name) : NULL;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+void kj_callable_names_under(const char *prefix, char *buf, size_t size) {
+    enum { MAX = 64 };
+    const char *names[MAX];
+    size_t plen = strlen(prefix), n = 0;
+    for (const kj_callable *const *k = __start_kiln_callables; k < __stop_kiln_callables && n < MAX; k++)
+        if (!strncmp((*k)->name, prefix, plen) && (*k)->name[plen] == '.')
+            names[n++] = (*k)->name + plen + 1;
+    qsort(names, n, sizeof *names, by_name);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
+}
+
 const kj_callable *kj_np_ufunc(const char *m) {
     const kj_callable *k = np_named(m);
     return k && k->elem ? k : NULL;

@@ -72,6 +72,14 @@ typedef struct kj_callable {
     LLVMValueRef (*elem_complex)(const kj_elem *e);
     const char *scalar;
     bool cheap;
+    /* Or a method of a list, set or dict ("list.append"; kind_ops.h's
+     * methods names the kind's prefix): typed from the container's type
+     * self and the types a of its na positional arguments, which the stage
+     * typed (an optional as its value), keyword the one keyword argument it
+     * takes, if any (list.sort's reverse); lowered by lower, the container
+     * the call's first kid. */
+    const kj_type *(*method_type)(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a);
+    const char *keyword;
     /* And, in any role or none, code the front end writes the call as
      * (frontend/np_rewrite.h): the node that replaces call n (m: the name
      * after "np." or "ndarray."), n itself to leave it to the entry's other
@@ -87,6 +95,10 @@ typedef struct kj_callable {
     static const kj_callable *const kj_callable_entry_##id                                     \
         __attribute__((used, section("kiln_callables"))) = &kj_callable_##id
 
+/* Declares method name_ ("list.append") of a container, on the host. */
+#define KJ_METHOD(id, name_, type_fn, lower_fn)                                                  \
+    KJ_CALLABLE(id, .name = name_, .targets = KJ_ON_HOST, .method_type = type_fn, .lower = lower_fn)
+
 /* The entry named name ("np.cross"), or NULL. */
 const kj_callable *kj_callable_named(const char *name);
 /* The entry of NumPy function np.m, or NULL. */
@@ -94,6 +106,14 @@ const kj_callable *kj_np_callable(const char *m);
 /* The entry of array method a.m ("ndarray.<m>") that types and lowers it,
  * or NULL. */
 const kj_callable *kj_np_method(const char *m);
+/* The entry of method m of containers of kind prefix ("list"), or NULL. */
+const kj_callable *kj_container_method(const char *prefix, const char *m);
+/* The entry of the container method call n calls (a KJ_E_METHOD whose
+ * container is typed), or NULL. */
+const kj_callable *kj_container_method_of_call(const kj_node *n);
+/* The names after "<prefix>." of the entries named so, in alphabetical
+ * order, as a list in words ("a, b and c") in buf (cut to fit size). */
+void kj_callable_names_under(const char *prefix, char *buf, size_t size);
 /* The entry of NumPy ufunc np.m (numpy/ufuncs.h), or NULL. "where" and
  * "clip" count as ufuncs. */
 const kj_callable *kj_np_ufunc(const char *m);

@@ -35,6 +35,9 @@ typedef struct kj_kind_ops {
      * attribute or index to the stage's own typing */
     const kj_type *(*attr_type)(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled);
     const kj_type *(*method_type)(kj_infer_ctx *c, kj_node *n, const kj_type *self);
+    /* or, without method_type: the kind's methods are the registry's
+     * entries "<methods>.<name>" (callables.h), typed and lowered there */
+    const char *methods;
     const kj_type *(*index_type)(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool *handled);
     /* target[k] = value of type t (at: the statement) */
     int (*store_type)(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at);

@@ -388,8 +388,11 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
         const kj_type *t = kj_infer_value(c, n->kids[0]);
         if (!t)
             return NULL;
-        if (kj_kind_ops_of(t->kind)->method_type)
-            return kj_kind_ops_of(t->kind)->method_type(c, n, t);
+        const kj_kind_ops *ops = kj_kind_ops_of(t->kind);
+        if (ops->method_type)
+            return ops->method_type(c, n, t);
+        if (ops->methods)
+            return kj_infer_container_method(c, n, t);
         if (strcmp(n->name, "conjugate") == 0 && n->nkids == 1 && kj_is_number(t))
             return t->kind == KJ_T_BOOL ? KJ_I64 : t;
         return problem(c, n, NULL, "%s has no method '%s' in compiled code", t->name, n->name);

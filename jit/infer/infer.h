@@ -22,6 +22,12 @@ int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *
 /* Types an assignment's target (a local or a tuple of them) as holding t. */
 int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at);
 
+/* The type of call n of a container's method (infer_method.c), self the
+ * container's type; and the problem that the container has no such method
+ * (known: not with these arguments), for its entries to report. */
+const kj_type *kj_infer_container_method(kj_infer_ctx *c, kj_node *n, const kj_type *self);
+const kj_type *kj_infer_method_refused(kj_infer_ctx *c, kj_node *n, const kj_type *self, bool known);
+
 /* A typing problem at n with a formatted message: returns NULL from the
  * caller (the typings of np.* calls, lists and strings share it). */
 #define KJ_INFER_FAIL(c, n, hint, ...)                                  \

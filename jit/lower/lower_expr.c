@@ -696,6 +696,8 @@ static LLVMValueRef lower_expr_kind(kj_lw *w, kj_node *n) {
     if (kj_str_lowers(n))
         return kj_str_lower(w, n);
     const kj_callable *k = kj_callable_of_call(n);   /* callables.h */
+    if (!k)
+        k = kj_container_method_of_call(n);
     if (k)
         return kj_callable_fits_target(w->u, k, n) ? k->lower(w, n) : LLVMGetUndef(kj_lltype(w, n->type));
     return lower_expr_inner(w, n);

@@ -487,7 +487,7 @@ class StmtGen(ExprGen):
         mine = self.rebindable(scope, lambda t: isinstance(t, Lst))
         if mine and r.random() < 0.5:
             n, t = r.choice(mine)
-            c = r.randrange(4)
+            c = r.randrange(5)
             if c == 0:
                 return [f"{sp}{n}.append({self.expr(scope, t.elem, 2)})"]
             if c == 1:
@@ -496,6 +496,8 @@ class StmtGen(ExprGen):
                 fn = r.choice(["max", "min", "sum"])
                 text = f"(0.0 + sum({n}))" if fn == "sum" and t.elem == FLOAT else f"{fn}({n})"   # as above
                 return [f"{sp}{self.new(scope, 'x', t.elem)} = {text}"]
+            if c == 3:
+                return self.list_method(scope, sp, n, t)
             return [f"{sp}{self.new(scope, 'l', t)} = sorted({n})"]
         elem = r.choice([INT, FLOAT])
         v = self.fresh("l")
@@ -511,18 +513,54 @@ class StmtGen(ExprGen):
         scope.vars[v] = Lst(elem)
         return lines
 
+    def list_method(self, scope, sp, n, t):
+        """A call of one of the other methods of list n. Searching and
+        sorting only lists of ints: CPython finds a NaN by identity, and
+        sorts around NaNs in an order of its own algorithm."""
+        r = self.r
+        ints = t.elem == INT
+        c = r.choice(["insert", "extend", "copy", "reverse", "pop_at"] + ["remove", "count", "index", "sort"] * ints)
+        if c == "insert":
+            return [f"{sp}{n}.insert({self.expr(scope, INT, 1)}, {self.expr(scope, t.elem, 2)})"]
+        if c == "extend":
+            return [f"{sp}{n}.extend({self.list_expr(scope, t.elem, 1)})"]
+        if c == "copy":
+            return [f"{sp}{self.new(scope, 'l', t)} = {n}.copy()"]
+        if c == "reverse":
+            return [f"{sp}{n}.reverse()"]
+        if c == "pop_at":   # IndexError where the list is empty or the index past its end, in both
+            i = self.expr(scope, INT, 1)
+            return [f"{sp}{self.new(scope, 'x', t.elem)} = {n}.pop({i} % 5 - 2)"]
+        if c == "sort":
+            return [f"{sp}{n}.sort(reverse={self.expr(scope, BOOL, 1)})"]
+        e = self.expr(scope, INT, 1)   # before x is in scope, to be read
+        x = self.new(scope, "x", INT)
+        lines = [f"{sp}{x} = {e} % 4"]
+        if c == "remove":   # ValueError where absent, in both
+            return lines + [f"{sp}{n}.remove({x})"]
+        if c == "count":
+            return lines + [f"{sp}{self.new(scope, 'x', INT)} = {n}.count({x})"]
+        return lines + [f"{sp}{self.new(scope, 'x', INT)} = {n}.index({x}) if {x} in {n} else -1"]
+
     def s_dict(self, scope, ind, ctx):
         r = self.r
         sp = "    " * ind
         mine = self.rebindable(scope, lambda t: isinstance(t, Dct))
         if mine and r.random() < 0.5:
             n, t = r.choice(mine)
-            c = r.randrange(3)
+            c = r.randrange(6)
             k = self.expr(scope, INT, 1)
             if c == 0:
                 return [f"{sp}{n}[{k}] = {self.expr(scope, t.val, 2)}"]
             if c == 1:
                 return [f"{sp}{self.new(scope, 'x', t.val)} = {n}.get({k}, {self.lit(t.val)})"]
+            if c == 2:
+                return [f"{sp}{self.new(scope, 'x', t.val)} = {n}.pop({k}, {self.lit(t.val)})"]
+            if c == 3:
+                v = self.expr(scope, t.val, 2)
+                return [f"{sp}{self.new(scope, 'x', t.val)} = {n}.setdefault({k}, {v})"]
+            if c == 4:
+                return [f"{sp}{self.new(scope, 'd', t)} = {n}.copy()"]
             return [f"{sp}{self.new(scope, 'x', t.val)} = {n}[{k}]"]
         val = r.choice([INT, FLOAT])
         v = self.fresh("d")
@@ -547,8 +585,19 @@ class StmtGen(ExprGen):
         sp = "    " * ind
         mine = self.rebindable(scope, lambda t: isinstance(t, St))
         if mine and r.random() < 0.5:
-            n, _ = r.choice(mine)
-            return [f"{sp}{n}.{r.choice(['add', 'discard'])}({self.expr(scope, INT, 2)})"]
+            n, t = r.choice(mine)
+            c = r.randrange(4)
+            if c == 0:
+                return [f"{sp}{n}.{r.choice(['add', 'discard', 'remove'])}({self.expr(scope, INT, 2)})"]
+            other = (r.choice(mine)[0] if r.random() < 0.5
+                     else f"{{{self.expr(scope, INT, 1)} % 4, {self.expr(scope, INT, 1)} % 4}}")
+            if c == 1:
+                m = r.choice(["union", "intersection", "difference", "symmetric_difference"])
+                return [f"{sp}{self.new(scope, 's', t)} = {n}.{m}({other})"]
+            if c == 2:
+                m = r.choice(["issubset", "issuperset", "isdisjoint"])
+                return [f"{sp}{self.new(scope, 'x', BOOL)} = {n}.{m}({other})"]
+            return [f"{sp}{n}.update({other})"]
         v = self.fresh("s")
         i = self.fresh("i")
         inner = scope.child()

@@ -55,6 +55,9 @@ def unpacked(n):
     d = {1: 2}
     return {**d}
 def mixed_values(n): return {1: 2.0, 2: (1, 2)}
+def unknown_method(n): return {n: 1}.has_key(n)
+def get_by_keyword(n): return {n: 1}.get(n, default=0)
+def get_of_three(n): return {n: 1}.get(n, 0, 1)
 
 
 @pytest.mark.parametrize("fn, message", [
@@ -65,6 +68,10 @@ def mixed_values(n): return {1: 2.0, 2: (1, 2)}
     (read_before_store, "the types of this dict are not known yet"),
     (unpacked, "** in a dict display is not supported in compiled code"),
     (mixed_values, "a dict holds one type of key and one of value"),
+    (unknown_method, "dict has no method 'has_key' in compiled code"),
+    (unknown_method, "dict has the methods clear, copy, get, items, keys, pop, popitem, setdefault, update and values."),
+    (get_by_keyword, "dict.get takes no keyword argument 'default' in compiled code"),
+    (get_of_three, "dict has no method 'get' with these arguments in compiled code"),
 ])
 def test_what_dicts_cannot_do_is_refused_with_its_reason(fn, message):
     with pytest.raises((kiln.TypingError, kiln.UnsupportedError)) as info:

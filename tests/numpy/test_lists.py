@@ -182,6 +182,11 @@ def sort_lists(n):
 def sorted_lists(n): return sorted(two_lists(n))
 def print_lists(n): print(two_lists(n))
 def index_of_a_list_item(n): return two_lists(n).index(1)
+def unknown_list_method(n): return [n].push(n)
+def sorted_by_key(n):
+    xs = [n, 1]
+    xs.sort(key=abs)
+def popped_at_a_float(n): return [n].pop(0.5)
 def lists_of_two_item_types(n):
     rows = two_lists(n)
     rows.append([0.5])
@@ -193,6 +198,10 @@ def lists_of_two_item_types(n):
     (print_lists, "print() in compiled code cannot print list(list(int64))"),
     (index_of_a_list_item, "list has no method 'index' with these arguments"),
     (lists_of_two_item_types, "cannot append list(float64) to a list of list(int64)"),
+    (unknown_list_method, "list has no method 'push' in compiled code"),
+    (unknown_list_method, "list has the methods append, clear, copy, count, extend, index, insert, pop, remove, reverse and sort."),
+    (sorted_by_key, "list.sort takes no keyword argument 'key' in compiled code"),
+    (popped_at_a_float, "list has no method 'pop' with these arguments in compiled code"),
 ])
 def test_lists_of_lists_refuse_what_they_cannot_do(fn, message):
     with pytest.raises(kiln.TypingError) as info:
