@@ -54,7 +54,9 @@
  *                naming its rewrite, by family (rewrite_*.c); what the
  *                stages ask of arrays (np_kind.c)
  *   containers/  lists, dicts and sets: typing (*_infer.c) and lowering
- *                (*_lower.c, each ending with its kind's entry)
+ *                (*_lower.c, each ending with its kind's entry); their
+ *                methods, a registry entry each ("list.append") with its
+ *                typing and lowering, a file per kind (*_methods.c)
  *   parallel/    prange and parallel=True: the dependence checker
  *                (parallel_check.c), prange loops outlined onto the pool
  *                (parallel_lower.c), array reductions and interchanged

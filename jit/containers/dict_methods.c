@@ -3,22 +3,12 @@
  * pop, popitem, setdefault, update, clear, copy, keys, values and items,
  * as Python's. */
 #include "jit/containers/dicts.h"
-#include "jit/core/callables.h"
+#include "jit/containers/methods.h"
 #include "jit/lower/array_util.h"
 #include "jit/lower/lower_elem.h"
 #include "jit/lower/lower_nrt.h"
 
 #define FAIL KJ_INFER_FAIL
-
-/* The dict a method is called on, typed before the method, and lowered. */
-#define SELF(n) ((n)->kids[0]->type)
-static LLVMValueRef self_value(kj_lw *w, kj_node *n) { return kj_lower_expr(w, n->kids[0]); }
-
-static LLVMValueRef none(kj_lw *w) { return LLVMConstInt(w->i8, 0, 0); }
-
-static const kj_type *refused(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
-    return kj_infer_method_refused(c, n, self, true);
-}
 
 /* Whether the dict's keys and values have types; reported if not. */
 static bool items_typed(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
@@ -38,30 +28,30 @@ static LLVMValueRef taken(kj_lw *w, const kj_type *dt, LLVMValueRef v, const kj_
 
 static const kj_type *clear_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     (void)a;
-    return na == 0 ? kj_none() : refused(c, n, self);
+    return na == 0 ? kj_none() : kj_method_refused(c, n, self);
 }
 
 static LLVMValueRef clear_lower(kj_lw *w, kj_node *n) {
-    LLVMValueRef dict = self_value(w, n);
+    LLVMValueRef dict = kj_method_self(w, n);
     kj_call(w, "kj_dict_clear", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &dict);
-    return none(w);
+    return kj_method_none(w);
 }
 
 static const kj_type *copy_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     (void)a;
-    return na == 0 ? self : refused(c, n, self);
+    return na == 0 ? self : kj_method_refused(c, n, self);
 }
 
 static LLVMValueRef copy_lower(kj_lw *w, kj_node *n) {
-    LLVMValueRef dict = self_value(w, n);
+    LLVMValueRef dict = kj_method_self(w, n);
     LLVMValueRef r = kj_call(w, "kj_dict_copy", w->ptr, 1, (LLVMTypeRef[]){w->ptr}, &dict);
     kj_raise_if(w, LLVMBuildIsNull(w->b, r, ""), PyExc_MemoryError, NULL);
-    return kj_nrt_temp(w, r, SELF(n));
+    return kj_nrt_temp(w, r, kj_method_self_type(n));
 }
 
 static const kj_type *update_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     if (na != 1)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     if (a[0]->kind != KJ_T_DICT)
         FAIL(c, n, "Store the items one by one.", "dict.update takes a dict here, got %s", a[0]->name);
     return !a[0]->n || kj_dict_refine(c, n->kids[0], n, self, kj_dict_stored(c, n, self, a[0]->elems[0], a[0]->elems[1]))
@@ -69,16 +59,16 @@ static const kj_type *update_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
 }
 
 static LLVMValueRef update_lower(kj_lw *w, kj_node *n) {   /* other's items stored in turn */
-    const kj_type *dt = SELF(n), *ot = n->kids[1]->type;
-    LLVMValueRef dict = self_value(w, n), other = kj_lower_expr(w, n->kids[1]);
+    const kj_type *dt = kj_method_self_type(n), *ot = n->kids[1]->type;
+    LLVMValueRef dict = kj_method_self(w, n), other = kj_lower_expr(w, n->kids[1]);
     if (!ot->n)
-        return none(w);
+        return kj_method_none(w);
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, kj_dict_iter_setup(w, other));
     LLVMValueRef k = kj_dict_iter_item(w, other, ot, 'k', i), v = kj_dict_iter_item(w, other, ot, 'v', i);
     kj_dict_store_at(w, dict, dt, kj_dict_key_slot(w, k, kj_dict_key_type(ot), kj_dict_key_type(dt)), v, kj_dict_value_type(ot));
     kj_np_loop_end(w, &l);
-    return none(w);
+    return kj_method_none(w);
 }
 
 /* keys(), values() and items(): views, each its dict, which loops read
@@ -88,7 +78,7 @@ static const kj_type *view_type(kj_infer_ctx *c, kj_node *n, const kj_type *self
     (void)a;
     if (!items_typed(c, n, self))
         return NULL;
-    return na == 0 ? kj_dictview(self, which) : refused(c, n, self);
+    return na == 0 ? kj_dictview(self, which) : kj_method_refused(c, n, self);
 }
 
 static const kj_type *keys_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
@@ -101,7 +91,7 @@ static const kj_type *items_type(kj_infer_ctx *c, kj_node *n, const kj_type *sel
     return view_type(c, n, self, na, a, 'i');
 }
 
-static LLVMValueRef view_lower(kj_lw *w, kj_node *n) { return self_value(w, n); }
+static LLVMValueRef view_lower(kj_lw *w, kj_node *n) { return kj_method_self(w, n); }
 
 /* ---- one key ---- */
 
@@ -110,7 +100,7 @@ static LLVMValueRef view_lower(kj_lw *w, kj_node *n) { return self_value(w, n); 
 static const kj_type *lookup_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a,
                                   bool get) {
     if (na < 1 || na > 2)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     if (!self->n && na == 2 && !(self = kj_dict_refine(c, n->kids[0], n, self, kj_dict_stored(c, n, self, a[0], a[1]))))
         return NULL;
     if (!items_typed(c, n, self))
@@ -132,12 +122,12 @@ static const kj_type *pop_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
 
 /* The default of get(k, default) or pop(k, default) at the values' type, or NULL. */
 static LLVMValueRef default_of(kj_lw *w, kj_node *n) {
-    return n->nkids == 3 ? kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, kj_dict_value_type(SELF(n))) : NULL;
+    return n->nkids == 3 ? kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, kj_dict_value_type(kj_method_self_type(n))) : NULL;
 }
 
 static LLVMValueRef get_lower(kj_lw *w, kj_node *n) {   /* the value, or the default (None without one) */
-    const kj_type *dt = SELF(n), *vt = kj_dict_value_type(dt), *t = n->type, *kt = n->kids[1]->type;
-    LLVMValueRef dict = self_value(w, n), k = kj_lower_expr(w, n->kids[1]), fallback = default_of(w, n);
+    const kj_type *dt = kj_method_self_type(n), *vt = kj_dict_value_type(dt), *t = n->type, *kt = n->kids[1]->type;
+    LLVMValueRef dict = kj_method_self(w, n), k = kj_lower_expr(w, n->kids[1]), fallback = default_of(w, n);
     LLVMValueRef p = kj_dict_find(w, dict, k, kt, kj_dict_key_type(dt)), here = LLVMBuildIsNotNull(w->b, p, "");
     LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b), read = kj_new_bb(w, "get.read"), done = kj_new_bb(w, "get.done");
     LLVMBuildCondBr(w->b, here, read, done);
@@ -145,15 +135,15 @@ static LLVMValueRef get_lower(kj_lw *w, kj_node *n) {   /* the value, or the def
     LLVMValueRef got = kj_cast(w, kj_np_load(w, p, vt), vt, t);
     LLVMBuildBr(w->b, done);
     LLVMPositionBuilderAtEnd(w->b, done);
-    LLVMValueRef absent = fallback ? kj_cast(w, fallback, vt, t) : kj_cast(w, none(w), kj_none(), t);
+    LLVMValueRef absent = fallback ? kj_cast(w, fallback, vt, t) : kj_cast(w, kj_method_none(w), kj_none(), t);
     LLVMValueRef r = LLVMBuildPhi(w->b, kj_lltype(w, t), "get");
     LLVMAddIncoming(r, (LLVMValueRef[]){absent, got}, (LLVMBasicBlockRef[]){from, read}, 2);
     return r;
 }
 
 static LLVMValueRef pop_lower(kj_lw *w, kj_node *n) {
-    const kj_type *dt = SELF(n), *vt = kj_dict_value_type(dt), *kt = n->kids[1]->type;
-    LLVMValueRef dict = self_value(w, n), k = kj_lower_expr(w, n->kids[1]), fallback = default_of(w, n);
+    const kj_type *dt = kj_method_self_type(n), *vt = kj_dict_value_type(dt), *kt = n->kids[1]->type;
+    LLVMValueRef dict = kj_method_self(w, n), k = kj_lower_expr(w, n->kids[1]), fallback = default_of(w, n);
     LLVMValueRef out = kj_entry_alloca(w, kj_llmemtype(w, vt), "popped");
     LLVMValueRef found = kj_dict_take(w, dict, k, kt, kj_dict_key_type(dt), out);
     if (!fallback) {
@@ -178,14 +168,14 @@ static LLVMValueRef pop_lower(kj_lw *w, kj_node *n) {
 
 static const kj_type *setdefault_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     if (na != 2)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     const kj_type *t = kj_dict_refine(c, n->kids[0], n, self, kj_dict_stored(c, n, self, a[0], a[1]));
     return t ? t->elems[1] : NULL;
 }
 
 static LLVMValueRef setdefault_lower(kj_lw *w, kj_node *n) {   /* one lookup: the default goes in only where the key was added */
-    const kj_type *dt = SELF(n), *vt = kj_dict_value_type(dt);
-    LLVMValueRef dict = self_value(w, n), k = kj_lower_expr(w, n->kids[1]), fallback = default_of(w, n);
+    const kj_type *dt = kj_method_self_type(n), *vt = kj_dict_value_type(dt);
+    LLVMValueRef dict = kj_method_self(w, n), k = kj_lower_expr(w, n->kids[1]), fallback = default_of(w, n);
     LLVMValueRef kslot = kj_dict_key_slot(w, k, n->kids[1]->type, kj_dict_key_type(dt));
     LLVMValueRef fresh = kj_entry_alloca(w, w->i32, "fresh"), p = kj_dict_value_slot(w, dict, dt, kslot, fresh);
     LLVMBasicBlockRef add = kj_new_bb(w, "setdefault.add"), done = kj_new_bb(w, "setdefault.done");
@@ -202,12 +192,12 @@ static const kj_type *popitem_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
     (void)a;
     if (!items_typed(c, n, self))
         return NULL;
-    return na == 0 ? kj_tuple(2, (const kj_type *const *)self->elems) : refused(c, n, self);
+    return na == 0 ? kj_tuple(2, (const kj_type *const *)self->elems) : kj_method_refused(c, n, self);
 }
 
 static LLVMValueRef popitem_lower(kj_lw *w, kj_node *n) {   /* the last item stored, as Python's */
-    const kj_type *dt = SELF(n), *pt = n->type, *kt = pt->elems[0], *vt = pt->elems[1];
-    LLVMValueRef dict = self_value(w, n);
+    const kj_type *dt = kj_method_self_type(n), *pt = n->type, *kt = pt->elems[0], *vt = pt->elems[1];
+    LLVMValueRef dict = kj_method_self(w, n);
     LLVMValueRef kout = kj_entry_alloca(w, kj_llmemtype(w, kt), "key"), vout = kj_entry_alloca(w, kj_llmemtype(w, vt), "value");
     LLVMValueRef got = kj_call(w, "kj_dict_pop_last", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->ptr},
                                (LLVMValueRef[]){dict, kout, vout});

@@ -3,24 +3,14 @@
  * append, extend, pop, insert, remove, sort, reverse, clear, copy, index
  * and count, as Python's. */
 #include "jit/containers/lists.h"
-#include "jit/core/callables.h"
+#include "jit/containers/methods.h"
 #include "jit/lower/array_util.h"
 #include "jit/lower/lower_elem.h"
 #include "jit/lower/lower_nrt.h"
 
 #define FAIL KJ_INFER_FAIL
 
-/* The list a method is called on, typed before the method, and lowered. */
-#define SELF(n) ((n)->kids[0]->type)
-static LLVMValueRef self_value(kj_lw *w, kj_node *n) { return kj_lower_expr(w, n->kids[0]); }
-
 static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (unsigned long long)v, 1); }
-static LLVMValueRef none(kj_lw *w) { return LLVMConstInt(w->i8, 0, 0); }
-
-static const kj_type *refused(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
-    return kj_infer_method_refused(c, n, self, true);
-}
-
 /* Gives the list variable the item type t when it was `[]` so far; and
  * the variable holding a list of such lists (adj[u].append(v) on
  * adj = [[] for _ in range(n)]) a list of lists of t. */
@@ -49,7 +39,7 @@ static bool items_typed(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
 
 static const kj_type *append_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     if (na != 1)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     if (!kj_list_item_type(a[0]))
         FAIL(c, n, KJ_LIST_ITEMS_HINT, KJ_LIST_ITEMS_WHAT, a[0]->name);
     const kj_type *l = refine(c, n, self, a[0]);
@@ -61,14 +51,14 @@ static const kj_type *append_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
 }
 
 static LLVMValueRef append_lower(kj_lw *w, kj_node *n) {
-    const kj_type *e = SELF(n)->elem ? SELF(n)->elem : n->kids[1]->type;
-    kj_list_push(w, self_value(w, n), e, kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
-    return none(w);
+    const kj_type *e = kj_method_self_type(n)->elem ? kj_method_self_type(n)->elem : n->kids[1]->type;
+    kj_list_push(w, kj_method_self(w, n), e, kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
+    return kj_method_none(w);
 }
 
 static const kj_type *extend_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     if (na != 1)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     if (a[0]->kind != KJ_T_LIST)
         FAIL(c, n, "Convert with list(...) first.", "extend takes a list here, got %s", a[0]->name);
     const kj_type *e = a[0]->elem;
@@ -81,28 +71,28 @@ static const kj_type *extend_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
 
 static LLVMValueRef extend_lower(kj_lw *w, kj_node *n) {
     const kj_type *ot = n->kids[1]->type;
-    LLVMValueRef list = self_value(w, n), other = kj_lower_expr(w, n->kids[1]);
+    LLVMValueRef list = kj_method_self(w, n), other = kj_lower_expr(w, n->kids[1]);
     if (ot->elem)
         kj_list_check_memory(w, kj_call(w, "kj_list_extend", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->ptr, w->i64},
                                         (LLVMValueRef[]){list, other, kj_np_itemsize(w, ot->elem)}));
-    return none(w);
+    return kj_method_none(w);
 }
 
 static const kj_type *insert_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     if (!items_typed(c, n, self))
         return NULL;
     if (na != 2 || !kj_is_intlike(a[0]) || !kj_list_item_type(a[1]) || !kj_can_convert(a[1], self->elem))
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     return kj_none();
 }
 
 static LLVMValueRef insert_lower(kj_lw *w, kj_node *n) {
-    const kj_type *e = SELF(n)->elem;
-    LLVMValueRef list = self_value(w, n), i = kj_np_value(w, n->kids[1], KJ_I64);
+    const kj_type *e = kj_method_self_type(n)->elem;
+    LLVMValueRef list = kj_method_self(w, n), i = kj_np_value(w, n->kids[1], KJ_I64);
     LLVMValueRef slot = kj_list_item_slot(w, list, e, kj_lower_expr(w, n->kids[2]), n->kids[2]->type);
     kj_list_check_memory(w, kj_call(w, "kj_list_insert", w->i32, 4, (LLVMTypeRef[]){w->ptr, w->i64, w->ptr, w->i64},
                                     (LLVMValueRef[]){list, i, slot, kj_np_itemsize(w, e)}));
-    return none(w);
+    return kj_method_none(w);
 }
 
 /* ---- shrinking ---- */
@@ -111,13 +101,13 @@ static const kj_type *pop_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
     if (!items_typed(c, n, self))
         return NULL;
     if (na > 1 || (na == 1 && !kj_is_intlike(a[0])))
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     return self->elem;
 }
 
 static LLVMValueRef pop_lower(kj_lw *w, kj_node *n) {
-    const kj_type *e = SELF(n)->elem;
-    LLVMValueRef list = self_value(w, n), len = kj_list_len(w, list);
+    const kj_type *e = kj_method_self_type(n)->elem;
+    LLVMValueRef list = kj_method_self(w, n), len = kj_list_len(w, list);
     kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), PyExc_IndexError, "pop from empty list");
     LLVMValueRef i = n->nkids > 1 ? kj_list_index(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, len, "pop index out of range")
                                   : LLVMBuildSub(w->b, len, c64(w, 1), "");
@@ -131,14 +121,14 @@ static const kj_type *in_place_type(kj_infer_ctx *c, kj_node *n, const kj_type *
     (void)a;
     if (!items_typed(c, n, self))
         return NULL;
-    return na == 0 ? kj_none() : refused(c, n, self);
+    return na == 0 ? kj_none() : kj_method_refused(c, n, self);
 }
 
 /* The runtime's function fn of the list alone. */
 static LLVMValueRef call_on_list(kj_lw *w, kj_node *n, const char *fn) {
-    LLVMValueRef list = self_value(w, n);
+    LLVMValueRef list = kj_method_self(w, n);
     kj_call(w, fn, w->vd, 1, (LLVMTypeRef[]){w->ptr}, &list);
-    return none(w);
+    return kj_method_none(w);
 }
 
 static LLVMValueRef reverse_lower(kj_lw *w, kj_node *n) { return call_on_list(w, n, "kj_list_reverse"); }
@@ -151,7 +141,7 @@ static const kj_type *sort_type(kj_infer_ctx *c, kj_node *n, const kj_type *self
     if (!items_typed(c, n, self))
         return NULL;
     if (na != 0)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     if (self->elem->kind == KJ_T_ARRAY || self->elem->kind == KJ_T_LIST)
         FAIL(c, n, "Sort by a key you compute: a list of (key, index) tuples.", "a list of %s cannot be sorted",
              self->elem->kind == KJ_T_ARRAY ? "arrays" : "lists");
@@ -161,11 +151,11 @@ static const kj_type *sort_type(kj_infer_ctx *c, kj_node *n, const kj_type *self
 }
 
 static LLVMValueRef sort_lower(kj_lw *w, kj_node *n) {
-    LLVMValueRef list = self_value(w, n), reverse = LLVMConstInt(w->i1, 0, 0);
+    LLVMValueRef list = kj_method_self(w, n), reverse = LLVMConstInt(w->i1, 0, 0);
     if (n->nkids > 1)   /* reverse=, the one keyword typing let through */
         reverse = kj_truth(w, kj_lower_expr(w, n->kids[1]->kids[0]), n->kids[1]->kids[0]->type);
-    kj_list_sort_items(w, n, list, SELF(n)->elem, LLVMBuildZExt(w->b, reverse, w->i64, ""));
-    return none(w);
+    kj_list_sort_items(w, n, list, kj_method_self_type(n)->elem, LLVMBuildZExt(w->b, reverse, w->i64, ""));
+    return kj_method_none(w);
 }
 
 /* ---- copies and searches ---- */
@@ -174,10 +164,10 @@ static const kj_type *copy_type(kj_infer_ctx *c, kj_node *n, const kj_type *self
     (void)a;
     if (!items_typed(c, n, self))
         return NULL;
-    return na == 0 ? self : refused(c, n, self);
+    return na == 0 ? self : kj_method_refused(c, n, self);
 }
 
-static LLVMValueRef copy_lower(kj_lw *w, kj_node *n) { return kj_list_copy(w, self_value(w, n), SELF(n)); }
+static LLVMValueRef copy_lower(kj_lw *w, kj_node *n) { return kj_list_copy(w, kj_method_self(w, n), kj_method_self_type(n)); }
 
 /* index(x) and count(x) of a number, among items that are numbers; and
  * remove(x), which gives None. */
@@ -186,7 +176,7 @@ static const kj_type *search_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
         return NULL;
     kj_kind e = self->elem->kind;
     if (na != 1 || !kj_is_number(a[0]) || e == KJ_T_TUPLE || e == KJ_T_ARRAY || e == KJ_T_LIST)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     return KJ_I64;
 }
 
@@ -197,7 +187,7 @@ static const kj_type *remove_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
 /* The first index of the argument among the items of list (is_index;
  * ValueError(missing) where none equals it), or how many items equal it. */
 static LLVMValueRef search(kj_lw *w, kj_node *n, LLVMValueRef list, bool is_index, const char *missing) {
-    const kj_type *e = SELF(n)->elem;
+    const kj_type *e = kj_method_self_type(n)->elem;
     LLVMValueRef len = kj_list_len(w, list), x = kj_lower_expr(w, n->kids[1]);
     LLVMValueRef acc = kj_entry_alloca(w, w->i64, "acc");
     LLVMBuildStore(w->b, c64(w, is_index ? -1 : 0), acc);
@@ -218,15 +208,15 @@ static LLVMValueRef search(kj_lw *w, kj_node *n, LLVMValueRef list, bool is_inde
 }
 
 static LLVMValueRef index_lower(kj_lw *w, kj_node *n) {
-    return search(w, n, self_value(w, n), true, "list.index(x): x not in list");
+    return search(w, n, kj_method_self(w, n), true, "list.index(x): x not in list");
 }
 
-static LLVMValueRef count_lower(kj_lw *w, kj_node *n) { return search(w, n, self_value(w, n), false, NULL); }
+static LLVMValueRef count_lower(kj_lw *w, kj_node *n) { return search(w, n, kj_method_self(w, n), false, NULL); }
 
 static LLVMValueRef remove_lower(kj_lw *w, kj_node *n) {   /* the first item equal to the argument */
-    LLVMValueRef list = self_value(w, n), i = search(w, n, list, true, "list.remove(x): x not in list");
+    LLVMValueRef list = kj_method_self(w, n), i = search(w, n, list, true, "list.remove(x): x not in list");
     kj_call(w, "kj_list_remove_at", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->i64}, (LLVMValueRef[]){list, i});
-    return none(w);
+    return kj_method_none(w);
 }
 
 KJ_METHOD(append, "list.append", append_type, append_lower);

@@ -6,21 +6,11 @@
  * of (sets.h). */
 #include "jit/containers/dicts.h"
 #include "jit/containers/sets.h"
-#include "jit/core/callables.h"
+#include "jit/containers/methods.h"
 #include "jit/lower/array_util.h"
 #include "jit/lower/lower_elem.h"
 
 #define FAIL KJ_INFER_FAIL
-
-/* The set a method is called on, typed before the method, and lowered. */
-#define SELF(n) ((n)->kids[0]->type)
-static LLVMValueRef self_value(kj_lw *w, kj_node *n) { return kj_lower_expr(w, n->kids[0]); }
-
-static LLVMValueRef none(kj_lw *w) { return LLVMConstInt(w->i8, 0, 0); }
-
-static const kj_type *refused(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
-    return kj_infer_method_refused(c, n, self, true);
-}
 
 /* Gives the set variable (node s) type t when it was set() so far. */
 static const kj_type *refine(kj_infer_ctx *c, kj_node *s, kj_node *at, const kj_type *self, const kj_type *t) {
@@ -44,7 +34,7 @@ static bool items_typed(kj_infer_ctx *c, kj_node *n, const kj_type *self) {
 
 static const kj_type *add_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     if (na != 1)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     const kj_type *t = self;
     if (!kj_dict_key_ok(a[0]))
         FAIL(c, n, KJ_SET_ITEMS_HINT, "a set in compiled code cannot hold %s items", a[0]->name);
@@ -56,8 +46,8 @@ static const kj_type *add_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
 }
 
 static LLVMValueRef add_lower(kj_lw *w, kj_node *n) {
-    kj_set_add(w, self_value(w, n), SELF(n), kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
-    return none(w);
+    kj_set_add(w, kj_method_self(w, n), kj_method_self_type(n), kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
+    return kj_method_none(w);
 }
 
 /* discard(x) and remove(x), which raises KeyError where x is absent. */
@@ -65,7 +55,7 @@ static const kj_type *discard_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
     if (!items_typed(c, n, self))
         return NULL;
     if (na != 1)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     if (!kj_dict_key_ok(a[0]) || !kj_can_convert(a[0], self->elem))
         FAIL(c, n->kids[1], NULL, "a %s has no %s items", self->name, a[0]->name);
     return kj_none();
@@ -74,10 +64,10 @@ static const kj_type *discard_type(kj_infer_ctx *c, kj_node *n, const kj_type *s
 /* Takes the argument out of the set, raising KeyError where it was absent if must. */
 static LLVMValueRef take_out(kj_lw *w, kj_node *n, bool must) {
     kj_node *arg = n->kids[1];
-    LLVMValueRef s = self_value(w, n), x = kj_lower_expr(w, arg), there = kj_set_take(w, s, SELF(n), x, arg->type);
+    LLVMValueRef s = kj_method_self(w, n), x = kj_lower_expr(w, arg), there = kj_set_take(w, s, kj_method_self_type(n), x, arg->type);
     if (must)
         kj_dict_key_error_if(w, LLVMBuildNot(w->b, there, ""), x, arg->type);
-    return none(w);
+    return kj_method_none(w);
 }
 
 static LLVMValueRef discard_lower(kj_lw *w, kj_node *n) { return take_out(w, n, false); }
@@ -87,12 +77,12 @@ static const kj_type *pop_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
     (void)a;
     if (!items_typed(c, n, self))
         return NULL;
-    return na == 0 ? self->elem : refused(c, n, self);
+    return na == 0 ? self->elem : kj_method_refused(c, n, self);
 }
 
 static LLVMValueRef pop_lower(kj_lw *w, kj_node *n) {   /* the first item, as a loop gives it */
-    const kj_type *st = SELF(n);
-    LLVMValueRef s = self_value(w, n), out = kj_entry_alloca(w, kj_llmemtype(w, st->elem), "popped");
+    const kj_type *st = kj_method_self_type(n);
+    LLVMValueRef s = kj_method_self(w, n), out = kj_entry_alloca(w, kj_llmemtype(w, st->elem), "popped");
     LLVMValueRef got = kj_call(w, "kj_set_pop_first", w->i32, 2, (LLVMTypeRef[]){w->ptr, w->ptr}, (LLVMValueRef[]){s, out});
     kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, got, LLVMConstInt(w->i32, 0, 0), ""), PyExc_KeyError,
                 "pop from an empty set");
@@ -103,21 +93,21 @@ static LLVMValueRef pop_lower(kj_lw *w, kj_node *n) {   /* the first item, as a 
 
 static const kj_type *clear_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     (void)a;
-    return na == 0 ? kj_none() : refused(c, n, self);
+    return na == 0 ? kj_none() : kj_method_refused(c, n, self);
 }
 
 static const kj_type *copy_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     (void)a;
-    return na == 0 ? self : refused(c, n, self);
+    return na == 0 ? self : kj_method_refused(c, n, self);
 }
 
 static LLVMValueRef clear_lower(kj_lw *w, kj_node *n) {
-    LLVMValueRef s = self_value(w, n);
+    LLVMValueRef s = kj_method_self(w, n);
     kj_call(w, "kj_dict_clear", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &s);
-    return none(w);
+    return kj_method_none(w);
 }
 
-static LLVMValueRef copy_lower(kj_lw *w, kj_node *n) { return kj_set_copy(w, self_value(w, n), SELF(n), SELF(n)); }
+static LLVMValueRef copy_lower(kj_lw *w, kj_node *n) { return kj_set_copy(w, kj_method_self(w, n), kj_method_self_type(n), kj_method_self_type(n)); }
 
 /* ---- with other iterables ---- */
 
@@ -138,41 +128,41 @@ static const kj_type *with_others(kj_infer_ctx *c, kj_node *n, const kj_type *se
 
 static const kj_type *update_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     if (na == 0)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     const kj_type *t = with_others(c, n, self, na, a, true);
     return t && refine(c, n->kids[0], n, self, t) ? kj_none() : NULL;
 }
 
 static const kj_type *union_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
-    return na == 0 ? refused(c, n, self) : with_others(c, n, self, na, a, true);
+    return na == 0 ? kj_method_refused(c, n, self) : with_others(c, n, self, na, a, true);
 }
 
 /* intersection and difference: some of self's items */
 static const kj_type *narrowing_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
-    return na == 0 ? refused(c, n, self) : with_others(c, n, self, na, a, false);
+    return na == 0 ? kj_method_refused(c, n, self) : with_others(c, n, self, na, a, false);
 }
 
 static const kj_type *symmetric_difference_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na,
                                                 const kj_type *const *a) {
-    return na != 1 ? refused(c, n, self) : with_others(c, n, self, na, a, true);
+    return na != 1 ? kj_method_refused(c, n, self) : with_others(c, n, self, na, a, true);
 }
 
 /* issubset, issuperset and isdisjoint */
 static const kj_type *test_type(kj_infer_ctx *c, kj_node *n, const kj_type *self, int na, const kj_type *const *a) {
     if (na != 1)
-        return refused(c, n, self);
+        return kj_method_refused(c, n, self);
     return with_others(c, n, self, na, a, false) ? kj_bool() : NULL;
 }
 
 static LLVMValueRef update_lower(kj_lw *w, kj_node *n) {
-    LLVMValueRef s = self_value(w, n);
+    LLVMValueRef s = kj_method_self(w, n);
     for (int i = 1; i < n->nkids; i++)
-        kj_set_add_all(w, s, SELF(n), n->kids[i]);
-    return none(w);
+        kj_set_add_all(w, s, kj_method_self_type(n), n->kids[i]);
+    return kj_method_none(w);
 }
 
 static LLVMValueRef union_lower(kj_lw *w, kj_node *n) {
-    LLVMValueRef r = kj_set_copy(w, self_value(w, n), SELF(n), n->type);
+    LLVMValueRef r = kj_set_copy(w, kj_method_self(w, n), kj_method_self_type(n), n->type);
     for (int i = 1; i < n->nkids; i++)
         kj_set_add_all(w, r, n->type, n->kids[i]);
     return r;
@@ -192,8 +182,8 @@ static LLVMValueRef as_set(kj_lw *w, kj_node *n, const kj_type **t) {
 
 /* The items of self that all other iterables have (keep), or none has. */
 static LLVMValueRef filtered(kj_lw *w, kj_node *n, bool keep) {
-    const kj_type *st = SELF(n), *t = n->type;
-    LLVMValueRef s = self_value(w, n);
+    const kj_type *st = kj_method_self_type(n), *t = n->type;
+    LLVMValueRef s = kj_method_self(w, n);
     int k = n->nkids - 1;
     LLVMValueRef others[k];
     const kj_type *ots[k];
@@ -214,7 +204,7 @@ typedef struct {
 } set_pair;
 
 static set_pair pair_of(kj_lw *w, kj_node *n) {
-    set_pair p = {.s = self_value(w, n), .st = SELF(n)};
+    set_pair p = {.s = kj_method_self(w, n), .st = kj_method_self_type(n)};
     p.o = as_set(w, n->kids[1], &p.ot);
     return p;
 }
