@@ -122,7 +122,9 @@ static const kj_type *pop_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
 
 /* The default of get(k, default) or pop(k, default) at the values' type, or NULL. */
 static LLVMValueRef default_of(kj_lw *w, kj_node *n) {
-    return n->nkids == 3 ? kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, kj_dict_value_type(kj_method_self_type(n))) : NULL;
+    if (n->nkids < 3)
+        return NULL;
+    return kj_cast(w, kj_lower_expr(w, n->kids[2]), n->kids[2]->type, kj_dict_value_type(kj_method_self_type(n)));
 }
 
 static LLVMValueRef get_lower(kj_lw *w, kj_node *n) {   /* the value, or the default (None without one) */

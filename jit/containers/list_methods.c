@@ -52,7 +52,8 @@ static const kj_type *append_type(kj_infer_ctx *c, kj_node *n, const kj_type *se
 
 static LLVMValueRef append_lower(kj_lw *w, kj_node *n) {
     const kj_type *e = kj_method_self_type(n)->elem ? kj_method_self_type(n)->elem : n->kids[1]->type;
-    kj_list_push(w, kj_method_self(w, n), e, kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
+    LLVMValueRef list = kj_method_self(w, n), v = kj_lower_expr(w, n->kids[1]);   /* in Python's order */
+    kj_list_push(w, list, e, v, n->kids[1]->type);
     return kj_method_none(w);
 }
 

@@ -46,7 +46,8 @@ static const kj_type *add_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
 }
 
 static LLVMValueRef add_lower(kj_lw *w, kj_node *n) {
-    kj_set_add(w, kj_method_self(w, n), kj_method_self_type(n), kj_lower_expr(w, n->kids[1]), n->kids[1]->type);
+    LLVMValueRef s = kj_method_self(w, n), x = kj_lower_expr(w, n->kids[1]);   /* in Python's order */
+    kj_set_add(w, s, kj_method_self_type(n), x, n->kids[1]->type);
     return kj_method_none(w);
 }
 
@@ -107,7 +108,10 @@ static LLVMValueRef clear_lower(kj_lw *w, kj_node *n) {
     return kj_method_none(w);
 }
 
-static LLVMValueRef copy_lower(kj_lw *w, kj_node *n) { return kj_set_copy(w, kj_method_self(w, n), kj_method_self_type(n), kj_method_self_type(n)); }
+static LLVMValueRef copy_lower(kj_lw *w, kj_node *n) {
+    const kj_type *st = kj_method_self_type(n);
+    return kj_set_copy(w, kj_method_self(w, n), st, st);
+}
 
 /* ---- with other iterables ---- */
 
