@@ -229,12 +229,14 @@ LLVMValueRef kj_set_lower(kj_lw *w, kj_node *n) {
             kj_set_add(w, s, n->type, kj_lower_expr(w, n->kids[i]), n->kids[i]->type);
         return s;
     }
-    case KJ_E_BINOP:
-        return kj_set_binop(w, n->op, kj_lower_expr(w, n->kids[0]), n->kids[0]->type, kj_lower_expr(w, n->kids[1]),
-                     n->kids[1]->type, n->type);
-    case KJ_E_COMPARE:
-        return compare(w, n->ops[0], kj_lower_expr(w, n->kids[0]), n->kids[0]->type, kj_lower_expr(w, n->kids[1]),
-                       n->kids[1]->type);
+    case KJ_E_BINOP: {
+        LLVMValueRef a = kj_lower_expr(w, n->kids[0]), b = kj_lower_expr(w, n->kids[1]);   /* left first, as Python */
+        return kj_set_binop(w, n->op, a, n->kids[0]->type, b, n->kids[1]->type, n->type);
+    }
+    case KJ_E_COMPARE: {
+        LLVMValueRef a = kj_lower_expr(w, n->kids[0]), b = kj_lower_expr(w, n->kids[1]);
+        return compare(w, n->ops[0], a, n->kids[0]->type, b, n->kids[1]->type);
+    }
     default: {   /* KJ_E_CALL: len(s), set(), set(iterable) */
         if (n->kids[0]->name[0] == 'l')
             return len(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type);

@@ -232,7 +232,8 @@ LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n) {
         return kept;
     }
     case KJ_E_COMPARE: {
-        LLVMValueRef eq = kj_str_equal(w, transient(w, n->kids[0]), transient(w, n->kids[1]));
+        LLVMValueRef a = transient(w, n->kids[0]), b = transient(w, n->kids[1]);   /* left first, as Python */
+        LLVMValueRef eq = kj_str_equal(w, a, b);
         return n->ops[0] == KJ_OP_EQ ? eq : LLVMBuildNot(w->b, eq, "");
     }
     default: return lower_print(w, n);

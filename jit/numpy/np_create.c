@@ -243,10 +243,12 @@ LLVMValueRef kj_np_linspace_item(kj_lw *w, const kj_np_linspace *ls, LLVMValueRe
 static LLVMValueRef linspace(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *numk = kj_np_arg(a, 2, "num"), *epk = kj_np_arg(a, -1, "endpoint");
+    /* the arguments in Python's order, one declarator each (C leaves a call's arguments unordered) */
+    LLVMValueRef start = kj_np_value(w, a->pos[0], KJ_F64), stop = kj_np_value(w, a->pos[1], KJ_F64);
+    LLVMValueRef num = numk ? kj_np_value(w, numk, KJ_I64) : c64(w, 50);
+    LLVMValueRef endpoint = epk ? kj_truth(w, kj_lower_expr(w, epk), epk->type) : LLVMConstInt(w->i1, 1, 0);
     kj_np_linspace ls;
-    kj_np_linspace_setup(w, &ls, kj_np_value(w, a->pos[0], KJ_F64), kj_np_value(w, a->pos[1], KJ_F64),
-                         numk ? kj_np_value(w, numk, KJ_I64) : c64(w, 50),
-                         epk ? kj_truth(w, kj_lower_expr(w, epk), epk->type) : LLVMConstInt(w->i1, 1, 0));
+    kj_np_linspace_setup(w, &ls, start, stop, num, endpoint);
     LLVMValueRef arr = kj_np_alloc(w, n->type, &ls.num, false);
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, ls.num);

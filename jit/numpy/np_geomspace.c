@@ -41,9 +41,10 @@ static LLVMValueRef lower_geomspace(kj_lw *w, kj_node *n, const char *m, const k
     LLVMValueRef last = LLVMBuildSelect(b, flip, LLVMBuildFNeg(b, stop, ""), stop, "");
     const kj_type *f64 = KJ_F64, *two[2] = {KJ_F64, KJ_F64};
     kj_np_linspace ls;
+    LLVMValueRef count = num ? kj_np_value(w, num, KJ_I64) : LLVMConstInt(w->i64, 50, 0);   /* then endpoint, as Python */
+    LLVMValueRef endpoint = ep ? kj_truth(w, kj_lower_expr(w, ep), ep->type) : LLVMConstInt(w->i1, 1, 0);
     kj_np_linspace_setup(w, &ls, kj_np_elem_op(w, n, "log10", 1, &first, &f64, f64), kj_np_elem_op(w, n, "log10", 1, &last, &f64, f64),
-                         num ? kj_np_value(w, num, KJ_I64) : LLVMConstInt(w->i64, 50, 0),
-                         ep ? kj_truth(w, kj_lower_expr(w, ep), ep->type) : LLVMConstInt(w->i1, 1, 0));
+                         count, endpoint);
     LLVMValueRef out = kj_np_alloc(w, n->type, &ls.num, false);
     kj_np_loop l;
     LLVMValueRef i = kj_np_loop_begin(w, &l, ls.num);

@@ -208,11 +208,11 @@ LLVMValueRef kj_np_diagonal(kj_lw *w, const kj_type *t, LLVMValueRef arr, LLVMVa
     return kj_np_make(w, t, kj_array_field(w, arr, 0, 0), data, &len, &stride);
 }
 
-
 static LLVMValueRef lower_diagonal(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     kj_node *k = kj_np_arg(a, 0, "offset");
-    return kj_np_diagonal(w, n->type, kj_lower_expr(w, n->kids[0]), k ? kj_np_value(w, k, KJ_I64) : c64(w, 0));
+    LLVMValueRef self = kj_lower_expr(w, n->kids[0]);   /* before the offset, as Python */
+    return kj_np_diagonal(w, n->type, self, k ? kj_np_value(w, k, KJ_I64) : c64(w, 0));
 }
 
 static const kj_type *fill_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
@@ -228,7 +228,8 @@ static const kj_type *fill_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
 
 static LLVMValueRef lower_fill(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
-    kj_np_fill(w, kj_lower_expr(w, n->kids[0]), SELF(n), kj_lower_expr(w, a->pos[0]), a->pos[0]->type);
+    LLVMValueRef self = kj_lower_expr(w, n->kids[0]), v = kj_lower_expr(w, a->pos[0]);   /* in Python's order */
+    kj_np_fill(w, self, SELF(n), v, a->pos[0]->type);
     return LLVMConstInt(w->i8, 0, 0);
 }
 

@@ -208,22 +208,3 @@ def test_lists_of_lists_refuse_what_they_cannot_do(fn, message):
         kiln.jit(fn)(2)
     assert message in str(info.value)
 
-
-@kiln.njit
-def noted(log, k, x):
-    log.append(k)
-    return x
-
-
-def test_a_method_call_evaluates_its_container_before_its_arguments():
-    """As Python does: f().append(g()) calls f first."""
-    @kiln.njit
-    def order(n):
-        log = [0]
-        log.pop()
-        rows = [[0]]
-        noted(log, 1, rows[0]).append(noted(log, 2, n))
-        noted(log, 3, {0}).add(noted(log, 4, n))
-        noted(log, 5, {0: 1}).setdefault(noted(log, 6, n), 1)
-        return log
-    assert order(7) == [1, 2, 3, 4, 5, 6]   # CPython's order (py_func cannot pass lists to noted)
