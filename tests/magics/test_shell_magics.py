@@ -119,7 +119,37 @@ def test_timeit_says_the_slowest_run_included_compilation(shell):
     assert error is None
     assert "kiln: the slowest run (" in out
     assert "included compiling f() (12.3 ms): 12.3 ms of it was compilation" in out
+    assert "cached" not in out   # IPython's guess, which the note answers
+    assert out.index("per loop") < out.index("kiln: the slowest run")
     assert shell.user_ns["t"].loops == 1  # -o still returns IPython's TimeitResult
+
+
+def test_timeit_of_one_run_that_compiled_says_to_time_again(shell):
+    code = ("compiled1 = []\n"
+            "def f1():\n"
+            "    if not compiled1:\n"
+            "        compiled1.append(1)\n"
+            "        _kiln.profiler_record_compile('f1', '()', 'cpu', {'codegen': 0.0228})\n"
+            "%timeit -n 10 -r 1 f1()")
+    out, _, error = run(shell, code)
+    assert error is None
+    assert "kiln: the only run (" in out and "run %timeit again to time compiled code only." in out
+    assert "the best run is compiled code only" not in out
+
+
+def test_timeit_of_runs_far_apart_without_compiling_says_so_in_its_own_words(shell):
+    code = ("import time\n"
+            "slow_once = []\n"
+            "def s():\n"
+            "    if not slow_once:\n"
+            "        slow_once.append(1)\n"
+            "        time.sleep(0.05)\n"
+            "%timeit -n 1 -r 3 s()")
+    out, _, error = run(shell, code)
+    assert error is None
+    assert re.search(r"The slowest run took [\d.]+ times as long as the fastest: something the first runs "
+                     r"computed may be kept \(cached\) for the later ones\.\n.*per loop", out), out
+    assert "kiln:" not in out
 
 
 def test_timeit_calibration_absorbs_the_compile(shell):

@@ -1,7 +1,8 @@
 """%timeit, as IPython has it, plus one line when Kiln compiled during it
 (or loaded machine code from the disk cache): which function, how long, and
-whether the timed runs include it. The seed's "slowest run took 43.84 times
-longer" then explains itself."""
+whether the timed runs include it. That line replaces IPython's guess that
+an intermediate result is being cached, which the seed's "slowest run took
+43.84 times longer" was about."""
 from . import records
 from .rich import fmt_seconds
 
@@ -19,6 +20,9 @@ def _line(done, kind, number_given, result):
     total = fmt_seconds(sum(c.seconds for c in done))
     if number_given:
         slowest = fmt_seconds(max(result.all_runs))
+        if len(result.all_runs) == 1:   # -r 1: no other run to read instead
+            return (f"kiln: the only run ({slowest}) included {doing}: {total} of it was {kind[1]}; "
+                    f"run %timeit again to time compiled code only.")
         return (f"kiln: the slowest run ({slowest}) included {doing}: {total} of it was {kind[1]}; "
                 f"the best run is compiled code only.")
     return (f"kiln: {doing} took {total}, in the calibration loop before the timed runs; "
@@ -33,15 +37,37 @@ def note(delta, number_given, result):
     return "\n".join(line for line in lines if line) or None
 
 
+def spread_line(result):
+    """A line on runs far apart (the slowest over four times the best), or
+    None. IPython guesses that an intermediate result is being cached;
+    where Kiln compiled during the runs its note says what happened
+    instead, so this is printed only where it did not."""
+    best, worst = min(result.all_runs) / result.loops, max(result.all_runs) / result.loops
+    if best <= 0 or worst <= 4 * best or worst <= 1e-6:
+        return None
+    return (f"The slowest run took {worst / best:.2f} times as long as the fastest: "
+            f"something the first runs computed may be kept (cached) for the later ones.")
+
+
 def run(original, line, cell, local_ns):
-    """Runs IPython's own %timeit and prints the note; returns what it returns."""
+    """Runs IPython's own %timeit, quietly, and prints its result with the
+    note; returns what it returns."""
     opts, _ = original.__self__.parse_options(line, "n:r:tcp:qo", posix=False, strict=False,
                                               preserve_non_opts=True)
     wants_result = "o" in opts
     before = records.snapshot()
     with records.untimed_calls():  # it times the statement: as a script would see it
-        result = original("-o " + line, cell, local_ns)
-    text = note(records.since(before), "n" in opts, result) if result is not None else None
-    if text and "q" not in opts:
-        print(text)
+        result = original("-o -q " + line, cell, local_ns)
+    if result is None:
+        return None
+    text = note(records.since(before), "n" in opts, result)
+    if "q" not in opts:
+        spread = None if text else spread_line(result)
+        if spread:
+            print(spread)
+        print(result)
+        if result.compile_time > 0.1:   # IPython's threshold for saying it
+            print(f"Python compiled the timed statement in {result.compile_time:.2f} s, not timed")
+        if text:
+            print(text)
     return result if wants_result else None
