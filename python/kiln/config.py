@@ -11,7 +11,10 @@ ones (set them before `import kiln`):
   BOUNDSCHECK                KILN_BOUNDSCHECK=1 or 0: boundscheck on or off for every
                              function, whatever its option says; None: each its own
   CACHE_DIR                  KILN_CACHE_DIR: where cache=True keeps machine code
-                             ("": $XDG_CACHE_HOME/kiln or ~/.cache/kiln)"""
+                             ("": $XDG_CACHE_HOME/kiln or ~/.cache/kiln)
+  SHOW_KILN_FRAMES           KILN_SHOW_FRAMES=1: tracebacks in IPython and the Kiln
+                             kernel keep the frames of Kiln's own Python code, which
+                             they leave out by default (also settable at run time)"""
 import os
 
 import _kiln
@@ -32,3 +35,4 @@ NUMBA_NUM_THREADS = _kiln.get_num_threads()
 NUMBA_DEFAULT_NUM_THREADS = len(os.sched_getaffinity(0))
 BOUNDSCHECK = _flag("KILN_BOUNDSCHECK")
 CACHE_DIR = os.environ.get("KILN_CACHE_DIR", "")
+SHOW_KILN_FRAMES = _flag("KILN_SHOW_FRAMES") or 0

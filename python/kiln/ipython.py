@@ -13,7 +13,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from IPython.display import display
 
 from kiln import sources, sysinfo
-from kiln.magics import annotate, cell_footer, compare_parse, compare_run, compare_view, introspect, jitcell, timeit_note
+from kiln.magics import annotate, cell_footer, compare_parse, compare_run, compare_view, introspect, jitcell, timeit_note, tracebacks
 
 # The CellWatch of the shell this extension was loaded into (one per process:
 # a kernel runs one shell); unloading removes its callbacks.
@@ -174,6 +174,7 @@ def load_ipython_extension(ip):
 
     ast_parse.kiln_wraps = parse
     ip.compile.ast_parse = ast_parse
+    tracebacks.install(ip)
 
 
 def unload_ipython_extension(ip):
@@ -183,5 +184,6 @@ def unload_ipython_extension(ip):
     ip.events.unregister("pre_run_cell", _watch.pre_run_cell)
     ip.events.unregister("post_run_cell", _watch.post_run_cell)
     ip.compile.ast_parse = ip.compile.ast_parse.kiln_wraps
+    tracebacks.uninstall(ip)
     _watch.close()
     _watch = None

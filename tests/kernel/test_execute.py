@@ -215,3 +215,25 @@ def test_heartbeat_echoes_while_a_cell_runs(kernel, kc):
 def test_libraries_can_tell_they_run_in_a_notebook_kernel(kc):
     _, msgs = run(kc, "ip = get_ipython(); 'IPKernelApp' in ip.config, hasattr(ip, 'kernel')")
     assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "(True, True)"
+
+
+def test_tracebacks_show_the_users_frames_not_kilns(kc):
+    """A refused argument and an error inside %timeit end at the user's line;
+    kiln.config.SHOW_KILN_FRAMES brings Kiln's own frames back."""
+    run(kc, "import kiln\n@kiln.njit\ndef first(a):\n    return a[0]\n"
+            "@kiln.njit\ndef bad(n):\n    raise ValueError('bad n')\n")
+
+    def traceback_of(code):
+        reply, msgs = run(kc, code)
+        assert reply["status"] == "error"
+        return plain("\n".join(of_type(msgs, "error")[0]["content"]["traceback"]))
+
+    refused = traceback_of("first([1, 2])")
+    assert "first([1, 2])" in refused and "argument 'a' is a list" in refused
+    assert "kiln/" not in refused and "_specialize" not in refused, refused
+    timed = traceback_of("%timeit -n 1 -r 1 bad(3)")
+    assert "bad(3)" in timed and "ValueError: bad n" in timed
+    assert "timeit_note" not in timed and "kiln/ipython.py" not in timed, timed
+    run(kc, "kiln.config.SHOW_KILN_FRAMES = 1")
+    assert "_specialize" in traceback_of("first([1, 2])")
+    run(kc, "kiln.config.SHOW_KILN_FRAMES = 0")
