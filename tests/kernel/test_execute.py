@@ -4,7 +4,7 @@ import time
 
 import zmq
 
-from conftest import collect, of_type, plain, run, shell_reply, stream_text
+from conftest import collect, needs_kiln, of_type, plain, run, shell_reply, stream_text
 
 
 def test_kernel_info_describes_kiln_and_the_real_python(kc):
@@ -217,6 +217,7 @@ def test_libraries_can_tell_they_run_in_a_notebook_kernel(kc):
     assert of_type(msgs, "execute_result")[0]["content"]["data"]["text/plain"] == "(True, True)"
 
 
+@needs_kiln
 def test_tracebacks_show_the_users_frames_not_kilns(kc):
     """A refused argument and an error inside %timeit end at the user's line;
     kiln.config.SHOW_KILN_FRAMES brings Kiln's own frames back."""
