@@ -599,7 +599,7 @@ static int infer_stmt(ti *c, kj_node *s) {
                          s->kids[0]->kind == KJ_E_INDEX ? optional_array_value(c, s->kids[1]) : infer_expr(c, s->kids[1]), s);
     case KJ_S_AUGASSIGN: {
         const kj_type *cur = infer_expr(c, s->kids[0]), *v = optional_array_value(c, s->kids[1]);
-        if (!cur || !v || v == kj_never())
+        if (!cur || !v || cur == kj_never() || v == kj_never())   /* x -= 5 of an x that holds a never call: not reached */
             return 0;
         if (cur->kind == KJ_T_STR && v->kind == KJ_T_STR && s->op == KJ_OP_ADD && s->kids[0]->kind == KJ_E_LOCAL) {
             kj_node *joined = kj_new_node(c->f, KJ_E_FSTRING, s->line, s->col, 2);   /* s = f"{s}{t}" */

@@ -641,8 +641,10 @@ static bool lowered_elsewhere(kj_lw *w, kj_node *s) {
 
 /* The expression of statement s that never comes back (a call of a
  * function that always raises, types.h's kj_never): its value, test or
- * iterable; NULL if none. */
+ * iterable, or the target an augmented assignment reads first; NULL if none. */
 static kj_node *never_part(const kj_node *s) {
+    if (s->kind == KJ_S_AUGASSIGN && s->kids[0]->type == kj_never())
+        return s->kids[0];
     int k = s->kind == KJ_S_ASSIGN || s->kind == KJ_S_AUGASSIGN || s->kind == KJ_S_FOR ? 1
             : s->kind == KJ_S_IF || s->kind == KJ_S_WHILE || s->kind == KJ_S_RETURN    ? 0
                                                                                         : -1;

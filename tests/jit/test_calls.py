@@ -266,9 +266,28 @@ def used_as_an_index(n):
     return a[0] + lst[0] + len(d)
 
 
+def updated_in_place(x):
+    h = refuse(x)
+    h -= 5   # reads h first: never reached
+    a = np.zeros(3)
+    a[int(h)] += 1.0
+    return h
+
+
+def updated_after_a_loop_that_never_runs(x):
+    h = 1
+    for _ in range(x):
+        h = refuse(x)
+        h *= 3
+    h += 2
+    return h
+
+
 @pytest.mark.parametrize("fn,args", [(arithmetic, (3,)), (in_max, (1,)), (in_a_branch, (1.0,)), (in_a_branch, (-1.0,)),
                                      (in_a_loop_that_never_runs, (1.0,)), (unpacked, (2,)), (in_a_comprehension, (0,)),
-                                     (in_a_comprehension, (2,)), (stored_in_an_array, (4,)), (used_as_an_index, (2,))])
+                                     (in_a_comprehension, (2,)), (stored_in_an_array, (4,)), (used_as_an_index, (2,)),
+                                     (updated_in_place, (1,)), (updated_after_a_loop_that_never_runs, (0,)),
+                                     (updated_after_a_loop_that_never_runs, (2,))])
 def test_the_value_of_a_function_that_always_raises_is_never_used(fn, args):
     # CPython evaluates up to the call and raises; Kiln types the call as
     # never coming back (Numba refuses such programs: None in arithmetic)
