@@ -348,8 +348,9 @@ static int define_sim_symbols(kj_unit *u) {
 
 /* _kiln.cuda_compile(kernel, argspecs, target, fastmath, signature) where
  * target is "cuda" or "simulator" and signature names the argument types in
- * the compile record (the footer's "compiled kernel(float32, ...)"). GPU: (ptx, kernel_name, sites, seconds);
- * simulator: (entry_address, uses_barrier, seconds). */
+ * the compile record (the footer's "compiled kernel(float32, ...)"). GPU: (ptx, kernel_name, sites, seconds,
+ * remarks); simulator: (entry_address, uses_barrier, seconds, remarks). Remarks: the kernel's loops
+ * optimized away as unused (unused_loops.c), in inspect_remarks' shape. */
 static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
     (void)self;
     PyObject *kernel, *argspecs;
@@ -415,8 +416,14 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
             if (kg_ptx_from_module(u.mod, &o, &ptx, &err) < 0) {
                 kj_fail(&u.err, KJ_ERR_INTERNAL, 0, 0, NULL, "%s", err.message);
             } else {
-                PyObject *stats = kj_phase_stats(phase);
-                result = stats ? Py_BuildValue("(ssON)", ptx, name, sites, stats) : NULL;
+                PyObject *stats = kj_phase_stats(phase), *remarks = PyList_New(0);
+                if (remarks)   /* the module, optimized for the GPU, still has its lines */
+                    kj_remarks_add_unused(&u, u.mod, remarks);
+                result = stats && remarks ? Py_BuildValue("(ssONN)", ptx, name, sites, stats, remarks) : NULL;
+                if (!result) {
+                    Py_XDECREF(stats);
+                    Py_XDECREF(remarks);
+                }
                 free(ptx);
             }
         }
@@ -445,8 +452,8 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
             phase[KP_PHASE_OPTIMIZE] = out.optimize_ns;
             phase[KP_PHASE_CODEGEN] = out.codegen_ns;
             PyObject *stats = kj_phase_stats(phase);
-            result = stats ? Py_BuildValue("(KON)", (unsigned long long)(uintptr_t)out.entry,
-                                           barrier ? Py_True : Py_False, stats)
+            result = stats ? Py_BuildValue("(KONO)", (unsigned long long)(uintptr_t)out.entry,
+                                           barrier ? Py_True : Py_False, stats, out.remarks)
                            : NULL;
             free(out.ir);
             Py_XDECREF(out.remarks);

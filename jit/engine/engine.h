@@ -42,6 +42,9 @@ void kj_remarks_on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque);
 /* An "ordered" remark for each line of optimized mod with a float
  * reduction vectorized in order. */
 void kj_remarks_add_ordered(LLVMModuleRef mod, PyObject *list);
+/* An "unused" remark for each loop of u's function, if it returns None,
+ * that optimized mod no longer runs (unused_loops.c). */
+void kj_remarks_add_unused(kj_unit *u, LLVMModuleRef mod, PyObject *list);
 
 /* The runtime's symbols beyond runtime.c's core (nrt, NumPy helpers,
  * lists, dicts, print, sort, random, linalg), for the

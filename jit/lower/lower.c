@@ -616,6 +616,9 @@ static void lower_stmt_inner(kj_lw *w, kj_node *s);
  * works around statements (np.sum(a) + a.max(): one pass over a) begins
  * before and ends after it. */
 static void lower_stmt(kj_lw *w, kj_node *s) {
+    /* what follows s (a loop's step, the implicit return None) is not on
+     * s's lines: the optimizer's remarks and unused_loops.c read them */
+    LLVMMetadataRef loc = LLVMGetCurrentDebugLocation2(w->b);
     int mark = kj_nrt_mark(w), n;
     const kj_stmt_lowering *const *around = kj_stmt_lowerings(&n);
     void *state[n > 0 ? n : 1];
@@ -626,6 +629,7 @@ static void lower_stmt(kj_lw *w, kj_node *s) {
         if (around[i]->end)
             around[i]->end(w, state[i]);
     kj_nrt_release(w, mark);
+    LLVMSetCurrentDebugLocation2(w->b, loc);
 }
 
 /* Whether a feature lowered statement s its own way (a prange loop across

@@ -11,6 +11,7 @@ from . import config, types
 from .dispatcher import jit, njit, typeof
 from .cfunc import cfunc
 from .ufunc import DUFunc, GUFunc, guvectorize, vectorize
+from .unused_work import UnusedWorkWarning
 from .parallel import ParallelReport   # also installs parallel_diagnostics / parallel_report on dispatchers
 from .types import (Array, Optional, Signature, Tuple, UniTuple, b1, bool_, boolean, c8, c16, complex64,
                     complex128, double, f4, f8, float32, float64, float_, i1, i2, i4, i8, int8, int16,

@@ -15,7 +15,7 @@ import numpy as np
 
 import _kiln
 
-from . import config, pickling, sources, worker_records
+from . import config, pickling, sources, unused_work, worker_records
 from . import types as kt
 
 # LLVM's fast-math flags (llvm-c/Core.h LLVMFastMath*), by Numba's names.
@@ -85,6 +85,7 @@ def _compile(self, argspecs, retspec):
         spec = _kiln.compile(self, tuple(argspecs), retspec)
     self._kiln_keep(spec)
     worker_records.tell()   # in a worker, the sender's footer shows this compile
+    unused_work.tell(self.py_func, spec.remarks)
     return spec
 
 
@@ -199,9 +200,11 @@ def inspect_asm(self, signature=None):
 
 def inspect_remarks(self, signature=None):
     """LLVM's loop-vectorize remarks for one signature (the latest if None):
-    a list of {line, kind: 'vectorized' | 'missed' | 'analysis' | 'ordered', message}
+    a list of {line, kind: 'vectorized' | 'missed' | 'analysis' | 'ordered' | 'unused', message}
     ('ordered': a float sum, without fastmath, whose vectorized loop adds in
-    source order; Kiln's remark, read from the optimized code)."""
+    source order; 'unused': a loop of a function returning None that the
+    optimizer removed, nothing it computes being used; both Kiln's remarks,
+    read from the optimized code)."""
     if not self._kiln_specs:
         return []
     sig = tuple(signature) if signature is not None else list(self._kiln_specs)[-1]

@@ -3,6 +3,7 @@ one, else on the CUDA simulator) and agrees with NumPy; its PTX from LLVM
 NVPTX is accepted by ptxas for sm_90; bad indices are IndexErrors naming
 the kernel, and the next launch works."""
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -578,3 +579,32 @@ def test_an_intrinsic_in_host_code_says_where_it_works():
     msg = str(info.value)
     assert "cuda.grid works only in kiln.cuda.jit kernels and device functions" in msg
     assert "return cuda.grid(1) + n" in msg and "Decorate the function with @kiln.cuda.jit." in msg
+
+
+# ---- work whose result is never used --------------------------------------
+
+@cuda.jit
+def _spins(n):
+    s = 0.0
+    for k in range(n):   # nothing of s leaves the kernel
+        s += k * 0.5
+
+
+@cuda.jit
+def _spins_and_writes(n, out):
+    s = 0.0
+    for k in range(n):
+        s += k * 0.5
+    out[cuda.grid(1)] = s
+
+
+def test_a_kernel_whose_loop_writes_nothing_is_named_when_it_compiles():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _spins[1, 4](1000)
+        out = np.zeros(4)
+        _spins_and_writes[1, 4](1000, out)
+    told = [w for w in caught if issubclass(w.category, kiln.UnusedWorkWarning)]
+    assert [(w.lineno, str(w.message).split(",")[0]) for w in told] == [
+        (_spins.py_func.__code__.co_firstlineno + 3, "_spins returns None and this loop writes nothing a caller sees")]
+    np.testing.assert_array_equal(out, sum(k * 0.5 for k in range(1000)))

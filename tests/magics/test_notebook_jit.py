@@ -143,3 +143,19 @@ def test_parallel_jit_cell_shows_each_loops_verdict_once_compiled(nb):
     (html,) = mn.outputs(nb, "jit-parallel", "text/html")
     assert html.count("<table class='kiln-par'>") == 3
     assert "<tr class='par'>" in html and "<tr class='why'>" in html
+
+
+def test_work_thrown_away_is_named_when_it_compiles_under_the_cell_and_in_annotate(nb):
+    out = mn.outputs(nb, "unused-timeit", "text/plain")
+    warned = "".join(o for o in out[:-1])
+    assert re.search(r":6: UnusedWorkWarning: average_sqrt returns None and this loop writes nothing a caller "
+                     r"sees, so the optimizer removed it", warned), warned
+    footer_text = out[-1]
+    assert footer_text.startswith("kiln: compiled average_sqrt(")
+    assert footer_text.endswith("\n  warning: average_sqrt, line 6: loop optimized away, so timing average_sqrt "
+                                "measures nothing (it returns None and the loop writes nothing a caller sees)")
+    assert '<div class="kiln-unused"' in mn.outputs(nb, "unused-timeit", "text/html")[-1]
+    text, html, lines = annotated(nb, "unused-annotate")
+    assert lines["for x in Mat:"][0] == "U"
+    assert "^ loop removed by the optimizer: nothing it computes is used" in text
+    assert re.search(r'<tr class="kiln-line kiln-unused" data-line="6"[^>]*>.*?for x in Mat:', html)

@@ -20,6 +20,7 @@ import numpy as np
 import _kiln
 
 from .. import types as kt
+from .. import unused_work
 from ..dispatcher import jit as _host_jit
 from .devicearray import DeviceNDArray, to_device
 from .driver import LaunchConfig, RawKernel
@@ -200,14 +201,17 @@ class CUDAKernel:
         signature = "(" + ", ".join(_kiln.type_name(s) for s in argspecs) + ")"
         try:
             if _sim():
-                c.entry, c.barrier, c.stats = _kiln.cuda_compile(self._state, argspecs, "simulator", fastmath, signature)
+                c.entry, c.barrier, c.stats, remarks = _kiln.cuda_compile(self._state, argspecs, "simulator",
+                                                                          fastmath, signature)
             else:
-                c.ptx, name, c.sites, c.stats = _kiln.cuda_compile(self._state, argspecs, "cuda", fastmath, signature)
+                c.ptx, name, c.sites, c.stats, remarks = _kiln.cuda_compile(self._state, argspecs, "cuda", fastmath,
+                                                                            signature)
                 self._ptx[argspecs] = c.ptx
                 c.raw = RawKernel(c.ptx, name)
                 c.errors = to_device(np.zeros(8, dtype=np.int64))
         except _kiln.TypingError as exc:
             raise exc.with_traceback(None) from None
+        unused_work.tell(self.py_func, remarks)
         self._compiled[argspecs] = c
         return c
 

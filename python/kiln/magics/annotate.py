@@ -2,6 +2,8 @@
 types the compiler inferred on each line and one colour per line saying how
 fast it is, in the spirit of Cython's `%%cython -a`:
 
+  unused      red      a loop the optimizer removed because nothing it computes is
+                       used (the function returns None, the loop writes no argument)
   missed      orange   a loop LLVM did not vectorize, with LLVM's reason
   ordered     peach    a float sum (no fastmath) whose adds run one after another
                        in source order, though its loop is vectorized
@@ -24,6 +26,7 @@ from .rich import FONT, Rich, esc
 
 # (kind, background, legend) from the most to the least costly.
 KINDS = (
+    ("unused", "#ffc9c9", "loop removed: its work is never used"),
     ("missed", "#ffd8a8", "loop not vectorized"),
     ("ordered", "#ffe8cc", "float sum in source order"),
     ("check", "#fff3b0", "runtime checks"),
@@ -33,7 +36,7 @@ KINDS = (
 )
 _RANK = {kind: i for i, (kind, _, _) in enumerate(KINDS)}
 _COLOUR = {kind: colour for kind, colour, _ in KINDS}
-_MARK = {"missed": "M", "ordered": "O", "check": "C", "boundary": "B", "vectorized": "V", "plain": " "}
+_MARK = {"unused": "U", "missed": "M", "ordered": "O", "check": "C", "boundary": "B", "vectorized": "V", "plain": " "}
 _WIDTH = re.compile(r"vectorization width: (\d+), interleaved count: (\d+)")
 
 
@@ -82,7 +85,7 @@ def _remark_notes(remarks):
 
     def add(line, kind, text):
         old_kind, texts = notes.get(line, (None, []))
-        notes[line] = (kind if old_kind in (None, "vectorized") else old_kind, texts + [text])
+        notes[line] = (kind if old_kind in (None, "vectorized") or kind == "unused" else old_kind, texts + [text])
 
     missed_lines = sorted(r["line"] for r in remarks if r["kind"] == "missed")
     reasons = {line: [] for line in missed_lines}
@@ -101,6 +104,10 @@ def _remark_notes(remarks):
         elif r["kind"] == "missed":
             why = "; ".join(dict.fromkeys(reasons[r["line"]])) or "LLVM gave no reason"
             add(r["line"], "missed", f"loop not vectorized: {why}")
+        elif r["kind"] == "unused":
+            add(r["line"], "unused", "loop removed by the optimizer: nothing it computes is used (the function "
+                "returns None and the loop writes no argument), so timing the function measures nothing; "
+                "return what it computes to keep the work")
         elif r["kind"] == "ordered":
             add(r["line"], "ordered", "sum kept in source order: each add waits for the one before "
                 "(strict floating point); fastmath=True lets it run in vector lanes")
@@ -108,13 +115,15 @@ def _remark_notes(remarks):
 
 
 def _note_kind(note):
-    """The CSS class suffix of a note: vectorized, missed, ordered or info."""
+    """The CSS class suffix of a note: vectorized, missed, ordered, unused or info."""
     if note.startswith("loop vectorized"):
         return "vectorized"
     if note.startswith(("loop not vectorized", "blocks vectorization")):
         return "missed"
     if note.startswith("sum kept in source order"):
         return "ordered"
+    if note.startswith("loop removed"):
+        return "unused"
     return "info"
 
 

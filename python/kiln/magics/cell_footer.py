@@ -9,6 +9,8 @@ import time
 
 from IPython.display import display
 
+from kiln import unused_work
+
 from . import footer, gpu_records, records
 
 
@@ -26,6 +28,7 @@ class CellWatch:
             self._recording.stop()
         self._recording.start()  # a new recording: this cell's calls only
         self._before = records.snapshot()
+        unused_work.take()  # what compiles outside any cell told
         self._start = time.perf_counter()
 
     def post_run_cell(self, result=None):
@@ -45,9 +48,10 @@ class CellWatch:
         # record (cache=True loads machine code from disk).
         for listener in self.listeners:
             listener(delta)
-        if not delta and gpu is None:
+        unused = unused_work.take()
+        if not delta and gpu is None and not unused:
             return
-        display(footer.render(delta, elapsed, gpu).bundle(), raw=True)
+        display(footer.render(delta, elapsed, gpu, unused).bundle(), raw=True)
 
     def close(self):
         """Called when unloaded: a cell still running stops recording now,

@@ -89,9 +89,22 @@ def _gpu(summary):
     return text, html
 
 
-def render(delta, cell_seconds, gpu_summary=None):
+def _unused(told):
+    """(text, HTML) of the loops the cell's compiles found removed as
+    unused (kiln.unused_work), one warning line each, or ("", "")."""
+    lines = [f"warning: {function}, line {line}: loop optimized away, so timing {function} measures nothing "
+             f"(it returns None and the loop writes nothing a caller sees)" for function, line, _ in told]
+    text = "".join(f"\n  {line}" for line in lines)
+    html = "".join(f'<div class="kiln-unused" title="{esc(message)}" style="padding-left:2em; color:#b35900">'
+                   f"{esc(line)}</div>" for line, (_, _, message) in zip(lines, told))
+    return text, html
+
+
+def render(delta, cell_seconds, gpu_summary=None, unused=()):
     """A Rich view of one cell's Delta (cell_seconds is its wall time), with
-    kiln.cuda.report's lines when the cell used the GPU."""
+    kiln.cuda.report's lines when the cell used the GPU and a warning for
+    each loop its compiles found optimized away as unused
+    (kiln.unused_work.take()'s)."""
     parts_text = []
     parts_html = []
     if delta.compiles:
@@ -128,13 +141,15 @@ def render(delta, cell_seconds, gpu_summary=None):
         parts_html.append(esc(looped))
 
     gpu_text, gpu_html = _gpu(gpu_summary)
-    text = "kiln: " + " · ".join(parts_text) + gpu_text
+    unused_text, unused_html = _unused(unused)
+    text = "kiln: " + " · ".join(parts_text) + gpu_text + unused_text
     body = (
         f'<div class="kiln-footer" style="{FONT} color:#555; border-top:1px solid #ddd;'
         f' padding-top:2px; margin-top:2px">'
         f'<span style="color:#b35900; font-weight:bold">kiln</span> '
         + ' <span style="color:#aaa">·</span> '.join(parts_html)
         + gpu_html
+        + unused_html
         + "</div>"
     )
     return Rich(text, body)

@@ -1,0 +1,142 @@
+/* unused_loops: the loops of a function returning None whose work the
+ * optimizer removed because nothing it computed was kept: seed 000's
+ * average_sqrt sums into a local it never returns, and its 10^7-element
+ * loop "runs" in microseconds. Each such loop gets an "unused" remark, which
+ * the notebook turns into a warning, a footer line and an annotate mark.
+ *
+ * A loop counts as removed when no instruction of the optimized module
+ * still carries a source line of its body. Its header line may keep code
+ * (Kiln's Ctrl-C poll runs once per chunk of iterations), so only the body
+ * is looked at; a loop written on one line cannot be told apart and is left
+ * out. Only the function asked for is examined, and only when it returns
+ * None: a function returning a value may lose a loop to a closed form or a
+ * constant, which is no sign of wasted work. */
+#include "jit/engine/engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    unsigned char *kept;   /* kept[line]: the line still has code */
+    int nlines;
+} line_set;
+
+static bool kept(const line_set *s, int line) {
+    return line > 0 && line < s->nlines && s->kept[line];
+}
+
+/* The source lines of file that still have code in mod. */
+static int lines_with_code(LLVMModuleRef mod, const char *file, line_set *s) {
+    int most = 0;
+    for (int pass = 0; pass < 2; pass++) {   /* the largest line first, then the set */
+        for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
+            for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+                for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                    int line = (int)LLVMGetDebugLocLine(in);
+                    unsigned len = 0;
+                    const char *name = line > 0 ? LLVMGetDebugLocFilename(in, &len) : NULL;
+                    if (!name || len != strlen(file) || memcmp(name, file, len) != 0)
+                        continue;   /* an inlined callee of another cell or file */
+                    if (pass == 0 && line > most)
+                        most = line;
+                    else if (pass == 1)
+                        s->kept[line] = 1;
+                }
+        if (pass == 0 && !(s->kept = calloc((size_t)most + 1, 1)))
+            return -1;
+        s->nlines = most + 1;
+    }
+    return 0;
+}
+
+/* Whether any node under n (n included) is on a line other than skip that
+ * still has code; *any_line says whether any was on another line at all.
+ * A nested loop's header line is skipped within it. */
+static bool has_kept_line(const kj_node *n, const line_set *s, int skip, bool *any_line);
+
+static bool block_has_kept_line(const kj_block *b, const line_set *s, int skip, bool *any_line) {
+    for (int i = 0; i < b->n; i++)
+        if (has_kept_line(b->items[i], s, skip, any_line))
+            return true;
+    return false;
+}
+
+/* Whether a node of b is on line. */
+static bool block_on_line(const kj_block *b, int line);
+
+static bool on_line(const kj_node *n, int line) {
+    if (!n)
+        return false;
+    if (n->line == line)
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (on_line(n->kids[i], line))
+            return true;
+    return block_on_line(&n->body, line) || block_on_line(&n->orelse, line);
+}
+
+static bool block_on_line(const kj_block *b, int line) {
+    for (int i = 0; i < b->n; i++)
+        if (on_line(b->items[i], line))
+            return true;
+    return false;
+}
+
+static bool has_kept_line(const kj_node *n, const line_set *s, int skip, bool *any_line) {
+    if (!n)
+        return false;
+    if ((n->kind == KJ_S_FOR || n->kind == KJ_S_WHILE) && !block_on_line(&n->body, n->line)) {
+        /* a loop inside: its header keeps its own step and poll, which is no
+         * work of the user's; only its body and else count */
+        return block_has_kept_line(&n->body, s, n->line, any_line) ||
+               block_has_kept_line(&n->orelse, s, n->line, any_line);
+    }
+    if (n->line != skip) {
+        *any_line = true;
+        if (kept(s, n->line))
+            return true;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        if (has_kept_line(n->kids[i], s, skip, any_line))
+            return true;
+    return block_has_kept_line(&n->body, s, skip, any_line) || block_has_kept_line(&n->orelse, s, skip, any_line);
+}
+
+static void find_removed(const kj_block *b, const line_set *s, const char *qualname, PyObject *remarks);
+
+static void find_removed_in(const kj_node *n, const line_set *s, const char *qualname, PyObject *remarks) {
+    if (n->kind == KJ_S_FOR || n->kind == KJ_S_WHILE) {
+        bool any_line = false;
+        if (!block_on_line(&n->body, n->line) && !block_has_kept_line(&n->body, s, n->line, &any_line) &&
+            any_line) {
+            char msg[400];
+            snprintf(msg, sizeof msg,
+                     "%s returns None and this loop writes nothing a caller sees, so the optimizer removed "
+                     "it: nothing it computes is used, and timing %s measures nothing. Return what the loop "
+                     "computes (or write it into an argument) to keep the work",
+                     qualname, qualname);
+            kj_remark_add(remarks, n->line, "unused", msg);
+            return;   /* its inner loops went with it */
+        }
+    }
+    for (int i = 0; i < n->nkids; i++)
+        if (n->kids[i] && n->kids[i]->kind >= KJ_S_ASSIGN)
+            find_removed_in(n->kids[i], s, qualname, remarks);
+    find_removed(&n->body, s, qualname, remarks);
+    find_removed(&n->orelse, s, qualname, remarks);
+}
+
+static void find_removed(const kj_block *b, const line_set *s, const char *qualname, PyObject *remarks) {
+    for (int i = 0; i < b->n; i++)
+        find_removed_in(b->items[i], s, qualname, remarks);
+}
+
+void kj_remarks_add_unused(kj_unit *u, LLVMModuleRef mod, PyObject *remarks) {
+    const kj_instance *inst = u->instances;
+    if (!inst || !inst->ret || inst->ret->kind != KJ_T_NONE || inst->ret == kj_never())
+        return;
+    line_set s = {0};
+    if (lines_with_code(mod, inst->f->filename, &s) == 0)
+        find_removed(&inst->f->body, &s, inst->f->qualname, remarks);
+    free(s.kept);
+}
