@@ -14,6 +14,7 @@ under Kiln on each of its argument sets, and says how they compare:
                      avoided (TypeError, OverflowError...): a generator bug,
                      not counted against Kiln
 (crash and hang are told by the driver, whose worker process died.)"""
+import ast
 import gc
 import re
 import warnings
@@ -82,9 +83,50 @@ def _refused(exc):
 def run_program(source, filename):
     """{'kind', 'detail', 'set', 'sig'} for the program in source (written
     to filename, where Kiln reads it back)."""
-    rel = tolerance(source)
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
+    with warnings.catch_warnings(record=True) as told:
         warnings.simplefilter("ignore")
+        warnings.simplefilter("always", kiln.UnusedWorkWarning)
+        res = _run_program(source, filename)
+    if res["kind"] == "pass":
+        for line in sorted({w.lineno for w in told if issubclass(w.category, kiln.UnusedWorkWarning)}):
+            res = _check_unused_claim(source, filename, line) or res
+    return res
+
+
+def _without_loop(source, line):
+    """source with the loop statement on `line` of the entry replaced by pass."""
+    class Drop(ast.NodeTransformer):
+        def generic_visit(self, node):
+            super().generic_visit(node)
+            if isinstance(node, (ast.For, ast.While)) and node.lineno == line:
+                return ast.copy_location(ast.Pass(), node)
+            return node
+    return ast.unparse(Drop().visit(ast.parse(source)))
+
+
+def _check_unused_claim(source, filename, line):
+    """Kiln said the entry's loop on `line` computes nothing used: CPython
+    must then get the same results and arguments without it (a name the
+    loop alone binds makes the check moot: CPython then fails to run)."""
+    with np.errstate(all="ignore"):
+        ref, cut = load_reference(source, filename), load_reference(_without_loop(source, line), filename)
+        for k in range(len(ref["ARGS"]())):
+            (args, kwargs), (cargs, ckwargs) = ref["ARGS"]()[k], cut["ARGS"]()[k]
+            expected, got = outcome(ref[ref["ENTRY"]], args, kwargs), outcome(cut[cut["ENTRY"]], cargs, ckwargs)
+            if got[0] == "raise" and isinstance(got[1], NameError):   # UnboundLocalError too
+                return None
+            res = _compare(expected, got, args, cargs, 0.0)
+            if res is not None:
+                res.update(kind="mismatch", set=k, sig="unused loop",
+                           detail=f"Kiln said the loop at line {line} computes nothing used, but CPython differs "
+                                  f"without it (shown as Kiln's): {res['detail']}")
+                return res
+    return None
+
+
+def _run_program(source, filename):
+    rel = tolerance(source)
+    with np.errstate(all="ignore"):
         try:
             ref = load_reference(source, filename)
             n_sets = len(ref["ARGS"]())
