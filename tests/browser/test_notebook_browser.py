@@ -80,7 +80,7 @@ def test_sysinfo_table_is_visible(seen):
 
 
 def test_annotated_source_shows_types_and_vectorization_marks(seen):
-    slow, fast = seen["annotations"]
+    slow, fast, _ = seen["annotations"]
     for view in (slow, fast):
         assert view["visible"] and view["width"] > 300
         assert all(row["visible"] for row in view["rows"])
@@ -91,6 +91,15 @@ def test_annotated_source_shows_types_and_vectorization_marks(seen):
     assert "kiln-ordered" in total["kind"] and "sum kept in source order" in total["text"]
     loop = [r for r in fast["rows"] if "for x in A:" in r["text"]][0]
     assert "kiln-vectorized" in loop["kind"] and "loop vectorized: width" in loop["text"]
+
+
+def test_a_loop_optimized_away_is_marked_in_annotate_and_under_its_cell(seen):
+    view = seen["annotations"][2]
+    assert view["visible"] and all(row["visible"] for row in view["rows"])
+    loop = [r for r in view["rows"] if "for x in Mat:" in r["text"]][0]
+    assert "kiln-unused" in loop["kind"] and "loop removed by the optimizer" in loop["text"]
+    (footer,) = [f for f in seen["footers"] if "loop optimized away" in f["text"]]
+    assert footer["visible"] and "warning: average_sqrt, line 6: loop optimized away" in footer["text"]
 
 
 def test_footers_and_jit_listings_are_visible(seen):

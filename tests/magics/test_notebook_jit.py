@@ -157,5 +157,6 @@ def test_work_thrown_away_is_named_when_it_compiles_under_the_cell_and_in_annota
     assert '<div class="kiln-unused"' in mn.outputs(nb, "unused-timeit", "text/html")[-1]
     text, html, lines = annotated(nb, "unused-annotate")
     assert lines["for x in Mat:"][0] == "U"
+    assert "^ loop not vectorized" not in text   # what the vectorizer said before the loop went is moot
     assert "^ loop removed by the optimizer: nothing it computes is used" in text
     assert re.search(r'<tr class="kiln-line kiln-unused" data-line="6"[^>]*>.*?for x in Mat:', html)

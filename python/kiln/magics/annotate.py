@@ -85,13 +85,18 @@ def _remark_notes(remarks):
 
     def add(line, kind, text):
         old_kind, texts = notes.get(line, (None, []))
-        notes[line] = (kind if old_kind in (None, "vectorized") or kind == "unused" else old_kind, texts + [text])
+        notes[line] = (kind if old_kind in (None, "vectorized") else old_kind, texts + [text])
 
+    # a loop the optimizer removed (unused) gets only that note: what the
+    # vectorizer said of it before it went is moot
+    removed = {r["line"] for r in remarks if r["kind"] == "unused"}
     missed_lines = sorted(r["line"] for r in remarks if r["kind"] == "missed")
     reasons = {line: [] for line in missed_lines}
     for r in remarks:
         if r["kind"] == "analysis":
             owner = max((m for m in missed_lines if m <= r["line"]), default=None)
+            if r["line"] in removed or owner in removed:
+                continue
             if owner is not None:
                 reasons[owner].append(_reason(r["message"]))
             if owner != r["line"]:
@@ -101,7 +106,7 @@ def _remark_notes(remarks):
             width = _WIDTH.search(r["message"])
             add(r["line"], "vectorized", f"loop vectorized: width {width.group(1)}, interleave {width.group(2)}"
                 if width else f"loop vectorized: {r['message']}")
-        elif r["kind"] == "missed":
+        elif r["kind"] == "missed" and r["line"] not in removed:
             why = "; ".join(dict.fromkeys(reasons[r["line"]])) or "LLVM gave no reason"
             add(r["line"], "missed", f"loop not vectorized: {why}")
         elif r["kind"] == "unused":
