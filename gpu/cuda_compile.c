@@ -419,8 +419,9 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
                 PyObject *stats = kj_phase_stats(phase), *remarks = PyList_New(0);
                 if (remarks)   /* the module, optimized for the GPU, still has its lines */
                     kj_remarks_add_unused(&u, u.mod, remarks);
-                result = stats && remarks ? Py_BuildValue("(ssONN)", ptx, name, sites, stats, remarks) : NULL;
-                if (!result) {
+                if (stats && remarks) {   /* N: Py_BuildValue takes both, even when it fails */
+                    result = Py_BuildValue("(ssONN)", ptx, name, sites, stats, remarks);
+                } else {
                     Py_XDECREF(stats);
                     Py_XDECREF(remarks);
                 }

@@ -579,10 +579,10 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
         goto dispose;
     }
     kj_remarks_add_ordered(mod, remarks);
-    if (!straight)
-        kj_remarks_add_unused(u, mod, remarks);
     if (straight)
         mark_optnone(mod);   /* before the IR is kept: inspect_asm shows the code that runs */
+    else   /* a module without loops has none to lose */
+        kj_remarks_add_unused(u, mod, remarks);
     char *ir = LLVMPrintModuleToString(mod);
     out->ir = strdup(ir);
     LLVMDisposeMessage(ir);

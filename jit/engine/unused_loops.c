@@ -18,47 +18,36 @@
 
 typedef struct {
     unsigned char *kept;   /* kept[line]: the line still has code */
-    int nlines;
+    int nlines;            /* lines past it have none */
 } line_set;
 
 static bool kept(const line_set *s, int line) {
     return line > 0 && line < s->nlines && s->kept[line];
 }
 
-/* The source lines of file that still have code in mod. */
+/* The source lines of file that still have code in mod; -1 out of memory. */
 static int lines_with_code(LLVMModuleRef mod, const char *file, line_set *s) {
-    int most = 0;
-    for (int pass = 0; pass < 2; pass++) {   /* the largest line first, then the set */
-        for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
-            for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-                for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                    int line = (int)LLVMGetDebugLocLine(in);
-                    unsigned len = 0;
-                    const char *name = line > 0 ? LLVMGetDebugLocFilename(in, &len) : NULL;
-                    if (!name || len != strlen(file) || memcmp(name, file, len) != 0)
-                        continue;   /* an inlined callee of another cell or file */
-                    if (pass == 0 && line > most)
-                        most = line;
-                    else if (pass == 1)
-                        s->kept[line] = 1;
+    size_t file_len = strlen(file);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                int line = (int)LLVMGetDebugLocLine(in);
+                unsigned len = 0;
+                const char *name = line > 0 ? LLVMGetDebugLocFilename(in, &len) : NULL;
+                if (!name || len != file_len || memcmp(name, file, len) != 0)
+                    continue;   /* no line, or an inlined callee of another cell or file */
+                if (line >= s->nlines) {
+                    int grown = line * 2;
+                    unsigned char *more = realloc(s->kept, (size_t)grown);
+                    if (!more)
+                        return -1;
+                    memset(more + s->nlines, 0, (size_t)(grown - s->nlines));
+                    s->kept = more;
+                    s->nlines = grown;
                 }
-        if (pass == 0 && !(s->kept = calloc((size_t)most + 1, 1)))
-            return -1;
-        s->nlines = most + 1;
-    }
+                s->kept[line] = 1;
+            }
     return 0;
-}
-
-/* Whether any node under n (n included) is on a line other than skip that
- * still has code; *any_line says whether any was on another line at all.
- * A nested loop's header line is skipped within it. */
-static bool has_kept_line(const kj_node *n, const line_set *s, int skip, bool *any_line);
-
-static bool block_has_kept_line(const kj_block *b, const line_set *s, int skip, bool *any_line) {
-    for (int i = 0; i < b->n; i++)
-        if (has_kept_line(b->items[i], s, skip, any_line))
-            return true;
-    return false;
 }
 
 /* Whether a node of b is on line. */
@@ -82,45 +71,51 @@ static bool block_on_line(const kj_block *b, int line) {
     return false;
 }
 
-static bool has_kept_line(const kj_node *n, const line_set *s, int skip, bool *any_line) {
+/* A loop whose body starts below its header, so that the two can be told apart. */
+static bool is_multiline_loop(const kj_node *n) {
+    return (n->kind == KJ_S_FOR || n->kind == KJ_S_WHILE) && !block_on_line(&n->body, n->line);
+}
+
+static bool block_has_kept_line(const kj_block *b, const line_set *s);
+
+/* Whether a line of n (its kids and blocks included) still has code. The
+ * header of a loop inside does not count: it keeps the loop's own step and
+ * poll, which is no work of the user's. */
+static bool has_kept_line(const kj_node *n, const line_set *s) {
     if (!n)
         return false;
-    if ((n->kind == KJ_S_FOR || n->kind == KJ_S_WHILE) && !block_on_line(&n->body, n->line)) {
-        /* a loop inside: its header keeps its own step and poll, which is no
-         * work of the user's; only its body and else count */
-        return block_has_kept_line(&n->body, s, n->line, any_line) ||
-               block_has_kept_line(&n->orelse, s, n->line, any_line);
-    }
-    if (n->line != skip) {
-        *any_line = true;
+    if (!is_multiline_loop(n)) {
         if (kept(s, n->line))
             return true;
+        for (int i = 0; i < n->nkids; i++)
+            if (has_kept_line(n->kids[i], s))
+                return true;
     }
-    for (int i = 0; i < n->nkids; i++)
-        if (has_kept_line(n->kids[i], s, skip, any_line))
+    return block_has_kept_line(&n->body, s) || block_has_kept_line(&n->orelse, s);
+}
+
+static bool block_has_kept_line(const kj_block *b, const line_set *s) {
+    for (int i = 0; i < b->n; i++)
+        if (has_kept_line(b->items[i], s))
             return true;
-    return block_has_kept_line(&n->body, s, skip, any_line) || block_has_kept_line(&n->orelse, s, skip, any_line);
+    return false;
 }
 
 static void find_removed(const kj_block *b, const line_set *s, const char *qualname, PyObject *remarks);
 
 static void find_removed_in(const kj_node *n, const line_set *s, const char *qualname, PyObject *remarks) {
-    if (n->kind == KJ_S_FOR || n->kind == KJ_S_WHILE) {
-        bool any_line = false;
-        if (!block_on_line(&n->body, n->line) && !block_has_kept_line(&n->body, s, n->line, &any_line) &&
-            any_line) {
-            char msg[400];
-            snprintf(msg, sizeof msg,
-                     "%s returns None and this loop writes nothing a caller sees, so the optimizer removed "
-                     "it: nothing it computes is used, and timing %s measures nothing. Return what the loop "
-                     "computes (or write it into an argument) to keep the work",
-                     qualname, qualname);
-            kj_remark_add(remarks, n->line, "unused", msg);
-            return;   /* its inner loops went with it */
-        }
+    if (is_multiline_loop(n) && !block_has_kept_line(&n->body, s)) {
+        char msg[400];
+        snprintf(msg, sizeof msg,
+                 "%s returns None and this loop writes nothing a caller sees, so the optimizer removed "
+                 "it: nothing it computes is used, and timing %s measures nothing. Return what the loop "
+                 "computes (or write it into an argument) to keep the work",
+                 qualname, qualname);
+        kj_remark_add(remarks, n->line, "unused", msg);
+        return;   /* its inner loops went with it */
     }
     for (int i = 0; i < n->nkids; i++)
-        if (n->kids[i] && n->kids[i]->kind >= KJ_S_ASSIGN)
+        if (n->kids[i] && n->kids[i]->kind >= KJ_S_ASSIGN)   /* a try's handlers */
             find_removed_in(n->kids[i], s, qualname, remarks);
     find_removed(&n->body, s, qualname, remarks);
     find_removed(&n->orelse, s, qualname, remarks);
