@@ -12,6 +12,8 @@ a bug to find):
   ValueError and OverflowError), so their arguments are kept in their domain; a float `**` is
   generated on scalars only as a whole power of a bounded base (CPython's OverflowError against inf).
 - int() of a float is not generated (Kiln gives INT64_MIN for NaN).
+- np.min and np.max of a float array are followed by + 0.0: which zero they
+  pick from 0.0 and -0.0 depends on NumPy's loop order.
 - np.log1p takes the absolute value of its argument: near its pole at -1 an
   ulp of difference in the argument becomes -inf against a finite number, and
   the two sides' float32 np.tanh differ by an ulp (NumPy's is not correctly
@@ -165,6 +167,10 @@ class ExprGen:
                 n, a = r.choice(arrs)
                 fn = self.whole_reduction(r.choice(["np.sum", "np.sum", "np.max", "np.min", "np.prod"] +
                                                    (["np.mean"] if t == FLOAT else [])), a.dtype)
+                if fn in ("np.max", "np.min") and kind(a.dtype) == "f":
+                    # which of 0.0 and -0.0 an extremum picks is NumPy's loop order's (its SIMD
+                    # reduction keeps either): + 0.0 gives both sides 0.0 (mismatch 81053, in copysign)
+                    return f"({self.convert(a.dtype, f'{fn}({n})')} + 0.0)"
                 return self.convert(a.dtype, f"{fn}({n})")
             opts.append(reduce_)
         if t == FLOAT:
