@@ -137,6 +137,31 @@ def test_timeit_of_one_run_that_compiled_says_to_time_again(shell):
     assert "the best run is compiled code only" not in out
 
 
+def test_timeit_of_a_statement_that_compiles_at_each_run_says_every_call_included_it(shell):
+    # kiln.njit(g) makes a new dispatcher each time, which compiles on its first call (as Numba's does):
+    # no run is compiled code only, nor would a second %timeit be
+    run(shell, "def twice_plus_one(x):\n    return x * 2 + 1")
+    out, displays, error = run(shell, "%timeit -n 3 -r 2 kiln.njit(twice_plus_one)(2)")
+    assert error is None
+    assert re.search(r"kiln: the timed statement compiled twice_plus_one\(int64\) 6 times \([\d.]+ \S+ in all, "
+                     r"[\d.]+ \S+ each\): it makes a new compiled function each time it runs, so every call timed "
+                     r"above included compilation; make the function once, outside %timeit", out), out
+    assert "best run is compiled code only" not in out
+    footer = displays[-1]["text/plain"]
+    assert re.match(r"kiln: compiled twice_plus_one\(int64\) 6 times, [\d.]+ \S+ in all · ", footer), footer
+    assert "run it again" not in footer
+    assert ">twice_plus_one(int64)</b> 6 times, " in displays[-1]["text/html"]
+
+
+def test_footer_of_a_loop_that_jits_afresh_says_to_make_the_function_once(shell):
+    out, displays, error = run(shell, "for k in range(4):\n    kiln.njit(twice_plus_one)(float(k))")
+    assert error is None
+    footer = displays[-1]["text/plain"]
+    assert "compiled twice_plus_one(float64) 4 times, " in footer, footer
+    assert ("mostly compiling" in footer and "twice_plus_one(float64) compiled 4 times, as each jit of the same "
+            "function makes a new one that compiles on its first call; make it once, then call it") in footer, footer
+
+
 def test_timeit_of_runs_far_apart_without_compiling_says_so_in_its_own_words(shell):
     code = ("import time\n"
             "slow_once = []\n"

@@ -6,7 +6,7 @@ profiler/profiler.h), and whether compiling dominated. Calls made by
 %timeit and %compare are counted there, not timed: those magics print their
 own timings."""
 from . import gpu_records
-from .records import PHASES
+from .records import PHASES, by_title
 from .rich import FONT, Rich, esc, fmt_seconds
 
 # Above this share of the cell's wall time, the line says the cell was mostly
@@ -18,16 +18,28 @@ def _phases_text(compile_):
     return ", ".join(f"{p} {fmt_seconds(compile_.phases.get(p, 0.0))}" for p in PHASES)
 
 
-def _compile_html(compile_):
+def _how_long(group):
+    """'2.66 ms', or '9 times, 12.5 ms in all' for a specialization compiled again and again."""
+    if group.times == 1:
+        return fmt_seconds(group.seconds)
+    return f"{group.times:,} times, {fmt_seconds(group.seconds)} in all"
+
+
+def _in(group):
+    """'in 2.66 ms', or '9 times, 12.5 ms in all'."""
+    return ("in " if group.times == 1 else "") + _how_long(group)
+
+
+def _compile_html(group):
     rows = "".join(
         f'<tr><td style="padding:0 8px 0 0">{esc(p)}</td>'
-        f'<td style="text-align:right">{esc(fmt_seconds(compile_.phases.get(p, 0.0)))}</td></tr>'
+        f'<td style="text-align:right">{esc(fmt_seconds(group.phases.get(p, 0.0)))}</td></tr>'
         for p in PHASES
     )
     return (
         f'<details class="kiln-compile" style="display:inline-block; vertical-align:top; margin-right:10px"'
-        f' title="{esc(_phases_text(compile_))}">'
-        f'<summary style="cursor:pointer"><b>{esc(compile_.title)}</b> {esc(fmt_seconds(compile_.seconds))}'
+        f' title="{esc(_phases_text(group))}">'
+        f'<summary style="cursor:pointer"><b>{esc(group.title)}</b> {esc(_how_long(group))}'
         f"</summary><table>{rows}</table></details>"
     )
 
@@ -107,13 +119,12 @@ def render(delta, cell_seconds, gpu_summary=None, unused=()):
     (kiln.unused_work.take()'s)."""
     parts_text = []
     parts_html = []
-    if delta.compiles:
-        parts_text.append(
-            "compiled " + ", ".join(f"{c.title} in {fmt_seconds(c.seconds)}" for c in delta.compiles)
-        )
-        parts_html.append("compiled " + "".join(_compile_html(c) for c in delta.compiles))
+    compiled = by_title(delta.compiles)
+    if compiled:
+        parts_text.append("compiled " + ", ".join(f"{g.title} {_in(g)}" for g in compiled))
+        parts_html.append("compiled " + "".join(_compile_html(g) for g in compiled))
     if delta.loads:
-        loaded = "loaded " + ", ".join(f"{c.title} from cache in {fmt_seconds(c.seconds)}" for c in delta.loads)
+        loaded = "loaded " + ", ".join(f"{g.title} from cache {_in(g)}" for g in by_title(delta.loads))
         parts_text.append(loaded)
         parts_html.append(f'<span class="kiln-cache-load">{esc(loaded)}</span>')
     workers = _workers(delta)
@@ -126,7 +137,12 @@ def render(delta, cell_seconds, gpu_summary=None, unused=()):
         parts_html.append(ran[1])
     share = delta.compile_seconds / cell_seconds if cell_seconds > 0 else 0.0
     verdict = f"cell took {fmt_seconds(cell_seconds)}"
-    if share > MOSTLY:
+    again = [g for g in compiled if g.times > 1]
+    if share > MOSTLY and again:   # running the cell again would compile them again
+        verdict += (f", mostly compiling ({min(share, 1.0):.0%}): {again[0].title} compiled {again[0].times:,} "
+                    f"times, as each jit of the same function makes a new one that compiles on its first call; "
+                    f"make it once, then call it")
+    elif share > MOSTLY:
         verdict += f", mostly compiling ({min(share, 1.0):.0%}): run it again to time the compiled code"
     parts_text.append(verdict)
     verdict_html = esc(verdict)

@@ -37,6 +37,32 @@ class Compile:
 
 
 @dataclass(frozen=True)
+class SameTitle:
+    """The compiles (or cache loads) of one specialization in a Delta: more
+    than one where code made a new compiled function from the same Python
+    function each time, as kiln.njit(f)(x) in a loop or a timed statement
+    does (each dispatcher compiles on its first call, as Numba's)."""
+
+    title: str
+    times: int
+    seconds: float  # all of them together
+    phases: dict  # phase name -> seconds, all of them together
+
+
+def by_title(compiles):
+    """[SameTitle] of a list of Compile, in the order each title first came."""
+    groups = {}
+    for c in compiles:
+        g = groups.get(c.title)
+        if g is None:
+            groups[c.title] = SameTitle(c.title, 1, c.seconds, dict(c.phases))
+        else:
+            phases = {p: g.phases.get(p, 0.0) + c.phases.get(p, 0.0) for p in PHASES}
+            groups[c.title] = SameTitle(c.title, g.times + 1, g.seconds + c.seconds, phases)
+    return list(groups.values())
+
+
+@dataclass(frozen=True)
 class FunctionCalls:
     """One specialization's calls in the current recording. `calls` is
     exact; `seconds` is too unless `estimated`: calls under a microsecond

@@ -4,18 +4,28 @@ whether the timed runs include it. That line replaces IPython's guess that
 an intermediate result is being cached, which the seed's "slowest run took
 43.84 times longer" was about."""
 from . import records
+from .records import by_title
 from .rich import fmt_seconds
 
 
-# (what Kiln did, what the share of the slowest run is called)
-COMPILED = ("compiling {what}", "compilation")
-LOADED = ("loading {what} from the disk cache", "loading")
+# (what Kiln did, what the share of the slowest run is called, what it did again and again)
+COMPILED = ("compiling {what}", "compilation", "compiled {what}")
+LOADED = ("loading {what} from the disk cache", "loading", "loaded {what} from the disk cache")
 
 
 def _line(done, kind, number_given, result):
     """The note for `done` (Compile records) while timing, or None."""
     if not done:
         return None
+    again = [g for g in by_title(done) if g.times > 1]
+    if again:   # a new function each time the statement runs: no run, nor a later %timeit, is free of it
+        g = again[0]
+        timed_calls = result.loops * result.repeat
+        which = "every call timed above" if g.times >= timed_calls else "some of the runs above"
+        return (f"kiln: the timed statement {kind[2].format(what=g.title)} {g.times:,} times "
+                f"({fmt_seconds(g.seconds)} in all, {fmt_seconds(g.seconds / g.times)} each): it makes a new "
+                f"compiled function each time it runs, so {which} included {kind[1]}; make the "
+                f"function once, outside %timeit, and time only its call.")
     doing = kind[0].format(what=", ".join(f"{c.title} ({fmt_seconds(c.seconds)})" for c in done))
     total = fmt_seconds(sum(c.seconds for c in done))
     if number_given:
