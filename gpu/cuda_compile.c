@@ -349,7 +349,7 @@ static int define_sim_symbols(kj_unit *u) {
 /* _kiln.cuda_compile(kernel, argspecs, target, fastmath, signature) where
  * target is "cuda" or "simulator" and signature names the argument types in
  * the compile record (the footer's "compiled kernel(float32, ...)"). GPU: (ptx, kernel_name, sites, seconds,
- * remarks); simulator: (entry_address, uses_barrier, seconds, remarks). Remarks: the kernel's loops
+ * remarks); simulator: (entry_address, fibers, seconds, remarks). Remarks: the kernel's loops
  * optimized away as unused (unused_loops.c), in inspect_remarks' shape. */
 static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
     (void)self;
@@ -453,8 +453,9 @@ static PyObject *py_cuda_compile(PyObject *self, PyObject *pyargs) {
             phase[KP_PHASE_OPTIMIZE] = out.optimize_ns;
             phase[KP_PHASE_CODEGEN] = out.codegen_ns;
             PyObject *stats = kj_phase_stats(phase);
+            int fibers = barrier || out.after_optimize > 0;   /* interleaving points: sim_races.c */
             result = stats ? Py_BuildValue("(KONO)", (unsigned long long)(uintptr_t)out.entry,
-                                           barrier ? Py_True : Py_False, stats, out.remarks)
+                                           fibers ? Py_True : Py_False, stats, out.remarks)
                            : NULL;
             free(out.ir);
             Py_XDECREF(out.remarks);

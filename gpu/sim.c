@@ -1,19 +1,25 @@
 /* The CUDA simulator's runtime (gpu/sim.h): blocks one after another,
- * threads of a block as ucontext fibers switched at cuda.syncthreads().
+ * threads of a block as fibers (gpu/fiber.h) switched at cuda.syncthreads()
+ * and at each racy memory access (kiln_sim_interleave, sim_races.c).
  *
  * Why fibers: a barrier must stop a thread in the middle of its code until
  * every other thread of the block has reached it, and compiled code keeps
- * its state on its stack. Kernels without a barrier need no switching, so
- * their threads are plain calls in order. */
+ * its state on its stack. Kernels without a barrier or a racy access need
+ * no switching, so their threads are plain calls in order.
+ *
+ * The schedule: the threads of a block take turns in thread order, each
+ * running to its next switch. At a racy read-modify-write, every thread
+ * reads before any writes back, as a warp's threads do in lockstep on a
+ * GPU, so that counter[0] += 1 loses updates here as it does there. */
 #include "gpu/sim.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ucontext.h>
 
 #include <llvm-c/Core.h>
 
+#include "gpu/fiber.h"
 #include "jit/core/target.h"
 
 /* Per-thread stack of a fiber: compiled code with cuda.local.array lives
@@ -22,7 +28,7 @@
 #define GUARD 4096
 
 typedef struct {
-    ucontext_t context;
+    kg_fiber context;
     unsigned tid[3];
     int finished;
     int waiting;        /* at a barrier */
@@ -46,12 +52,12 @@ typedef struct {
     unsigned tid[3];            /* the running thread's */
     void *dynamic_shared;
     shared_block *shared;       /* static shared arrays, made on first use */
-    /* fibers (kernels with barriers) */
+    /* fibers (kernels with barriers or racy accesses) */
     fiber *fibers;
     char *stacks;
     size_t n_fibers;
     fiber *running;
-    ucontext_t scheduler;
+    kg_fiber scheduler;
 } launch_state;
 
 static _Thread_local launch_state *current;
@@ -109,20 +115,23 @@ void kiln_sim_syncthreads(void) {
         return;
     fiber *f = s->running;
     f->waiting = 1;
-    swapcontext(&f->context, &s->scheduler);
+    kg_fiber_switch(&f->context, &s->scheduler);
 }
 
-/* makecontext passes ints: the fiber's index arrives as one. */
-static void fiber_main(int index) {
+void kiln_sim_interleave(void) {
     launch_state *s = current;
-    fiber *f = &s->fibers[index];
+    if (s && s->running)   /* without fibers, threads run one after another */
+        kg_fiber_switch(&s->running->context, &s->scheduler);
+}
+
+static void fiber_main(void *arg) {
+    fiber *f = arg;
+    launch_state *s = current;
     f->status = s->entry(s->ret, s->args);
     f->finished = 1;
-    /* returning resumes uc_link, the scheduler */
+    kg_fiber_switch(&f->context, &s->scheduler);   /* for good: never resumed */
 }
 
-/* Readies fiber i to start the kernel at fiber_main. Its own function:
- * getcontext is returns_twice, and a loop around it draws -Wclobbered. */
 static void init_fiber(launch_state *s, size_t i) {
     const unsigned *b = s->config->block;
     fiber *f = &s->fibers[i];
@@ -131,11 +140,7 @@ static void init_fiber(launch_state *s, size_t i) {
     f->tid[2] = (unsigned)(i / ((size_t)b[0] * b[1]));
     f->finished = f->waiting = 0;
     f->status = 0;
-    getcontext(&f->context);
-    f->context.uc_stack.ss_sp = s->stacks + i * FIBER_STACK + GUARD;
-    f->context.uc_stack.ss_size = FIBER_STACK - GUARD;
-    f->context.uc_link = &s->scheduler;
-    makecontext(&f->context, (void (*)(void))fiber_main, 1, (int)i);
+    kg_fiber_init(&f->context, s->stacks + i * FIBER_STACK + GUARD, FIBER_STACK - GUARD, fiber_main, f);
 }
 
 static int run_block_with_fibers(launch_state *s, const unsigned ctaid[3]) {
@@ -145,24 +150,29 @@ static int run_block_with_fibers(launch_state *s, const unsigned ctaid[3]) {
     memcpy(s->ctaid, ctaid, sizeof s->ctaid);
     size_t live = n;
     while (live) {
+        size_t waiting = 0;
         for (size_t i = 0; i < n; i++) {
             fiber *f = &s->fibers[i];
-            if (f->finished || f->waiting)
+            if (f->finished)
                 continue;
-            s->running = f;
-            memcpy(s->tid, f->tid, sizeof s->tid);
-            swapcontext(&s->scheduler, &f->context);
-            s->running = NULL;
+            if (!f->waiting) {   /* run it to its next switch */
+                s->running = f;
+                memcpy(s->tid, f->tid, sizeof s->tid);
+                kg_fiber_switch(&s->scheduler, &f->context);
+                s->running = NULL;
+            }
             if (f->finished) {
                 live--;
                 if (f->status != 0)
                     return (int)i + 1; /* stop the block at the first error */
             }
+            waiting += (size_t)f->waiting;
         }
         /* Everyone still running has reached the barrier (threads that
          * returned count as arrived): let them all through. */
-        for (size_t i = 0; i < n; i++)
-            s->fibers[i].waiting = 0;
+        if (waiting == live)
+            for (size_t i = 0; i < n; i++)
+                s->fibers[i].waiting = 0;
     }
     return 0;
 }
@@ -203,7 +213,7 @@ int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config
     if (config->dynamic_shared && !(s.dynamic_shared = calloc(1, config->dynamic_shared)))
         return kg_error_set(err, KG_ERR_OUT_OF_MEMORY, 0, "no host memory for %zu bytes of simulated "
                             "dynamic shared memory", config->dynamic_shared);
-    if (config->uses_barrier) {
+    if (config->fibers) {
         s.n_fibers = (size_t)config->block[0] * config->block[1] * config->block[2];
         s.fibers = calloc(s.n_fibers, sizeof *s.fibers);
         s.stacks = mmap(NULL, s.n_fibers * FIBER_STACK, PROT_READ | PROT_WRITE,
@@ -224,7 +234,7 @@ int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config
         for (unsigned y = 0; status == 0 && y < config->grid[1]; y++)
             for (unsigned x = 0; status == 0 && x < config->grid[0]; x++) {
                 unsigned ctaid[3] = {x, y, z};
-                int failed = config->uses_barrier ? run_block_with_fibers(&s, ctaid)
+                int failed = config->fibers ? run_block_with_fibers(&s, ctaid)
                                                   : run_block_directly(&s, ctaid);
                 if (failed) {
                     unsigned t = (unsigned)failed - 1, bx = config->block[0], by = config->block[1];
@@ -254,6 +264,7 @@ int kg_sim_module_uses_barrier(struct LLVMOpaqueModule *module) {
 const kj_symbol kg_sim_symbols[] = {
     {"kiln_sim_sreg", (void *)kiln_sim_sreg},
     {"kiln_sim_syncthreads", (void *)kiln_sim_syncthreads},
+    {"kiln_sim_interleave", (void *)kiln_sim_interleave},
     {"kiln_sim_dynamic_shared", (void *)kiln_sim_dynamic_shared},
     {"kiln_sim_shared", (void *)kiln_sim_shared},
     {NULL, NULL},

@@ -1,7 +1,8 @@
 /* gpu/sim: the CUDA simulator's runtime. A kernel compiled for the host by
  * the same compiler (target "cuda-simulator", gpu/targets.h) runs here: one
  * block at a time, its threads as cooperative fibers, so that
- * cuda.syncthreads() really waits for the whole block, shared memory (made
+ * cuda.syncthreads() really waits for the whole block, threads interleave
+ * at racy memory accesses as a GPU's do (sim_races.c), shared memory (made
  * per launch, kiln_sim_shared) is the block's, and atomics are real host atomics.
  *
  * Compiled kernels reach the runtime through kg_sim_symbols (the engine
@@ -23,7 +24,7 @@ typedef int32_t (*kg_sim_entry)(void *ret, void *args);
 typedef struct {
     unsigned grid[3], block[3];
     size_t dynamic_shared;   /* bytes of cuda.shared.array(0, ...) memory */
-    int uses_barrier;        /* the kernel calls kiln_sim_syncthreads (see below) */
+    int fibers;              /* the kernel calls kiln_sim_syncthreads or kiln_sim_interleave */
 } kg_sim_config;
 
 /* Runs the kernel over the whole grid. Returns 0; or 1 if a thread raised
@@ -32,13 +33,21 @@ typedef struct {
  * Thread-safe: every launch keeps its state in thread-local storage. */
 int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config *config, kg_error *err);
 
-/* Whether a module's code calls kiln_sim_syncthreads: kernels that do not
- * run their threads one after another, without fibers (much faster). */
+/* Whether a module's code calls kiln_sim_syncthreads: kernels that do not,
+ * and have no racy access, run their threads one after another, without
+ * fibers (faster). */
 int kg_sim_module_uses_barrier(struct LLVMOpaqueModule *module);
+
+/* In an optimized simulator module, a call of kiln_sim_interleave before
+ * each access to memory that the kernel both reads and writes through one
+ * pointer (sim_races.c). Returns how many it put. */
+int kg_sim_interleave_races(struct LLVMOpaqueModule *module);
 
 /* What simulated kernels call. which is a kj_sreg (jit/core/target.h). */
 int32_t kiln_sim_sreg(int32_t which);
 void kiln_sim_syncthreads(void);
+/* Lets the block's other threads run up to their next switch. */
+void kiln_sim_interleave(void);
 void *kiln_sim_dynamic_shared(void);
 /* The running launch's block for the static shared array named by key (a
  * byte of the kernel's module), bytes long and zeroed when first asked for;

@@ -49,21 +49,21 @@ static int put_word(int64_t *word, PyObject *value) {
     return 0;
 }
 
-/* cuda_sim_launch(entry, name, words, grid, block, shared_bytes, uses_barrier) */
+/* cuda_sim_launch(entry, name, words, grid, block, shared_bytes, fibers) */
 static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
     (void)self;
     unsigned long long entry;
     const char *name;
     PyObject *words_t, *grid_t, *block_t;
     Py_ssize_t shared;
-    int barrier;
+    int fibers;
     if (!PyArg_ParseTuple(pyargs, "KsO!OOnp", &entry, &name, &PyTuple_Type, &words_t, &grid_t, &block_t, &shared,
-                          &barrier))
+                          &fibers))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(words_t);
     if (n > KG_MAX_FLAT)
         return PyErr_Format(PyExc_TypeError, "kernel %s: %zd argument words, at most %d", name, n, KG_MAX_FLAT);
-    kg_sim_config config = {.dynamic_shared = (size_t)(shared > 0 ? shared : 0), .uses_barrier = barrier};
+    kg_sim_config config = {.dynamic_shared = (size_t)(shared > 0 ? shared : 0), .fibers = fibers};
     if (parse_dim3(grid_t, config.grid, "griddim") < 0 || parse_dim3(block_t, config.block, "blockdim") < 0)
         return NULL;
     int64_t words[KG_MAX_FLAT];
@@ -101,7 +101,7 @@ static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
 
 static PyMethodDef methods[] = {
     {"cuda_sim_launch", py_sim_launch, METH_VARARGS,
-     "cuda_sim_launch(entry, name, words, grid, block, shared_bytes, uses_barrier): runs a simulator "
+     "cuda_sim_launch(entry, name, words, grid, block, shared_bytes, fibers): runs a simulator "
      "kernel from _kiln.cuda_compile over a grid; words are its arguments flattened (ints and floats)."},
     {NULL, NULL, 0, NULL},
 };

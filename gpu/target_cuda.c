@@ -195,6 +195,11 @@ static void sim_finish(const kj_target *t, LLVMModuleRef m, LLVMValueRef fn, kj_
         LLVMSetLinkage(fn, LLVMInternalLinkage);
 }
 
+static int sim_after_optimize(const kj_target *t, LLVMModuleRef m) {
+    (void)t;
+    return kg_sim_interleave_races(m);
+}
+
 static const kj_target simulator_target = {
     .name = "cuda-simulator",
     .triple = sim_triple,
@@ -212,6 +217,7 @@ static const kj_target simulator_target = {
     .barrier = sim_barrier,
     .atomic_rmw = atomic_rmw,
     .finish_function = sim_finish,
+    .after_optimize = sim_after_optimize,
 };
 
 const kj_target *kg_target_simulator(void) {

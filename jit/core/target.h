@@ -89,6 +89,11 @@ struct kj_target {
     void (*finish_function)(const kj_target *t, LLVMModuleRef m,
                             LLVMValueRef fn, kj_fn_kind kind);
 
+    /* Called on the optimized module before its machine code is made, or
+     * NULL; what it returns is kj_engine_out.after_optimize (the simulator
+     * interleaves its threads there: gpu/sim_races.c). */
+    int (*after_optimize)(const kj_target *t, LLVMModuleRef m);
+
     void *impl;                   /* the target's own state */
 };
 

@@ -574,6 +574,8 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     out->optimize_ns = kp_now_ns() - t0;
     if (!straight)
         kj_stream_finish(mod);
+    if (u->target->after_optimize)
+        out->after_optimize = u->target->after_optimize(u->target, mod);
     if (jit_asan && (err = instrument_for_asan(mod, u->target->target_machine(u->target)))) {
         llvm_fail(&u->err, err, "AddressSanitizer's instrumentation failed");
         goto dispose;

@@ -27,6 +27,7 @@ typedef struct {
     PyObject *remarks;   /* new list of dicts {line, kind, message} */
     uint64_t optimize_ns, codegen_ns;
     void *entry;         /* address of the unit's entry function */
+    int after_optimize;  /* what the target's after_optimize hook returned, or 0 */
 } kj_engine_out;
 
 /* Verifies, optimizes and JIT-compiles u->mod (created in the context of

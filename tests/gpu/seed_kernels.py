@@ -154,7 +154,12 @@ def histogram(x, xmin, xmax, histogram_out):
             cuda.atomic.add(histogram_out, bin_number, 1)
 
 
-# seed 004: atomics on a counter
+# seed 004: atomics on a counter, and the race they fix
+@cuda.jit
+def thread_counter_race_condition(global_counter):
+    global_counter[0] += 1  # This is bad
+
+
 @cuda.jit
 def thread_counter_safe(global_counter):
     cuda.atomic.add(global_counter, 0, 1)

@@ -77,3 +77,10 @@ def test_ufunc_and_device_function_cells(nb):
     assert any(line.startswith("gaussian_pdf_ufunc") for line in gpu_lines(nb, "gaussian"))
     cell_text = mn.outputs(nb, "polar-cell", "text/plain")[0]
     assert cell_text.splitlines()[1] == "  polar_to_cartesian: device function, compiles on its first use"
+
+
+def test_the_race_cell_loses_increments_and_the_atomic_cell_does_not(nb):
+    text = "".join(mn.outputs(nb, "race", "text/plain"))
+    racy = re.search(r"thread_counter_race_condition: ([\d,]+) of 4,096 increments", text)
+    assert racy and int(racy[1].replace(",", "")) < 1024, text
+    assert "thread_counter_safe: 4,096 of 4,096 increments" in text

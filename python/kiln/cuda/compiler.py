@@ -122,10 +122,10 @@ class _Compiled:
     """One kernel for one signature: on the GPU its loaded PTX and raise
     sites, on the simulator its host entry."""
 
-    __slots__ = ("argspecs", "ptx", "raw", "sites", "entry", "barrier", "stats", "errors")
+    __slots__ = ("argspecs", "ptx", "raw", "sites", "entry", "fibers", "stats", "errors")
 
     def __init__(self):
-        self.ptx = self.raw = self.sites = self.entry = self.barrier = self.stats = self.errors = None
+        self.ptx = self.raw = self.sites = self.entry = self.fibers = self.stats = self.errors = None
 
 
 class CUDAKernel:
@@ -201,7 +201,7 @@ class CUDAKernel:
         signature = "(" + ", ".join(_kiln.type_name(s) for s in argspecs) + ")"
         try:
             if _sim():
-                c.entry, c.barrier, c.stats, remarks = _kiln.cuda_compile(self._state, argspecs, "simulator",
+                c.entry, c.fibers, c.stats, remarks = _kiln.cuda_compile(self._state, argspecs, "simulator",
                                                                           fastmath, signature)
             else:
                 c.ptx, name, c.sites, c.stats, remarks = _kiln.cuda_compile(self._state, argspecs, "cuda", fastmath,
@@ -224,7 +224,7 @@ class CUDAKernel:
             flat = []
             for a, spec in zip(args, c.argspecs):
                 _flatten(a, spec, flat, True)
-            _kiln.cuda_sim_launch(c.entry, self.__name__, tuple(flat), _dim3(grid), _dim3(block), sharedmem, c.barrier)
+            _kiln.cuda_sim_launch(c.entry, self.__name__, tuple(flat), _dim3(grid), _dim3(block), sharedmem, c.fibers)
             return
         flat, copy_back = [c.errors], []
         for a, spec in zip(args, c.argspecs):
