@@ -8,7 +8,8 @@
  * still carries a source line of its body. Its header line may keep code
  * (Kiln's Ctrl-C poll runs once per chunk of iterations), so only the body
  * is looked at; a loop written on one line cannot be told apart and is left
- * out. Only the function asked for is examined, and only when it returns
+ * out, and so is a loop whose body may write what a caller sees (may_write).
+ * Only the function asked for is examined, and only when it returns
  * None: a function returning a value may lose a loop to a closed form or a
  * constant, which is no sign of wasted work. */
 #include "jit/engine/engine.h"
@@ -101,10 +102,63 @@ static bool block_has_kept_line(const kj_block *b, const line_set *s) {
     return false;
 }
 
+static bool block_may_write(const kj_block *b);
+
+/* Whether an assignment to t stores into memory (an element, an attribute)
+ * rather than binding local names. */
+static bool stores_into(const kj_node *t) {
+    if (t->kind == KJ_E_INDEX || t->kind == KJ_E_ATTR)
+        return true;
+    for (int i = 0; t->kind == KJ_E_TUPLE && i < t->nkids; i++)
+        if (stores_into(t->kids[i]))
+            return true;
+    return false;
+}
+
+/* Whether n may write what a caller sees: a store into an element or an
+ * attribute, a method (append, fill, sort...), a call of a compiled
+ * function or a function value, or out=. A loop with such a body is never
+ * said to be unused, even when it left no line of its own: the optimizer
+ * hoists a store the loop repeats unchanged (a[3] = 0) out of it, and the
+ * hoisted store loses its line. */
+static bool may_write(const kj_node *n) {
+    if (!n)
+        return false;
+    switch (n->kind) {
+    case KJ_S_ASSIGN: case KJ_S_AUGASSIGN: case KJ_S_FOR:
+        if (n->kids[0] && stores_into(n->kids[0]))
+            return true;
+        break;
+    case KJ_E_METHOD:
+        return true;
+    case KJ_E_CALL:
+        if (n->kids[0]->kind != KJ_E_FUNC || strcmp(n->kids[0]->name, "dispatcher") == 0)
+            return true;
+        break;
+    case KJ_E_KEYWORD:
+        if (n->name && strcmp(n->name, "out") == 0)
+            return true;
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        if (may_write(n->kids[i]))
+            return true;
+    return block_may_write(&n->body) || block_may_write(&n->orelse);
+}
+
+static bool block_may_write(const kj_block *b) {
+    for (int i = 0; i < b->n; i++)
+        if (may_write(b->items[i]))
+            return true;
+    return false;
+}
+
 static void find_removed(const kj_block *b, const line_set *s, const char *qualname, PyObject *remarks);
 
 static void find_removed_in(const kj_node *n, const line_set *s, const char *qualname, PyObject *remarks) {
-    if (is_multiline_loop(n) && !block_has_kept_line(&n->body, s)) {
+    if (is_multiline_loop(n) && !block_has_kept_line(&n->body, s) && !block_may_write(&n->body)) {
         char msg[400];
         snprintf(msg, sizeof msg,
                  "%s returns None and this loop writes nothing a caller sees, so the optimizer removed "

@@ -58,6 +58,13 @@ def accumulates_into_an_argument(a, out):
             out[1] += a[i]
 
 
+def zeroes_one_element(a):
+    # the store is the same at every pass: the optimizer hoists it out of the
+    # loop, without its line, and the loop is left empty (campaign program 80669)
+    for x in a:
+        a[3 % a.shape[0]] = 0
+
+
 def matmul(A, B, C):
     for i in range(A.shape[0]):
         for j in range(B.shape[1]):
@@ -109,6 +116,7 @@ def test_the_remark_is_kept_with_the_specialization():
 @pytest.mark.parametrize("fn,args", [
     (fills, (VECTOR.copy(),)), (returns_the_sum, (VECTOR,)), (checks, (VECTOR,)), (prints_large, (VECTOR,)),
     (accumulates_into_an_argument, (VECTOR, np.zeros(2))), (matmul, (MATRIX, MATRIX.T.copy(), np.zeros((20, 20)))),
+    (zeroes_one_element, (np.ones(5, np.int32),)),
 ])
 def test_a_loop_with_an_effect_a_caller_sees_is_not_named(fn, args, capfd):
     _, told = compile_and_call(fn, *args)
