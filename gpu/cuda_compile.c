@@ -309,12 +309,15 @@ static int define_sim_entry(kj_lw *w, kj_instance *in, const char *name) {
     return 0;
 }
 
-/* A function the GPU cannot call (the host runtime's integer power, ...). */
+/* A function the GPU cannot call (the host runtime's integer power, ...).
+ * It can call LLVM's intrinsics, libdevice's __nv_ functions and the
+ * driver's vprintf. */
 static int check_resolved(kj_unit *u, const kj_instance *top) {
     for (LLVMValueRef f = LLVMGetFirstFunction(u->mod); f; f = LLVMGetNextFunction(f)) {
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
-        if (LLVMIsDeclaration(f) && strncmp(name, "llvm.", 5) != 0 && strncmp(name, "__nv_", 5) != 0)
+        if (LLVMIsDeclaration(f) && strncmp(name, "llvm.", 5) != 0 && strncmp(name, "__nv_", 5) != 0 &&
+            strcmp(name, u->target->printf_symbol) != 0)
             return kj_fail(&u->err, KJ_ERR_UNSUPPORTED, top->f->first_line, 0,
                            "Write it another way in the kernel, or compute it on the host.",
                            "the kernel needs %s, which Kiln has only on the CPU", name);

@@ -265,6 +265,7 @@ const kj_symbol kg_sim_symbols[] = {
     {"kiln_sim_sreg", (void *)kiln_sim_sreg},
     {"kiln_sim_syncthreads", (void *)kiln_sim_syncthreads},
     {"kiln_sim_interleave", (void *)kiln_sim_interleave},
+    {"kiln_sim_vprintf", (void *)kiln_sim_vprintf},
     {"kiln_sim_dynamic_shared", (void *)kiln_sim_dynamic_shared},
     {"kiln_sim_shared", (void *)kiln_sim_shared},
     {NULL, NULL},

@@ -46,6 +46,8 @@ int kg_sim_interleave_races(struct LLVMOpaqueModule *module);
 /* What simulated kernels call. which is a kj_sreg (jit/core/target.h). */
 int32_t kiln_sim_sreg(int32_t which);
 void kiln_sim_syncthreads(void);
+/* CUDA's vprintf, to sys.stdout (sim_print.c). */
+int32_t kiln_sim_vprintf(const char *format, const void *slots);
 /* Lets the block's other threads run up to their next switch. */
 void kiln_sim_interleave(void);
 void *kiln_sim_dynamic_shared(void);

@@ -72,6 +72,12 @@ struct kj_target {
      * unsupported on this target). */
     const char *(*math_symbol)(const kj_target *t, const char *fn, int bits);
 
+    /* print() as C's printf of a format made when compiling and a buffer
+     * of 8-byte arguments (CUDA's vprintf, whose output numba-cuda's print
+     * formats: ints %lld, floats %f), this function's symbol; NULL where
+     * print() calls Python's (the CPU). lower_printf.c. */
+    const char *printf_symbol;
+
     /* GPU intrinsics; NULL members on the CPU. Each emits at the builder's
      * position and returns the value (an i32 for special registers). */
     LLVMValueRef (*special_reg)(const kj_target *t, LLVMModuleRef m,

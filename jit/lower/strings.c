@@ -193,6 +193,8 @@ static void add_value(kj_lw *w, print_items *p, LLVMValueRef v, const kj_type *t
 }
 
 static LLVMValueRef lower_print(kj_lw *w, kj_node *n) {
+    if (w->u->target->printf_symbol)
+        return kj_lower_printf(w, n);
     if (!kj_nrt_host_only(w, n, "print()"))
         return LLVMConstInt(w->i8, 0, 0);
     print_items p = {.n = 0};

@@ -17,6 +17,8 @@ bool kj_str_lowers(const kj_node *n);
 LLVMValueRef kj_str_lower(kj_lw *w, kj_node *n);
 /* a == b of two strings, as an i1. */
 LLVMValueRef kj_str_equal(kj_lw *w, LLVMValueRef a, LLVMValueRef b);
+/* print(...) on a target with printf_symbol (lower_printf.c). */
+LLVMValueRef kj_lower_printf(kj_lw *w, kj_node *n);
 /* raise E(f"...") */
 void kj_str_raise(kj_lw *w, kj_node *s);
 /* Raises cls(v) for v a number or a tuple of numbers of type t, as Python
