@@ -34,6 +34,8 @@ typedef enum {
     KG_ERR_STALE,          /* an object made before a context reset was used */
     KG_ERR_LLVM,           /* IR did not verify, or NVPTX code generation failed */
     KG_ERR_LIBDEVICE,      /* libdevice.10.bc is needed and was not found */
+    KG_ERR_UNDEFINED,      /* a simulated kernel did what CUDA leaves undefined (threads of a
+                              block at different barriers) */
 } kg_error_kind;
 
 typedef struct {

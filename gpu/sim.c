@@ -13,6 +13,8 @@
  * GPU, so that counter[0] += 1 loses updates here as it does there. */
 #include "gpu/sim.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,6 +34,7 @@ typedef struct {
     unsigned tid[3];
     int finished;
     int waiting;        /* at a barrier */
+    int32_t barrier_line;   /* the source line of the barrier it waits at */
     int32_t status;     /* the entry's return */
 } fiber;
 
@@ -46,6 +49,7 @@ typedef struct shared_block {
  * kiln_sim_sreg and friends. */
 typedef struct {
     const kg_sim_config *config;
+    kg_error *err;
     kg_sim_entry entry;
     void *ret, *args;
     unsigned ctaid[3];
@@ -106,7 +110,7 @@ void *kiln_sim_shared(const void *key, int64_t bytes) {
     return b->data;
 }
 
-void kiln_sim_syncthreads(void) {
+void kiln_sim_syncthreads(int32_t line) {
     launch_state *s = current;
     /* Without fibers (a kernel not known to use barriers) every other
      * thread of the block has either finished or not started: nothing to
@@ -115,6 +119,7 @@ void kiln_sim_syncthreads(void) {
         return;
     fiber *f = s->running;
     f->waiting = 1;
+    f->barrier_line = line;
     kg_fiber_switch(&f->context, &s->scheduler);
 }
 
@@ -143,6 +148,40 @@ static void init_fiber(launch_state *s, size_t i) {
     kg_fiber_init(&f->context, s->stacks + i * FIBER_STACK + GUARD, FIBER_STACK - GUARD, fiber_main, f);
 }
 
+static void thread_name(const fiber *f, char *out, size_t size) {
+    snprintf(out, size, "thread (%u, %u, %u)", f->tid[0], f->tid[1], f->tid[2]);
+}
+
+/* Whether the waiting threads all wait at one barrier; else err says
+ * which wait where. Threads that returned count as arrived, as on a GPU
+ * since Volta (exited threads do not hold a barrier up). */
+static bool one_barrier(launch_state *s) {
+    const fiber *first = NULL;
+    for (size_t i = 0; i < s->n_fibers; i++) {
+        const fiber *f = &s->fibers[i];
+        if (f->finished)
+            continue;
+        if (!first) {
+            first = f;
+        } else if (f->barrier_line != first->barrier_line) {
+            char a[48], b[48];
+            thread_name(first, a, sizeof a);
+            thread_name(f, b, sizeof b);
+            kg_error_set(s->err, KG_ERR_UNDEFINED, 0,
+                         "in block (%u, %u, %u), threads wait at different cuda.syncthreads() calls: %s at "
+                         "line %d, %s at line %d. Every thread of a block must reach the same barrier; a GPU "
+                         "may hang or go on with wrong data. Move the barrier out of the branch or loop "
+                         "that only some threads take",
+                         s->ctaid[0], s->ctaid[1], s->ctaid[2], a, (int)first->barrier_line, b,
+                         (int)f->barrier_line);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Returns 0, 1 + the linear index of the thread that raised, or -1 with
+ * s->err filled (threads at different barriers). */
 static int run_block_with_fibers(launch_state *s, const unsigned ctaid[3]) {
     size_t n = s->n_fibers;
     for (size_t i = 0; i < n; i++)
@@ -170,9 +209,12 @@ static int run_block_with_fibers(launch_state *s, const unsigned ctaid[3]) {
         }
         /* Everyone still running has reached the barrier (threads that
          * returned count as arrived): let them all through. */
-        if (waiting == live)
+        if (waiting == live && live) {
+            if (!one_barrier(s))
+                return -1;
             for (size_t i = 0; i < n; i++)
                 s->fibers[i].waiting = 0;
+        }
     }
     return 0;
 }
@@ -208,7 +250,7 @@ static int check_config(const kg_sim_config *c, kg_error *err) {
 int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config *config, kg_error *err) {
     if (check_config(config, err) < 0)
         return -1;
-    launch_state s = {.config = config, .entry = entry, .ret = ret, .args = args};
+    launch_state s = {.config = config, .err = err, .entry = entry, .ret = ret, .args = args};
     int status = 0;
     if (config->dynamic_shared && !(s.dynamic_shared = calloc(1, config->dynamic_shared)))
         return kg_error_set(err, KG_ERR_OUT_OF_MEMORY, 0, "no host memory for %zu bytes of simulated "
@@ -236,7 +278,9 @@ int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config
                 unsigned ctaid[3] = {x, y, z};
                 int failed = config->fibers ? run_block_with_fibers(&s, ctaid)
                                                   : run_block_directly(&s, ctaid);
-                if (failed) {
+                if (failed < 0) {
+                    status = -1;
+                } else if (failed) {
                     unsigned t = (unsigned)failed - 1, bx = config->block[0], by = config->block[1];
                     kg_error_set(err, KG_ERR_INVALID, 0, "raised in block (%u, %u, %u), thread (%u, %u, %u)",
                                  x, y, z, t % bx, t / bx % by, t / (bx * by));

@@ -29,7 +29,8 @@ typedef struct {
 
 /* Runs the kernel over the whole grid. Returns 0; or 1 if a thread raised
  * (its error is pending on this thread, kj_rt_take_error), err naming the
- * block and thread; or -1 with err filled (bad configuration, no memory).
+ * block and thread; or -1 with err filled (bad configuration, no memory,
+ * KG_ERR_UNDEFINED: threads of a block at different barriers).
  * Thread-safe: every launch keeps its state in thread-local storage. */
 int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config *config, kg_error *err);
 
@@ -45,7 +46,8 @@ int kg_sim_interleave_races(struct LLVMOpaqueModule *module);
 
 /* What simulated kernels call. which is a kj_sreg (jit/core/target.h). */
 int32_t kiln_sim_sreg(int32_t which);
-void kiln_sim_syncthreads(void);
+/* line: the barrier's source line, to tell barriers apart */
+void kiln_sim_syncthreads(int32_t line);
 /* CUDA's vprintf, to sys.stdout (sim_print.c). */
 int32_t kiln_sim_vprintf(const char *format, const void *slots);
 /* Lets the block's other threads run up to their next switch. */

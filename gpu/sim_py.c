@@ -85,6 +85,8 @@ static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
     memcpy(info.block, config.block, sizeof info.block);
     if (status >= 0)
         kg_record_sim_launch(&info, kp_now_ns() - start);
+    if (status < 0 && err.kind == KG_ERR_UNDEFINED)
+        return PyErr_Format(kg_CudaError, "kernel '%s': %s", name, err.message);
     if (status < 0)
         return kg_raise(&err);
     if (status > 0) {

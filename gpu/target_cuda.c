@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/TargetMachine.h>
 
 #include "gpu/sim.h"
@@ -185,9 +186,19 @@ static LLVMValueRef sim_special_reg(const kj_target *t, LLVMModuleRef m, LLVMBui
     return LLVMBuildCall2(b, type, get_function(m, "kiln_sim_sreg", type), &which, 1, "");
 }
 
+/* kiln_sim_syncthreads(line): the line tells the barriers apart, so that
+ * threads of a block waiting at different ones are reported (sim.c). */
 static void sim_barrier(const kj_target *t, LLVMModuleRef m, LLVMBuilderRef b) {
     (void)t;
-    call0(m, b, "kiln_sim_syncthreads", LLVMVoidTypeInContext(LLVMGetModuleContext(m)));
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(ctx), &i32, 1, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(m, "kiln_sim_syncthreads");
+    if (!fn)
+        fn = LLVMAddFunction(m, "kiln_sim_syncthreads", type);
+    LLVMMetadataRef at = LLVMGetCurrentDebugLocation2(b);
+    LLVMValueRef line = LLVMConstInt(i32, at ? LLVMDILocationGetLine(at) : 0, 0);
+    LLVMBuildCall2(b, type, fn, &line, 1, "");
 }
 
 static void sim_finish(const kj_target *t, LLVMModuleRef m, LLVMValueRef fn, kj_fn_kind kind) {

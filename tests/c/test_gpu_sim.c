@@ -1,7 +1,8 @@
 /* The CUDA simulator's runtime with kernels written in C: block-wide
  * barriers really wait (a shared-memory tree reduction and a neighbour
  * exchange), atomics across blocks, 3-D indices, dynamic shared memory, a
- * thread that raises, bad configurations. */
+ * thread that raises, threads at different barriers, a read-modify-write
+ * that interleaves, bad configurations. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #define NTID_X kiln_sim_sreg(KJ_SREG_NTID_X)
 #define CTAID_X kiln_sim_sreg(KJ_SREG_CTAID_X)
 #define NCTAID_X kiln_sim_sreg(KJ_SREG_NCTAID_X)
+/* as compiled kernels call it: the line tells barriers apart */
+#define SYNCTHREADS() kiln_sim_syncthreads(__LINE__)
 
 /* ---- block sum: shared[tid] = x[i]; tree reduction with barriers ---- */
 
@@ -30,11 +33,11 @@ static int32_t block_sum(void *ret, void *args) {
     sum_args *a = args;
     int t = TID_X, n = NTID_X;
     shared_sum[t] = a->x[CTAID_X * n + t];
-    kiln_sim_syncthreads();
+    SYNCTHREADS();
     for (int half = n / 2; half > 0; half /= 2) {
         if (t < half)
             shared_sum[t] += shared_sum[t + half];
-        kiln_sim_syncthreads();
+        SYNCTHREADS();
     }
     if (t == 0)
         a->block_sums[CTAID_X] = shared_sum[0];
@@ -67,7 +70,7 @@ static int32_t rotate(void *ret, void *args) {
     int *out = args;
     int t = TID_X, n = NTID_X;
     shared_ring[t] = t * 3 + CTAID_X;
-    kiln_sim_syncthreads();
+    SYNCTHREADS();
     out[CTAID_X * n + t] = shared_ring[(t + 1) % n];
     return 0;
 }
@@ -146,7 +149,7 @@ static int32_t use_dynamic(void *ret, void *args) {
     float *shared = kiln_sim_dynamic_shared();
     int t = TID_X;
     shared[t] = (float)t * 0.5f;
-    kiln_sim_syncthreads();
+    SYNCTHREADS();
     out[t] = shared[NTID_X - 1 - t];
     return 0;
 }
@@ -164,7 +167,7 @@ static void test_dynamic_shared_memory(void) {
 
 static int32_t raise_at_5(void *ret, void *args) {
     (void)ret, (void)args;
-    kiln_sim_syncthreads();
+    SYNCTHREADS();
     return CTAID_X == 1 && TID_X == 5;
 }
 
@@ -173,6 +176,45 @@ static void test_raising_thread_is_reported(void) {
     kg_error err = {0};
     CHECK(kg_sim_launch(raise_at_5, NULL, NULL, &config, &err) == 1);
     CHECK(strstr(err.message, "block (1, 0, 0), thread (5, 0, 0)") != NULL);
+}
+
+/* ---- threads of a block at different barriers are reported ---- */
+
+static int32_t split_barrier(void *ret, void *args) {
+    (void)ret, (void)args;
+    if (TID_X < 4)
+        SYNCTHREADS();
+    else
+        SYNCTHREADS();
+    return 0;
+}
+
+static void test_threads_at_different_barriers_are_reported(void) {
+    kg_sim_config config = {{2, 1, 1}, {8, 1, 1}, 0, 1};
+    kg_error err = {0};
+    CHECK(kg_sim_launch(split_barrier, NULL, NULL, &config, &err) == -1 && err.kind == KG_ERR_UNDEFINED);
+    CHECK(strstr(err.message, "in block (0, 0, 0), threads wait at different cuda.syncthreads() calls: "
+                              "thread (0, 0, 0) at line ") != NULL);
+    CHECK(strstr(err.message, "thread (4, 0, 0) at line ") != NULL);
+}
+
+/* ---- a read-modify-write with a switch before its write loses updates ---- */
+
+static int32_t racy_increment(void *ret, void *args) {
+    (void)ret;
+    int *counter = args;
+    int seen = *counter;
+    kiln_sim_interleave();   /* where sim_races.c puts it: before the store */
+    *counter = seen + 1;
+    return 0;
+}
+
+static void test_interleaved_threads_lose_updates_as_a_warp_does(void) {
+    int counter = 0;
+    kg_sim_config config = {{3, 1, 1}, {64, 1, 1}, 0, 1};
+    kg_error err = {0};
+    CHECK(kg_sim_launch(racy_increment, NULL, &counter, &config, &err) == 0);
+    CHECK(counter == 3);   /* every thread of a block read 0, 1, 2 before any wrote */
 }
 
 static void test_bad_configurations(void) {
@@ -190,6 +232,8 @@ int main(void) {
     test_three_dimensional_indices();
     test_dynamic_shared_memory();
     test_raising_thread_is_reported();
+    test_threads_at_different_barriers_are_reported();
+    test_interleaved_threads_lose_updates_as_a_warp_does();
     test_bad_configurations();
     return check_exit_status();
 }

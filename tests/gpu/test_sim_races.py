@@ -4,6 +4,7 @@ unsynchronised read-modify-write loses updates, seed 004's lesson, and
 cuda.atomic.add fixes it; kernels without races still agree with NumPy.
 On a GPU the same assertions hold."""
 import numpy as np
+import pytest
 
 import seed_kernels as sk
 from kiln import cuda
@@ -87,3 +88,44 @@ def test_seed_000_shared_memory_matmul_still_agrees_with_numpy():
     c = np.zeros((n, n), np.float32)
     sk.fast_matmul[(n // sk.TPB, n // sk.TPB), (sk.TPB, sk.TPB)](a, b, c)
     np.testing.assert_allclose(c, a @ b, rtol=1e-4)
+
+
+@cuda.jit
+def barrier_in_a_branch(a):
+    t = cuda.threadIdx.x
+    if t < 16:
+        cuda.syncthreads()
+        a[t] = 1.0
+    else:
+        cuda.syncthreads()
+        a[t] = 2.0
+
+
+@cuda.jit
+def some_threads_return_first(a):
+    t = cuda.threadIdx.x
+    if t >= 20:
+        return
+    s = cuda.shared.array(32, np.float64)
+    s[t] = t
+    cuda.syncthreads()
+    a[t] = s[19 - t]
+
+
+def test_threads_at_different_barriers_are_reported_with_their_lines():
+    if cuda.is_available():
+        pytest.skip("a GPU leaves it undefined (it may hang): only the simulator can report it")
+    with pytest.raises(cuda.CudaError) as e:
+        barrier_in_a_branch[1, 32](np.zeros(32))
+    first = barrier_in_a_branch.py_func.__code__.co_firstlineno
+    assert str(e.value) == (
+        f"kernel 'barrier_in_a_branch': in block (0, 0, 0), threads wait at different cuda.syncthreads() "
+        f"calls: thread (0, 0, 0) at line {first + 4}, thread (16, 0, 0) at line {first + 7}. Every thread of "
+        f"a block must reach the same barrier; a GPU may hang or go on with wrong data. Move the barrier "
+        f"out of the branch or loop that only some threads take")
+
+
+def test_threads_that_returned_do_not_hold_a_barrier_up():
+    a = np.zeros(32)
+    some_threads_return_first[1, 32](a)
+    np.testing.assert_array_equal(a[:20], np.arange(19.0, -1.0, -1.0))
