@@ -373,8 +373,10 @@ static int launch(kg_function *f, PyObject *grid_obj, PyObject *block_obj, PyObj
             f->occ_shared = shared;
         }
         const char *name = PyUnicode_AsUTF8(f->name);
-        kg_launch_info info = {name, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]},
-                               shared, f->registers, f->local_bytes, f->occ_value, 0};
+        kg_launch_info info = {.kernel = name, .grid = {grid[0], grid[1], grid[2]},
+                               .block = {block[0], block[1], block[2]}, .shared_bytes = shared,
+                               .registers = f->registers, .local_bytes = f->local_bytes,
+                               .occupancy = f->occ_value};
         int slot = kg_record_launch_begin(&info, stream);
         kg_context_note_launch(name);
         CUresult r = kg_cu.LaunchKernel(f->handle, grid[0], grid[1], grid[2], block[0], block[1], block[2],

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "gpu/driver.h"
+#include "gpu/sim.h"
 
 /* A block of device memory, or of host memory standing in for it in
  * simulator mode. Views (kiln.cuda device arrays) hold a reference to it. */
@@ -60,6 +61,8 @@ typedef struct {
     int local_bytes;
     double occupancy;     /* theoretical, 0..1; negative if unknown */
     int simulated;        /* ran on the CUDA simulator: no registers, occupancy or events */
+    kg_sim_work work;     /* simulated: what its threads did */
+    uint64_t host_bytes;  /* simulated: bytes of the host arrays passed, which a GPU launch copies */
 } kg_launch_info;
 
 int kg_record_launch_begin(const kg_launch_info *info, CUstream stream);

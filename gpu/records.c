@@ -88,7 +88,21 @@ int kg_record_launch_begin(const kg_launch_info *info, CUstream stream) {
     return index;
 }
 
+/* Every simulated launch's work, never taken: %timeit and %compare read
+ * the difference over their runs (cuda_sim_totals), and leave the
+ * records to the footer. */
+static struct {
+    uint64_t launches, host_ns, flops32, flops64, global_bytes, shared_bytes, host_bytes;
+} sim_totals;
+
 void kg_record_sim_launch(const kg_launch_info *info, uint64_t host_ns) {
+    sim_totals.launches++;
+    sim_totals.host_ns += host_ns;
+    sim_totals.flops32 += info->work.flops32;
+    sim_totals.flops64 += info->work.flops64;
+    sim_totals.global_bytes += info->work.global_bytes;
+    sim_totals.shared_bytes += info->work.shared_bytes;
+    sim_totals.host_bytes += info->host_bytes;
     int index = kg_record_launch_begin(info, NULL);
     if (index >= 0)
         launches[index].host_ns = host_ns;
@@ -130,7 +144,14 @@ static PyObject *launch_dict(launch_slot *slot) {
     PyObject *occupancy = i->occupancy < 0 || i->simulated ? Py_NewRef(Py_None) : PyFloat_FromDouble(i->occupancy);
     PyObject *host_ms = i->simulated ? PyFloat_FromDouble(slot->host_ns * 1e-6) : Py_NewRef(Py_None);
     PyObject *registers = gpu_int(i, i->registers), *local_bytes = gpu_int(i, i->local_bytes);
-    if (!ms || !occupancy || !host_ms || !registers || !local_bytes) {
+    PyObject *work = !i->simulated ? Py_NewRef(Py_None)
+                     : Py_BuildValue("{s:K,s:K,s:K,s:K,s:K}", "flops32", (unsigned long long)i->work.flops32,
+                                     "flops64", (unsigned long long)i->work.flops64, "global_bytes",
+                                     (unsigned long long)i->work.global_bytes, "shared_bytes",
+                                     (unsigned long long)i->work.shared_bytes, "host_bytes",
+                                     (unsigned long long)i->host_bytes);
+    if (!ms || !occupancy || !host_ms || !registers || !local_bytes || !work) {
+        Py_XDECREF(work);
         Py_XDECREF(ms);
         Py_XDECREF(occupancy);
         Py_XDECREF(host_ms);
@@ -139,11 +160,11 @@ static PyObject *launch_dict(launch_slot *slot) {
         return NULL;
     }
     /* N steals each object, also when building fails. */
-    return Py_BuildValue("{s:s,s:(III),s:(III),s:I,s:N,s:N,s:N,s:N,s:O,s:N}", "kernel", i->kernel, "grid",
+    return Py_BuildValue("{s:s,s:(III),s:(III),s:I,s:N,s:N,s:N,s:N,s:O,s:N,s:N}", "kernel", i->kernel, "grid",
                          i->grid[0], i->grid[1], i->grid[2], "block", i->block[0], i->block[1],
                          i->block[2], "shared_bytes", i->shared_bytes, "registers", registers,
                          "local_bytes", local_bytes, "occupancy", occupancy, "kernel_ms", ms,
-                         "simulated", i->simulated ? Py_True : Py_False, "host_ms", host_ms);
+                         "simulated", i->simulated ? Py_True : Py_False, "host_ms", host_ms, "work", work);
 }
 
 static const char *direction_name(kg_direction d) {
@@ -195,9 +216,21 @@ static PyObject *py_set_profiling(PyObject *self, PyObject *arg) {
     return PyBool_FromLong(previous);
 }
 
+static PyObject *py_sim_totals(PyObject *self, PyObject *unused) {
+    (void)self, (void)unused;
+    return Py_BuildValue("{s:K,s:d,s:K,s:K,s:K,s:K,s:K}", "launches", (unsigned long long)sim_totals.launches,
+                         "host_ms", sim_totals.host_ns * 1e-6, "flops32", (unsigned long long)sim_totals.flops32,
+                         "flops64", (unsigned long long)sim_totals.flops64, "global_bytes",
+                         (unsigned long long)sim_totals.global_bytes, "shared_bytes",
+                         (unsigned long long)sim_totals.shared_bytes, "host_bytes",
+                         (unsigned long long)sim_totals.host_bytes);
+}
+
 static PyMethodDef methods[] = {
     {"cuda_take_records", py_take_records, METH_NOARGS,
      "Returns and forgets the launch and transfer records: {launches, transfers, *_dropped}."},
+    {"cuda_sim_totals", py_sim_totals, METH_NOARGS,
+     "Simulated launches so far, with their host time and work summed: {launches, host_ms, flops32, ...}."},
     {"cuda_set_profiling", py_set_profiling, METH_O,
      "Turns launch/transfer records on or off; returns the previous setting."},
     {NULL, NULL, 0, NULL},

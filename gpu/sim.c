@@ -52,6 +52,7 @@ typedef struct {
     kg_error *err;
     kg_sim_entry entry;
     void *ret, *args;
+    kg_sim_work work;
     unsigned ctaid[3];
     unsigned tid[3];            /* the running thread's */
     void *dynamic_shared;
@@ -121,6 +122,16 @@ void kiln_sim_syncthreads(int32_t line) {
     f->waiting = 1;
     f->barrier_line = line;
     kg_fiber_switch(&f->context, &s->scheduler);
+}
+
+void kiln_sim_count(int64_t flops32, int64_t flops64, int64_t global_bytes, int64_t shared_bytes) {
+    launch_state *s = current;
+    if (!s)
+        return;
+    s->work.flops32 += (uint64_t)flops32;
+    s->work.flops64 += (uint64_t)flops64;
+    s->work.global_bytes += (uint64_t)global_bytes;
+    s->work.shared_bytes += (uint64_t)shared_bytes;
 }
 
 void kiln_sim_interleave(void) {
@@ -288,6 +299,8 @@ int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config
                 }
             }
     current = outer;
+    if (config->work)
+        *config->work = s.work;
     if (s.stacks)
         munmap(s.stacks, s.n_fibers * FIBER_STACK);
     free(s.fibers);
@@ -310,6 +323,7 @@ const kj_symbol kg_sim_symbols[] = {
     {"kiln_sim_syncthreads", (void *)kiln_sim_syncthreads},
     {"kiln_sim_interleave", (void *)kiln_sim_interleave},
     {"kiln_sim_vprintf", (void *)kiln_sim_vprintf},
+    {"kiln_sim_count", (void *)kiln_sim_count},
     {"kiln_sim_dynamic_shared", (void *)kiln_sim_dynamic_shared},
     {"kiln_sim_shared", (void *)kiln_sim_shared},
     {NULL, NULL},

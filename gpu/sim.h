@@ -21,10 +21,17 @@
  * raised (kj_rt_raise) and the launch stops. */
 typedef int32_t (*kg_sim_entry)(void *ret, void *args);
 
+/* What a launch's threads did (sim_work.c), for an estimate of a GPU's time. */
+typedef struct {
+    uint64_t flops32, flops64;        /* float operations */
+    uint64_t global_bytes, shared_bytes;   /* read and written */
+} kg_sim_work;
+
 typedef struct {
     unsigned grid[3], block[3];
     size_t dynamic_shared;   /* bytes of cuda.shared.array(0, ...) memory */
     int fibers;              /* the kernel calls kiln_sim_syncthreads or kiln_sim_interleave */
+    kg_sim_work *work;       /* where the launch adds what its threads did, or NULL */
 } kg_sim_config;
 
 /* Runs the kernel over the whole grid. Returns 0; or 1 if a thread raised
@@ -44,10 +51,16 @@ int kg_sim_module_uses_barrier(struct LLVMOpaqueModule *module);
  * pointer (sim_races.c). Returns how many it put. */
 int kg_sim_interleave_races(struct LLVMOpaqueModule *module);
 
+/* Makes an optimized simulator module count its threads' work into the
+ * launch's kg_sim_work (sim_work.c). After kg_sim_interleave_races. */
+void kg_sim_count_work(struct LLVMOpaqueModule *module);
+
 /* What simulated kernels call. which is a kj_sreg (jit/core/target.h). */
 int32_t kiln_sim_sreg(int32_t which);
 /* line: the barrier's source line, to tell barriers apart */
 void kiln_sim_syncthreads(int32_t line);
+/* Adds one thread's work to the launch's (sim_work.c puts the calls). */
+void kiln_sim_count(int64_t flops32, int64_t flops64, int64_t global_bytes, int64_t shared_bytes);
 /* CUDA's vprintf, to sys.stdout (sim_print.c). */
 int32_t kiln_sim_vprintf(const char *format, const void *slots);
 /* Lets the block's other threads run up to their next switch. */

@@ -49,7 +49,7 @@ static int put_word(int64_t *word, PyObject *value) {
     return 0;
 }
 
-/* cuda_sim_launch(entry, name, words, grid, block, shared_bytes, fibers) */
+/* cuda_sim_launch(entry, name, words, grid, block, shared_bytes, fibers, host_bytes) */
 static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
     (void)self;
     unsigned long long entry;
@@ -57,13 +57,15 @@ static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
     PyObject *words_t, *grid_t, *block_t;
     Py_ssize_t shared;
     int fibers;
-    if (!PyArg_ParseTuple(pyargs, "KsO!OOnp", &entry, &name, &PyTuple_Type, &words_t, &grid_t, &block_t, &shared,
-                          &fibers))
+    unsigned long long host_bytes;
+    if (!PyArg_ParseTuple(pyargs, "KsO!OOnpK", &entry, &name, &PyTuple_Type, &words_t, &grid_t, &block_t, &shared,
+                          &fibers, &host_bytes))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(words_t);
     if (n > KG_MAX_FLAT)
         return PyErr_Format(PyExc_TypeError, "kernel %s: %zd argument words, at most %d", name, n, KG_MAX_FLAT);
-    kg_sim_config config = {.dynamic_shared = (size_t)(shared > 0 ? shared : 0), .fibers = fibers};
+    kg_sim_work work = {0};
+    kg_sim_config config = {.dynamic_shared = (size_t)(shared > 0 ? shared : 0), .fibers = fibers, .work = &work};
     if (parse_dim3(grid_t, config.grid, "griddim") < 0 || parse_dim3(block_t, config.block, "blockdim") < 0)
         return NULL;
     int64_t words[KG_MAX_FLAT];
@@ -80,7 +82,8 @@ static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
     Py_END_ALLOW_THREADS
     /* Recorded like a GPU launch, so a cell's footer shows simulated work
      * too (a launch that raised included: it ran). */
-    kg_launch_info info = {.kernel = name, .shared_bytes = (unsigned)config.dynamic_shared, .simulated = 1};
+    kg_launch_info info = {.kernel = name, .shared_bytes = (unsigned)config.dynamic_shared, .simulated = 1,
+                           .work = work, .host_bytes = host_bytes};
     memcpy(info.grid, config.grid, sizeof info.grid);
     memcpy(info.block, config.block, sizeof info.block);
     if (status >= 0)
@@ -103,7 +106,7 @@ static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
 
 static PyMethodDef methods[] = {
     {"cuda_sim_launch", py_sim_launch, METH_VARARGS,
-     "cuda_sim_launch(entry, name, words, grid, block, shared_bytes, fibers): runs a simulator "
+     "cuda_sim_launch(entry, name, words, grid, block, shared_bytes, fibers, host_bytes): runs a simulator "
      "kernel from _kiln.cuda_compile over a grid; words are its arguments flattened (ints and floats)."},
     {NULL, NULL, 0, NULL},
 };

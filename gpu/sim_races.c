@@ -14,6 +14,7 @@
  * what is left of loads and stores is memory other threads can see (or
  * allocas: thread-private, skipped). */
 #include "gpu/sim.h"
+#include "gpu/sim_ir.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -21,11 +22,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 
-/* What a pointer points into: followed through address arithmetic and
- * casts (array data travel as 8-byte words) to what made it, as a load of
- * an argument's word, a kiln_sim_shared call, an argument or an alloca.
- * NULL where it forks (phi, select) or runs too deep: one unknown object. */
-static LLVMValueRef base_of(LLVMValueRef p) {
+LLVMValueRef kg_sim_base_of(LLVMValueRef p) {
     for (int depth = 0; depth < 32 && p; depth++) {
         LLVMOpcode op = LLVMIsAInstruction(p) ? LLVMGetInstructionOpcode(p)
                         : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p) : (LLVMOpcode)0;
@@ -77,7 +74,7 @@ static object *accessed(objects *o, LLVMValueRef inst, bool *is_store) {
     *is_store = LLVMIsAStoreInst(inst) != NULL;
     if ((!load && !*is_store) || LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic)
         return NULL;
-    LLVMValueRef base = base_of(LLVMGetOperand(inst, load ? 0 : 1));
+    LLVMValueRef base = kg_sim_base_of(LLVMGetOperand(inst, load ? 0 : 1));
     if (base && LLVMIsAAllocaInst(base))
         return NULL;
     return find(o, base);

@@ -207,9 +207,12 @@ static void sim_finish(const kj_target *t, LLVMModuleRef m, LLVMValueRef fn, kj_
         LLVMSetLinkage(fn, LLVMInternalLinkage);
 }
 
+/* Interleaving points first: counting adds stores of its own. */
 static int sim_after_optimize(const kj_target *t, LLVMModuleRef m) {
     (void)t;
-    return kg_sim_interleave_races(m);
+    int placed = kg_sim_interleave_races(m);
+    kg_sim_count_work(m);
+    return placed;
 }
 
 static const kj_target simulator_target = {

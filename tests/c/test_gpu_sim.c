@@ -50,7 +50,7 @@ static void test_shared_memory_reduction(void) {
     for (int i = 0; i < BLOCKS * THREADS; i++)
         x[i] = (i * 7919) % 1000 - 500.25;
     sum_args a = {x, sums};
-    kg_sim_config config = {{BLOCKS, 1, 1}, {THREADS, 1, 1}, 0, 1};
+    kg_sim_config config = {.grid = {BLOCKS, 1, 1}, .block = {THREADS, 1, 1}, .dynamic_shared = 0, .fibers = 1};
     kg_error err = {0};
     CHECK(kg_sim_launch(block_sum, NULL, &a, &config, &err) == 0);
     for (int b = 0; b < BLOCKS; b++) {
@@ -78,7 +78,7 @@ static int32_t rotate(void *ret, void *args) {
 static void test_barrier_orders_writes_before_reads(void) {
     int out[3 * 128];
     memset(out, -1, sizeof out);
-    kg_sim_config config = {{3, 1, 1}, {128, 1, 1}, 0, 1};
+    kg_sim_config config = {.grid = {3, 1, 1}, .block = {128, 1, 1}, .dynamic_shared = 0, .fibers = 1};
     kg_error err = {0};
     CHECK(kg_sim_launch(rotate, NULL, out, &config, &err) == 0);
     for (int b = 0; b < 3; b++)
@@ -107,7 +107,7 @@ static int32_t count(void *ret, void *args) {
 static void test_atomics_across_blocks(void) {
     long counter = 0, histogram[10] = {0};
     atomic_args a = {12345, &counter, histogram};
-    kg_sim_config config = {{7, 1, 1}, {64, 1, 1}, 0, 0};
+    kg_sim_config config = {.grid = {7, 1, 1}, .block = {64, 1, 1}, .dynamic_shared = 0, .fibers = 0};
     kg_error err = {0};
     CHECK(kg_sim_launch(count, NULL, &a, &config, &err) == 0);
     CHECK(counter == 12345);
@@ -133,7 +133,7 @@ static void test_three_dimensional_indices(void) {
     enum { N = (2 * 4) * (3 * 2) * (2 * 3) };
     int seen[N] = {0};
     for (int barrier = 0; barrier < 2; barrier++) { /* plain calls and fibers agree */
-        kg_sim_config config = {{2, 3, 2}, {4, 2, 3}, 0, barrier};
+        kg_sim_config config = {.grid = {2, 3, 2}, .block = {4, 2, 3}, .dynamic_shared = 0, .fibers = barrier};
         kg_error err = {0};
         CHECK(kg_sim_launch(mark, NULL, seen, &config, &err) == 0);
     }
@@ -156,7 +156,7 @@ static int32_t use_dynamic(void *ret, void *args) {
 
 static void test_dynamic_shared_memory(void) {
     float out[32];
-    kg_sim_config config = {{1, 1, 1}, {32, 1, 1}, 32 * sizeof(float), 1};
+    kg_sim_config config = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .dynamic_shared = 32 * sizeof(float), .fibers = 1};
     kg_error err = {0};
     CHECK(kg_sim_launch(use_dynamic, NULL, out, &config, &err) == 0);
     for (int t = 0; t < 32; t++)
@@ -172,7 +172,7 @@ static int32_t raise_at_5(void *ret, void *args) {
 }
 
 static void test_raising_thread_is_reported(void) {
-    kg_sim_config config = {{3, 1, 1}, {8, 1, 1}, 0, 1};
+    kg_sim_config config = {.grid = {3, 1, 1}, .block = {8, 1, 1}, .dynamic_shared = 0, .fibers = 1};
     kg_error err = {0};
     CHECK(kg_sim_launch(raise_at_5, NULL, NULL, &config, &err) == 1);
     CHECK(strstr(err.message, "block (1, 0, 0), thread (5, 0, 0)") != NULL);
@@ -190,7 +190,7 @@ static int32_t split_barrier(void *ret, void *args) {
 }
 
 static void test_threads_at_different_barriers_are_reported(void) {
-    kg_sim_config config = {{2, 1, 1}, {8, 1, 1}, 0, 1};
+    kg_sim_config config = {.grid = {2, 1, 1}, .block = {8, 1, 1}, .dynamic_shared = 0, .fibers = 1};
     kg_error err = {0};
     CHECK(kg_sim_launch(split_barrier, NULL, NULL, &config, &err) == -1 && err.kind == KG_ERR_UNDEFINED);
     CHECK(strstr(err.message, "in block (0, 0, 0), threads wait at different cuda.syncthreads() calls: "
@@ -211,7 +211,7 @@ static int32_t racy_increment(void *ret, void *args) {
 
 static void test_interleaved_threads_lose_updates_as_a_warp_does(void) {
     int counter = 0;
-    kg_sim_config config = {{3, 1, 1}, {64, 1, 1}, 0, 1};
+    kg_sim_config config = {.grid = {3, 1, 1}, .block = {64, 1, 1}, .dynamic_shared = 0, .fibers = 1};
     kg_error err = {0};
     CHECK(kg_sim_launch(racy_increment, NULL, &counter, &config, &err) == 0);
     CHECK(counter == 3);   /* every thread of a block read 0, 1, 2 before any wrote */
@@ -219,9 +219,9 @@ static void test_interleaved_threads_lose_updates_as_a_warp_does(void) {
 
 static void test_bad_configurations(void) {
     kg_error err = {0};
-    kg_sim_config zero = {{0, 1, 1}, {32, 1, 1}, 0, 0};
+    kg_sim_config zero = {.grid = {0, 1, 1}, .block = {32, 1, 1}, .dynamic_shared = 0, .fibers = 0};
     CHECK(kg_sim_launch(count, NULL, NULL, &zero, &err) == -1 && err.kind == KG_ERR_INVALID);
-    kg_sim_config big = {{1, 1, 1}, {32, 32, 2}, 0, 1};
+    kg_sim_config big = {.grid = {1, 1, 1}, .block = {32, 32, 2}, .dynamic_shared = 0, .fibers = 1};
     CHECK(kg_sim_launch(count, NULL, NULL, &big, &err) == -1 && strstr(err.message, "at most 1024"));
 }
 

@@ -176,7 +176,7 @@ static void test_simulator_target_runs_on_the_host(void) {
         for (int i = 0; i < BLOCKS * N; i++)
             x[i] = (i - 90) * 0.37, out[i] = NAN;
         void *args[3] = {x, out, &count};
-        kg_sim_config config = {{BLOCKS, 1, 1}, {N, 1, 1}, 0, 1};
+        kg_sim_config config = {.grid = {BLOCKS, 1, 1}, .block = {N, 1, 1}, .dynamic_shared = 0, .fibers = 1};
         kg_error err = {0};
         CHECK(kg_sim_launch(entry, NULL, args, &config, &err) == 0);
         for (int blk = 0; blk < BLOCKS; blk++)
@@ -242,7 +242,7 @@ static void test_dynamic_shared_memory_on_both_targets(void) {
     if (entry) {
         float out[48];
         void *args[1] = {out};
-        kg_sim_config config = {{1, 1, 1}, {48, 1, 1}, 48 * sizeof(float), 1};
+        kg_sim_config config = {.grid = {1, 1, 1}, .block = {48, 1, 1}, .dynamic_shared = 48 * sizeof(float), .fibers = 1};
         CHECK(kg_sim_launch(entry, NULL, args, &config, &err) == 0);
         for (int i = 0; i < 48; i++)
             CHECK(out[i] == (float)(47 - i));

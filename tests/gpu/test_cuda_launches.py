@@ -3,9 +3,12 @@ simulator: a launch record (the simulator's marked simulated, with the
 host's time and no made-up GPU facts) that the cell footer words; and
 shared memory that belongs to one launch, so two Python threads running
 the same kernel at once do not see each other's tiles."""
+import re
 import threading
 
 import numpy as np
+import pytest
+from _kiln import cuda_sim_totals
 
 import seed_kernels as sk
 from kiln import cuda
@@ -49,6 +52,35 @@ def test_simulated_launches_are_worded_as_such():
     # A simulated kernel has no GPU time to set copies against; a partial warp is still worth saying.
     assert not any("keep arrays on the GPU" in w for w in summary["warnings"])
     assert any("100 threads" in w for w in summary["warnings"])
+
+
+def test_a_simulated_launch_counts_its_work_and_says_what_an_h100_would_take():
+    if cuda.is_available():
+        pytest.skip("a GPU launch is timed by CUDA events, not estimated")
+    n, tiles = 1000, 2
+    x = np.arange(n, dtype=np.float32)
+    a = np.ones((sk.TPB * tiles, sk.TPB * tiles), np.float32)
+    cuda.take_records()
+    before = cuda_sim_totals()
+    sk.add_kernel[4, 64](x, x, np.zeros_like(x))
+    sk.fast_matmul[(tiles, tiles), (sk.TPB, sk.TPB)](a, a, np.zeros_like(a))
+    add, matmul = cuda.take_records()["launches"]
+    # one float32 add, two loads and a store of 4 bytes per element; the arrays are 12,000 bytes on the host
+    assert add["work"] == {"flops32": n, "flops64": 0, "global_bytes": 12 * n, "shared_bytes": 0,
+                           "host_bytes": 12 * n}
+    threads, k = (sk.TPB * tiles) ** 2, sk.TPB * tiles
+    # each thread: a float32 multiply and a float64 add per k; two tiles' worth of global loads, one store
+    w = matmul["work"]
+    assert (w["flops32"], w["flops64"]) == (threads * k, threads * k)
+    assert w["global_bytes"] == threads * (2 * tiles * 4 + 4)
+    assert w["shared_bytes"] == threads * tiles * (2 * 4 + 2 * sk.TPB * 4)
+    after = cuda_sim_totals()
+    assert after["launches"] - before["launches"] == 2
+    assert after["flops32"] - before["flops32"] == n + threads * k
+    line = format_text(summarize({"launches": [add], "transfers": []})).splitlines()[0]
+    assert re.fullmatch(r"add_kernel\[\(4, 1, 1\), \(64, 1, 1\)\]: simulated on the CPU in [\d.]+ ms, not GPU "
+                        r"time; an H100 would take about 6 us \(an estimate from the launch, 11\.7 KiB moved "
+                        r"and 1,000 float operations\) plus about 2\.4 us copying NumPy arrays in and back", line), line
 
 
 def test_two_threads_run_a_shared_memory_kernel_at_once():

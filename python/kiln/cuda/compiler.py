@@ -224,7 +224,10 @@ class CUDAKernel:
             flat = []
             for a, spec in zip(args, c.argspecs):
                 _flatten(a, spec, flat, True)
-            _kiln.cuda_sim_launch(c.entry, self.__name__, tuple(flat), _dim3(grid), _dim3(block), sharedmem, c.fibers)
+            # a GPU launch copies each NumPy array in and back (below): the estimate counts it
+            host_bytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
+            _kiln.cuda_sim_launch(c.entry, self.__name__, tuple(flat), _dim3(grid), _dim3(block), sharedmem,
+                                  c.fibers, host_bytes)
             return
         flat, copy_back = [c.errors], []
         for a, spec in zip(args, c.argspecs):

@@ -18,6 +18,8 @@ import re
 
 import _kiln
 
+from . import estimate
+
 # Arithmetic that runs at a fraction of the float32 rate on consumer GPUs
 # (and half of it even on an H100).
 _F64_OP = re.compile(r"^\s*(?:@%p\d+\s+)?(add|sub|mul|fma|div|sqrt|rcp|min|max|neg|abs)(?:\.\w+)*\.f64\b",
@@ -65,11 +67,16 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
             seen.add(("warp", name))
             warnings.append(f"{name}: blocks of {threads} thread{'s' if threads != 1 else ''} are not a whole "
                             "number of 32-thread warps; the last warp of every block runs partly empty")
-    # Simulated launches have no kernel time to weigh copies against.
     if any(not launch.get("simulated") for launch in launches) and transfers and transfer_ms > kernel_ms:
         warnings.append(f"copies between host and GPU took {transfer_ms:.3g} ms against {kernel_ms:.3g} ms "
                         f"in kernels: keep arrays on the GPU (cuda.to_device, cuda.device_array) and copy "
                         f"back only the result")
+    simulated = _simulated_work(launches)
+    if simulated and estimate.copy_seconds(simulated[0]) > estimate.kernel_seconds(*simulated):
+        warnings.append(f"on a GPU, copying the NumPy arrays in and back would take about "
+                        f"{estimate.ms(estimate.copy_seconds(simulated[0]))} against about "
+                        f"{estimate.ms(estimate.kernel_seconds(*simulated))} in the kernels (estimates): keep "
+                        f"arrays on the GPU (cuda.to_device, cuda.device_array) and copy back only the result")
     for name, ptx in sorted((ptx_by_kernel or {}).items()):
         if not any(launch["kernel"] == name for launch in launches):
             continue
@@ -87,6 +94,14 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
         "launches_dropped": records.get("launches_dropped", 0),
         "warnings": warnings,
     }
+
+
+def _simulated_work(launches):
+    """(summed work, count) of the simulated launches, or None."""
+    works = [launch["work"] for launch in launches if launch.get("simulated") and launch.get("work")]
+    if not works:
+        return None
+    return {k: sum(w[k] for w in works) for k in works[0]}, len(works)
 
 
 def _size(n):
@@ -114,8 +129,10 @@ def _launch_line(group):
     head = f"{first['kernel']}[{first['grid']}, {first['block']}]: " + (f"{n} launches, " if n > 1 else "")
     if first.get("simulated"):
         host_ms = sum(launch["host_ms"] for launch in group)
-        return head + (f"simulated on the CPU in {host_ms:.3f} ms{' in all' if n > 1 else ''} "
-                       "(no GPU times, registers or occupancy)")
+        work = _simulated_work(group)
+        guess = f"; {estimate.sentence(*work)}" if work else ""
+        return head + (f"simulated on the CPU in {host_ms:.3f} ms{' in all' if n > 1 else ''}, not GPU "
+                       f"time{guess}")
     timed = [launch["kernel_ms"] for launch in group if launch["kernel_ms"] is not None]
     if not timed:
         ms = "not timed"
