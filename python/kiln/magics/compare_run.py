@@ -8,7 +8,7 @@ import time
 import timeit
 from dataclasses import dataclass, field
 
-from . import records
+from . import records, simulated
 
 DEFAULT_REPEAT = 7
 TARGET_RUN = 0.2       # seconds per run at least, as %timeit aims for
@@ -31,6 +31,7 @@ class CompareRow:
     speedup: float = 1.0  # the first row's best / this best
     agrees: object = None  # True / False, or None when nothing was returned
     value: object = field(default=None, repr=False)
+    simulated: object = None  # (work, launches) of the CUDA simulator's launches in one call, or None
 
 
 class CompareResult(list):
@@ -106,11 +107,12 @@ def run_row(entry, opts, namespace):
 
 def _run_row(entry, opts, namespace):
     code, is_expr = _compile_code(entry.source)
-    before = records.snapshot()
+    before, sim_before = records.snapshot(), simulated.snapshot()
     start = time.perf_counter()
     value = eval(code, namespace) if is_expr else exec(code, namespace)
     first = time.perf_counter() - start
     compiled = records.since(before).compile_seconds
+    one_call_simulated = simulated.since(sim_before)
     if opts.check:
         # A copy: later rows may write into the same array the check reads.
         value = copy.deepcopy(eval(opts.check, namespace))
@@ -133,7 +135,7 @@ def _run_row(entry, opts, namespace):
     per_call = [r / number for r in runs]
     return CompareRow(label=entry.label, source=entry.source, first=first, compile=compiled,
                       best=min(per_call), median=statistics.median(per_call), loops=number,
-                      runs=runs, value=value)
+                      runs=runs, value=value, simulated=one_call_simulated)
 
 
 def finish(result):

@@ -1,10 +1,21 @@
 """%compare's output: one table (label, first call, compile, best, median,
 speedup against the first row, agreement) and the log-scale bar chart, as
 HTML with inline SVG and as a text/plain twin."""
-from . import chart
+from . import chart, simulated
 from .rich import FONT, Rich, esc, fmt_seconds
 
 COLUMNS = ("label", "first call", "compile", "best", "median", "speedup", "result")
+
+
+def _label(row):
+    """The row's label, marked where its times are the CUDA simulator's."""
+    return row.label + (" (simulated)" if row.simulated else "")
+
+
+def _simulated_notes(result):
+    """A sentence for each row whose kernels ran on the CUDA simulator."""
+    return [f"{r.label}: its kernels ran on the CUDA simulator, on the CPU, so its times are not GPU times; "
+            f"for one call, {simulated.estimate_sentence(*r.simulated)}." for r in result if r.simulated]
 
 
 def _cells(row):
@@ -13,7 +24,7 @@ def _cells(row):
     else:
         agrees = "agrees" if row.agrees else "DIFFERS"
     return (
-        row.label,
+        _label(row),
         fmt_seconds(row.first),
         fmt_seconds(row.compile) if row.compile else "—",
         fmt_seconds(row.best),
@@ -35,8 +46,10 @@ def render(result):
     text_lines = ["  ".join(cell.rjust(w) if c else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths)))
                   for row in table]
     text_lines.insert(1, "  ".join("-" * w for w in widths))
-    bars = [(r.label, r.best, r.first) for r in result]
-    text = "\n".join(text_lines) + "\n" + _loops_note(result) + "\n\n" + chart.text(bars, "best per call")
+    bars = [(_label(r), r.best, r.first) for r in result]
+    notes = _simulated_notes(result)
+    text = ("\n".join(text_lines) + "\n" + _loops_note(result) + "".join("\n" + n for n in notes) + "\n\n"
+            + chart.text(bars, "best per call"))
     differs = [r.label for r in result if r.agrees is False]
     if differs:
         text += f"\n\nWARNING: results differ from {result[0].label}'s: {', '.join(differs)}"
@@ -56,7 +69,10 @@ def render(result):
         f'<div class="kiln-compare" style="{FONT}">'
         f'<table class="kiln-compare-table" style="border-collapse:collapse; margin-bottom:4px">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-        f'<div style="color:#666; margin-bottom:6px">{esc(_loops_note(result))}</div>{warning}'
+        f'<div style="color:#666; margin-bottom:6px">{esc(_loops_note(result))}</div>'
+        + "".join(f'<div class="kiln-simulated" style="color:#b35900; margin-bottom:4px">{esc(n)}</div>'
+                  for n in notes)
+        + warning
         + chart.svg(bars, "best per call", "first call (with compile)", "Time per call, log scale")
         + "</div>"
     )

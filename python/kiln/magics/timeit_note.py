@@ -3,7 +3,7 @@
 whether the timed runs include it. That line replaces IPython's guess that
 an intermediate result is being cached, which the seed's "slowest run took
 43.84 times longer" was about."""
-from . import records
+from . import records, simulated
 from .records import by_title
 from .rich import fmt_seconds
 
@@ -65,12 +65,13 @@ def run(original, line, cell, local_ns):
     opts, _ = original.__self__.parse_options(line, "n:r:tcp:qo", posix=False, strict=False,
                                               preserve_non_opts=True)
     wants_result = "o" in opts
-    before = records.snapshot()
+    before, sim_before = records.snapshot(), simulated.snapshot()
     with records.untimed_calls():  # it times the statement: as a script would see it
         result = original("-o -q " + line, cell, local_ns)
     if result is None:
         return None
     text = note(records.since(before), "n" in opts, result)
+    sim = simulated.since(sim_before)
     if "q" not in opts:
         spread = None if text else spread_line(result)
         if spread:
@@ -80,4 +81,6 @@ def run(original, line, cell, local_ns):
             print(f"Python compiled the timed statement in {result.compile_time:.2f} s, not timed")
         if text:
             print(text)
+        if sim:
+            print(simulated.timeit_line(sim))
     return result if wants_result else None
