@@ -12,7 +12,8 @@ device and back bandwidth (pageable and pinned); the grid-stride add over
 2^26 float32 (Kiln IR vs numba-cuda vs nvcc's CUDA C, all timed with CUDA
 events, median of 50); first-use time (compile + load + first launch), in
 this process and in fresh ones with the driver's PTX cache off;
-creating seed 004's 1536 random generator states.
+creating seed 004's 1536 random generator states; seed 004's GPU gufuncs
+(l2_norm, matmulcore) against numba.guvectorize(target='cuda').
 
 Writes a JSON of the figures to $OUT/bench_gpu.json when OUT is set."""
 import ast
@@ -418,6 +419,26 @@ def bench_seed_kernels():
         ng, nout = ncuda.to_device(g), ncuda.device_array(g.size, dtype=np.float32)
         peer = event_median_ms(lambda: nseeds.gaussian_pdf(ng, zero, one, out=nout), repeat=20)
     row("jit: gaussian_pdf 1e7 float32, device arrays", kiln_ms, peer, "ms")
+
+    # GPU gufuncs (seed 004): norms of 4e6 2-D points; 1e5 products of 4x4 matrices
+    points = rng.standard_normal((4_000_000 // SCALE, 2)).astype(np.float32)
+    mats = rng.standard_normal((100_000 // SCALE, 4, 4)).astype(np.float32)
+    for what, kiln_gu, peer_gu, args, expect in (
+            ("gufunc: l2_norm of 4e6 points, device arrays", sk.l2_norm, nseeds and nseeds.l2_norm, (points,),
+             np.linalg.norm(points, axis=1)),
+            ("gufunc: matmulcore 1e5 4x4, device arrays", sk.matmulcore, nseeds and nseeds.matmulcore,
+             (mats, mats), mats @ mats)):
+        dev = [cuda.to_device(a) for a in args]
+        dout = cuda.device_array(expect.shape, dtype=np.float32)
+        kiln_ms = event_median_ms(lambda: kiln_gu(*dev, out=dout), repeat=20)
+        assert np.allclose(dout.copy_to_host(), expect, rtol=1e-4, atol=1e-5)
+        peer = None
+        if peer_gu:
+            ndev = [ncuda.to_device(a) for a in args]
+            nout = ncuda.device_array(expect.shape, dtype=np.float32)
+            peer = event_median_ms(lambda: peer_gu(*ndev, out=nout), repeat=20)
+            assert np.allclose(nout.copy_to_host(), expect, rtol=1e-4, atol=1e-5)
+        row(what, kiln_ms, peer, "ms")
 
 
 def main():

@@ -31,8 +31,12 @@ def make(ncuda):
         setattr(ns, name, ncuda.jit(_rebind(getattr(sk, name).py_func, **base)))
     ns.create_fractal_kernel = ncuda.jit("void(float32, float32, float32, float32, uint8[:,:], uint32)")(
         _rebind(sk.create_fractal_kernel.py_func, **base))
-    ns.gaussian_pdf = None
+    ns.gaussian_pdf = ns.l2_norm = ns.matmulcore = None
     if os.environ.get("NUMBA_ENABLE_CUDASIM") != "1":   # Numba's simulator has no CUDA ufuncs (dry runs)
         ns.gaussian_pdf = numba.vectorize(["float32(float32, float32, float32)"], target="cuda")(
             _rebind(sk.gaussian_pdf.py_func, **base))
+        ns.l2_norm = numba.guvectorize(["(float32[:], float32[:])"], "(i)->()", target="cuda")(
+            _rebind(sk.l2_norm.py_func, **base))
+        ns.matmulcore = numba.guvectorize(["void(float32[:,:], float32[:,:], float32[:,:])"],
+                                          "(m,n),(n,p)->(m,p)", target="cuda")(_rebind(sk.matmulcore.py_func, **base))
     return ns

@@ -21,8 +21,6 @@ _TARGETS = ("cpu", "parallel")
 
 
 def _check_target(target, what):
-    if target == "cuda":
-        raise NotImplementedError(f"kiln.{what}(target='cuda'): use kiln.cuda for GPU ufuncs")
     if target not in _TARGETS:
         raise ValueError(f"kiln.{what}: target must be one of {_TARGETS} or 'cuda', got {target!r}")
 
@@ -34,7 +32,7 @@ def _identity_code(identity):
         raise ValueError(f"identity must be None, 0, 1 or 'reorderable', got {identity!r}") from None
 
 
-def _dtype_of_spec(spec):
+def dtype_of_spec(spec):
     """The NumPy dtype of a scalar type spec."""
     kind = spec[0]
     if kind == "bool":
@@ -87,7 +85,7 @@ def _compile_kernel(kernel, argspecs, retspec):
 
 def _vectorize_loop(kernel, argspecs, retspec):
     spec = _compile_kernel(kernel, argspecs, retspec)
-    typenums = tuple(_dtype_of_spec(s).num for s in tuple(spec.argtypes) + (spec.restype,))
+    typenums = tuple(dtype_of_spec(s).num for s in tuple(spec.argtypes) + (spec.restype,))
     return spec, typenums
 
 
@@ -247,7 +245,7 @@ def _gufunc_args(args, cores, layout):
 def _gufunc_loop(kernel, argspecs):
     """One gufunc loop: the compiled kernel and its operands' NumPy type numbers."""
     spec = _compile_kernel(kernel, argspecs, None)   # inferred: the hook explains a non-None return
-    return spec, tuple(_dtype_of_spec(s[1] if s[0] == "array" else s).num for s in argspecs)
+    return spec, tuple(dtype_of_spec(s[1] if s[0] == "array" else s).num for s in argspecs)
 
 
 def _make_gufunc(py_func, layout, loops, identity, target):
@@ -334,7 +332,10 @@ def guvectorize(ftylist, signature=None, identity=None, target="cpu", **options)
     last parameters and are written in place (a scalar output `()` is a
     1-element array, as in Numba). With the layout alone,
     @guvectorize('(n)->()'), the result is a GUFunc that compiles per operand
-    dtypes on first use."""
+    dtypes on first use. target='cuda' makes a GPU gufunc (cuda/guvectorize.py)."""
+    if target == "cuda":
+        from .cuda.guvectorize import guvectorize as cuda_guvectorize
+        return cuda_guvectorize(ftylist, signature, **options)
     _check_target(target, "guvectorize")
     _identity_code(identity)
     jit_options = _jit_options(options)

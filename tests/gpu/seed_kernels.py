@@ -1,6 +1,6 @@
 """The CUDA kernels of the course notebooks (shared/seeds 000, 001, 003,
 004), as their authors wrote them with `numba` -> `kiln`. Used by
-test_cuda_jit.py and bench/gpu_vs_numba_cuda.py."""
+test_cuda_jit.py, test_cuda_guvectorize.py and bench/gpu_vs_numba_cuda.py."""
 import math
 
 import numpy as np
@@ -218,3 +218,25 @@ def check_prime_gpu(num):
         if (num % i) == 0:
             return 0
     return num
+
+
+# seed 004: GPU gufuncs
+@kiln.guvectorize(['(float32[:], float32[:])'],  # have to include the output array in the type signature
+                  '(i)->()',                     # map a 1D array to a scalar output
+                  target='cuda')
+def l2_norm(vec, out):
+    acc = 0.0
+    for value in vec:
+        acc += value**2
+    out[0] = math.sqrt(acc)
+
+
+@kiln.guvectorize(['void(float32[:,:], float32[:,:], float32[:,:])'], '(m,n),(n,p)->(m,p)', target='cuda')
+def matmulcore(A, B, C):
+    m, n = A.shape
+    n, p = B.shape
+    for i in range(m):
+        for j in range(p):
+            C[i, j] = 0
+            for k in range(n):
+                C[i, j] += A[i, k] * B[k, j]

@@ -92,3 +92,9 @@ def test_the_race_cell_loses_increments_and_the_atomic_cell_does_not(nb):
     racy = re.search(r"thread_counter_race_condition: ([\d,]+) of 4,096 increments", text)
     assert racy and int(racy[1].replace(",", "")) < 1024, text
     assert "thread_counter_safe: 4,096 of 4,096 increments" in text
+
+
+def test_the_gufunc_cell_shows_unit_norms_and_its_launch(nb):
+    # the cell checks the norms against 1; its result is the float32 array
+    assert re.fullmatch(r"array\(\[[\d.,\s]+\], dtype=float32\)", mn.outputs(nb, "gufunc", "text/plain")[0])
+    assert any(line.startswith("l2_norm_gufunc_") for line in gpu_lines(nb, "gufunc"))

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from .. import types as kt
+from ..ufunc import dtype_of_spec
 from . import compiler
 from .devicearray import DeviceNDArray, device_array, to_device
 
@@ -20,14 +21,9 @@ _counter = [0]
 
 
 def _dtype(t):
-    spec = t.spec
-    if spec[0] == "bool":
-        return np.dtype(np.bool_)
-    if spec[0] == "int":
-        return np.dtype(f"{'i' if spec[2] else 'u'}{spec[1] // 8}")
-    if spec[0] == "float":
-        return np.dtype(f"f{spec[1] // 8}")
-    raise TypeError(f"GPU ufuncs take booleans, integers and floats, not {t}")
+    if t.spec[0] not in ("bool", "int", "float"):
+        raise TypeError(f"GPU ufuncs take booleans, integers and floats, not {t}")
+    return dtype_of_spec(t.spec)
 
 
 def _kernel_source(name, scalars):
@@ -39,6 +35,36 @@ def _kernel_source(name, scalars):
             f"    stride = cuda.gridsize(1)\n"
             f"    for j in range(start, out.shape[0], stride):\n"
             f"        out[j] = fn({', '.join(operands)})\n")
+
+
+def pick_loop(name, loops, dtypes):
+    """The index of the loop (its input dtypes) that operands of `dtypes`
+    run: one taking exactly them, else the first they cast to, as Numba's
+    GPU ufuncs allow: within a kind (float64 to float32), or safely across."""
+    dtypes = [np.dtype(d) for d in dtypes]
+    for n, ins in enumerate(loops):
+        if list(ins) == dtypes:
+            return n
+    for n, ins in enumerate(loops):
+        if len(dtypes) == len(ins) and all(np.can_cast(d, t, "same_kind" if d.kind == t.kind else "safe")
+                                           for d, t in zip(dtypes, ins)):
+            return n
+    raise TypeError(f"{name}: no GPU loop for input types ({', '.join(str(d) for d in dtypes)})")
+
+
+def make_kernel(stem, source_of, shape, fn):
+    """A kernel from generated source: source_of(name, shape) written under
+    a fresh name and compiled by kiln.cuda.jit, with `fn` (a device function)
+    in its globals. Unchecked: the generator's indices are in bounds."""
+    _counter[0] += 1
+    name = f"{stem}_{_counter[0]}"
+    filename = f"<kiln.cuda {name}>"
+    src = source_of(name, shape)
+    # the compiler reads a function's source through linecache
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    namespace = {"cuda": _cuda_module(), "fn": fn}
+    exec(compile(src, filename, "exec"), namespace)
+    return compiler.CUDAKernel(namespace[name], None, {"boundscheck": False, "fastmath_flags": 0})
 
 
 class CUDAUFunc:
@@ -66,26 +92,14 @@ class CUDAUFunc:
         return f"<kiln.cuda ufunc {self.__name__} ({len(self._sigs)} loop(s))>"
 
     def _pick(self, dtypes):
-        for ins, ret, _ in self._sigs:
-            if all(np.can_cast(d, t, "same_kind" if d.kind == t.kind else "safe") for d, t in zip(dtypes, ins)):
-                return ins, ret
-        have = ", ".join(str(d) for d in dtypes)
-        raise TypeError(f"{self.__name__}: no GPU loop for input types ({have})")
+        ins, ret, _ = self._sigs[pick_loop(self.__name__, [ins for ins, _, _ in self._sigs], dtypes)]
+        return ins, ret
 
     def _kernel(self, ins, scalars):
         key = (ins, scalars)
         k = self._kernels.get(key)
         if k is None:
-            _counter[0] += 1
-            name = f"{self.__name__}_ufunc_{_counter[0]}"
-            filename = f"<kiln.cuda.vectorize {name}>"
-            src = _kernel_source(name, scalars)
-            # the compiler reads a function's source through linecache
-            linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-            namespace = {"cuda": _cuda_module(), "fn": self._device}
-            exec(compile(src, filename, "exec"), namespace)
-            k = self._kernels[key] = compiler.CUDAKernel(namespace[name], None, {"boundscheck": False,
-                                                                                 "fastmath_flags": 0})
+            k = self._kernels[key] = make_kernel(f"{self.__name__}_ufunc", _kernel_source, scalars, self._device)
         return k
 
     def __call__(self, *args, out=None, stream=0):
