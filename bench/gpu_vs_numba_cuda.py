@@ -13,11 +13,13 @@ device and back bandwidth (pageable and pinned); the grid-stride add over
 events, median of 50); first-use time (compile + load + first launch), in
 this process and in fresh ones with the driver's PTX cache off;
 creating seed 004's 1536 random generator states; seed 004's GPU gufuncs
-(l2_norm, matmulcore) against numba.guvectorize(target='cuda').
+(l2_norm, matmulcore) against numba.guvectorize(target='cuda'); seed 000's
+average_sqrt through kiln.jit(target='cuda') against a kernel by hand.
 
 Writes a JSON of the figures to $OUT/bench_gpu.json when OUT is set."""
 import ast
 import json
+import math
 import os
 import shutil
 import statistics
@@ -36,6 +38,7 @@ sys.path.insert(0, os.path.join(HERE, "gpu"))
 SCALE = int(os.environ.get("KILN_BENCH_SCALE", "1"))
 
 import ir_kernels  # noqa: E402
+import kiln  # noqa: E402
 from kiln import cuda  # noqa: E402
 from kiln.cuda import RawKernel, compile_ptx_from_ir  # noqa: E402
 
@@ -321,6 +324,25 @@ def bench_random_states():
     row("create 1536 xoroshiro128p states (first call)", kiln_ms, peer, "ms")
 
 
+def average_sqrt(Mat):
+    avg = 0.
+    for x in Mat:
+        avg += math.sqrt(x)
+    return avg / len(Mat)
+
+
+def best_ms(call, repeat=10):
+    """The best of `repeat` timed calls, waiting for the GPU each time."""
+    call()
+    best = math.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        cuda.synchronize()
+        best = min(best, time.perf_counter() - start)
+    return best * 1e3
+
+
 def bench_seed_kernels():
     import seed_kernels as sk
     from kiln import cuda as kcuda
@@ -419,6 +441,27 @@ def bench_seed_kernels():
         ng, nout = ncuda.to_device(g), ncuda.device_array(g.size, dtype=np.float32)
         peer = event_median_ms(lambda: nseeds.gaussian_pdf(ng, zero, one, out=nout), repeat=20)
     row("jit: gaussian_pdf 1e7 float32, device arrays", kiln_ms, peer, "ms")
+
+    # kiln.jit(target='cuda') (seed 000's average_sqrt) against the same sum written as a kernel by hand;
+    # both given the host array, so each call copies it in (numba-cuda has no jit(target='cuda'))
+    mat = rng.random(10_000_000 // SCALE)
+    offloaded = kiln.jit(target="cuda")(average_sqrt)
+
+    @kcuda.jit
+    def average_sqrt_kernel(total, x):
+        acc = 0.0
+        for i in range(cuda.grid(1), x.shape[0], cuda.gridsize(1)):
+            acc += math.sqrt(x[i])
+        cuda.atomic.add(total, 0, acc)
+
+    def by_hand():
+        total = np.zeros(1)
+        average_sqrt_kernel[sms * 32, 256](total, mat)
+        return total[0] / len(mat)
+    expect = np.sqrt(mat).mean()
+    assert abs(offloaded(mat) - expect) < 1e-9 and abs(by_hand() - expect) < 1e-9
+    row("jit(target='cuda'): average_sqrt 1e7, host array", best_ms(lambda: offloaded(mat)),
+        best_ms(by_hand), "ms", "kiln.cuda.jit kernel by hand")
 
     # GPU gufuncs (seed 004): norms of 4e6 2-D points; 1e5 products of 4x4 matrices
     points = rng.standard_normal((4_000_000 // SCALE, 2)).astype(np.float32)

@@ -35,7 +35,7 @@ def _options(kwargs):
         raise NotImplementedError("kiln.jit: Kiln has no object mode; every function is compiled nopython")
     target = kwargs.get("target", "cpu")
     if target not in ("cpu", None):
-        raise NotImplementedError(f"kiln.jit: target={target!r}: use kiln.cuda.jit for the GPU")
+        raise ValueError(f"kiln.jit: target must be 'cpu' or 'cuda', not {target!r}")
     fastmath = kwargs.get("fastmath", False)
     if fastmath is True:
         flags = _FASTMATH_ALL
@@ -294,7 +294,10 @@ def jit(signature_or_function=None, **kwargs):
     """Compile a function for the host CPU on its first call with new argument
     types (or now, for each signature given). Forms: @jit, @jit(...options),
     jit(f), @jit(float64(int32, int32)), @jit([sig, ...]), @jit('float64(int32, int32)'),
-    jit((f8[:, :], f8[:, :]))(f)."""
+    jit((f8[:, :], f8[:, :]))(f). target='cuda' runs the function's loops as
+    GPU kernels (kiln/cuda/offload.py)."""
+    if kwargs.get("target") == "cuda":
+        return _offloaded(signature_or_function, kwargs)
     options = _options(kwargs)
     if signature_or_function is None:
         return lambda f: _make(f, None, options)
@@ -308,6 +311,18 @@ def jit(signature_or_function=None, **kwargs):
     for s in sigs:
         kt.normalize_signature(s)   # a bad signature fails here, before the function
     return lambda f: _make(f, sigs, options)
+
+
+def _offloaded(signature_or_function, kwargs):
+    """kiln.jit(target='cuda'): signatures are not needed (each launch
+    compiles for its arguments' types), nor options other than nopython."""
+    unknown = set(kwargs) - {"target", "nopython"}
+    if unknown:
+        raise TypeError(f"kiln.jit(target='cuda'): unknown option(s) {', '.join(sorted(unknown))}")
+    from .cuda.offload import offload
+    if callable(signature_or_function) and hasattr(signature_or_function, "__code__"):
+        return offload(signature_or_function)
+    return offload
 
 
 def njit(*args, **kwargs):

@@ -98,3 +98,9 @@ def test_the_gufunc_cell_shows_unit_norms_and_its_launch(nb):
     # the cell checks the norms against 1; its result is the float32 array
     assert re.fullmatch(r"array\(\[[\d.,\s]+\], dtype=float32\)", mn.outputs(nb, "gufunc", "text/plain")[0])
     assert any(line.startswith("l2_norm_gufunc_") for line in gpu_lines(nb, "gufunc"))
+
+
+def test_the_offloaded_loop_cell_launches_a_kernel_and_says_the_copy_outweighs_it(nb):
+    line, *warnings = gpu_lines(nb, "offload")
+    assert line.startswith("average_sqrt_cuda_loop0[(")
+    assert any("copy" in w and "keep arrays on the GPU" in w for w in warnings), warnings
