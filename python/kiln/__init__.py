@@ -42,6 +42,18 @@ def annotate(function):
     return render(function)
 
 
+def chart(*results, **named):
+    """Timings drawn as %compare draws its own: a table with each one's
+    speedup over the first and a log-scale bar chart, from `%timeit -o`
+    results (or seconds). Rows are named by keyword, else by the variable
+    holding them: kiln.chart(t_python, t_jit, t_parallel) after
+    t_python = %timeit -o f(a) and so on. Shows as HTML in Jupyter, as text
+    when printed."""
+    import sys
+    from .magics.timing_chart import draw
+    return draw(results, named, sys._getframe(1))
+
+
 def __getattr__(name):
     """kiln.cuda and the other heavier subpackages, imported on first use."""
     if name in ("cuda", "magics", "ipython", "sysinfo"):

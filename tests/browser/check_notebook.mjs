@@ -38,7 +38,8 @@ try {
     }));
     return {
       tables: views('table.kiln-compare-table'),
-      charts: views('svg.kiln-chart'),
+      charts: views('div.kiln-compare svg.kiln-chart'),
+      timingCharts: views('div.kiln-timing-chart'),
       footers: views('div.kiln-footer'),
       estimates: views('div.kiln-footer span.kiln-estimated'),
       cacheLoads: views('div.kiln-footer span.kiln-cache-load'),

@@ -74,6 +74,15 @@ def test_svg_charts_show_one_visible_bar_per_row(seen):
         assert "log scale" in chart["text"]
 
 
+def test_kiln_chart_of_saved_timeit_results_shows_its_table_and_bars(seen):
+    (view,) = seen["timingCharts"]
+    assert view["visible"] and view["width"] > 400
+    assert [row["text"].split("\t")[0] for row in view["rows"][1:]] == ["t_loops", "t_kiln", "numpy"]
+    assert [bar["label"] for bar in view["bars"]] == ["t_loops", "t_kiln", "numpy"]
+    assert all(bar["visible"] for bar in view["bars"])
+    assert "speedup over t_loops" in view["text"] and "slowest run" in view["text"]
+
+
 def test_sysinfo_table_is_visible(seen):
     (info,) = seen["sysinfo"]
     assert info["visible"] and "CPU name (LLVM)" in info["text"]

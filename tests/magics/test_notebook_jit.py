@@ -160,3 +160,17 @@ def test_work_thrown_away_is_named_when_it_compiles_under_the_cell_and_in_annota
     assert "^ loop not vectorized" not in text   # what the vectorizer said before the loop went is moot
     assert "^ loop removed by the optimizer: nothing it computes is used" in text
     assert re.search(r'<tr class="kiln-line kiln-unused" data-line="6"[^>]*>.*?for x in Mat:', html)
+
+
+def test_chart_draws_the_saved_timeit_results_with_their_speedups(nb):
+    text = mn.outputs(nb, "chart", "text/plain")[0]
+    lines = text.splitlines()
+    assert lines[0].split() == ["label", "best", "slowest", "run", "speedup", "over", "t_loops"]
+    rows = {line.split()[0]: line for line in lines[2:5]}
+    assert set(rows) == {"t_loops", "t_kiln", "numpy"}
+    assert rows["t_loops"].endswith(" 1×")
+    speedup = float(rows["t_kiln"].split()[-1].rstrip("×").replace(",", ""))
+    assert speedup > 10, text   # compiled loops against Python's, on any machine
+    assert "best per call, log scale" in text
+    html = mn.outputs(nb, "chart", "text/html")[0]
+    assert html.count('class="kiln-bar"') == 3 and 'data-label="t_kiln"' in html and "slowest run" in html

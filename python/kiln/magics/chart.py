@@ -37,7 +37,8 @@ def _scale(value, low, high, width):
 
 
 def svg(rows, main_name, ghost_name, title):
-    """rows: [(label, main_seconds, ghost_seconds or None)]."""
+    """rows: [(label, main_seconds, ghost_seconds or None)]; ghost_name None
+    where no row has a ghost bar (its legend is left out)."""
     low, high = _decades([v for _, m, g in rows for v in (m, g)])
     height = TOP + ROW_H * len(rows) + AXIS_H
     width = LABEL_W + PLOT_W + VALUE_W
@@ -48,8 +49,8 @@ def svg(rows, main_name, ghost_name, title):
         f"<title>{esc(title)}</title>",
         f'<rect x="{LABEL_W}" y="6" width="10" height="10" fill="{MAIN_COLOUR}"/>'
         f'<text x="{LABEL_W + 14}" y="15">{esc(main_name)}</text>',
-        f'<rect x="{LABEL_W + 120}" y="6" width="10" height="10" fill="{GHOST_COLOUR}"/>'
-        f'<text x="{LABEL_W + 134}" y="15">{esc(ghost_name)}</text>',
+        (f'<rect x="{LABEL_W + 120}" y="6" width="10" height="10" fill="{GHOST_COLOUR}"/>'
+         f'<text x="{LABEL_W + 134}" y="15">{esc(ghost_name)}</text>' if ghost_name else ""),
         f'<text x="{LABEL_W + PLOT_W}" y="15" text-anchor="end" fill="#666">log scale</text>',
     ]
     axis_y = TOP + ROW_H * len(rows)

@@ -2,7 +2,7 @@
 speedup against the first row, agreement) and the log-scale bar chart, as
 HTML with inline SVG and as a text/plain twin."""
 from . import chart, simulated
-from .rich import FONT, Rich, esc, fmt_seconds
+from .rich import FONT, Rich, esc, fmt_seconds, html_table, text_table
 
 COLUMNS = ("label", "first call", "compile", "best", "median", "speedup", "result")
 
@@ -42,10 +42,7 @@ def _loops_note(result):
 def render(result):
     """A Rich view of a CompareResult."""
     table = [COLUMNS] + [_cells(r) for r in result]
-    widths = [max(len(row[c]) for row in table) for c in range(len(COLUMNS))]
-    text_lines = ["  ".join(cell.rjust(w) if c else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths)))
-                  for row in table]
-    text_lines.insert(1, "  ".join("-" * w for w in widths))
+    text_lines = text_table(table)
     bars = [(_label(r), r.best, r.first) for r in result]
     notes = _simulated_notes(result)
     text = ("\n".join(text_lines) + "\n" + _loops_note(result) + "".join("\n" + n for n in notes) + "\n\n"
@@ -54,22 +51,14 @@ def render(result):
     if differs:
         text += f"\n\nWARNING: results differ from {result[0].label}'s: {', '.join(differs)}"
 
-    head = "".join(f'<th style="padding:2px 10px; text-align:{"left" if i == 0 else "right"};'
-                   f' border-bottom:1px solid #888">{esc(c)}</th>' for i, c in enumerate(COLUMNS))
-    body = []
-    for r in result:
-        cells = _cells(r)
-        style = ' style="background:#fde2e2"' if r.agrees is False else ""
-        tds = "".join(f'<td style="padding:2px 10px; text-align:{"left" if i == 0 else "right"}">{esc(c)}</td>'
-                      for i, c in enumerate(cells))
-        body.append(f'<tr class="kiln-compare-row" data-label="{esc(r.label)}"{style}>{tds}</tr>')
+    attributes = [f'class="kiln-compare-row" data-label="{esc(r.label)}"'
+                  + (' style="background:#fde2e2"' if r.agrees is False else "") for r in result]
     warning = (f'<div class="kiln-differs" style="color:#c53030; font-weight:bold">results differ from '
                f'{esc(result[0].label)}\'s: {esc(", ".join(differs))}</div>' if differs else "")
     html = (
         f'<div class="kiln-compare" style="{FONT}">'
-        f'<table class="kiln-compare-table" style="border-collapse:collapse; margin-bottom:4px">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-        f'<div style="color:#666; margin-bottom:6px">{esc(_loops_note(result))}</div>'
+        + html_table(table, attributes, "kiln-compare-table")
+        + f'<div style="color:#666; margin-bottom:6px">{esc(_loops_note(result))}</div>'
         + "".join(f'<div class="kiln-simulated" style="color:#b35900; margin-bottom:4px">{esc(n)}</div>'
                   for n in notes)
         + warning

@@ -44,3 +44,24 @@ class Rich:
     def bundle(self):
         """The MIME bundle for IPython.display.display(..., raw=True)."""
         return {"text/plain": self.text, "text/html": self.html}
+
+
+def text_table(rows):
+    """Lines of a plain-text table: rows[0] the header, then a rule; the
+    first column left-aligned, the others right-aligned."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = ["  ".join(cell.rjust(w) if c else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths)))
+             for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
+def html_table(rows, row_attributes, css_class):
+    """The same table in HTML; row_attributes[i] goes in the <tr> of data row i."""
+    def cells(row, tag, extra=""):
+        return "".join(f'<{tag} style="padding:2px 10px; text-align:{"left" if i == 0 else "right"}{extra}">'
+                       f"{esc(c)}</{tag}>" for i, c in enumerate(row))
+    head = cells(rows[0], "th", "; border-bottom:1px solid #888")
+    body = "".join(f"<tr {attrs}>{cells(row, 'td')}</tr>" for row, attrs in zip(rows[1:], row_attributes))
+    return (f'<table class="{css_class}" style="border-collapse:collapse; margin-bottom:4px">'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
