@@ -14,6 +14,7 @@ from IPython.display import display
 
 from kiln import sources, sysinfo
 from kiln.magics import annotate, cell_footer, compare_parse, compare_run, compare_view, introspect, jitcell, timeit_note, tracebacks
+from kiln.magics.progress import Progress
 
 # The CellWatch of the shell this extension was loaded into (one per process:
 # a kernel runs one shell); unloading removes its callbacks.
@@ -57,15 +58,19 @@ class KilnMagics(Magics):
             raise UsageError(str(exc)) from None
         namespace = _namespace(self.shell, local_ns)
         result = compare_run.CompareResult()
-        for entry in entries:
+        progress = Progress(self.shell)
+        for k, entry in enumerate(entries):
+            def ran(done, runs, label=entry.label, k=k):
+                progress.show(f"%compare: {label}, run {done} of {runs} (statement {k + 1} of {len(entries)})",
+                              (k + done / runs) / len(entries))
             try:
-                result.append(compare_run.run_row(entry, opts, namespace))
+                result.append(compare_run.run_row(entry, opts, namespace, ran))
             except Exception:
                 # IPython 8.5 prints no exception notes: say which row, then its traceback.
                 print(f"%compare: statement {entry.label!r} ({entry.source}) raised:", file=sys.stderr)
                 raise
         compare_run.finish(result)
-        display(compare_view.render(result).bundle(), raw=True)
+        progress.finish(compare_view.render(result).bundle())
         return result if opts.output else None
 
     @magic_arguments()

@@ -1,5 +1,6 @@
 """execute_request and the requests around it: counts, silent, history, user_expressions,
 stop_on_error, errors, kernel_info, busy/idle framing, IPython's conveniences."""
+import re
 import time
 
 import zmq
@@ -238,3 +239,34 @@ def test_tracebacks_show_the_users_frames_not_kilns(kc):
     run(kc, "kiln.config.SHOW_KILN_FRAMES = 1")
     assert "_specialize" in traceback_of("first([1, 2])")
     run(kc, "kiln.config.SHOW_KILN_FRAMES = 0")
+
+
+@needs_kiln
+def test_a_long_compare_shows_its_progress_in_a_line_its_table_then_replaces(kc):
+    # two statements of five 0.15 s calls each: past a second, a progress line appears and is updated
+    reply, msgs = run(kc, "import time\ndef nap():\n    time.sleep(0.15)\n%compare -n 1 -r 4 a: nap(); b: nap()")
+    assert reply["status"] == "ok"
+    shown = [m for m in msgs if m["msg_type"] in ("display_data", "update_display_data")
+             and "display_id" in m["content"]["transient"]]
+    assert shown and shown[0]["msg_type"] == "display_data"
+    assert all(m["msg_type"] == "update_display_data" for m in shown[1:]) and len(shown) >= 3
+    assert len({m["content"]["transient"]["display_id"] for m in shown}) == 1
+    lines = [m["content"]["data"]["text/plain"] for m in shown[:-1]]
+    assert all(re.fullmatch(r"kiln: %compare: b, run [1-4] of 4 \(statement 2 of 2\) \(\d+%\)", line) for line in lines), lines
+    assert "<progress" in shown[0]["content"]["data"]["text/html"]
+    table = shown[-1]["content"]["data"]["text/plain"]
+    assert table.startswith("label") and "\na " in table and "\nb " in table   # the table took its place
+    assert not [m for m in msgs if m["msg_type"] == "display_data" and "display_id" not in m["content"]["transient"]
+                and m["content"]["data"]["text/plain"].startswith("label")]   # and was not shown twice
+
+
+@needs_kiln
+def test_a_long_timeit_shows_its_runs_in_a_line_emptied_when_it_prints(kc):
+    reply, msgs = run(kc, "import time\n%timeit -n 1 -r 6 time.sleep(0.25)")
+    assert reply["status"] == "ok"
+    shown = [m for m in msgs if m["msg_type"] in ("display_data", "update_display_data")
+             and "display_id" in m["content"]["transient"]]
+    lines = [m["content"]["data"]["text/plain"] for m in shown]
+    assert lines[-1] == "" and len(lines) >= 3, lines
+    assert all(re.fullmatch(r"kiln: %timeit: run [1-6] of 6, 1 loop each \(\d+%\)", line) for line in lines[:-1]), lines
+    assert "per loop (mean ± std. dev. of 6 runs, 1 loop each)" in stream_text(msgs)

@@ -66,12 +66,14 @@ def cell(nb, tag):
 
 def outputs(nb, tag, mime):
     """Every `mime` payload the cell tagged `tag` produced, in order
-    (display data, results, and for text/plain also stream text)."""
+    (display data, results, and for text/plain also stream text). An empty
+    one, a progress line emptied when its magic printed (kiln/magics/progress.py),
+    shows nothing and is left out."""
     out = []
     for o in cell(nb, tag).outputs:
         if o.output_type == "stream" and mime == "text/plain":
             out.append(o.text)
-        elif o.output_type in ("display_data", "execute_result") and mime in o.data:
+        elif o.output_type in ("display_data", "execute_result") and o.data.get(mime):
             out.append(o.data[mime])
     return out
 

@@ -97,15 +97,16 @@ def _compile_code(source):
         return compile(source, "<compare>", "exec"), False
 
 
-def run_row(entry, opts, namespace):
+def run_row(entry, opts, namespace, ran=None):
     """Times one Entry in `namespace`; the first call's exception propagates.
     Calls are counted, not timed, by the profiler meanwhile: the row's times
-    are what a script would see."""
+    are what a script would see. ran(done, runs), if given, hears of each
+    timed run as it ends."""
     with records.untimed_calls():
-        return _run_row(entry, opts, namespace)
+        return _run_row(entry, opts, namespace, ran or (lambda done, runs: None))
 
 
-def _run_row(entry, opts, namespace):
+def _run_row(entry, opts, namespace, ran):
     code, is_expr = _compile_code(entry.source)
     before, sim_before = records.snapshot(), simulated.snapshot()
     start = time.perf_counter()
@@ -131,7 +132,10 @@ def _run_row(entry, opts, namespace):
     else:
         per_call = max(first - compiled, 0.0)
     repeat = opts.repeat or (SLOW_REPEAT if per_call >= SLOW_CALL else DEFAULT_REPEAT)
-    runs = timer.repeat(repeat=repeat, number=number)
+    runs = []
+    for _ in range(repeat):   # timer.repeat's loop, told run by run
+        runs.append(timer.timeit(number))
+        ran(len(runs), repeat)
     per_call = [r / number for r in runs]
     return CompareRow(label=entry.label, source=entry.source, first=first, compile=compiled,
                       best=min(per_call), median=statistics.median(per_call), loops=number,

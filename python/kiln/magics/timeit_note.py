@@ -3,7 +3,10 @@
 whether the timed runs include it. That line replaces IPython's guess that
 an intermediate result is being cached, which the seed's "slowest run took
 43.84 times longer" was about."""
+import contextlib
+
 from . import records, simulated
+from .progress import Progress
 from .records import by_title
 from .rich import fmt_seconds
 
@@ -59,15 +62,43 @@ def spread_line(result):
             f"something the first runs computed may be kept (cached) for the later ones.")
 
 
+@contextlib.contextmanager
+def _runs_told(progress):
+    """IPython's %timeit, its runs told to `progress` one by one: its Timer
+    class (IPython.core.magics.execution) swapped for one whose repeat()
+    reports each run, for the length of one %timeit."""
+    from IPython.core.magics import execution
+
+    base = execution.Timer
+
+    class ToldTimer(base):
+        def repeat(self, repeat, number):
+            runs = []
+            for _ in range(repeat):
+                runs.append(self.timeit(number))
+                progress.show(f"%timeit: run {len(runs)} of {repeat}, {number:,} loop{'s' if number != 1 else ''} "
+                              f"each", len(runs) / repeat)
+            return runs
+
+    execution.Timer = ToldTimer
+    try:
+        yield
+    finally:
+        execution.Timer = base
+
+
 def run(original, line, cell, local_ns):
     """Runs IPython's own %timeit, quietly, and prints its result with the
-    note; returns what it returns."""
+    note; returns what it returns. Runs that take seconds show a progress
+    line meanwhile."""
     opts, _ = original.__self__.parse_options(line, "n:r:tcp:qo", posix=False, strict=False,
                                               preserve_non_opts=True)
     wants_result = "o" in opts
     before, sim_before = records.snapshot(), simulated.snapshot()
-    with records.untimed_calls():  # it times the statement: as a script would see it
+    progress = Progress(original.__self__.shell)
+    with records.untimed_calls(), _runs_told(progress):  # it times the statement: as a script would see it
         result = original("-o -q " + line, cell, local_ns)
+    progress.finish()
     if result is None:
         return None
     text = note(records.since(before), "n" in opts, result)
