@@ -25,8 +25,10 @@
 #include "jit/core/target.h"
 
 /* Per-thread stack of a fiber: compiled code with cuda.local.array lives
- * here. Reserved lazily (MAP_NORESERVE), so 1024 of them cost little. */
-#define FIBER_STACK (256 * 1024)
+ * here. Reserved lazily (MAP_NORESERVE), so 1024 of them cost address space
+ * only. Twice CUDA's 512 KB of local memory a thread, so that no frame a GPU
+ * allows can jump the guard page into the next thread's stack. */
+#define FIBER_STACK (1024 * 1024)
 #define GUARD 4096
 
 typedef struct {

@@ -79,15 +79,9 @@ static void count_bytes(LLVMValueRef in, LLVMTargetDataRef layout, bool entry, u
     c[shared ? SHARED_BYTES : GLOBAL_BYTES] += LLVMABISizeOfType(layout, type);
 }
 
-static LLVMValueRef first_non_phi(LLVMBasicBlockRef bb) {
-    LLVMValueRef in = LLVMGetFirstInstruction(bb);
-    while (in && LLVMIsAPHINode(in))
-        in = LLVMGetNextInstruction(in);
-    return in;
-}
-
-/* Adds the block's counts to the function's locals, before its first
- * instruction that is not a phi. Returns whether it counted anything. */
+/* Adds the block's counts to the function's locals, before its terminator
+ * (in the entry block, the locals are made before anything else, so the
+ * adds must come after them). Returns whether it counted anything. */
 static bool count_block(LLVMBasicBlockRef bb, LLVMBuilderRef b, LLVMValueRef *locals, LLVMTargetDataRef layout,
                         bool entry) {
     uint64_t c[NCOUNTS] = {0};
@@ -97,7 +91,7 @@ static bool count_block(LLVMBasicBlockRef bb, LLVMBuilderRef b, LLVMValueRef *lo
     }
     bool any = false;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(locals[0])));
-    LLVMPositionBuilderBefore(b, first_non_phi(bb));
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(bb));
     for (int k = 0; k < NCOUNTS; k++)
         if (c[k]) {
             LLVMValueRef sum = LLVMBuildAdd(b, LLVMBuildLoad2(b, i64, locals[k], ""), LLVMConstInt(i64, c[k], 0), "");

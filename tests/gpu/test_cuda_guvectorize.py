@@ -19,6 +19,12 @@ def scale(vec, factor, out):
         out[i] = vec[i] * factor
 
 
+@guvectorize(['void(float32[:], float32[:], float32[:])'], '(n),()->(n)', target='cuda')
+def shift(vec, by, out):   # a '()' input declared as an array, as numba's examples write it
+    for i in range(vec.shape[0]):
+        out[i] = vec[i] + by[0]
+
+
 RNG = np.random.default_rng(11)
 
 
@@ -62,6 +68,20 @@ def test_device_arrays_in_give_device_arrays_out_and_out_takes_one_on_a_stream()
     np.testing.assert_allclose(host_out, a @ a, rtol=1e-5, atol=1e-6)
 
 
+def test_a_scalar_core_input_declared_as_an_array_and_outputs_by_position():
+    vec = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = np.zeros_like(vec)
+    assert shift(vec, np.array([10, 20], np.float32), out) is out
+    np.testing.assert_array_equal(out, vec + [[10], [20]])
+
+
+def test_a_host_out_is_filled_even_when_the_inputs_are_on_the_device():
+    a = RNG.standard_normal((4, 2, 2)).astype(np.float32)
+    host_out = np.zeros((4, 2, 2), np.float32)
+    assert matmulcore(cuda.to_device(a), a, out=host_out) is host_out
+    np.testing.assert_allclose(host_out, a @ a, rtol=1e-5, atol=1e-6)
+
+
 def test_an_empty_loop_launches_nothing_and_returns_empty():
     assert l2_norm(np.zeros((0, 3), np.float32)).shape == (0,)
 
@@ -77,7 +97,8 @@ def test_the_generated_kernel_makes_ptx_that_ptxas_accepts(tmp_path):
     (lambda: matmulcore(np.ones((2, 3), np.float32), np.ones((4, 2), np.float32)), ValueError,
      r"core dimensions of '\(m,n\),\(n,p\)->\(m,p\)' disagree: 3 and 4"),
     (lambda: l2_norm(np.ones(3, np.complex128)), TypeError, r"no GPU loop for input types \(complex128\)"),
-    (lambda: l2_norm(np.ones((2, 3)), np.ones(2)), TypeError, r"takes 1 input\(s\), got 2 \(outputs go in out=\)"),
+    (lambda: l2_norm(np.ones((2, 3)), np.ones(2), np.ones(2)), TypeError,
+     r"takes 1 input\(s\) and 1 output\(s\), got 3 arrays"),
 ])
 def test_bad_calls_say_what_is_wrong(call, error, message):
     with pytest.raises(error, match=message):

@@ -79,8 +79,8 @@ def test_a_simulated_launch_counts_its_work_and_says_what_an_h100_would_take():
     assert after["flops32"] - before["flops32"] == n + threads * k
     line = format_text(summarize({"launches": [add], "transfers": []})).splitlines()[0]
     assert re.fullmatch(r"add_kernel\[\(4, 1, 1\), \(64, 1, 1\)\]: simulated on the CPU in [\d.]+ ms, not GPU "
-                        r"time; an H100 would take about 6 us \(an estimate from the launch, 11\.7 KiB moved "
-                        r"and 1,000 float operations\) plus about 2\.4 us copying NumPy arrays in and back", line), line
+                        r"time; an H100 would take about 6 µs \(an estimate from the launch, 11\.7 KiB moved "
+                        r"and 1,000 float operations\) plus about 2\.4 µs copying NumPy arrays in and back", line), line
 
 
 def test_two_threads_run_a_shared_memory_kernel_at_once():

@@ -107,12 +107,88 @@ def refused(source):
     ("    for i in range(len(a)):\n        a[0] = a[i]\n", 4, "the loop writes an element other than the one"),
     ("    if a.shape[0]:\n        for i in range(len(a)):\n            a[i] = 0\n", 4,
      "only the for loops at the top of the function's body run on the GPU"),
+    ("    for i in range(len(a)):\n        i = i // 2\n        a[i] += 1.0\n", 4,
+     "the loop assigns its own variable i"),
+    ("    for i in range(len(a)):\n        v = a[i]\n    return v\n", 5,
+     "v is set inside the GPU loop at line 3 and read here: no value comes out of a GPU loop but its sums"),
 ])
 def test_a_loop_a_gpu_cannot_run_is_refused_at_its_line(body, line, reason):
     message = refused("@jit(target='cuda')\ndef f(a):\n" + body)
     assert f"in function 'f' (<offload test" in message and f", line {line}, col " in message, message
     assert "kiln.jit(target='cuda') cannot run this loop on the GPU: " + reason in message, message
     assert "\nHint: " in message
+
+
+@jit(target="cuda")
+def int_start_float_sum(x):
+    acc = 0
+    for i in range(len(x)):
+        acc += x[i]
+    return acc
+
+
+@jit(target="cuda")
+def two_updates(a, b):
+    acc = 0.0
+    for i in range(
+            len(a)):   # a for header over two lines
+        acc += a[i]
+        acc -= b[i]
+    return acc
+
+
+@jit(target="cuda")
+def copy_shifted(dst, src):
+    for i in range(len(dst)):
+        dst[i] = src[i]
+
+
+@jit(target="cuda")
+def calls_a_helper_defined_later(a, out):
+    for i in range(len(a)):
+        out[i] = helper_defined_later(a[i])
+
+
+@cuda.jit(device=True)
+def helper_defined_later(x):
+    return 2 * x
+
+
+def test_a_sum_started_as_an_int_that_adds_floats_is_a_float():
+    assert int_start_float_sum(np.full(1000, 0.5)) == 500.0
+    total = int_start_float_sum(np.arange(10))
+    assert total == 45 and isinstance(total, int)
+
+
+def test_several_updates_of_one_sum_and_a_header_over_lines():
+    a, b = RNG.standard_normal(100), RNG.standard_normal(100)
+    assert two_updates(a, b) == pytest.approx((a - b).sum(), rel=1e-9)
+
+
+def test_arrays_written_and_read_that_overlap_are_refused_at_the_call():
+    a = np.arange(10.0)
+    with pytest.raises(ValueError, match="the GPU loop writes dst and reads src, which share memory"):
+        copy_shifted(a[:-1], a[1:])
+    b = np.zeros(10)
+    copy_shifted(b, a)
+    np.testing.assert_array_equal(b, a)
+
+
+def test_globals_are_the_modules_own_at_the_first_call():
+    out = np.zeros(4)
+    calls_a_helper_defined_later(np.arange(4.0), out)
+    np.testing.assert_array_equal(out, [0.0, 2.0, 4.0, 6.0])
+
+
+@jit(target="cuda")
+def writes_from_a_negative_start(a):
+    for i in range(-2, 2):
+        a[i] = i
+
+
+def test_a_negative_start_of_a_loop_that_writes_is_refused_at_the_call():
+    with pytest.raises(ValueError, match="the GPU loop's range starts at -2: a negative index wraps"):
+        writes_from_a_negative_start(np.zeros(4))
 
 
 @jit(target="cuda")

@@ -40,8 +40,8 @@ def test_a_launch_is_in_the_footer(nb):
     line, *warnings = gpu_lines(nb, "add-launch")
     assert line.startswith("add_kernel[(32, 1, 1), (128, 1, 1)]: ")
     simulated = re.fullmatch(r".*: simulated on the CPU in ([\d.]+) ms, not GPU time; an H100 would take about "
-                             r"[\d.]+ us \(an estimate from the launch, [\d.]+ \S+ moved and [\d,]+ float operations\) "
-                             r"plus about [\d.]+ ms copying NumPy arrays in and back", line)
+                             r"[\d.]+ µs \(an estimate from the launch, [\d.]+ \S+ moved and [\d,]+ float operations\) "
+                             r"plus about [\d.]+ (µs|ms) copying NumPy arrays in and back", line)
     on_gpu = re.fullmatch(r".*: [\d.]+ ms, \d+ registers/thread, occupancy \d+%", line)
     assert simulated or on_gpu, line
     if simulated:
@@ -49,8 +49,8 @@ def test_a_launch_is_in_the_footer(nb):
     # 100,000 float32 added: on a GPU the copies of x, y and out outweigh the kernel (seed 000's lesson),
     # measured there, estimated on the simulator
     assert len(warnings) == 1 and re.fullmatch(
-        r"warning: (on a GPU, copying the NumPy arrays in and back would take about [\d.]+ ms against about "
-        r"[\d.]+ us in the kernels \(estimates\)|copies between host and GPU took .*): keep arrays on the GPU "
+        r"warning: (on a GPU, copying the NumPy arrays in and back would take about [\d.]+ (µs|ms) against about "
+        r"[\d.]+ µs in the kernels \(estimates\)|copies between host and GPU took .*): keep arrays on the GPU "
         r"\(cuda.to_device, cuda.device_array\) and copy back only the result", warnings[0]), warnings
 
 

@@ -34,8 +34,8 @@ def with_numpy():
     return np.add(x, x, out=out)
 """
 
-ESTIMATE = (r"an H100 would take about [\d.]+ us \(an estimate from the launch, 1\.1 MiB moved and 100,000 float "
-            r"operations\) plus about 0\.24 ms copying NumPy arrays in and back\.")
+ESTIMATE = (r"an H100 would take about [\d.]+ µs \(an estimate from the launch, 1\.1 MiB moved and 100,000 float "
+            r"operations\) plus about 240 µs copying NumPy arrays in and back\.")
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,8 @@ where it is shown.
 """
 from dataclasses import dataclass
 
+from ..magics.rich import fmt_seconds
+
 
 @dataclass(frozen=True)
 class GPU:
@@ -53,17 +55,13 @@ def _size(n):
     return f"{n} B"
 
 
-def ms(seconds):
-    return f"{seconds * 1e3:.2g} ms" if seconds >= 1e-4 else f"{seconds * 1e6:.2g} us"
-
-
 def sentence(work, launches=1, gpu=H100):
     """'an H100 would take about 6 us (estimate from ...)', with the copies
     of NumPy arrays when there were any."""
     flops = work["flops32"] + work["flops64"]
     moved = work["global_bytes"] + work["shared_bytes"]
-    text = (f"an {gpu.name} would take about {ms(kernel_seconds(work, launches, gpu))} (an estimate from the "
+    text = (f"an {gpu.name} would take about {fmt_seconds(kernel_seconds(work, launches, gpu))} (an estimate from the "
             f"launch{'es' if launches != 1 else ''}, {_size(moved)} moved and {flops:,} float operations)")
     if work["host_bytes"]:
-        text += f" plus about {ms(copy_seconds(work, gpu))} copying NumPy arrays in and back"
+        text += f" plus about {fmt_seconds(copy_seconds(work, gpu))} copying NumPy arrays in and back"
     return text

@@ -97,20 +97,24 @@ class CUDAGUFunc:
                                  f"gives")
         return sizes, np.broadcast_shapes(*leading)
 
-    def _operand(self, a, dtype, loop_shape, core_shape, stream):
-        """A device array of shape (loop elements, *core) for one input."""
+    def _operand(self, a, dtype, loop_shape, core_shape, flat_core, stream):
+        """A device array of shape (loop elements, *flat_core) for one input
+        of core shape `core_shape`."""
         n = math.prod(loop_shape)
         if isinstance(a, DeviceNDArray):
             if a.shape != loop_shape + core_shape or a.dtype != dtype or not a.is_c_contiguous():
                 raise ValueError(f"{self.__name__}: a device array operand must be a C-contiguous {dtype} "
                                  f"array of shape {loop_shape + core_shape}")
-            return a.reshape((n,) + core_shape)
+            return a.reshape((n,) + flat_core)
         host = np.broadcast_to(np.asarray(a, dtype=dtype), loop_shape + core_shape)
-        return to_device(np.ascontiguousarray(host).reshape((n,) + core_shape), stream=stream)
+        return to_device(np.ascontiguousarray(host).reshape((n,) + flat_core), stream=stream)
 
     def __call__(self, *args, out=None, stream=0):
+        if len(args) == self.nin + self.nout and out is None:   # outputs given by position, as NumPy allows
+            args, out = args[:self.nin], args[self.nin:]
         if len(args) != self.nin:
-            raise TypeError(f"{self.__name__} takes {self.nin} input(s), got {len(args)} (outputs go in out=)")
+            raise TypeError(f"{self.__name__} takes {self.nin} input(s) and {self.nout} output(s), got "
+                            f"{len(args)} arrays")
         outs = () if out is None else tuple(out) if isinstance(out, tuple) else (out,)
         if outs and len(outs) != self.nout:
             raise TypeError(f"{self.__name__}: out= takes {self.nout} array(s)")
@@ -122,9 +126,8 @@ class CUDAGUFunc:
         operands = []
         for k, a in enumerate(args):
             core_shape = tuple(sizes[d] for d in self._cores[k])
-            if loop.scalar[k]:   # a number per loop element: a 1-D array, indexed to a number
-                core_shape = ()
-            operands.append(self._operand(a, loop.dtypes[k], loop_shape, core_shape, stream))
+            flat_core = () if loop.scalar[k] else core_shape or (1,)   # a '()' array: 1 element; a number: none
+            operands.append(self._operand(a, loop.dtypes[k], loop_shape, core_shape, flat_core, stream))
         results = []
         for k in range(self.nout):
             core = self._cores[self.nin + k]
@@ -151,11 +154,11 @@ class CUDAGUFunc:
         for flat, given, shape in results:
             if isinstance(given, DeviceNDArray):
                 made.append(given)
-            elif on_device:
-                made.append(flat.reshape(shape))
-            elif isinstance(given, np.ndarray):
+            elif isinstance(given, np.ndarray):   # a host out= is filled, device inputs or not
                 given[...] = flat.copy_to_host(stream=stream).reshape(shape)
                 made.append(given)
+            elif on_device:
+                made.append(flat.reshape(shape))
             else:
                 host = flat.copy_to_host(stream=stream).reshape(shape)
                 made.append(host[()] if host.ndim == 0 else host)

@@ -110,7 +110,7 @@ class _Loop:
 
     def _sums(self, loop, host_locals):
         """The names of the function's variables the loop sums into."""
-        sums = {}
+        sums = {}   # name -> its += and -= statements
         for node in ast.walk(loop):
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                     node.target.id in host_locals:
@@ -118,9 +118,11 @@ class _Loop:
                     raise _Refusal(node, f"{node.target.id} is updated by another operation than += or -=: on a "
                                    f"GPU, only sums are combined across threads",
                                    "Compute this loop on the host (kiln.njit), or write it as a sum.")
-                sums[node.target.id] = node
-        for name, node in sums.items():
-            others = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == name and n is not node.target]
+                sums.setdefault(node.target.id, []).append(node)
+        self.updates = sums
+        for name, nodes in sums.items():
+            targets = {id(node.target) for node in nodes}
+            others = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == name and id(n) not in targets]
             if others:
                 raise _Refusal(others[0], f"the loop reads {name}, which it sums into: each iteration would see "
                                f"the others' additions (a loop-carried dependence that is not a reduction)",
@@ -139,6 +141,11 @@ class _Loop:
                                "Compute this loop on the host (kiln.njit).")
             for t in targets:
                 for leaf in ast.walk(t):
+                    if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store) and node is not loop and \
+                            leaf.id == loop.target.id:
+                        raise _Refusal(leaf, f"the loop assigns its own variable {leaf.id}: each GPU thread owns "
+                                       f"the iteration it was given, and writes only that iteration's elements",
+                                       "Compute another index under a name of its own, and read with it only.")
                     if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store) and leaf.id in host_locals \
                             and leaf.id not in summed and node is not loop:
                         raise _Refusal(leaf, f"the loop assigns {leaf.id}, a variable of the function: each GPU "
@@ -152,6 +159,7 @@ class _Loop:
                                            "Write only a[i], i being the loop's index, in a GPU loop.")
                         if isinstance(leaf.value, ast.Name):
                             written.add(leaf.value.id)
+        self.written = written   # arrays the loop writes: checked against the others for overlap at launch
         for node in ast.walk(loop):
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and \
                     isinstance(node.value, ast.Name) and node.value.id in written and \
@@ -171,7 +179,8 @@ class _Loop:
         else:
             header = f"{indent}for {self.index} in range(__start + cuda.grid(1), __stop, cuda.gridsize(1)):\n"
         text = ["\n"] * (loop.lineno - 2) + [f"def {self.name}({', '.join(params)}):\n", header]
-        text += lines[loop.lineno:loop.end_lineno]
+        text += ["\n"] * (loop.body[0].lineno - loop.lineno - 1)   # the rest of a for header written over lines
+        text += lines[loop.body[0].lineno - 1:loop.end_lineno]
         if not text[-1].endswith("\n"):
             text[-1] += "\n"
         text += [f"{indent}cuda.atomic.add(__total_{s}, 0, {s})\n" for s in sums]
@@ -187,37 +196,96 @@ def _refuse(py_func, filename, lines, refusal):
         f"kiln.jit(target='cuda') cannot run this loop on the GPU: {refusal.message}\nHint: {refusal.hint}")
 
 
+def _int_valued(node, loop, values):
+    """Whether expression `node` of `loop` is an integer whatever runs, given
+    the values of the loop's parameters; False where it cannot tell."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int)
+    if isinstance(node, ast.Name):
+        if node.id in values:
+            return isinstance(values[node.id], (int, np.integer))
+        if node.id == loop.index:
+            return True
+        if loop.element and node.id == loop.element[0]:
+            return values[loop.element[1]].dtype.kind in "iub"
+        return False   # a temporary of the loop: its type is the kernel's to infer
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in values:
+        return getattr(values[node.value.id], "dtype", np.dtype(float)).kind in "iub"
+    if isinstance(node, ast.BinOp):
+        return not isinstance(node.op, ast.Div) and _int_valued(node.left, loop, values) and \
+            _int_valued(node.right, loop, values)
+    if isinstance(node, ast.UnaryOp):
+        return _int_valued(node.operand, loop, values)
+    if isinstance(node, ast.IfExp):
+        return _int_valued(node.body, loop, values) and _int_valued(node.orelse, loop, values)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id in ("int", "len"):
+            return True
+        if node.func.id in ("abs", "min", "max"):
+            return all(_int_valued(a, loop, values) for a in node.args)
+    return False
+
+
 class _Launcher:
     """Runs one loop's kernel for the host: the grid from the device and the
     range, one total per sum (added to the host's value)."""
 
     def __init__(self, loop, py_func):
         self.loop = loop
+        self.py_func = py_func
+        self.kernel = None
         _counter[0] += 1   # a text of its own, even where a cell defines the function again
-        filename = f"<kiln.jit(target='cuda') {py_func.__qualname__}: {loop.name}, {_counter[0]}>"
-        linecache.cache[filename] = (len(loop.source), None, loop.source.splitlines(True), filename)
+        self.filename = f"<kiln.jit(target='cuda') {py_func.__qualname__}: {loop.name}, {_counter[0]}>"
+        linecache.cache[self.filename] = (len(loop.source), None, loop.source.splitlines(True), self.filename)
         # the kernel's errors name the user's function and file: its lines are theirs
-        self.where = (f"in function '{loop.name}' ({filename},",
+        self.where = (f"in function '{loop.name}' ({self.filename},",
                       f"in function '{py_func.__qualname__}' ({py_func.__code__.co_filename},")
-        namespace = dict(py_func.__globals__)
-        namespace["cuda"] = _cuda()
-        exec(compile(loop.source, filename, "exec"), namespace)
-        self.kernel = compiler.CUDAKernel(namespace[loop.name], None, {"boundscheck": False, "fastmath_flags": 0})
+
+    def _kernel(self):
+        """The kernel, made at the first launch: its globals are the module's
+        then, helpers defined after the function included (and then fixed,
+        as a compiled function's are)."""
+        if self.kernel is None:
+            namespace = dict(self.py_func.__globals__)
+            namespace["cuda"] = _cuda()
+            exec(compile(self.loop.source, self.filename, "exec"), namespace)
+            self.kernel = compiler.CUDAKernel(namespace[self.loop.name], None,
+                                              {"boundscheck": False, "fastmath_flags": 0})
+        return self.kernel
+
+    def _check_overlap(self, values):
+        """A written array that shares memory with another array the loop
+        reads (a view of it) would let threads read what others write."""
+        for name in self.loop.written:
+            for other, value in values.items():
+                if other != name and isinstance(value, np.ndarray) and value is not values[name] and \
+                        np.shares_memory(values[name], value):
+                    raise ValueError(f"{self.py_func.__qualname__}: the GPU loop writes {name} and reads {other}, "
+                                     f"which share memory: GPU threads would read elements that others write. "
+                                     f"Pass a copy ({other}.copy()).")
 
     def __call__(self, bounds, sums, params):
+        values = dict(zip(self.loop.params, params))
         if self.loop.element:
-            n = len(params[self.loop.params.index(self.loop.element[1])])
+            n = len(values[self.loop.element[1]])
             start, stop = 0, n
         else:
             start, stop = (0, bounds[0]) if len(bounds) == 1 else bounds
             n = max(stop - start, 0)
+            if start < 0 and self.loop.written:
+                raise ValueError(f"{self.py_func.__qualname__}: the GPU loop's range starts at {start}: a negative "
+                                 f"index wraps to the array's end, so two iterations could write one element")
         if n == 0:
             return sums
-        totals = [np.zeros(1, np.float64 if isinstance(s, (float, np.floating)) else np.int64) for s in sums]
+        self._check_overlap(values)
+        # an integer total where the sum starts as one and adds integers only; else float64
+        totals = [np.zeros(1, np.int64 if isinstance(s, (int, np.integer)) and all(
+            _int_valued(u.value, self.loop, values) for u in self.loop.updates[name]) else np.float64)
+            for name, s in zip(self.loop.sums, sums)]
         grid = max(1, min(math.ceil(n / _BLOCK), 32 * _multiprocessors()))
         identities = [t.dtype.type(0) for t in totals]
         try:
-            self.kernel[grid, _BLOCK](*totals, *params, start, stop, *identities)
+            self._kernel()[grid, _BLOCK](*totals, *params, start, stop, *identities)
         except Exception as e:
             if self.where[0] not in str(e):
                 raise
@@ -261,11 +329,35 @@ def _host_function(py_func, fn_node, loops, filename):
         body.append(launch)
         k += 1
     node.body = body
-    module = ast.fix_missing_locations(ast.Module(body=[node], type_ignores=[]))
-    namespace = dict(py_func.__globals__)
-    namespace.update({f"__kiln_launch_{k}": _Launcher(loop, py_func) for k, loop in enumerate(loops)})
-    exec(compile(module, filename, "exec"), namespace)
-    return namespace[fn_node.name]
+    # made inside a function that takes the launchers, so that they are its
+    # closure and its globals are the module's own, live (helpers defined later)
+    launchers = [f"__kiln_launch_{k}" for k in range(len(loops))]
+    maker = ast.FunctionDef(name="__kiln_make", args=ast.arguments(
+        posonlyargs=[], args=[ast.arg(arg=name) for name in launchers], kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[node, ast.Return(value=ast.Name(id=fn_node.name, ctx=ast.Load()))], decorator_list=[])
+    ast.copy_location(maker, fn_node)
+    module = ast.fix_missing_locations(ast.Module(body=[maker], type_ignores=[]))
+    made = {}
+    exec(compile(module, filename, "exec"), py_func.__globals__, made)
+    return made["__kiln_make"](*(_Launcher(loop, py_func) for loop in loops))
+
+
+def _check_loop_names_stay_inside(fn_node, host_locals):
+    """A name a GPU loop binds (its variable, a temporary) has no value after
+    the loop: refuse the statements that read one."""
+    for loop in (s for s in fn_node.body if isinstance(s, ast.For)):
+        own = _names(loop, ast.Store) - host_locals
+        for stmt in fn_node.body:
+            if stmt is loop:
+                continue
+            # another loop binding the same name (both `for i in ...`) has its own
+            elsewhere = own - (_names(stmt, ast.Store) if isinstance(stmt, ast.For) else set())
+            read = next((n for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                         and n.id in elsewhere), None)
+            if read is not None:
+                raise _Refusal(read, f"{read.id} is set inside the GPU loop at line {loop.lineno} and read here: no "
+                               f"value comes out of a GPU loop but its sums",
+                               f"Sum into a variable set before the loop, or compute {read.id} here.")
 
 
 def offload(py_func):
@@ -289,6 +381,7 @@ def offload(py_func):
                                "and this one is inside another statement (or a while loop)",
                                "Move the loop to the top level of the function, or compute it on the host "
                                "(kiln.njit).")
+        _check_loop_names_stay_inside(fn_node, host_locals)
     except _Refusal as refusal:
         raise _refuse(py_func, filename, lines, refusal) from None
     if not loops:

@@ -18,6 +18,7 @@ import re
 
 import _kiln
 
+from ..magics.rich import fmt_seconds
 from . import estimate
 
 # Arithmetic that runs at a fraction of the float32 rate on consumer GPUs
@@ -74,8 +75,8 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
     simulated = _simulated_work(launches)
     if simulated and estimate.copy_seconds(simulated[0]) > estimate.kernel_seconds(*simulated):
         warnings.append(f"on a GPU, copying the NumPy arrays in and back would take about "
-                        f"{estimate.ms(estimate.copy_seconds(simulated[0]))} against about "
-                        f"{estimate.ms(estimate.kernel_seconds(*simulated))} in the kernels (estimates): keep "
+                        f"{fmt_seconds(estimate.copy_seconds(simulated[0]))} against about "
+                        f"{fmt_seconds(estimate.kernel_seconds(*simulated))} in the kernels (estimates): keep "
                         f"arrays on the GPU (cuda.to_device, cuda.device_array) and copy back only the result")
     for name, ptx in sorted((ptx_by_kernel or {}).items()):
         if not any(launch["kernel"] == name for launch in launches):
