@@ -447,8 +447,11 @@ done:
 static bool always_leaves(PyObject *node);
 
 /* The truth of an expression of constants (`True`, `not False`,
- * `True and 1`), or of `and` / `or` whose constant parts decide it before
- * any other is evaluated (`True or x`): 1 or 0; -1 for anything else. */
+ * `True and 1`), or of `and` / `or` that a constant part decides whatever
+ * came before it, if what came before is only names (`True or x`,
+ * `x or True`: either way the value is true, as CPython's compiler also
+ * knows when it drops the code after `if x or True: raise`): 1 or 0; -1
+ * for anything else. Reading a name has no effect to keep. */
 static int constant_truth(PyObject *e) {
     const char *k = e ? kj_fe_kind_of(e) : "";
     int truth = -1;
@@ -468,16 +471,23 @@ static int constant_truth(PyObject *e) {
         } else if (parts && PyList_Check(parts) && (!strcmp(o, "And") || !strcmp(o, "Or"))) {
             /* left to right, as Python evaluates: a part that decides (a
              * false one for And, a true one for Or) decides, whatever
-             * follows; a part that is not constant before it, nothing */
+             * follows; names before it leave the value's truth to it; any
+             * other part that is not constant before it, nothing */
             int decides = !strcmp(o, "Or");
             truth = !decides;
-            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(parts); i++) {
-                int t = constant_truth(PyList_GET_ITEM(parts, i));
-                if (t < 0 || t == decides) {
+            bool names = false, decided = false;
+            for (Py_ssize_t i = 0; !decided && i < PyList_GET_SIZE(parts); i++) {
+                PyObject *part = PyList_GET_ITEM(parts, i);
+                int t = constant_truth(part);
+                if (t < 0 && !strcmp(kj_fe_kind_of(part), "Name")) {
+                    names = true;
+                } else if (t < 0 || t == decides) {
                     truth = t;
-                    break;
+                    decided = true;
                 }
             }
+            if (!decided && names)   /* `x and True`, `False or x`: the value is x's */
+                truth = -1;
         }
         Py_XDECREF(parts);
         Py_XDECREF(op);

@@ -20,6 +20,44 @@ def if_elif_else(n):
         return 1
     else:
         return 2
+BOOLS = [(x, y) for x in (True, False) for y in (True, False)]
+
+
+@case(*BOOLS)
+def tests_a_name_and_a_constant_decide(x, y):
+    # `x or True` is true and `x and False` false whatever x is: CPython's compiler
+    # drops code after `if x or True: return`; the others depend on the names
+    hits = []
+    if x or True:
+        hits.append(1)
+    if x and False:
+        hits.append(2)
+    if False or x:
+        hits.append(3)
+    if x and True:
+        hits.append(4)
+    if x or y or True:
+        hits.append(5)
+    if (x or True) and False:
+        hits.append(6)
+    if x or (y and False):
+        hits.append(7)
+    if x or True:
+        return hits
+    hits.append(99)   # never reached
+    return hits
+
+
+@case(*BOOLS)
+def an_inner_def_after_an_if_that_always_raises(x, y):
+    if x or True:
+        raise ValueError("always")
+
+    def never_made(a):
+        return a + y
+    return never_made(1)
+
+
 @case(*N)
 def while_sum(n):
     s = 0
