@@ -241,13 +241,18 @@ def test_tracebacks_show_the_users_frames_not_kilns(kc):
     run(kc, "kiln.config.SHOW_KILN_FRAMES = 0")
 
 
+def progress_displays(msgs):
+    """The displays and updates of one display id: a progress line and what replaces it."""
+    return [m for m in msgs if m["msg_type"] in ("display_data", "update_display_data")
+            and "display_id" in m["content"]["transient"]]
+
+
 @needs_kiln
 def test_a_long_compare_shows_its_progress_in_a_line_its_table_then_replaces(kc):
     # two statements of five 0.15 s calls each: past a second, a progress line appears and is updated
     reply, msgs = run(kc, "import time\ndef nap():\n    time.sleep(0.15)\n%compare -n 1 -r 4 a: nap(); b: nap()")
     assert reply["status"] == "ok"
-    shown = [m for m in msgs if m["msg_type"] in ("display_data", "update_display_data")
-             and "display_id" in m["content"]["transient"]]
+    shown = progress_displays(msgs)
     assert shown and shown[0]["msg_type"] == "display_data"
     assert all(m["msg_type"] == "update_display_data" for m in shown[1:]) and len(shown) >= 3
     assert len({m["content"]["transient"]["display_id"] for m in shown}) == 1
@@ -264,8 +269,7 @@ def test_a_long_compare_shows_its_progress_in_a_line_its_table_then_replaces(kc)
 def test_a_long_timeit_shows_its_runs_in_a_line_emptied_when_it_prints(kc):
     reply, msgs = run(kc, "import time\n%timeit -n 1 -r 6 time.sleep(0.25)")
     assert reply["status"] == "ok"
-    shown = [m for m in msgs if m["msg_type"] in ("display_data", "update_display_data")
-             and "display_id" in m["content"]["transient"]]
+    shown = progress_displays(msgs)
     lines = [m["content"]["data"]["text/plain"] for m in shown]
     assert lines[-1] == "" and len(lines) >= 3, lines
     assert all(re.fullmatch(r"kiln: %timeit: run [1-6] of 6, 1 loop each \(\d+%\)", line) for line in lines[:-1]), lines

@@ -15,6 +15,14 @@ from dataclasses import dataclass
 from ..magics.rich import fmt_seconds
 
 
+def report_size(n):
+    """Bytes as the footer's GPU lines write them: 1.5 MiB, 512 B."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
 @dataclass(frozen=True)
 class GPU:
     name: str
@@ -48,20 +56,13 @@ def copy_seconds(work, gpu=H100):
     return 2 * work["host_bytes"] / gpu.host_copy_bytes_s
 
 
-def _size(n):
-    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= scale:
-            return f"{n / scale:.1f} {unit}"
-    return f"{n} B"
-
-
 def sentence(work, launches=1, gpu=H100):
     """'an H100 would take about 6 us (estimate from ...)', with the copies
     of NumPy arrays when there were any."""
     flops = work["flops32"] + work["flops64"]
     moved = work["global_bytes"] + work["shared_bytes"]
     text = (f"an {gpu.name} would take about {fmt_seconds(kernel_seconds(work, launches, gpu))} (an estimate from the "
-            f"launch{'es' if launches != 1 else ''}, {_size(moved)} moved and {flops:,} float operations)")
+            f"launch{'es' if launches != 1 else ''}, {report_size(moved)} moved and {flops:,} float operations)")
     if work["host_bytes"]:
         text += f" plus about {fmt_seconds(copy_seconds(work, gpu))} copying NumPy arrays in and back"
     return text

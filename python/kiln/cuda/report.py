@@ -105,12 +105,6 @@ def _simulated_work(launches):
     return {k: sum(w[k] for w in works) for k in works[0]}, len(works)
 
 
-def _size(n):
-    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= scale:
-            return f"{n / scale:.1f} {unit}"
-    return f"{n} B"
-
 
 def _runs(launches):
     """Launches grouped into runs of the same kernel and configuration, in
@@ -152,7 +146,7 @@ def format_text(summary):
     if summary["launches_dropped"]:
         lines.append(f"... and {summary['launches_dropped']} more launches (not recorded)")
     if summary["htod_bytes"] or summary["dtoh_bytes"]:
-        lines.append(f"copies: {_size(summary['htod_bytes'])} to the GPU, {_size(summary['dtoh_bytes'])} back, "
+        lines.append(f"copies: {estimate.report_size(summary['htod_bytes'])} to the GPU, {estimate.report_size(summary['dtoh_bytes'])} back, "
                      f"{summary['transfer_ms']:.3f} ms")
     lines.extend(f"warning: {w}" for w in summary["warnings"])
     return "\n".join(lines)
