@@ -44,9 +44,7 @@ class Progress:
     def finish(self, bundle=None):
         """Shows the result `bundle` in place of the progress line, or with
         None (a magic that prints its result) empties the line."""
-        if bundle is None:
-            bundle = {"text/plain": "", "text/html": ""} if self.handle else None
         if self.handle is not None:
-            self.handle.update(bundle, raw=True)
+            self.handle.update(bundle or {"text/plain": "", "text/html": ""}, raw=True)
         elif bundle is not None:
             display(bundle, raw=True)
