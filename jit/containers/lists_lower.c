@@ -339,6 +339,10 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
     }
     if (!strcmp(name, "sorted")) {   /* a new list of the items, sorted */
         kj_node *src = n->kids[1];
+        if (kj_holds_nothing(src->type)) {   /* it is empty: so is the new list */
+            kj_lower_expr(w, src);
+            return new_list(w, t, c64(w, 0));
+        }
         LLVMValueRef r = src->type->kind == KJ_T_LIST ? kj_list_copy(w, kj_lower_expr(w, src), t) : list_of(w, src, t);
         LLVMValueRef reverse = n->nkids == 3 ? kj_truth(w, kj_lower_expr(w, n->kids[2]->kids[0]), n->kids[2]->kids[0]->type)
                                              : LLVMConstInt(w->i1, 0, 0);

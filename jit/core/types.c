@@ -640,6 +640,23 @@ const kj_type *kj_typeof(PyObject *v) {
     return NULL;
 }
 
+bool kj_holds_nothing(const kj_type *t) {
+    switch (t->kind) {
+    case KJ_T_LIST:
+    case KJ_T_SET: return !t->elem;
+    case KJ_T_DICT: return !t->n;
+    case KJ_T_DICTVIEW:
+    case KJ_T_REVERSED:
+    case KJ_T_ENUMERATE: return kj_holds_nothing(t->elem);
+    case KJ_T_ZIP:
+        for (int i = 0; i < t->n; i++)
+            if (kj_holds_nothing(t->elems[i]))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
 const kj_type *kj_iter_elem(const kj_type *t) {
     switch (t->kind) {
     case KJ_T_RANGE: return KJ_I64;
@@ -663,6 +680,8 @@ const kj_type *kj_iter_elem(const kj_type *t) {
     case KJ_T_SET: return t->elem;
     case KJ_T_DICTVIEW: {
         const kj_type *d = t->elem;
+        if (!d->n)
+            return NULL;
         return t->bits == 'k' ? d->elems[0] : t->bits == 'v' ? d->elems[1] : kj_tuple(2, (const kj_type *const *)d->elems);
     }
     case KJ_T_ENUMERATE: {

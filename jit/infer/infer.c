@@ -643,7 +643,9 @@ static int infer_stmt(ti *c, kj_node *s) {
     }
     case KJ_S_FOR: {
         const kj_type *it = kj_infer_value(c, s->kids[1]);
-        if (it && it->kind == KJ_T_TUPLE && it->n == 0)   /* an empty *args: the body never runs */
+        /* an empty *args, or a list, set or dict nothing was ever put in ([], or a comprehension
+         * whose item never comes back): the body never runs */
+        if (it && ((it->kind == KJ_T_TUPLE && it->n == 0) || kj_holds_nothing(it)))
             return infer_block(c, &s->orelse);
         if (it == kj_never()) {   /* the loop never starts; its names are typed as never */
             if (assign_to(c, s->kids[0], it, s) < 0)

@@ -200,14 +200,15 @@ KJ_BUILTIN(builtin_prange, "prange", range_type, NULL, NULL);   /* kiln.prange: 
 
 static const kj_type *enumerate_type(const kj_callable *k, int n, const kj_type *const *a, char *why, size_t why_size) {
     (void)k, (void)why, (void)why_size;
-    return (n == 1 || (n == 2 && kj_is_intlike(a[1]))) && kj_iter_elem(a[0]) ? kj_enumerate(a[0]) : NULL;
+    bool iterable = kj_iter_elem(a[0]) || kj_holds_nothing(a[0]);
+    return (n == 1 || (n == 2 && kj_is_intlike(a[1]))) && iterable ? kj_enumerate(a[0]) : NULL;
 }
 KJ_BUILTIN(builtin_enumerate, "enumerate", enumerate_type, NULL, NULL);
 
 static const kj_type *reversed_type(const kj_callable *k, int n, const kj_type *const *a, char *why, size_t why_size) {
     (void)k, (void)why, (void)why_size;
     if (n == 1 && (a[0]->kind == KJ_T_RANGE || (a[0]->kind == KJ_T_ARRAY && a[0]->ndim > 0) ||
-                   (a[0]->kind == KJ_T_LIST && a[0]->elem)))
+                   a[0]->kind == KJ_T_LIST))
         return kj_reversed(a[0]);
     return NULL;
 }
@@ -223,7 +224,7 @@ static const kj_type *zip_type(const kj_callable *k, int n, const kj_type *const
     for (int i = 0; i < n; i++)
         tuples += a[i]->kind == KJ_T_TUPLE;
     for (int i = 0; i < n; i++)
-        if (!kj_iter_elem(a[i]) || (tuples > 0 && tuples < n)) {
+        if ((!kj_iter_elem(a[i]) && !kj_holds_nothing(a[i])) || (tuples > 0 && tuples < n)) {
             snprintf(why, why_size, "zip() takes tuples only, or ranges, arrays and lists, in compiled code.");
             return NULL;
         }

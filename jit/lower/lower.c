@@ -218,8 +218,11 @@ LLVMValueRef kj_entry_alloca(kj_lw *w, LLVMTypeRef t, const char *name) {
 }
 
 /* How many times a loop over tuples runs (a tuple, or enumerate / zip of
- * tuples), known when compiling; -1 for the other, counted loops. */
+ * tuples; none over a container that holds nothing), known when compiling;
+ * -1 for the other, counted loops. */
 static int static_len(const kj_type *t) {
+    if (kj_holds_nothing(t))   /* as inference, which typed no body for it */
+        return 0;
     switch (t->kind) {
     case KJ_T_TUPLE: return t->n;
     case KJ_T_ENUMERATE: return static_len(t->elem);

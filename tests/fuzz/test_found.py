@@ -15,15 +15,6 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
-    "compile_error_1342_1454.py":
-        "a set comprehension whose item is a call that always raises ({helper(i) for i in range(1)}) "
-        "leaves the set's item type unknown, and sorted() of it is refused as an empty set's would be: "
-        "CPython raises the helper's IndexError when it runs",
-    "compile_error_25515_1376.py":
-        "the same class for a dict comprehension: its value is a call that always raises, so the dict's "
-        "types stay unknown and a loop over it is refused; the comprehension runs no iteration and CPython "
-        "raises the helper's ZeroDivisionError at the return (found by the final campaign of session 37, "
-        "after its last clean-clone run: open)",
     "mismatch_6942_482.py":
         "x in [x] of a NaN float x: CPython's list containment tests identity before equality, and the "
         "list holds the same float object, so it is True; compiled code (Kiln's, as Numba's) has floats as "

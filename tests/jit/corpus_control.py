@@ -600,3 +600,44 @@ def false_decides_an_and(x):
     if x and False:   # x is read first: not decided by the constant
         return -2
     return x + 1
+
+
+@kiln.jit
+def _always_raises(x):
+    raise IndexError("no item")
+    return x
+
+
+@case((0,), (1,), (3,))
+def loops_over_comprehensions_whose_item_always_raises(n):
+    # each comprehension raises at its first item; run no times, it leaves a list,
+    # set or dict nothing was put in, and every loop over it runs no times
+    l = [_always_raises(i) for i in range(n)]
+    s = {_always_raises(i) for i in range(n)}
+    d = {i: _always_raises(i) for i in range(n)}
+    t = 0
+    for x in l:
+        t += 1
+    for i, x in enumerate(l):
+        t += 10
+    else:
+        t += 100
+    for x, y in zip(l, range(4)):
+        t += 1000
+    for x in sorted(s):
+        t += 10000
+    for k in d:
+        t += 100000
+    for k, v in d.items():
+        t += 1000000
+    return t, len(l), len(s), len(d), sorted(s)
+
+
+@case((0,), (2,))
+def loop_over_an_empty_list_literal(n):
+    t = n
+    for x in []:
+        t += x
+    for x in reversed([]):
+        t -= x
+    return t
