@@ -1,4 +1,5 @@
-// Opens an executed Kiln notebook exported to HTML in headless Chromium
+// Opens an executed Kiln notebook exported to HTML (or the index page of
+// executed notebooks) in headless Chromium
 // (Debian's /usr/bin/chromium, driven by playwright-core), measures the
 // Kiln views as laid out, saves a full-page screenshot, and prints what it
 // saw as JSON for the pytest side to judge.
@@ -26,7 +27,9 @@ try {
       const r = el.getBoundingClientRect();
       const style = getComputedStyle(el);
       return { width: r.width, height: r.height,
-               visible: r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && style.display !== 'none' };
+               visible: r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && style.display !== 'none',
+               // wider than its box: cut off at the right edge, or scrolled to be read
+               overflows: el.scrollWidth > el.clientWidth + 1 };
     };
     const views = (selector) => [...document.querySelectorAll(selector)].map((el) => ({
       ...box(el),
@@ -48,6 +51,10 @@ try {
       parallel: views('div.kiln-par'),
       sysinfo: views('div.kiln-sysinfo'),
       code: views('div.kiln-llvm, div.kiln-asm'),
+      // the index page of executed notebooks (scripts/notebook_index.py)
+      courseIndex: views('table.kiln-course-index'),
+      courseLinks: [...document.querySelectorAll('a.kiln-course-link')].map((a) => ({
+        ...box(a), text: a.innerText, href: a.getAttribute('href') })),
     };
   });
   await page.screenshot({ path: screenshotPath, fullPage: true });

@@ -2,32 +2,13 @@
 headless Chromium: Kiln's tables, SVG charts and views must be visible and
 laid out (non-zero size, their text present), with no script and no network.
 A screenshot lands in <build>/browser/ for a person to look at."""
-import json
 import os
-import subprocess
 import sys
 
 import pytest
-from nbconvert import HTMLExporter
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "magics"))
-import magics_notebook as mn  # noqa: E402  (shared notebook runner)
-
-
-def look(nb, name, work):
-    """What headless Chromium saw of notebook node `nb` exported to HTML;
-    its screenshot is <build>/browser/<name>.png."""
-    body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
-    html_path = work / f"{name}.html"
-    html_path.write_text(body, encoding="utf-8")
-    shots = os.path.join(mn.BUILD, "browser")
-    os.makedirs(shots, exist_ok=True)
-    done = subprocess.run(["node", os.path.join(HERE, "check_notebook.mjs"), str(html_path),
-                           os.path.join(shots, f"{name}.png")],
-                          cwd=HERE, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, f"headless Chromium failed (run scripts/setup.sh?):\n{done.stderr}"
-    return json.loads(done.stdout)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chromium_view import look, mn  # noqa: E402  (headless Chromium, the shared notebook runner)
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +83,10 @@ def test_annotated_source_shows_types_and_vectorization_marks(seen):
     assert "kiln-vectorized" in loop["kind"] and "loop vectorized: width" in loop["text"]
 
 
+def test_annotate_views_fit_their_cell(seen):
+    assert all(view["visible"] and not view["overflows"] for view in seen["annotations"])
+
+
 def test_a_loop_optimized_away_is_marked_in_annotate_and_under_its_cell(seen):
     view = seen["annotations"][2]
     assert view["visible"] and all(row["visible"] for row in view["rows"])
@@ -122,7 +107,8 @@ def test_footers_and_jit_listings_are_visible(seen):
 def test_parallel_views_mark_the_parallel_and_the_serial_loop(seen):
     row_sums, running_total, inside_out = seen["parallel"]
     for view in (row_sums, running_total, inside_out):
-        assert view["visible"] and view["width"] > 300
+        # the reasons wrap in their column: none runs past the right edge
+        assert view["visible"] and view["width"] > 300 and not view["overflows"]
     assert "row_sums" in row_sums["text"] and "running_total" in running_total["text"]
     assert any(r["kind"] == "par" and r["visible"] and "prange" in r["text"] for r in row_sums["rows"])
     assert any(r["kind"] == "why" and r["visible"] for r in running_total["rows"])

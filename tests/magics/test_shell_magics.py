@@ -158,8 +158,9 @@ def test_footer_of_a_loop_that_jits_afresh_says_to_make_the_function_once(shell)
     assert error is None
     footer = displays[-1]["text/plain"]
     assert "compiled twice_plus_one(float64) 4 times, " in footer, footer
-    assert ("mostly compiling" in footer and "twice_plus_one(float64) compiled 4 times, as each jit of the same "
-            "function makes a new one that compiles on its first call; make it once, then call it") in footer, footer
+    assert "mostly compiling" in footer, footer
+    assert ("twice_plus_one(float64) compiled 4 times, as each jit of the same function makes a new one that "
+            "compiles on its first call; make it once, then call it") in footer, footer
 
 
 def test_timeit_of_runs_far_apart_without_compiling_says_so_in_its_own_words(shell):
@@ -277,6 +278,15 @@ def test_annotate_and_llvm_of_a_function_not_yet_compiled_say_to_call_it(shell):
         kiln.annotate(lambda: 0)
 
 
+def test_annotate_of_a_cuda_kernel_says_where_to_look_instead(shell):
+    assert run(shell, "from kiln import cuda\n@cuda.jit\ndef fill(a):\n    a[cuda.grid(1)] = 1.0\n")[2] is None
+    with capture_output() as cap:
+        result = shell.run_cell("%kiln_annotate fill")
+    assert not result.success
+    assert ("kiln.annotate shows functions compiled for the CPU; fill is a CUDA kernel: read its PTX with "
+            ".inspect_ptx(), and what its launches cost in the cell's footer") in cap.stderr
+
+
 def test_footer_reports_a_cells_gpu_copies_in_kiln_cuda_reports_words(shell):
     code = ("import numpy as np\n"
             "from kiln import cuda\n"
@@ -296,7 +306,7 @@ def test_footer_reports_a_cells_gpu_copies_in_kiln_cuda_reports_words(shell):
 def test_annotate_marks_lines_with_runtime_checks(shell):
     code = ("%%jit {flags}\n"
             "def pick{n}(A, k, d):\n"
-            "    x = A[k]\n"
+            "    x = A[k] + A[0]\n"
             "    return x // d\n")
     for n, flags, check in ((1, "", "negative index wraparound"), (2, "--boundscheck", "index bounds check")):
         assert run(shell, code.format(n=n, flags=flags))[2] is None
@@ -304,7 +314,9 @@ def test_annotate_marks_lines_with_runtime_checks(shell):
         assert error is None and shell.user_ns[f"picked{n}"] == 3
         text = kiln.annotate(shell.user_ns[f"pick{n}"]).text
         marks = {m.group(2).strip(): m.group(1) for m in re.finditer(r"^(.)\s+\d+  (.+?)(?:  #.*)?$", text, re.M)}
-        assert marks["x = A[k]"] == "C" and f"^ {check}" in text
+        assert marks["x = A[k] + A[0]"] == "C" and f"^ {check}" in text
+        # one note for the line: A[0] needs no wraparound, only bounds checking when on
+        assert text.count(f"^ {check}") == 1
         # A division check costs more than boxing the result: the line is a
         # check line, and both notes are shown.
         assert marks["return x // d"] == "C"

@@ -40,6 +40,12 @@ _MARK = {"unused": "U", "missed": "M", "ordered": "O", "check": "C", "boundary":
 _WIDTH = re.compile(r"vectorization width: (\d+), interleaved count: (\d+)")
 
 
+def _non_negative_constant(index):
+    """Whether a subscript's index is whole numbers written out, none negative: a[0], a[1, 2]."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return all(isinstance(p, ast.Constant) and type(p.value) is int and p.value >= 0 for p in parts)
+
+
 def _checks_by_line(source, first_line, boundscheck):
     """{line: [check, ...]} for what compiled code must test at run time."""
     found = {}
@@ -51,7 +57,8 @@ def _checks_by_line(source, first_line, boundscheck):
             divisor = node.value
         if divisor is not None and not (isinstance(divisor, ast.Constant) and divisor.value):
             found.setdefault(node.lineno + first_line - 1, []).append("division by zero check")
-        if isinstance(node, ast.Subscript):
+        # a[0] cannot be negative: only bounds checking, when on, tests it
+        if isinstance(node, ast.Subscript) and (boundscheck or not _non_negative_constant(node.slice)):
             check = "index bounds check" if boundscheck else "negative index wraparound"
             found.setdefault(node.lineno + first_line - 1, []).append(check)
     return {line: sorted(set(checks)) for line, checks in found.items()}
@@ -148,8 +155,7 @@ def _lines(dispatcher, typed, remarks):
     rows = []
     for offset, text in enumerate(src_lines):
         lineno = first + offset
-        var_types = types_at.get(lineno) or {}
-        types = ", ".join(f"{v}: {t}" for v, t in var_types.items())
+        types = types_at.get(lineno) or {}
         kinds, notes = ["plain"], []
         remark_kind, remark_texts = loop_notes.get(lineno, (None, []))
         if remark_kind:
@@ -166,9 +172,16 @@ def _lines(dispatcher, typed, remarks):
 
 
 def _legend_html():
+    """The colour chips, each with the mark its lines carry (as in the text view)."""
     return "".join(f'<span class="kiln-legend" style="background:{colour}; border:1px solid #ccc; padding:0 6px;'
-                   f' margin-right:6px; white-space:nowrap; display:inline-block">{esc(legend)}</span>'
-                   for _, colour, legend in KINDS)
+                   f' margin-right:6px; white-space:nowrap; display:inline-block">'
+                   f'{f"<b>{_MARK[kind]}</b> " if kind != "plain" else ""}{esc(legend)}</span>'
+                   for kind, colour, legend in KINDS)
+
+
+def _types_html(var_types):
+    """One unbreakable "name: type" per variable: long lists wrap between variables, not inside one."""
+    return ", ".join(f'<span style="white-space:nowrap">{esc(v)}: {esc(t)}</span>' for v, t in var_types.items())
 
 
 def render(dispatcher):
@@ -176,6 +189,9 @@ def render(dispatcher):
     Raises ValueError for a non-Kiln or not yet compiled function."""
     if not dispatchers.is_dispatcher(dispatcher):
         raise ValueError(f"kiln.annotate shows a kiln.jit function; got {type(dispatcher).__name__}")
+    if not hasattr(dispatcher, "inspect_types"):   # a kiln.cuda kernel: its loops are the GPU's, not LLVM's remarks
+        raise ValueError(f"kiln.annotate shows functions compiled for the CPU; {dispatchers.name(dispatcher)} is a CUDA "
+                         f"kernel: read its PTX with .inspect_ptx(), and what its launches cost in the cell's footer")
     name = dispatchers.name(dispatcher)
     if not dispatcher.signatures:
         raise ValueError(f"{name} has not been compiled yet: call it once (or give it a signature), "
@@ -189,21 +205,25 @@ def render(dispatcher):
         text.append(f"--- {title} ---")
         width = max(len(r[1]) for r in rows)
         body = []
-        for lineno, src, kind, types, notes in rows:
+        for lineno, src, kind, var_types, notes in rows:
+            types = ", ".join(f"{v}: {t}" for v, t in var_types.items())
             text.append((f"{_MARK[kind]} {lineno:4d}  {src:<{width}}" + (f"  # {types}" if types else "")).rstrip())
             text.extend(f"{'':7}  {'':<{width}}  ^ {note}" for note in notes if kind != "plain")
             note_html = "".join(f'<div class="kiln-note kiln-note-{_note_kind(note)}">{esc(note)}</div>'
                                 for note in notes)
             body.append(
                 f'<tr class="kiln-line kiln-{kind}" data-line="{lineno}" style="background:{_COLOUR[kind]}">'
+                f'<td class="kiln-mark" style="font-weight:bold; padding:0 2px 0 4px; vertical-align:top">'
+                f'{_MARK[kind].strip()}</td>'
                 f'<td style="color:#888; text-align:right; padding:0 6px; vertical-align:top">{lineno}</td>'
                 f'<td style="text-align:left; vertical-align:top; white-space:pre">'
                 f'<pre style="margin:0; padding:0; background:transparent; white-space:pre">'
                 f'{esc(src) or " "}</pre></td>'
                 f'<td class="kiln-types" style="text-align:left; color:#2c5282; padding:0 8px; vertical-align:top;'
-                f' white-space:nowrap">'
-                f"{esc(types)}</td>"
-                f'<td style="text-align:left; color:#555; padding:0 4px; vertical-align:top">{note_html}</td></tr>')
+                f' min-width:20em; max-width:32em">{_types_html(var_types)}</td>'
+                # notes are sentences: kept readable beside long types
+                f'<td style="text-align:left; color:#555; padding:0 4px; vertical-align:top;'
+                f' min-width:18em">{note_html}</td></tr>')
         html.append(f'<div style="font-weight:bold; margin-top:6px">{esc(title)}</div>'
                     f'<table style="border-collapse:collapse">{"".join(body)}</table>')
     html.append("</div>")

@@ -11,7 +11,7 @@ from IPython.display import display
 
 from kiln import unused_work
 
-from . import footer, gpu_records, records
+from . import cell_warnings, footer, gpu_records, records
 
 
 class CellWatch:
@@ -21,6 +21,7 @@ class CellWatch:
         self._start = None
         self._before = None
         self._recording = records.recording_calls()
+        self._warnings = cell_warnings.FooterWarnings()
         self.listeners = []  # callables(delta) told after every cell
 
     def pre_run_cell(self, info=None):
@@ -29,6 +30,7 @@ class CellWatch:
         self._recording.start()  # a new recording: this cell's calls only
         self._before = records.snapshot()
         unused_work.take()  # what compiles outside any cell told
+        self._warnings.start()
         self._start = time.perf_counter()
 
     def post_run_cell(self, result=None):
@@ -49,13 +51,15 @@ class CellWatch:
         for listener in self.listeners:
             listener(delta)
         unused = unused_work.take()
-        if not delta and gpu is None and not unused:
+        warned = self._warnings.take()
+        if not delta and gpu is None and not unused and not warned:
             return
-        display(footer.render(delta, elapsed, gpu, unused).bundle(), raw=True)
+        display(footer.render(delta, elapsed, gpu, unused, warned).bundle(), raw=True)
 
     def close(self):
         """Called when unloaded: a cell still running stops recording now,
-        since its post_run_cell will not come."""
+        since its post_run_cell will not come; Kiln's warnings go to stderr again."""
+        self._warnings.close()
         if self._before is not None:
             self._before = None
             self._recording.stop()

@@ -112,11 +112,20 @@ def _unused(told):
     return text, html
 
 
-def render(delta, cell_seconds, gpu_summary=None, unused=()):
+def _warned(texts):
+    """(text, HTML) of the Kiln warnings the cell raised (cell_warnings), one line each, or ("", "")."""
+    text = "".join(f"\n  warning: {t}" for t in texts)
+    html = "".join(f'<div class="kiln-warning" style="padding-left:2em; color:#b35900">warning: {esc(t)}</div>'
+                   for t in texts)
+    return text, html
+
+
+def render(delta, cell_seconds, gpu_summary=None, unused=(), warned=()):
     """A Rich view of one cell's Delta (cell_seconds is its wall time), with
-    kiln.cuda.report's lines when the cell used the GPU and a warning for
+    kiln.cuda.report's lines when the cell used the GPU, a warning for
     each loop its compiles found optimized away as unused
-    (kiln.unused_work.take()'s)."""
+    (kiln.unused_work.take()'s), and one for each other Kiln warning it
+    raised (cell_warnings.FooterWarnings.take()'s)."""
     parts_text = []
     parts_html = []
     compiled = by_title(delta.compiles)
@@ -158,7 +167,8 @@ def render(delta, cell_seconds, gpu_summary=None, unused=()):
 
     gpu_text, gpu_html = _gpu(gpu_summary)
     unused_text, unused_html = _unused(unused)
-    text = "kiln: " + " · ".join(parts_text) + gpu_text + unused_text
+    warned_text, warned_html = _warned(warned)
+    text = "kiln: " + " · ".join(parts_text) + gpu_text + unused_text + warned_text
     body = (
         f'<div class="kiln-footer" style="{FONT} color:#555; border-top:1px solid #ddd;'
         f' padding-top:2px; margin-top:2px">'
@@ -166,6 +176,7 @@ def render(delta, cell_seconds, gpu_summary=None, unused=()):
         + ' <span style="color:#aaa">·</span> '.join(parts_html)
         + gpu_html
         + unused_html
+        + warned_html
         + "</div>"
     )
     return Rich(text, body)
