@@ -12,6 +12,13 @@ def test_labels_options_and_semicolons_inside_brackets_and_strings():
         ("py", 'f(A, "a;b")'), ("jit", "g(A, {1: (2, 3)})"), ("h(x)[1:3]", "h(x)[1:3]")]
 
 
+def test_a_label_before_an_assignment_labels_the_assignment():
+    # Python reads `kiln: found = f(n)` as an annotated assignment to `kiln`; in %compare it is a label
+    opts, entries = parse("-c found py: found = f(n); kiln: found = g(n); 'two words': found = h(n)")
+    assert [(e.label, e.source) for e in entries] == [
+        ("py", "found = f(n)"), ("kiln", "found = g(n)"), ("two words", "found = h(n)")]
+
+
 def test_default_label_is_the_called_function():
     _, entries = parse("np.sum(A); kiln_sum(A)")
     assert [e.label for e in entries] == ["np.sum", "kiln_sum"]

@@ -107,10 +107,12 @@ def parse_entry(text):
         tree = None
     if tree is not None:
         body = tree.body
-        if (len(body) == 1 and isinstance(body[0], ast.AnnAssign) and body[0].value is None
-                and isinstance(body[0].target, ast.Name)):
-            source = ast.get_source_segment(text, body[0].annotation)
-            return Entry(body[0].target.id, source)
+        if len(body) == 1 and isinstance(body[0], ast.AnnAssign) and isinstance(body[0].target, ast.Name):
+            if body[0].value is None:
+                return Entry(body[0].target.id, ast.get_source_segment(text, body[0].annotation))
+            # `kiln: found = f(A)` is an annotated assignment to Python, but in a timing it can
+            # only mean a label and the assignment it times
+            return Entry(body[0].target.id, text.split(":", 1)[1].strip())
         return Entry(_default_label(text), text)
     labelled = _LABEL.match(text)
     if labelled:
