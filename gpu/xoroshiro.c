@@ -82,10 +82,15 @@ void kg_xoroshiro_init_states(uint64_t *states, size_t n, uint64_t seed, uint64_
     "  %r = fmul double %f, 0x3CA0000000000000\n" /* 2^-53 */                                      \
     "  ret double %r\n"                                                                            \
     "}\n"                                                                                          \
+    /* Numba's float32 draw is the float64 one rounded to float32; this is the same number         \
+     * without float64 arithmetic (m is rounded once either way, and scaling by 2^-53              \
+     * commutes with rounding), so a float32 kernel's work stays float32 */                        \
     "define linkonce_odr float @kiln_xoroshiro128p_uniform_float32(ptr %states, i64 %index) {\n"  \
-    "  %d = call double @kiln_xoroshiro128p_uniform_float64(ptr %states, i64 %index)\n"           \
-    "  %f = fptrunc double %d to float\n"                                                          \
-    "  ret float %f\n"                                                                             \
+    "  %x = call i64 @kiln_xoroshiro128p_next(ptr %states, i64 %index)\n"                          \
+    "  %m = lshr i64 %x, 11\n"                                                                     \
+    "  %f = uitofp i64 %m to float\n"                                                              \
+    "  %r = fmul float %f, 0x3CA0000000000000\n" /* 2^-53 */                                       \
+    "  ret float %r\n"                                                                             \
     "}\n"                                                                                          \
     "define linkonce_odr double @kiln_xoroshiro128p_normal_float64(ptr %states, i64 %index) {\n"  \
     "  %u1 = call double @kiln_xoroshiro128p_uniform_float64(ptr %states, i64 %index)\n"          \

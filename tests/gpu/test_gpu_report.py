@@ -35,6 +35,14 @@ def test_small_grid_and_partial_warp():
                      multiprocessors=132)["warnings"] == []
 
 
+def test_a_small_simulated_grid_is_measured_against_an_h100():
+    # no GPU to ask: the simulator's launches are judged against the GPU its estimates are for
+    simulated = dict(launch("k", (4, 1, 1), (128, 1, 1)), simulated=True)
+    (warning,) = summarize({"launches": [simulated], "transfers": []})["warnings"]
+    assert warning.startswith("k: a grid of 4 blocks keeps at most 4 of an H100's 132 multiprocessors busy")
+    assert summarize({"launches": [dict(simulated, grid=[264, 1, 1])], "transfers": []})["warnings"] == []
+
+
 def test_copies_dominating_the_kernel():
     transfers = [{"direction": "htod", "bytes": 1 << 26, "seconds": 0.01, "async": False}]
     summary = summarize({"launches": [launch("add", (264, 1, 1), (256, 1, 1), kernel_ms=0.3)],

@@ -118,6 +118,11 @@ def _dim3(d):
     return d if isinstance(d, tuple) else (d,)
 
 
+def _signature_text(argspecs):
+    """'(array(float32, 1d, C), int64)': how a compile of these argument types is titled."""
+    return "(" + ", ".join(_kiln.type_name(s) for s in argspecs) + ")"
+
+
 class _Compiled:
     """One kernel for one signature: on the GPU its loaded PTX and raise
     sites, on the simulator its host entry."""
@@ -198,7 +203,7 @@ class CUDAKernel:
         c = _Compiled()
         c.argspecs = argspecs
         fastmath = bool(self._state._kiln_options["fastmath_flags"])
-        signature = "(" + ", ".join(_kiln.type_name(s) for s in argspecs) + ")"
+        signature = _signature_text(argspecs)
         try:
             if _sim():
                 c.entry, c.fibers, c.stats, remarks = _kiln.cuda_compile(self._state, argspecs, "simulator",
@@ -268,7 +273,8 @@ class CUDAKernel:
         key = self._latest(signature)
         if key not in self._ptx:
             try:
-                self._ptx[key] = _kiln.cuda_compile(self._state, key, "cuda", bool(self._state._kiln_options["fastmath_flags"]))[0]
+                self._ptx[key] = _kiln.cuda_compile(self._state, key, "cuda", bool(self._state._kiln_options["fastmath_flags"]),
+                                                    _signature_text(key))[0]
             except _kiln.TypingError as exc:
                 raise exc.with_traceback(None) from None
         return self._ptx[key]

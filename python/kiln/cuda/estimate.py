@@ -32,6 +32,7 @@ class GPU:
     flops32_s: float
     flops64_s: float
     host_copy_bytes_s: float  # a NumPy (pageable) array to the GPU or back
+    multiprocessors: int
 
 
 # An H100 80GB HBM3 (SXM). Launch, memory and copy rates are Kiln's own
@@ -40,7 +41,7 @@ class GPU:
 # float rates are NVIDIA's figures without tensor cores, and shared memory
 # is 132 multiprocessors at 128 bytes a clock (about 1.75 GHz).
 H100 = GPU("H100", launch_s=6e-6, memory_bytes_s=2.7e12, shared_bytes_s=29.6e12, flops32_s=67e12,
-           flops64_s=34e12, host_copy_bytes_s=10e9)
+           flops64_s=34e12, host_copy_bytes_s=10e9, multiprocessors=132)
 
 
 def kernel_seconds(work, launches=1, gpu=H100):

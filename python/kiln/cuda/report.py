@@ -5,11 +5,11 @@ block, registers, occupancy and kernel time from CUDA events, the first 256
 launches timed and the first 1024 kept; simulator launches marked simulated,
 with the host's time instead; transfers with bytes and time) and returns
 totals plus warnings:
-  - a grid too small to fill the GPU,
+  - a grid too small to fill the GPU (on the simulator, an H100),
   - a block that is not a whole number of warps,
   - launches dominated by host<->device copies,
-  - float64 arithmetic in a kernel (from its PTX) where float32 was
-    probably meant.
+  - float64 arithmetic in a kernel (from its PTX, or as its simulated
+    launches counted it) where float32 was probably meant.
 format_text(summary) renders it for a cell footer (text/plain); the
 notebook face may render the same data as HTML. cell_summary() does it all
 for the work since the last call.
@@ -59,11 +59,14 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
     for launch in launches:
         name = launch["kernel"]
         blocks, threads = _blocks(launch), _threads_per_block(launch)
-        if multiprocessors and blocks < multiprocessors and ("grid", name) not in seen:
+        # on the simulator, the GPU its estimates are for
+        sms = multiprocessors or (estimate.H100.multiprocessors if launch.get("simulated") else None)
+        whose = "the GPU's" if multiprocessors else f"an {estimate.H100.name}'s"
+        if sms and blocks < sms and ("grid", name) not in seen:
             seen.add(("grid", name))
             warnings.append(f"{name}: a grid of {blocks} block{'s' if blocks > 1 else ''} keeps at most "
-                            f"{blocks} of the GPU's {multiprocessors} multiprocessors busy; launch at least "
-                            f"{2 * multiprocessors} blocks (a grid-stride loop handles any size)")
+                            f"{blocks} of {whose} {sms} multiprocessors busy; launch at least "
+                            f"{2 * sms} blocks (a grid-stride loop handles any size)")
         if threads % 32 and ("warp", name) not in seen:
             seen.add(("warp", name))
             warnings.append(f"{name}: blocks of {threads} thread{'s' if threads != 1 else ''} are not a whole "
@@ -78,13 +81,11 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
                         f"{fmt_seconds(estimate.copy_seconds(simulated[0]))} against about "
                         f"{fmt_seconds(estimate.kernel_seconds(*simulated))} in the kernels (estimates): keep "
                         f"arrays on the GPU (cuda.to_device, cuda.device_array) and copy back only the result")
-    for name, ptx in sorted((ptx_by_kernel or {}).items()):
-        if not any(launch["kernel"] == name for launch in launches):
-            continue
-        f64, f32 = ptx_float_ops(ptx)
+    for name, (f64, f32, ran) in sorted(_float_ops(launches, ptx_by_kernel or {}).items()):
         if f64:
-            warnings.append(f"{name}: {f64} float64 operation{'s' if f64 > 1 else ''} in the kernel "
-                            f"(and {f32} float32): GPUs run float64 far slower; if the data is float32, "
+            where = "ran in the kernel's launches" if ran else "in the kernel"
+            warnings.append(f"{name}: {f64:,} float64 operation{'s' if f64 > 1 else ''} {where} "
+                            f"(and {f32:,} float32): GPUs run float64 far slower; if the data is float32, "
                             f"write constants as np.float32(...) and use float32 math")
     return {
         "launches": launches,
@@ -95,6 +96,20 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
         "launches_dropped": records.get("launches_dropped", 0),
         "warnings": warnings,
     }
+
+
+def _float_ops(launches, ptx_by_kernel):
+    """{kernel: (float64 ops, float32 ops, counted as they ran)} of the kernels launched: the
+    instructions of its PTX where it is known, else what its simulated launches counted."""
+    counts = {}
+    for launch in launches:
+        name = launch["kernel"]
+        if name in ptx_by_kernel:
+            counts[name] = (*ptx_float_ops(ptx_by_kernel[name]), False)
+        elif launch.get("simulated") and launch.get("work"):
+            f64, f32, _ = counts.get(name, (0, 0, True))
+            counts[name] = (f64 + launch["work"]["flops64"], f32 + launch["work"]["flops32"], True)
+    return counts
 
 
 def _simulated_work(launches):

@@ -8,16 +8,11 @@ import sys
 def take():
     """kiln.cuda.report's summary of the records since the last call, or
     None when there were none (or kiln.cuda is not in use)."""
-    cuda = sys.modules.get("kiln.cuda")
-    if cuda is None:
-        return None
-    records = cuda.take_records()
-    if not records.get("launches") and not records.get("transfers"):
+    if "kiln.cuda" not in sys.modules:
         return None
     from kiln.cuda import report
 
-    devices = list(cuda.gpus) if cuda.is_available() else []
-    return report.summarize(records, multiprocessors=devices[0].multiprocessors if devices else None)
+    return report.cell_summary()
 
 
 def lines(summary):
