@@ -140,6 +140,30 @@ def test_xoroshiro_pi_matches_the_host_generator():
     assert abs(out.mean() - math.pi) < 0.2
 
 
+@cuda.jit
+def _draws(states, out32, out64):
+    t = cuda.grid(1)
+    for k in range(out32.shape[1]):
+        out32[t, k] = cuda.random.xoroshiro128p_uniform_float32(states, t)
+        out64[t, k] = cuda.random.xoroshiro128p_uniform_float64(states, t)
+
+
+def test_xoroshiro_draws_are_the_host_generators_bit_for_bit():
+    # the float32 draw is made without float64 arithmetic on the device: still Numba's number,
+    # the float64 draw rounded to float32
+    states = cuda.random.create_xoroshiro128p_states(64, seed=12345)
+    host_states = states.copy_to_host()
+    out32, out64 = np.zeros((64, 40), dtype=np.float32), np.zeros((64, 40))
+    _draws[2, 32](states, out32, out64)
+    want32, want64 = np.zeros_like(out32), np.zeros_like(out64)
+    for t in range(64):
+        for k in range(40):
+            want32[t, k] = cuda.random.xoroshiro128p_uniform_float32(host_states, t)
+            want64[t, k] = cuda.random.xoroshiro128p_uniform_float64(host_states, t)
+    np.testing.assert_array_equal(out32, want32)
+    np.testing.assert_array_equal(out64, want64)
+
+
 def test_polar_distance_tuple_device_function():
     n = 1000
     r1, t1, r2, t2 = (RNG.uniform(-3, 3, n).astype(np.float32) for _ in range(4))

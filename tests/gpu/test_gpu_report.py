@@ -43,6 +43,16 @@ def test_a_small_simulated_grid_is_measured_against_an_h100():
     assert summarize({"launches": [dict(simulated, grid=[264, 1, 1])], "transfers": []})["warnings"] == []
 
 
+def test_float64_work_counted_by_the_simulator_is_a_warning():
+    work = {"flops32": 300, "flops64": 100, "global_bytes": 0, "shared_bytes": 0, "host_bytes": 0}
+    launches = [dict(launch("k", (264, 1, 1), (128, 1, 1)), simulated=True, work=work)] * 2
+    (warning,) = summarize({"launches": launches, "transfers": []})["warnings"]
+    assert warning.startswith("k: 200 float64 operations ran in the kernel's launches (and 600 float32): GPUs run "
+                              "float64 far slower")
+    no_f64 = dict(work, flops64=0)
+    assert summarize({"launches": [dict(launches[0], work=no_f64)], "transfers": []})["warnings"] == []
+
+
 def test_copies_dominating_the_kernel():
     transfers = [{"direction": "htod", "bytes": 1 << 26, "seconds": 0.01, "async": False}]
     summary = summarize({"launches": [launch("add", (264, 1, 1), (256, 1, 1), kernel_ms=0.3)],
