@@ -13,7 +13,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import magics_notebook as mn  # noqa: E402
 
 # "  gpu: kernel[(grid), (block)]: ..." lines under the footer's first line
-GPU_LINE = re.compile(r"^  gpu: (.*)$", re.M)
 
 
 @pytest.fixture(scope="module")
@@ -21,10 +20,6 @@ def nb():
     return mn.execute("gpu_course.ipynb")
 
 
-def gpu_lines(nb, tag):
-    footer = mn.outputs(nb, tag, "text/plain")[-1]
-    assert footer.startswith("kiln: "), footer
-    return GPU_LINE.findall(footer)
 
 
 def test_every_cell_ran_and_agreed_with_numpy(nb):
@@ -37,7 +32,7 @@ def test_a_launch_is_in_the_footer(nb):
     # the first launch compiled the kernel for the argument types it was given
     assert re.match(r"kiln: compiled add_kernel\(array\(float32, 1d, C\), array\(float32, 1d, C\), "
                     r"array\(float32, 1d, C\)\) in [\d.]+ m?s", footer), footer
-    line, *warnings = gpu_lines(nb, "add-launch")
+    line, *warnings = mn.gpu_lines(nb, "add-launch")
     assert line.startswith("add_kernel[(32, 1, 1), (128, 1, 1)]: ")
     simulated = re.fullmatch(r".*: simulated on the CPU in ([\d.]+) ms, not GPU time; an H100 would take about "
                              r"[\d.]+ µs \(an estimate from the launch, [\d.]+ \S+ moved and [\d,]+ float operations\) "
@@ -59,7 +54,7 @@ def test_a_launch_is_in_the_footer(nb):
 
 
 def test_a_partial_warp_is_a_warning_in_text_and_html(nb):
-    lines = gpu_lines(nb, "partial-warp")
+    lines = mn.gpu_lines(nb, "partial-warp")
     assert lines[0].startswith("add_kernel[(32, 1, 1), (100, 1, 1)]: ")
     assert ("warning: add_kernel: blocks of 100 threads are not a whole number of 32-thread warps; "
             "the last warp of every block runs partly empty") in lines
@@ -68,14 +63,14 @@ def test_a_partial_warp_is_a_warning_in_text_and_html(nb):
 
 
 def test_device_array_copies_are_counted(nb):
-    lines = gpu_lines(nb, "maximum-3d")
+    lines = mn.gpu_lines(nb, "maximum-3d")
     assert lines[0].startswith("maximum_6[(4, 4, 4), (8, 8, 8)]: ")
     # a and b to the device (32**3 float32 each), c back
     assert re.fullmatch(r"copies: 256\.0 KiB to the GPU, 128\.0 KiB back, [\d.]+ ms", lines[1]), lines
 
 
 def test_a_loop_of_launches_is_one_line(nb):
-    lines = gpu_lines(nb, "primes-kernel")
+    lines = mn.gpu_lines(nb, "primes-kernel")
     assert lines[0].startswith("check_prime_gpu_kernel[(1, 1, 1), (1, 1, 1)]: 58 launches, ")
     # the time is the run's, not each launch's
     assert re.fullmatch(r".*: 58 launches, (simulated on the CPU in [\d.]+ ms in all, not GPU time; an H100 .*|[\d.]+ ms in all, .*)",
@@ -91,7 +86,7 @@ def test_a_loop_of_launches_is_one_line(nb):
 
 
 def test_ufunc_and_device_function_cells(nb):
-    assert any(line.startswith("gaussian_pdf_ufunc") for line in gpu_lines(nb, "gaussian"))
+    assert any(line.startswith("gaussian_pdf_ufunc") for line in mn.gpu_lines(nb, "gaussian"))
     cell_text = mn.outputs(nb, "polar-cell", "text/plain")[0]
     assert cell_text.splitlines()[1] == "  polar_to_cartesian: device function, compiles on its first use"
 
@@ -106,10 +101,10 @@ def test_the_race_cell_loses_increments_and_the_atomic_cell_does_not(nb):
 def test_the_gufunc_cell_shows_unit_norms_and_its_launch(nb):
     # the cell checks the norms against 1; its result is the float32 array
     assert re.fullmatch(r"array\(\[[\d.,\s]+\], dtype=float32\)", mn.outputs(nb, "gufunc", "text/plain")[0])
-    assert any(line.startswith("l2_norm_gufunc_") for line in gpu_lines(nb, "gufunc"))
+    assert any(line.startswith("l2_norm_gufunc_") for line in mn.gpu_lines(nb, "gufunc"))
 
 
 def test_the_offloaded_loop_cell_launches_a_kernel_and_says_the_copy_outweighs_it(nb):
-    line, *warnings = gpu_lines(nb, "offload")
+    line, *warnings = mn.gpu_lines(nb, "offload")
     assert line.startswith("average_sqrt_cuda_loop0[(")
     assert any("copy" in w and "keep arrays on the GPU" in w for w in warnings), warnings

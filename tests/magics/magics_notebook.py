@@ -119,3 +119,23 @@ def errors(nb):
 
 if __name__ == "__main__":  # run one notebook by hand: python magics_notebook.py NAME OUT.ipynb
     nbformat.write(execute(sys.argv[1]), sys.argv[2])
+
+
+GPU_LINE = re.compile(r"^  gpu: (.*)$", re.M)
+
+
+def footer(nb, tag):
+    """Kiln's footer under the cell tagged `tag` (its last text/plain output), as text."""
+    text = outputs(nb, tag, "text/plain")[-1]
+    assert text.startswith("kiln: "), f"no footer under {tag!r}: {text!r}"
+    return text
+
+
+def gpu_lines(nb, tag):
+    """The footer's GPU lines ("  gpu: ..."), without their indent."""
+    return GPU_LINE.findall(footer(nb, tag))
+
+
+def speedup(text):
+    """A speedup as %compare and kiln.chart write it ("1,234×"), as a number."""
+    return float(text.rstrip("×").replace(",", ""))
