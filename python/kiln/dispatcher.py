@@ -10,6 +10,7 @@ _kiln_locked_sigs and _kiln_compiled."""
 import functools
 import inspect
 import sys
+import threading
 
 import numpy as np
 
@@ -77,7 +78,20 @@ def _vararg_name(py_func):
     return code.co_varnames[code.co_argcount] if code.co_flags & inspect.CO_VARARGS else None
 
 
+# One compile at a time, as Numba's compiler lock: threads making the first call of a function
+# together (Dask's threaded scheduler) compile it once, the others waiting for it and then using it.
+# Reentrant: compiling a function may compile the functions it calls.
+_compiling = threading.RLock()
+
+
 def _compile(self, argspecs, retspec):
+    with _compiling:
+        done = next((s for s in self._kiln_compiled
+                     if s.argtypes == tuple(argspecs) and (retspec is None or s.restype == retspec)), None)
+        return done if done is not None else _compile_now(self, argspecs, retspec)
+
+
+def _compile_now(self, argspecs, retspec):
     if self._kiln_options.get("cache"):
         from . import cache
         spec = cache.compile(self, tuple(argspecs), retspec)

@@ -2,6 +2,8 @@
 every integer width stored as the signature says, floats and their
 subclasses, and arrays returned as they came being the very same object, as
 Python returns them, while changed views are new arrays."""
+import threading
+
 import numpy as np
 import pytest
 
@@ -196,3 +198,34 @@ def test_the_specializations_are_one_per_signature_in_the_order_compiled():
     f.compile("float64(float64)")   # compiled again: in the place of the first
     assert f.signatures == first and len(f.stats) == 2
     assert f(2.5) == 3.5
+
+
+def test_threads_making_the_first_call_together_compile_once():
+    # Dask's threaded scheduler calls a nogil function from several threads at once (seed 000's pi):
+    # one compiles, the others wait for it and use it, as under Numba's compiler lock
+    from kiln.magics import records
+
+    @kiln.njit(nogil=True)
+    def total(n):
+        s = 0
+        for i in range(n):
+            s += i * i
+        return s
+
+    before = records.snapshot()
+    start = threading.Barrier(4)
+    results = []
+
+    def first_call():
+        start.wait()
+        results.append(total(1000))
+
+    threads = [threading.Thread(target=first_call) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [sum(i * i for i in range(1000))] * 4
+    (compiled,) = records.since(before).compiles
+    assert compiled.title.endswith("total(int64)")
+    assert len(total.signatures) == 1
