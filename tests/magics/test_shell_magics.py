@@ -278,6 +278,20 @@ def test_annotate_and_llvm_of_a_function_not_yet_compiled_say_to_call_it(shell):
         kiln.annotate(lambda: 0)
 
 
+def test_annotate_says_why_a_recurrence_does_not_vectorize_in_plain_words(shell):
+    code = ("%%jit\n"
+            "def orbit(x0, n):\n"
+            "    x = x0\n"
+            "    for t in range(n):\n"
+            "        x = 4.0 * x * (1.0 - x)\n"
+            "    return x\n")
+    assert run(shell, code)[2] is None and run(shell, "orbit(0.1, 10)")[2] is None
+    text = kiln.annotate(shell.user_ns["orbit"]).text
+    assert ("^ loop not vectorized: a value carried from one iteration to the next is not a sum, product, min or max "
+            "that lanes could split: each step needs the one before (LLVM: value that could not be identified as "
+            "reduction is used outside the loop)") in text
+
+
 def test_annotate_of_a_cuda_kernel_says_where_to_look_instead(shell):
     assert run(shell, "from kiln import cuda\n@cuda.jit\ndef fill(a):\n    a[cuda.grid(1)] = 1.0\n")[2] is None
     with capture_output() as cap:

@@ -75,9 +75,32 @@ def _boundary_lines(source, first_line):
     return lines
 
 
+# LLVM's reasons for not vectorizing, as a student can act on them; LLVM's words follow in brackets.
+_PLAIN = {
+    "value that could not be identified as reduction is used outside the loop":
+        "a value carried from one iteration to the next is not a sum, product, min or max that lanes could "
+        "split: each step needs the one before",
+    "could not determine number of loop iterations":
+        "how many times the loop runs is not known when it starts (a while loop, or one that can leave early)",
+    "loop control flow is not understood by vectorizer":
+        "the loop can leave early (a break, a return or a raise), which vector lanes cannot follow",
+    "unsafe dependent memory operations in loop":
+        "an iteration may read memory an earlier iteration wrote",
+    "cannot identify array bounds":
+        "which memory the loop reads and writes cannot be told in advance",
+    "call instruction cannot be vectorized":
+        "it calls a function that has no vector version",
+}
+
+
 def _reason(message):
-    """LLVM's analysis text without the "loop not vectorized: " it repeats."""
-    return message.split(": ", 1)[1] if message.startswith("loop not vectorized: ") else message
+    """LLVM's analysis text without the "loop not vectorized: " it repeats, said plainly where
+    the text is one students meet (LLVM's own words kept after it)."""
+    text = message.split(": ", 1)[1] if message.startswith("loop not vectorized: ") else message
+    for llvm, plain in _PLAIN.items():
+        if text.startswith(llvm):
+            return f"{plain} (LLVM: {llvm})"
+    return text
 
 
 def _remark_notes(remarks):
