@@ -50,6 +50,11 @@ def failed_cells(nb):
                and any(o.output_type == "error" for o in c.get("outputs", [])))
 
 
+def cells_not_run(nb):
+    """How many code cells with code in them the run never reached (a kernel that died, a timeout)."""
+    return sum(1 for c in nb.cells if c.cell_type == "code" and c.source.strip() and c.get("execution_count") is None)
+
+
 def simulated(nb):
     """Whether GPU work in it ran on the CUDA simulator (its footers say so)."""
     for c in nb.cells:
@@ -72,13 +77,17 @@ def describe(nb, path):
 
 
 def row(path):
+    if not os.path.exists(path):   # run_notebook.py wrote nothing: it could not start the run
+        name = html.escape(os.path.basename(path))
+        return (f'<tr><td>{name}</td><td></td><td class="kiln-course-gpu"></td><td class="kiln-course-time">'
+                f'not run</td><td class="kiln-course-result"><span class="kiln-course-failed">not run</span></td></tr>')
     nb = nbformat.read(path, as_version=4)
     title, summary, gpu = describe(nb, path)
     page = os.path.splitext(os.path.basename(path))[0] + ".html"
-    seconds, failed = run_seconds(nb), failed_cells(nb)
+    seconds, failed, unreached = run_seconds(nb), failed_cells(nb), cells_not_run(nb)
     ran = "not run" if seconds is None else f"{seconds:.0f} s"
-    status = (f'<span class="kiln-course-failed">{failed} cell{"s" if failed != 1 else ""} failed</span>'
-              if failed else "ran without errors")
+    problems = [f"{n} cell{'s' if n != 1 else ''} {what}" for n, what in ((failed, "failed"), (unreached, "not run")) if n]
+    status = (f'<span class="kiln-course-failed">{", ".join(problems)}</span>' if problems else "ran without errors")
     gpu_text = html.escape(gpu)
     if simulated(nb):
         gpu_text += '<br><span class="kiln-course-simulated">ran on the CUDA simulator here</span>'

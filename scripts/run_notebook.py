@@ -22,12 +22,17 @@ def main(argv):
     if not os.access(kernel, os.X_OK):
         print(f"run_notebook: {kernel} not found; build first (scripts/setup.sh)", file=sys.stderr)
         return 1
+    out_dir = os.path.join(build, "notebooks")
+    stem = os.path.splitext(os.path.basename(notebook))[0]
+    executed = os.path.join(out_dir, stem + ".ipynb")
+    for stale in (executed, os.path.join(out_dir, stem + ".html")):   # an index must not show an old run
+        if os.path.exists(stale):
+            os.remove(stale)
     with tempfile.TemporaryDirectory(prefix="kiln-run-") as prefix:
         subprocess.run([kernel, "install", "--prefix", prefix], check=True, stdout=subprocess.DEVNULL)
         os.environ["JUPYTER_PATH"] = os.path.join(prefix, "share", "jupyter")
         import nbformat
         from nbclient import NotebookClient
-        from nbclient.exceptions import CellExecutionError
         from nbconvert import HTMLExporter
 
         nb = nbformat.read(notebook, as_version=4)
@@ -36,13 +41,10 @@ def main(argv):
         status = 0
         try:
             client.execute()
-        except CellExecutionError as e:
-            print(f"run_notebook: a cell failed:\n{e}", file=sys.stderr)
+        except Exception as e:   # a cell that raised, timed out, or a kernel that died: keep what ran
+            print(f"run_notebook: {type(e).__name__}:\n{e}", file=sys.stderr)
             status = 1
-    out_dir = os.path.join(build, "notebooks")
     os.makedirs(out_dir, exist_ok=True)
-    stem = os.path.splitext(os.path.basename(notebook))[0]
-    executed = os.path.join(out_dir, stem + ".ipynb")
     nbformat.write(nb, executed)
     html, _ = HTMLExporter().from_notebook_node(nb)
     with open(os.path.join(out_dir, stem + ".html"), "w", encoding="utf-8") as f:

@@ -174,11 +174,11 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
         return KJ_I64;
     if (truth && nargs == 1 && (!e || kj_is_number(e) || e->kind == KJ_T_BOOL))
         return kj_bool();   /* of `[]`: any is False, all is True */
-    if (!e && !strcmp(name, "sorted") && kj_holds_nothing(args[0]))
+    bool reverse = nargs == 2 && n->kids[2]->kind == KJ_E_KEYWORD && !strcmp(n->kids[2]->name, "reverse");
+    if (!e && !strcmp(name, "sorted") && (nargs == 1 || reverse) && kj_holds_nothing(args[0]))
         return kj_list(NULL);   /* of what holds nothing: an empty list, as sorted(set()) */
     if (!e)
         FAIL(c, n, "Add to it first.", "the items of this %s have no type yet", table ? "set or dict" : "list");
-    bool reverse = nargs == 2 && n->kids[2]->kind == KJ_E_KEYWORD && !strcmp(n->kids[2]->name, "reverse");
     if (!strcmp(name, "sorted") && (nargs == 1 || reverse) && kj_list_orderable(e))
         return vector ? kj_list(e) : args[0];   /* sorted(a): a list of a's numbers */
     if (e->kind == KJ_T_TUPLE)

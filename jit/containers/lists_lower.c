@@ -341,6 +341,8 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
         kj_node *src = n->kids[1];
         if (kj_holds_nothing(src->type)) {   /* it is empty: so is the new list */
             kj_lower_expr(w, src);
+            if (n->nkids == 3)   /* reverse= is still evaluated */
+                kj_lower_expr(w, n->kids[2]->kids[0]);
             return new_list(w, t, c64(w, 0));
         }
         LLVMValueRef r = src->type->kind == KJ_T_LIST ? kj_list_copy(w, kj_lower_expr(w, src), t) : list_of(w, src, t);

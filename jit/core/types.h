@@ -75,8 +75,9 @@ const kj_type *kj_enumerate(const kj_type *iterable);
 const kj_type *kj_reversed(const kj_type *sequence);
 /* The element type a `for` loop gets from an iterable of type t, or NULL. */
 const kj_type *kj_iter_elem(const kj_type *t);
-/* A list, set or dict whose items never got a type (or a loop over one):
- * nothing was ever put in it, so it is empty wherever it is used. */
+/* A list, set or dict whose items never got a type (or enumerate, zip,
+ * reversed or a view of one): nothing was ever put in it, so it is empty,
+ * and a for loop over it or sorted() of it needs no item type. */
 bool kj_holds_nothing(const kj_type *t);
 /* A dict from key to value; both NULL for `{}` before anything is stored. */
 const kj_type *kj_dict(const kj_type *key, const kj_type *value);

@@ -200,8 +200,9 @@ KJ_BUILTIN(builtin_prange, "prange", range_type, NULL, NULL);   /* kiln.prange: 
 
 static const kj_type *enumerate_type(const kj_callable *k, int n, const kj_type *const *a, char *why, size_t why_size) {
     (void)k, (void)why, (void)why_size;
-    bool iterable = kj_iter_elem(a[0]) || kj_holds_nothing(a[0]);
-    return (n == 1 || (n == 2 && kj_is_intlike(a[1]))) && iterable ? kj_enumerate(a[0]) : NULL;
+    if (n != 1 && !(n == 2 && kj_is_intlike(a[1])))
+        return NULL;
+    return kj_iter_elem(a[0]) || kj_holds_nothing(a[0]) ? kj_enumerate(a[0]) : NULL;
 }
 KJ_BUILTIN(builtin_enumerate, "enumerate", enumerate_type, NULL, NULL);
 

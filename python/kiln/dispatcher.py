@@ -9,6 +9,7 @@ kept in C too, and read and set here as _kiln_options (a dict; read, a view),
 _kiln_locked_sigs and _kiln_compiled."""
 import functools
 import inspect
+import os
 import sys
 import threading
 
@@ -78,26 +79,32 @@ def _vararg_name(py_func):
     return code.co_varnames[code.co_argcount] if code.co_flags & inspect.CO_VARARGS else None
 
 
-# One compile at a time, as Numba's compiler lock: threads making the first call of a function
-# together (Dask's threaded scheduler) compile it once, the others waiting for it and then using it.
-# Reentrant: compiling a function may compile the functions it calls.
-_compiling = threading.RLock()
+# kiln.jit functions compile one at a time, as under Numba's compiler lock: threads making the
+# first call of a function together (Dask's threaded scheduler) compile it once, the others
+# waiting for it and then using it. Reentrant, whatever a compile calls back; made anew in a
+# forked child, where the thread that held it does not exist.
+def _new_compile_lock():
+    global _compiling
+    _compiling = threading.RLock()
+
+
+_new_compile_lock()
+os.register_at_fork(after_in_child=_new_compile_lock)
 
 
 def _compile(self, argspecs, retspec):
+    # one frame, as cache.py's warnings count frames up to the caller
     with _compiling:
         done = next((s for s in self._kiln_compiled
                      if s.argtypes == tuple(argspecs) and (retspec is None or s.restype == retspec)), None)
-        return done if done is not None else _compile_now(self, argspecs, retspec)
-
-
-def _compile_now(self, argspecs, retspec):
-    if self._kiln_options.get("cache"):
-        from . import cache
-        spec = cache.compile(self, tuple(argspecs), retspec)
-    else:
-        spec = _kiln.compile(self, tuple(argspecs), retspec)
-    self._kiln_keep(spec)
+        if done is not None:
+            return done
+        if self._kiln_options.get("cache"):
+            from . import cache
+            spec = cache.compile(self, tuple(argspecs), retspec)
+        else:
+            spec = _kiln.compile(self, tuple(argspecs), retspec)
+        self._kiln_keep(spec)
     worker_records.tell()   # in a worker, the sender's footer shows this compile
     unused_work.tell(self.py_func, spec.remarks)
     return spec
@@ -146,11 +153,9 @@ def _specialize(self, args, arg_specs=None):
             have = "; ".join("(" + ", ".join(_kiln.type_name(s) for s in a) + ")" for a, _ in locked)
             raise TypeError(f"{self.py_func.__qualname__}: no matching definition for argument type(s) "
                             f"({got}); compiled for {have}")
+        # compiled when declared (_compile finds it), or on this first call where a pickle brought
+        # the declaration (pickling.py)
         specs, ret = list(declared[0][0]), declared[0][1]
-        # compiled when declared, or on this first call where a pickle brought the declaration (pickling.py)
-        spec = next((s for s in self._kiln_compiled if s.argtypes == declared[0][0]), None)
-        if spec is not None:
-            return spec
     try:
         return _compile(self, specs, ret)
     except _kiln.TypingError as exc:

@@ -120,7 +120,7 @@ _STYLE = ("<style>.kiln-par{font-family:monospace;font-size:12px;border-collapse
           ".kiln-par tr.red td{background:#e3ecfb}.kiln-par tr.why td{background:#f9c9c9}"
           ".kiln-par .note{color:#555;font-style:italic}"
           # a reason is a sentence: it wraps in its column rather than running past the right edge
-          ".kiln-par table.kiln-par td.note{white-space:normal;min-width:20em;max-width:60em}</style>")
+          ".kiln-par table.kiln-par td.note{white-space:normal;min-width:20em}</style>")
 
 
 def render_html(report):

@@ -19,9 +19,13 @@ def tell(py_func, remarks):
     CUDA kernel's) say the optimizer removed as unused."""
     for remark in remarks:
         if remark["kind"] == "unused":
-            warnings.warn_explicit(remark["message"], UnusedWorkWarning, py_func.__code__.co_filename,
-                                   remark["line"])
-            _told.append((py_func.__qualname__, remark["line"], remark["message"]))
+            # the footer's line follows the warning filters as the warning does: "ignore" silences both
+            with warnings.catch_warnings(record=True) as shown:
+                warnings.warn_explicit(remark["message"], UnusedWorkWarning, py_func.__code__.co_filename,
+                                       remark["line"])
+            for w in shown:
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
+                _told.append((py_func.__qualname__, remark["line"], remark["message"]))
 
 
 def take():

@@ -33,15 +33,11 @@ def text(nb, tag):
     return "".join(mn.outputs(nb, tag, "text/plain"))
 
 
-
-
 def compare(nb, tag):
     """{label: row} of the %compare table in the cell."""
     tables = [t for t in mn.outputs(nb, tag, "text/plain") if t.startswith("label ")]
     assert len(tables) == 1, tables
     return mn.table_rows(tables[0])
-
-
 
 
 def test_every_cell_ran_and_the_notebook_says_what_it_teaches(nb):
@@ -126,8 +122,8 @@ def test_pitfall_fastmath_annotate_shows_which_sum_vectorized(nb):
     assert fast["for x in values:"][0] == "V" and "loop vectorized: width" in fast["for x in values:"][1]
     assert "M" not in {mark for mark, _ in fast.values()}
     rows = compare(nb, "compare-fastmath")
+    # both agree; how much faster fastmath runs depends on the machine's load, which a test cannot judge
     assert rows["strict"]["result"] == rows["fastmath"]["result"] == "agrees"
-    assert mn.speedup(rows["fastmath"]["speedup"]) > 1
 
 
 def test_parallel_diagnostics_level_4_explains_each_prange_loop(nb):
@@ -142,21 +138,22 @@ def test_parallel_diagnostics_level_4_explains_each_prange_loop(nb):
 
 def test_pitfall_prange_dependent_is_warned_and_kept_serial(nb):
     printed = text(nb, "pitfall-prange-dependent")
-    # the ParallelSafetyWarning, on stderr or as a warning line of the footer
-    assert re.search(r"the prange loop of running_total at line 5 runs serially: "
-                     r"array `out` is written at line 6 and read at line 6", printed), printed
+    # the ParallelSafetyWarning, a warning line of the footer, not a stderr block
+    assert not [o for o in mn.cell(nb, "pitfall-prange-dependent").outputs if o.get("name") == "stderr"]
+    assert re.search(r"\n  warning: the prange loop of running_total at line 5 runs serially: "
+                     r"array `out` is written at line 6 and read at line 6", mn.footer(nb, "pitfall-prange-dependent"))
     assert re.search(r"loop #1 \(running_total, line 5, for i in prange\): SERIAL\n\s+why \(line 6\): .*"
                      r"iterations depend on each other", printed), printed
     right = text(nb, "prange-right-way")
     assert re.search(r"loop #1 \(running_totals_by_row, line 4, for r in prange\): PARALLEL", right)
-    assert "ParallelSafetyWarning" not in right
+    assert "warning:" not in mn.footer(nb, "prange-right-way")
 
 
 def test_nogil_function_runs_on_dask_threads(nb):
     printed = text(nb, "dask-pi")
     assert re.search(r"pi is about 3\.1\d{3}", printed), printed
-    # Dask's threads may race to the first call, each compiling it ("2 times, ... in all")
-    assert re.match(rf"kiln: compiled approximate_pi\(int64\) (in |\d times, ){TIME}( in all)? · "
+    # Dask's threads race to the first call: one compiles, the others wait and use it
+    assert re.match(rf"kiln: compiled approximate_pi\(int64\) in {TIME} · "
                     rf"ran compiled code for {TIME} in 10 calls", mn.footer(nb, "dask-pi")), mn.footer(nb, "dask-pi")
 
 
@@ -194,9 +191,13 @@ def test_pitfall_unused_work_is_named_in_the_warning_and_the_footer(nb):
 def test_gpu_cell_footer_shows_the_launch(nb):
     printed = text(nb, "gpu-matmul")
     assert re.search(r"ran on the (GPU|CUDA simulator)", printed)
-    gpu = re.findall(r"^  gpu: (.*)$", mn.footer(nb, "gpu-matmul"), re.M)
+    gpu = mn.gpu_lines(nb, "gpu-matmul")
     assert gpu and gpu[0].startswith("matmul_gpu[(2, 2, 1), (16, 16, 1)]: "), gpu
     simulated = re.search(r"simulated on the CPU in [\d.]+ ms, not GPU time; an H100 would take about "
                           rf"{TIME} \(an estimate from the launch", gpu[0])
     on_gpu = re.search(r": [\d.]+ ms, \d+ registers/thread, occupancy \d+%", gpu[0])
     assert simulated or on_gpu, gpu[0]
+    # the two warnings the markdown explains: the small grid, and float64 from `total = 0.0`
+    warnings = [line for line in gpu if line.startswith("warning: ")]
+    assert len(warnings) == 2 and "a grid of 4 blocks keeps at most 4 of" in warnings[0], warnings
+    assert re.match(r"warning: matmul_gpu: [\d,]+ float64 operations", warnings[1]), warnings

@@ -3,7 +3,7 @@ kernel once: every cell checks its primes against a NumPy sieve or the Python li
 what a student sees. The footer of the first and second compiled call, %compare's rows (all agreeing,
 the compiled version faster), the annotated source (types, why the inner loop is not vectorized),
 %timeit's note when the timed statement recompiles at every run and kiln.chart of the saved timings,
-the GPU footer of a one-thread launch (partial warp; on a GPU also the grid too small), of 998 launches
+the GPU footer of a one-thread launch (a grid too small, a partial warp), of 998 launches
 in a loop (one line, launch overhead in the H100 estimate), of the array kernel and of the CUDA ufunc
 (grid, copies), and the simulated rows of %compare with their estimates."""
 import os
@@ -23,12 +23,6 @@ PARTIAL_WARP = ("warning: check_prime_kernel: blocks of 1 thread are not a whole
 @pytest.fixture(scope="module")
 def nb():
     return mn.execute("courses/04_primes.ipynb")
-
-
-
-
-
-
 
 
 def estimate_seconds(text):
@@ -82,7 +76,7 @@ def test_chart_of_saved_timings_shows_recompiling_loses_most_of_the_gain(nb):
     text = mn.outputs(nb, "chart", "text/plain")[0]
     rows = {line.split()[0]: line.split() for line in text.splitlines()[2:5]}
     assert list(rows) == ["t_python", "t_recompiling", "t_compiled"]
-    gains = {name: float(cells[-1].rstrip("×").replace(",", "")) for name, cells in rows.items()}
+    gains = {name: mn.speedup(cells[-1]) for name, cells in rows.items()}
     assert gains["t_python"] == 1 and gains["t_compiled"] > 1
     assert gains["t_compiled"] > gains["t_recompiling"]   # each recompiling call also compiles (tens of ms)
     assert "<svg" in mn.outputs(nb, "chart", "text/html")[0]
@@ -139,6 +133,9 @@ def test_the_cuda_ufunc_picks_its_grid_and_copies_in_and_back(nb):
     lines = mn.gpu_lines(nb, "cuda-ufunc")
     assert re.match(r"prime_or_zero_ufunc_ufunc_\d+\[\(40, 1, 1\), \(256, 1, 1\)\]: ", lines[0]), lines
     assert re.fullmatch(r"copies: 39\.1 KiB to the GPU, 39\.1 KiB back, [\d.]+ ms", lines[1]), lines
+    # the ufunc chose the grid: the warning blames the data's size, not the launch
+    assert re.match(r"warning: prime_or_zero_ufunc_ufunc_\d+: a grid of 40 blocks keeps at most 40 of .* its inputs "
+                    r"are too few elements to fill the GPU", lines[2]), lines
 
 
 def test_compare_of_all_versions_agrees(nb):

@@ -12,14 +12,9 @@ pytest.importorskip("nbclient", reason="nbclient is not installed (the GPU machi
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "magics"))
 import magics_notebook as mn  # noqa: E402
 
-# "  gpu: kernel[(grid), (block)]: ..." lines under the footer's first line
-
-
 @pytest.fixture(scope="module")
 def nb():
     return mn.execute("gpu_course.ipynb")
-
-
 
 
 def test_every_cell_ran_and_agreed_with_numpy(nb):

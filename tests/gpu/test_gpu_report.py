@@ -43,6 +43,13 @@ def test_a_small_simulated_grid_is_measured_against_an_h100():
     assert summarize({"launches": [dict(simulated, grid=[264, 1, 1])], "transfers": []})["warnings"] == []
 
 
+def test_a_gpu_ufuncs_small_grid_blames_the_data_not_the_launch():
+    (warning,) = summarize({"launches": [launch("scale_ufunc_3", (4, 1, 1), (128, 1, 1))], "transfers": []},
+                           multiprocessors=132)["warnings"]
+    assert warning == ("scale_ufunc_3: a grid of 4 blocks keeps at most 4 of the GPU's 132 multiprocessors busy; its "
+                       "inputs are too few elements to fill the GPU, where a GPU ufunc pays off on large arrays")
+
+
 def test_float64_work_counted_by_the_simulator_is_a_warning():
     work = {"flops32": 300, "flops64": 100, "global_bytes": 0, "shared_bytes": 0, "host_bytes": 0}
     launches = [dict(launch("k", (264, 1, 1), (128, 1, 1)), simulated=True, work=work)] * 2

@@ -117,10 +117,6 @@ def errors(nb):
     return bad
 
 
-if __name__ == "__main__":  # run one notebook by hand: python magics_notebook.py NAME OUT.ipynb
-    nbformat.write(execute(sys.argv[1]), sys.argv[2])
-
-
 GPU_LINE = re.compile(r"^  gpu: (.*)$", re.M)
 
 
@@ -139,3 +135,7 @@ def gpu_lines(nb, tag):
 def speedup(text):
     """A speedup as %compare and kiln.chart write it ("1,234×"), as a number."""
     return float(text.rstrip("×").replace(",", ""))
+
+
+if __name__ == "__main__":  # run one notebook by hand: python magics_notebook.py NAME OUT.ipynb
+    nbformat.write(execute(sys.argv[1]), sys.argv[2])

@@ -35,7 +35,7 @@ def test_compare_table_rows_are_consistent(nb, tag, labels):
         assert 0 < best <= median
         assert seconds(row["first call"]) > 0
         assert row["result"] == "agrees"
-        speedup = float(row["speedup"].rstrip("×").replace(",", ""))
+        speedup = mn.speedup(row["speedup"])
         assert speedup == pytest.approx(reference / best, rel=0.02)
 
 

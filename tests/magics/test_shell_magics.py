@@ -2,6 +2,7 @@
 footer built from the profiler's records, the %timeit note, and the
 errors a user gets from the magics while the shell keeps working."""
 import re
+import warnings
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
@@ -365,3 +366,62 @@ def test_jit_cell_listing_says_when_code_came_from_the_disk_cache(tmp_path):
         listings.append(done.stdout.splitlines()[-1])
     assert re.fullmatch(r"  cached_twice\(int64\): compiled in [\d.]+ \S+", listings[0])
     assert re.fullmatch(r"  cached_twice\(int64\): loaded from the disk cache in [\d.]+ \S+", listings[1])
+
+
+RUNNING_TOTAL = ("import numpy as np\nimport kiln\n"
+                 "@kiln.njit(parallel=True)\n"
+                 "def running_total{n}(v):\n"
+                 "    for i in kiln.prange(1, v.shape[0]):\n"
+                 "        v[i] += v[i - 1]\n"
+                 "    return v\n")
+
+
+@pytest.fixture
+def footer_warnings(monkeypatch):
+    """Kiln's hook as the kernel has it: pytest puts Python's own showwarning back for each test
+    (and recwarn does again: ask for this fixture after it)."""
+    monkeypatch.setattr(warnings, "showwarning", kiln.ipython._watch._warnings._show)
+
+
+def test_kiln_warnings_of_a_cell_are_footer_lines_and_follow_the_filters(shell, recwarn, footer_warnings):
+    assert run(shell, RUNNING_TOTAL.format(n=1))[2] is None
+    with capture_output() as cap:
+        shell.run_cell("running_total1(np.ones(5))")
+    assert cap.stderr == "" and len(recwarn) == 0   # said once, in the footer, not shown as a warning
+    footer = cap.outputs[-1].data["text/plain"]
+    assert "\n  warning: the prange loop of running_total1 at line 5 runs serially: array `v` is written" in footer
+    # "ignore" silences it, "error" raises it, and catch_warnings(record=True) records it, as for any warning
+    assert run(shell, RUNNING_TOTAL.format(n=2))[2] is None
+    _, displays, error = run(shell, "import warnings\nwith warnings.catch_warnings():\n"
+                                    "    warnings.simplefilter('ignore', kiln.ParallelSafetyWarning)\n"
+                                    "    running_total2(np.ones(5))")
+    assert error is None and "warning:" not in displays[-1]["text/plain"]
+    assert run(shell, RUNNING_TOTAL.format(n=3))[2] is None
+    _, _, error = run(shell, "with warnings.catch_warnings():\n"
+                             "    warnings.simplefilter('error', kiln.ParallelSafetyWarning)\n"
+                             "    running_total3(np.ones(5))")
+    assert isinstance(error, kiln.ParallelSafetyWarning)
+    assert run(shell, RUNNING_TOTAL.format(n=4))[2] is None
+    out, displays, error = run(shell, "with warnings.catch_warnings(record=True) as caught:\n"
+                                      "    running_total4(np.ones(5))\n"
+                                      "print(len(caught), caught[0].category.__name__)")
+    assert error is None and out == "1 ParallelSafetyWarning\n" and "warning:" not in displays[-1]["text/plain"]
+
+
+def test_an_unused_loop_ignored_by_the_filters_gets_no_footer_line(shell, footer_warnings):
+    code = ("import warnings\nimport numpy as np\nimport kiln\n"
+            "@kiln.njit\n"
+            "def thrown_away(a):\n"
+            "    s = 0.0\n"
+            "    for x in a:\n"
+            "        s += x\n")
+    assert run(shell, code)[2] is None
+    _, displays, error = run(shell, "with warnings.catch_warnings():\n"
+                                    "    warnings.simplefilter('ignore', kiln.UnusedWorkWarning)\n"
+                                    "    thrown_away(np.ones(3))")
+    assert error is None and "loop optimized away" not in displays[-1]["text/plain"]
+
+
+def test_kiln_warnings_outside_a_cell_are_shown_as_python_shows_them(shell, recwarn, footer_warnings):
+    warnings.warn_explicit("kiln: outside any cell", kiln.ParallelSafetyWarning, "<test>", 1)
+    assert [str(w.message) for w in recwarn] == ["kiln: outside any cell"]

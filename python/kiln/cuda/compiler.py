@@ -273,8 +273,10 @@ class CUDAKernel:
         key = self._latest(signature)
         if key not in self._ptx:
             try:
+                # titled apart from the simulator's compile of the same signature, which the footer
+                # would otherwise count as the kernel compiled twice
                 self._ptx[key] = _kiln.cuda_compile(self._state, key, "cuda", bool(self._state._kiln_options["fastmath_flags"]),
-                                                    _signature_text(key))[0]
+                                                    _signature_text(key) + " to PTX")[0]
             except _kiln.TypingError as exc:
                 raise exc.with_traceback(None) from None
         return self._ptx[key]

@@ -21,6 +21,8 @@ import _kiln
 from ..magics.rich import fmt_seconds
 from . import estimate
 
+# The kernels kiln.cuda.vectorize and guvectorize generate (make_kernel names them)
+_GENERATED = re.compile(r"_g?ufunc_\d+$")
 # Arithmetic that runs at a fraction of the float32 rate on consumer GPUs
 # (and half of it even on an H100).
 _F64_OP = re.compile(r"^\s*(?:@%p\d+\s+)?(add|sub|mul|fma|div|sqrt|rcp|min|max|neg|abs)(?:\.\w+)*\.f64\b",
@@ -64,9 +66,12 @@ def summarize(records, multiprocessors=None, ptx_by_kernel=None):
         whose = "the GPU's" if multiprocessors else f"an {estimate.H100.name}'s"
         if sms and blocks < sms and ("grid", name) not in seen:
             seen.add(("grid", name))
+            # a GPU ufunc's grid is the ufunc's choice: only the data's size is the user's
+            advice = ("its inputs are too few elements to fill the GPU, where a GPU ufunc pays off on large arrays"
+                      if _GENERATED.search(name) else
+                      f"launch at least {2 * sms} blocks (a grid-stride loop handles any size)")
             warnings.append(f"{name}: a grid of {blocks} block{'s' if blocks > 1 else ''} keeps at most "
-                            f"{blocks} of {whose} {sms} multiprocessors busy; launch at least "
-                            f"{2 * sms} blocks (a grid-stride loop handles any size)")
+                            f"{blocks} of {whose} {sms} multiprocessors busy; {advice}")
         if threads % 32 and ("warp", name) not in seen:
             seen.add(("warp", name))
             warnings.append(f"{name}: blocks of {threads} thread{'s' if threads != 1 else ''} are not a whole "

@@ -243,7 +243,7 @@ def render(dispatcher):
                 f'<pre style="margin:0; padding:0; background:transparent; white-space:pre">'
                 f'{esc(src) or " "}</pre></td>'
                 f'<td class="kiln-types" style="text-align:left; color:#2c5282; padding:0 8px; vertical-align:top;'
-                f' min-width:20em; max-width:32em">{_types_html(var_types)}</td>'
+                f' min-width:20em">{_types_html(var_types)}</td>'
                 # notes are sentences: kept readable beside long types
                 f'<td style="text-align:left; color:#555; padding:0 4px; vertical-align:top;'
                 f' min-width:18em">{note_html}</td></tr>')

@@ -33,6 +33,7 @@ class FooterWarnings:
         return held
 
     def close(self):
+        self._held = None   # should something have wrapped _show since, it passes everything on
         if warnings.showwarning == self._show:
             warnings.showwarning = self._previous
 
