@@ -8,7 +8,8 @@
  * still carries a source line of its body. Its header line may keep code
  * (Kiln's Ctrl-C poll runs once per chunk of iterations), so only the body
  * is looked at; a loop written on one line cannot be told apart and is left
- * out, and so is a loop whose body may write what a caller sees (may_write).
+ * out, and so is a loop whose body may write what a caller sees (may_write)
+ * or whose result is read where code was kept (result_used).
  * Only the function asked for is examined, and only when it returns
  * None: a function returning a value may lose a loop to a closed form or a
  * constant, which is no sign of wasted work. */
@@ -155,10 +156,105 @@ static bool block_may_write(const kj_block *b) {
     return false;
 }
 
-static void find_removed(const kj_block *b, const line_set *s, const char *qualname, PyObject *remarks);
+/* The locals a loop assigns: its target and those of the assignments in its body. */
+static void mark_assigned(const kj_node *n, unsigned char *assigned);
 
-static void find_removed_in(const kj_node *n, const line_set *s, const char *qualname, PyObject *remarks) {
-    if (is_multiline_loop(n) && !block_has_kept_line(&n->body, s) && !block_may_write(&n->body)) {
+static void mark_target(const kj_node *t, unsigned char *assigned) {
+    if (t->kind == KJ_E_LOCAL)
+        assigned[t->slot] = 1;
+    for (int i = 0; t->kind == KJ_E_TUPLE && i < t->nkids; i++)
+        mark_target(t->kids[i], assigned);
+}
+
+static void mark_assigned_block(const kj_block *b, unsigned char *assigned) {
+    for (int i = 0; i < b->n; i++)
+        mark_assigned(b->items[i], assigned);
+}
+
+static void mark_assigned(const kj_node *n, unsigned char *assigned) {
+    if ((n->kind == KJ_S_ASSIGN || n->kind == KJ_S_AUGASSIGN || n->kind == KJ_S_FOR) && n->kids[0])
+        mark_target(n->kids[0], assigned);
+    for (int i = 0; i < n->nkids; i++)
+        if (n->kids[i] && n->kids[i]->kind >= KJ_S_ASSIGN)   /* a try's handlers */
+            mark_assigned(n->kids[i], assigned);
+    mark_assigned_block(&n->body, assigned);
+    mark_assigned_block(&n->orelse, assigned);
+}
+
+/* Marks live every local that e reads on a line that kept code; whether one was new. */
+static bool mark_reads(const kj_node *e, unsigned char *live, const line_set *s) {
+    if (!e || e->kind >= KJ_S_ASSIGN)
+        return false;
+    bool grew = false;
+    if (e->kind == KJ_E_LOCAL && !live[e->slot] && kept(s, e->line))
+        live[e->slot] = grew = true;
+    for (int i = 0; i < e->nkids; i++)
+        grew |= mark_reads(e->kids[i], live, s);
+    return grew;
+}
+
+/* Whether the target binds locals only, none of them live: the statement's
+ * reads then feed nothing that is used. */
+static bool binds_only_dead_locals(const kj_node *t, const unsigned char *live) {
+    if (t->kind == KJ_E_LOCAL)
+        return !live[t->slot];
+    for (int i = 0; t->kind == KJ_E_TUPLE && i < t->nkids; i++)
+        if (!binds_only_dead_locals(t->kids[i], live))
+            return false;
+    return t->kind == KJ_E_TUPLE;
+}
+
+/* One pass of liveness over b, outside the loop `skip`: the reads of a
+ * statement are live unless it only assigns locals that are not (yet)
+ * live; conditions, iterables, returns, raises, calls and stores always
+ * are. Whether a local became live. */
+static bool live_pass(const kj_block *b, const kj_node *skip, unsigned char *live, const line_set *s) {
+    bool grew = false;
+    for (int i = 0; i < b->n; i++) {
+        const kj_node *n = b->items[i];
+        if (n == skip)
+            continue;
+        bool assigns = n->kind == KJ_S_ASSIGN || n->kind == KJ_S_AUGASSIGN;
+        if (!(assigns && binds_only_dead_locals(n->kids[0], live)))
+            for (int k = 0; k < n->nkids; k++)
+                grew |= mark_reads(n->kids[k], live, s);
+        for (int k = 0; k < n->nkids; k++)
+            if (n->kids[k] && n->kids[k]->kind >= KJ_S_ASSIGN)   /* a try's handlers */
+                grew |= live_pass(&n->kids[k]->body, skip, live, s);
+        grew |= live_pass(&n->body, skip, live, s);
+        grew |= live_pass(&n->orelse, skip, live, s);
+    }
+    return grew;
+}
+
+/* Whether what the loop computes is used where code was kept: the optimizer
+ * may have replaced the loop by its closed form (x += 10 at every step
+ * becomes x + 10 n), leaving no line of its body, though its result decides
+ * a branch or a store later. A read that feeds only locals nothing uses
+ * does not count: average_sqrt's avg = avg / len(Mat), kept for its
+ * division check, leads nowhere. */
+static bool result_used(const kj_function *f, const kj_node *loop, const line_set *s) {
+    unsigned char *assigned = calloc((size_t)f->nlocals + 1, 1), *live = calloc((size_t)f->nlocals + 1, 1);
+    bool used = true;   /* out of memory: claim nothing */
+    if (assigned && live) {
+        mark_assigned(loop, assigned);
+        while (live_pass(&f->body, loop, live, s))
+            ;
+        used = false;
+        for (int i = 0; i < f->nlocals; i++)
+            used |= assigned[i] && live[i];
+    }
+    free(assigned);
+    free(live);
+    return used;
+}
+
+static void find_removed(const kj_function *f, const kj_block *b, const line_set *s, PyObject *remarks);
+
+static void find_removed_in(const kj_function *f, const kj_node *n, const line_set *s, PyObject *remarks) {
+    const char *qualname = f->qualname;
+    if (is_multiline_loop(n) && !block_has_kept_line(&n->body, s) && !block_may_write(&n->body) &&
+        !result_used(f, n, s)) {
         char msg[400];
         snprintf(msg, sizeof msg,
                  "%s returns None and this loop writes nothing a caller sees, so the optimizer removed "
@@ -170,14 +266,14 @@ static void find_removed_in(const kj_node *n, const line_set *s, const char *qua
     }
     for (int i = 0; i < n->nkids; i++)
         if (n->kids[i] && n->kids[i]->kind >= KJ_S_ASSIGN)   /* a try's handlers */
-            find_removed_in(n->kids[i], s, qualname, remarks);
-    find_removed(&n->body, s, qualname, remarks);
-    find_removed(&n->orelse, s, qualname, remarks);
+            find_removed_in(f, n->kids[i], s, remarks);
+    find_removed(f, &n->body, s, remarks);
+    find_removed(f, &n->orelse, s, remarks);
 }
 
-static void find_removed(const kj_block *b, const line_set *s, const char *qualname, PyObject *remarks) {
+static void find_removed(const kj_function *f, const kj_block *b, const line_set *s, PyObject *remarks) {
     for (int i = 0; i < b->n; i++)
-        find_removed_in(b->items[i], s, qualname, remarks);
+        find_removed_in(f, b->items[i], s, remarks);
 }
 
 void kj_remarks_add_unused(kj_unit *u, LLVMModuleRef mod, PyObject *remarks) {
@@ -186,6 +282,6 @@ void kj_remarks_add_unused(kj_unit *u, LLVMModuleRef mod, PyObject *remarks) {
         return;
     line_set s = {0};
     if (lines_with_code(mod, inst->f->filename, &s) == 0)
-        find_removed(&inst->f->body, &s, inst->f->qualname, remarks);
+        find_removed(inst->f, &inst->f->body, &s, remarks);
     free(s.kept);
 }

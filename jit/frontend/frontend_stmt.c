@@ -521,16 +521,41 @@ static bool list_always_leaves(PyObject *list) {
     return false;
 }
 
-/* Whether the statement node never lets control reach the next one: a
- * return, raise, break or continue, or an `if` on a constant whose taken
- * branch does (`if True: raise ...`), as CPython's compiler judges. */
+/* Whether a statement of node's list attribute `attr` always leaves the block. */
+static bool attr_always_leaves(PyObject *node, const char *attr) {
+    PyObject *list = PyObject_GetAttrString(node, attr);
+    bool leaves = list_always_leaves(list);
+    Py_XDECREF(list);
+    PyErr_Clear();
+    return leaves;
+}
+
+/* Whether the statement node never lets control reach the next one, as
+ * CPython's compiler judges when it drops what follows (an inner def there
+ * included): a return, raise, break or continue; an `if` on a constant whose
+ * taken branch does (`if True: raise ...`), or whose branches both do; a
+ * try whose body (or else) does and every handler too (a finally cannot
+ * lead to the next statement either: it ends in the exit that entered it). */
 static bool always_leaves(PyObject *node) {
     const char *k = kj_fe_kind_of(node);
     if (!strcmp(k, "Return") || !strcmp(k, "Raise") || !strcmp(k, "Break") || !strcmp(k, "Continue"))
         return true;
+    if (!strcmp(k, "Try")) {
+        if (!attr_always_leaves(node, "body") && !attr_always_leaves(node, "orelse"))
+            return false;
+        PyObject *handlers = PyObject_GetAttrString(node, "handlers");
+        bool all = handlers && PyList_Check(handlers);
+        for (Py_ssize_t i = 0; all && i < PyList_GET_SIZE(handlers); i++)
+            all = attr_always_leaves(PyList_GET_ITEM(handlers, i), "body");
+        Py_XDECREF(handlers);
+        PyErr_Clear();
+        return all;
+    }
     PyObject *taken = constant_branch(node);
+    if (!taken)
+        return !strcmp(k, "If") && attr_always_leaves(node, "body") && attr_always_leaves(node, "orelse");
     bool leaves = list_always_leaves(taken);
-    Py_XDECREF(taken);
+    Py_DECREF(taken);
     return leaves;
 }
 

@@ -641,3 +641,30 @@ def loop_over_an_empty_list_literal(n):
     for x in reversed([]):
         t -= x
     return t
+
+
+@case((1,), (-2,))
+def code_after_a_try_that_always_leaves(n):
+    # the body raises and the handler returns: CPython drops what follows, the def included
+    try:
+        raise KeyError("always")
+    except KeyError:
+        return n * 2
+
+    def g(p):
+        return p
+    while n < 0:
+        n = g(n)
+    return n
+
+
+@case((1,), (-2,))
+def code_after_an_if_whose_branches_both_leave(n):
+    if n > 0:
+        return 1
+    else:
+        raise ValueError("not positive")
+
+    def g(p):
+        return p
+    return g(n)

@@ -65,6 +65,16 @@ def zeroes_one_element(a):
         a[3 % a.shape[0]] = 0
 
 
+def counts_then_checks(a):
+    # the optimizer replaces the loop by its closed form, n += 10 len(a), and the loop leaves no line,
+    # but its result decides the raise (campaign program 91890)
+    n = 3
+    for i in range(a.shape[0]):
+        n += 10
+    if n > 40:
+        raise ValueError("too many")
+
+
 def matmul(A, B, C):
     for i in range(A.shape[0]):
         for j in range(B.shape[1]):
@@ -116,7 +126,7 @@ def test_the_remark_is_kept_with_the_specialization():
 @pytest.mark.parametrize("fn,args", [
     (fills, (VECTOR.copy(),)), (returns_the_sum, (VECTOR,)), (checks, (VECTOR,)), (prints_large, (VECTOR,)),
     (accumulates_into_an_argument, (VECTOR, np.zeros(2))), (matmul, (MATRIX, MATRIX.T.copy(), np.zeros((20, 20)))),
-    (zeroes_one_element, (np.ones(5, np.int32),)),
+    (zeroes_one_element, (np.ones(5, np.int32),)), (counts_then_checks, (np.ones(3),)),
 ])
 def test_a_loop_with_an_effect_a_caller_sees_is_not_named(fn, args, capfd):
     _, told = compile_and_call(fn, *args)
