@@ -110,7 +110,8 @@ def _float_ops(launches, ptx_by_kernel):
     for launch in launches:
         name = launch["kernel"]
         if name in ptx_by_kernel:
-            counts[name] = (*ptx_float_ops(ptx_by_kernel[name]), False)
+            if name not in counts:   # its instructions, read once however often it launched
+                counts[name] = (*ptx_float_ops(ptx_by_kernel[name]), False)
         elif launch.get("simulated") and launch.get("work"):
             f64, f32, _ = counts.get(name, (0, 0, True))
             counts[name] = (f64 + launch["work"]["flops64"], f32 + launch["work"]["flops32"], True)
