@@ -9,7 +9,7 @@
 #include <string.h>
 
 static int stmts(fe *c, PyObject *list, kj_block *out);
-static PyObject *constant_branch(PyObject *node);
+static PyObject *constant_branch(PyObject *node, PyObject **test_effects);
 
 /* One `except ...:` clause: the classes it names (none for a bare except). */
 static kj_node *except_clause(fe *c, PyObject *h) {
@@ -351,8 +351,18 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
             r = kj_block_push(c->f, out, n);
         goto done;
     }
-    if ((d = constant_branch(node))) {   /* folded as CPython folds it: then a function whose
-                                           * `if True:` returns does not also fall off its end */
+    PyObject *test = NULL;
+    if ((d = constant_branch(node, &test))) {   /* folded as CPython folds it: then a function whose
+                                                  * `if True:` returns does not also fall off its end */
+        if (test) {   /* the test still runs for what it does: f(x) in `if f(x) and False:` */
+            n->kind = KJ_S_EXPR;
+            n->nkids = 1;
+            bool pushed = (n->kids = kj_alloc(c->f, sizeof(kj_node *))) && (n->kids[0] = kj_fe_expr(c, test)) &&
+                          kj_block_push(c->f, out, n) == 0;
+            Py_DECREF(test);
+            if (!pushed)
+                goto done;
+        }
         r = stmts(c, d, out);
         goto done;
     }
@@ -448,11 +458,13 @@ static bool always_leaves(PyObject *node);
 
 /* The truth of an expression of constants (`True`, `not False`,
  * `True and 1`), or of `and` / `or` that a constant part decides whatever
- * came before it, if what came before is only names (`True or x`,
- * `x or True`: either way the value is true, as CPython's compiler also
- * knows when it drops the code after `if x or True: raise`): 1 or 0; -1
- * for anything else. Reading a name has no effect to keep. */
-static int constant_truth(PyObject *e) {
+ * came before it (`True or x`, `x or True`, `f(x) and False`: either way
+ * the value's truth is the constant's, as CPython's compiler also knows
+ * when it drops the code after `if f(x) and False: ... else: raise`): 1 or
+ * 0; -1 for anything else. *effects is set where a part before the
+ * constant does more than read a name: the expression must still be
+ * evaluated for it. */
+static int constant_truth(PyObject *e, bool *effects) {
     const char *k = e ? kj_fe_kind_of(e) : "";
     int truth = -1;
     if (!strcmp(k, "Constant")) {
@@ -465,23 +477,23 @@ static int constant_truth(PyObject *e) {
         PyObject *parts = !strcmp(k, "UnaryOp") ? NULL : PyObject_GetAttrString(e, "values");
         if (!strcmp(o, "Not")) {
             PyObject *operand = PyObject_GetAttrString(e, "operand");
-            int t = constant_truth(operand);
+            int t = constant_truth(operand, effects);
             truth = t < 0 ? -1 : !t;
             Py_XDECREF(operand);
         } else if (parts && PyList_Check(parts) && (!strcmp(o, "And") || !strcmp(o, "Or"))) {
             /* left to right, as Python evaluates: a part that decides (a
              * false one for And, a true one for Or) decides, whatever
-             * follows; names before it leave the value's truth to it; any
-             * other part that is not constant before it, nothing */
+             * follows; what comes before it leaves the value's truth to it */
             int decides = !strcmp(o, "Or");
             truth = !decides;
             bool names = false, decided = false;
             for (Py_ssize_t i = 0; !decided && i < PyList_GET_SIZE(parts); i++) {
                 PyObject *part = PyList_GET_ITEM(parts, i);
-                int t = constant_truth(part);
-                if (t < 0 && !strcmp(kj_fe_kind_of(part), "Name")) {
+                int t = constant_truth(part, effects);
+                if (t < 0) {
                     names = true;
-                } else if (t < 0 || t == decides) {
+                    *effects |= strcmp(kj_fe_kind_of(part), "Name") != 0;
+                } else if (t == decides) {
                     truth = t;
                     decided = true;
                 }
@@ -498,14 +510,23 @@ static int constant_truth(PyObject *e) {
 
 /* For an `if` on a constant (`if True:`, `if 0:`, `if True and True:`),
  * the statements CPython keeps of it, the branch its value takes (new
- * reference); else NULL. */
-static PyObject *constant_branch(PyObject *node) {
+ * reference); else NULL. *test_effects (when not NULL) is set to the test
+ * (new reference) where it must still be evaluated for what it does
+ * (`if f(x) and False:` calls f), else to NULL. */
+static PyObject *constant_branch(PyObject *node, PyObject **test_effects) {
+    if (test_effects)
+        *test_effects = NULL;
     if (strcmp(kj_fe_kind_of(node), "If") != 0)
         return NULL;
     PyObject *test = PyObject_GetAttrString(node, "test"), *taken = NULL;
-    int truth = constant_truth(test);
+    bool effects = false;
+    int truth = constant_truth(test, &effects);
     if (truth >= 0)
         taken = PyObject_GetAttrString(node, truth ? "body" : "orelse");
+    if (taken && effects && test_effects) {
+        Py_INCREF(test);
+        *test_effects = test;
+    }
     Py_XDECREF(test);
     if (taken && !PyList_Check(taken))
         Py_CLEAR(taken);
@@ -551,7 +572,7 @@ static bool always_leaves(PyObject *node) {
         PyErr_Clear();
         return all;
     }
-    PyObject *taken = constant_branch(node);
+    PyObject *taken = constant_branch(node, NULL);
     if (!taken)
         return !strcmp(k, "If") && attr_always_leaves(node, "body") && attr_always_leaves(node, "orelse");
     bool leaves = list_always_leaves(taken);

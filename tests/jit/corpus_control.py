@@ -668,3 +668,26 @@ def code_after_an_if_whose_branches_both_leave(n):
     def g(p):
         return p
     return g(n)
+
+
+@kiln.jit
+def _noted(hits, i, x):
+    hits[i] = x
+    return x > 0
+
+
+@case((1,), (-2,))
+def a_call_before_the_deciding_constant_still_runs(n):
+    # `f(x) and False` is false and `f(x) or True` true whatever f returns, as CPython's compiler
+    # knows when it drops what follows (generator seed 2259, program 1006); f still runs
+    hits = np.zeros(3)
+    if not (_noted(hits, 0, n) and False):
+        hits[1] = 5
+    else:
+        return hits
+    if _noted(hits, 2, n) or True:
+        return hits
+
+    def g(p):
+        return p
+    return g(hits)
