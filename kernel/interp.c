@@ -1,4 +1,5 @@
-/* The embedded CPython: start-up, the `_kiln_kernel` builtin module through which the shell glue
+/* The kernel's side of CPython: the `_kiln_kernel` extension module, through which
+ * kernel/py/kiln_kernel_main.py starts the kernel (serve) and the shell glue
  * (kernel/py/kiln_kernel_shell.py) publishes outputs and asks for input, and the calls from the
  * main loop into that glue. Everything here runs on the main thread with the GIL held, except
  * `publish`, which any Python thread may call (it holds the GIL then, which guards `it`). */
@@ -179,66 +180,6 @@ static PyObject *py_session(PyObject *self, PyObject *args) {
     return PyUnicode_FromString(it.k ? it.k->session.id : "");
 }
 
-static PyMethodDef kernel_methods[] = {
-    {"publish", py_publish, METH_VARARGS,
-     "publish(msg_type, content_json, metadata_json=None, buffers=None): send on iopub, parented "
-     "to the current request, after the output printed so far."},
-    {"input_request", py_input_request, METH_VARARGS,
-     "input_request(prompt, password) -> str: ask the frontend through the stdin channel."},
-    {"flush", py_flush, METH_NOARGS, "Send the output captured so far."},
-    {"log", py_log, METH_VARARGS, "Write a line to the kernel's own log."},
-    {"session", py_session, METH_NOARGS, "This kernel process's session id."},
-    {"request_shutdown", py_request_shutdown, METH_NOARGS,
-     "End the kernel after the current request is answered."},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef kernel_module = {
-    PyModuleDef_HEAD_INIT, "_kiln_kernel",
-    "The Kiln kernel's C side, as seen by its shell glue.", -1, kernel_methods,
-    NULL, NULL, NULL, NULL,
-};
-
-static PyObject *init_kernel_module(void) {
-    PyObject *m = PyModule_Create(&kernel_module);
-    if (m && kn_pystream_add_type(m) < 0) Py_CLEAR(m);
-    /* whether to load kiln.ipython: not in a build of the kernel alone (tests/kernel/asan.sh),
-     * where only an installed extension, of another build, could be found */
-    if (m && PyModule_AddIntConstant(m, "with_kiln", kn_paths_get()->with_kiln) < 0) Py_CLEAR(m);
-    return m;
-}
-
-/* ---- start-up ---- */
-
-static bool start_python(const char *argv0, const char *connection_file) {
-    PyImport_AppendInittab("_kiln_kernel", init_kernel_module);
-    PyConfig config;
-    PyConfig_InitPythonConfig(&config);
-    config.parse_argv = 0;
-    config.install_signal_handlers = 1;
-    /* the real interpreter's path: sys.executable serves subprocess, multiprocessing, !pip */
-    PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, KILN_PYTHON_EXECUTABLE);
-    char *argv[] = {(char *)argv0, (char *)"-f", (char *)connection_file};
-    int argc = connection_file ? 3 : 1;
-    if (!PyStatus_Exception(st)) st = PyConfig_SetBytesArgv(&config, argc, argv);
-    if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
-    PyConfig_Clear(&config);
-    if (PyStatus_Exception(st)) {
-        kn_log("cannot start Python: %s", st.err_msg ? st.err_msg : "unknown error");
-        return false;
-    }
-    PyObject *path = PySys_GetObject("path"); /* borrowed */
-    const kn_paths *where = kn_paths_get();
-    const char *dirs[] = {where->glue, where->tree_python[0], where->tree_python[1]};
-    for (size_t i = 0; path && i < sizeof dirs / sizeof dirs[0]; i++) {
-        if (!dirs[i]) continue;
-        PyObject *d = PyUnicode_FromString(dirs[i]);
-        if (!d || PyList_Insert(path, 0, d) < 0) PyErr_Clear();
-        Py_XDECREF(d);
-    }
-    return true;
-}
-
 /* Logs the pending Python exception with its traceback (fd 2 is captured into the notebook,
  * so PyErr_Print would put kernel failures in a cell) and clears it. */
 static void log_python_error(const char *what) {
@@ -262,9 +203,8 @@ static void log_python_error(const char *what) {
     Py_XDECREF(tb);
 }
 
-bool kn_interp_init(kn_kernel *k, const char *argv0, const char *connection_file) {
+bool kn_interp_init(kn_kernel *k, const char *connection_file) {
     it.k = k;
-    if (!start_python(argv0, connection_file)) return false;
     it.glue = PyImport_ImportModule("kiln_kernel_shell");
     if (!it.glue) {
         log_python_error("cannot import the shell glue kiln_kernel_shell");
@@ -364,8 +304,7 @@ char *kn_interp_handle(const kn_msg *req, bool *stop_queue) {
     return reply;
 }
 
-void kn_interp_finalize(void) {
-    if (!Py_IsInitialized()) return;
+bool kn_interp_finish(void) {
     /* jupyter_client interrupts before it asks for shutdown; that SIGINT must not cut the
      * history write or the atexit handlers short */
     kn_interp_discard_pending_interrupt();
@@ -379,52 +318,52 @@ void kn_interp_finalize(void) {
     Py_CLEAR(it.handle);
     Py_CLEAR(it.glue);
     kn_interp_flush_output();
-    /* without finalizing, the process exit ends the remaining threads */
-    if (finalize && Py_FinalizeEx() < 0) kn_log("Python finalization reported an error");
     free(it.parent);
     it.parent = NULL;
+    return finalize;
 }
 
-/* `kiln-kernel --sysinfo`: kiln.sysinfo.main() in this interpreter; its result is the status. */
-int kn_interp_run_sysinfo(const char *argv0) {
-    if (!kn_paths_get()->with_kiln) {
-        fprintf(stderr, "kiln-kernel --sysinfo: this build of the kernel has no kiln extension to "
-                        "run kiln.sysinfo with (build the whole project: scripts/setup.sh)\n");
-        return 2;
-    }
-    if (!start_python(argv0, NULL)) return 1;
-    int status = 1;
-    PyObject *mod = PyImport_ImportModule("kiln.sysinfo");
-    if (!mod) {
-        if (PyErr_ExceptionMatches(PyExc_ImportError)) {
-            PyErr_Print();
-            fprintf(stderr, "kiln-kernel --sysinfo: this Python cannot import the kiln package "
-                            "(scripts/setup.sh builds and installs it)\n");
-            status = 2;
-        } else {
-            PyErr_Print();
-        }
-    } else {
-        PyObject *r = PyObject_CallMethod(mod, "main", NULL);
-        if (!r && PyErr_ExceptionMatches(PyExc_SystemExit)) {
-            PyObject *type, *value, *tb;
-            PyErr_Fetch(&type, &value, &tb);
-            PyErr_NormalizeException(&type, &value, &tb);
-            PyObject *code = value ? PyObject_GetAttrString(value, "code") : NULL;
-            status = !code || code == Py_None ? 0 : PyLong_Check(code) ? (int)PyLong_AsLong(code) : 1;
-            Py_XDECREF(code);
-            Py_XDECREF(type);
-            Py_XDECREF(value);
-            Py_XDECREF(tb);
-        } else if (!r) {
-            PyErr_Print();
-        } else {
-            status = r == Py_None ? 0 : PyLong_Check(r) ? (int)PyLong_AsLong(r) : 0;
-            Py_DECREF(r);
-        }
-        Py_DECREF(mod);
-    }
-    fflush(stdout);
-    if (Py_FinalizeEx() < 0 && status == 0) status = 1;
-    return status;
+/* ---- the module ---- */
+
+/* serve(connection_file, with_kiln) -> (status, finalize): the kernel, until it is shut down
+ * (kernel/serve.c). with_kiln tells the glue whether to load kiln.ipython: not in a build of the
+ * kernel alone (tests/kernel/asan.sh), where only an installed extension, of another build,
+ * could be found. finalize is false when the interpreter must not be finalized (the glue's
+ * shutdown() says when). */
+static PyObject *py_serve(PyObject *self, PyObject *args) {
+    const char *connection_file;
+    int with_kiln;
+    if (!PyArg_ParseTuple(args, "sp:serve", &connection_file, &with_kiln)) return NULL;
+    if (PyModule_AddIntConstant(self, "with_kiln", with_kiln) < 0) return NULL;
+    bool finalize;
+    int status = kn_serve(connection_file, &finalize);
+    return Py_BuildValue("(iO)", status, finalize ? Py_True : Py_False);
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"serve", py_serve, METH_VARARGS,
+     "serve(connection_file, with_kiln) -> (status, finalize): run the kernel until shut down."},
+    {"publish", py_publish, METH_VARARGS,
+     "publish(msg_type, content_json, metadata_json=None, buffers=None): send on iopub, parented "
+     "to the current request, after the output printed so far."},
+    {"input_request", py_input_request, METH_VARARGS,
+     "input_request(prompt, password) -> str: ask the frontend through the stdin channel."},
+    {"flush", py_flush, METH_NOARGS, "Send the output captured so far."},
+    {"log", py_log, METH_VARARGS, "Write a line to the kernel's own log."},
+    {"session", py_session, METH_NOARGS, "This kernel process's session id."},
+    {"request_shutdown", py_request_shutdown, METH_NOARGS,
+     "End the kernel after the current request is answered."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "_kiln_kernel",
+    "The Kiln kernel's C side, as seen by its shell glue.", -1, kernel_methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__kiln_kernel(void) {
+    PyObject *m = PyModule_Create(&kernel_module);
+    if (m && kn_pystream_add_type(m) < 0) Py_CLEAR(m);
+    return m;
 }

@@ -1,7 +1,8 @@
 /* The kernel layer (kn_): what the files of kernel/ offer one another.
  *
  * Threads and who owns what:
- *   main thread     owns the embedded interpreter (holds the GIL while it runs Python), the shell
+ *   main thread     Python's main thread, which called _kiln_kernel.serve (holds the GIL while it
+ *                   runs Python); owns the shell
  *                   and stdin sockets; it alone receives SIGINT (every other thread blocks it).
  *   control thread  owns the control socket: kernel_info, interrupt, shutdown, answered while a
  *                   cell runs, without Python.
@@ -182,8 +183,8 @@ void kn_capture_flush(void);
 void kn_capture_stop(void);
 
 /* ---- fatal.c: one last message on iopub when a fatal signal ends the process ---- */
-/* Handles SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT (main thread, before Python starts, so that
- * handlers installed later, compiled code's, pass them on here). */
+/* Handles SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT (main thread, before the shell imports kiln,
+ * so that handlers installed later, compiled code's, pass them on here). */
 bool kn_fatal_start(kn_kernel *k);
 /* From now on the message is parented to parent (a request's header), `during` finishing
  * "the kernel died: SIGSEGV" (" while running cell 3"). Main thread. */
@@ -191,8 +192,12 @@ void kn_fatal_arm(const char *parent, const char *during);
 void kn_fatal_disarm(void); /* back to a message parented to nothing */
 void kn_fatal_stop(void);   /* nothing is sent any more: the sockets are about to close */
 
-/* ---- interp.c: the embedded CPython and IPython shell ---- */
-bool kn_interp_init(kn_kernel *k, const char *argv0, const char *connection_file);
+/* ---- serve.c: the kernel, from start to shutdown, in the Python that loaded _kiln_kernel ---- */
+/* Returns the exit status; *finalize is false when the interpreter must not be finalized. */
+int kn_serve(const char *connection_file, bool *finalize);
+
+/* ---- interp.c: the _kiln_kernel module and the IPython shell ---- */
+bool kn_interp_init(kn_kernel *k, const char *connection_file);
 /* Runs a shell request through the shell glue; returns reply content JSON (malloc'd) or NULL
  * for messages without a reply; *stop_queue is set when stop_on_error asks to abort. */
 char *kn_interp_handle(const kn_msg *req, bool *stop_queue);
@@ -203,8 +208,8 @@ void kn_interp_discard_pending_interrupt(void);
 /* The main loop lets other Python threads run while it waits for a request. */
 void kn_interp_release_gil(void);
 void kn_interp_acquire_gil(void);
-void kn_interp_finalize(void);
-int kn_interp_run_sysinfo(const char *argv0);
+/* Ends the IPython session; returns whether the interpreter may be finalized. */
+bool kn_interp_finish(void);
 
 /* ---- pystream.c: sys.stdout / sys.stderr as line-buffered writers on fd 1 / fd 2 ---- */
 struct _object; /* PyObject, without making every kernel file include Python.h */
@@ -221,10 +226,15 @@ void kn_shell_loop(kn_kernel *k);
 typedef struct kn_paths {
     char glue[PATH_MAX];           /* the shell glue: kiln_kernel_shell.py and its siblings */
     char share[PATH_MAX];           /* kernelspec/ with the logos */
+    char module[PATH_MAX];         /* the folder of the _kiln_kernel extension module */
     const char *tree_python[2];    /* put first on sys.path when run from the build (NULL installed) */
     bool with_kiln;                /* installed, or the build has the _kiln extension beside it */
 } kn_paths;
 const kn_paths *kn_paths_get(void);
+
+/* ---- launch.c: `-f` and `--sysinfo` go on in /usr/bin/python3 ---- */
+/* mode is "-f" (with the connection file) or "--sysinfo"; returns only when exec fails. */
+int kn_launch(const char *mode, const char *connection_file);
 
 /* ---- install.c: `kiln-kernel install` ---- */
 int kn_install_main(int argc, char **argv);

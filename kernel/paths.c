@@ -1,7 +1,8 @@
 /* Where the kernel's own files are. Run from its build folder, it uses the source tree: the
- * shell glue in kernel/py, the logos in share/, and the tree's kiln package and built extension
- * first on sys.path, so an edit shows without installing. Installed (`cmake --install`, as
- * scripts/setup.sh does), it uses PREFIX/share/kiln beside PREFIX/bin, and imports the kiln
+ * shell glue in kernel/py, the logos in share/, the _kiln_kernel module built beside it, and the
+ * tree's kiln package and built extension first on sys.path, so an edit shows without
+ * installing. Installed (`cmake --install`, as scripts/setup.sh does), it uses PREFIX/share/kiln
+ * and PREFIX/lib/kiln (the module) beside PREFIX/bin, and imports the kiln
  * package installed for its Python (site-packages), so that users who cannot read the tree
  * (a JupyterHub's students) run it too. */
 #include "kernel/kernel.h"
@@ -45,6 +46,7 @@ const kn_paths *kn_paths_get(void) {
     if (in_build || n <= 0) {
         snprintf(paths.glue, sizeof paths.glue, "%s", KILN_KERNEL_PY_DIR);
         snprintf(paths.share, sizeof paths.share, "%s", KILN_SHARE_DIR);
+        snprintf(paths.module, sizeof paths.module, "%s", KILN_KERNEL_MODULE_DIR);
         paths.tree_python[0] = KILN_PYTHON_BUILD_DIR;
         paths.tree_python[1] = KILN_PYTHON_SRC_DIR;
         paths.with_kiln = has_extension(KILN_PYTHON_BUILD_DIR);
@@ -55,5 +57,6 @@ const kn_paths *kn_paths_get(void) {
     paths.with_kiln = true;
     snprintf(paths.glue, sizeof paths.glue, "%.*s/share/kiln/kernel", PATH_MAX - 32, prefix);
     snprintf(paths.share, sizeof paths.share, "%.*s/share/kiln", PATH_MAX - 32, prefix);
+    snprintf(paths.module, sizeof paths.module, "%.*s/lib/kiln", PATH_MAX - 32, prefix);
     return &paths;
 }

@@ -12,7 +12,7 @@ packages=(
   libcjson-dev                  # cJSON: the wire format
   libssl-dev                    # OpenSSL: HMAC-SHA256 message signing
   llvm-19-dev                   # LLVM-C: ORC JIT, pass pipeline, X86 and NVPTX
-  python3-dev python3-numpy     # CPython embedding (its libpython3.11.a is linked into the kernel) / extension API, NumPy's C API
+  python3-dev python3-numpy     # CPython extension API (_kiln, and the kernel's _kiln_kernel), NumPy's C API
   python3-pip python3-setuptools python3-wheel  # `pip install .`: the PEP 517 build (pyproject.toml) that installs `import kiln`
   python3-venv                  # a venv with --system-site-packages gets kiln by `pip install .` too (tests/install)
   liblapack3                    # LAPACK: np.linalg in compiled code, the library NumPy's linalg uses

@@ -314,6 +314,7 @@ def shutdown():
     if shell is not None:
         history = shell.history_manager
         shell.atexit_operations()  # ends the history session (and drops the manager)
+        atexit.unregister(shell.atexit_operations)  # registered by IPython; a second run fails
         # closed here rather than left to finalization, which skips it while threads remain
         if history.save_thread is not None:
             history.save_thread.stop()

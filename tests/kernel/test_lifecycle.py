@@ -11,7 +11,7 @@ import time
 import psutil
 import zmq
 
-from conftest import BUILD, KERNEL_EXE, of_type, run, start_kernel
+from conftest import BUILD, KERNEL_EXE, of_type, run, start_kernel, stream_text
 
 
 def test_install_writes_a_kernelspec_jupyter_lists():
@@ -29,6 +29,27 @@ def test_install_writes_a_kernelspec_jupyter_lists():
         listing = subprocess.run(["jupyter", "kernelspec", "list", "--json"], env=env,
                                  check=True, capture_output=True, text=True).stdout
         assert json.loads(listing)["kernelspecs"]["kiln"]["resource_dir"] == spec_dir
+
+
+def test_cells_run_in_debians_python3_and_import_from_the_working_directory():
+    """The kernel runs in /usr/bin/python3 as ipykernel does (the interpreter plain Python's speed
+    depends on), under the pid Jupyter started; a module beside the notebook imports."""
+    with tempfile.TemporaryDirectory() as cwd:
+        with open(os.path.join(cwd, "course_helpers.py"), "w") as f:
+            f.write("ANSWER = 42\n")
+        km, kc = start_kernel(cwd=cwd)
+        try:
+            reply, msgs = run(kc, "import os, sys, course_helpers\n"
+                                  "print(os.path.realpath('/proc/self/exe'), os.getpid(), sys.executable)\n"
+                                  "print(course_helpers.ANSWER, sys.argv[1])")
+            assert reply["status"] == "ok", reply
+            exe, pid, executable, answer, flag = stream_text(msgs).split()
+            assert exe == os.path.realpath(sys.executable) == os.path.realpath(executable)
+            assert int(pid) == km.provisioner.process.pid
+            assert (answer, flag) == ("42", "-f")
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
 
 
 def test_install_rejects_unknown_flags():
