@@ -17,24 +17,37 @@ static int float_bits(LLVMTypeRef t) {
 
 LLVMValueRef kj_elem_intrinsic(kj_lw *w, const char *name, LLVMTypeRef t, int n, LLVMValueRef *x) {
     LLVMValueRef call = kj_call_intrinsic(w, name, t, n, x);
-    kj_np_vector_variants(w, call, name + 5, float_bits(t), n);
-    return kj_fm(w, call);
+    return kj_fm(w, kj_np_simd_math(w, call, name + 5, float_bits(t), n));
 }
 
-/* A libm function through the target: lower_elem.h. */
-LLVMValueRef kj_libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x) {
+/* The call of libm's fn through the target, or NULL (an error at `at`). */
+static LLVMValueRef libm_call(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x) {
     const kj_target *tg = w->u->target;
     const char *sym = tg->math_symbol ? tg->math_symbol(tg, fn, t->bits) : NULL;
     LLVMTypeRef ft = kj_lltype(w, t);
     if (!sym) {
         kj_fail(&w->u->err, KJ_ERR_UNSUPPORTED, at->line, at->col, NULL, "%s is not available on the %s target",
                 fn, tg->name);
-        return LLVMGetUndef(ft);
+        return NULL;
     }
     LLVMTypeRef tys[2] = {ft, ft};
-    LLVMValueRef call = kj_call(w, sym, ft, n, tys, x);
+    return kj_call(w, sym, ft, n, tys, x);
+}
+
+/* A libm function through the target: lower_elem.h. */
+LLVMValueRef kj_libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x) {
+    LLVMValueRef call = libm_call(w, at, fn, t, n, x);
+    if (!call)
+        return LLVMGetUndef(kj_lltype(w, t));
     kj_np_vector_variants(w, call, fn, t->bits, n);
     return kj_fm(w, call);
+}
+
+LLVMValueRef kj_elem_libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x) {
+    LLVMValueRef call = libm_call(w, at, fn, t, n, x);
+    if (!call)
+        return LLVMGetUndef(kj_lltype(w, t));
+    return kj_fm(w, kj_np_simd_math(w, call, fn, t->bits, n));
 }
 
 LLVMValueRef kj_ldexp(kj_lw *w, kj_node *at, LLVMValueRef x, const kj_type *rt, LLVMValueRef n, const kj_type *nt) {

@@ -20,8 +20,8 @@ LLVMValueRef kj_np_elem_op(kj_lw *w, kj_node *at, const char *ufunc, int n, LLVM
 /* e's operands converted to its result type, into v[e->n]. */
 void kj_elem_operands(const kj_elem *e, LLVMValueRef *v);
 /* The intrinsic name ("llvm.sin") on n values of LLVM type t, under the
- * function's fast-math flags; a math one may widen to libmvec's version in
- * a loop. */
+ * function's fast-math flags; a math one runs libmvec's version for every
+ * element (kj_elem_libm). */
 LLVMValueRef kj_elem_intrinsic(kj_lw *w, const char *name, LLVMTypeRef t, int n, LLVMValueRef *x);
 /* The type both operands of a comparison are converted to: for integers
  * one that holds both exactly, otherwise NumPy's common type. */
@@ -39,6 +39,9 @@ LLVMValueRef kj_elem_complex_libm(kj_lw *w, const char *c, int n, LLVMValueRef *
  * float32 on the CPU), on n arguments of type t; one the target lacks is
  * an error at `at`. In a loop it may widen to libmvec's version. */
 LLVMValueRef kj_libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x);
+/* The same for an element of a NumPy function: where libmvec has fn, every
+ * element runs its version (vecmath.h: kj_np_simd_math). */
+LLVMValueRef kj_elem_libm(kj_lw *w, kj_node *at, const char *fn, const kj_type *t, int n, LLVMValueRef *x);
 /* x / y of complex values of type t by Smith's method (scaled by the larger
  * part of the divisor, so that no square overflows or underflows), with
  * CPython's rounding (python: dividing) or NumPy's (multiplying by the

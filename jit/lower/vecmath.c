@@ -85,31 +85,59 @@ static void keep(kj_lw *w, LLVMValueRef f) {
     free(items);
 }
 
-void kj_np_vector_variants(kj_lw *w, LLVMValueRef call, const char *fn, int bits, int nargs) {
+/* Whether fn, on floats of `bits`, has libmvec versions the host runs; the
+ * float type into *ft. */
+static const host_isas *vectorizable(kj_lw *w, const char *fn, int bits, int nargs, LLVMTypeRef *ft) {
     const kj_target *t = w->u->target;
     if (strcmp(t->name, "cpu") != 0 || (bits != 32 && bits != 64))
-        return;
+        return NULL;
     if (!(nargs == 1 ? listed(fn, unary, sizeof unary / sizeof *unary)
                      : nargs == 2 && listed(fn, binary, sizeof binary / sizeof *binary)))
-        return;
+        return NULL;
     const host_isas *h = host(t);
     if (!h->usable)
+        return NULL;
+    *ft = bits == 32 ? LLVMFloatTypeInContext(w->ctx) : LLVMDoubleTypeInContext(w->ctx);
+    return h;
+}
+
+/* The declaration of libmvec's fn for isa at `lanes` lanes, kept alive. */
+static LLVMValueRef vector_function(kj_lw *w, char isa, unsigned lanes, const char *fn, int bits, int nargs,
+                                    LLVMTypeRef ft, char *name, size_t len) {
+    snprintf(name, len, "_ZGV%cN%u%s_%s%s", isa, lanes, nargs == 1 ? "v" : "vv", fn, bits == 32 ? "f" : "");
+    LLVMTypeRef vt = LLVMVectorType(ft, lanes);
+    LLVMValueRef vf = LLVMGetNamedFunction(w->mod, name);
+    if (!vf) {
+        vf = LLVMAddFunction(w->mod, name, LLVMFunctionType(vt, (LLVMTypeRef[]){vt, vt}, (unsigned)nargs, 0));
+        keep(w, vf);
+    }
+    return vf;
+}
+
+/* The call site's "vector-function-abi-variant": what the vectorizer may
+ * call instead, and that it reads no memory (the libm function may set
+ * errno; array expressions never read it, and a call that touches memory
+ * is not widened). */
+static void offer(kj_lw *w, LLVMValueRef call, const char *variants, size_t len) {
+    const char *key = "vector-function-abi-variant";
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                             LLVMCreateStringAttribute(w->ctx, key, (unsigned)strlen(key), variants, (unsigned)len));
+    unsigned memory = LLVMGetEnumAttributeKindForName("memory", 6);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(w->ctx, memory, 0));
+}
+
+void kj_np_vector_variants(kj_lw *w, LLVMValueRef call, const char *fn, int bits, int nargs) {
+    LLVMTypeRef ft;
+    const host_isas *h = vectorizable(w, fn, bits, nargs, &ft);
+    if (!h)
         return;
-    LLVMTypeRef ft = bits == 32 ? LLVMFloatTypeInContext(w->ctx) : LLVMDoubleTypeInContext(w->ctx);
     size_t len;
     const char *scalar = LLVMGetValueName2(LLVMGetCalledValue(call), &len);
     char variants[512] = "", name[64];
     size_t used = 0;
     for (int i = 0; i < 3 && h->widths[i]; i++) {
         unsigned lanes = (unsigned)(h->widths[i] / bits);
-        snprintf(name, sizeof name, "_ZGV%cN%u%s_%s%s", h->isa[i], lanes, nargs == 1 ? "v" : "vv", fn,
-                 bits == 32 ? "f" : "");
-        LLVMTypeRef vt = LLVMVectorType(ft, lanes);
-        LLVMValueRef vf = LLVMGetNamedFunction(w->mod, name);
-        if (!vf) {
-            vf = LLVMAddFunction(w->mod, name, LLVMFunctionType(vt, (LLVMTypeRef[]){vt, vt}, (unsigned)nargs, 0));
-            keep(w, vf);
-        }
+        vector_function(w, h->isa[i], lanes, fn, bits, nargs, ft, name, sizeof name);
         /* the mangled part names the scalar callee, the parenthesis the symbol */
         int k = snprintf(variants + used, sizeof variants - used, "%s_ZGV%cN%u%s_%.*s(%s)", used ? "," : "",
                          h->isa[i], lanes, nargs == 1 ? "v" : "vv", (int)len, scalar, name);
@@ -117,11 +145,65 @@ void kj_np_vector_variants(kj_lw *w, LLVMValueRef call, const char *fn, int bits
             return;
         used += (size_t)k;
     }
-    const char *key = "vector-function-abi-variant";
-    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
-                             LLVMCreateStringAttribute(w->ctx, key, (unsigned)strlen(key), variants, (unsigned)used));
-    /* the libm function may set errno; array expressions never read it, and
-     * a call that touches memory is not widened */
-    unsigned memory = LLVMGetEnumAttributeKindForName("memory", 6);
-    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(w->ctx, memory, 0));
+    offer(w, call, variants, used);
+}
+
+/* kiln.simd.<fn>[f]: one element through libmvec's version at isa's
+ * width (x in every lane, lane 0 kept). Never inlined, so that the
+ * vectorizer sees a scalar call it may widen to that same version. */
+static LLVMValueRef one_lane(kj_lw *w, char isa, unsigned lanes, const char *fn, int bits, int nargs,
+                             LLVMTypeRef ft) {
+    char name[64], vname[64];
+    snprintf(name, sizeof name, "kiln.simd.%s%s", fn, bits == 32 ? "f" : "");
+    LLVMValueRef f = LLVMGetNamedFunction(w->mod, name);
+    if (f)
+        return f;
+    LLVMValueRef vf = vector_function(w, isa, lanes, fn, bits, nargs, ft, vname, sizeof vname);
+    LLVMTypeRef vt = LLVMVectorType(ft, lanes);
+    f = LLVMAddFunction(w->mod, name, LLVMFunctionType(ft, (LLVMTypeRef[]){ft, ft}, (unsigned)nargs, 0));
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    const char *attrs[] = {"noinline", "nounwind", "willreturn", "nosync", "nofree"};
+    for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++)
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(w->ctx, LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i])), 0));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(w->ctx, LLVMGetEnumAttributeKindForName("memory", 6), 0));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(w->ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(w->ctx, f, "entry"));
+    LLVMValueRef args[2];
+    LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(LLVMInt32TypeInContext(w->ctx), lanes));
+    for (int i = 0; i < nargs; i++) {
+        LLVMValueRef one = LLVMBuildInsertElement(b, LLVMGetPoison(vt), LLVMGetParam(f, (unsigned)i),
+                                                  LLVMConstInt(LLVMInt32TypeInContext(w->ctx), 0, 0), "");
+        args[i] = LLVMBuildShuffleVector(b, one, LLVMGetPoison(vt), zeros, "");
+    }
+    LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(vf), vf, args, (unsigned)nargs, "");
+    LLVMBuildRet(b, LLVMBuildExtractElement(b, r, LLVMConstInt(LLVMInt32TypeInContext(w->ctx), 0, 0), ""));
+    LLVMDisposeBuilder(b);
+    return f;
+}
+
+LLVMValueRef kj_np_simd_math(kj_lw *w, LLVMValueRef call, const char *fn, int bits, int nargs) {
+    LLVMTypeRef ft;
+    const host_isas *h = vectorizable(w, fn, bits, nargs, &ft);
+    if (!h)
+        return call;
+    /* one isa, the widest below AVX-512 (LLVM prefers 256-bit vectors even
+     * where AVX-512 runs): glibc's versions for different isas may round
+     * differently */
+    int i = h->widths[1] == 256 ? 1 : 0;
+    unsigned lanes = (unsigned)(h->widths[i] / bits);
+    LLVMValueRef f = one_lane(w, h->isa[i], lanes, fn, bits, nargs, ft);
+    LLVMValueRef args[2];
+    for (int k = 0; k < nargs; k++)
+        args[k] = LLVMGetArgOperand(call, (unsigned)k);
+    LLVMValueRef lane = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(f), f, args, (unsigned)nargs, "");
+    LLVMInstructionEraseFromParent(call);
+    char variants[160], vname[64];
+    vector_function(w, h->isa[i], lanes, fn, bits, nargs, ft, vname, sizeof vname);
+    int k = snprintf(variants, sizeof variants, "_ZGV%cN%u%s_kiln.simd.%s%s(%s)", h->isa[i], lanes,
+                     nargs == 1 ? "v" : "vv", fn, bits == 32 ? "f" : "", vname);
+    if (k > 0 && (size_t)k < sizeof variants)
+        offer(w, lane, variants, (size_t)k);
+    return lane;
 }

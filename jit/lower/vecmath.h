@@ -20,4 +20,12 @@
  * cannot be loaded, or for a function libmvec lacks. */
 void kj_np_vector_variants(kj_lw *w, LLVMValueRef call, const char *fn, int bits, int nargs);
 
+/* For NumPy's functions: `call` replaced by one that computes every element
+ * with the same libmvec version, in the vector lanes of a widened loop and
+ * in its scalar remainder alike (NumPy too runs one SIMD algorithm for
+ * every element, tail included). With libm in the remainder, equal inputs
+ * gave results an ulp apart, and np.argmax broke their tie otherwise than
+ * NumPy. Returns the new call, or `call` where nothing is offered. */
+LLVMValueRef kj_np_simd_math(kj_lw *w, LLVMValueRef call, const char *fn, int bits, int nargs);
+
 #endif

@@ -378,7 +378,7 @@ static LLVMValueRef absolute_complex(const kj_elem *e) {
         return NULL;
     const kj_type *ft = kj_float(e->xt[0]->bits / 2);
     LLVMValueRef parts[2] = {RE(e->x[0]), IM(e->x[0])};
-    return kj_cast(w, kj_libm(w, e->at, "hypot", ft, 2, parts), ft, e->rt);
+    return kj_cast(w, kj_elem_libm(w, e->at, "hypot", ft, 2, parts), ft, e->rt);
 }
 
 #undef RE

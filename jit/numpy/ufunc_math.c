@@ -21,7 +21,7 @@ static LLVMValueRef float_function(const kj_elem *e) {
     kj_elem_operands(e, v);
     if (!strncmp(f->impl, "llvm.", 5))
         return kj_elem_intrinsic(e->w, f->impl, LLVMTypeOf(v[0]), 1, v);
-    return kj_libm(e->w, e->at, f->impl, e->rt, 1, v);
+    return kj_elem_libm(e->w, e->at, f->impl, e->rt, 1, v);
 }
 
 static LLVMValueRef float_function_complex(const kj_elem *e) {
@@ -104,7 +104,7 @@ static LLVMValueRef float_function2(const kj_elem *e) {
     const char *impl = e->k->data;
     if (!strncmp(impl, "llvm.", 5))
         return kj_elem_intrinsic(e->w, impl, LLVMTypeOf(v[0]), 2, v);
-    return kj_libm(e->w, e->at, impl, e->rt, 2, v);
+    return kj_elem_libm(e->w, e->at, impl, e->rt, 2, v);
 }
 
 KJ_UFUNC(arctan2, "arctan2", 2, .elem = float_function2, .data = "atan2", .scalar = "math.atan2");
@@ -123,7 +123,7 @@ static LLVMValueRef spacing(const kj_elem *e) {
     LLVMTypeRef ft = LLVMTypeOf(x);
     LLVMValueRef up = LLVMBuildFCmp(w->b, LLVMRealOGE, x, LLVMConstNull(ft), "");
     LLVMValueRef toward = LLVMBuildSelect(w->b, up, LLVMConstReal(ft, 1.0 / 0.0), LLVMConstReal(ft, -1.0 / 0.0), "");
-    LLVMValueRef next = kj_libm(w, e->at, "nextafter", e->rt, 2, (LLVMValueRef[]){x, toward});
+    LLVMValueRef next = kj_elem_libm(w, e->at, "nextafter", e->rt, 2, (LLVMValueRef[]){x, toward});
     LLVMValueRef d = LLVMBuildFSub(w->b, next, x, "");
     LLVMValueRef inf = LLVMBuildFCmp(w->b, LLVMRealOEQ, kj_call_intrinsic(w, "llvm.fabs", ft, 1, &x),
                                      LLVMConstReal(ft, 1.0 / 0.0), "");

@@ -25,11 +25,6 @@ KNOWN_OPEN = {
         "exact sum lying between), and floor division, which jumps at whole numbers, turns that bit into "
         "20.0 against 19.0. Both sums are right to rounding; no summation order matches NumPy's for every "
         "layout",
-    "mismatch_1599_865.py":
-        "six rounds of a *= np.sin(a) over a float32 array part ways with NumPy's: NumPy 1.24's float32 sin is "
-        "a SIMD approximation that differs from the correctly rounded sine in about one value in six (by an "
-        "ulp), Kiln's gives the correctly rounded one on these inputs (sin in float64, rounded, gives Kiln's "
-        "numbers exactly), and each round multiplies the difference by about |a cot a|, up to 5e-4 here",
     "mismatch_50000_53764.py":
         "min(c, min(x, c)) of floats with x NaN gives nan where CPython gives c: Kiln lowers each min as "
         "select(v < r, v, r), right for NaN, but LLVM 19's InstCombine (foldSPFofSPF) merges the two "
