@@ -13,6 +13,7 @@
  * GPU, so that counter[0] += 1 loses updates here as it does there. */
 #include "gpu/sim.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +292,8 @@ int kg_sim_launch(kg_sim_entry entry, void *ret, void *args, const kg_sim_config
                 unsigned ctaid[3] = {x, y, z};
                 int failed = config->fibers ? run_block_with_fibers(&s, ctaid)
                                                   : run_block_directly(&s, ctaid);
+                if (config->blocks_done)
+                    atomic_fetch_add(config->blocks_done, 1);
                 if (failed < 0) {
                     status = -1;
                 } else if (failed) {

@@ -32,6 +32,7 @@ typedef struct {
     size_t dynamic_shared;   /* bytes of cuda.shared.array(0, ...) memory */
     int fibers;              /* the kernel calls kiln_sim_syncthreads or kiln_sim_interleave */
     kg_sim_work *work;       /* where the launch adds what its threads did, or NULL */
+    _Atomic uint64_t *blocks_done;   /* counted up as blocks finish, for a progress line; or NULL */
 } kg_sim_config;
 
 /* Runs the kernel over the whole grid. Returns 0; or 1 if a thread raised

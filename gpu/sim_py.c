@@ -4,6 +4,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "gpu/objects.h"
@@ -50,6 +51,17 @@ static int put_word(int64_t *word, PyObject *value) {
 }
 
 /* cuda_sim_launch(entry, name, words, grid, block, shared_bytes, fibers, host_bytes) */
+/* The blocks of the latest launch, done and in all, for kiln.long_work's line under a cell
+ * while it runs (the launch holds no GIL). Launches of several threads at once share them. */
+static _Atomic uint64_t blocks_done, blocks_total;
+
+static PyObject *py_sim_progress(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    return Py_BuildValue("(KK)", (unsigned long long)atomic_load(&blocks_done),
+                         (unsigned long long)atomic_load(&blocks_total));
+}
+
 static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
     (void)self;
     unsigned long long entry;
@@ -65,9 +77,12 @@ static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
     if (n > KG_MAX_FLAT)
         return PyErr_Format(PyExc_TypeError, "kernel %s: %zd argument words, at most %d", name, n, KG_MAX_FLAT);
     kg_sim_work work = {0};
-    kg_sim_config config = {.dynamic_shared = (size_t)(shared > 0 ? shared : 0), .fibers = fibers, .work = &work};
+    kg_sim_config config = {.dynamic_shared = (size_t)(shared > 0 ? shared : 0), .fibers = fibers, .work = &work,
+                            .blocks_done = &blocks_done};
     if (parse_dim3(grid_t, config.grid, "griddim") < 0 || parse_dim3(block_t, config.block, "blockdim") < 0)
         return NULL;
+    atomic_store(&blocks_done, 0);
+    atomic_store(&blocks_total, (uint64_t)config.grid[0] * config.grid[1] * config.grid[2]);
     int64_t words[KG_MAX_FLAT];
     for (Py_ssize_t i = 0; i < n; i++)
         if (put_word(&words[i], PyTuple_GET_ITEM(words_t, i)) < 0)
@@ -105,6 +120,8 @@ static PyObject *py_sim_launch(PyObject *self, PyObject *pyargs) {
 }
 
 static PyMethodDef methods[] = {
+    {"cuda_sim_progress", py_sim_progress, METH_NOARGS,
+     "cuda_sim_progress() -> (blocks done, blocks in all) of the latest simulator launch."},
     {"cuda_sim_launch", py_sim_launch, METH_VARARGS,
      "cuda_sim_launch(entry, name, words, grid, block, shared_bytes, fibers, host_bytes): runs a simulator "
      "kernel from _kiln.cuda_compile over a grid; words are its arguments flattened (ints and floats)."},

@@ -26,7 +26,17 @@ static PyObject *stream_min_bytes_py(PyObject *self, PyObject *noargs) {
     return PyLong_FromLongLong(kj_stream_min_bytes);
 }
 
+static PyObject *compile_doing_py(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    const char *doing = kj_engine_doing();
+    return doing ? PyUnicode_FromString(doing) : Py_NewRef(Py_None);
+}
+
 static PyMethodDef module_methods[] = {
+    {"compile_doing", compile_doing_py, METH_NOARGS,
+     "compile_doing() -> str or None: what LLVM is doing for a compile now, on another thread "
+     "(\"optimizing\", \"generating machine code\"): those steps run without the GIL."},
     {"stream_min_bytes", stream_min_bytes_py, METH_NOARGS,
      "stream_min_bytes() -> int: the bytes an array expression must touch (its operands and its new "
      "result) for the result to be written with streaming stores, past the cache."},

@@ -1,7 +1,8 @@
 /* engine: optimization and ORC. One LLJIT per process, created on the first
  * compile; each compile adds one module to its main JITDylib. Compiled code
  * is never removed (dispatchers keep their specializations for the life of
- * the process). Guarded by the GIL: compiles run with it held. */
+ * the process). Guarded by the GIL: compiles run with it held, but for
+ * LLVM's optimization and machine code (leave_python). */
 #include "jit/engine/engine.h"
 #include "jit/engine/cache.h"
 #include "jit/lower/cfg_loops.h"
@@ -11,6 +12,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,37 @@
 #include "profiler/profiler.h"
 
 static LLVMOrcLLJITRef jit;
+
+/* LLVM's optimization and machine-code generation run without the GIL, so
+ * that the user's other threads, and the notebook's line for a long
+ * compile (kiln/magics/compile_progress.py), go on meanwhile: one thread at
+ * a time, since compiles share their target machines. llvm_lock is only
+ * ever taken without the GIL, because its holder may need the GIL back (a
+ * loop remark: kj_remarks_on_diagnostic). */
+static pthread_mutex_t llvm_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(const char *) doing;   /* kj_engine_doing */
+
+static PyThreadState *leave_python(const char *what) {
+    atomic_store(&doing, what);
+    PyThreadState *ts = PyEval_SaveThread();
+    pthread_mutex_lock(&llvm_lock);
+    return ts;
+}
+
+static void back_to_python(PyThreadState *ts) {
+    pthread_mutex_unlock(&llvm_lock);
+    PyEval_RestoreThread(ts);
+    atomic_store(&doing, NULL);
+}
+
+const char *kj_engine_doing(void) { return atomic_load(&doing); }
+
+/* A thread of the parent may have held llvm_lock at the fork, which the
+ * child's only thread could then never take. */
+static void unlock_in_child(void) {
+    pthread_mutex_init(&llvm_lock, NULL);
+    atomic_store(&doing, NULL);
+}
 
 /* O2, not O3: it vectorizes the same loops (both run the loop and SLP
  * vectorizers) and the bench's steady times do not move, but it costs
@@ -124,6 +157,7 @@ static void set_options(void) {
     if (options_set)
         return;   /* LLVM's options may only be parsed once */
     options_set = true;
+    pthread_atfork(NULL, NULL, unlock_in_child);
     LLVMInstallFatalErrorHandler(on_llvm_fatal);
     /* glibc's vector math (libmvec): loops of llvm.exp/sin/log... widen to
      * its SIMD functions, found by the JIT's process search once loaded */
@@ -564,8 +598,10 @@ int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *en
     bool straight = !kj_module_has_loops(mod);
     uint64_t t0 = kp_now_ns();
     LLVMContextSetDiagnosticHandler(u->ctx, kj_remarks_on_diagnostic, &remarks);
-    LLVMErrorRef err = run_pipeline(mod, u->target->target_machine(u->target),
-                                    straight ? KJ_PIPELINE_STRAIGHT : KJ_PIPELINE, !straight);
+    LLVMTargetMachineRef tm = u->target->target_machine(u->target);
+    PyThreadState *ts = leave_python("optimizing");
+    LLVMErrorRef err = run_pipeline(mod, tm, straight ? KJ_PIPELINE_STRAIGHT : KJ_PIPELINE, !straight);
+    back_to_python(ts);
     LLVMContextSetDiagnosticHandler(u->ctx, NULL, NULL);
     if (err) {
         llvm_fail(&u->err, err, "optimization failed");
@@ -704,7 +740,10 @@ LLVMMemoryBufferRef kj_engine_emit(kj_unit *u, LLVMModuleRef mod) {
         kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "LLVM has no target for this CPU");
         return NULL;
     }
-    if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &obj)) {
+    PyThreadState *ts = leave_python("generating machine code");
+    LLVMBool failed = LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &obj);
+    back_to_python(ts);
+    if (failed) {
         kj_fail(&u->err, KJ_ERR_INTERNAL, 0, 0, NULL, "machine code generation failed: %s", msg);
         LLVMDisposeMessage(msg);
         return NULL;

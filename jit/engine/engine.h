@@ -36,6 +36,10 @@ typedef struct {
 int kj_engine_finish(kj_unit *u, LLVMOrcThreadSafeContextRef tsc, const char *entry_name,
                      kj_engine_out *out);
 
+/* What LLVM is doing for a compile at this moment, without the GIL
+ * ("optimizing", "generating machine code"), or NULL. Any thread. */
+const char *kj_engine_doing(void);
+
 /* LLVM's diagnostic handler during a compile (remarks.c): the loop
  * vectorizer's remarks appended to the list that opaque (a PyObject **)
  * points to, when it points to one. */

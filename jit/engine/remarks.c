@@ -40,7 +40,10 @@ void kj_remarks_on_diagnostic(LLVMDiagnosticInfoRef info, void *opaque) {
     const char *kind = strncmp(msg, "vectorized loop", 15) == 0        ? "vectorized"
                        : strncmp(msg, "loop not vectorized:", 20) == 0 ? "analysis"
                                                                        : "missed";
+    /* the pipeline runs without the GIL (engine.c) */
+    PyGILState_STATE gil = PyGILState_Ensure();
     kj_remark_add(list, line, kind, msg);
+    PyGILState_Release(gil);
     LLVMDisposeMessage(desc);
 }
 

@@ -17,7 +17,7 @@ import numpy as np
 
 import _kiln
 
-from . import config, pickling, sources, unused_work, worker_records
+from . import config, long_work, pickling, sources, unused_work, worker_records
 from . import types as kt
 
 # LLVM's fast-math flags (llvm-c/Core.h LLVMFastMath*), by Numba's names.
@@ -92,9 +92,15 @@ _new_compile_lock()
 os.register_at_fork(after_in_child=_new_compile_lock)
 
 
+def _compiling_text(name):
+    """What a compile of name does, for a notebook's line while it runs (kiln.long_work)."""
+    doing = _kiln.compile_doing()
+    return f"compiling {name}: {doing}" if doing else f"compiling {name}"
+
+
 def _compile(self, argspecs, retspec):
     # one frame, as cache.py's warnings count frames up to the caller
-    with _compiling:
+    with _compiling, long_work.watching(functools.partial(_compiling_text, self.py_func.__qualname__)):
         done = next((s for s in self._kiln_compiled
                      if s.argtypes == tuple(argspecs) and (retspec is None or s.restype == retspec)), None)
         if done is not None:

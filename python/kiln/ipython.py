@@ -12,8 +12,8 @@ from IPython.core.magic import Magics, cell_magic, line_cell_magic, line_magic, 
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
-from kiln import sources, sysinfo
-from kiln.magics import annotate, cell_footer, compare_parse, compare_run, compare_view, introspect, jitcell, timeit_note, tracebacks
+from kiln import long_work, sources, sysinfo
+from kiln.magics import annotate, cell_footer, compare_parse, compare_run, compare_view, introspect, jitcell, timeit_note, tracebacks, work_progress
 from kiln.magics.progress import Progress
 
 # The CellWatch of the shell this extension was loaded into (one per process:
@@ -180,6 +180,7 @@ def load_ipython_extension(ip):
     ast_parse.kiln_wraps = parse
     ip.compile.ast_parse = ast_parse
     tracebacks.install(ip)
+    long_work.watcher = work_progress.WorkProgress(ip)
 
 
 def unload_ipython_extension(ip):
@@ -190,5 +191,6 @@ def unload_ipython_extension(ip):
     ip.events.unregister("post_run_cell", _watch.post_run_cell)
     ip.compile.ast_parse = ip.compile.ast_parse.kiln_wraps
     tracebacks.uninstall(ip)
+    long_work.watcher = None
     _watch.close()
     _watch = None

@@ -51,6 +51,10 @@ try {
       parallel: views('div.kiln-par'),
       sysinfo: views('div.kiln-sysinfo'),
       code: views('div.kiln-llvm, div.kiln-asm'),
+      // the line under a cell while long work runs (kiln/magics/progress.py), and its bar
+      progress: [...document.querySelectorAll('div.kiln-progress')].map((el) => ({
+        ...box(el), text: el.innerText,
+        bar: el.querySelector('progress') ? box(el.querySelector('progress')) : null })),
       // the index page of executed notebooks (scripts/notebook_index.py)
       courseIndex: views('table.kiln-course-index'),
       courseLinks: [...document.querySelectorAll('a.kiln-course-link')].map((a) => ({

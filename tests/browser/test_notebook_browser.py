@@ -5,6 +5,7 @@ A screenshot lands in <build>/browser/ for a person to look at."""
 import os
 import sys
 
+import nbformat
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -130,3 +131,52 @@ def test_estimated_run_time_and_cache_load_are_visible_in_the_footer(footers_see
     assert estimate["visible"] and estimate["text"].startswith("ran compiled code for ≈")
     assert estimate["text"].endswith(" in 50,000 calls")
     assert estimate["title"].startswith("halve(float64): 50,000 in ≈")
+
+
+# Work that runs long enough for a line under its cell (the threshold set to 0 here): a compile
+# and a launch on the CUDA simulator.
+PROGRESS_CELLS = (
+    "import math, numpy as np, kiln, kiln.magics.progress as progress\nfrom kiln import cuda\n"
+    "progress.PROGRESS_AFTER = 0.0",
+    "@kiln.njit\ndef smooth(a, b):\n    s = 0.0\n    for i in range(a.shape[0]):\n"
+    "        s += np.sin(a[i]) * np.exp(-a[i])\n    for i in range(b.shape[0]):\n"
+    "        b[i] = np.sqrt(abs(b[i])) + a[i % a.shape[0]]\n"
+    "    return s + np.sum(b * 2.0) + np.max(a)\nsmooth(np.ones(8), np.ones(5))",
+    "@cuda.jit\ndef waves(out):\n    i = cuda.grid(1)\n    if i < out.size:\n        s = 0.0\n"
+    "        for k in range(2000):\n            s += math.sin(i + k * 0.5)\n        out[i] = s\n"
+    "waves[16, 128](np.zeros(16 * 128))",
+)
+
+
+def shown_while_running(sources):
+    """For each cell, the last progress line it showed before the line was emptied, as a
+    display_data output: the notebook a frontend shows while the work runs."""
+    from jupyter_client.manager import start_new_kernel
+    mn.install_kernelspec()
+    km, kc = start_new_kernel(kernel_name="kiln")
+    nb = mn.new_notebook(*sources)
+    try:
+        for c in nb.cells:
+            lines = {}
+            def keep(msg):
+                content = msg["content"]
+                if (msg["msg_type"] in ("display_data", "update_display_data")
+                        and content["transient"].get("display_id") and content["data"].get("text/plain")):
+                    lines[content["transient"]["display_id"]] = content["data"]
+            reply = kc.execute_interactive(c.source, output_hook=keep, timeout=120)
+            assert reply["content"]["status"] == "ok", reply["content"]
+            c.outputs = [nbformat.v4.new_output("display_data", data=data) for data in lines.values()]
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    return nb
+
+
+def test_progress_lines_show_their_words_and_bar_within_the_cell(tmp_path):
+    seen = look(shown_while_running(PROGRESS_CELLS), "progress_lines", tmp_path)
+    texts = [view["text"].strip() for view in seen["progress"]]
+    assert any(t.startswith("compiling smooth: ") for t in texts), texts
+    assert any(t.startswith("simulating waves[16, 128]: block ") for t in texts), texts
+    for view in seen["progress"]:
+        assert view["visible"] and not view["overflows"], view
+        assert view["bar"] and view["bar"]["visible"] and view["bar"]["width"] >= 100, view

@@ -274,3 +274,57 @@ def test_a_long_timeit_shows_its_runs_in_a_line_emptied_when_it_prints(kc):
     assert lines[-1] == "" and len(lines) >= 3, lines
     assert all(re.fullmatch(r"kiln: %timeit: run [1-6] of 6, 1 loop each \(\d+%\)", line) for line in lines[:-1]), lines
     assert "per loop (mean ± std. dev. of 6 runs, 1 loop each)" in stream_text(msgs)
+
+
+@needs_kiln
+def test_a_compile_past_the_threshold_shows_what_llvm_does_in_a_line_emptied_after(kc):
+    # LLVM's part of a compile runs without the GIL, when a thread updates the line; with the
+    # threshold at 0 the line appears during the compile, once that thread gets a core while LLVM
+    # runs (two loops and the array expressions give LLVM some milliseconds of work)
+    run(kc, "import kiln, numpy as np, kiln.magics.progress as progress\nafter = progress.PROGRESS_AFTER")
+    try:
+        reply, msgs = run(kc, "progress.PROGRESS_AFTER = 0.0\n"
+                              "@kiln.njit\n"
+                              "def smooth(a, b):\n"
+                              "    s = 0.0\n"
+                              "    for i in range(a.shape[0]):\n"
+                              "        s += np.sin(a[i]) * np.exp(-a[i])\n"
+                              "    for i in range(b.shape[0]):\n"
+                              "        b[i] = np.sqrt(abs(b[i])) + a[i % a.shape[0]]\n"
+                              "    return s + np.sum(b * 2.0) + np.max(a)\n"
+                              "smooth(np.ones(8), np.ones(5))")
+    finally:
+        run(kc, "progress.PROGRESS_AFTER = after")
+    assert reply["status"] == "ok", reply
+    shown = progress_displays(msgs)
+    lines = [m["content"]["data"]["text/plain"] for m in shown]
+    assert shown and shown[0]["msg_type"] == "display_data" and lines[-1] == "", lines
+    assert len({m["content"]["transient"]["display_id"] for m in shown}) == 1
+    assert all(re.fullmatch(r"kiln: compiling smooth: (optimizing|generating machine code), \d+\.\d s", line)
+               for line in lines[:-1]), lines
+    footer = [m for m in msgs if m["msg_type"] == "display_data" and not m["content"]["transient"]]
+    assert "compiled smooth(" in footer[-1]["content"]["data"]["text/plain"]   # the footer still says it
+
+
+@needs_kiln
+def test_a_long_simulator_launch_shows_its_blocks_in_a_line_emptied_after(kc):
+    run(kc, "import math, numpy as np, kiln.magics.progress as progress\nfrom kiln import cuda\n"
+            "after = progress.PROGRESS_AFTER")
+    try:
+        reply, msgs = run(kc, "progress.PROGRESS_AFTER = 0.0\n"
+                              "@cuda.jit\n"
+                              "def waves(out):\n"
+                              "    i = cuda.grid(1)\n"
+                              "    if i < out.size:\n"
+                              "        s = 0.0\n"
+                              "        for k in range(2000):\n"
+                              "            s += math.sin(i + k * 0.5)\n"
+                              "        out[i] = s\n"
+                              "waves[16, 128](np.zeros(16 * 128))")
+    finally:
+        run(kc, "progress.PROGRESS_AFTER = after")
+    assert reply["status"] == "ok", reply
+    lines = [m["content"]["data"]["text/plain"] for m in progress_displays(msgs)]
+    assert len(lines) >= 2 and lines[-1] == "", lines
+    assert all(re.fullmatch(r"kiln: simulating waves\[16, 128\]: block \d+ of 16, \d+\.\d s \(\d+%\)", line)
+               for line in lines[:-1]), lines

@@ -13,6 +13,7 @@ checks off. On the GPU the error is found when Kiln next waits for the GPU:
 at the end of a launch that copies host arrays back, at cuda.synchronize()
 and at copy_to_host().
 """
+import functools
 import weakref
 
 import numpy as np
@@ -20,7 +21,7 @@ import numpy as np
 import _kiln
 
 from .. import types as kt
-from .. import unused_work
+from .. import long_work, unused_work
 from ..dispatcher import jit as _host_jit
 from .devicearray import DeviceNDArray, to_device
 from .driver import LaunchConfig, RawKernel
@@ -112,6 +113,12 @@ def _flatten(value, spec, out, sim):
 
 def _host_address(ary):
     return ary.__array_interface__["data"][0]
+
+
+def _simulating_text(name, grid, block):
+    """What a simulator launch does, for a notebook's line while it runs (kiln.long_work)."""
+    done, total = _kiln.cuda_sim_progress()
+    return f"simulating {name}[{grid}, {block}]: block {done:,} of {total:,}", done / max(total, 1)
 
 
 def _dim3(d):
@@ -231,8 +238,9 @@ class CUDAKernel:
                 _flatten(a, spec, flat, True)
             # a GPU launch copies each NumPy array in and back (below): the estimate counts it
             host_bytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
-            _kiln.cuda_sim_launch(c.entry, self.__name__, tuple(flat), _dim3(grid), _dim3(block), sharedmem,
-                                  c.fibers, host_bytes)
+            with long_work.watching(functools.partial(_simulating_text, self.__name__, grid, block)):
+                _kiln.cuda_sim_launch(c.entry, self.__name__, tuple(flat), _dim3(grid), _dim3(block), sharedmem,
+                                      c.fibers, host_bytes)
             return
         flat, copy_back = [c.errors], []
         for a, spec in zip(args, c.argspecs):

@@ -27,14 +27,16 @@ class Progress:
         self.live = _updates_in_place(shell)
         self.handle = None
 
-    def show(self, text, fraction):
-        """Says `text` with a bar `fraction` (0..1) done, once the work has
-        gone on long enough to be worth a line."""
+    def show(self, text, fraction=None):
+        """Says `text` with a bar `fraction` (0..1) done (None: a bar that
+        only says work goes on), once the work has gone on long enough to be
+        worth a line."""
         if not self.live or time.perf_counter() - self.start < PROGRESS_AFTER:
             return
-        bundle = {"text/plain": f"kiln: {text} ({fraction:.0%})",
+        done = "" if fraction is None else f' value="{fraction:.3f}"'
+        bundle = {"text/plain": f"kiln: {text}" + ("" if fraction is None else f" ({fraction:.0%})"),
                   "text/html": f'<div class="kiln-progress" style="{FONT} color:#555">'
-                               f'<progress value="{fraction:.3f}" max="1" style="width:160px; vertical-align:middle">'
+                               f'<progress{done} max="1" style="width:160px; vertical-align:middle">'
                                f"</progress> {esc(text)}</div>"}
         if self.handle is None:
             self.handle = display(bundle, raw=True, display_id=True)
