@@ -96,7 +96,8 @@ typedef struct kn_session {
     size_t key_len;            /* 0: messages are neither signed nor checked */
     char digest[24];           /* OpenSSL's name of the HMAC's hash, from signature_scheme */
     size_t digest_len;         /* its output size in bytes, at most KN_MAX_DIGEST */
-    void *mac;                 /* OpenSSL EVP_MAC for HMAC, shared read-only by all threads */
+    void *keyed;               /* OpenSSL EVP_MAC_CTX: HMAC with the key set, copied for each
+                                  message (read-only, shared by all threads) */
     atomic_ulong counter;      /* for msg ids */
     pthread_mutex_t replay_lock;
     kn_digest_set *replay;     /* recent digests, guarded by replay_lock */

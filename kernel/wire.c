@@ -70,6 +70,24 @@ static bool pick_digest(kn_session *s, const char *scheme, char *err, size_t err
     return true;
 }
 
+/* HMAC with the session's digest and key, set up once: each message's copy of it starts from
+ * the key already hashed in, instead of looking the digest up and hashing the key again (which
+ * made the signatures a fifth of an empty cell's time in the kernel). */
+static EVP_MAC_CTX *keyed_hmac(const kn_session *s) {
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+    EVP_MAC_free(mac); /* the context holds its own reference */
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)s->digest, 0),
+        OSSL_PARAM_construct_end(),
+    };
+    if (ctx && EVP_MAC_init(ctx, s->key, s->key_len, params) != 1) {
+        EVP_MAC_CTX_free(ctx);
+        ctx = NULL;
+    }
+    return ctx;
+}
+
 bool kn_session_init(kn_session *s, const unsigned char *key, size_t key_len, const char *scheme,
                      char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
@@ -84,22 +102,21 @@ bool kn_session_init(kn_session *s, const unsigned char *key, size_t key_len, co
     if (!pick_digest(s, scheme, err, errlen)) return false;
     if (key_len) {
         s->key = malloc(key_len);
-        s->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
         s->replay = kn_replay_new();
-        if (!s->key || !s->mac || !s->replay) {
+        if (s->key) memcpy(s->key, key, key_len);
+        s->key_len = key_len;
+        if (!s->key || !(s->keyed = keyed_hmac(s)) || !s->replay) {
             snprintf(err, errlen, "cannot set up HMAC-%s (OpenSSL)", s->digest);
             kn_session_free(s);
             return false;
         }
-        memcpy(s->key, key, key_len);
-        s->key_len = key_len;
     }
     return true;
 }
 
 void kn_session_free(kn_session *s) {
-    EVP_MAC_free(s->mac);
-    s->mac = NULL;
+    EVP_MAC_CTX_free(s->keyed);
+    s->keyed = NULL;
     kn_replay_free(s->replay);
     s->replay = NULL;
     free(s->key);
@@ -111,13 +128,9 @@ void kn_session_free(kn_session *s) {
 /* The HMAC of the frames, s->digest_len bytes into out. */
 static bool hmac_frames(const kn_session *s, const kn_frame *frames, size_t n,
                         unsigned char out[KN_MAX_DIGEST]) {
-    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(s->mac);
+    EVP_MAC_CTX *ctx = EVP_MAC_CTX_dup(s->keyed);
     if (!ctx) return false;
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)s->digest, 0),
-        OSSL_PARAM_construct_end(),
-    };
-    bool ok = EVP_MAC_init(ctx, s->key, s->key_len, params) == 1;
+    bool ok = true;
     for (size_t i = 0; ok && i < n; i++)
         ok = EVP_MAC_update(ctx, (const unsigned char *)frames[i].data, frames[i].len) == 1;
     size_t outlen = 0;
