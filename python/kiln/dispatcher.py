@@ -45,10 +45,12 @@ def _options(kwargs):
         flags = 0
     else:
         names = set(fastmath)
-        bad = names - set(_FASTMATH)
+        bad = names - set(_FASTMATH) - {"fast"}
         if bad:
-            raise ValueError(f"kiln.jit: unknown fastmath flag(s) {sorted(bad)}; known: {sorted(_FASTMATH)}")
-        flags = sum(_FASTMATH[n] for n in names)
+            raise ValueError(f"kiln.jit: unknown fastmath flag(s) {sorted(bad)}; known: {sorted(_FASTMATH)}, "
+                             f"and 'fast' for all of them")
+        # 'fast' is LLVM's (and Numba's) name for every flag at once
+        flags = _FASTMATH_ALL if "fast" in names else sum(_FASTMATH[n] for n in names)
     error_model = kwargs.get("error_model", "python")
     if error_model not in ("python", "numpy"):
         raise ValueError(f"kiln.jit: error_model must be 'python' or 'numpy', not {error_model!r}")

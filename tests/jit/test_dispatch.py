@@ -26,6 +26,13 @@ def plus_one(x):
     return x + 1
 
 
+def total_of(a):
+    s = 0.0
+    for v in a:
+        s += v
+    return s
+
+
 @pytest.mark.parametrize("sig, values", [
     ("int8(int8)", (-128, -1, 0, 127)),
     ("uint8(uint8)", (0, 200, 255)),
@@ -180,6 +187,17 @@ def test_the_options_are_the_dispatchers_and_inner_functions_take_them():
     assert read_through_an_inner_function(a, -1) == 2.0
     with pytest.raises(IndexError):   # the inner function compiled with its definer's boundscheck
         read_through_an_inner_function(a, 3)
+
+
+def test_fastmath_takes_numbas_spellings_of_its_flags():
+    # fastmath={'fast'} is Numba's (and LLVM's) every flag; a set of names picks some
+    assert kiln.njit(fastmath={"fast"})(plus_one)._kiln_options["fastmath_flags"] == 127
+    assert kiln.njit(fastmath={"nnan", "ninf"})(plus_one)._kiln_options["fastmath_flags"] == 6
+    summed = kiln.njit(fastmath={"fast"})(total_of)
+    a = np.linspace(-1, 1, 1001)
+    assert summed(a) == pytest.approx(np.sum(a), abs=1e-12)
+    with pytest.raises(ValueError, match="unknown fastmath flag.*'quick'.*'fast' for all of them"):
+        kiln.njit(fastmath={"quick"})(plus_one)
 
 
 def test_the_declared_signatures_cannot_be_changed_through_what_is_read():
