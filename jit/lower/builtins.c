@@ -163,17 +163,26 @@ static LLVMValueRef max_lower(kj_lw *w, const kj_callable *k, kj_node *n, LLVMVa
 KJ_BUILTIN(builtin_min, "min", min_max_type, min_lower, NULL);
 KJ_BUILTIN(builtin_max, "max", min_max_type, max_lower, NULL);
 
-/* Of arrays, tuples and strings; lists, dicts and sets answer for
+/* Of arrays, tuples, strings and ranges; lists, dicts and sets answer for
  * themselves (kind_ops.h). */
 static const kj_type *len_type(const kj_callable *k, int n, const kj_type *const *a, char *why, size_t why_size) {
     (void)k, (void)why, (void)why_size;
-    if (n == 1 && ((a[0]->kind == KJ_T_ARRAY && a[0]->ndim > 0) || a[0]->kind == KJ_T_TUPLE || a[0]->kind == KJ_T_STR))
+    if (n == 1 && ((a[0]->kind == KJ_T_ARRAY && a[0]->ndim > 0) || a[0]->kind == KJ_T_TUPLE || a[0]->kind == KJ_T_STR ||
+                   a[0]->kind == KJ_T_RANGE))
         return KJ_I64;
     return NULL;
 }
 
 static LLVMValueRef len_lower(kj_lw *w, const kj_callable *k, kj_node *n, LLVMValueRef *args, const kj_type *const *at) {
-    (void)k, (void)n;
+    (void)k;
+    if (at[0]->kind == KJ_T_RANGE) {   /* len(range(a, b, c)): the count a loop over it would take */
+        kj_iter it = {0};
+        LLVMValueRef count = kj_iter_setup(w, n->kids[1], &it);
+        /* past 2**63 - 1 items the count wraps negative; CPython's len() raises */
+        kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, count, LLVMConstInt(w->i64, 0, 0), ""), PyExc_OverflowError,
+                    "Python int too large to convert to C ssize_t");
+        return count;
+    }
     if (at[0]->kind == KJ_T_TUPLE)
         return LLVMConstInt(w->i64, (unsigned)at[0]->n, 0);
     if (at[0]->kind == KJ_T_STR)

@@ -536,14 +536,23 @@ static LLVMValueRef lower_choice(kj_lw *w, kj_node *n) {
     return LLVMBuildLoad2(w->b, kj_lltype(w, t), slot, "");
 }
 
+/* An argument's value; but a range is no value: len(range(...)) counts it
+ * from its node (builtins.c), as a loop over it does. */
+static LLVMValueRef call_argument(kj_lw *w, kj_node *call, kj_node *arg) {
+    if (arg->type && arg->type->kind == KJ_T_RANGE && !call->aux && call->kids[0]->name &&
+        !strcmp(call->kids[0]->name, "len"))
+        return LLVMGetUndef(w->i64);
+    return kj_lower_expr(w, arg);
+}
+
 static LLVMValueRef lower_call(kj_lw *w, kj_node *n) {
     int nargs = n->nkids - 1;
     LLVMValueRef args[nargs + 1];
     int first = 0;   /* arguments given out of the callee's order go first, in the source's */
     for (; n->arg_order && n->arg_order[first] >= 0; first++)
-        args[n->arg_order[first] - 1] = kj_lower_expr(w, n->kids[n->arg_order[first]]);
+        args[n->arg_order[first] - 1] = call_argument(w, n, n->kids[n->arg_order[first]]);
     for (int i = first; i < nargs; i++)
-        args[i] = kj_lower_expr(w, n->kids[i + 1]);
+        args[i] = call_argument(w, n, n->kids[i + 1]);
     if (n->aux) {   /* another kiln function, compiled in this unit */
         kj_instance *callee = n->aux;
         LLVMValueRef ret = kj_entry_alloca(w, kj_lltype(w, callee->ret), "ret");

@@ -220,7 +220,12 @@ class ExprGen:
                 return f"{r.choice(['min', 'max'])}({self.expr(scope, INT, d)}, {self.expr(scope, INT, d)})"
             if c == 7:
                 return f"({self.expr(scope, INT, d)} if {self.expr(scope, BOOL, d)} else {self.expr(scope, INT, d)})"
-            return f"len({self.list_expr(scope, INT, d)})" if r.random() < 0.3 else self.scalar_leaf(scope, INT)
+            if r.random() < 0.3:
+                return f"len({self.list_expr(scope, INT, d)})"
+            if r.random() < 0.1:   # a step of 0 raises, a length past 2**63 - 1 overflows: as in CPython
+                step = r.choice(["", ", 1", ", -1", ", 3", ", -7", f", {self.expr(scope, INT, d)}"])
+                return f"len(range({self.expr(scope, INT, d)}, {self.expr(scope, INT, d)}{step}))"
+            return self.scalar_leaf(scope, INT)
         if t == FLOAT:
             c = r.randrange(9)
             if c <= 2:

@@ -242,3 +242,6 @@ def math_frexp(x): return math.frexp(x)
 def math_nextafter(x, y): return math.nextafter(x, y)
 @case(*[(x,) for x in [1.0, 0.0, -3.5, 1e300, float("inf")]])
 def math_ulp(x): return math.ulp(x)
+@case(*[(a, b, c) for a, b, c in [(2, 20, 3), (20, 2, -3), (0, 0, 1), (5, -5, 1), (-10, 10, 7), (3, 7, -1),
+                                   (1, 2, 0), (-2**62, 2**62, 2**61), (0, 2**62, 1)]])
+def len_of_range(a, b, c): return len(range(a, b, c)), len(range(b)), len(range(a, b))
