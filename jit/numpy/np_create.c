@@ -54,11 +54,14 @@ static const kj_type *like_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
     return kj_array(dt ? dt : src->elem, src->ndim, KJ_LAYOUT_C, false);
 }
 
+/* np.arange(start, stop, step, dtype): the dtype may come fourth, by position. */
+static int arange_numbers(const kj_np_args *a) { return a->npos == 4 ? 3 : a->npos; }
+
 static const kj_type *arange_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     bool bad;
     const kj_type *e = KJ_I64;
-    for (int i = 0; i < a->npos; i++) {
+    for (int i = 0; i < arange_numbers(a); i++) {
         const kj_type *t = kj_np_arg_type(c, a->pos[i]);
         if (!t)
             return NULL;
@@ -67,9 +70,9 @@ static const kj_type *arange_type(kj_infer_ctx *c, kj_node *n, const char *m, co
         if (!kj_is_intlike(t))
             e = KJ_F64;
     }
-    if (a->npos < 1 || a->npos > 3)
-        FAIL(c, n, NULL, "np.arange([start,] stop[, step])");
-    const kj_type *dt = kj_np_dtype_arg(c, kj_np_arg(a, -1, "dtype"), &bad);
+    if (a->npos < 1 || a->npos > 4)
+        FAIL(c, n, NULL, "np.arange([start,] stop[, step][, dtype])");
+    const kj_type *dt = kj_np_dtype_arg(c, kj_np_arg(a, a->npos == 4 ? 3 : -1, "dtype"), &bad);
     return bad ? NULL : kj_array(dt ? dt : e, 1, KJ_LAYOUT_C, false);
 }
 
@@ -173,13 +176,14 @@ static LLVMValueRef c64(kj_lw *w, long long v) { return LLVMConstInt(w->i64, (un
 static LLVMValueRef arange(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     const kj_type *t = n->type;
+    int numbers = arange_numbers(a);
     bool ints = true;
-    for (int i = 0; i < a->npos; i++)
+    for (int i = 0; i < numbers; i++)
         ints = ints && kj_is_intlike(a->pos[i]->type);
     const kj_type *ct = ints ? KJ_I64 : KJ_F64;
-    LLVMValueRef start = a->npos > 1 ? kj_np_value(w, a->pos[0], ct) : kj_cast(w, c64(w, 0), KJ_I64, ct);
-    LLVMValueRef stop = kj_np_value(w, a->pos[a->npos > 1 ? 1 : 0], ct);
-    LLVMValueRef step = a->npos > 2 ? kj_np_value(w, a->pos[2], ct) : kj_cast(w, c64(w, 1), KJ_I64, ct);
+    LLVMValueRef start = numbers > 1 ? kj_np_value(w, a->pos[0], ct) : kj_cast(w, c64(w, 0), KJ_I64, ct);
+    LLVMValueRef stop = kj_np_value(w, a->pos[numbers > 1 ? 1 : 0], ct);
+    LLVMValueRef step = numbers > 2 ? kj_np_value(w, a->pos[2], ct) : kj_cast(w, c64(w, 1), KJ_I64, ct);
     LLVMValueRef len;
     if (ints) {
         kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, step, c64(w, 0), ""), PyExc_ZeroDivisionError,

@@ -377,6 +377,8 @@ class ExprGen:
         if c == 1:
             return f"np.ones({shape}, dtype={npname(dt)})", Arr(dt, tuple(dims))
         if c == 2 and len(dims) == 1:
+            if dt != "bool" and r.random() < 0.4:   # the dtype by position, as np.arange(start, stop, step, dtype)
+                return f"np.arange(0, {shape[1:-2]}, 1, {npname(dt)})", Arr(dt, tuple(dims))
             return f"np.arange({shape[1:-2]})", Arr("int64", tuple(dims))
         v = self.lit(FLOAT if kind(dt) == "f" else INT) if dt != "bool" else "True"
         if kind(dt) == "u":

@@ -196,3 +196,5 @@ def meshgrid(x, y, z):
 @case((np.array([1, 2, 3]), 2), (floats(4), 3), (np.array([2, 3]), 0), (np.array([1, 2], np.int8), 4), (np.array([True, False]), 2),
       (floats(0), 2), (floats(5)[::-2], 5), (ints(4, np.uint8), 3), (floats(3, np.float32), 6), (floats(2), -1))
 def vander(x, n): return np.vander(x), np.vander(x, n), np.vander(x, n, increasing=True), np.vander(x, N=n)
+@case(*[(a, b, s) for a, b, s in [(0, 5, 1), (10, -3, -2), (2, 2, 1), (-4, 7, 3), (5, 0, 1), (1, 9, 0)]])
+def arange_dtype_by_position(a, b, s): return np.arange(a, b, s, np.float32), np.arange(a, b, s, np.int16), np.arange(a * 0.5, b, s + 0.25, np.float64)
