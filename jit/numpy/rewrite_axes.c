@@ -100,6 +100,16 @@ static kj_node *take(kj_rewrite *r, kj_node *n, const char *m) {
     return kj_rw_index(r, flat ? kj_rw_ravel(r, arr) : arr, indices);
 }
 
+/* np.ravel(a): a.ravel(), in C order, as Numba takes it (no order=). */
+static kj_node *ravel(kj_rewrite *r, kj_node *n, const char *m) {
+    static const char *const params[] = {"a", NULL};
+    kj_rw_args a;
+    if (!kj_rw_args_of(r, n, params, 1, &a, "For Fortran order, ravel the transpose: a.T.ravel().",
+                       "np.%s takes only the array here", m))
+        return NULL;
+    return kj_rw_ravel(r, a.arg[0]);
+}
+
 static kj_node *tolist(kj_rewrite *r, kj_node *n, const char *m) {
     (void)m;
     if (n->nkids != 1)
@@ -108,6 +118,7 @@ static kj_node *tolist(kj_rewrite *r, kj_node *n, const char *m) {
 }
 
 KJ_REWRITE(transpose, "np.transpose", as_method);
+KJ_REWRITE(ravel, "np.ravel", ravel);
 KJ_REWRITE(swapaxes, "np.swapaxes", as_method);
 KJ_REWRITE(moveaxis, "np.moveaxis", as_method);
 KJ_REWRITE(flip, "np.flip", flip);

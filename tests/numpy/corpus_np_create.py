@@ -90,6 +90,8 @@ def transpose_method(a): return a.transpose()
 def flatten(a): return a.flatten()
 @case(*M)
 def ravel(a): return a.ravel()
+@case(*M)
+def np_ravel(a): return np.ravel(a), np.ravel(a * 2 - 1)[::2]
 @case((np.arange(12.0),), (np.arange(12),))
 def reshape_args(a): return a.reshape(3, 4)
 @case((np.arange(12.0),), (np.arange(7.0),))
