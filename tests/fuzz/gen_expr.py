@@ -191,6 +191,8 @@ class ExprGen:
             if ba:
                 def any_all():
                     n, a = r.choice(ba)
+                    if r.random() < 0.15:   # decided by the dtype
+                        return f"np.{r.choice(['iscomplexobj', 'isrealobj'])}({n})"
                     return f"bool(np.{r.choice(['any', 'all'])}({n}))"
                 opts.append(any_all)
         return r.choice(opts)()

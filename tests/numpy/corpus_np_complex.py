@@ -114,3 +114,6 @@ def c_loop(a):
 def angles(z): return np.angle(z), np.angle(z, deg=True), np.iscomplex(z), np.isreal(z), np.imag(z), np.real(z), z.imag
 @case((1 + 2j,), (-3.0,), (4,), (complex(-1, -0.0),))
 def angle_of_a_number(z): return np.angle(z), np.angle(z, True), np.iscomplex(z), np.isreal(z), np.imag(z), np.real(z)
+# np.iscomplexobj and np.isrealobj: by the dtype, whatever the values (a complex array of real values is complex)
+@case(*C, (np.array([1.0, np.nan]),), (np.arange(-3, 3),), (np.zeros((2, 0), np.complex64),), (np.ones(2, bool),))
+def complex_by_type(z): return np.iscomplexobj(z), np.isrealobj(z), np.iscomplexobj(z * 2), np.isrealobj(z[:1].real), np.iscomplexobj(3.0), np.iscomplexobj(1j)
