@@ -282,7 +282,10 @@ LLVMValueRef kj_arith(kj_lw *w, kj_node *at, kj_op op, LLVMValueRef a, LLVMValue
 /* The exponent of x ** e worth multiplying out: 2 or 3 for any number, and
  * for a float result any whole constant up to 16, 6 or 6.0 alike (Numba
  * multiplies out int exponents; pow, which CPython calls, is far slower);
- * 0 for none. The product differs from pow by a few units in the last place. */
+ * 0 for none. Floats are multiplied with the rounding error of every
+ * product carried along (compensated_power), so that the result is pow's
+ * to the last place but in rare ties; plain products were a few units
+ * off, which sin of a large power turned into another number. */
 static int64_t multiplied_power(const kj_node *e, const kj_type *t) {
     if (e->kind != KJ_E_CONST || t->kind == KJ_T_BOOL)
         return 0;
@@ -304,10 +307,51 @@ static LLVMValueRef power_by_squaring(kj_lw *w, kj_node *n, LLVMValueRef x, int6
     return result;
 }
 
+/* hi, lo = a * b exactly (hi the rounded product, lo what rounding lost), with
+ * the errors ea and eb that a and b carry folded into lo. */
+static void two_product(kj_lw *w, LLVMValueRef a, LLVMValueRef ea, LLVMValueRef b, LLVMValueRef eb,
+                        LLVMValueRef *hi, LLVMValueRef *lo) {
+    LLVMBuilderRef bd = w->b;
+    LLVMTypeRef ft = LLVMTypeOf(a);
+    *hi = LLVMBuildFMul(bd, a, b, "");
+    LLVMValueRef exact = kj_call_intrinsic(w, "llvm.fma", ft, 3, (LLVMValueRef[]){a, b, LLVMBuildFNeg(bd, *hi, "")});
+    LLVMValueRef carried = LLVMBuildFAdd(bd, LLVMBuildFMul(bd, a, eb, ""), LLVMBuildFMul(bd, ea, b, ""), "");
+    *lo = LLVMBuildFAdd(bd, exact, carried, "");
+}
+
+/* x ** k of a float x by squaring, each product's rounding error kept
+ * (double-float arithmetic through fma) and added back at the end: about as
+ * exact as pow. An infinite or NaN product leaves the errors NaN: then the
+ * plain product is the answer, as it is when nothing was lost. Under
+ * fastmath, plain products. */
+static LLVMValueRef compensated_power(kj_lw *w, kj_node *n, LLVMValueRef x, int64_t k, const kj_type *t) {
+    if (w->inst->opts.fastmath || k < 3)
+        return power_by_squaring(w, n, x, k, t);
+    LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(x));
+    LLVMValueRef r = NULL, er = NULL, sq = x, esq = zero;
+    for (; k; k >>= 1) {
+        if (k & 1) {
+            if (r)
+                two_product(w, r, er, sq, esq, &r, &er);
+            else
+                r = sq, er = esq;
+        }
+        if (k > 1)
+            two_product(w, sq, esq, sq, esq, &sq, &esq);
+    }
+    /* er == 0: r alone, which keeps a zero's sign (-0.0 + 0.0 is +0.0) */
+    LLVMValueRef sum = LLVMBuildFAdd(w->b, r, er, "");
+    LLVMValueRef finite = LLVMBuildFCmp(w->b, LLVMRealOEQ, LLVMBuildFSub(w->b, er, er, ""), zero, "");
+    LLVMValueRef nonzero = LLVMBuildFCmp(w->b, LLVMRealONE, er, zero, "");
+    return LLVMBuildSelect(w->b, LLVMBuildAnd(w->b, finite, nonzero, ""), sum, r, "pow");
+}
+
 static LLVMValueRef lower_binop(kj_lw *w, kj_node *n) {
     const kj_type *ta = n->kids[0]->type, *tb = n->kids[1]->type, *t = n->type;
     LLVMValueRef a = kj_lower_expr(w, n->kids[0]);
     int64_t power = n->op == KJ_OP_POW ? multiplied_power(n->kids[1], t) : 0;
+    if (power && t->kind == KJ_T_FLOAT)
+        return compensated_power(w, n, kj_cast(w, a, ta, t), power, t);
     if (power)
         return power_by_squaring(w, n, kj_cast(w, a, ta, t), power, t);
     LLVMValueRef b = kj_lower_expr(w, n->kids[1]);
