@@ -214,6 +214,47 @@ static kj_node *opt_expr(fe *c, PyObject *node) {
     return node == Py_None ? NULL : kj_fe_expr(c, node);
 }
 
+/* np.iinfo(np.int32).max, np.finfo(np.float64).eps: NumPy's answer, read
+ * now, as a constant. The dtype is a NumPy scalar type or int, float, bool
+ * or complex; NumPy's own error (np.iinfo of a float type) is the user's. */
+static kj_node *number_limit(fe *c, kj_node *call, const char *name, kj_node *n) {
+    kj_node *info = call->kids[0], *dt = call->nkids == 2 ? call->kids[1] : NULL;
+    const char *dtype = !dt || dt->kind != KJ_E_FUNC || !dt->name ? NULL
+                        : !strncmp(dt->name, "cast:", 5) ? dt->name + 5
+                        : (!strcmp(dt->name, "int") || !strcmp(dt->name, "float") || !strcmp(dt->name, "bool") ||
+                           !strcmp(dt->name, "complex")) ? dt->name : NULL;
+    if (!dtype) {
+        kj_fail(c->e, KJ_ERR_TYPING, n->line, n->col, "Name the type: np.iinfo(np.int32).max.",
+                "%s takes a NumPy type or int, float in compiled code", info->name);
+        return NULL;
+    }
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *d = np ? PyObject_CallMethod(np, "dtype", "s", dtype) : NULL;
+    PyObject *limits = d ? PyObject_CallOneArg(info->pyobj, d) : NULL;
+    PyObject *v = limits ? PyObject_GetAttrString(limits, name) : NULL;
+    Py_XDECREF(np);
+    Py_XDECREF(d);
+    Py_XDECREF(limits);
+    if (!v) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *text = value ? PyObject_Str(value) : NULL;
+        kj_fail(c->e, KJ_ERR_TYPING, n->line, n->col, NULL, "%s(%s).%s: %s", info->name, dtype, name,
+                text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "NumPy refused it");
+        Py_XDECREF(text);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        PyErr_Clear();
+        return NULL;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "%s(%s).%s", info->name, dtype, name);
+    kj_node *r = kj_value_node(c->f, c->e, v, n->line, n->col, what);
+    Py_DECREF(v);
+    return r;
+}
+
 static kj_node *expr_attr(fe *c, PyObject *node, const char *name, kj_node *n) {
     PyObject *value = kj_fe_get(c, node, "value");
     if (!value)
@@ -237,6 +278,9 @@ static kj_node *expr_attr(fe *c, PyObject *node, const char *name, kj_node *n) {
         Py_DECREF(v);
         return r;
     }
+    if (obj->kind == KJ_E_CALL && obj->kids[0]->kind == KJ_E_FUNC && obj->kids[0]->pyobj && obj->kids[0]->name &&
+        (!strcmp(obj->kids[0]->name, "np.iinfo") || !strcmp(obj->kids[0]->name, "np.finfo")))
+        return number_limit(c, obj, name, n);
     n->kind = KJ_E_ATTR;
     n->nkids = 1;
     if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *))) || !(n->name = kj_strdup(c->f, name)))

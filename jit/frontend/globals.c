@@ -83,6 +83,18 @@ static const char *numpy_nd_iteration(PyTypeObject *t) {
     return strcmp(t->tp_name, "ndindex") == 0 ? "np.ndindex" : strcmp(t->tp_name, "ndenumerate") == 0 ? "np.ndenumerate" : NULL;
 }
 
+/* "np.iinfo" or "np.finfo" for NumPy's classes of those names, whose
+ * attributes compiled code reads as constants; else NULL. */
+static const char *numpy_limits(PyTypeObject *t) {
+    PyObject *mod = PyObject_GetAttrString((PyObject *)t, "__module__");
+    bool numpys = mod && PyUnicode_Check(mod) && strcmp(PyUnicode_AsUTF8(mod), "numpy") == 0;
+    Py_XDECREF(mod);
+    PyErr_Clear();
+    if (!numpys)
+        return NULL;
+    return strcmp(t->tp_name, "iinfo") == 0 ? "np.iinfo" : strcmp(t->tp_name, "finfo") == 0 ? "np.finfo" : NULL;
+}
+
 /* A Python value read at compile time, as IR (a constant, a tuple of
  * constants, a module or a function). `what` names it in errors. */
 kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int col, const char *what) {
@@ -229,6 +241,9 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
         const char *nd_iteration = numpy_nd_iteration((PyTypeObject *)v);
         if (nd_iteration)
             return func_node(f, line, col, nd_iteration, NULL);
+        const char *limits = numpy_limits((PyTypeObject *)v);
+        if (limits)   /* its attributes are read when compiling (frontend.c: number_limit) */
+            return func_node(f, line, col, limits, v);
         if (PyType_IsSubtype((PyTypeObject *)v, &PyGenericArrType_Type)) {
             PyArray_Descr *d = PyArray_DescrFromTypeObject(v);
             const kj_type *t = d ? kj_type_from_npy(d->type_num) : NULL;

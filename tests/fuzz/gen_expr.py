@@ -224,6 +224,8 @@ class ExprGen:
                 return f"({self.expr(scope, INT, d)} if {self.expr(scope, BOOL, d)} else {self.expr(scope, INT, d)})"
             if r.random() < 0.3:
                 return f"len({self.list_expr(scope, INT, d)})"
+            if r.random() < 0.05:   # read from NumPy when compiling
+                return f"np.iinfo(np.{r.choice(['int8', 'int16', 'int32', 'uint8'])}).{r.choice(['max', 'min'])}"
             if r.random() < 0.1:   # a step of 0 raises, a length past 2**63 - 1 overflows: as in CPython
                 step = r.choice(["", ", 1", ", -1", ", 3", ", -7", f", {self.expr(scope, INT, d)}"])
                 return f"len(range({self.expr(scope, INT, d)}, {self.expr(scope, INT, d)}{step}))"

@@ -245,3 +245,7 @@ def math_ulp(x): return math.ulp(x)
 @case(*[(a, b, c) for a, b, c in [(2, 20, 3), (20, 2, -3), (0, 0, 1), (5, -5, 1), (-10, 10, 7), (3, 7, -1),
                                    (1, 2, 0), (-2**62, 2**62, 2**61), (0, 2**62, 1)]])
 def len_of_range(a, b, c): return len(range(a, b, c)), len(range(b)), len(range(a, b))
+@case(*[(x,) for x in [0, 2, -7]])
+def number_limits(x):
+    return (np.iinfo(np.int32).max + x, np.iinfo(np.int64).min, np.iinfo(np.uint8).max, np.iinfo(int).bits,
+            np.finfo(np.float64).eps * x, np.finfo(np.float32).max, np.finfo(float).tiny, np.iinfo(np.int16).min - x)
