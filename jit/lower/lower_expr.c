@@ -346,9 +346,22 @@ static LLVMValueRef compensated_power(kj_lw *w, kj_node *n, LLVMValueRef x, int6
     return LLVMBuildSelect(w->b, LLVMBuildAnd(w->b, finite, nonzero, ""), sum, r, "pow");
 }
 
+/* a + b of tuples of numbers (infer.c): their items, a's then b's. */
+static LLVMValueRef tuple_concat(kj_lw *w, LLVMValueRef a, const kj_type *ta, LLVMValueRef b, const kj_type *t) {
+    LLVMValueRef out = LLVMGetUndef(kj_lltype(w, t));
+    for (int i = 0; i < t->n; i++) {
+        LLVMValueRef item = i < ta->n ? LLVMBuildExtractValue(w->b, a, (unsigned)i, "")
+                                      : LLVMBuildExtractValue(w->b, b, (unsigned)(i - ta->n), "");
+        out = LLVMBuildInsertValue(w->b, out, item, (unsigned)i, "");
+    }
+    return out;
+}
+
 static LLVMValueRef lower_binop(kj_lw *w, kj_node *n) {
     const kj_type *ta = n->kids[0]->type, *tb = n->kids[1]->type, *t = n->type;
     LLVMValueRef a = kj_lower_expr(w, n->kids[0]);
+    if (t->kind == KJ_T_TUPLE && ta->kind == KJ_T_TUPLE && tb->kind == KJ_T_TUPLE)
+        return tuple_concat(w, a, ta, kj_lower_expr(w, n->kids[1]), t);
     int64_t power = n->op == KJ_OP_POW ? multiplied_power(n->kids[1], t) : 0;
     if (power && t->kind == KJ_T_FLOAT)
         return compensated_power(w, n, kj_cast(w, a, ta, t), power, t);

@@ -139,6 +139,14 @@ class StmtGen(ExprGen):
             taken = tuple(eval(f"items[{text}]", {"items": items}))
             if taken:
                 lines.append(f"{sp}{self.new(scope, 't', Tup(taken))} = {tv}[{text}]")
+            if r.random() < 0.5:   # joined with a tuple display, on either side
+                extra = [r.choice([INT, FLOAT, BOOL]) for _ in range(r.randrange(0, 3))]
+                display = "(" + "".join(f"{self.expr(scope, t, 1)}, " for t in extra) + ")"
+                if r.random() < 0.5:
+                    joined, text = Tup(tuple(items) + tuple(extra)), f"{tv} + {display}"
+                else:
+                    joined, text = Tup(tuple(extra) + tuple(items)), f"{display} + {tv}"
+                lines.append(f"{sp}{self.new(scope, 't', joined)} = {text}")
         return lines
 
     # ---- arrays ----------------------------------------------------------

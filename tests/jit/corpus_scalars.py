@@ -249,3 +249,5 @@ def len_of_range(a, b, c): return len(range(a, b, c)), len(range(b)), len(range(
 def number_limits(x):
     return (np.iinfo(np.int32).max + x, np.iinfo(np.int64).min, np.iinfo(np.uint8).max, np.iinfo(int).bits,
             np.finfo(np.float64).eps * x, np.finfo(np.float32).max, np.finfo(float).tiny, np.iinfo(np.int16).min - x)
+@case(*[(a, b) for a, b in [((1, 2), (3.5,)), ((), (4,)), ((True,), ()), ((), ()), ((-1, 2**62), (0.25, False))]])
+def tuple_join(a, b): return a + b, b + a + (7,), (1.5,) + a

@@ -200,3 +200,5 @@ def meshgrid(x, y, z):
 def vander(x, n): return np.vander(x), np.vander(x, n), np.vander(x, n, increasing=True), np.vander(x, N=n)
 @case(*[(a, b, s) for a, b, s in [(0, 5, 1), (10, -3, -2), (2, 2, 1), (-4, 7, 3), (5, 0, 1), (1, 9, 0)]])
 def arange_dtype_by_position(a, b, s): return np.arange(a, b, s, np.float32), np.arange(a, b, s, np.int16), np.arange(a * 0.5, b, s + 0.25, np.float64)
+@case(*M, *V)
+def joined_shapes(a): return np.zeros(a.shape + (2,)), np.ones((1,) + a.shape, np.int8), a.shape + a.shape
