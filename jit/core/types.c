@@ -594,6 +594,33 @@ static const kj_type *typeof_array(PyArrayObject *a) {
     return *slot;
 }
 
+/* What a Python list passed in may hold: numbers, or tuples of numbers. */
+static bool list_item(const kj_type *t) {
+    if (!t)
+        return false;
+    if (kj_is_number(t))
+        return true;
+    if (t->kind != KJ_T_TUPLE || t->n == 0)
+        return false;
+    for (int i = 0; i < t->n; i++)
+        if (!kj_is_number(t->elems[i]))
+            return false;
+    return true;
+}
+
+/* A Python list passed in (Numba's reflected list): list(T) when every item
+ * has the one type T; NULL for an empty list or one of mixed items. */
+static const kj_type *typeof_list(PyObject *v) {
+    Py_ssize_t n = PyList_GET_SIZE(v);
+    const kj_type *t = n ? kj_typeof(PyList_GET_ITEM(v, 0)) : NULL;
+    if (!list_item(t))
+        return NULL;
+    for (Py_ssize_t i = 1; i < n; i++)
+        if (kj_typeof(PyList_GET_ITEM(v, i)) != t)
+            return NULL;
+    return kj_list(t);
+}
+
 const kj_type *kj_typeof(PyObject *v) {
     if (PyFloat_CheckExact(v))
         return kj_float(64);
@@ -630,6 +657,8 @@ const kj_type *kj_typeof(PyObject *v) {
     }
     if (kj_dispatcher_type && Py_TYPE(v) == kj_dispatcher_type)
         return kj_func(v);
+    if (PyList_Check(v))
+        return typeof_list(v);
     if (PyObject_CheckBuffer(v)) {
         PyObject *a = PyArray_FromAny(v, NULL, 0, 0, 0, NULL);
         const kj_type *t = a ? typeof_array((PyArrayObject *)a) : NULL;

@@ -199,7 +199,7 @@ static inline __attribute__((always_inline)) PyObject *call_buffered(kj_spec *s,
     _Alignas(16) char retbuf[RET_BUFFER];
     void *ptrs[MAX_ARGS];
     kj_unbox_temps cs;
-    cs.ntemps = 0;   /* (not = {0}: that would clear the whole array per call) */
+    cs.ntemps = cs.nlists = 0;   /* (not = {0}: that would clear the whole arrays per call) */
     char *buf = s->args_size <= sizeof stack_args ? stack_args : PyMem_Malloc(s->args_size);
     if (!buf)
         return PyErr_NoMemory();
@@ -221,14 +221,13 @@ static inline __attribute__((always_inline)) PyObject *call_buffered(kj_spec *s,
         PyMem_Free(ret);
     if (buf != stack_args)
         PyMem_Free(buf);
-    for (int i = 0; i < cs.ntemps; i++)
-        Py_DECREF(cs.temps[i]);
+    if (kj_unbox_release(&cs) < 0)   /* lists passed in take what the call left in them */
+        Py_CLEAR(result);
     return result;
 fail:
     if (buf != stack_args)
         PyMem_Free(buf);
-    for (int i = 0; i < cs.ntemps; i++)
-        Py_DECREF(cs.temps[i]);
+    kj_unbox_release(&cs);
     return NULL;
 }
 

@@ -5,6 +5,7 @@
 #define PY_SSIZE_T_CLEAN
 #include "jit/runtime/boxing.h"
 #include "jit/runtime/nrt.h"
+#include "jit/runtime/rt_list.h"
 
 #include <string.h>
 
@@ -87,6 +88,76 @@ static inline void store_int(char *dst, uint64_t x, int bits) {
     case 32: memcpy(dst, &(uint32_t){(uint32_t)x}, 4); break;
     default: memcpy(dst, &x, 8); break;
     }
+}
+
+/* A Python list (kj_typeof: of numbers or tuples of numbers, one type) as a
+ * new compiled list of its items, remembered in cs for kj_unbox_release. */
+static int unbox_list(PyObject *v, const kj_type *t, char *dst, kj_unbox_temps *cs) {
+    if (!PyList_Check(v) || !t->elem || cs->nlists == KJ_UNBOX_TEMPS)
+        return arg_error(v, t);
+    size_t size = kj_value_size(t->elem);
+    Py_ssize_t n = PyList_GET_SIZE(v);
+    void *owner = kj_list_new((int64_t)size, n);
+    char *before = owner ? PyMem_Malloc(size * (size_t)n + 1) : NULL;
+    if (!before) {
+        if (owner)
+            kj_nrt_decref(owner);
+        return PyErr_NoMemory(), -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char *item = before + size * (size_t)i;
+        memset(item, 0, size);   /* a tuple's padding too: compared after the call */
+        if (kj_unbox(PyList_GET_ITEM(v, i), t->elem, item, cs) < 0 || kj_list_append(owner, item, (int64_t)size) < 0) {
+            kj_nrt_decref(owner);
+            PyMem_Free(before);
+            return PyErr_Occurred() ? -1 : (PyErr_NoMemory(), -1);
+        }
+    }
+    Py_INCREF(v);
+    cs->lists[cs->nlists].list = v;
+    cs->lists[cs->nlists].owner = owner;
+    cs->lists[cs->nlists].type = t;
+    cs->lists[cs->nlists++].before = before;
+    *(void **)dst = owner;
+    return 0;
+}
+
+/* Whether the compiled copy of a list differs from the items it began with. */
+static bool list_changed(void *owner, const void *before, Py_ssize_t n, size_t size) {
+    const kj_list_header *h = kj_list_header_of(owner);
+    return h->n != n || (n && memcmp(h->items, before, size * (size_t)n) != 0);
+}
+
+int kj_unbox_release(kj_unbox_temps *cs) {
+    int rc = 0;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);   /* the call's own exception, kept through the reflection */
+    for (int i = 0; i < cs->nlists; i++) {
+        PyObject *list = cs->lists[i].list;
+        void *owner = cs->lists[i].owner;
+        const kj_type *t = cs->lists[i].type;
+        if (list_changed(owner, cs->lists[i].before, PyList_GET_SIZE(list), kj_value_size(t->elem))) {
+            PyObject *items = kj_list_box(owner, t);   /* takes the reference on owner */
+            if (!items || PyList_SetSlice(list, 0, PY_SSIZE_T_MAX, items) < 0)
+                rc = -1;
+            Py_XDECREF(items);
+        } else {
+            kj_nrt_decref(owner);
+        }
+        PyMem_Free(cs->lists[i].before);
+        Py_DECREF(list);
+    }
+    cs->nlists = 0;
+    for (int i = 0; i < cs->ntemps; i++)
+        Py_DECREF(cs->temps[i]);
+    cs->ntemps = 0;
+    if (type) {   /* the call raised: that is what the caller sees */
+        if (rc < 0)
+            PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+        return -1;
+    }
+    return rc;
 }
 
 int kj_unbox(PyObject *v, const kj_type *t, char *dst, kj_unbox_temps *cs) {
@@ -194,6 +265,8 @@ int kj_unbox(PyObject *v, const kj_type *t, char *dst, kj_unbox_temps *cs) {
     case KJ_T_OPTIONAL:
         *(uint8_t *)dst = v != Py_None;
         return v == Py_None ? 0 : kj_unbox(v, t->elem, dst + kj_value_align(t->elem), cs);
+    case KJ_T_LIST:
+        return unbox_list(v, t, dst, cs);
     case KJ_T_STR: {   /* its UTF-8, which the str keeps while the caller holds it */
         Py_ssize_t n;
         const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8AndSize(v, &n) : NULL;

@@ -19,11 +19,26 @@ size_t kj_value_align(const kj_type *t);
 typedef struct {
     PyObject *temps[KJ_UNBOX_TEMPS];
     int ntemps;
+    /* Python lists passed in, each with the compiled list made of its items
+     * and those items as first laid out: kj_unbox_reflect gives the list
+     * what the call left in its copy, as Numba's reflected lists do */
+    struct {
+        PyObject *list;
+        void *owner;
+        const kj_type *type;
+        void *before;
+    } lists[KJ_UNBOX_TEMPS];
+    int nlists;
 } kj_unbox_temps;
 
 /* Python value v as a value of type t at dst. Returns 0, or -1 with a
  * TypeError (or OverflowError) set. */
 int kj_unbox(PyObject *v, const kj_type *t, char *dst, kj_unbox_temps *temps);
+/* After the call, raised or not: each Python list passed in takes the items
+ * of its compiled copy where the call changed them, and the copies and
+ * temps are released. An exception of the call stays the one raised.
+ * Returns 0, or -1 with an exception. */
+int kj_unbox_release(kj_unbox_temps *temps);
 /* The Python value of a value of type t laid out at src (an array's
  * reference on its owner passes to the NumPy array's base); NULL with an
  * exception. */

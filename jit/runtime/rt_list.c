@@ -13,6 +13,8 @@
 
 static kj_list_header *header(void *owner) { return kj_nrt_data(kj_nrt_block(owner)); }
 
+kj_list_header *kj_list_header_of(void *owner) { return header(owner); }
+
 /* References on the owners of items [from, from + count) of a list of
  * arrays: taken (delta 1) or given back (-1). */
 static void hold_owners(kj_list_header *h, int64_t from, int64_t count, int delta) {

@@ -13,6 +13,8 @@ typedef struct {
     int64_t owners;   /* 1: every item is an array, whose owner (its first word) the list holds a reference on */
 } kj_list_header;
 
+/* The header of list owner (boxing.c compares a list passed in with its copy). */
+kj_list_header *kj_list_header_of(void *owner);
 /* A new empty list (an owner, nrt.h) with room for cap items; NULL when
  * out of memory. itemsize 0: set by the first append. */
 void *kj_list_new(int64_t itemsize, int64_t cap);

@@ -149,7 +149,8 @@ def _specialize(self, args, arg_specs=None):
             what, hint = _unpassable(value, name)
             raise TypeError(f"{self.py_func.__qualname__}(): argument '{name}' is {what}, "
                             f"which Kiln cannot pass to compiled code (numbers, NumPy arrays and scalars "
-                            f"of bool, int, uint, float and complex dtypes, tuples, strings, None and kiln functions can be passed)"
+                            f"of bool, int, uint, float and complex dtypes, tuples, lists of numbers or of tuples of "
+                            f"numbers, strings, None and kiln functions can be passed)"
                             + (f"; {hint}" if hint else ""))
         specs.append(spec)
     locked = self._kiln_locked_sigs
@@ -382,8 +383,15 @@ def _unpassable(value, name="x"):
         return f"a {type(value).__name__}", f"convert it to a NumPy array first: np.asarray({name})"
     if isinstance(value, list) and value and all(type(x).__name__ == "ndarray" for x in value):
         return "a list of arrays", "pass a tuple instead: tuple(arrays), or one array: np.stack(arrays)"
+    if isinstance(value, list) and not value:
+        return "an empty list", ("the type of its items cannot be known: pass a list with items, or a NumPy array "
+                                 f"(np.empty(0)) as {name}")
     if isinstance(value, list):
-        return "a list", "pass a NumPy array instead: np.array(values)"
+        kinds = sorted({type(x).__name__ for x in value})
+        if len(kinds) > 1:
+            return (f"a list of mixed items ({', '.join(kinds)})",
+                    f"make its items one type ([float(x) for x in {name}]), or pass np.array({name})")
+        return f"a list of {kinds[0]}", "pass a NumPy array instead: np.array(values), or a tuple"
     if isinstance(value, dict):
         return "a dict", "build it in the compiled function, or pass its keys and values as arrays"
     if inspect.isfunction(value):

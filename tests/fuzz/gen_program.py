@@ -105,9 +105,13 @@ class ProgramGen(StmtGen):
                 t = self.array_type(labels)
             elif c < 0.6:
                 t = Opt(self.array_type(labels))
+            elif c < 0.66:   # a Python list passed in, which takes the changes the call makes
+                t = Lst(r.choice([INT, FLOAT]))
             else:
                 t = r.choice([INT, INT, FLOAT, FLOAT, BOOL, CPLX])
             params.append((p, t))
+        if any(isinstance(t, Opt) for _, t in params):   # the signature that Optional needs names no list
+            params = [(p, INT if isinstance(t, Lst) else t) for p, t in params]
         self.ret = [r.choice([INT, FLOAT, BOOL, CPLX, Arr("float64", ("x",)), Arr("int64", ("x",)),
                               Arr("float64", ("x", "y")), Lst(INT), Lst(FLOAT), Dct(INT, FLOAT), St(INT),
                               Tup((INT, FLOAT)), LstA("float64", 1), DctA("int64", 2)])

@@ -1,6 +1,8 @@
 """Lists at the boundary: made in compiled code they come back as Python
 lists of Python numbers; passed between kiln functions they are shared;
-passed in from Python they are refused with advice to use an array."""
+passed in from Python (numbers, or tuples of numbers, of one type) they are
+copied in and the caller's list takes what the call left in the copy, as
+Numba's reflected lists; other lists are refused with advice."""
 import numpy as np
 import pytest
 
@@ -42,10 +44,63 @@ def test_returned_items_are_python_numbers():
     assert bools == [False, False, True] and all(type(x) is bool for x in bools)
 
 
-def test_python_list_argument_is_refused_with_advice():
+@kiln.jit
+def edit(xs, k):
+    xs[0] = xs[-1] * k
+    xs.append(xs[0] + 1)
+    if k > 2:
+        xs.pop()
+        xs.sort()
+    if k < 0:
+        raise ValueError("negative k")
+    return len(xs)
+
+
+@kiln.jit
+def first_of_sorted(pairs):
+    pairs.sort()
+    return pairs[0][1]
+
+
+@kiln.jit
+def read_only(xs):
+    return sum(xs) + len(xs)
+
+
+@pytest.mark.parametrize("values, k", [([1.5, -2.0, 3.25], 2), ([7, 1, -4], 3), ([5], 1),
+                                       ([2**62, -3], 5), ([0.5, float("nan"), -0.0], 4)])
+def test_a_python_list_passed_in_takes_the_changes_as_in_python(values, k):
+    before = live()
+    mine, ref = list(values), list(values)
+    assert edit(mine, k) == edit.py_func(ref, k)
+    assert repr(mine) == repr(ref) and [type(x) for x in mine] == [type(x) for x in ref]
+    assert live() == before
+
+
+def test_changes_made_before_a_raise_are_seen_as_in_python():
+    mine, ref = [1.0, 2.0], [1.0, 2.0]
+    with pytest.raises(ValueError, match="negative k"):
+        edit(mine, -1)
+    with pytest.raises(ValueError, match="negative k"):
+        edit.py_func(ref, -1)
+    assert mine == ref == [-2.0, 2.0, -1.0]
+
+
+def test_lists_of_tuples_and_lists_left_alone():
+    pairs = [(3, 1.5), (1, 2.5), (2, 0.5)]
+    assert first_of_sorted(pairs) == 2.5 and pairs == [(1, 2.5), (2, 0.5), (3, 1.5)]
+    floats = [0.1, 0.2]
+    items = [id(x) for x in floats]
+    assert read_only(floats) == pytest.approx(2.3)
+    assert [id(x) for x in floats] == items   # nothing changed: the caller's objects stay
+
+
+@pytest.mark.parametrize("value, said", [([], "an empty list"), ([1, 2.0], "a list of mixed items (float, int)"),
+                                         (["a", "b"], "a list of str"), ([[1], [2]], "a list of list")])
+def test_other_python_lists_are_refused_with_advice(value, said):
     with pytest.raises(TypeError) as info:
-        total([1, 2, 3])
-    assert "np.array(values)" in str(info.value)
+        read_only(value)
+    assert f"argument 'xs' is {said}, which Kiln cannot pass" in str(info.value)
 
 
 @kiln.jit
