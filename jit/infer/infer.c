@@ -752,6 +752,10 @@ int kj_infer(kj_unit *u, kj_instance *inst) {
 
 /* ---- for infer_np.c ---- */
 
+kj_node *kj_infer_new_node(ti *c, kj_node_kind kind, int line, int col, int nkids) {
+    return kj_new_node(c->f, kind, line, col, nkids);
+}
+
 const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n) { return infer_expr(c, n); }
 
 const kj_type *kj_infer_value(kj_infer_ctx *c, kj_node *n) {

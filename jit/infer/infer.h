@@ -17,6 +17,9 @@ const kj_type *kj_infer_sub(kj_infer_ctx *c, kj_node *n);
 const kj_type *kj_infer_value(kj_infer_ctx *c, kj_node *n);
 /* A typing problem at n: an error when inference is strict, NULL always. */
 const kj_type *kj_infer_problem(kj_infer_ctx *c, kj_node *n, const char *hint, const char *what);
+/* A new node in the function's memory, for a feature that rewrites an
+ * expression while typing it (numpy/infer_np_index.c). */
+kj_node *kj_infer_new_node(kj_infer_ctx *c, kj_node_kind kind, int line, int col, int nkids);
 /* Gives local `slot` a (more precise) type, as an assignment would. */
 int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *at);
 /* Types an assignment's target (a local or a tuple of them) as holding t. */

@@ -10,6 +10,56 @@ static bool point_coordinates(const kj_type *t) {
     return t && t->kind == KJ_T_ARRAY && t->ndim == 1 && t->elem->kind == KJ_T_INT;
 }
 
+/* a[idx, 0], a[0, idx], a[:, 0, idx]: one integer array among integers (and slices) is the
+ * integers' view indexed by the array, a[:, 0][idx], when that puts the array's axis where NumPy
+ * puts it: in place when the integers and the array stand together, and first (where the view
+ * puts it too) when no slice comes before the array. n becomes view[slices and the array];
+ * false when the index is not of that form. */
+static bool integers_first(kj_infer_ctx *c, kj_node *n) {
+    int nidx = n->nkids - 1, array = -1, ints = 0, first = nidx, last = -1;
+    bool slice_before = false;
+    for (int k = 1; k <= nidx; k++) {
+        kj_node *i = n->kids[k];
+        if (i->kind == KJ_E_SLICE || kj_is_newaxis(i)) {
+            if (i->kind != KJ_E_SLICE || array < 0)
+                slice_before |= array < 0;
+            if (i->kind != KJ_E_SLICE)
+                return false;
+            continue;
+        }
+        const kj_type *t = i->type;
+        if (point_coordinates(t) && array < 0)
+            array = k;
+        else if (t && t->kind == KJ_T_INT)
+            ints++;
+        else
+            return false;
+        if (k < first)
+            first = k;
+        last = k;
+    }
+    bool together = array > 0 && last - first + 1 == ints + 1;
+    if (array < 0 || !ints || (!together && slice_before))
+        return false;
+    kj_node *view = kj_infer_new_node(c, KJ_E_INDEX, n->line, n->col, nidx + 1);
+    if (!view)
+        return false;
+    view->kids[0] = n->kids[0];
+    int kept = 0;
+    for (int k = 1; k <= nidx; k++) {
+        kj_node *i = n->kids[k];
+        bool integer = k != array && i->kind != KJ_E_SLICE;
+        view->kids[k] = integer ? i : kj_infer_new_node(c, KJ_E_SLICE, i->line, i->col, 3);
+        if (!view->kids[k])
+            return false;
+        if (!integer)
+            n->kids[1 + kept++] = i;
+    }
+    n->kids[0] = view;
+    n->nkids = 1 + kept;
+    return true;
+}
+
 const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, bool *handled) {
     *handled = false;
     int nidx = n->nkids - 1;
@@ -50,6 +100,10 @@ const kj_type *kj_np_index_type(kj_infer_ctx *c, kj_node *n, const kj_type *a, b
         if (!it || it->kind != KJ_T_ARRAY)
             continue;
         *handled = true;
+        if (nidx != 1 && integers_first(c, n)) {
+            const kj_type *view = kj_infer_sub(c, n->kids[0]);
+            return view ? kj_np_index_type(c, n, view, handled) : NULL;
+        }
         if (nidx != 1)
             FAIL(c, n, "Index with one array (a[mask], a[idx]), one beside slices (a[:, idx]), or with a 1-d integer array for every axis (a[i, j]).",
                  "an array index mixed with other indices is not supported");

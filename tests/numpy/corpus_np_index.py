@@ -178,6 +178,18 @@ def tri_indices(n, k): return np.tril_indices(n), np.tril_indices(n, k), np.triu
       (floats((3, 4)), np.array([4])), (floats((3, 4)), np.array([-5])))
 def by_index_beside_slices(a, idx):
     return a[:, idx], a[::-1, idx] * 2, a[..., idx], a[1:, idx].sum(), a[idx, ::-1], a[idx, :]
+# one integer array beside integers (and slices after it): the integers' view indexed by the array,
+# where NumPy puts the array's axis (jit/numpy/infer_np_index.c); read, and written
+@case(*[(x, np.array(i, dtype=np.int64)) for (x,) in M[:4] for i in ([0, -1, 1], [], [1, 1])],
+      (MI[0][0], np.array([1, 0], np.int32)), (floats((3, 4)), np.array([-3])))
+def by_index_beside_integers(a, idx):
+    b = a.copy()
+    b[idx, 0] = -1
+    b[1, idx % a.shape[1]] *= 3
+    return a[idx, 0], a[1, idx % a.shape[1]], a[idx, -1] * 2, b
+@case((_CUBE[0], np.array([1, 0])), (_CUBE[0], np.array([-1])), (_CUBE[0], np.array([], np.int64)))
+def by_index_beside_integers_3d(c, idx):
+    return c[:, 0, idx], c[idx, :, 1], c[0, 1, idx], c[1, idx, 2], c[idx, 1:, -1]
 # a 1-d mask beside slices: the positions of its true elements (jit/numpy/lower_np_fancy.c)
 @case(*[(x, np.arange(x.shape[1]) % 2 == 0) for (x,) in M[:4]], (MI[0][0], np.zeros(4, np.bool_)),
       (_CUBE[0], np.array([True, False, True])), (floats((3, 4)), np.ones(4, np.bool_)), (floats((3, 4)), np.ones(3, np.bool_)))
