@@ -14,13 +14,17 @@
 
 #include "jit/core/types.h"
 
+/* KJ_E_BINOP's ival when its + joins the parts of a tuple display with *x
+ * in it (frontend.c): inference names the * in its errors. */
+#define KJ_STARRED_JOIN 1
+
 typedef enum {
     /* expressions */
     KJ_E_CONST,      /* a number, bool or None: type + ival/fval/fval2 */
     KJ_E_LOCAL,      /* local variable `slot` */
     KJ_E_FUNC,       /* a known function (builtin, math.*, a dispatcher): fn */
     KJ_E_EXC,        /* an exception class (pyobj), only in `raise` */
-    KJ_E_BINOP,      /* op, kids[0], kids[1] */
+    KJ_E_BINOP,      /* op, kids[0], kids[1]; ival KJ_STARRED_JOIN for a + that joins (*a, *b) */
     KJ_E_UNARY,      /* op, kids[0] */
     KJ_E_COMPARE,    /* chain: kids[0] ops[0] kids[1] ops[1] kids[2] ... */
     KJ_E_BOOLOP,     /* op KJ_OP_AND / KJ_OP_OR over kids */

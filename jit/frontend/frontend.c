@@ -360,6 +360,84 @@ static int call_args(fe *c, PyObject *items, kj_node *n, bool star_ok) {
     return 0;
 }
 
+/* Whether display `node` has a *x among its items. */
+static bool has_starred(PyObject *node) {
+    PyObject *elts = PyObject_GetAttrString(node, "elts");
+    bool any = false;
+    for (Py_ssize_t i = 0; elts && PyList_Check(elts) && i < PyList_GET_SIZE(elts); i++)
+        any |= kj_fe_is(PyList_GET_ITEM(elts, i), "Starred");
+    Py_XDECREF(elts);
+    PyErr_Clear();
+    return any;
+}
+
+/* (*a, *b, c): the tuples joined, a + b + (c,), each part read once and in
+ * the source's order; each + marked (KJ_STARRED_JOIN) so that inference
+ * speaks of the * the user wrote (infer.c). */
+static kj_node *starred_tuple(fe *c, PyObject *node) {
+    PyObject *elts = kj_fe_get(c, node, "elts");
+    if (!elts)
+        return NULL;
+    kj_node *joined = NULL, *run = NULL;   /* run: the display of the plain items since the last *x */
+    int line = kj_fe_line(c, node), col = kj_fe_col(c, node);
+    Py_ssize_t n = PyList_GET_SIZE(elts);
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        PyObject *item = i < n ? PyList_GET_ITEM(elts, i) : NULL;
+        kj_node *part = NULL;
+        if (item && !kj_fe_is(item, "Starred")) {
+            if (!run && !(run = kj_new_node(c->f, KJ_E_TUPLE, kj_fe_line(c, item), kj_fe_col(c, item), 0)))
+                goto fail;
+            kj_node **kids = kj_alloc(c->f, sizeof(kj_node *) * (size_t)(run->nkids + 1));
+            if (!kids || !(kids[run->nkids] = kj_fe_expr(c, item)))
+                goto fail;
+            memcpy(kids, run->kids, sizeof(kj_node *) * (size_t)run->nkids);
+            run->kids = kids;
+            run->nkids++;
+            continue;
+        }
+        if (run) {   /* the plain items before this *x, or at the end */
+            part = run;
+            run = NULL;
+            i--;   /* this item again, after the run */
+        } else if (item) {
+            PyObject *value = kj_fe_get(c, item, "value");
+            part = value ? kj_fe_expr(c, value) : NULL;
+            Py_XDECREF(value);
+            if (!part)
+                goto fail;
+        } else {
+            break;
+        }
+        if (!joined) {
+            joined = part;
+            continue;
+        }
+        kj_node *plus = kj_new_node(c->f, KJ_E_BINOP, line, col, 2);
+        if (!plus)
+            goto fail;
+        plus->op = KJ_OP_ADD;
+        plus->ival = KJ_STARRED_JOIN;
+        plus->kids[0] = joined;
+        plus->kids[1] = part;
+        joined = plus;
+    }
+    Py_DECREF(elts);
+    if (joined && joined->kind != KJ_E_BINOP) {   /* (*a,): a copy of the tuple a, as a + () */
+        kj_node *plus = kj_new_node(c->f, KJ_E_BINOP, line, col, 2), *empty = kj_new_node(c->f, KJ_E_TUPLE, line, col, 0);
+        if (!plus || !empty)
+            return NULL;
+        plus->op = KJ_OP_ADD;
+        plus->ival = KJ_STARRED_JOIN;
+        plus->kids[0] = joined;
+        plus->kids[1] = empty;
+        joined = plus;
+    }
+    return joined;
+fail:
+    Py_DECREF(elts);
+    return NULL;
+}
+
 static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
     PyObject *func = kj_fe_get(c, node, "func"), *args = kj_fe_get(c, node, "args"),
              *kw = kj_fe_get(c, node, "keywords");
@@ -772,6 +850,8 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         Py_XDECREF(st);
         return r;
     }
+    if (strcmp(k, "Tuple") == 0 && has_starred(node))
+        return starred_tuple(c, node);
     if (strcmp(k, "Tuple") == 0 || strcmp(k, "List") == 0 || strcmp(k, "Set") == 0) {
         PyObject *elts = kj_fe_get(c, node, "elts");
         kj_node *r = NULL;

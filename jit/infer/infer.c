@@ -109,14 +109,17 @@ static const kj_type *display_type(ti *c, kj_node *n, kj_kind k) {
     return kj_kind_ops_of(k)->display_type(c, n);
 }
 
-/* a + b of two tuples of numbers (a.shape + (3,)): the tuple of both's items. */
+/* a + b of two tuples of numbers (a.shape + (3,)), or the parts of
+ * (*a, *b): the tuple of both's items. */
 static const kj_type *tuple_concat_type(ti *c, kj_node *n, const kj_type *a, const kj_type *b) {
     const kj_type *items[a->n + b->n + 1];
     for (int i = 0; i < a->n + b->n; i++) {
         items[i] = i < a->n ? a->elems[i] : b->elems[i - a->n];
         if (!kj_is_number(items[i]))
             return problem(c, n, "Build the tuple item by item: (a[0], a[1], b[0]).",
-                           "tuples are joined with + in compiled code only when they hold numbers, not %s",
+                           n->ival == KJ_STARRED_JOIN
+                               ? "*x in a tuple display takes tuples of numbers in compiled code, not of %s"
+                               : "tuples are joined with + in compiled code only when they hold numbers, not %s",
                            items[i]->name);
     }
     return kj_tuple(a->n + b->n, items);
@@ -125,11 +128,16 @@ static const kj_type *tuple_concat_type(ti *c, kj_node *n, const kj_type *a, con
 static const kj_type *binop_type(ti *c, kj_node *n, kj_op op, const kj_type *a, const kj_type *b) {
     a = kj_value_of(a);
     b = kj_value_of(b);
+    if (n->kind == KJ_E_BINOP && n->ival == KJ_STARRED_JOIN && (a->kind != KJ_T_TUPLE || b->kind != KJ_T_TUPLE))
+        return problem(c, n, "Spread a tuple, whose length Kiln knows when it compiles: (*t, x) with t a tuple.",
+                       "*x in a tuple display needs a tuple in compiled code; got %s",
+                       (a->kind == KJ_T_TUPLE ? b : a)->name);
     for (kj_kind k = 0; k < KJ_KIND_COUNT; k++)   /* arrays first: a list + an array is NumPy's */
         if ((a->kind == k || b->kind == k) && kj_kind_ops_of(k)->binop_type)
             return kj_kind_ops_of(k)->binop_type(c, n, op, a, b);
     if (a->kind == KJ_T_TUPLE && b->kind == KJ_T_TUPLE && op == KJ_OP_ADD && n->kind == KJ_E_BINOP)
         return tuple_concat_type(c, n, a, b);
+
     if (a->kind == KJ_T_STR && b->kind == KJ_T_STR && op == KJ_OP_ADD && n->kind == KJ_E_BINOP) {
         n->kind = KJ_E_FSTRING;   /* s + t is f"{s}{t}" (strings.c) */
         return a;

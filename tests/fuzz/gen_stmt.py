@@ -142,10 +142,13 @@ class StmtGen(ExprGen):
             if r.random() < 0.5:   # joined with a tuple display, on either side
                 extra = [r.choice([INT, FLOAT, BOOL]) for _ in range(r.randrange(0, 3))]
                 display = "(" + "".join(f"{self.expr(scope, t, 1)}, " for t in extra) + ")"
+                plain = display[1:-1].rstrip(", ")
                 if r.random() < 0.5:
-                    joined, text = Tup(tuple(items) + tuple(extra)), f"{tv} + {display}"
+                    joined = Tup(tuple(items) + tuple(extra))
+                    text = r.choice([f"{tv} + {display}", f"(*{tv}, {plain})" if plain else f"(*{tv},)"])
                 else:
-                    joined, text = Tup(tuple(extra) + tuple(items)), f"{display} + {tv}"
+                    joined = Tup(tuple(extra) + tuple(items))
+                    text = r.choice([f"{display} + {tv}", f"({plain}, *{tv})" if plain else f"(*{tv},)"])
                 lines.append(f"{sp}{self.new(scope, 't', joined)} = {text}")
         return lines
 

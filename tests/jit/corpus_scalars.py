@@ -251,3 +251,5 @@ def number_limits(x):
             np.finfo(np.float64).eps * x, np.finfo(np.float32).max, np.finfo(float).tiny, np.iinfo(np.int16).min - x)
 @case(*[(a, b) for a, b in [((1, 2), (3.5,)), ((), (4,)), ((True,), ()), ((), ()), ((-1, 2**62), (0.25, False))]])
 def tuple_join(a, b): return a + b, b + a + (7,), (1.5,) + a
+@case(*[(a, b) for a, b in [((1, 2), (3.5,)), ((), (4,)), ((True,), ()), ((), ()), ((-1, 2**62), (0.25, False))]])
+def starred_display(a, b): return (*a, *b), (0, *a, 9), (*b,), (*a, 1.5, *b, 2), (*(a + b), *a)
