@@ -234,6 +234,7 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
             {&PyComplex_Type, "complex"}, {&PyBool_Type, "bool"}, {&PyEnum_Type, "enumerate"},
             {&PyZip_Type, "zip"}, {&PyList_Type, "list"}, {&PyReversed_Type, "reversed"},
             {&PyDict_Type, "dict"}, {&PySet_Type, "set"}, {&PyUnicode_Type, "str"},
+            {&PyType_Type, "type"},   /* only as type(x)(v): infer_calls.c */
         };
         for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
             if ((PyTypeObject *)v == types[i].t)

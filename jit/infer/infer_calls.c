@@ -195,7 +195,39 @@ static int call_through_value(ti *c, kj_node *n) {
     return 1;
 }
 
+/* type(x)(v): a cast to x's own type (float(v), np.float32(v)), when x is a
+ * number held in a name or a constant, which reads the same without being
+ * evaluated. Returns 1 when n is now such a cast or was not of this form, 0
+ * while x's type is unknown, -1 on an error (reported). */
+static int call_of_a_type(ti *c, kj_node *n) {
+    kj_node *fn = n->kids[0];
+    if (fn->kind != KJ_E_CALL || fn->nkids != 2 || fn->kids[0]->kind != KJ_E_FUNC || !fn->kids[0]->name ||
+        strcmp(fn->kids[0]->name, "type") != 0)
+        return 1;
+    kj_node *x = fn->kids[1];
+    const kj_type *t = kj_value_of(kj_infer_sub(c, x));
+    if (!t)
+        return 0;
+    if (!kj_is_number(t) || (x->kind != KJ_E_LOCAL && x->kind != KJ_E_CONST)) {
+        kj_infer_problem(c, n, "Name the type: float(v), np.float32(v); or hold x in a name first.",
+                         "type(x)(v) is supported in compiled code for a number x held in a name");
+        return -1;
+    }
+    char name[80];
+    snprintf(name, sizeof name, "cast:%.70s", t->name);
+    kj_node *cast = kj_new_node(c->f, KJ_E_FUNC, fn->line, fn->col, 0);
+    if (!cast || !(cast->name = kj_strdup(c->f, name))) {
+        c->failed = true;
+        return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+    }
+    n->kids[0] = cast;
+    return 1;
+}
+
 int kj_infer_call_shape(ti *c, kj_node *n) {
+    int cast = call_of_a_type(c, n);
+    if (cast <= 0)
+        return cast;
     int through = call_through_value(c, n);
     if (through <= 0)
         return through;

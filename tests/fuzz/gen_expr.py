@@ -251,6 +251,9 @@ class ExprGen:
                                  f"float(np.{r.choice(['maximum', 'minimum', 'fmax', 'fmin', 'remainder', 'fmod'])}"
                                  f"({x}, {self.expr(scope, FLOAT, d)}))"])
             if c == 5:
+                floats = [n for n, tt in scope.all().items() if tt == FLOAT]
+                if floats and r.random() < 0.2:   # a float's own type called: float(v)
+                    return f"type({r.choice(floats)})({self.expr(scope, INT, d)})"
                 return r.choice([f"(-{self.expr(scope, FLOAT, d)})", f"abs({self.expr(scope, FLOAT, d)})",
                                  f"float({self.expr(scope, INT, d)})", f"abs({self.expr(scope, CPLX, d)})"])
             if c == 6:

@@ -253,3 +253,5 @@ def number_limits(x):
 def tuple_join(a, b): return a + b, b + a + (7,), (1.5,) + a
 @case(*[(a, b) for a, b in [((1, 2), (3.5,)), ((), (4,)), ((True,), ()), ((), ()), ((-1, 2**62), (0.25, False))]])
 def starred_display(a, b): return (*a, *b), (0, *a, 9), (*b,), (*a, 1.5, *b, 2), (*(a + b), *a)
+@case(*[(x, v) for x, v in [(2.5, 3), (7, 3.9), (7, -3.9), (True, 0.0), (np.float32(1.5), 0.1), (1j, 2.0), (-0.0, -7)]])
+def type_of_a_number_called(x, v): return type(x)(v), type(x)(v) + x
