@@ -195,7 +195,50 @@ bool kj_rw_args_of(kj_rewrite *r, const kj_node *n, const char *const *params, i
     return given;
 }
 
-bool kj_rw_plain(const kj_node *k) { return k->kind == KJ_E_LOCAL || k->kind == KJ_E_CONST; }
+/* A function whose calls give the same for the same arguments and do nothing else. */
+static bool pure_function(const kj_node *fn) {
+    if (fn->kind != KJ_E_FUNC || !fn->name)
+        return false;
+    if (!strncmp(fn->name, "np.", 3))
+        return strncmp(fn->name, "np.random", 9) != 0 && strncmp(fn->name, "np.empty", 8) != 0;
+    static const char *const builtins[] = {"abs", "min", "max", "len", "float", "int", "bool", "complex", "round", NULL};
+    for (int i = 0; builtins[i]; i++)
+        if (!strcmp(fn->name, builtins[i]))
+            return true;
+    return !strncmp(fn->name, "math.", 5) || !strncmp(fn->name, "cmath.", 6) || !strncmp(fn->name, "cast:", 5);
+}
+
+bool kj_rw_plain(const kj_node *k) {
+    if (!k)
+        return true;   /* an omitted slice bound */
+    switch (k->kind) {
+    case KJ_E_LOCAL:
+    case KJ_E_CONST:
+        return true;
+    case KJ_E_CALL:
+        if (!pure_function(k->kids[0]))
+            return false;
+        for (int i = 1; i < k->nkids; i++)
+            if (!kj_rw_plain(k->kids[i]->kind == KJ_E_KEYWORD ? k->kids[i]->kids[0] : k->kids[i]))
+                return false;
+        return true;
+    case KJ_E_BINOP:
+    case KJ_E_UNARY:
+    case KJ_E_COMPARE:
+    case KJ_E_BOOLOP:
+    case KJ_E_IFEXP:
+    case KJ_E_ATTR:
+    case KJ_E_INDEX:
+    case KJ_E_SLICE:
+    case KJ_E_TUPLE:
+        for (int i = 0; i < k->nkids; i++)
+            if (!kj_rw_plain(k->kids[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
 
 kj_node *kj_rw_refuse(kj_rewrite *r, const char *hint, const char *fmt, const char *name) {
     kj_fail(r->e, KJ_ERR_TYPING, r->line, r->col, hint, fmt, name);

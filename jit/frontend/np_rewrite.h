@@ -54,8 +54,12 @@ void kj_rw_bind(const kj_node *n, const char *const *params, kj_rw_args *a);
 bool kj_rw_args_of(kj_rewrite *r, const kj_node *n, const char *const *params, int required, kj_rw_args *a,
                    const char *hint, const char *fmt, const char *name);
 
-/* Whether k can be read twice in a rewrite without being computed twice:
- * a name or a constant. */
+/* Whether k may be read twice in a rewrite (np.nanmean(x) as
+ * np.mean(x[~np.isnan(x)])): a name or a constant, or an expression of them
+ * with no effect and the same value each time it is computed (operators,
+ * indexing, NumPy's and math's functions; not a kiln function's call, which
+ * may have effects, nor NumPy's random numbers or np.empty). Read twice, an
+ * expression is computed twice. */
 bool kj_rw_plain(const kj_node *k);
 
 /* Node builders. Each gives a new node, or NULL with r->failed set; a NULL

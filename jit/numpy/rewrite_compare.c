@@ -26,7 +26,7 @@ static kj_node *isclose(kj_rewrite *r, kj_node *n, const char *m) {
     kj_node *x = a.arg[0], *y = a.arg[1];
     if (!kj_rw_plain(x) || !kj_rw_plain(y))
         return kj_rw_refuse(r, "Assign them to names first: x = ...; np.isclose(x, y).",
-                            "np.%s compares names or constants in compiled code", m);
+                            "np.%s reads its operands more than once; one of these calls a function that may give another value or do more each time", m);
     kj_node *rtol = a.arg[2] ? a.arg[2] : kj_rw_float(r, 1e-05);
     kj_node *atol = a.arg[3] ? a.arg[3] : kj_rw_float(r, 1e-08);
     kj_node *finite = kj_rw_binop(r, KJ_OP_BITAND, kj_rw_call(r, "np.isfinite", 1, x, NULL, NULL),
@@ -48,7 +48,7 @@ static kj_node *array_equal(kj_rewrite *r, kj_node *n, const char *m) {
     kj_node *x = a.arg[0], *y = a.arg[1];
     if (!kj_rw_plain(x) || !kj_rw_plain(y))
         return kj_rw_refuse(r, "Assign them to names first: x = ...; np.array_equal(x, y).",
-                            "np.%s takes names or constants in compiled code", m);
+                            "np.%s reads its operands more than once; one of these calls a function that may give another value or do more each time", m);
     kj_node *same_shape =
         kj_rw_compare(r, KJ_OP_EQ, kj_rw_named(r, KJ_E_ATTR, "shape", x), kj_rw_named(r, KJ_E_ATTR, "shape", y));
     kj_node *equal = or_both_nan(r, kj_rw_compare(r, KJ_OP_EQ, x, y), x, y, a.arg[2]);

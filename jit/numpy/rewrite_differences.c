@@ -21,7 +21,7 @@ static kj_node *diff(kj_rewrite *r, kj_node *n, const char *m) {
         return kj_rw_refuse(r, "Write n and axis as numbers.", "np.%s takes an array, n (0 to 8) and axis as constants here", m);
     if (!kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first: x = ...; np.diff(x).",
-                            "np.%s takes a name or a constant in compiled code", m);
+                            "np.%s reads its argument more than once; this one calls a function that may give another value or do more each time", m);
     kj_node *out = a.arg[0];
     for (int64_t i = 0; i < times; i++)
         out = neighbours(r, KJ_OP_SUB, out, axis);
@@ -35,7 +35,7 @@ static kj_node *ediff1d(kj_rewrite *r, kj_node *n, const char *m) {
         return NULL;
     if (!kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first: x = ...; np.ediff1d(x).",
-                            "np.%s takes a name or a constant in compiled code", m);
+                            "np.%s reads its argument more than once; this one calls a function that may give another value or do more each time", m);
     return kj_rw_binop(r, KJ_OP_SUB, kj_rw_index(r, kj_rw_ravel(r, a.arg[0]), kj_rw_slice(r, 1, 0, 0)),
                        kj_rw_index(r, kj_rw_ravel(r, a.arg[0]), kj_rw_slice(r, 0, -1, 0)));
 }
@@ -50,7 +50,7 @@ static kj_node *trapz(kj_rewrite *r, kj_node *n, const char *m) {
                             "np.%s takes y, then x (along the last axis) or dx, and a constant axis here", m);
     if (!kj_rw_plain(a.arg[0]) || (a.arg[1] && !kj_rw_plain(a.arg[1])))
         return kj_rw_refuse(r, "Assign them to names first: y = ...; np.trapz(y).",
-                            "np.%s takes names or constants in compiled code", m);
+                            "np.%s reads its operands more than once; one of these calls a function that may give another value or do more each time", m);
     /* NumPy's: add.reduce(d * (y[1:] + y[:-1]) / 2.0) along axis, d = diff(x) or dx */
     kj_node *d = a.arg[1] ? neighbours(r, KJ_OP_SUB, a.arg[1], -1) : a.arg[2] ? a.arg[2] : kj_rw_float(r, 1.0);
     kj_node *areas = kj_rw_binop(r, KJ_OP_DIV, kj_rw_binop(r, KJ_OP_MUL, d, neighbours(r, KJ_OP_ADD, a.arg[0], axis)),

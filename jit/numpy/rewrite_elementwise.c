@@ -24,7 +24,7 @@ static kj_node *one_operand(kj_rewrite *r, kj_node *n, const char *m, bool twice
         return NULL;
     if (twice && !kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first, then pass the name.",
-                            "np.%s takes a name or a constant in compiled code", m);
+                            "np.%s reads its argument more than once; this one calls a function that may give another value or do more each time", m);
     return a.arg[0];
 }
 
@@ -55,7 +55,7 @@ static kj_node *two_operands(kj_rewrite *r, kj_node *n, const char *m) {
         return NULL;
     if (!kj_rw_plain(a.arg[0]) || !kj_rw_plain(a.arg[1]))
         return kj_rw_refuse(r, "Assign them to names first: x = ...; np.logaddexp(x, y).",
-                            "np.%s takes names or constants in compiled code", m);
+                            "np.%s reads its operands more than once; one of these calls a function that may give another value or do more each time", m);
     if (m[0] == 'l')
         return logaddexp_of(r, a.arg[0], a.arg[1], m[9] == '2');
     kj_node *x = a.arg[0], *zero = kj_rw_int(r, 0);   /* NumPy's heaviside: x itself where it is NaN */
@@ -105,7 +105,7 @@ static kj_node *angle(kj_rewrite *r, kj_node *n, const char *m) {
         return kj_rw_refuse(r, "Write deg=True or deg=False.", "np.%s takes z and a constant deg here", m);
     if (!kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first: z = ...; np.angle(z).",
-                            "np.%s takes a name or a constant in compiled code", m);
+                            "np.%s reads its argument more than once; this one calls a function that may give another value or do more each time", m);
     kj_node *radians = kj_rw_call(r, "np.arctan2", 2, kj_rw_call(r, "np.imag", 1, a.arg[0], NULL, NULL),
                                   kj_rw_call(r, "np.real", 1, a.arg[0], NULL, NULL), NULL);
     return deg ? kj_rw_binop(r, KJ_OP_MUL, radians, kj_rw_float(r, 180.0 / M_PI)) : radians;

@@ -66,7 +66,7 @@ static kj_node *window(kj_rewrite *r, kj_node *n, const char *m) {
         return NULL;
     if (!kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first, then pass the name.",
-                            "np.%s takes M as a name or a constant in compiled code", m);
+                            "np.%s reads M more than once; this M calls a function that may give another value or do more each time", m);
     return window_of(r, m, a.arg[0]);
 }
 

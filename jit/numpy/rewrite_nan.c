@@ -16,7 +16,7 @@ static kj_node *nan_skipping(kj_rewrite *r, kj_node *n, const char *m) {
         return NULL;
     if (!kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first: x = ...; np.nanmean(x).",
-                            "np.%s takes a name or a constant in compiled code", m);
+                            "np.%s reads its argument more than once; this one calls a function that may give another value or do more each time", m);
     kj_node *nan = kj_rw_call(r, "np.isnan", 1, a.arg[0], NULL, NULL);
     bool cum = !strncmp(m, "nancum", 6), sum = m[cum ? 6 : 3] == 's';
     if (cum || !strcmp(m, "nansum") || !strcmp(m, "nanprod")) {   /* NaN as the operation's identity */

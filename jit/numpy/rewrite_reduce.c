@@ -27,7 +27,7 @@ static kj_node *ptp_or_average(kj_rewrite *r, kj_node *n, const char *m) {
         return kj_rw_call(r, "np.mean", nargs, a.arg[0], a.arg[1], NULL);
     if (!kj_rw_plain(a.arg[0]) || (a.arg[1] && !kj_rw_plain(a.arg[1])))
         return kj_rw_refuse(r, "Assign it to a name first: x = ...; np.ptp(x).",
-                            "np.%s takes a name or a constant in compiled code", m);
+                            "np.%s reads its argument more than once; this one calls a function that may give another value or do more each time", m);
     return kj_rw_binop(r, KJ_OP_SUB, kj_rw_call(r, "np.max", nargs, a.arg[0], a.arg[1], NULL),
                        kj_rw_call(r, "np.min", nargs, a.arg[0], a.arg[1], NULL));
 }

@@ -41,7 +41,7 @@ static kj_node *triangle_indices(kj_rewrite *r, kj_node *n, const char *m) {
         return NULL;
     if (!a.arg[2] && !kj_rw_plain(a.arg[0]))
         return kj_rw_refuse(r, "Assign it to a name first: n = ...; np.tril_indices(n).",
-                            "np.%s takes n as a name or a constant in compiled code", m);
+                            "np.%s reads n more than once; this n calls a function that may give another value or do more each time", m);
     bool lower = m[3] == 'l';
     kj_node *k = a.arg[1] ? a.arg[1] : kj_rw_int(r, 0);
     kj_node *tri = kj_rw_call(r, "np.tri", 3, a.arg[0], a.arg[2] ? a.arg[2] : a.arg[0],
@@ -62,7 +62,7 @@ static kj_node *set_operation(kj_rewrite *r, kj_node *n, const char *m) {
                           NULL, NULL);
     if (!kj_rw_plain(x) || (m[0] == 'i' && !kj_rw_plain(y)))
         return kj_rw_refuse(r, "Assign them to names first: x = ...; np.setdiff1d(x, y).",
-                            "np.%s takes names or constants in compiled code", m);
+                            "np.%s reads its operands more than once; one of these calls a function that may give another value or do more each time", m);
     kj_node *in = kj_rw_call(r, "np.isin", 2, x, y, NULL);
     kj_node *kept = kj_rw_index(r, x, m[0] == 's' ? kj_rw_invert(r, in) : in);
     if (m[0] == 'i') {   /* NumPy joins both arrays' values: the result takes their common dtype */

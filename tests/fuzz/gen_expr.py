@@ -184,6 +184,10 @@ class ExprGen:
             if fa:
                 def mean_():
                     n, a = r.choice(fa)
+                    if kind(a.dtype) == "f" and r.random() < 0.25:   # NaN skipped, of an expression too
+                        fn = r.choice(["np.nanmean", "np.nansum", "np.nanmax", "np.nanmin"])
+                        x = r.choice([n, f"({n} * 2)", f"np.abs({n})", f"({n} - 1)"])
+                        return f"float({fn}({x}))"
                     return f"float(np.mean({n}))"
                 opts.append(mean_)
         if t == BOOL:
@@ -226,9 +230,11 @@ class ExprGen:
                 return f"len({self.list_expr(scope, INT, d)})"
             if r.random() < 0.05:   # read from NumPy when compiling
                 return f"np.iinfo(np.{r.choice(['int8', 'int16', 'int32', 'uint8'])}).{r.choice(['max', 'min'])}"
-            if r.random() < 0.1:   # a step of 0 raises, a length past 2**63 - 1 overflows: as in CPython
-                step = r.choice(["", ", 1", ", -1", ", 3", ", -7", f", {self.expr(scope, INT, d)}"])
-                return f"len(range({self.expr(scope, INT, d)}, {self.expr(scope, INT, d)}{step}))"
+            if r.random() < 0.1:   # a step of 0 raises ValueError on both sides; bounds kept small, since
+                # CPython's OverflowError past 2**63 - 1 items would make the program invalid
+                step = r.choice(["", ", 1", ", -1", ", 3", ", -7", f", ({self.expr(scope, INT, d)}) % 5 - 2"])
+                return (f"len(range(({self.expr(scope, INT, d)}) % 1000, ({self.expr(scope, INT, d)}) % 1000"
+                        f"{step}))")
             return self.scalar_leaf(scope, INT)
         if t == FLOAT:
             c = r.randrange(9)

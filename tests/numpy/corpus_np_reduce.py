@@ -168,6 +168,12 @@ _WITH_NAN = np.array([[1.0, np.nan, 3.0], [np.nan, -2.5, np.inf]])
 @case((_WITH_NAN,), (_WITH_NAN[:, 0],), (_WITH_NAN.T,), (np.full(3, np.nan),), (np.zeros(0),), (np.arange(7),),
       (np.array([np.nan, 1.5, 2.0], dtype=np.float32),), (np.array([True, False, True]),), (_WITH_NAN[::-1, ::2],))
 def nan_reductions(a): return np.nanmean(a), np.nanvar(a), np.nanstd(a), np.nanprod(a), np.nansum(a)
+# ... and of any expression without effects, computed again where the rewrite reads it twice
+# (frontend/np_rewrite.c: kj_rw_plain)
+@case((_WITH_NAN[0],), (_WITH_NAN[:, 0],), (np.full(3, np.nan),), (np.arange(7.0),), (np.array([np.nan, 1.5, 2.0], dtype=np.float32),))
+def nan_reductions_of_expressions(a):
+    return (np.nanmean(a * 2), np.nansum(a + 1), np.nanmax(np.abs(a)), np.nanstd(a[::2] - 1), np.ptp(a * 3),
+            np.diff(a ** 2), np.isclose(a * 2, a + a), np.nancumsum(np.sqrt(np.abs(a))))
 @case(*V, *VI, *M, *MI, (floats((3, 4), special=True),))
 def nan_cumulative(a):
     small = a / 8.0
