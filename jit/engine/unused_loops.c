@@ -181,16 +181,26 @@ static void mark_assigned(const kj_node *n, unsigned char *assigned) {
     mark_assigned_block(&n->orelse, assigned);
 }
 
-/* Marks live every local that e reads on a line that kept code; whether one was new. */
-static bool mark_reads(const kj_node *e, unsigned char *live, const line_set *s) {
+/* Marks live every local that e reads on a line that kept code (on any
+ * line: anywhere); whether one was new. */
+static bool mark_reads(const kj_node *e, unsigned char *live, const line_set *s, bool anywhere) {
     if (!e || e->kind >= KJ_S_ASSIGN)
         return false;
     bool grew = false;
-    if (e->kind == KJ_E_LOCAL && !live[e->slot] && kept(s, e->line))
+    if (e->kind == KJ_E_LOCAL && !live[e->slot] && (anywhere || kept(s, e->line)))
         live[e->slot] = grew = true;
     for (int i = 0; i < e->nkids; i++)
-        grew |= mark_reads(e->kids[i], live, s);
+        grew |= mark_reads(e->kids[i], live, s, anywhere);
     return grew;
+}
+
+/* Whether the test of if or while n decided something that kept code: a
+ * branch of it did. The test's own line may have none left when the
+ * optimizer folded it, knowing the loop's result (w2 >= -w2 after a loop
+ * that counts w2 to 5), and yet the loop decided which branch runs. */
+static bool decides_kept_code(const kj_node *n, const line_set *s) {
+    return (n->kind == KJ_S_IF || n->kind == KJ_S_WHILE) &&
+           (block_has_kept_line(&n->body, s) || block_has_kept_line(&n->orelse, s));
 }
 
 /* Whether the target binds locals only, none of them live: the statement's
@@ -215,9 +225,10 @@ static bool live_pass(const kj_block *b, const kj_node *skip, unsigned char *liv
         if (n == skip)
             continue;
         bool assigns = n->kind == KJ_S_ASSIGN || n->kind == KJ_S_AUGASSIGN;
+        bool decides = decides_kept_code(n, s);
         if (!(assigns && binds_only_dead_locals(n->kids[0], live)))
             for (int k = 0; k < n->nkids; k++)
-                grew |= mark_reads(n->kids[k], live, s);
+                grew |= mark_reads(n->kids[k], live, s, decides && k == 0);
         for (int k = 0; k < n->nkids; k++)
             if (n->kids[k] && n->kids[k]->kind >= KJ_S_ASSIGN)   /* a try's handlers */
                 grew |= live_pass(&n->kids[k]->body, skip, live, s);
