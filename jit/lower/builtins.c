@@ -148,6 +148,12 @@ static LLVMValueRef min_or_max(kj_lw *w, kj_node *n, LLVMValueRef *args, const k
             better = LLVMBuildICmp(w->b, is_max ? LLVMIntSGT : LLVMIntSLT, v, r, "");
         r = kj_fm(w, LLVMBuildSelect(w->b, better, v, r, is_max ? "max" : "min"));   /* floats: maxnum under fastmath */
     }
+    /* Python's min and max of floats keep the first of equals and pass a NaN by its place
+     * (min(nan, c) is nan, min(c, nan) is c); LLVM 19's InstCombine merges two such selects,
+     * min(c, min(x, c)), into one that loses that (nan for c): frozen, the result is not taken
+     * apart. Under fastmath (no NaN) the selects are LLVM's to merge and vectorize. */
+    if (t->kind == KJ_T_FLOAT && !(w->inst->opts.fastmath & LLVMFastMathNoNaNs))
+        r = LLVMBuildFreeze(w->b, r, "");
     return r;
 }
 

@@ -25,10 +25,6 @@ KNOWN_OPEN = {
         "exact sum lying between), and floor division, which jumps at whole numbers, turns that bit into "
         "20.0 against 19.0. Both sums are right to rounding; no summation order matches NumPy's for every "
         "layout",
-    "mismatch_50000_53764.py":
-        "min(c, min(x, c)) of floats with x NaN gives nan where CPython gives c: Kiln lowers each min as "
-        "select(v < r, v, r), right for NaN, but LLVM 19's InstCombine (foldSPFofSPF) merges the two "
-        "selects into one min(x, c), whose NaN case returns the other operand",
 }
 
 FILES = sorted(f for f in os.listdir(FOUND) if f.endswith(".py")) if os.path.isdir(FOUND) else []
