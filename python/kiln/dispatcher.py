@@ -390,7 +390,7 @@ def _unpassable(value, name="x"):
         kinds = sorted({type(x).__name__ for x in value})
         if len(kinds) > 1:
             return (f"a list of mixed items ({', '.join(kinds)})",
-                    f"make its items one type ([float(x) for x in {name}]), or pass np.array({name})")
+                    f"make its items one type ([float(v) for v in {name}]), or pass np.array({name})")
         return f"a list of {kinds[0]}", "pass a NumPy array instead: np.array(values), or a tuple"
     if isinstance(value, dict):
         return "a dict", "build it in the compiled function, or pass its keys and values as arrays"

@@ -99,8 +99,12 @@ def test_typeof():
     ro.flags.writeable = False
     assert str(kiln.typeof(ro)) == "readonly array(float64, 1d, C)"
     assert str(kiln.typeof("text")) == "str"
-    with pytest.raises(ValueError, match="Kiln cannot type a list"):
-        kiln.typeof([1, 2])
+    assert str(kiln.typeof([1, 2])) == "list(int64)"   # passed as Numba's reflected lists are
+    assert str(kiln.typeof([(1, 2.5)])) == "list(Tuple(int64, float64))"
+    with pytest.raises(ValueError, match="Kiln cannot type an empty list"):
+        kiln.typeof([])
+    with pytest.raises(ValueError, match=r"Kiln cannot type a list of mixed items \(float, int\)"):
+        kiln.typeof([1, 2.0])
 
 
 def test_buffer_protocol_arguments_without_copy():
