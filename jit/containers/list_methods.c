@@ -108,10 +108,12 @@ static const kj_type *pop_type(kj_infer_ctx *c, kj_node *n, const kj_type *self,
 
 static LLVMValueRef pop_lower(kj_lw *w, kj_node *n) {
     const kj_type *e = kj_method_self_type(n)->elem;
-    LLVMValueRef list = kj_method_self(w, n), len = kj_list_len(w, list);
+    LLVMValueRef list = kj_method_self(w, n);
+    /* the index first: Python evaluates the argument (and its errors) before pop looks at the list */
+    LLVMValueRef at = n->nkids > 1 ? kj_lower_expr(w, n->kids[1]) : NULL, len = kj_list_len(w, list);
     kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntEQ, len, c64(w, 0), ""), PyExc_IndexError, "pop from empty list");
-    LLVMValueRef i = n->nkids > 1 ? kj_list_index(w, kj_lower_expr(w, n->kids[1]), n->kids[1]->type, len, "pop index out of range")
-                                  : LLVMBuildSub(w->b, len, c64(w, 1), "");
+    LLVMValueRef i = at ? kj_list_index(w, at, n->kids[1]->type, len, "pop index out of range")
+                        : LLVMBuildSub(w->b, len, c64(w, 1), "");
     LLVMValueRef v = kj_list_get(w, list, e, i);
     kj_call(w, "kj_list_remove_at", w->vd, 2, (LLVMTypeRef[]){w->ptr, w->i64}, (LLVMValueRef[]){list, i});
     return kj_list_holds_owners(e) ? kj_nrt_temp(w, v, e) : v;   /* the list's reference passes to the statement */

@@ -380,3 +380,8 @@ def nested_lists_shared_and_copied(n):
     last = rows.pop()
     rows[0] = [n, n]                  # the old inner list's reference goes
     return rows, len(joined), total, joined, shared, last, [len(r) for r in rows]
+# pop's index is evaluated before pop looks at the list: its error comes first, as in CPython
+@case((0, 0), (0, 1), (3, 0), (3, 5), (2, -3))
+def pop_index_first(n, k):
+    xs = [0.5 * i for i in range(n)]
+    return xs.pop(10 // k - 11), xs
