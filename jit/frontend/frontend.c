@@ -371,6 +371,18 @@ static bool has_starred(PyObject *node) {
     return any;
 }
 
+/* a + b, marked as the join of a display's parts; NULL when either is. */
+static kj_node *starred_join(fe *c, kj_node *a, kj_node *b, int line, int col) {
+    kj_node *plus = a && b ? kj_new_node(c->f, KJ_E_BINOP, line, col, 2) : NULL;
+    if (!plus)
+        return NULL;
+    plus->op = KJ_OP_ADD;
+    plus->ival = KJ_STARRED_JOIN;
+    plus->kids[0] = a;
+    plus->kids[1] = b;
+    return plus;
+}
+
 /* (*a, *b, c): the tuples joined, a + b + (c,), each part read once and in
  * the source's order; each + marked (KJ_STARRED_JOIN) so that inference
  * speaks of the * the user wrote (infer.c). */
@@ -379,6 +391,7 @@ static kj_node *starred_tuple(fe *c, PyObject *node) {
     if (!elts)
         return NULL;
     kj_node *joined = NULL, *run = NULL;   /* run: the display of the plain items since the last *x */
+    int parts = 0;
     int line = kj_fe_line(c, node), col = kj_fe_col(c, node);
     Py_ssize_t n = PyList_GET_SIZE(elts);
     for (Py_ssize_t i = 0; i <= n; i++) {
@@ -408,30 +421,13 @@ static kj_node *starred_tuple(fe *c, PyObject *node) {
         } else {
             break;
         }
-        if (!joined) {
-            joined = part;
-            continue;
-        }
-        kj_node *plus = kj_new_node(c->f, KJ_E_BINOP, line, col, 2);
-        if (!plus)
+        if (!(joined = joined ? starred_join(c, joined, part, line, col) : part))
             goto fail;
-        plus->op = KJ_OP_ADD;
-        plus->ival = KJ_STARRED_JOIN;
-        plus->kids[0] = joined;
-        plus->kids[1] = part;
-        joined = plus;
+        parts++;
     }
     Py_DECREF(elts);
-    if (joined && joined->kind != KJ_E_BINOP) {   /* (*a,): a copy of the tuple a, as a + () */
-        kj_node *plus = kj_new_node(c->f, KJ_E_BINOP, line, col, 2), *empty = kj_new_node(c->f, KJ_E_TUPLE, line, col, 0);
-        if (!plus || !empty)
-            return NULL;
-        plus->op = KJ_OP_ADD;
-        plus->ival = KJ_STARRED_JOIN;
-        plus->kids[0] = joined;
-        plus->kids[1] = empty;
-        joined = plus;
-    }
+    if (parts == 1)   /* (*a,): a copy of the tuple a, as a + () */
+        joined = starred_join(c, joined, kj_new_node(c->f, KJ_E_TUPLE, line, col, 0), line, col);
     return joined;
 fail:
     Py_DECREF(elts);

@@ -71,14 +71,19 @@ static int marker_node(kj_function *f, PyObject *v, int line, int col, kj_node *
     return 1;
 }
 
-/* "np.ndindex" or "np.ndenumerate" for NumPy's classes of those names,
- * which compiled code loops over (np_ndindex.c); else NULL. */
-static const char *numpy_nd_iteration(PyTypeObject *t) {
+/* Whether t is a class of the numpy module itself. */
+static bool numpys_class(PyTypeObject *t) {
     PyObject *mod = PyObject_GetAttrString((PyObject *)t, "__module__");
     bool numpys = mod && PyUnicode_Check(mod) && strcmp(PyUnicode_AsUTF8(mod), "numpy") == 0;
     Py_XDECREF(mod);
     PyErr_Clear();
-    if (!numpys)
+    return numpys;
+}
+
+/* "np.ndindex" or "np.ndenumerate" for NumPy's classes of those names,
+ * which compiled code loops over (np_ndindex.c); else NULL. */
+static const char *numpy_nd_iteration(PyTypeObject *t) {
+    if (!numpys_class(t))
         return NULL;
     return strcmp(t->tp_name, "ndindex") == 0 ? "np.ndindex" : strcmp(t->tp_name, "ndenumerate") == 0 ? "np.ndenumerate" : NULL;
 }
@@ -86,11 +91,7 @@ static const char *numpy_nd_iteration(PyTypeObject *t) {
 /* "np.iinfo" or "np.finfo" for NumPy's classes of those names, whose
  * attributes compiled code reads as constants; else NULL. */
 static const char *numpy_limits(PyTypeObject *t) {
-    PyObject *mod = PyObject_GetAttrString((PyObject *)t, "__module__");
-    bool numpys = mod && PyUnicode_Check(mod) && strcmp(PyUnicode_AsUTF8(mod), "numpy") == 0;
-    Py_XDECREF(mod);
-    PyErr_Clear();
-    if (!numpys)
+    if (!numpys_class(t))
         return NULL;
     return strcmp(t->tp_name, "iinfo") == 0 ? "np.iinfo" : strcmp(t->tp_name, "finfo") == 0 ? "np.finfo" : NULL;
 }
