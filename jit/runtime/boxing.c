@@ -129,6 +129,11 @@ static bool list_changed(void *owner, const void *before, Py_ssize_t n, size_t s
 }
 
 int kj_unbox_release(kj_unbox_temps *cs) {
+    for (int i = 0; i < cs->ntemps; i++)
+        Py_DECREF(cs->temps[i]);
+    cs->ntemps = 0;
+    if (!cs->nlists)   /* the common call: no list passed in, nothing to reflect */
+        return PyErr_Occurred() ? -1 : 0;
     int rc = 0;
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);   /* the call's own exception, kept through the reflection */
@@ -148,9 +153,6 @@ int kj_unbox_release(kj_unbox_temps *cs) {
         Py_DECREF(list);
     }
     cs->nlists = 0;
-    for (int i = 0; i < cs->ntemps; i++)
-        Py_DECREF(cs->temps[i]);
-    cs->ntemps = 0;
     if (type) {   /* the call raised: that is what the caller sees */
         if (rc < 0)
             PyErr_Clear();
