@@ -133,14 +133,39 @@ static const kj_type *flat_type(kj_infer_ctx *c, kj_node *n, const char *m, cons
     return kj_array(self->elem, 1, KJ_LAYOUT_C, m[0] == 'r' && self->layout == KJ_LAYOUT_C && self->readonly);
 }
 
+static LLVMValueRef ravel_of_any_layout(kj_lw *w, LLVMValueRef self, const kj_type *st, const kj_type *t,
+                                        LLVMValueRef size) {
+    LLVMValueRef own[2] = {kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0)};   /* owner, data */
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(w->b);
+    LLVMBasicBlockRef copy = kj_new_bb(w, "ravel.copy"), join = kj_new_bb(w, "ravel.join");
+    LLVMBuildCondBr(w->b, kj_np_is_contiguous(w, self, st), join, copy);
+    LLVMPositionBuilderAtEnd(w->b, copy);
+    LLVMValueRef copied = kj_np_copy(w, self, st, t->elem);
+    LLVMValueRef other[2] = {kj_array_field(w, copied, 0, 0), kj_array_field(w, copied, 1, 0)};
+    LLVMBasicBlockRef copy_end = LLVMGetInsertBlock(w->b);
+    LLVMBuildBr(w->b, join);
+    LLVMPositionBuilderAtEnd(w->b, join);
+    LLVMValueRef part[2];
+    for (int f = 0; f < 2; f++) {
+        part[f] = LLVMBuildPhi(w->b, w->ptr, "");
+        LLVMAddIncoming(part[f], (LLVMValueRef[]){own[f], other[f]}, (LLVMBasicBlockRef[]){from, copy_end}, 2);
+    }
+    return kj_np_make(w, t, part[0], part[1], &size, NULL);
+}
+
 static LLVMValueRef lower_flat(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)a;
     const kj_type *st = SELF(n), *t = n->type;
     LLVMValueRef self = kj_lower_expr(w, n->kids[0]);
-    /* C order: a 1-d view of the array (ravel of a C array) or of a copy */
-    LLVMValueRef flat = m[0] == 'r' && st->layout == KJ_LAYOUT_C ? self : kj_np_copy(w, self, st, t->elem);
     LLVMValueRef size = kj_np_size(w, self, st->ndim);
-    return kj_np_make(w, t, kj_array_field(w, flat, 0, 0), kj_array_field(w, flat, 1, 0), &size, NULL);
+    if (m[0] == 'f')   /* flatten: always a copy */
+        self = kj_np_copy(w, self, st, t->elem);
+    else if (st->layout != KJ_LAYOUT_C)
+        /* ravel: a view of an array NumPy counts as C-contiguous at run time (axes of
+         * length 1 keep any stride), else of a copy, so writes through it reach the
+         * argument exactly when they do in NumPy */
+        return ravel_of_any_layout(w, self, st, t, size);
+    return kj_np_make(w, t, kj_array_field(w, self, 0, 0), kj_array_field(w, self, 1, 0), &size, NULL);
 }
 
 /* a.transpose(...), a.swapaxes(i, j), and np.moveaxis (the method

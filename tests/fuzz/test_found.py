@@ -15,10 +15,6 @@ from .campaign import FOUND
 from .driver import Pool
 
 KNOWN_OPEN = {
-    "mismatch_9247_573.py":
-        "np.ravel (and a.ravel()) of a one-element view with a negative stride: NumPy counts a one-element "
-        "array as contiguous whatever its stride and returns a view, so a *= through it writes the argument; "
-        "Kiln decides by the strides, copies, and the argument stays as it was",
     "mismatch_6942_482.py":
         "x in [x] of a NaN float x: CPython's list containment tests identity before equality, and the "
         "list holds the same float object, so it is True; compiled code (Kiln's, as Numba's) has floats as "

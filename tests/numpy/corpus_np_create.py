@@ -92,6 +92,13 @@ def flatten(a): return a.flatten()
 def ravel(a): return a.ravel()
 @case(*M)
 def np_ravel(a): return np.ravel(a), np.ravel(a * 2 - 1)[::2]
+# a view where NumPy counts the array C-contiguous (axes of length 1 keep any stride), so a write
+# through the result reaches a; otherwise a copy, and a keeps its values
+@case(*M, (floats((1, 5))[::-1],), (floats((6, 8))[2:3, ::-1],), (floats((4, 5))[:, 1:2],), (floats(7)[3:4],))
+def ravel_writes_through_a_view(a):
+    r = a.ravel()
+    r += 1
+    return a
 @case((np.arange(12.0),), (np.arange(12),))
 def reshape_args(a): return a.reshape(3, 4)
 @case((np.arange(12.0),), (np.arange(7.0),))
