@@ -61,6 +61,15 @@ size_t kj_value_align(const kj_type *t) {
     }
 }
 
+size_t kj_item_size(const kj_type *t) {
+    if (t->kind != KJ_T_TUPLE)
+        return kj_value_size(t);
+    size_t n = 0;
+    for (int i = 0; i < t->n; i++)
+        n += kj_item_size(t->elems[i]);
+    return n;
+}
+
 static size_t field_offset(const kj_type *tuple, int index) {
     size_t off = 0;
     for (int i = 0; i <= index; i++) {
@@ -92,10 +101,22 @@ static inline void store_int(char *dst, uint64_t x, int bits) {
 
 /* A Python list (kj_typeof: of numbers or tuples of numbers, one type) as a
  * new compiled list of its items, remembered in cs for kj_unbox_release. */
+/* v as an item of a compiled list (kj_item_size's layout) at dst. */
+static int unbox_item(PyObject *v, const kj_type *t, char *dst, kj_unbox_temps *cs) {
+    if (t->kind != KJ_T_TUPLE)
+        return kj_unbox(v, t, dst, cs);
+    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != t->n)
+        return arg_error(v, t);
+    for (int i = 0; i < t->n; dst += kj_item_size(t->elems[i]), i++)
+        if (unbox_item(PyTuple_GET_ITEM(v, i), t->elems[i], dst, cs) < 0)
+            return -1;
+    return 0;
+}
+
 static int unbox_list(PyObject *v, const kj_type *t, char *dst, kj_unbox_temps *cs) {
     if (!PyList_Check(v) || !t->elem || cs->nlists == KJ_UNBOX_TEMPS)
         return arg_error(v, t);
-    size_t size = kj_value_size(t->elem);
+    size_t size = kj_item_size(t->elem);
     Py_ssize_t n = PyList_GET_SIZE(v);
     void *owner = kj_list_new((int64_t)size, n);
     char *before = owner ? PyMem_Malloc(size * (size_t)n + 1) : NULL;
@@ -106,8 +127,8 @@ static int unbox_list(PyObject *v, const kj_type *t, char *dst, kj_unbox_temps *
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         char *item = before + size * (size_t)i;
-        memset(item, 0, size);   /* a tuple's padding too: compared after the call */
-        if (kj_unbox(PyList_GET_ITEM(v, i), t->elem, item, cs) < 0 || kj_list_append(owner, item, (int64_t)size) < 0) {
+        memset(item, 0, size);
+        if (unbox_item(PyList_GET_ITEM(v, i), t->elem, item, cs) < 0 || kj_list_append(owner, item, (int64_t)size) < 0) {
             kj_nrt_decref(owner);
             PyMem_Free(before);
             return PyErr_Occurred() ? -1 : (PyErr_NoMemory(), -1);
@@ -141,7 +162,7 @@ int kj_unbox_release(kj_unbox_temps *cs) {
         PyObject *list = cs->lists[i].list;
         void *owner = cs->lists[i].owner;
         const kj_type *t = cs->lists[i].type;
-        if (list_changed(owner, cs->lists[i].before, PyList_GET_SIZE(list), kj_value_size(t->elem))) {
+        if (list_changed(owner, cs->lists[i].before, PyList_GET_SIZE(list), kj_item_size(t->elem))) {
             PyObject *items = kj_list_box(owner, t);   /* takes the reference on owner */
             if (!items || PyList_SetSlice(list, 0, PY_SSIZE_T_MAX, items) < 0)
                 rc = -1;

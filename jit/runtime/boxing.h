@@ -12,6 +12,9 @@
  * its value). */
 size_t kj_value_size(const kj_type *t);
 size_t kj_value_align(const kj_type *t);
+/* The bytes an item of a compiled list, set or dict of type t takes:
+ * there a tuple is packed, its fields one after another (kj_llmemtype). */
+size_t kj_item_size(const kj_type *t);
 
 /* The arrays kj_unbox made from buffer objects for one call, owned: the
  * caller releases them after the call. One per argument at most. */

@@ -238,17 +238,6 @@ void kj_list_reverse(void *owner) {
 
 /* Bytes an item of type t takes in a list (kj_llmemtype in lower.c: bools
  * as bytes, tuples packed). */
-static int64_t item_size(const kj_type *t) {
-    if (t->kind == KJ_T_BOOL)
-        return 1;
-    if (t->kind != KJ_T_TUPLE)
-        return t->bits / 8;
-    int64_t n = 0;
-    for (int i = 0; i < t->n; i++)
-        n += item_size(t->elems[i]);
-    return n;
-}
-
 PyObject *kj_box_item(const char *p, const kj_type *t) {
     switch (t->kind) {
     case KJ_T_BOOL: return PyBool_FromLong(*(const uint8_t *)p != 0);
@@ -266,7 +255,7 @@ PyObject *kj_box_item(const char *p, const kj_type *t) {
         }
     case KJ_T_TUPLE: {
         PyObject *r = PyTuple_New(t->n);
-        for (int i = 0; r && i < t->n; p += item_size(t->elems[i]), i++) {
+        for (int i = 0; r && i < t->n; p += kj_item_size(t->elems[i]), i++) {
             PyObject *x = kj_box_item(p, t->elems[i]);
             if (!x)
                 Py_CLEAR(r);

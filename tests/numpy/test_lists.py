@@ -95,6 +95,33 @@ def test_lists_of_tuples_and_lists_left_alone():
     assert [id(x) for x in floats] == items   # nothing changed: the caller's objects stay
 
 
+@kiln.jit
+def sorted_with_one_more(records):
+    records.append(records[0])
+    return sorted(records)
+
+
+@kiln.jit
+def distinct(records):
+    return sorted(set(records))
+
+
+@pytest.mark.parametrize("records", [
+    # narrow fields before wide ones: a compiled list packs a tuple's fields, no padding between
+    [(np.int32(5), -1.5, np.bool_(True)), (np.int32(-2), 0.25, np.bool_(False)), (np.int32(5), -1.5, np.bool_(True))],
+    [(np.int64(2**40), np.int32(-7), np.bool_(False)), (np.int64(3), np.int32(9), np.bool_(True))],
+    [(np.uint8(200), np.int16(-300), np.float32(0.5))]])
+def test_lists_of_tuples_of_mixed_widths_pass_in_and_out_as_in_python(records):
+    mine, ref = list(records), list(records)
+    assert sorted_with_one_more(mine) == sorted_with_one_more.py_func(ref)
+    assert mine == ref
+
+
+def test_a_set_of_tuples_of_mixed_widths_from_a_list_passed_in():
+    records = [(np.int64(2**40), np.int32(-7), np.bool_(False)), (np.int64(3), np.int32(9), np.bool_(True))] * 2
+    assert distinct(records) == distinct.py_func(records)
+
+
 @pytest.mark.parametrize("value, said", [([], "an empty list"), ([1, 2.0], "a list of mixed items (float, int)"),
                                          (["a", "b"], "a list of str"), ([[1], [2]], "a list of list")])
 def test_other_python_lists_are_refused_with_advice(value, said):
