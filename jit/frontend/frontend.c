@@ -172,6 +172,10 @@ static kj_node *global_name(fe *c, const char *name, int line, int col) {
         v = PyDict_GetItemString(c->globals, name);
     if (!v && c->builtins)
         v = PyDict_GetItemString(c->builtins, name);
+    /* a function that calls itself, compiled for a signature as it is decorated, before
+     * `def` (or the enclosing function) binds its name: the name will mean this dispatcher */
+    if (!v && c->self && c->self_name && !strcmp(name, c->self_name))
+        v = c->self;
     if (!v) {
         kj_fail(c->e, KJ_ERR_TYPING, line, col,
                 "Assign it before use in this function, or define it before the first call.",

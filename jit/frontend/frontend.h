@@ -7,10 +7,11 @@
 #include "jit/core/errors.h"
 #include "jit/core/ir.h"
 
-/* Builds the IR of py_func. Returns a new function (free with
- * kj_function_free) or NULL with e filled (f is then still returned through
- * *partial when its source was found, so the error can show the line). */
-kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial);
+/* Builds the IR of the function of dispatcher (its py_func). Returns a new
+ * function (free with kj_function_free) or NULL with e filled (f is then
+ * still returned through *partial when its source was found, so the error
+ * can show the line). */
+kj_function *kj_frontend(PyObject *dispatcher, PyObject *py_func, kj_error *e, kj_function **partial);
 
 /* A Python value read at compile time, as IR (a constant, a tuple of
  * constants, a module, function, exception class or dispatcher); `what`

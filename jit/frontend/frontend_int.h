@@ -18,6 +18,9 @@ typedef struct {
     PyObject *builtins;   /* borrowed */
     PyObject *closure;    /* owned dict: free variables' values, or NULL */
     PyObject *inner;      /* owned dict: inner functions by name (inner.c), or NULL */
+    PyObject *self;       /* borrowed: the dispatcher being compiled, which the function's
+                           * own name means while that name is not bound yet */
+    const char *self_name;
     bool is_lambda;
     struct fe_handler *handler;   /* the innermost except clause being read, or NULL */
     struct fe_scope *scope;       /* the innermost list comprehension being read, or NULL */

@@ -603,7 +603,7 @@ static bool same_name(PyObject *fdef, PyObject *code) {
     return same;
 }
 
-kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) {
+kj_function *kj_frontend(PyObject *dispatcher, PyObject *py_func, kj_error *e, kj_function **partial) {
     *partial = NULL;
     if (!PyFunction_Check(py_func)) {
         kj_fail(e, KJ_ERR_TYPING, 0, 0, "Decorate a function defined with def.",
@@ -623,7 +623,11 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
     Py_XDECREF(qn);
     PyErr_Clear();
     PyObject *code = PyFunction_GetCode(py_func);
-    fe c = {.f = f, .e = e, .globals = PyFunction_GetGlobals(py_func)};
+    fe c = {.f = f, .e = e, .globals = PyFunction_GetGlobals(py_func), .self = dispatcher};
+    PyObject *own_name = PyObject_GetAttrString(py_func, "__name__");
+    c.self_name = own_name ? PyUnicode_AsUTF8(own_name) : NULL;   /* the function keeps its name alive */
+    Py_XDECREF(own_name);
+    PyErr_Clear();
     c.builtins = PyEval_GetBuiltins();
     c.is_lambda = strcmp(f->qualname + (strlen(f->qualname) >= 8 ? strlen(f->qualname) - 8 : 0), "<lambda>") == 0;
     if (kj_closure_values(py_func, code, &c.closure) < 0) {
@@ -636,8 +640,10 @@ kj_function *kj_frontend(PyObject *py_func, kj_error *e, kj_function **partial) 
         PyErr_Clear();
         const char *where = f->filename ? f->filename : "";
         kj_fail(e, KJ_ERR_TYPING, 0, 0,
-                !strcmp(where, "<string>")  ? "Python keeps no text of code given to exec() or compile() as a string: "
-                                              "define the function in a file or a notebook cell."
+                where[0] == '<' && strcmp(where, "<stdin>") != 0
+                    ? "Python keeps no text of code given to exec() or compile() as a string, and Kiln keeps only "
+                      "the latest 256 texts compiled after `import kiln`: import kiln first, or define the function "
+                      "in a file or a notebook cell."
                 : !strcmp(where, "<stdin>") ? "Python keeps no text of what is typed at its prompt or piped into it: "
                                               "put the function in a file, or use IPython or a notebook, which keep it."
                                             : "Define the function in a file or a notebook cell, where Python keeps its text.",

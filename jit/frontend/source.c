@@ -113,7 +113,7 @@ static PyObject *index_definitions(PyObject *mod) {
     PyObject *index = PyDict_New(), *it = index ? walk_nodes(mod) : NULL, *node;
     bool ok = it != NULL;
     while (ok && (node = PyIter_Next(it))) {
-        long line = -1;
+        long line = 0;   /* 0: no definition (lines count from 1) */
         if (is(node, "FunctionDef") || is(node, "AsyncFunctionDef")) {
             PyObject *decorators = PyObject_GetAttrString(node, "decorator_list");
             line = decorators && PyList_Check(decorators) && PyList_GET_SIZE(decorators) > 0
@@ -123,7 +123,7 @@ static PyObject *index_definitions(PyObject *mod) {
         } else if (is(node, "Lambda")) {
             line = -lineno(node);
         }
-        PyObject *key = line != -1 ? PyLong_FromLong(line) : NULL;
+        PyObject *key = line != 0 ? PyLong_FromLong(line) : NULL;
         if (key)
             ok = (PyDict_Contains(index, key) || PyDict_SetItem(index, key, node) == 0) && !PyErr_Occurred();
         Py_XDECREF(key);

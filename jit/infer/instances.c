@@ -82,7 +82,7 @@ kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
         return NULL;
     }
     kj_function *partial = NULL;
-    kj_function *f = kj_frontend(py_func, &u->err, &partial);
+    kj_function *f = kj_frontend(dispatcher, py_func, &u->err, &partial);
     Py_DECREF(py_func);
     if (!f) {
         if (partial) {   /* kept to show the source line; freed with the unit */

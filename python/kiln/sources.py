@@ -11,6 +11,8 @@ import linecache
 import sys
 import types
 
+import _kiln
+
 # The names IPython's %%time and %%timeit give every cell they run
 # (IPython/core/magics/execution.py).
 SHARED_NAMES = ("<timed exec>", "<timed eval>", "<magic-timeit>")
@@ -50,19 +52,49 @@ def _command_line_text(py_func):
     return None
 
 
+def _codes_within(code):
+    yield code
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            yield from _codes_within(c)
+
+
+def _compiled_text(py_func):
+    """The text given to exec() or compile() that py_func was made from:
+    the newest of those the audit hook kept (_kiln.compiled_texts) whose
+    compiled code holds py_func's code object, equal in every part."""
+    code = py_func.__code__
+    for text in _kiln.compiled_texts(code.co_filename):
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "replace")
+        try:
+            # a name without angle brackets, which the hook does not keep again
+            again = compile(text, "kiln: source check", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            continue
+        if any(c == code for c in _codes_within(again)):
+            return text.splitlines(True)
+    return None
+
+
 def keep_if_shared(py_func):
     """A function of a %%time or %%timeit cell keeps that cell's text,
     which the next cell timed takes the shared name over from; one of
-    `python3 -c` keeps the command line's."""
+    `python3 -c` keeps the command line's, one made by exec() or compile()
+    of a string the string's."""
     filename = py_func.__code__.co_filename
     if filename in SHARED_NAMES:
         lines = linecache.getlines(filename)
         if lines:
             keep(py_func, lines, filename)
-    elif filename == "<string>" and not linecache.getlines(filename):
-        lines = _command_line_text(py_func)
+    elif filename.startswith("<") and not linecache.getlines(filename):
+        lines = _compiled_text(py_func)
         if lines:
-            keep(py_func, lines, "python3 -c")
+            keep(py_func, lines, f"{filename} given to exec()")
+        elif filename == "<string>":
+            lines = _command_line_text(py_func)
+            if lines:
+                keep(py_func, lines, "python3 -c")
 
 
 def register_shared(source):
