@@ -300,11 +300,8 @@ def _make(py_func, sigs, options):
     if config.DISABLE_JIT:   # KILN_DISABLE_JIT=1: the function runs as Python
         return py_func
     if inspect.isgeneratorfunction(py_func):
-        if sigs:
-            raise TypeError(f"kiln.jit: {py_func.__qualname__} is a generator, which compiles where it is looped "
-                            "over, for the types it gets there: give it no signature")
         from .generators import GeneratorFunction
-        return GeneratorFunction(py_func, options)
+        return GeneratorFunction(py_func, options, sigs)
     sources.keep_if_shared(py_func)
     d = _kiln.Dispatcher(py_func)
     functools.update_wrapper(d, py_func)

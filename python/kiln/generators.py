@@ -37,6 +37,8 @@ import linecache
 import textwrap
 import types
 
+from . import types as kt
+
 
 class Refused(Exception):
     """A generator loop Kiln does not compile: node is where, in the
@@ -631,11 +633,18 @@ class GeneratorFunction:
     compiled code at each next() instead, so a generator that never ends
     only works from compiled code here."""
 
-    def __init__(self, py_func, options):
+    def __init__(self, py_func, options, sigs=None):
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
         self._kiln_options = options
+        # Signatures (Numba's compile ahead of the first call) give the argument types of calls from
+        # Python, compiled now; what a signature says it returns is not checked: a generator's
+        # items have the type its yields give. Where compiled code loops over it, it compiles
+        # for the types it gets there.
+        self._sigs = [tuple(kt.normalize_signature(s)[0]) for s in sigs] if sigs else None
         self._collect = None
+        if self._sigs:
+            self.collector()
 
     def __call__(self, *args, **kwargs):
         try:
@@ -653,7 +662,7 @@ class GeneratorFunction:
         and returns the list of its items."""
         if self._collect is None:
             from .dispatcher import _make
-            self._collect = _make(_collector_function(self), None, self._kiln_options)
+            self._collect = _make(_collector_function(self), self._sigs, self._kiln_options)
         return self._collect
 
 

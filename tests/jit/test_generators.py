@@ -73,6 +73,20 @@ def test_called_from_python_a_generator_gives_an_iterator_over_its_items():
     assert repr(countdown) == "<kiln generator countdown>"
 
 
+def halves(n):
+    for i in range(n):
+        yield i / 2
+
+
+def test_a_generator_given_signatures_compiles_for_them_as_it_is_decorated():
+    # as Numba's jit(sig) of a generator: the arguments of calls from Python take the declared types
+    eager = kiln.njit([(kiln.int64,), kiln.void(kiln.int32)])(halves)
+    assert list(eager(3)) == list(halves(3)) == [0.0, 0.5, 1.0]
+    assert list(eager(True)) == [0.0]   # a bool takes the int signature
+    with pytest.raises(kiln.TypingError, match=r"range\(float64\)"):
+        kiln.njit("(float64,)")(halves)   # refused when decorated, as Numba refuses it
+
+
 @kiln.njit(parallel=True)
 def countdown_sums(n):
     out = np.zeros(n)
@@ -245,13 +259,6 @@ def test_a_generator_is_not_an_argument():
     with pytest.raises(TypeError, match=r"argument 'gen' is the kiln generator countdown, .*loop over it by its name "
                                         r"in the compiled function \(for v in countdown\(...\)\)"):
         consume(countdown, 3)
-
-
-def test_a_signature_on_a_generator_is_refused():
-    with pytest.raises(TypeError, match="countdown2 is a generator, which compiles where it is looped over"):
-        @kiln.njit("int64(int64)")
-        def countdown2(n):
-            yield n
 
 
 @kiln.njit
