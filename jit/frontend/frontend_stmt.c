@@ -644,8 +644,9 @@ kj_function *kj_frontend(PyObject *dispatcher, PyObject *py_func, kj_error *e, k
                     ? "Python keeps no text of code given to exec() or compile() as a string, and Kiln keeps only "
                       "the latest 256 texts compiled after `import kiln`: import kiln first, or define the function "
                       "in a file or a notebook cell."
-                : !strcmp(where, "<stdin>") ? "Python keeps no text of what is typed at its prompt or piped into it: "
-                                              "put the function in a file, or use IPython or a notebook, which keep it."
+                : !strcmp(where, "<stdin>") ? "Python keeps no text of what is piped into it, and at its prompt Kiln finds "
+                                              "a definition in readline's history only: put the function in a file, or "
+                                              "use IPython or a notebook, which keep it."
                                             : "Define the function in a file or a notebook cell, where Python keeps its text.",
                 "cannot find the source of %s", f->qualname);
         goto fail;

@@ -77,6 +77,38 @@ def _compiled_text(py_func):
     return None
 
 
+def _statement_at(history, start):
+    """The lines of history from start that one statement typed at the
+    prompt takes: its decorators, its def line and the indented lines below."""
+    end = start + 1
+    while end < len(history) and (history[end][:1] in (" ", "\t", ")") or history[end - 1].lstrip().startswith("@")):
+        end += 1
+    return history[start:end]
+
+
+def _prompt_text(py_func):
+    """What was typed at the python3 prompt to define py_func, from
+    readline's history (the prompt keeps no text itself): the newest
+    statement there that compiles to py_func's code."""
+    readline = sys.modules.get("readline")
+    if readline is None or not hasattr(sys, "ps1"):
+        return None
+    code = py_func.__code__
+    history = [readline.get_history_item(i) or "" for i in range(1, readline.get_current_history_length() + 1)]
+    for start in range(len(history) - 1, -1, -1):
+        first = history[start]
+        if not (first.startswith("@") or first.startswith("def ") or "lambda" in first):
+            continue
+        lines = [line + "\n" for line in _statement_at(history, start)]
+        try:
+            again = compile("".join(lines), "kiln: source check", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            continue
+        if any(c == code for c in _codes_within(again)):
+            return lines
+    return None
+
+
 def keep_if_shared(py_func):
     """A function of a %%time or %%timeit cell keeps that cell's text,
     which the next cell timed takes the shared name over from; one of
@@ -87,6 +119,10 @@ def keep_if_shared(py_func):
         lines = linecache.getlines(filename)
         if lines:
             keep(py_func, lines, filename)
+    elif filename == "<stdin>":
+        lines = _prompt_text(py_func)
+        if lines:
+            keep(py_func, lines, "the python3 prompt")
     elif filename.startswith("<") and not linecache.getlines(filename):
         lines = _compiled_text(py_func)
         if lines:

@@ -157,4 +157,35 @@ def test_exec_before_kiln_was_imported_says_why_no_text_was_kept():
 
 def test_lines_piped_into_python3_say_python_kept_no_text():
     done = python3([], stdin=PROGRAM)
-    assert "cannot find the source of tri" in done.stderr and "typed at its prompt or piped" in done.stderr
+    assert "cannot find the source of tri" in done.stderr and "no text of what is piped into it" in done.stderr
+
+
+def test_functions_typed_at_the_python3_prompt_compile(tmp_path):
+    # the prompt keeps no text; readline's history has the lines typed, as a terminal sends them
+    import pty
+    import select
+    import time
+    controller, terminal = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), HOME=str(tmp_path), TERM="dumb")
+    prompt = subprocess.Popen([sys.executable, "-q"], stdin=terminal, stdout=terminal, stderr=terminal, env=env)
+    os.close(terminal)
+    typed = ["import kiln", "@kiln.njit", "def tri(n):", "    s = 0", "    for i in range(n):", "        s += i",
+             "    return s", "", "print('tri', tri(100))", "square = kiln.njit(lambda x: x * x)",
+             "print('square', square(7))", "exit()"]
+    for line in typed:
+        os.write(controller, (line + "\n").encode())
+        time.sleep(0.2)   # a line at a time, as typed: the prompt reads each before the next
+    shown, deadline = b"", time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if select.select([controller], [], [], 1)[0]:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:   # the prompt has exited and closed the terminal
+                break
+            shown += chunk
+        elif prompt.poll() is not None:
+            break
+    prompt.wait(timeout=60)
+    os.close(controller)
+    text = shown.decode(errors="replace")
+    assert "tri 4950" in text and "square 49" in text, text
