@@ -267,6 +267,31 @@ static int delete_stmt(fe *c, PyObject *node, kj_block *out) {
     return r;
 }
 
+/* `a[i] = b[j] = v`, whose first target is not a plain name: v is
+ * evaluated once into a local of its own, then given to each target left
+ * to right, as Python assigns them. (With a name first, the name itself
+ * serves: `x = a[i] = v` is `x = v; a[i] = x`.) */
+static int chained_assign(fe *c, PyObject *targets, kj_node *value, int line, int col, kj_block *out) {
+    char name[48];
+    snprintf(name, sizeof name, "(assigned at %d:%d)", line, col);   /* no Python name can clash */
+    int slot = kj_fe_add_local(c->f, name, false);
+    if (slot < 0)
+        return kj_fail(c->e, KJ_ERR_PYTHON, line, col, NULL, "memory"), -1;
+    for (Py_ssize_t i = -1; i < PyList_GET_SIZE(targets); i++) {
+        kj_node *s = kj_new_node(c->f, KJ_S_ASSIGN, line, col, 0);
+        kj_node *held = kj_new_node(c->f, KJ_E_LOCAL, line, col, 0);
+        if (!s || !held || !(s->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)))
+            return -1;
+        held->slot = slot;
+        s->nkids = 2;
+        s->kids[0] = i < 0 ? held : kj_fe_target(c, PyList_GET_ITEM(targets, i));
+        s->kids[1] = i < 0 ? value : held;
+        if (!s->kids[0] || kj_block_push(c->f, out, s) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int stmt(fe *c, PyObject *node, kj_block *out) {
     int line = kj_fe_line(c, node), col = kj_fe_col(c, node);
     kj_node *n = kj_new_node(c->f, KJ_S_PASS, line, col, 0);
@@ -294,6 +319,10 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
         kj_node *value = kj_fe_expr(c, b);
         if (!value)
             goto done;
+        if (PyList_GET_SIZE(a) > 1 && !kj_fe_is(PyList_GET_ITEM(a, 0), "Name")) {
+            r = chained_assign(c, a, value, line, col, out);
+            goto done;
+        }
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(a); i++) {
             kj_node *s = i == 0 ? n : kj_new_node(c->f, KJ_S_ASSIGN, line, col, 0);
             if (!s || !(s->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)) ||
@@ -302,11 +331,6 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
             s->kind = KJ_S_ASSIGN;
             s->nkids = 2;
             s->kids[1] = i == 0 ? value : n->kids[0];
-            if (i > 0 && n->kids[0]->kind != KJ_E_LOCAL) {
-                kj_fe_unsupported(c, node, "Write one assignment per line.",
-                            "chained assignment to an element or tuple is not supported");
-                goto done;
-            }
             if (kj_block_push(c->f, out, s) < 0)
                 goto done;
         }

@@ -247,7 +247,9 @@ class StmtGen(ExprGen):
         n, t = picked
         c = r.randrange(4)
         if c == 0:
-            return [f"{sp}{self.element(scope, n, t)} = {self.store_value(scope, t.dtype)}"]
+            # now and then two elements at once (`a[i] = a[j] = v`: v once, then the targets left to right)
+            targets = [self.element(scope, n, t) for _ in range(1 if r.random() < 0.7 else 2)]
+            return [f"{sp}{' = '.join(targets)} = {self.store_value(scope, t.dtype)}"]
         if c == 1:
             sl = r.choice(["[::2]", "[1:]", "[:]", "[::-1]", "[...]"])
             return [f"{sp}{n}{sl} = {self.store_value(scope, t.dtype, literal=True)}"]

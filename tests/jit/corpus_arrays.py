@@ -66,6 +66,20 @@ def mat_chained_index(m):
             s += m[i][j]
     return s
 @case(*MATS)
+def distance_matrix_chained_assign(m):   # Numba's test_array_exprs issue 1264: both halves at once
+    n = m.shape[0]
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            out[i, j] = out[j, i] = np.sum((m[i] - m[j]) ** 2)
+    return out
+@case((np.zeros(3),), (np.arange(4.0)[::-1],))
+def chained_assign_left_to_right(a):
+    i = 0
+    a[i] = i = 2        # a[0] first, then i
+    a[i], a[0] = t = (a[0] + 1.0, -1.0)
+    return a, i, t
+@case(*MATS)
 def mat_rows(m):
     s = 0.0
     for row in m:
