@@ -5,6 +5,8 @@ imported, so that its `from numba import njit` takes Kiln's.
 What a test asks of Numba's machinery that Kiln does not have raises
 OutOfScope (object mode, numba.core's compiler), and a dispatcher attribute
 named in NUMBA_INTERNALS that Kiln lacks counts the same way (child: why)."""
+import sys
+
 import numba
 import numba.core.compiler
 import numba.core.decorators
@@ -147,6 +149,17 @@ def _refused(*args, **kw):
     raise OutOfScope("numba.core's compiler called directly")
 
 
+def _refused_to_tests(method):
+    """method of Numba's compiler, refused where a test calls it itself
+    (its pipelines and rewrite passes); Numba's own uses (numba.typed's
+    methods, compiled by Numba when a test calls them from Python) go on."""
+    def guarded(*args, **kw):
+        if sys._getframe(1).f_globals.get("__name__", "").startswith("numba.tests"):
+            raise OutOfScope("numba.core's compiler called directly")
+        return method(*args, **kw)
+    return guarded
+
+
 def _widened(numba_class):
     """numba_class, also matching Kiln's compile-time refusals, so that
     assertRaises(TypingError) holds when Kiln refuses what Numba refuses."""
@@ -170,6 +183,8 @@ def install():
     numba.guvectorize = numba.np.ufunc.guvectorize = _ufunc_maker(kiln.guvectorize)
     numba.core.compiler.compile_isolated = numba.tests.support.compile_isolated = compile_isolated
     numba.core.compiler.compile_extra = numba.tests.support.compile_extra = _refused
+    base = numba.core.compiler.CompilerBase
+    base.compile_extra, base.compile_ir = _refused_to_tests(base.compile_extra), _refused_to_tests(base.compile_ir)
     for name in ("TypingError", "NumbaTypeError", "NumbaValueError", "UnsupportedError",
                  "NumbaNotImplementedError"):
         setattr(numba.core.errors, name, _widened(getattr(numba.core.errors, name)))

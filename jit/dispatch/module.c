@@ -10,6 +10,7 @@
 #include "jit/engine/compile.h"
 #include "jit/engine/engine.h"
 #include "jit/frontend/exec_texts.h"
+#include "jit/frontend/frontend.h"
 #include "jit/core/errors.h"
 #include "jit/runtime/fault.h"
 #include "jit/jit.h"
@@ -46,7 +47,7 @@ static PyMethodDef module_methods[] = {
 
 int kj_module_init(PyObject *module) {
     if (kj_numpy_api_import() < 0 || PyModule_AddFunctions(module, module_methods) < 0 || kj_errors_init(module) < 0 || kj_compile_init(module) < 0 ||
-        kj_exec_texts_init(module) < 0 ||
+        kj_exec_texts_init(module) < 0 || kj_globals_init(module) < 0 ||
         kj_dispatch_init(module) < 0 || kj_nrt_module_init(module) < 0 ||
         kj_parallel_module_init(module) < 0 ||
         kj_install_interrupt_handler() < 0 || kj_install_fault_handler(module) < 0)

@@ -460,7 +460,14 @@ static kj_node *expr_call(fe *c, PyObject *node, kj_node *n) {
             n->nkids = nargs + 1;
             if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * (nargs + 1))) ||
                 !(n->kids[0] = kj_fe_expr(c, func)) || call_args(c, args, n, true) < 0 ||
-                add_keywords(c, kw, n) < 0 || kj_np_rewrite_call(c->f, c->e, n) < 0)
+                add_keywords(c, kw, n) < 0)
+                goto done;
+            /* a kiln function read from a module (helpers.f(x)), or what kiln.extending put
+             * in place of one of its functions: bound as a call by its name is, below */
+            if (n->kids[0]->kind == KJ_E_FUNC && strcmp(n->kids[0]->name, "dispatcher") == 0 &&
+                kj_bind_call(c->f, c->e, n, load_name, c) < 0)
+                goto done;
+            if (kj_np_rewrite_call(c->f, c->e, n) < 0)
                 goto done;
             r = n;
             goto done;

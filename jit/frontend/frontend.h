@@ -13,6 +13,10 @@
  * can show the line). */
 kj_function *kj_frontend(PyObject *dispatcher, PyObject *py_func, kj_error *e, kj_function **partial);
 
+/* Adds _kiln.compiled_as, the objects kiln.extending registered, each with
+ * the kiln dispatcher compiled code calls in its place. */
+int kj_globals_init(PyObject *module);
+
 /* A Python value read at compile time, as IR (a constant, a tuple of
  * constants, a module, function, exception class or dispatcher); `what`
  * names it in errors. NULL with e filled (globals.c). */

@@ -17,6 +17,16 @@ static kj_node *const_node(kj_function *f, int line, int col, const kj_type *t) 
     return n;
 }
 
+/* {object: kiln dispatcher}: what compiled code calls in place of a
+ * function kiln.extending registered (register_jitable, overload); filled
+ * from Python through _kiln.compiled_as. */
+static PyObject *compiled_as;
+
+int kj_globals_init(PyObject *module) {
+    compiled_as = PyDict_New();
+    return compiled_as ? PyModule_AddObjectRef(module, "compiled_as", compiled_as) : -1;
+}
+
 static kj_node *func_node(kj_function *f, int line, int col, const char *name, PyObject *obj) {
     kj_node *n = kj_new_node(f, KJ_E_FUNC, line, col, 0);
     if (!n || !(n->name = kj_strdup(f, name)))
@@ -210,6 +220,10 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
                 return NULL;
         return n;
     }
+    PyObject *as = compiled_as && PyDict_GET_SIZE(compiled_as) ? PyDict_GetItemWithError(compiled_as, v) : NULL;
+    if (as)   /* kiln.extending: register_jitable's function, overload's target */
+        return func_node(f, line, col, "dispatcher", as);
+    PyErr_Clear();   /* an unhashable value is no key */
     kj_node *marked;
     if (marker_node(f, v, line, col, &marked))   /* kiln.cuda's intrinsics, kiln.float32 */
         return marked;

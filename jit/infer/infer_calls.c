@@ -245,6 +245,21 @@ int kj_infer_call_shape(ti *c, kj_node *n) {
 
 const kj_type *kj_infer_dispatcher_call(ti *c, kj_node *n, const kj_type **args, int nargs) {
     kj_instance *callee = kj_unit_instance(c->u, n->kids[0]->pyobj, nargs, args);
+    if (!callee && c->u->err.kind == KJ_ERR_PYTHON && PyErr_ExceptionMatches(kj_TypingError)) {
+        /* an overload with no implementation for these types (kiln/extending.py): said at this call */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *text = value ? PyObject_Str(value) : NULL;
+        char what[600];
+        snprintf(what, sizeof what, "%s", text && PyUnicode_AsUTF8(text) ? PyUnicode_AsUTF8(text) : "no implementation");
+        PyErr_Clear();
+        Py_XDECREF(text);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        c->u->err.kind = KJ_ERR_NONE;
+        KJ_INFER_FAIL(c, n, "Have the overload return an implementation for these argument types.", "%s", what);
+    }
     if (!callee) {
         c->failed = true;
         return NULL;

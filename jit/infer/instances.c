@@ -63,6 +63,31 @@ static int locked_signature(PyObject *dispatcher, int nargs, const kj_type *cons
     return PyErr_Occurred() ? kj_fail(e, KJ_ERR_PYTHON, 0, 0, NULL, "signature") : found;
 }
 
+/* The Python function to compile for these argument types: the
+ * dispatcher's py_func, or what its _kiln_impl_for gives for the types'
+ * specs (kiln.extending.overload: an implementation per type). A new
+ * reference, or NULL with a Python exception set. */
+static PyObject *function_for(PyObject *dispatcher, int nargs, const kj_type *const *args) {
+    PyObject *pick = PyObject_GetAttrString(dispatcher, "_kiln_impl_for");
+    if (!pick) {
+        PyErr_Clear();
+        return PyObject_GetAttrString(dispatcher, "py_func");
+    }
+    PyObject *specs = PyTuple_New(nargs), *fn = NULL;
+    for (int i = 0; specs && i < nargs; i++) {
+        PyObject *spec = kj_type_to_spec(args[i]);
+        if (!spec)
+            Py_CLEAR(specs);
+        else
+            PyTuple_SET_ITEM(specs, i, spec);
+    }
+    if (specs)
+        fn = PyObject_CallOneArg(pick, specs);
+    Py_XDECREF(specs);
+    Py_DECREF(pick);
+    return fn;
+}
+
 static int symbol_counter;
 
 kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
@@ -76,7 +101,7 @@ kj_instance *kj_unit_instance(kj_unit *u, PyObject *dispatcher, int nargs,
         if (in->dispatcher == dispatcher && in->f->nargs == nargs &&
             memcmp(in->args, args, sizeof(kj_type *) * (size_t)nargs) == 0)
             return in;
-    PyObject *py_func = PyObject_GetAttrString(dispatcher, "py_func");
+    PyObject *py_func = function_for(dispatcher, nargs, args);
     if (!py_func) {
         kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "py_func");
         return NULL;

@@ -7,8 +7,8 @@ Each type is a thin wrapper of a *spec*, the plain-tuple form the C compiler
 reads (see jit/core/types.h)."""
 import _kiln
 
-__all__ = ["Type", "Array", "Signature", "Tuple", "UniTuple", "Optional", "from_spec",
-           "parse_signature", "normalize_signature"]
+__all__ = ["Type", "Array", "Signature", "Tuple", "UniTuple", "BaseTuple", "Optional", "Number", "Integer", "Float",
+           "Complex", "Boolean", "NoneType", "from_spec", "parse_signature", "normalize_signature"]
 
 
 class Type:
@@ -29,6 +29,50 @@ class Type:
         return self.name
 
     __str__ = __repr__
+
+    # Numba's attributes, for code that looks at types (kiln.extending.overload's factories)
+    @property
+    def ndim(self):
+        return self._part("array", 2)
+
+    @property
+    def layout(self):
+        return self._part("array", 3)
+
+    @property
+    def dtype(self):
+        """An array's element type, or a UniTuple's."""
+        if self.spec[0] == "tuple" and self.spec[1] and len(set(self.spec[1])) == 1:
+            return Type(self.spec[1][0])
+        return Type(self._part("array", 1))
+
+    @property
+    def bitwidth(self):
+        if self.spec[0] not in ("int", "float", "complex"):
+            raise AttributeError(f"{self.name} has no bitwidth")
+        return self.spec[1]
+
+    @property
+    def signed(self):
+        return self._part("int", 2)
+
+    @property
+    def types(self):
+        return tuple(Type(s) for s in self._part("tuple", 1))
+
+    @property
+    def count(self):
+        return len(self._part("tuple", 1))
+
+    @property
+    def type(self):
+        """An Optional's type."""
+        return Type(self._part("optional", 1))
+
+    def _part(self, kind, i):
+        if self.spec[0] != kind:
+            raise AttributeError(f"{self.name} is not {'an' if kind[0] in 'aio' else 'a'} {kind}")
+        return self.spec[i]
 
     def __call__(self, *args):
         """float64(int32, int32) is a signature; float64(3) converts 3."""
@@ -59,21 +103,71 @@ class Type:
         return Array(self, len(index), layout)
 
 
-def Array(dtype, ndim, layout="A", readonly=False):
-    return Type(("array", dtype.spec, ndim, layout, readonly))
+class _Kind(type):
+    """A class of Kiln types by their kind, as Numba has them for code that
+    looks at types (kiln.extending.overload's factories): isinstance(t,
+    Float). Calling Array, Tuple, UniTuple or Optional makes such a type."""
+
+    def __instancecheck__(cls, t):
+        return isinstance(t, Type) and cls.holds(t.spec)
 
 
-def Tuple(types):
-    """Tuple((float64, int64)): a tuple of these element types."""
-    return Type(("tuple", tuple(t.spec for t in types)))
+class Number(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] in ("int", "float", "complex"))
 
 
-def UniTuple(dtype, count):
-    return Type(("tuple", tuple(dtype.spec for _ in range(count))))
+class Integer(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] == "int")
 
 
-def Optional(t):
-    return Type(("optional", t.spec))
+class Float(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] == "float")
+
+
+class Complex(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] == "complex")
+
+
+class Boolean(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] == "bool")
+
+
+class NoneType(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] == "none")
+
+
+class Array(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] == "array")
+
+    def __new__(cls, dtype, ndim, layout="A", readonly=False):
+        return Type(("array", dtype.spec, ndim, layout, readonly))
+
+
+class BaseTuple(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] == "tuple")
+
+
+class Tuple(metaclass=_Kind):
+    """Tuple((float64, int64)): a tuple of these element types. As in Numba,
+    isinstance(t, Tuple) holds for tuples of mixed types, UniTuple for the rest."""
+    holds = staticmethod(lambda spec: spec[0] == "tuple" and len(set(spec[1])) > 1)
+
+    def __new__(cls, types):
+        return Type(("tuple", tuple(t.spec for t in types)))
+
+
+class UniTuple(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] == "tuple" and len(set(spec[1])) <= 1)
+
+    def __new__(cls, dtype, count):
+        return Type(("tuple", tuple(dtype.spec for _ in range(count))))
+
+
+class Optional(metaclass=_Kind):
+    holds = staticmethod(lambda spec: spec[0] == "optional")
+
+    def __new__(cls, t):
+        return Type(("optional", t.spec))
 
 
 class Signature:
