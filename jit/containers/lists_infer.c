@@ -177,6 +177,8 @@ const kj_type *kj_list_call_type(kj_infer_ctx *c, kj_node *n, const char *name, 
     bool reverse = nargs == 2 && n->kids[2]->kind == KJ_E_KEYWORD && !strcmp(n->kids[2]->name, "reverse");
     if (!e && !strcmp(name, "sorted") && (nargs == 1 || reverse) && kj_holds_nothing(args[0]))
         return kj_list(NULL);   /* of what holds nothing: an empty list, as sorted(set()) */
+    if (!e && !strcmp(name, "sum") && nargs == 1 && kj_holds_nothing(args[0]))
+        return KJ_I64;   /* of what holds nothing: Python's start, 0 */
     if (!e)
         FAIL(c, n, "Add to it first.", "the items of this %s have no type yet", table ? "set or dict" : "list");
     if (!strcmp(name, "sorted") && (nargs == 1 || reverse) && kj_list_orderable(e))

@@ -357,8 +357,8 @@ static LLVMValueRef call(kj_lw *w, kj_node *n) {
         return kj_list_len(w, seq);
     if (!strcmp(name, "any") || !strcmp(name, "all"))
         return truth_fold(w, seq, st, name[1] == 'l');
-    if (!strcmp(name, "sum"))
-        return fold(w, n, "add", seq, st, t);
+    if (!strcmp(name, "sum"))   /* of what holds nothing, the start 0 */
+        return kj_holds_nothing(st) ? c64(w, 0) : fold(w, n, "add", seq, st, t);
     return fold(w, n, name, seq, st, t);   /* min, max */
 }
 

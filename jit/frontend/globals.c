@@ -244,12 +244,17 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
         return PyList_Append(f->keep, v) < 0 ? NULL : n;
     }
     if (PyType_Check(v)) {
-        static const struct { PyTypeObject *t; const char *name; } types[] = {
+        /* not static: NumPy's type objects are known only once its API is imported */
+        const struct { PyTypeObject *t; const char *name; } types[] = {
             {&PyRange_Type, "range"}, {&PyLong_Type, "int"}, {&PyFloat_Type, "float"},
             {&PyComplex_Type, "complex"}, {&PyBool_Type, "bool"}, {&PyEnum_Type, "enumerate"},
             {&PyZip_Type, "zip"}, {&PyList_Type, "list"}, {&PyReversed_Type, "reversed"},
             {&PyDict_Type, "dict"}, {&PySet_Type, "set"}, {&PyUnicode_Type, "str"},
             {&PyType_Type, "type"},   /* only as type(x)(v): infer_calls.c */
+            /* these only as isinstance's classes (infer/decided.c) */
+            {&PyTuple_Type, "tuple"}, {&PyArray_Type, "np.ndarray"}, {&PyIntegerArrType_Type, "np.integer"},
+            {&PyFloatingArrType_Type, "np.floating"}, {&PyComplexFloatingArrType_Type, "np.complexfloating"},
+            {&PyNumberArrType_Type, "np.number"},
         };
         for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
             if ((PyTypeObject *)v == types[i].t)

@@ -613,6 +613,8 @@ static bool terminates(const kj_block *b) {
     return false;
 }
 
+bool kj_block_terminates(const kj_block *b) { return terminates(b); }
+
 static int infer_block(ti *c, kj_block *b);
 
 static int infer_stmt(ti *c, kj_node *s) {
@@ -729,6 +731,10 @@ int kj_infer(kj_unit *u, kj_instance *inst) {
     for (int i = 0; i < f->nargs; i++) {
         f->locals[i].type = inst->args[i];
         f->locals[i].line = f->first_line;
+    }
+    if (kj_decide_by_argument_types(f, inst->args) < 0) {
+        inst->typing = false;
+        return kj_fail(&u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
     }
     bool falls_off = !terminates(&f->body);
     for (int round = 0; round < 50; round++) {

@@ -25,6 +25,14 @@ int kj_infer_assign_local(kj_infer_ctx *c, int slot, const kj_type *t, kj_node *
 /* Types an assignment's target (a local or a tuple of them) as holding t. */
 int kj_infer_assign_target(kj_infer_ctx *c, kj_node *target, const kj_type *t, kj_node *at);
 
+/* Whether block b always ends by return or raise (the statement that does
+ * may be nested in an if whose branches both do, or a try). */
+bool kj_block_terminates(const kj_block *b);
+/* Before typing an instance: what its arguments' types decide, taken as
+ * decided (decided.c): isinstance of a parameter, and the `if` branches
+ * such tests and `x is None` leave out. 0, or -1 out of memory. */
+int kj_decide_by_argument_types(kj_function *f, const kj_type *const *args);
+
 /* The type of call n of a container's method (infer_method.c), self the
  * container's type; and the problem that the container has no such method
  * (known: not with these arguments), for its entries to report. */

@@ -225,6 +225,14 @@ static int call_of_a_type(ti *c, kj_node *n) {
 }
 
 int kj_infer_call_shape(ti *c, kj_node *n) {
+    kj_node *fn = n->kids[0];
+    if (fn->kind == KJ_E_FUNC && fn->name && !strcmp(fn->name, "isinstance")) {   /* what decided.c left */
+        kj_infer_problem(c, n, "Test a parameter the function does not assign, whose type the call decides.",
+                         "isinstance in compiled code takes a parameter the function never assigns (not one that "
+                         "may be None) and int, float, complex, bool, str, tuple, list, dict, set, np.ndarray, "
+                         "np.integer, np.floating, np.number or a NumPy scalar type, or a tuple of those");
+        return -1;
+    }
     int cast = call_of_a_type(c, n);
     if (cast <= 0)
         return cast;

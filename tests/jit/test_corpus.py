@@ -7,6 +7,7 @@ import corpus_arrays  # noqa: F401  (each registers its functions)
 import corpus_calls  # noqa: F401
 import corpus_cond_sums  # noqa: F401
 import corpus_control  # noqa: F401
+import corpus_decided  # noqa: F401
 import corpus_function_values  # noqa: F401
 import corpus_scalars  # noqa: F401
 import corpus_strings  # noqa: F401
