@@ -136,6 +136,12 @@ class CompileResult:
         raise OutOfScope(f"compile result's {name}")
 
 
+def _cached_compile(cache, func, args, return_type=None, flags=None):
+    """numba.tests.support.CompilationCache.compile: compile_isolated's
+    counterpart that many test modules use."""
+    return compile_isolated(func, args, return_type, flags)
+
+
 def compile_isolated(func, args, return_type=None, flags=None, locals=None):
     if flags is not None and getattr(flags, "force_pyobject", False):
         raise OutOfScope("object mode")
@@ -182,6 +188,7 @@ def install():
     numba.vectorize = numba.np.ufunc.vectorize = _ufunc_maker(kiln.vectorize)
     numba.guvectorize = numba.np.ufunc.guvectorize = _ufunc_maker(kiln.guvectorize)
     numba.core.compiler.compile_isolated = numba.tests.support.compile_isolated = compile_isolated
+    numba.tests.support.CompilationCache.compile = _cached_compile
     numba.core.compiler.compile_extra = numba.tests.support.compile_extra = _refused
     base = numba.core.compiler.CompilerBase
     base.compile_extra, base.compile_ir = _refused_to_tests(base.compile_extra), _refused_to_tests(base.compile_ir)

@@ -39,9 +39,17 @@ def load(path):
 
 
 def first_line(error):
+    """The exception's type and its message's first line; for a message that
+    quotes the offending source line and points a caret at it (Kiln's), the
+    line after the caret, and the source line."""
     text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))   # Numba colours its messages
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return f"{type(error).__name__}: {lines[0] if lines else ''}"[:300]
+    lines = [line for line in text.splitlines() if line.strip()]
+    caret = next((i for i, line in enumerate(lines) if set(line.strip()) <= set("^~")), None)
+    if caret is not None and 0 < caret < len(lines) - 1:
+        message = f"{lines[caret + 1].strip()} — at `{lines[caret - 1].strip()}`"
+    else:
+        message = lines[0].strip() if lines else ""
+    return f"{type(error).__name__}: {message}"[:300]
 
 
 def compile_errors(engine):

@@ -94,10 +94,12 @@ def child_env(folder):
                 NUMBA_CACHE_DIR=cache, KILN_CACHE_DIR=cache)
 
 
-def died(returncode):
+def died(returncode, stderr=b""):
+    """How a child ended: the signal, or the exit status and its stderr's last line."""
     if returncode < 0:
         return f"crash ({signal.Signals(-returncode).name})"
-    return f"crash (exit {returncode})"
+    last = [line for line in stderr.decode(errors="replace").splitlines() if line.strip()][-1:]
+    return f"crash (exit {returncode}{': ' + last[0].strip()[:200] if last else ''})"
 
 
 def first_call(engine, path, index, folder):
@@ -110,7 +112,7 @@ def first_call(engine, path, index, folder):
     except subprocess.TimeoutExpired:
         return {"outcome": ("crash", f"timeout ({FIRST_TIMEOUT_S} s)")}
     if child.returncode != 0 or not os.path.exists(out_path):
-        return {"outcome": ("crash", died(child.returncode))}
+        return {"outcome": ("crash", died(child.returncode, child.stderr))}
     with open(out_path, "rb") as f:
         return pickle.load(f)
 
@@ -125,10 +127,10 @@ def steady(paths, indices, folder):
         try:
             child = subprocess.run([sys.executable, CHILD, "steady", paths["kiln"], paths["numba"],
                                     ",".join(map(str, todo)), out_path],
-                                   env=child_env(folder), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   env=child_env(folder), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                    timeout=STEADY_TIMEOUT_S)
             if child.returncode != 0:
-                why = died(child.returncode)
+                why = died(child.returncode, child.stderr)
         except subprocess.TimeoutExpired:
             why = f"timeout ({STEADY_TIMEOUT_S} s)"
         running = None
@@ -243,9 +245,10 @@ def fmt_time(seconds):
 
 
 def failure_key(detail):
-    """A Kiln failure message with the specifics of one function (numbers,
-    quoted names) blanked, so that failures with one cause group together."""
-    return re.sub(r"\d+", "N", re.sub(r"'[^']*'", "'…'", detail))
+    """A Kiln failure message without where it happened and with the
+    specifics of one function (numbers, quoted names) blanked, so that
+    failures with one cause group together."""
+    return re.sub(r"\d+", "N", re.sub(r"'[^']*'", "'…'", detail.split(" — at ")[0]))
 
 
 def report(rows, wall_s):

@@ -115,8 +115,35 @@ static const kj_type *eye_type(kj_infer_ctx *c, kj_node *n, const char *m, const
     return bad ? NULL : kj_array(dt ? dt : KJ_F64, 2, KJ_LAYOUT_C, false);
 }
 
+/* The shape of a tuple of numbers, or of such tuples nested all of one
+ * length at each depth (((1, 2), (3, 4)): 2 x 2), into shape (room for
+ * KJ_NP_MAXDIM), and the NumPy type of all its numbers promoted into
+ * *elem; the number of dimensions, or -1 when it has no such shape. */
+static int tuple_shape(const kj_type *t, int64_t *shape, const kj_type **elem) {
+    if (t->kind != KJ_T_TUPLE) {
+        if (!kj_is_number(t) && t->kind != KJ_T_BOOL)
+            return -1;
+        *elem = *elem ? kj_promote(*elem, t) : t;
+        return 0;
+    }
+    int64_t inner[KJ_NP_MAXDIM];
+    int nd = -2;
+    for (int i = 0; i < t->n; i++) {
+        int d = tuple_shape(t->elems[i], inner, elem);
+        if (d < 0 || d + 1 > KJ_NP_MAXDIM || (nd != -2 && d != nd - 1))
+            return -1;
+        if (nd != -2 && memcmp(inner, shape + 1, sizeof(int64_t) * (size_t)d) != 0)
+            return -1;
+        memcpy(shape + 1, inner, sizeof(int64_t) * (size_t)d);
+        nd = d + 1;
+    }
+    shape[0] = t->n;
+    return t->n ? nd : 1;   /* () is an empty 1-d array */
+}
+
 /* np.array, asarray, ascontiguousarray and copy of an array, a list of
- * numbers, of tuples of numbers, of arrays, or of lists nested. */
+ * numbers, of tuples of numbers, of arrays, or of lists nested; or of a
+ * number (0-d) or of tuples of numbers nested (((1, 2), (3, 4))). */
 static const kj_type *array_type(kj_infer_ctx *c, kj_node *n, const char *m, const kj_np_args *a) {
     bool bad;
     const kj_type *src = kj_np_arg_type(c, kj_np_arg(a, 0, "a"));
@@ -159,6 +186,15 @@ static const kj_type *array_type(kj_infer_ctx *c, kj_node *n, const char *m, con
     }
     if (list)   /* np.array([1, 2, 3]), or of an empty list */
         return kj_array(dt ? dt : item ? item : KJ_F64, 1, KJ_LAYOUT_C, false);
+    if (src->kind == KJ_T_TUPLE || kj_is_number(src) || src->kind == KJ_T_BOOL) {
+        int64_t shape[KJ_NP_MAXDIM];
+        const kj_type *e = NULL;
+        int nd = tuple_shape(src, shape, &e);
+        if (nd < 0)
+            FAIL(c, n, "Make each level of the tuples one length, of numbers only.",
+                 "np.%s of %s: the tuples are not of one shape of numbers", m, src->name);
+        return kj_array(dt ? dt : e ? e : KJ_F64, nd, KJ_LAYOUT_C, false);
+    }
     if (src->kind != KJ_T_ARRAY)
         FAIL(c, n, "Build the array with np.empty and fill it.", "np.%s needs an array or a list here, got %s", m,
              src->name);
@@ -309,6 +345,20 @@ static LLVMValueRef lower_like(kj_lw *w, kj_node *n, const char *m, const kj_np_
     return filled(w, n, m, a, shape);
 }
 
+/* Stores value v of type vt (a number, or tuples nested) into array arr
+ * (type t) at the index whose first depth positions are idx. */
+static void store_tuple(kj_lw *w, LLVMValueRef arr, const kj_type *t, LLVMValueRef v, const kj_type *vt,
+                        LLVMValueRef *idx, int depth) {
+    if (vt->kind != KJ_T_TUPLE) {
+        kj_np_store_elem(w, kj_np_ptr(w, arr, t->ndim, idx), v, vt, t->elem);
+        return;
+    }
+    for (int i = 0; i < vt->n; i++) {
+        idx[depth] = c64(w, i);
+        store_tuple(w, arr, t, LLVMBuildExtractValue(w->b, v, (unsigned)i, ""), vt->elems[i], idx, depth + 1);
+    }
+}
+
 static LLVMValueRef lower_array(kj_lw *w, kj_node *n, const char *m, const kj_np_args *a) {
     (void)m;
     const kj_type *t = n->type;
@@ -337,6 +387,18 @@ static LLVMValueRef lower_array(kj_lw *w, kj_node *n, const char *m, const kj_np
             }
             kj_np_loop_end(w, &l);
         }
+        return arr;
+    }
+    if (src->type->kind != KJ_T_ARRAY) {   /* a number, or tuples of numbers nested */
+        int64_t dims[KJ_NP_MAXDIM];
+        const kj_type *e = NULL;
+        tuple_shape(src->type, dims, &e);   /* typing checked it */
+        LLVMValueRef shape[KJ_NP_MAXDIM];
+        for (int k = 0; k < t->ndim; k++)
+            shape[k] = c64(w, dims[k]);
+        LLVMValueRef arr = kj_np_alloc(w, t, shape, false);
+        LLVMValueRef idx[KJ_NP_MAXDIM];
+        store_tuple(w, arr, t, s, src->type, idx, 0);
         return arr;
     }
     return kj_np_copy(w, s, src->type, t->elem);

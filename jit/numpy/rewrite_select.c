@@ -4,6 +4,7 @@
  *   np.select(cs, xs, d)      np.where(cs[0], xs[0], np.where(cs[1], xs[1], ... d))
  *   np.tril_indices(n, k, m)  np.nonzero(np.tri(n, m, k) != 0)   (m: n when absent)
  *   np.triu_indices(n, k, m)  np.nonzero(np.tri(n, m, k - 1) == 0)
+ *   np.tril_indices_from(a, k)  np.tril_indices(a.shape[0], k, a.shape[1])  (triu the same)
  *   np.union1d(a, b)          np.unique(np.concatenate((a.ravel(), b.ravel())))
  *   np.intersect1d(a, b)      np.unique(a[np.isin(a, b)]), in the dtype of both (np.concatenate
  *                             with b.ravel()[:0])
@@ -49,6 +50,24 @@ static kj_node *triangle_indices(kj_rewrite *r, kj_node *n, const char *m) {
     return kj_rw_call(r, "np.nonzero", 1, kj_rw_compare(r, lower ? KJ_OP_NE : KJ_OP_EQ, tri, kj_rw_int(r, 0)), NULL, NULL);
 }
 
+/* np.tril_indices_from and np.triu_indices_from: of a 2-d array's shape. */
+static kj_node *triangle_indices_from(kj_rewrite *r, kj_node *n, const char *m) {
+    static const char *const params[] = {"arr", "k", NULL};
+    kj_rw_args a;
+    if (!kj_rw_args_of(r, n, params, 1, &a, NULL, "np.%s takes an array and k", m))
+        return NULL;
+    if (!kj_rw_plain(a.arg[0]))
+        return kj_rw_refuse(r, "Assign it to a name first: a = ...; np.tril_indices_from(a).",
+                            "np.%s reads the array's shape twice; this array calls a function that may give another "
+                            "value or do more each time", m);
+    kj_node *shape = kj_rw_named(r, KJ_E_ATTR, "shape", a.arg[0]);
+    kj_node *k = a.arg[1] ? a.arg[1] : kj_rw_int(r, 0);
+    bool lower = m[3] == 'l';
+    kj_node *tri = kj_rw_call(r, "np.tri", 3, kj_rw_index(r, shape, kj_rw_int(r, 0)), kj_rw_index(r, shape, kj_rw_int(r, 1)),
+                              lower ? k : kj_rw_binop(r, KJ_OP_SUB, k, kj_rw_int(r, 1)));
+    return kj_rw_call(r, "np.nonzero", 1, kj_rw_compare(r, lower ? KJ_OP_NE : KJ_OP_EQ, tri, kj_rw_int(r, 0)), NULL, NULL);
+}
+
 /* np.union1d, np.intersect1d and np.setdiff1d: the sorted unique values
  * of either array, of both, of the first only. */
 static kj_node *set_operation(kj_rewrite *r, kj_node *n, const char *m) {
@@ -78,6 +97,8 @@ KJ_REWRITE(extract, "np.extract", extract);
 KJ_REWRITE(select, "np.select", first_choice);
 KJ_REWRITE(tril_indices, "np.tril_indices", triangle_indices);
 KJ_REWRITE(triu_indices, "np.triu_indices", triangle_indices);
+KJ_REWRITE(tril_indices_from, "np.tril_indices_from", triangle_indices_from);
+KJ_REWRITE(triu_indices_from, "np.triu_indices_from", triangle_indices_from);
 KJ_REWRITE(union1d, "np.union1d", set_operation);
 KJ_REWRITE(intersect1d, "np.intersect1d", set_operation);
 KJ_REWRITE(setdiff1d, "np.setdiff1d", set_operation);

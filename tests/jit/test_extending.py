@@ -49,7 +49,7 @@ def last_of(a):
     raise NotImplementedError("only compiled code has this")
 
 
-@overload(np.tril_indices_from)   # a NumPy function Kiln lacks, written by its user
+@overload(np.tril_indices_from)   # a NumPy function, written by its user: it takes the place of Kiln's own
 def tril_indices_from_for(arr, k=0):
     def impl(arr, k=0):
         n, m = arr.shape

@@ -74,6 +74,11 @@ def copy_method(a):
     return b
 @case(*V, *VI, *M)
 def array_of_array(a): return np.array(a)
+# of a number (0-d) and of tuples nested one shape deep, the numbers promoted as NumPy does
+@case((2,), (-1.5,), (True,), (np.float32(0.25),), (1 + 2j,))
+def array_of_numbers_and_tuples(x):
+    return (np.array(x), np.asarray(x), np.array(((x, 2), (3, x))), np.asarray((x, True, 1)),
+            np.array(((1, 2.5),), dtype=np.float32), np.array(()), np.array((((x,),),)))
 @case(*M)
 def ascontiguous(a): return np.ascontiguousarray(a)
 @case(*V, *M)

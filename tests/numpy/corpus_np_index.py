@@ -172,6 +172,10 @@ def extract(a): return np.extract(a > 0, a), np.extract(a < 0, a * 2), np.extrac
 def select(a): return np.select([a > 0, a < 0], [a, -a]), np.select((a > 5, a > 0), (a * 2, a), default=-1), np.select([a > 1], [a + 1.5], 0.5)
 @case((3, 0), (4, 1), (0, 0), (5, -2), (1, 3))
 def tri_indices(n, k): return np.tril_indices(n), np.tril_indices(n, k), np.triu_indices(n, k), np.triu_indices(n, k=k, m=3), np.tril_indices(4, k, n)
+@case((np.ones((3, 3)), 0), (np.ones((2, 5)), 1), (np.ones((4, 2)), -1), (np.ones((0, 3)), 0), (np.ones((3, 3))[::-1], 2))
+def tri_indices_from(a, k): return np.tril_indices_from(a), np.triu_indices_from(a, k), np.tril_indices_from(a, k=k)
+@case((1.5,), (3,), (True,), (np.zeros(2),), (np.zeros(()),), ((1, 2),), (np.int8(4),))
+def isscalar(x): return np.isscalar(x), np.isscalar(1.0)
 # one integer array beside slices: the positions it names along its axis, copied (jit/numpy/lower_np_fancy.c)
 @case(*[(x, np.array(i, dtype=np.int64)) for (x,) in M[:4] for i in ([0, -1, 1], [], [1, 1])],
       (MI[0][0], np.array([3, 0], np.int32)), (MI[2][0], np.array([-1], np.int8)), (_CUBE[0], np.array([1, -3])),
