@@ -74,6 +74,10 @@ static LLVMValueRef lower_tri(kj_lw *w, kj_node *n, const char *m, const kj_np_a
     const kj_type *et = n->type->elem;
     LLVMValueRef rows = kj_np_value(w, kj_np_arg(a, 0, "N"), KJ_I64);
     LLVMValueRef shape[2] = {rows, mn && mn->type->kind != KJ_T_NONE ? kj_np_value(w, mn, KJ_I64) : rows}, idx[2];
+    for (int d = 0; d < 2; d++) {   /* a negative N or M gives no rows or columns, as NumPy's arange(N) does */
+        LLVMValueRef zero = LLVMConstInt(w->i64, 0, 0);
+        shape[d] = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, shape[d], zero, ""), zero, shape[d], "");
+    }
     LLVMValueRef k = diagonal_k(w, kj_np_arg(a, 2, "k"));
     LLVMValueRef out = kj_np_alloc(w, n->type, shape, false);
     kj_np_nest nest;

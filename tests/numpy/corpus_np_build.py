@@ -32,7 +32,7 @@ def tiled_pattern_sum(base, n):   # a course's periodic signal: a pattern repeat
 
 @case(*[(a, 1) for a in ARRAYS], (_M, -1), (_M, 10), (_M, -10), (np.arange(4), 0), (np.ones((2, 2), dtype=complex), 0))
 def triangles(m, k): return np.triu(m), np.triu(m, k), np.tril(m), np.tril(m, k=k)
-@case((3, 4, 1), (0, 2, 0), (3, 2, -5), (4, 4, 0), (2, 5, 3))
+@case((3, 4, 1), (0, 2, 0), (3, 2, -5), (4, 4, 0), (2, 5, 3), (-3, 2, 0), (2, -1, 1))   # a negative N or M: none
 def tri(n, m, k): return np.tri(n), np.tri(n, m, k), np.tri(n, M=m, k=k, dtype=np.int32), np.tri(n, None, -1, bool)
 @case((np.arange(1.0, 10.0).reshape(3, 3),))
 def split_into_triangles(a):   # a course's LU-style split: strictly lower + upper gives the matrix back
