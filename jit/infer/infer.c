@@ -576,6 +576,20 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
                     "cannot assign %s to %s", t->name, et->name);
             return 0;
         }
+        if (et->kind == KJ_T_ARRAY && t->kind == KJ_T_TUPLE && at->kind == KJ_S_ASSIGN && at->kids[0] == target) {
+            /* a[1:3] = (7.0, 8.0): the tuple as NumPy takes it, an array (np_create.c) */
+            kj_node *call = kj_new_node(c->f, KJ_E_CALL, at->kids[1]->line, at->kids[1]->col, 2);
+            kj_node *fn = call ? kj_new_node(c->f, KJ_E_FUNC, call->line, call->col, 0) : NULL;
+            if (!fn || !(fn->name = kj_strdup(c->f, "np.asarray"))) {
+                c->failed = true;
+                return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+            }
+            call->kids[0] = fn;
+            call->kids[1] = at->kids[1];
+            at->kids[1] = call;
+            const kj_type *as_array = infer_expr(c, call);
+            return as_array ? assign_to(c, target, as_array, at) : 0;
+        }
         if (et->kind == KJ_T_ARRAY) {
             if (!kj_is_number(t) && t->kind != KJ_T_ARRAY)
                 problem(c, at, "Copy element by element in a loop.",

@@ -79,6 +79,16 @@ def chained_assign_left_to_right(a):
     a[i] = i = 2        # a[0] first, then i
     a[i], a[0] = t = (a[0] + 1.0, -1.0)
     return a, i, t
+@case((np.zeros(4),), (np.arange(6.0)[::-1],), (np.zeros(5, dtype=np.int32),))
+def tuple_assigned_to_a_slice(a):   # the tuple as NumPy takes it: an array, broadcast
+    a[1:3] = (7.0, 8)
+    a[-1:] = (a[0] - 1,)
+    return a
+@case((M.copy(),), (np.zeros((2, 3)),))
+def tuple_assigned_to_rows(m):
+    m[0, :2] = (1.5, -2)
+    m[:, 1] = (2.0,)
+    return m
 @case(*MATS)
 def mat_rows(m):
     s = 0.0
