@@ -26,6 +26,7 @@ import numpy as np
 BATCH_S = 2e-3        # a timed batch lasts at least this long (dispatch noise)
 ENGINE_BUDGET_S = 0.4  # timed work per engine and case, in all batches together
 MAX_BATCH = 2000
+SLOW_CALL_S = 0.5
 FRESH_INPUT_BYTES = 50e6   # cap on fresh inputs built ahead of a batch of a mutating function
 
 
@@ -152,7 +153,8 @@ def steady_case(modules, index):
     count = min(MAX_BATCH, max(1, math.ceil(BATCH_S / one)))
     if fresh:
         count = min(count, max(1, int(FRESH_INPUT_BYTES // max(input_bytes, 1))))
-    repeats = min(15, max(3, int(ENGINE_BUDGET_S / (one * count))))
+    # best of 3 at least, unless a call takes so long that one is telling (and three would take minutes)
+    repeats = 1 if one * count > SLOW_CALL_S else min(15, max(3, int(ENGINE_BUDGET_S / (one * count))))
     best = {engine: math.inf for engine in engines}
     order = list(engines)
     for _ in range(repeats):

@@ -87,10 +87,27 @@ def write_copies(module, folder):
     return source, paths
 
 
+def snapshot_kiln(folder, tries=20, wait_s=30):
+    """A copy of the kiln package and its extension, which every child
+    imports: a build in the same checkout may replace them while this runs.
+    A copy taken mid-build does not import; it is taken again a little later."""
+    target = os.path.join(folder, "kiln_build")
+    for _ in range(tries):
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(os.path.join(ROOT, "python", "kiln"), os.path.join(target, "kiln"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for name in os.listdir(os.path.join(BUILD, "python")):
+            if name.startswith("_kiln"):
+                shutil.copy2(os.path.join(BUILD, "python", name), target)
+        if subprocess.run([sys.executable, "-c", "import kiln"], env=child_env(folder)).returncode == 0:
+            return
+        time.sleep(wait_s)
+    raise SystemExit("no importable Kiln build to copy")
+
+
 def child_env(folder):
     cache = tempfile.mkdtemp(dir=folder)
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"),
-                                                       os.path.join(BUILD, "python")]),
+    return dict(os.environ, PYTHONPATH=os.path.join(folder, "kiln_build"),
                 NUMBA_CACHE_DIR=cache, KILN_CACHE_DIR=cache)
 
 
@@ -171,9 +188,11 @@ def compare_arrays(a, b, where):
             with np.errstate(all="ignore"):
                 bad = ~((a == b) | (np.isnan(a) & np.isnan(b)))
                 first = tuple(int(i) for i in np.argwhere(bad)[0])
-                rel = np.nanmax(np.abs(b[bad] - a[bad]) / np.maximum(np.abs(a[bad]), 1e-300))
+                diff = np.abs(b[bad] - a[bad])
+                nonzero = a[bad] != 0
+                rel = f", max rel. diff {np.nanmax(diff[nonzero] / np.abs(a[bad][nonzero])):.2g}" if nonzero.any() else ""
             return (f"{where}{int(bad.sum())} of {a.size} elements differ, first at {first}: "
-                    f"{b[first]!r} (Kiln) vs {a[first]!r} (Numba), max rel. diff {rel:.2g}")
+                    f"{b[first]!r} (Kiln) vs {a[first]!r} (Numba), max abs. diff {np.nanmax(diff):.2g}{rel}")
         return None
     if not np.array_equal(a, b):
         bad = a != b
@@ -191,8 +210,11 @@ def compare(a, b, where=""):
     if type(a) is not type(b):
         return f"{where}{type(b).__name__} {b!r} (Kiln) vs {type(a).__name__} {a!r} (Numba)"[:300]
     if isinstance(a, (float, complex)):
+        # a float32 result comes back as a Python float; both being float32
+        # values stands for the dtype the value lost
+        single = all(np.float32(v) == v for v in (a, b)) if isinstance(a, float) else False
         both_nan = all(np.isnan(v) for v in (a, b)) if isinstance(a, float) else False
-        if a == b or both_nan or abs(a - b) <= float_rtol(np.float64) * abs(a):
+        if a == b or both_nan or abs(a - b) <= float_rtol(np.float32 if single else np.float64) * abs(a):
             return None
         return f"{where}{b!r} (Kiln) vs {a!r} (Numba)"
     if isinstance(a, tuple) and a[0] in ("function", "object"):
@@ -235,12 +257,16 @@ def geomean(values):
 
 
 def fmt_ratio(value):
-    return "" if value is None else f"{value:.2f}"
+    if value is None:
+        return ""
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
 
 
 def fmt_time(seconds):
     if seconds is None:
         return ""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.3g} µs"
     return f"{seconds * 1e3:.3g} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
@@ -305,7 +331,7 @@ def report(rows, wall_s):
         lines += ["", "## Kiln's failures, grouped by message", ""]
         for key, members in sorted(groups.items(), key=lambda kv: -len(kv[1])):
             cases = ", ".join(f"{r['module']}.{r['case']}" for r in members)
-            lines.append(f"- {len(members)} × `{members[0]['detail']}`: {cases}")
+            lines.append(f"- {len(members)} × {members[0]['detail']}: {cases}")
     out_of_scope = [r for r in rows if r["status"] == "out of scope"]
     if out_of_scope:
         lines += ["", "## Out of scope (Numba does not compile or run them)", ""]
@@ -324,6 +350,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="public_numba_")
     rows = []
     try:
+        snapshot_kiln(folder)
         for module in modules:
             source, paths = write_copies(module, folder)
             module_rows = []

@@ -571,7 +571,7 @@ def _rng_state(seed):
     return np.random.default_rng(seed).integers(-2**31 + 1, 2**31 - 1, 3).astype(np.int64)
 
 
-def _knn_distances(seed, n=3000, k=15):
+def _knn_distances(seed, n=1000, k=15):
     """Sorted distances to k neighbours, the first one 0 (the point itself)."""
     d = np.sort(np.random.default_rng(seed).gamma(2.0, 1.0, (n, k)), axis=1)
     d[:, 0] = 0.0

@@ -380,6 +380,16 @@ static void append_copies(kj_lw *w, LLVMValueRef list, const kj_type *elem, LLVM
 }
 
 /* a + b, a * n or n * a: a new list. */
+/* len * times (times >= 0), raising MemoryError where that many items
+ * cannot be counted, as Python's [0] * 2**70 does. */
+static LLVMValueRef repeated_length(kj_lw *w, LLVMValueRef len, LLVMValueRef times) {
+    LLVMValueRef total = LLVMBuildMul(w->b, len, times, "");
+    LLVMValueRef wrapped = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, times, c64(w, 0), ""),
+                                        LLVMBuildICmp(w->b, LLVMIntNE, LLVMBuildSDiv(w->b, total, times, ""), len, ""), "");
+    kj_raise_if(w, wrapped, PyExc_MemoryError, NULL);
+    return total;
+}
+
 static LLVMValueRef binop(kj_lw *w, kj_node *n) {
     const kj_type *t = n->type;
     kj_node *ln = n->kids[0]->type->kind == KJ_T_LIST ? n->kids[0] : n->kids[1], *other = ln == n->kids[0] ? n->kids[1] : n->kids[0];
@@ -387,7 +397,7 @@ static LLVMValueRef binop(kj_lw *w, kj_node *n) {
     if (n->op == KJ_OP_MUL) {
         LLVMValueRef times = kj_cast(w, b, other->type, KJ_I64);
         times = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, times, c64(w, 0), ""), times, c64(w, 0), "");
-        LLVMValueRef list = new_list(w, t, LLVMBuildMul(w->b, alen, times, ""));
+        LLVMValueRef list = new_list(w, t, repeated_length(w, alen, times));
         append_copies(w, list, t->elem, a, ln->type, alen, times);
         return list;
     }
@@ -412,6 +422,10 @@ void kj_list_augassign(kj_lw *w, kj_node *s) {
     kj_call(w, "kj_list_clear", w->vd, 1, (LLVMTypeRef[]){w->ptr}, &list);
     LLVMBuildBr(w->b, done);
     LLVMPositionBuilderAtEnd(w->b, more);
+    /* room for all of them first: a repeat too large for memory raises before it fills it */
+    LLVMValueRef room = kj_call(w, "kj_list_reserve", w->i32, 3, (LLVMTypeRef[]){w->ptr, w->i64, w->i64},
+                                (LLVMValueRef[]){list, repeated_length(w, len, times), t->elem ? kj_np_itemsize(w, t->elem) : c64(w, 0)});
+    kj_raise_if(w, LLVMBuildICmp(w->b, LLVMIntSLT, room, LLVMConstInt(w->i32, 0, 0), ""), PyExc_MemoryError, NULL);
     append_copies(w, list, t->elem, list, t, len, LLVMBuildSub(w->b, times, c64(w, 1), ""));
     LLVMBuildBr(w->b, done);
     LLVMPositionBuilderAtEnd(w->b, done);

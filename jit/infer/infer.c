@@ -544,6 +544,11 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
         if (!arr)
             return 0;
         if (arr->kind == KJ_T_LIST) {   /* lst[i] = x */
+            if (target->nkids == 2 && target->kids[1]->kind == KJ_E_SLICE) {
+                problem(c, target, "Build the new list: lst = lst[:a] + items + lst[b:], or assign item by item.",
+                        "assigning to a slice of a list is not supported in compiled code");
+                return 0;
+            }
             const kj_type *et = infer_expr(c, target);
             bool item = kj_is_number(t) || t->kind == KJ_T_TUPLE || (t->kind == KJ_T_ARRAY && et && et->kind == KJ_T_ARRAY) ||
                         (t->kind == KJ_T_LIST && et && t == et);

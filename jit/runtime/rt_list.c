@@ -60,9 +60,12 @@ int32_t kj_list_reserve(void *owner, int64_t n, int64_t itemsize) {
         h->itemsize = itemsize;
     if (n <= h->cap)
         return 0;
+    int64_t size = h->itemsize > 0 ? h->itemsize : 1;
+    if (n > INT64_MAX / size)   /* more bytes than memory has: MemoryError, as Python's [0] * 2**62 */
+        return -1;
     int64_t cap = h->cap ? h->cap : 4;
     while (cap < n)
-        cap *= 2;
+        cap = cap > INT64_MAX / size / 2 ? n : cap * 2;
     if (kj_fault_refuse_if_stack_low())
         return -1;
     char *items = realloc(h->items, (size_t)(cap * h->itemsize));

@@ -185,7 +185,19 @@ def append_ints(n):
     arrays.append(np.zeros(3, np.int64))
 
 
+def assign_a_slice(n):   # Numba's test_lists' test_set_slice: a crash, before it was refused
+    arrays = two_arrays(n)
+    arrays[0:1] = arrays[1:2]
+
+
+def assign_a_slice_of_ints(n):
+    ints = [1, 2, n]
+    ints[1:] = ints[:2]
+
+
 @pytest.mark.parametrize("fn, message", [
+    (assign_a_slice, "assigning to a slice of a list is not supported in compiled code"),
+    (assign_a_slice_of_ints, "assigning to a slice of a list is not supported in compiled code"),
     (sort_them, "a list of arrays cannot be sorted"),
     (sorted_them, "sorted() of a list of arrays is not supported"),
     (sum_them, "sum() of a list of arrays is not supported"),
@@ -290,3 +302,26 @@ def test_lists_of_lists_refuse_what_they_cannot_do(fn, message):
         kiln.jit(fn)(2)
     assert message in str(info.value)
 
+
+
+@kiln.jit
+def repeated(n, times):
+    return list(range(n)) * times
+
+
+@kiln.jit
+def repeated_in_place(n, times):
+    a = list(range(n))
+    a *= times
+    return a
+
+
+@pytest.mark.parametrize("fn", [repeated, repeated_in_place])
+@pytest.mark.parametrize("n, times", [(1, 2**58), (1, 2**62), (8, 2**61)])
+def test_a_repeat_too_large_for_memory_raises_memoryerror_as_python(fn, n, times):
+    # Numba's test_lists' test_mul_error: before, the repeat appended until memory ran out
+    with pytest.raises(MemoryError):
+        fn.py_func(n, times)
+    with pytest.raises(MemoryError):
+        fn(n, times)
+    assert fn(3, 2) == fn.py_func(3, 2) and fn(2, -1) == fn.py_func(2, -1) == []
