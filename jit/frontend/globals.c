@@ -321,6 +321,8 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
             snprintf(buf, sizeof buf, "prange");
         else if (strcmp(ms, "math") == 0 || strcmp(ms, "cmath") == 0)
             snprintf(buf, sizeof buf, "%s.%s", ms, ns);
+        else if (strcmp(ms, "_operator") == 0)   /* operator.add: the operator itself (infer_calls.c) */
+            snprintf(buf, sizeof buf, "operator.%s", ns);
         else if (strncmp(ms, "numpy", 5) == 0)
             snprintf(buf, sizeof buf, "np.%s", ns);
         bool python_function = PyFunction_Check(v);

@@ -224,7 +224,95 @@ static int call_of_a_type(ti *c, kj_node *n) {
     return 1;
 }
 
+/* The operator module's functions, as the operators they are. */
+static const struct {
+    const char *name;
+    kj_node_kind kind;   /* BINOP, UNARY or COMPARE */
+    kj_op op;
+    bool in_place;       /* iadd and the others: the operator, on numbers (an array would change in place) */
+} operators[] = {
+    {"add", KJ_E_BINOP, KJ_OP_ADD, false}, {"sub", KJ_E_BINOP, KJ_OP_SUB, false},
+    {"mul", KJ_E_BINOP, KJ_OP_MUL, false}, {"truediv", KJ_E_BINOP, KJ_OP_DIV, false},
+    {"floordiv", KJ_E_BINOP, KJ_OP_FLOORDIV, false}, {"mod", KJ_E_BINOP, KJ_OP_MOD, false},
+    {"pow", KJ_E_BINOP, KJ_OP_POW, false}, {"lshift", KJ_E_BINOP, KJ_OP_LSHIFT, false},
+    {"rshift", KJ_E_BINOP, KJ_OP_RSHIFT, false}, {"and_", KJ_E_BINOP, KJ_OP_BITAND, false},
+    {"or_", KJ_E_BINOP, KJ_OP_BITOR, false}, {"xor", KJ_E_BINOP, KJ_OP_BITXOR, false},
+    {"iadd", KJ_E_BINOP, KJ_OP_ADD, true}, {"isub", KJ_E_BINOP, KJ_OP_SUB, true},
+    {"imul", KJ_E_BINOP, KJ_OP_MUL, true}, {"itruediv", KJ_E_BINOP, KJ_OP_DIV, true},
+    {"ifloordiv", KJ_E_BINOP, KJ_OP_FLOORDIV, true}, {"imod", KJ_E_BINOP, KJ_OP_MOD, true},
+    {"ipow", KJ_E_BINOP, KJ_OP_POW, true}, {"ilshift", KJ_E_BINOP, KJ_OP_LSHIFT, true},
+    {"irshift", KJ_E_BINOP, KJ_OP_RSHIFT, true}, {"iand", KJ_E_BINOP, KJ_OP_BITAND, true},
+    {"ior", KJ_E_BINOP, KJ_OP_BITOR, true}, {"ixor", KJ_E_BINOP, KJ_OP_BITXOR, true},
+    {"neg", KJ_E_UNARY, KJ_OP_NEG, false}, {"pos", KJ_E_UNARY, KJ_OP_POS, false},
+    {"invert", KJ_E_UNARY, KJ_OP_INVERT, false}, {"inv", KJ_E_UNARY, KJ_OP_INVERT, false},
+    {"not_", KJ_E_UNARY, KJ_OP_NOT, false},
+    {"lt", KJ_E_COMPARE, KJ_OP_LT, false}, {"le", KJ_E_COMPARE, KJ_OP_LE, false},
+    {"eq", KJ_E_COMPARE, KJ_OP_EQ, false}, {"ne", KJ_E_COMPARE, KJ_OP_NE, false},
+    {"ge", KJ_E_COMPARE, KJ_OP_GE, false}, {"gt", KJ_E_COMPARE, KJ_OP_GT, false},
+    {"is_", KJ_E_COMPARE, KJ_OP_IS, false}, {"is_not", KJ_E_COMPARE, KJ_OP_ISNOT, false},
+    {"contains", KJ_E_COMPARE, KJ_OP_IN, false},   /* contains(a, b) is b in a */
+};
+
+/* operator.add(a, b) and the rest: n becomes the operator written out
+ * (a + b); operator.truth and operator.abs become bool() and abs().
+ * Returns 2 when n changed, 1 when it is no such call, -1 on a problem. */
+static int operator_call(ti *c, kj_node *n) {
+    kj_node *fn = n->kids[0];
+    if (fn->kind != KJ_E_FUNC || !fn->name || strncmp(fn->name, "operator.", 9) != 0)
+        return 1;
+    const char *name = fn->name + 9;
+    int nargs = n->nkids - 1;
+    for (int i = 1; i < n->nkids; i++)
+        if (n->kids[i]->kind == KJ_E_KEYWORD || n->kids[i]->kind == KJ_E_STARRED)
+            nargs = -1;
+    if ((!strcmp(name, "truth") || !strcmp(name, "abs")) && nargs == 1) {
+        fn->name = !strcmp(name, "truth") ? "bool" : "abs";
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++) {
+        if (strcmp(name, operators[i].name) != 0)
+            continue;
+        int want = operators[i].kind == KJ_E_UNARY ? 1 : 2;
+        if (nargs != want)
+            break;
+        if (operators[i].in_place)
+            for (int k = 1; k <= 2; k++) {
+                const kj_type *t = kj_infer_sub(c, n->kids[k]);
+                if (t && !kj_is_number(t) && t->kind != KJ_T_BOOL) {
+                    kj_infer_problem(c, n, "Write the statement: a += b.",
+                                     "operator.i* functions take numbers in compiled code");
+                    return -1;
+                }
+            }
+        kj_node *a = n->kids[1], *b = want == 2 ? n->kids[2] : NULL;
+        n->kind = operators[i].kind;
+        n->op = operators[i].op;
+        if (n->kind == KJ_E_COMPARE) {
+            if (!(n->ops = kj_alloc(c->f, sizeof(kj_op)))) {
+                c->failed = true;
+                return kj_fail(&c->u->err, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+            }
+            n->ops[0] = operators[i].op;
+            if (operators[i].op == KJ_OP_IN) {   /* contains(a, b): b in a */
+                kj_node *t = a;
+                a = b;
+                b = t;
+            }
+        }
+        n->kids[0] = a;
+        n->kids[1] = b;
+        n->nkids = want;
+        return 2;
+    }
+    kj_infer_problem(c, n, "Write the operator itself (a + b, a < b, -a).",
+                     "this function of the operator module is not supported in compiled code with these arguments");
+    return -1;
+}
+
 int kj_infer_call_shape(ti *c, kj_node *n) {
+    int operator = operator_call(c, n);
+    if (operator != 1)
+        return operator;
     kj_node *fn = n->kids[0];
     if (fn->kind == KJ_E_FUNC && fn->name && !strcmp(fn->name, "isinstance")) {   /* what decided.c left */
         kj_infer_problem(c, n, "Test a parameter the function does not assign, whose type the call decides.",

@@ -2,6 +2,8 @@
 between kiln functions), tuple comparisons, enumerate/zip over tuples,
 complex powers, mutual recursion and functions defined inside compiled
 functions (recursive ones too)."""
+import operator
+
 import numpy as np
 
 import kiln
@@ -179,3 +181,21 @@ def lambdas_bound_to_names(x, k):   # each an inner function reading what it nee
 def lambda_over_an_array(a):
     scaled = lambda v: v / np.abs(a).max()
     return scaled(a), scaled(a[::-1]).sum()
+
+
+# the operator module's functions, as the operators they are (infer_calls.c: operator_call); one
+# held in a global, as Numba's tests hold them
+LESS = operator.lt
+@case((3, 4.5), (-7, 2), (2.5, -0.0), (True, 3), (1 + 2j, 2))
+def operator_functions(a, b):
+    return (operator.add(a, b), operator.sub(a, b), operator.mul(a, b), operator.neg(a), operator.pos(b),
+            operator.eq(a, b), operator.ne(a, b), operator.not_(a), operator.truth(b), operator.abs(a),
+            operator.iadd(a, b), operator.imul(a, b), operator.contains((1, 2, 3), a), operator.is_not(a, None))
+@case((7, 2), (-9, 4), (5, -3))
+def operator_integer_functions(a, b):
+    return (operator.floordiv(a, b), operator.mod(a, b), operator.pow(a, 2), operator.and_(a, b), operator.or_(a, b),
+            operator.xor(a, b), operator.lshift(a, 2), operator.rshift(a, 1), operator.invert(a), LESS(a, b),
+            operator.le(a, b), operator.ge(a, b), operator.gt(a, b), operator.truediv(a, b))
+@case((np.arange(4.0), 2.0), (np.array([-1, 5]), 3))
+def operator_on_arrays(a, k):
+    return operator.mul(a, k), operator.lt(a, k), operator.neg(a)
