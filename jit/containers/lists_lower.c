@@ -187,6 +187,47 @@ static LLVMValueRef contains(kj_lw *w, kj_node *n) {
     return negate ? LLVMBuildNot(w->b, r, "") : r;
 }
 
+/* ---- a == b, a < b, ... of two lists of numbers ---- */
+
+/* As Python compares them: the first position where the items differ
+ * decides (by the operator, on those items); where none does, the lengths. */
+static LLVMValueRef compare_lists(kj_lw *w, kj_node *n) {
+    kj_node *an = n->kids[0], *bn = n->kids[1];
+    const kj_type *at = an->type, *bt = bn->type;
+    LLVMValueRef a = kj_lower_expr(w, an), b = kj_lower_expr(w, bn);
+    LLVMValueRef alen = kj_list_len(w, a), blen = kj_list_len(w, b);
+    kj_op op = n->ops[0];
+    /* where no item differs: the operator on the lengths */
+    LLVMIntPredicate by_len = op == KJ_OP_EQ ? LLVMIntEQ : op == KJ_OP_NE ? LLVMIntNE : op == KJ_OP_LT ? LLVMIntSLT
+                            : op == KJ_OP_LE ? LLVMIntSLE : op == KJ_OP_GT ? LLVMIntSGT : LLVMIntSGE;
+    LLVMValueRef result = kj_entry_alloca(w, w->i1, "lists.cmp");
+    LLVMBuildStore(w->b, LLVMBuildICmp(w->b, by_len, alen, blen, ""), result);
+    if (!at->elem || !bt->elem)   /* one never held an item: only the lengths tell */
+        return LLVMBuildLoad2(w->b, w->i1, result, "");
+    LLVMValueRef shorter = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, alen, blen, ""), alen, blen, "");
+    LLVMBasicBlockRef differ = kj_new_bb(w, "lists.differ"), same = kj_new_bb(w, "lists.same"),
+                      done = kj_new_bb(w, "lists.done");
+    kj_np_loop l;
+    LLVMValueRef i = kj_np_loop_begin(w, &l, shorter);
+    kj_np_loop_keep_scalar(&l);
+    LLVMValueRef x = kj_list_get(w, a, at->elem, i), y = kj_list_get(w, b, bt->elem, i);
+    const kj_type *pair[2] = {at->elem, bt->elem};
+    LLVMValueRef equal = kj_np_elem_op(w, n, "equal", 2, (LLVMValueRef[]){x, y}, pair, kj_bool());
+    LLVMBuildCondBr(w->b, equal, same, differ);
+    LLVMPositionBuilderAtEnd(w->b, differ);   /* the first items that differ decide */
+    const char *ufunc = op == KJ_OP_EQ ? NULL : op == KJ_OP_NE ? NULL : op == KJ_OP_LT ? "less" : op == KJ_OP_LE ? "less_equal"
+                      : op == KJ_OP_GT ? "greater" : "greater_equal";
+    LLVMValueRef decided = ufunc ? kj_np_elem_op(w, n, ufunc, 2, (LLVMValueRef[]){x, y}, pair, kj_bool())
+                                 : LLVMConstInt(w->i1, op == KJ_OP_NE, 0);
+    LLVMBuildStore(w->b, decided, result);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, same);
+    kj_np_loop_end(w, &l);
+    LLVMBuildBr(w->b, done);
+    LLVMPositionBuilderAtEnd(w->b, done);
+    return LLVMBuildLoad2(w->b, w->i1, result, "");
+}
+
 /* ---- slices: Python's rules for start, stop, step over n items ---- */
 
 static LLVMValueRef slice(kj_lw *w, kj_node *sl, LLVMValueRef list, const kj_type *t) {
@@ -437,7 +478,9 @@ bool kj_list_lowers(const kj_node *n) {
     case KJ_E_LIST:
     case KJ_E_LISTCOMP: return true;
     case KJ_E_INDEX: return n->kids[0]->type && n->kids[0]->type->kind == KJ_T_LIST;
-    case KJ_E_COMPARE: return n->nkids == 2 && (n->ops[0] == KJ_OP_IN || n->ops[0] == KJ_OP_NOTIN);
+    case KJ_E_COMPARE:
+        return n->nkids == 2 && (n->ops[0] == KJ_OP_IN || n->ops[0] == KJ_OP_NOTIN ||
+                                 (n->kids[0]->type->kind == KJ_T_LIST && n->kids[1]->type->kind == KJ_T_LIST));
     case KJ_E_CALL: {
         const kj_node *fn = n->kids[0];
         if (fn->kind != KJ_E_FUNC || n->aux)
@@ -468,7 +511,7 @@ LLVMValueRef kj_list_lower(kj_lw *w, kj_node *n) {
     }
     case KJ_E_LISTCOMP: return comprehension(w, n);
     case KJ_E_BINOP: return binop(w, n);
-    case KJ_E_COMPARE: return contains(w, n);
+    case KJ_E_COMPARE: return n->ops[0] == KJ_OP_IN || n->ops[0] == KJ_OP_NOTIN ? contains(w, n) : compare_lists(w, n);
     case KJ_E_CALL: return call(w, n);
     default: {   /* KJ_E_INDEX */
         LLVMValueRef list = kj_lower_expr(w, n->kids[0]);

@@ -358,6 +358,15 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
                 if (prev->kind != t->kind || n->nkids != 2)
                     return problem(c, n, NULL, "a set compares with a set only, not with %s",
                                    prev->kind == KJ_T_SET ? t->name : prev->name);
+            } else if (prev->kind == KJ_T_LIST && t->kind == KJ_T_LIST) {   /* lists_lower.c: compare_lists */
+                bool numbers = (!prev->elem || kj_is_number(prev->elem) || prev->elem->kind == KJ_T_BOOL) &&
+                               (!t->elem || kj_is_number(t->elem) || t->elem->kind == KJ_T_BOOL);
+                bool ordered = op == KJ_OP_EQ || op == KJ_OP_NE ||
+                               ((!prev->elem || prev->elem->kind != KJ_T_COMPLEX) && (!t->elem || t->elem->kind != KJ_T_COMPLEX));
+                if (!numbers || !ordered || n->nkids != 2)
+                    return problem(c, n, "Compare the items in a loop.",
+                                   "lists compare with lists of numbers in compiled code (complex ones with == and != "
+                                   "only), one comparison at a time, not %s with %s", prev->name, t->name);
             } else if (prev->kind == KJ_T_STR || t->kind == KJ_T_STR) {
                 if (prev != t || (op != KJ_OP_EQ && op != KJ_OP_NE) || n->nkids != 2)
                     return problem(c, n, NULL, "strings compare with == and != to strings only");

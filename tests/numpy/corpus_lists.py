@@ -20,6 +20,13 @@ def primes_lesson(upper):   # seed 003, verbatim
         if prime:
             all_prime_numbers.append(num)
     return all_prime_numbers
+@case(*N, (3,), (2,))
+def compared(n):   # as Python compares lists: the first items that differ, else the lengths
+    a = [i for i in range(n)]
+    b = [i * 1.0 for i in range(3)]
+    c = [i for i in range(n) if i != 1]
+    return (a == b, a != b, a < b, a <= c, a > c, a >= [], [] == [], b < [0.0, 1.0, 2.5], [1 + 2j] == [1 + 2j],
+            [True, False] < [1, 0, 0])
 @case(*N)
 def literal_int(n): return [n, n + 1, -n]
 @case(*N)
