@@ -327,8 +327,12 @@ static const kj_type *infer_expr_inner(ti *c, kj_node *n) {
             return problem(c, n, NULL, "bad operand type for unary operator: %s", a->name);
         if (n->op == KJ_OP_INVERT && !kj_is_intlike(a))
             return problem(c, n, NULL, "~ needs an integer, got %s", a->name);
+        if (a->kind == KJ_T_BOOL && n->op == KJ_OP_INVERT)
+            /* NumPy's logical not, as Numba takes it: code written for a mask's element (link = a[i] > 0;
+             * ~link) relies on it. Python's ~ of a bool is the int's (~True == -2), deprecated since 3.12 */
+            return kj_bool();
         if (a->kind == KJ_T_BOOL)
-            return n->op == KJ_OP_INVERT || n->op == KJ_OP_NEG || n->op == KJ_OP_POS ? KJ_I64 : a;
+            return n->op == KJ_OP_NEG || n->op == KJ_OP_POS ? KJ_I64 : a;
         if (a->kind == KJ_T_INT)
             return kj_int(64, a->is_signed);
         return a;

@@ -72,6 +72,9 @@ def scalar_ok_with(scalar_type, dtype):
         return k in "iub" or dtype == "float64"
     return False
 
+# the operator module's name of each binary operator the generator writes
+OPERATOR_NAMES = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod"}
+
 
 class ExprGen:
     """Mixed into the program generator: needs self.r (random.Random) and
@@ -191,15 +194,26 @@ class ExprGen:
                     return f"float(np.mean({n}))"
                 opts.append(mean_)
         if t == BOOL:
+            # lists of ints compared as Python compares them (of floats, a NaN item is equal to
+            # itself in CPython by identity: test_found.py's mismatch_6942_482)
+            ils = [n for n, vt in scope.all().items() if vt == Lst(INT)]
+            if ils:
+                opts.append(lambda: f"({r.choice(ils)} {r.choice(['==', '!=', '<', '<=', '>', '>='])} {r.choice(ils)})")
             ba = [(n, a) for n, a in scope.all().items() if isinstance(a, Arr)]
             if ba:
                 def any_all():
                     n, a = r.choice(ba)
-                    if r.random() < 0.15:   # decided by the dtype
-                        return f"np.{r.choice(['iscomplexobj', 'isrealobj'])}({n})"
+                    if r.random() < 0.15:   # decided by the type
+                        return f"np.{r.choice(['iscomplexobj', 'isrealobj', 'isscalar'])}({n})"
                     return f"bool(np.{r.choice(['any', 'all'])}({n}))"
                 opts.append(any_all)
         return r.choice(opts)()
+
+    def binary(self, a, op, b):
+        """a op b, now and then written as the operator module's function: operator.add(a, b)."""
+        if self.r.random() < 0.1:
+            return f"operator.{OPERATOR_NAMES[op]}({a}, {b})"
+        return f"({a} {op} {b})"
 
     def expr(self, scope, t, depth=2):
         """A scalar expression of type t."""
@@ -210,7 +224,8 @@ class ExprGen:
         if t == INT:
             c = r.randrange(9)
             if c <= 2:
-                return f"({self.expr(scope, INT, d)} {r.choice(['+', '-', '*', '*'])} {self.expr(scope, INT, d)})"
+                a, op = self.expr(scope, INT, d), r.choice(['+', '-', '*', '*'])
+                return self.binary(a, op, self.expr(scope, INT, d))
             if c == 3:
                 return f"({self.expr(scope, INT, d)} {r.choice(['//', '%'])} {self.expr(scope, INT, d)})"
             if c == 4:
@@ -240,7 +255,8 @@ class ExprGen:
             c = r.randrange(9)
             if c <= 2:
                 a = self.expr(scope, r.choice([FLOAT, FLOAT, INT]), d)
-                return f"({a} {r.choice(['+', '-', '*', '/'])} {self.expr(scope, FLOAT, d)})"
+                op = r.choice(['+', '-', '*', '/'])
+                return self.binary(a, op, self.expr(scope, FLOAT, d))
             if c == 3:
                 return f"({self.expr(scope, FLOAT, d)} {r.choice(['//', '%', '/'])} {self.expr(scope, r.choice([FLOAT, INT]), d)})"
             if c == 4:

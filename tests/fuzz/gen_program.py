@@ -12,7 +12,7 @@ from .gen_inputs import InputGen
 from .gen_stmt import StmtGen
 from .gen_types import BOOL, CPLX, DEPTH, FLOAT, INT, Arr, Dct, DctA, Func, Lst, LstA, Opt, Scope, St, Tup
 
-HEADER = "import math\n\nimport numpy as np\n\nfrom kiln import prange\n"
+HEADER = "import math\nimport operator\n\nimport numpy as np\n\nfrom kiln import prange\n"
 SIG_NAMES = {INT: "int64", FLOAT: "float64", BOOL: "boolean", CPLX: "complex128"}
 
 

@@ -89,6 +89,13 @@ def tuple_assigned_to_rows(m):
     m[0, :2] = (1.5, -2)
     m[:, 1] = (2.0,)
     return m
+@case((np.array([1.0, -1.0, 0.0]),), (np.zeros(0),))
+def inverted_mask_elements(a):   # ~ of an element's comparison is NumPy's logical not (librosa's __rqa_dp)
+    out = 0.0
+    for i in range(a.shape[0]):
+        link = a[i] > 0
+        out += (~link) * 0.5 + link
+    return out   # (~ of a Python bool, as ~(len(a) > 0), is the int's in CPython: the one difference)
 @case(*MATS)
 def mat_rows(m):
     s = 0.0
