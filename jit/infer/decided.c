@@ -1,6 +1,7 @@
 /* decided: what the types of a call's arguments decide before typing, as
- * Numba's branch pruning and isinstance do. For a parameter the function
- * never assigns (its type is the argument's, on every line):
+ * Numba's branch pruning and isinstance do. For a parameter that still
+ * holds the argument where it is tested (no statement before assigns it;
+ * in a loop, none at all):
  *   - isinstance(x, C) becomes the constant it is for x's type;
  *   - `if` on a test these decide (x is None, x is not None, isinstance,
  *     not / and / or of them, True, False) keeps only the branch taken, and
@@ -48,21 +49,18 @@ typedef struct {
     kj_function *f;
     const kj_type *const *args;
     const int *assigned;        /* stores of each local in the whole function */
-    /* while an if statement's test is decided: the stores of each local in its branches, and
-     * whether it stands in a loop (NULL, false otherwise) */
-    const int *in_branches;
-    bool in_loop;
+    int *before;                /* stores of each local in the statements met so far, in order */
+    bool in_loop;               /* in a loop, which may come back after any of its stores */
 } decided;
 
-/* The type of x when x is a parameter that holds the argument wherever it
- * is read: no statement assigns it, or (for an if statement's test) only
- * statements in the if's own branches, when the if is in no loop that
- * would come back to the test; else NULL. */
+/* The type of parameter x where it still holds the argument: no statement
+ * before this one assigns it, and no statement at all when this one is in a
+ * loop; else NULL. */
 static const kj_type *fixed_type(const decided *d, const kj_node *x) {
     if (x->kind != KJ_E_LOCAL || x->slot >= d->f->nargs)
         return NULL;
-    int elsewhere = d->assigned[x->slot] - (d->in_branches && !d->in_loop ? d->in_branches[x->slot] : 0);
-    return elsewhere == 0 ? d->args[x->slot] : NULL;
+    int seen = d->in_loop ? d->assigned[x->slot] : d->before[x->slot];
+    return seen == 0 ? d->args[x->slot] : NULL;
 }
 
 /* Whether a value of type t is an instance of the class node cls (a
@@ -185,22 +183,18 @@ static int splice(decided *d, kj_block *b, int i, const kj_block *taken) {
     return 0;
 }
 
-/* The test of if statement s, decided: 1, 0 or -1. */
-static int decided_if(decided *d, kj_node *s) {
-    int in_branches[d->f->nlocals > 0 ? d->f->nlocals : 1];
-    memset(in_branches, 0, sizeof in_branches);
-    mark_block(&s->body, in_branches);
-    mark_block(&s->orelse, in_branches);
-    d->in_branches = in_branches;
-    int r = decided_test(d, s->kids[0]);
-    d->in_branches = NULL;
-    return r;
-}
-
 static int decide_block(decided *d, kj_block *b) {
     for (int i = 0; i < b->n; i++) {
         kj_node *s = b->items[i];
         decide_isinstance(d, s);
+        /* an if's test is decided by the stores before it, before its branches are looked into */
+        int r = s->kind == KJ_S_IF ? decided_test(d, s->kids[0]) : -1;
+        if (r >= 0) {
+            if (splice(d, b, i, r ? &s->body : &s->orelse) < 0)
+                return -1;
+            i--;   /* the branch's first statement now stands at i, to be decided in turn */
+            continue;
+        }
         bool was_in_loop = d->in_loop;
         d->in_loop = was_in_loop || s->kind == KJ_S_FOR || s->kind == KJ_S_WHILE;
         int nested = decide_block(d, &s->body) < 0 || decide_block(d, &s->orelse) < 0 ? -1 : 0;
@@ -210,20 +204,16 @@ static int decide_block(decided *d, kj_block *b) {
         d->in_loop = was_in_loop;
         if (nested < 0)
             return -1;
-        int r = s->kind == KJ_S_IF ? decided_if(d, s) : -1;
-        if (r < 0)
-            continue;
-        if (splice(d, b, i, r ? &s->body : &s->orelse) < 0)
-            return -1;
-        i--;   /* the branch's first statement now stands at i (its own were decided above) */
+        mark_node(s, d->before);   /* what it stores comes before the statements after it */
     }
     return 0;
 }
 
 int kj_decide_by_argument_types(kj_function *f, const kj_type *const *args) {
-    int assigned[f->nlocals > 0 ? f->nlocals : 1];
+    int assigned[f->nlocals > 0 ? f->nlocals : 1], before[f->nlocals > 0 ? f->nlocals : 1];
     memset(assigned, 0, sizeof assigned);
+    memset(before, 0, sizeof before);
     mark_block(&f->body, assigned);
-    decided d = {.f = f, .args = args, .assigned = assigned};
+    decided d = {.f = f, .args = args, .assigned = assigned, .before = before};
     return decide_block(&d, &f->body);
 }
