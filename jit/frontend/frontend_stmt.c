@@ -140,12 +140,23 @@ static int raise_stmt(fe *c, PyObject *node, kj_node *n) {
         args = kj_fe_get(c, exc, "args");
         if (!callee || !args)
             goto done;
-        if (PyList_GET_SIZE(args) == 1 && kj_fe_is(PyList_GET_ITEM(args, 0), "JoinedStr")) {
-            /* raise E(f"..."): the message is made when raising (strings.c) */
+        if (PyList_GET_SIZE(args) == 1 && !kj_fe_is(PyList_GET_ITEM(args, 0), "Constant")) {
+            /* raise E(f"..."), raise E(msg): the message is made when raising (strings.c), as
+             * str() of the argument (an f-string's parts, or f"{msg}" of anything else) */
+            PyObject *arg = PyList_GET_ITEM(args, 0);
             n->nkids = 2;
-            if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)) ||
-                !(n->kids[1] = kj_fe_expr(c, PyList_GET_ITEM(args, 0))) || !(n->kids[0] = kj_fe_expr(c, callee)))
+            if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *) * 2)) || !(n->kids[1] = kj_fe_expr(c, arg)) ||
+                !(n->kids[0] = kj_fe_expr(c, callee)))
                 goto done;
+            if (!kj_fe_is(arg, "JoinedStr")) {
+                kj_node *text = kj_new_node(c->f, KJ_E_FSTRING, n->kids[1]->line, n->kids[1]->col, 1);
+                kj_node *part = text ? kj_new_node(c->f, KJ_E_FORMAT, n->kids[1]->line, n->kids[1]->col, 1) : NULL;
+                if (!part)
+                    goto done;
+                part->kids[0] = n->kids[1];
+                text->kids[0] = part;
+                n->kids[1] = text;
+            }
             if (n->kids[0]->kind != KJ_E_EXC) {
                 kj_fe_unsupported(c, node, "Raise a built-in exception class such as ValueError.",
                             "only exception classes can be raised in compiled code");
@@ -154,11 +165,9 @@ static int raise_stmt(fe *c, PyObject *node, kj_node *n) {
             r = 0;
             goto done;
         }
-        if (PyList_GET_SIZE(args) > 1 ||
-            (PyList_GET_SIZE(args) == 1 &&
-             !(kj_fe_is(PyList_GET_ITEM(args, 0), "Constant")))) {
-            kj_fe_unsupported(c, exc, "Use a constant message or an f-string: raise ValueError(f\"x is {x}\").",
-                        "exception arguments must be one string");
+        if (PyList_GET_SIZE(args) > 1) {
+            kj_fe_unsupported(c, exc, "Give one message: raise ValueError(f\"x is {x}, y is {y}\").",
+                        "an exception takes one argument in compiled code");
             goto done;
         }
         if (PyList_GET_SIZE(args) == 1) {

@@ -60,3 +60,17 @@ def a_long_chain_of_joins(s):
 @case((3, 2.5, True, "w"), (-7, float("inf"), False, ""), (2**62, -0.0, True, "héllo"), (0, 1e-7, False, "x"))
 def str_of_numbers_and_strings(i, x, b, s):
     return str(i) + "|" + str(x) + "|" + str(b) + "|" + str(s), len(str(i)), str(x) == f"{x}"
+
+
+TOO_MANY = "too many iterations"   # a module's message, as quantecon's newton raises it
+
+
+@case(*[(x, m) for x in (5, 3, 2, 0) for m in ("custom", "")])
+def raise_with_a_message_held_in_a_name(x, msg):
+    if x > 3:
+        raise RuntimeError(msg)
+    if x > 2:
+        raise ValueError(TOO_MANY)
+    if x > 1:
+        raise ValueError(x * 2.5)   # str() of a number
+    return x
