@@ -285,9 +285,13 @@ static kj_node *expr_attr(fe *c, PyObject *node, const char *name, kj_node *n) {
     if (obj->kind == KJ_E_CALL && obj->kids[0]->kind == KJ_E_FUNC && obj->kids[0]->pyobj && obj->kids[0]->name &&
         (!strcmp(obj->kids[0]->name, "np.iinfo") || !strcmp(obj->kids[0]->name, "np.finfo")))
         return number_limit(c, obj, name, n);
-    n->kind = KJ_E_ATTR;
+    /* a.flat: the elements in C order, read as a.ravel() (a view of a C-contiguous array); a write
+     * through it (a.flat[i] = v) is taken for a C-contiguous array only (infer.c) */
+    bool flat = strcmp(name, "flat") == 0;
+    n->kind = flat ? KJ_E_METHOD : KJ_E_ATTR;
     n->nkids = 1;
-    if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *))) || !(n->name = kj_strdup(c->f, name)))
+    n->ival = flat;
+    if (!(n->kids = kj_alloc(c->f, sizeof(kj_node *))) || !(n->name = kj_strdup(c->f, flat ? "ravel" : name)))
         return NULL;
     n->kids[0] = obj;
     return n;

@@ -589,6 +589,14 @@ static int assign_to(ti *c, kj_node *target, const kj_type *t, kj_node *at) {
         const kj_type *et = infer_expr(c, target);
         if (!et)
             return 0;
+        kj_node *base = target->kids[0];
+        if (base->kind == KJ_E_METHOD && base->ival && base->kids[0]->type && base->kids[0]->type->kind == KJ_T_ARRAY &&
+            base->kids[0]->type->layout != KJ_LAYOUT_C) {   /* a.flat[i] = v: frontend.c */
+            problem(c, target, "Write through the array's own indices (a[i, j] = v), or make it C-contiguous first.",
+                    "a.flat[...] = v is supported in compiled code for a C-contiguous array, not %s",
+                    base->kids[0]->type->name);
+            return 0;
+        }
         if (kj_index_gather_axis(target) >= 0 && t->kind == KJ_T_ARRAY && t->ndim > et->ndim) {
             problem(c, at, "Give the value at most the dimensions of what it is assigned to.",
                     "cannot assign %s to %s", t->name, et->name);

@@ -97,6 +97,17 @@ def flatten(a): return a.flatten()
 def ravel(a): return a.ravel()
 @case(*M)
 def np_ravel(a): return np.ravel(a), np.ravel(a * 2 - 1)[::2]
+@case(*M, *MI)
+def flat_read(a):   # a.flat: the elements in C order, as a.ravel() reads them
+    s = 0.0
+    for x in a.flat:
+        s = s * 0.5 + x
+    return s, a.flat[a.size - 1] if a.size else 0.0, a.flat[1:3]
+@case((floats((3, 4)),), (ints((2, 5)),), (floats((0, 2)),))
+def flat_write(a):   # through a.flat of a C-contiguous array, into it
+    for i in range(0, a.size, 2):
+        a.flat[i] = -1
+    return a
 # a view where NumPy counts the array C-contiguous (axes of length 1 keep any stride), so a write
 # through the result reaches a; otherwise a copy, and a keeps its values
 @case(*M, (floats((1, 5))[::-1],), (floats((6, 8))[2:3, ::-1],), (floats((4, 5))[:, 1:2],), (floats(7)[3:4],))
