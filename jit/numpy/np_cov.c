@@ -46,9 +46,9 @@ static const kj_type *cov_type(kj_infer_ctx *c, kj_node *n, const char *m, const
                                       (t[i]->kind == KJ_T_ARRAY && t[i]->ndim >= 1 && t[i]->ndim <= 2 &&
                                        t[i]->elem->kind != KJ_T_COMPLEX)
                          : i == 4 ? t[i]->kind == KJ_T_NONE || kj_is_intlike(t[i])
-                                  : k->kind == KJ_E_CONST && t[i]->kind == KJ_T_BOOL);
+                                  : k->kind == KJ_E_CONST && (t[i]->kind == KJ_T_BOOL || kj_is_intlike(t[i])));   /* rowvar=0 */
         if (!ok || !t[0] || a->npos > (cov ? 5 : 3) || !kj_np_only_keywords(a, known))
-            FAIL(c, n, "Write rowvar and bias as the constants True or False.",
+            FAIL(c, n, "Write rowvar and bias as constants: True, False, 1 or 0.",
                  "np.%s takes 1-d or 2-d real arrays%s here", m, cov ? ", rowvar, bias and an int ddof" : " and rowvar");
     }
     bool one = t[0]->ndim == 1 && (!t[1] || t[1]->kind == KJ_T_NONE);   /* corrcoef's c / c of 0-d arrays: a number */

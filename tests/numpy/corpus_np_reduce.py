@@ -194,7 +194,7 @@ _OBS = np.array([[0.5, 1.5, -2.0, 4.0, 3.25, 0.0], [1.0, 2.0, 2.5, -1.0, 0.0, 7.
       (np.asfortranarray(_OBS),), (_OBS[:, ::-2],), (_OBS[0].astype(np.float32),), (np.array([True, False, True]),))
 def covariance(m): return np.cov(m), np.corrcoef(m), np.cov(m, bias=True), np.cov(m, ddof=0), np.cov(m, None, True, False, 2)
 @case((_OBS[:, :3],), (_OBS.T,))
-def covariance_of_columns(m): return np.cov(m, rowvar=False), np.corrcoef(m, rowvar=False)
+def covariance_of_columns(m): return np.cov(m, rowvar=False), np.corrcoef(m, rowvar=False), np.corrcoef(m, rowvar=0), np.cov(m, rowvar=1)
 @case((np.arange(5.0), np.arange(5.0) ** 2), (np.arange(5.0), -np.arange(5.0)), (_OBS[:2], _OBS[2]), (np.ones(4), np.arange(4.0)),
       (np.arange(5.0), np.arange(4.0)), (_OBS[:2].T, _OBS[2]), (np.arange(4), np.array([2, 0, 1, 3])))
 def covariance_of_two(x, y): return np.cov(x, y), np.corrcoef(x, y), np.corrcoef(x, y)[0, 1], np.cov(x, y, False)
