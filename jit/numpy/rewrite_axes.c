@@ -1,5 +1,6 @@
 /* rewrite_axes: NumPy functions that are views or indexing along axes,
  * written as the indexing or the method (np_rewrite.h):
+ *   np.reshape(a, shape)   a.reshape(shape);     np.shape(a)  a.shape
  *   np.transpose(a, axes)  a.transpose(axes)     (np.swapaxes(a, i, j): a.swapaxes(i, j); np.moveaxis(a, s, d)
  *                          the same kind of view, its axes in the order moving s to d gives)
  *   np.flip(a, axis)       a[::-1, ::-1, ...] (every axis), a[:, ::-1] (axis=1), a[..., ::-1] (axis=-1)
@@ -110,6 +111,14 @@ static kj_node *ravel(kj_rewrite *r, kj_node *n, const char *m) {
     return kj_rw_ravel(r, a.arg[0]);
 }
 
+static kj_node *shape_of(kj_rewrite *r, kj_node *n, const char *m) {
+    static const char *const params[] = {"a", NULL};
+    kj_rw_args a;
+    if (!kj_rw_args_of(r, n, params, 1, &a, NULL, "np.%s takes one array here", m))
+        return NULL;
+    return kj_rw_named(r, KJ_E_ATTR, "shape", a.arg[0]);
+}
+
 static kj_node *tolist(kj_rewrite *r, kj_node *n, const char *m) {
     (void)m;
     if (n->nkids != 1)
@@ -118,6 +127,8 @@ static kj_node *tolist(kj_rewrite *r, kj_node *n, const char *m) {
 }
 
 KJ_REWRITE(transpose, "np.transpose", as_method);
+KJ_REWRITE(reshape, "np.reshape", as_method);
+KJ_REWRITE(shape, "np.shape", shape_of);
 KJ_REWRITE(ravel, "np.ravel", ravel);
 KJ_REWRITE(swapaxes, "np.swapaxes", as_method);
 KJ_REWRITE(moveaxis, "np.moveaxis", as_method);

@@ -117,6 +117,8 @@ def ravel_writes_through_a_view(a):
     return a
 @case((np.arange(12.0),), (np.arange(12),))
 def reshape_args(a): return a.reshape(3, 4)
+@case((np.arange(12.0),), (np.arange(12).reshape(3, 4),), (np.zeros(0),))
+def reshape_and_shape_functions(a): return np.reshape(a, (-1, 2)), np.reshape(a, a.size), np.shape(a)
 @case((np.arange(12.0),), (np.arange(7.0),))
 def reshape_tuple(a): return a.reshape((2, -1))
 @case((np.arange(24.0).reshape(2, 3, 4),))
