@@ -194,6 +194,9 @@ def vectorize(ftylist_or_function=(), identity=None, target="cpu", **options):
             loops = [_vectorize_loop(kernel, [t.spec for t in args], ret.spec if ret is not None else None)
                      for args, ret in normalized]
             made = _make_vectorized(py_func, loops, identity, target)
+        # called from compiled code, the ufunc is a direct call of its kernel, as in Numba (for numbers
+        # as a ufunc's element, and arrays where the kernel's body takes them)
+        _kiln.compiled_as[made] = jit(error_model="numpy", **jit_options)(py_func)
         return pickling.remember(made, py_func, vectorize, (sigs,), dict(identity=identity, target=target, **options))
 
     return wrap

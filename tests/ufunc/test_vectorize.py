@@ -171,10 +171,39 @@ def test_a_ufunc_named_like_numpys_is_not_taken_for_numpys_in_compiled_code():
     @kiln.njit
     def use(x):
         return vadd(x, 1.0)
-    with pytest.raises(kiln.UnsupportedError, match="ufunc made by vectorize"):
-        use(3.0)
+    assert use(3.0) == 2.0   # its own kernel, called directly (as Numba calls it), not np.add
 
     @kiln.njit
     def numpys(x):
         return np.add(x, 1.0)
     assert numpys(3.0) == 4.0
+
+
+@kiln.vectorize
+def floor_at(x, lo):
+    return x if x > lo else lo
+
+
+@kiln.vectorize(["float64(float64)", "int64(int64)"])
+def squared(x):
+    return x * x
+
+
+@kiln.vectorize
+def reciprocal(x):
+    return 1.0 / x
+
+
+@kiln.njit
+def kernels_called_from_compiled_code(a, lo):
+    s = 0.0
+    for v in a:
+        s += floor_at(v, lo) + squared(v)
+    return s, squared(a), reciprocal(0.0)
+
+
+@pytest.mark.parametrize("a, lo", [(np.arange(4.0), 0.5), (np.array([-2.0, 7.5]), -1.0), (np.zeros(0), 0.0)])
+def test_a_vectorize_ufunc_called_from_compiled_code_is_a_direct_call_of_its_kernel(a, lo):
+    s, sq, inf = kernels_called_from_compiled_code(a, lo)
+    assert s == sum(floor_at(v, lo) + squared(v) for v in a) and np.array_equal(sq, squared(a))
+    assert inf == np.inf   # the kernel keeps NumPy's error model, as the ufunc's: 1.0 / 0.0 is inf
