@@ -220,6 +220,14 @@ kj_node *kj_value_node(kj_function *f, kj_error *e, PyObject *v, int line, int c
                 return NULL;
         return n;
     }
+    if (PyArray_DescrCheck(v)) {   /* np.dtype('int16') held in a global: as np.int16 */
+        const kj_type *t = kj_type_from_npy(((PyArray_Descr *)v)->type_num);
+        if (t && PyDataType_ISNOTSWAPPED((PyArray_Descr *)v)) {
+            char buf[128];
+            snprintf(buf, sizeof buf, "cast:%.100s", t->name);
+            return func_node(f, line, col, buf, NULL);
+        }
+    }
     PyObject *as = compiled_as && PyDict_GET_SIZE(compiled_as) ? PyDict_GetItemWithError(compiled_as, v) : NULL;
     if (as)   /* kiln.extending: register_jitable's function, overload's target */
         return func_node(f, line, col, "dispatcher", as);

@@ -87,6 +87,9 @@ def astype_f32(a): return a.astype(np.float32)
 def astype_float(a): return a.astype(np.float64)
 @case(*VI)
 def astype_bool(a): return a.astype(np.bool_)
+INT16, FLOAT32 = np.dtype(np.int16), np.dtype("float32")   # dtype objects held in globals, as the scalar types
+@case(*V, *VI)
+def astype_dtype_objects(a): return a.astype(INT16), np.zeros(a.shape, FLOAT32), np.ones(2, dtype=INT16)
 @case(*M)
 def transpose_T(a): return a.T
 @case(*M)
