@@ -507,6 +507,32 @@ done:
     return r;
 }
 
+/* An index that names a slice object (s = slice(a, b, c) then x[s]): the
+ * slice a:b:c of the locals holding its bounds; NULL for any other index,
+ * or with c->e filled. */
+static kj_node *named_slice(fe *c, PyObject *index) {
+    if (!c->slices || !kj_fe_is(index, "Name"))
+        return NULL;
+    PyObject *id = PyObject_GetAttrString(index, "id");
+    PyObject *slots = id ? PyDict_GetItem(c->slices, id) : NULL;
+    Py_XDECREF(id);
+    PyErr_Clear();
+    if (!slots)
+        return NULL;
+    kj_node *s = kj_new_node(c->f, KJ_E_SLICE, kj_fe_line(c, index), kj_fe_col(c, index), 3);
+    for (int k = 0; s && k < 3; k++) {
+        PyObject *slot = PyTuple_GET_ITEM(slots, k);
+        if (slot == Py_None)
+            continue;   /* left out, as a:b leaves out its step */
+        if (!(s->kids[k] = kj_new_node(c->f, KJ_E_LOCAL, s->line, s->col, 0)))
+            return NULL;
+        s->kids[k]->slot = (int)PyLong_AsLong(slot);
+    }
+    if (!s)
+        kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+    return s;
+}
+
 static kj_node *expr_subscript(fe *c, PyObject *node, kj_node *n) {
     PyObject *value = kj_fe_get(c, node, "value"), *slice = kj_fe_get(c, node, "slice");
     kj_node *r = NULL, *obj;
@@ -526,7 +552,7 @@ static kj_node *expr_subscript(fe *c, PyObject *node, kj_node *n) {
     n->kids[0] = obj;
     for (int i = 0; i < m; i++) {
         PyObject *it = tuple ? PyList_GET_ITEM(elts, i) : slice;
-        if (!(n->kids[i + 1] = kj_fe_expr(c, it))) {
+        if (!(n->kids[i + 1] = named_slice(c, it)) && !(c->e->kind == KJ_ERR_NONE && (n->kids[i + 1] = kj_fe_expr(c, it)))) {
             Py_XDECREF(elts);
             goto done;
         }
@@ -724,6 +750,12 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         const char *name = PyUnicode_AsUTF8(id);
         int slot = slot_of(c, name);
         kj_node *r = n;
+        if (c->slices && PyDict_GetItemString(c->slices, name)) {   /* x[s] is named_slice's */
+            Py_DECREF(id);
+            kj_fe_unsupported(c, node, "Index with it: x[s], x[i, s].",
+                              "a slice object is used in compiled code only as an index");
+            return NULL;
+        }
         for (fe_handler *h = c->handler; h; h = h->outer)
             if (h->name && strcmp(h->name, name) == 0) {
                 Py_DECREF(id);

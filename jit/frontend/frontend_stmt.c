@@ -276,6 +276,80 @@ static int delete_stmt(fe *c, PyObject *node, kj_block *out) {
     return r;
 }
 
+/* Whether node is a call of the builtin slice, by positional arguments. */
+static bool slice_call(fe *c, PyObject *node) {
+    if (!kj_fe_is(node, "Call"))
+        return false;
+    PyObject *fn = PyObject_GetAttrString(node, "func"), *kw = PyObject_GetAttrString(node, "keywords"),
+             *id = fn && kj_fe_is(fn, "Name") ? PyObject_GetAttrString(fn, "id") : NULL;
+    bool yes = false;
+    if (id && kw && PyList_GET_SIZE(kw) == 0 && !kj_fe_is_local(c->f, PyUnicode_AsUTF8(id))) {
+        PyObject *v = c->closure ? PyDict_GetItem(c->closure, id) : NULL;
+        if (!v)
+            v = PyDict_GetItem(c->globals, id);
+        if (!v && c->builtins)
+            v = PyDict_GetItem(c->builtins, id);
+        yes = v == (PyObject *)&PySlice_Type;
+    }
+    Py_XDECREF(fn);
+    Py_XDECREF(kw);
+    Py_XDECREF(id);
+    PyErr_Clear();
+    return yes;
+}
+
+/* s = slice(a, b, c): each bound given is held in a local of its own, and
+ * s stands for a:b:c wherever it indexes (frontend.c: expr_subscript); an
+ * omitted or None bound is left out of the slice, as Python leaves it. */
+static int slice_object(fe *c, const char *name, PyObject *call, int line, int col, kj_block *out) {
+    PyObject *args = PyObject_GetAttrString(call, "args");
+    Py_ssize_t n = args ? PyList_GET_SIZE(args) : -1;
+    int r = -1;
+    if (n < 1 || n > 3) {
+        r = kj_fail(c->e, KJ_ERR_TYPING, line, col, NULL, "slice expected 1 to 3 arguments, got %zd", n);
+        goto done;
+    }
+    if ((c->slices && PyDict_GetItemString(c->slices, name)) || (!c->slices && !(c->slices = PyDict_New()))) {
+        r = c->slices ? kj_fail(c->e, KJ_ERR_UNSUPPORTED, line, col, "Give each slice a name of its own.",
+                                "a name is given a slice object once in compiled code; %s is given a second", name)
+                      : kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+        goto done;
+    }
+    PyObject *slots = PyTuple_New(3);
+    static const char *const part[] = {"start", "stop", "step"};
+    for (int k = 0; slots && k < 3; k++) {   /* slice(stop) names only its stop */
+        PyObject *bound = n == 1 ? (k == 1 ? PyList_GET_ITEM(args, 0) : NULL) : k < n ? PyList_GET_ITEM(args, k) : NULL;
+        PyObject *value = bound && kj_fe_is(bound, "Constant") ? PyObject_GetAttrString(bound, "value") : NULL;
+        bool none = !bound || value == Py_None;
+        Py_XDECREF(value);
+        PyErr_Clear();
+        if (none) {
+            PyTuple_SET_ITEM(slots, k, Py_NewRef(Py_None));
+            continue;
+        }
+        char local[160];
+        snprintf(local, sizeof local, "(%s.%s)", name, part[k]);   /* no Python name can clash */
+        int slot = kj_fe_add_local(c->f, local, false);
+        kj_node *s = slot >= 0 ? kj_new_node(c->f, KJ_S_ASSIGN, line, col, 2) : NULL;
+        kj_node *target = s ? kj_new_node(c->f, KJ_E_LOCAL, line, col, 0) : NULL;
+        if (!target || !(s->kids[1] = kj_fe_expr(c, bound)) || kj_block_push(c->f, out, s) < 0) {
+            Py_CLEAR(slots);
+            break;
+        }
+        target->slot = slot;
+        s->kids[0] = target;
+        PyTuple_SET_ITEM(slots, k, PyLong_FromLong(slot));
+    }
+    if (slots && PyDict_SetItemString(c->slices, name, slots) == 0)
+        r = 0;
+    else if (c->e->kind == KJ_ERR_NONE)
+        kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "slice");
+    Py_XDECREF(slots);
+done:
+    Py_XDECREF(args);
+    return r;
+}
+
 /* `a[i] = b[j] = v`, whose first target is not a plain name: v is
  * evaluated once into a local of its own, then given to each target left
  * to right, as Python assigns them. (With a name first, the name itself
@@ -325,6 +399,11 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
         /* a = b = v  ->  a = v; b = a (v is evaluated once) */
         if (!(a = kj_fe_get(c, node, "targets")) || !(b = kj_fe_get(c, node, "value")))
             goto done;
+        if (PyList_GET_SIZE(a) == 1 && kj_fe_is(PyList_GET_ITEM(a, 0), "Name") && slice_call(c, b)) {
+            d = kj_fe_get(c, PyList_GET_ITEM(a, 0), "id");
+            r = d ? slice_object(c, PyUnicode_AsUTF8(d), b, line, col, out) : -1;
+            goto done;
+        }
         kj_node *value = kj_fe_expr(c, b);
         if (!value)
             goto done;
@@ -771,6 +850,7 @@ kj_function *kj_frontend(PyObject *dispatcher, PyObject *py_func, kj_error *e, k
     Py_DECREF(fdef);
     Py_XDECREF(c.closure);
     Py_XDECREF(c.inner);
+    Py_XDECREF(c.slices);
     *partial = NULL;
     return f;
 fail_py:
@@ -778,6 +858,7 @@ fail_py:
 fail:
     Py_XDECREF(c.closure);
     Py_XDECREF(c.inner);
+    Py_XDECREF(c.slices);
     Py_XDECREF(args);
     Py_XDECREF(fdef);
     if (!*partial)

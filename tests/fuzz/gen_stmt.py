@@ -252,6 +252,11 @@ class StmtGen(ExprGen):
             return [f"{sp}{' = '.join(targets)} = {self.store_value(scope, t.dtype)}"]
         if c == 1:
             sl = r.choice(["[::2]", "[1:]", "[:]", "[::-1]", "[...]"])
+            if sl != "[...]" and r.random() < 0.2:   # the slice as an object first: s = slice(None, None, 2)
+                name = self.fresh("sl")
+                bounds = {"[::2]": "None, None, 2", "[1:]": "1, None", "[:]": "None", "[::-1]": "None, None, -1"}[sl]
+                return [f"{sp}{name} = slice({bounds})",
+                        f"{sp}{n}[{name}] = {self.store_value(scope, t.dtype, literal=True)}"]
             return [f"{sp}{n}{sl} = {self.store_value(scope, t.dtype, literal=True)}"]
         got = self.arr_expr(scope, 2, t.dims)
         if got is None or broadcast(got[1].dims, t.dims) != t.dims:

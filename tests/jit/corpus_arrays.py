@@ -96,6 +96,16 @@ def inverted_mask_elements(a):   # ~ of an element's comparison is NumPy's logic
         link = a[i] > 0
         out += (~link) * 0.5 + link
     return out   # (~ of a Python bool, as ~(len(a) > 0), is the int's in CPython: the one difference)
+@case((V, 1, 2), (V, -1, -2), (np.zeros(0), 0, 1), (I, 3, 5))
+def slice_objects(a, lo, step):   # s = slice(...) indexes as lo:hi:step (quantecon's _cartesian_nearest_indices)
+    s = slice(None, None, step)
+    t = slice(lo, None)
+    u = slice(3)
+    return a[s], a[t], a[u], a[1:][s]
+@case(*MATS[:4])   # (the empty one's m[0] is out of bounds, which only boundscheck=True checks)
+def slice_objects_among_indices(m):
+    rows = slice(1, None)
+    return m[rows, 0], m[0, rows], m[rows, rows]
 @case(*MATS)
 def mat_rows(m):
     s = 0.0
