@@ -517,7 +517,7 @@ static kj_node *named_slice(fe *c, PyObject *index) {
     PyObject *slots = id ? PyDict_GetItem(c->slices, id) : NULL;
     Py_XDECREF(id);
     PyErr_Clear();
-    if (!slots)
+    if (!slots || !PyTuple_Check(slots))   /* none, or a type's name */
         return NULL;
     kj_node *s = kj_new_node(c->f, KJ_E_SLICE, kj_fe_line(c, index), kj_fe_col(c, index), 3);
     for (int k = 0; s && k < 3; k++) {
@@ -750,7 +750,13 @@ kj_node *kj_fe_expr(fe *c, PyObject *node) {
         const char *name = PyUnicode_AsUTF8(id);
         int slot = slot_of(c, name);
         kj_node *r = n;
-        if (c->slices && PyDict_GetItemString(c->slices, name)) {   /* x[s] is named_slice's */
+        PyObject *alias = c->slices ? PyDict_GetItemString(c->slices, name) : NULL;
+        if (alias && PyUnicode_Check(alias)) {   /* dt = np.int_: the type itself (frontend_stmt.c) */
+            Py_DECREF(id);
+            n->kind = KJ_E_FUNC;
+            return (n->name = kj_strdup(c->f, PyUnicode_AsUTF8(alias))) ? n : NULL;
+        }
+        if (alias) {   /* x[s] is named_slice's */
             Py_DECREF(id);
             kj_fe_unsupported(c, node, "Index with it: x[s], x[i, s].",
                               "a slice object is used in compiled code only as an index");

@@ -19,7 +19,9 @@ typedef struct {
     PyObject *closure;    /* owned dict: free variables' values, or NULL */
     PyObject *inner;      /* owned dict: inner functions by name (inner.c), or NULL */
     PyObject *slices;     /* owned dict: s = slice(a, b, c) names, each with the locals holding its
-                           * bounds (a tuple of 3 slots or None), or NULL (frontend_stmt.c) */
+                           * bounds (a tuple of 3 slots or None), and dt = np.int_ names, each
+                           * with the type's function name (a str), or NULL (frontend_stmt.c) */
+    PyObject *fdef;       /* borrowed: the function's ast */
     PyObject *self;       /* borrowed: the dispatcher being compiled, which the function's
                            * own name means while that name is not bound yet */
     const char *self_name;

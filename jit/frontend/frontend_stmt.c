@@ -276,6 +276,63 @@ static int delete_stmt(fe *c, PyObject *node, kj_block *out) {
     return r;
 }
 
+/* How many times the function's ast stores to name (`name = ...`, a for
+ * target, ...), or -1 on an error. */
+static int stores_of(fe *c, const char *name) {
+    static PyObject *walk;
+    if (!walk) {
+        PyObject *ast = PyImport_ImportModule("ast");
+        walk = ast ? PyObject_GetAttrString(ast, "walk") : NULL;
+        Py_XDECREF(ast);
+        if (!walk)
+            return -1;
+    }
+    PyObject *nodes = PyObject_CallOneArg(walk, c->fdef), *it = nodes ? PyObject_GetIter(nodes) : NULL, *node;
+    int count = it ? 0 : -1;
+    while (it && (node = PyIter_Next(it))) {
+        if (kj_fe_is(node, "Name")) {
+            PyObject *id = PyObject_GetAttrString(node, "id"), *ctx = PyObject_GetAttrString(node, "ctx");
+            if (id && ctx && !kj_fe_is(ctx, "Load") && !strcmp(PyUnicode_AsUTF8(id), name))
+                count++;
+            Py_XDECREF(id);
+            Py_XDECREF(ctx);
+        }
+        Py_DECREF(node);
+    }
+    Py_XDECREF(it);
+    Py_XDECREF(nodes);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    return count;
+}
+
+/* dt = np.int_ (a NumPy scalar type, or a np.dtype, read from a global or
+ * a module): dt stands for that type wherever it is read, as the global
+ * would (frontend.c), when nothing else assigns dt. 1 when node was such
+ * an assignment, 0 when it is not one, -1 on an error. */
+static int type_alias(fe *c, const char *name, PyObject *value, kj_block *out) {
+    (void)out;
+    if (!kj_fe_is(value, "Name") && !kj_fe_is(value, "Attribute"))
+        return 0;
+    kj_error quiet = {0};   /* not a type: then an ordinary assignment, whose errors are its own */
+    kj_error *loud = c->e;
+    c->e = &quiet;
+    kj_node *v = kj_fe_expr(c, value);
+    c->e = loud;
+    PyErr_Clear();
+    if (!v || v->kind != KJ_E_FUNC || !v->name || strncmp(v->name, "cast:", 5) != 0 || stores_of(c, name) != 1)
+        return 0;
+    PyObject *type_name = PyUnicode_FromString(v->name);
+    if (!type_name || (!c->slices && !(c->slices = PyDict_New())) || PyDict_SetItemString(c->slices, name, type_name) < 0) {
+        Py_XDECREF(type_name);
+        return kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "memory"), -1;
+    }
+    Py_DECREF(type_name);
+    return 1;
+}
+
 /* Whether node is a call of the builtin slice, by positional arguments. */
 static bool slice_call(fe *c, PyObject *node) {
     if (!kj_fe_is(node, "Call"))
@@ -309,10 +366,14 @@ static int slice_object(fe *c, const char *name, PyObject *call, int line, int c
         r = kj_fail(c->e, KJ_ERR_TYPING, line, col, NULL, "slice expected 1 to 3 arguments, got %zd", n);
         goto done;
     }
-    if ((c->slices && PyDict_GetItemString(c->slices, name)) || (!c->slices && !(c->slices = PyDict_New()))) {
-        r = c->slices ? kj_fail(c->e, KJ_ERR_UNSUPPORTED, line, col, "Give each slice a name of its own.",
-                                "a name is given a slice object once in compiled code; %s is given a second", name)
-                      : kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
+    if (stores_of(c, name) != 1) {
+        r = kj_fail(c->e, KJ_ERR_UNSUPPORTED, line, col, "Give each slice a name of its own, assigned once.",
+                    "a name that holds a slice object is assigned only that once in compiled code; %s is assigned again",
+                    name);
+        goto done;
+    }
+    if (!c->slices && !(c->slices = PyDict_New())) {
+        r = kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "memory");
         goto done;
     }
     PyObject *slots = PyTuple_New(3);
@@ -399,10 +460,14 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
         /* a = b = v  ->  a = v; b = a (v is evaluated once) */
         if (!(a = kj_fe_get(c, node, "targets")) || !(b = kj_fe_get(c, node, "value")))
             goto done;
-        if (PyList_GET_SIZE(a) == 1 && kj_fe_is(PyList_GET_ITEM(a, 0), "Name") && slice_call(c, b)) {
+        if (PyList_GET_SIZE(a) == 1 && kj_fe_is(PyList_GET_ITEM(a, 0), "Name")) {
             d = kj_fe_get(c, PyList_GET_ITEM(a, 0), "id");
-            r = d ? slice_object(c, PyUnicode_AsUTF8(d), b, line, col, out) : -1;
-            goto done;
+            int alias = !d ? -1 : slice_call(c, b) ? (slice_object(c, PyUnicode_AsUTF8(d), b, line, col, out) < 0 ? -1 : 1)
+                                                   : type_alias(c, PyUnicode_AsUTF8(d), b, out);
+            if (alias != 0) {
+                r = alias < 0 ? -1 : 0;
+                goto done;
+            }
         }
         kj_node *value = kj_fe_expr(c, b);
         if (!value)
@@ -781,6 +846,7 @@ kj_function *kj_frontend(PyObject *dispatcher, PyObject *py_func, kj_error *e, k
     }
     if (kj_fe_is(fdef, "FunctionDef") && kj_fe_inline_generators(&c, &fdef) < 0)
         goto fail;
+    c.fdef = fdef;
     PyObject *arguments = kj_fe_get(&c, fdef, "args");
     if (!arguments)
         goto fail;

@@ -269,3 +269,18 @@ def test_bare_raise_outside_except_and_a_caught_name_that_is_a_variable():
     assert "the name of the caught exception is also a variable of the function" in str(info.value)
     assert "Hint: Give the exception a name of its own." in str(info.value)
 
+
+
+def test_a_slice_object_is_an_index_only_and_assigned_once():
+    def returned(a):
+        s = slice(1, None)
+        return s
+
+    def reassigned(a):
+        s = slice(1, None)
+        s = 3
+        return a[s]
+    with pytest.raises(kiln.UnsupportedError, match="a slice object is used in compiled code only as an index"):
+        kiln.njit(returned)(np.arange(3))
+    with pytest.raises(kiln.UnsupportedError, match="s is assigned again"):
+        kiln.njit(reassigned)(np.arange(3))

@@ -90,6 +90,11 @@ def astype_bool(a): return a.astype(np.bool_)
 INT16, FLOAT32 = np.dtype(np.int16), np.dtype("float32")   # dtype objects held in globals, as the scalar types
 @case(*V, *VI)
 def astype_dtype_objects(a): return a.astype(INT16), np.zeros(a.shape, FLOAT32), np.ones(2, dtype=INT16)
+@case((3,), (0,))
+def dtype_held_in_a_name(n):   # quantecon's sa_indices: dtype = np.int_, then np.empty(L, dtype=dtype)
+    dtype = np.int_
+    small = INT16
+    return np.empty(n, dtype=dtype).shape, np.zeros(n, small), np.arange(n).astype(dtype), dtype(2.0)
 @case(*M)
 def transpose_T(a): return a.T
 @case(*M)
