@@ -47,6 +47,10 @@ class _Wrap(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id in WRAPPED_CALLS:
             return self._call(node)
+        # operator.mul(a, b) and the rest: the operators they are (gen_expr.py writes them)
+        if (isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "operator"):
+            return self._call(node)
         return node
 
     def visit_AugAssign(self, node):
