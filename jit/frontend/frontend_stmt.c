@@ -309,22 +309,13 @@ static int stores_of(fe *c, const char *name) {
 }
 
 /* dt = np.int_ (a NumPy scalar type, or a np.dtype, read from a global or
- * a module): dt stands for that type wherever it is read, as the global
- * would (frontend.c), when nothing else assigns dt. 1 when node was such
- * an assignment, 0 when it is not one, -1 on an error. */
-static int type_alias(fe *c, const char *name, PyObject *value, kj_block *out) {
-    (void)out;
-    if (!kj_fe_is(value, "Name") && !kj_fe_is(value, "Attribute"))
+ * a module), value being its right side as read: dt stands for that type
+ * wherever it is read, as the global would (frontend.c), when nothing else
+ * assigns dt. 1 when it is such an assignment, 0 when not, -1 on an error. */
+static int type_alias(fe *c, const char *name, const kj_node *value) {
+    if (value->kind != KJ_E_FUNC || !value->name || strncmp(value->name, "cast:", 5) != 0 || stores_of(c, name) != 1)
         return 0;
-    kj_error quiet = {0};   /* not a type: then an ordinary assignment, whose errors are its own */
-    kj_error *loud = c->e;
-    c->e = &quiet;
-    kj_node *v = kj_fe_expr(c, value);
-    c->e = loud;
-    PyErr_Clear();
-    if (!v || v->kind != KJ_E_FUNC || !v->name || strncmp(v->name, "cast:", 5) != 0 || stores_of(c, name) != 1)
-        return 0;
-    PyObject *type_name = PyUnicode_FromString(v->name);
+    PyObject *type_name = PyUnicode_FromString(value->name);
     if (!type_name || (!c->slices && !(c->slices = PyDict_New())) || PyDict_SetItemString(c->slices, name, type_name) < 0) {
         Py_XDECREF(type_name);
         return kj_fail(c->e, KJ_ERR_PYTHON, 0, 0, NULL, "memory"), -1;
@@ -460,18 +451,21 @@ static int stmt(fe *c, PyObject *node, kj_block *out) {
         /* a = b = v  ->  a = v; b = a (v is evaluated once) */
         if (!(a = kj_fe_get(c, node, "targets")) || !(b = kj_fe_get(c, node, "value")))
             goto done;
-        if (PyList_GET_SIZE(a) == 1 && kj_fe_is(PyList_GET_ITEM(a, 0), "Name")) {
-            d = kj_fe_get(c, PyList_GET_ITEM(a, 0), "id");
-            int alias = !d ? -1 : slice_call(c, b) ? (slice_object(c, PyUnicode_AsUTF8(d), b, line, col, out) < 0 ? -1 : 1)
-                                                   : type_alias(c, PyUnicode_AsUTF8(d), b, out);
-            if (alias != 0) {
-                r = alias < 0 ? -1 : 0;
-                goto done;
-            }
+        bool one_name = PyList_GET_SIZE(a) == 1 && kj_fe_is(PyList_GET_ITEM(a, 0), "Name");
+        if (one_name && !(d = kj_fe_get(c, PyList_GET_ITEM(a, 0), "id")))
+            goto done;
+        if (one_name && slice_call(c, b)) {
+            r = slice_object(c, PyUnicode_AsUTF8(d), b, line, col, out);
+            goto done;
         }
         kj_node *value = kj_fe_expr(c, b);
         if (!value)
             goto done;
+        int alias = one_name ? type_alias(c, PyUnicode_AsUTF8(d), value) : 0;
+        if (alias != 0) {
+            r = alias < 0 ? -1 : 0;
+            goto done;
+        }
         if (PyList_GET_SIZE(a) > 1 && !kj_fe_is(PyList_GET_ITEM(a, 0), "Name")) {
             r = chained_assign(c, a, value, line, col, out);
             goto done;

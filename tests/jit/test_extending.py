@@ -74,7 +74,7 @@ def test_compiled_calls_give_what_python_gives(x, a):
 
 
 def test_registered_functions_stay_python_for_python_callers():
-    assert clip01 is clip01 and type(clip01).__name__ == "function"
+    assert type(clip01).__name__ == "function"   # the function itself, not a dispatcher
     assert clip01(3.0) == 1.0 and magnitude(np.array([3.0, 4.0])) == 5.0
     with pytest.raises(NotImplementedError):
         last_of(np.zeros(2))
